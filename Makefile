@@ -1,0 +1,61 @@
+# One entry point for every task. `make demo` and `make test` build whatever is missing.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+JAR := java/target/calcite-bridge.jar
+PKG_JAR := python/calcite_bridge/_jars/calcite-bridge.jar
+MVN ?= mvn -B -q
+JAVA_SOURCES := $(shell find java/src/main -type f 2>/dev/null) java/pom.xml
+
+.PHONY: build jar venv demo test test-java test-python bench lint fmt golden clean
+
+build: venv $(PKG_JAR)
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e '.[dev]'
+	touch $@
+
+venv: $(VENV)/.installed
+
+$(JAR): $(JAVA_SOURCES)
+	cd java && $(MVN) -DskipTests package
+
+$(PKG_JAR): $(JAR)
+	mkdir -p $(dir $@)
+	cp $(JAR) $@
+
+jar: $(PKG_JAR)
+
+demo: build
+	$(PY) examples/demo.py
+
+test: build test-java test-python
+
+test-java:
+	cd java && $(MVN) test
+
+test-python: build
+	$(PY) -m pytest tests
+
+bench: build
+	$(PY) bench/run.py
+
+lint: build
+	$(VENV)/bin/ruff check python tests bench examples
+	$(VENV)/bin/ruff format --check python tests bench examples
+	$(VENV)/bin/mypy
+	cd java && $(MVN) spotless:check
+
+fmt: venv
+	$(VENV)/bin/ruff format python tests bench examples
+	$(VENV)/bin/ruff check --fix python tests bench examples
+	cd java && $(MVN) spotless:apply
+
+golden: build
+	CALCITE_BRIDGE_GOLDEN=rewrite $(PY) -m pytest tests -q -k golden
+
+clean:
+	rm -rf java/target $(PKG_JAR) $(VENV)

@@ -1,0 +1,90 @@
+package io.calcitebridge.catalog;
+
+import io.calcitebridge.connector.TableStorage;
+import java.util.function.Function;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.ColumnStrategy;
+import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql2rel.InitializerContext;
+import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * A catalog table as Calcite sees it.
+ *
+ * <p>Its row type lists every declared column. Computed columns use Calcite's own {@link
+ * ColumnStrategy#VIRTUAL} mechanism: the scan produces the other columns and the SQL-to-rel
+ * converter adds a projection computing them from their expressions.
+ */
+public final class BridgeTable extends AbstractTable implements ScannableTable {
+  private final TableDef def;
+  private final TableStorage storage;
+  private final Function<String, SqlNode> expressionParser;
+  private final InitializerFactory initializer = new InitializerFactory();
+
+  public BridgeTable(
+      TableDef def, TableStorage storage, Function<String, SqlNode> expressionParser) {
+    this.def = def;
+    this.storage = storage;
+    this.expressionParser = expressionParser;
+  }
+
+  public TableDef def() {
+    return def;
+  }
+
+  public TableStorage storage() {
+    return storage;
+  }
+
+  @Override
+  public RelDataType getRowType(RelDataTypeFactory typeFactory) {
+    return def.rowType(typeFactory);
+  }
+
+  @Override
+  public Enumerable<@Nullable Object[]> scan(DataContext root) {
+    return storage.scan();
+  }
+
+  @Override
+  public <C extends Object> @Nullable C unwrap(Class<C> aClass) {
+    if (aClass.isInstance(initializer)) {
+      return aClass.cast(initializer);
+    }
+    return super.unwrap(aClass);
+  }
+
+  /** Computes computed columns from their expressions; every other column defaults to NULL. */
+  private final class InitializerFactory extends NullInitializerExpressionFactory {
+    @Override
+    public ColumnStrategy generationStrategy(RelOptTable table, int iColumn) {
+      ColumnDef c = def.columns().get(iColumn);
+      if (c.kind() == ColumnKind.COMPUTED) {
+        return ColumnStrategy.VIRTUAL;
+      }
+      return c.type().isNullable() ? ColumnStrategy.NULLABLE : ColumnStrategy.NOT_NULLABLE;
+    }
+
+    @Override
+    public RexNode newColumnDefaultValue(
+        RelOptTable table, int iColumn, InitializerContext context) {
+      ColumnDef c = def.columns().get(iColumn);
+      if (c.kind() != ColumnKind.COMPUTED || c.expression() == null) {
+        return super.newColumnDefaultValue(table, iColumn, context);
+      }
+      SqlNode parsed = expressionParser.apply(c.expression());
+      RelDataType scanType = def.scanRowType(context.getRexBuilder().getTypeFactory());
+      SqlNode validated = context.validateExpression(scanType, parsed);
+      RexNode rex = context.convertExpression(validated);
+      return context.getRexBuilder().ensureType(c.type(), rex, true);
+    }
+  }
+}

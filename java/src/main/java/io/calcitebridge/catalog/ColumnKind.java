@@ -1,0 +1,11 @@
+package io.calcitebridge.catalog;
+
+/** The kinds of column a table can declare (DESIGN §5). */
+public enum ColumnKind {
+  /** Stored by the connector: {@code name type}. */
+  PHYSICAL,
+  /** Computed from other columns, never stored: {@code name AS expression}. */
+  COMPUTED,
+  /** Read from (and, unless virtual, written to) connector metadata: {@code name type METADATA}. */
+  METADATA
+}

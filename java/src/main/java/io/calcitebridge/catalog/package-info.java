@@ -1,0 +1,2 @@
+/** Tables, columns (physical, computed, metadata) and views of an environment. */
+package io.calcitebridge.catalog;

@@ -1,0 +1,30 @@
+package io.calcitebridge.connector;
+
+import java.util.List;
+import org.apache.calcite.linq4j.Enumerable;
+
+/**
+ * The data behind a catalog table, as a connector provides it.
+ *
+ * <p>Rows use Calcite's runtime representation (see {@code io.calcitebridge.exec}).
+ */
+public interface TableStorage extends AutoCloseable {
+  /** The rows of the table's scanned columns (physical and metadata), in declaration order. */
+  Enumerable<Object[]> scan();
+
+  /**
+   * Appends rows given in the order of the table's writable columns. Either every row is
+   * appended or, when this throws, none is.
+   *
+   * @return the number of rows appended
+   */
+  long insert(List<Object[]> rows);
+
+  /** Whether {@link #insert} is supported. */
+  default boolean isWritable() {
+    return true;
+  }
+
+  @Override
+  default void close() {}
+}

@@ -1,0 +1,80 @@
+package io.calcitebridge.exec;
+
+import io.calcitebridge.catalog.BridgeTable;
+import io.calcitebridge.catalog.ColumnDef;
+import io.calcitebridge.catalog.TableDef;
+import io.calcitebridge.connector.ArrowTableStorage;
+import io.calcitebridge.plan.PlannerContext;
+import io.calcitebridge.types.ArrowTypes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+
+/**
+ * Where rows become Arrow C streams for Python, and Python's Arrow streams become tables. One
+ * allocator serves the whole JVM and outlives every batch handed to Python.
+ */
+public final class ArrowResults {
+  private static final BufferAllocator ALLOCATOR = new RootAllocator();
+  private static final Map<Long, ArrowArrayStream> PENDING_IMPORTS = new ConcurrentHashMap<>();
+
+  private ArrowResults() {}
+
+  /** The allocator of every Arrow buffer the bridge creates. */
+  public static BufferAllocator allocator() {
+    return ALLOCATOR;
+  }
+
+  /** Bytes currently allocated by the bridge (0 once Python dropped every result). */
+  public static long allocatedBytes() {
+    return ALLOCATOR.getAllocatedMemory();
+  }
+
+  /** Exports {@code rows} as an Arrow C stream; the stream pulls rows as Python reads it. */
+  public static ExportedStream export(RowSet rows) {
+    return ArrowStreams.exportStream(
+        ALLOCATOR, new RowsToArrow(ALLOCATOR, rows.rowType(), rows.rows().enumerator()));
+  }
+
+  /** Allocates an empty C stream struct for Python to export into; returns its address. */
+  public static long newStreamStruct() {
+    ArrowArrayStream s = ArrowArrayStream.allocateNew(ALLOCATOR);
+    PENDING_IMPORTS.put(s.memoryAddress(), s);
+    return s.memoryAddress();
+  }
+
+  /** Reads the stream Python exported at {@code address} into a new table {@code name}. */
+  public static void registerArrow(
+      PlannerContext context, String name, long address, boolean replace) {
+    ArrowArrayStream struct = PENDING_IMPORTS.remove(address);
+    if (struct == null) {
+      throw new IllegalArgumentException("No stream struct was allocated at " + address);
+    }
+    ArrowTableStorage storage;
+    RelDataType rowType;
+    try (ArrowReader reader = ArrowStreams.importStream(ALLOCATOR, address)) {
+      rowType = ArrowTypes.toRowType(context.typeFactory(), reader.getVectorSchemaRoot().getSchema());
+      storage = ArrowTableStorage.readAll(ALLOCATOR, reader);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("Cannot read the Arrow stream: " + e.getMessage(), e);
+    } finally {
+      struct.close();
+    }
+    List<ColumnDef> cols = new ArrayList<>();
+    for (RelDataTypeField f : rowType.getFieldList()) {
+      cols.add(ColumnDef.physical(f.getName(), f.getType()));
+    }
+    TableDef def = new TableDef(name, cols, Map.of("connector", "arrow"), false, null);
+    if (replace) {
+      context.catalog().drop(name, false, true);
+    }
+    context.catalog().addTable(name, new BridgeTable(def, storage, context::parseExpression), false);
+  }
+}

@@ -1,0 +1,54 @@
+package io.calcitebridge.facade;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A statement running on a worker thread. The caller polls {@link #waitFor} in short slices so
+ * that it stays responsive (Python handles Ctrl-C between two polls) and may {@link #cancel}.
+ */
+public final class Pending<T> {
+  private final Future<T> future;
+  private final AtomicBoolean cancelFlag;
+
+  Pending(Future<T> future, AtomicBoolean cancelFlag) {
+    this.future = future;
+    this.cancelFlag = cancelFlag;
+  }
+
+  /** Waits up to {@code millis}; returns whether the statement has finished. */
+  public boolean waitFor(long millis) {
+    try {
+      future.get(millis, TimeUnit.MILLISECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } catch (ExecutionException | CancellationException e) {
+      return true;
+    }
+  }
+
+  /** The result; throws the translated failure. */
+  public T result() {
+    try {
+      return future.get();
+    } catch (ExecutionException e) {
+      throw Errors.translate(e.getCause());
+    } catch (CancellationException | InterruptedException e) {
+      throw Errors.translate(e);
+    }
+  }
+
+  /** Asks the statement to stop: sets Calcite's cancel flag and interrupts the worker. */
+  public void cancel() {
+    cancelFlag.set(true);
+    future.cancel(true);
+  }
+}

@@ -1,0 +1,106 @@
+package io.calcitebridge.plan;
+
+import io.calcitebridge.catalog.Catalog;
+import io.calcitebridge.types.BridgeTypeSystem;
+import io.calcitebridge.validate.BridgeSqlValidator;
+import java.util.List;
+import java.util.Properties;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.config.NullCollation;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
+
+/** What every statement of one environment plans against: catalog, types, operators. */
+public final class PlannerContext {
+  private static final JavaTypeFactory TYPE_FACTORY =
+      new JavaTypeFactoryImpl(BridgeTypeSystem.INSTANCE);
+
+  private final Catalog catalog;
+  private final CalciteConnectionConfig connectionConfig;
+
+  public PlannerContext(Catalog catalog) {
+    this.catalog = catalog;
+    Properties p = new Properties();
+    p.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
+    p.setProperty(CalciteConnectionProperty.UNQUOTED_CASING.camelName(), "UNCHANGED");
+    p.setProperty(CalciteConnectionProperty.QUOTED_CASING.camelName(), "UNCHANGED");
+    p.setProperty(CalciteConnectionProperty.QUOTING.camelName(), "BACK_TICK");
+    this.connectionConfig = new CalciteConnectionConfigImpl(p);
+  }
+
+  public Catalog catalog() {
+    return catalog;
+  }
+
+  public JavaTypeFactory typeFactory() {
+    return TYPE_FACTORY;
+  }
+
+  /** The parser configuration: Flink's lexical rules over our grammar. */
+  public SqlParser.Config parserConfig() {
+    return SqlConfigs.parserConfig();
+  }
+
+  /** Parses one statement. */
+  public SqlNode parseStatement(String sql) throws SqlParseException {
+    return SqlParser.create(sql, parserConfig()).parseStmt();
+  }
+
+  /** Parses statements separated by semicolons. */
+  public List<SqlNode> parseStatements(String sql) throws SqlParseException {
+    return SqlParser.create(sql, parserConfig()).parseStmtList().getList();
+  }
+
+  /** Parses one SQL expression (a computed column's, say). */
+  public SqlNode parseExpression(String expression) {
+    try {
+      return SqlParser.create(expression, parserConfig()).parseExpression();
+    } catch (SqlParseException e) {
+      throw new IllegalArgumentException("Cannot parse expression '" + expression + "'", e);
+    }
+  }
+
+  /** Renders a tree as SQL that our parser reads back: backticks, names as written. */
+  public String unparse(SqlNode node) {
+    return node.toSqlString(
+            c ->
+                c.withDialect(SqlConfigs.DIALECT)
+                    .withQuoteAllIdentifiers(true)
+                    .withAlwaysUseParentheses(false)
+                    .withSelectListItemsOnSeparateLines(false)
+                    .withIndentation(0))
+        .getSql();
+  }
+
+  /** A fresh catalog reader over the current catalog. */
+  public CalciteCatalogReader catalogReader() {
+    return new CalciteCatalogReader(
+        catalog.rootSchema(), List.of(), TYPE_FACTORY, connectionConfig);
+  }
+
+  /** The operators SQL can call. */
+  public SqlOperatorTable operatorTable(CalciteCatalogReader reader) {
+    return SqlOperatorTables.chain(SqlStdOperatorTable.instance(), reader);
+  }
+
+  /** A fresh validator. */
+  public BridgeSqlValidator validator(CalciteCatalogReader reader) {
+    SqlValidator.Config config =
+        SqlValidator.Config.DEFAULT
+            .withIdentifierExpansion(true)
+            .withConformance(SqlConformanceEnum.DEFAULT)
+            .withDefaultNullCollation(NullCollation.LOW);
+    return new BridgeSqlValidator(operatorTable(reader), reader, TYPE_FACTORY, config);
+  }
+}

@@ -1,0 +1,146 @@
+package io.calcitebridge.plan;
+
+import io.calcitebridge.validate.BridgeSqlValidator;
+import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelCollationTraitDef;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.sql.SqlExplainFormat;
+import org.apache.calcite.sql.SqlExplainLevel;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+
+/**
+ * Plans one statement: validate with {@link BridgeSqlValidator}, convert to relational algebra,
+ * optimize to Calcite's Enumerable convention. One instance per statement; not thread-safe.
+ */
+public final class QueryPlanner implements RelOptTable.ViewExpander {
+  private static final Program PROGRAM = Programs.standard();
+
+  private final PlannerContext context;
+  private final CalciteCatalogReader reader;
+  private final BridgeSqlValidator validator;
+  private final VolcanoPlanner planner;
+  private final RelOptCluster cluster;
+
+  public QueryPlanner(PlannerContext context) {
+    this.context = context;
+    this.reader = context.catalogReader();
+    this.validator = context.validator(reader);
+    this.planner = new VolcanoPlanner();
+    planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
+    planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
+    RelOptUtil.registerDefaultRules(planner, false, false);
+    this.cluster = RelOptCluster.create(planner, new RexBuilder(context.typeFactory()));
+  }
+
+  public BridgeSqlValidator validator() {
+    return validator;
+  }
+
+  /** Validates {@code node} and returns the rewritten tree. */
+  public SqlNode validate(SqlNode node) {
+    return validator.validate(node);
+  }
+
+  /** The row type of a validated query. */
+  public RelDataType rowType(SqlNode validated) {
+    return validator.getValidatedNodeType(validated);
+  }
+
+  private SqlToRelConverter converter() {
+    return new SqlToRelConverter(
+        this,
+        validator,
+        reader,
+        cluster,
+        StandardConvertletTable.INSTANCE,
+        SqlToRelConverter.config().withTrimUnusedFields(true).withExpand(false));
+  }
+
+  /** Converts a validated query to a logical plan whose output is exactly its columns. */
+  public RelNode toLogical(SqlNode validated) {
+    SqlToRelConverter converter = converter();
+    RelRoot root = converter.convertQuery(validated, false, true);
+    root = root.withRel(converter.flattenTypes(root.rel, true));
+    return root.project();
+  }
+
+  /**
+   * Converts a validated INSERT: the target table and the logical plan of the rows to write, one
+   * column for each scanned column of the target (values cast to the column types; columns the
+   * INSERT leaves out are NULL).
+   */
+  public TableModify toLogicalInsert(SqlNode validated) {
+    SqlToRelConverter converter = converter();
+    RelRoot root = converter.convertQuery(validated, false, true);
+    TableModify modify = (TableModify) root.rel;
+    RelNode source = converter.flattenTypes(modify.getInput(), true);
+    return (TableModify) modify.copy(modify.getTraitSet(), List.of(source));
+  }
+
+  /** Optimizes a logical plan into an executable one. */
+  public EnumerableRel optimize(RelNode logical) {
+    RelTraitSet traits = logical.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
+    return (EnumerableRel) PROGRAM.run(planner, logical, traits, List.of(), List.of());
+  }
+
+  /** Renders a plan as text, JSON or DOT. */
+  public static String render(RelNode rel, String format) {
+    SqlExplainFormat f;
+    switch (format.toLowerCase(java.util.Locale.ROOT)) {
+      case "text":
+        f = SqlExplainFormat.TEXT;
+        break;
+      case "json":
+        f = SqlExplainFormat.JSON;
+        break;
+      case "dot":
+        f = SqlExplainFormat.DOT;
+        break;
+      default:
+        throw new IllegalArgumentException(
+            "Unknown explain format '" + format + "'; expected text, json or dot");
+    }
+    return RelOptUtil.dumpPlan("", rel, f, SqlExplainLevel.EXPPLAN_ATTRIBUTES).strip();
+  }
+
+  @Override
+  public RelRoot expandView(
+      RelDataType rowType, String queryString, List<String> schemaPath, List<String> viewPath) {
+    SqlNode parsed;
+    try {
+      parsed = SqlParser.create(queryString, context.parserConfig()).parseQuery();
+    } catch (SqlParseException e) {
+      throw new IllegalStateException("View " + viewPath + " no longer parses: " + e, e);
+    }
+    QueryPlanner inner = new QueryPlanner(context);
+    SqlNode validated = inner.validate(parsed);
+    SqlToRelConverter converter =
+        new SqlToRelConverter(
+            this,
+            inner.validator,
+            inner.reader,
+            cluster,
+            StandardConvertletTable.INSTANCE,
+            SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
+    return converter.convertQuery(validated, true, false);
+  }
+}

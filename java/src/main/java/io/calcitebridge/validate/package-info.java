@@ -1,0 +1,2 @@
+/** {@link io.calcitebridge.validate.BridgeSqlValidator}: star expansion and field discovery. */
+package io.calcitebridge.validate;

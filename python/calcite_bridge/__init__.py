@@ -1,0 +1,40 @@
+"""calcite-bridge: Apache Calcite's SQL planning from Python, with Arrow results.
+
+Nothing starts at import: the JVM starts with the first ``connect()``.
+"""
+
+from ._version import __version__
+from .environment import ColumnInfo, Environment, connect
+from .errors import (
+    CatalogError,
+    ConfigError,
+    Error,
+    JvmStartupError,
+    QueryCancelledError,
+    ResourceError,
+    SourceContractError,
+    SourceError,
+    SqlParseError,
+    SqlValidationError,
+    UnsupportedError,
+)
+from .result import Result
+
+__all__ = [
+    "CatalogError",
+    "ColumnInfo",
+    "ConfigError",
+    "Environment",
+    "Error",
+    "JvmStartupError",
+    "QueryCancelledError",
+    "ResourceError",
+    "Result",
+    "SourceContractError",
+    "SourceError",
+    "SqlParseError",
+    "SqlValidationError",
+    "UnsupportedError",
+    "__version__",
+    "connect",
+]

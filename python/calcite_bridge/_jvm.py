@@ -1,0 +1,174 @@
+"""JVM lifecycle: find Java, check it, start it once with our jar, shake hands, warm up.
+
+Nothing here runs at import. The first Environment starts the JVM; every later one shares it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ._version import __version__
+from .errors import Error, JvmStartupError, from_java
+
+MIN_JAVA = 17
+JVM_OPTIONS = (
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "-Darrow.allocation.manager.type=Unsafe",
+)
+_SESSION_CLASS = "io.calcitebridge.facade.BridgeSession"
+_POLL_MILLIS = 200
+
+_lock = threading.Lock()
+_started_pid: int | None = None
+_facade: Any = None
+_bridge_exception: Any = None
+
+
+def jar_path() -> Path:
+    """The bundled jar, or the one named by ``CALCITE_BRIDGE_JAR``."""
+    override = os.environ.get("CALCITE_BRIDGE_JAR")
+    if override:
+        return Path(override)
+    return Path(str(resources.files("calcite_bridge") / "_jars" / "calcite-bridge.jar"))
+
+
+def _java_home_of(jvm_path: Path) -> Path | None:
+    for parent in jvm_path.parents:
+        if (parent / "release").is_file():
+            return parent
+    return None
+
+
+def _java_version(home: Path | None) -> int | None:
+    if home is None:
+        return None
+    text = (home / "release").read_text(errors="replace")
+    m = re.search(r'JAVA_VERSION="(\d+)(?:\.(\d+))?', text)
+    if not m:
+        return None
+    major = int(m.group(1))
+    return int(m.group(2) or 0) if major == 1 else major
+
+
+def find_jvm() -> Path:
+    """libjvm of ``JAVA_HOME`` if set, else JPype's default; fails naming what was tried."""
+    import jpype
+
+    home = os.environ.get("JAVA_HOME")
+    if home:
+        for rel in ("lib/server/libjvm.so", "lib/server/libjvm.dylib", "bin/server/jvm.dll"):
+            p = Path(home) / rel
+            if p.exists():
+                return p
+        raise JvmStartupError(
+            f"JAVA_HOME is {home!r} but no JVM library was found under it "
+            "(looked for lib/server/libjvm.so). Point JAVA_HOME at a JDK or JRE 17 or newer."
+        )
+    try:
+        return Path(jpype.getDefaultJVMPath())
+    except Exception as e:  # JPype raises its own JVMNotFoundException
+        raise JvmStartupError(
+            "No Java found: JAVA_HOME is not set and no JVM is on the default paths. "
+            f"Install Java {MIN_JAVA} or newer (e.g. `apt-get install openjdk-17-jre-headless`) "
+            "or set JAVA_HOME."
+        ) from e
+
+
+def preflight() -> tuple[Path, Path]:
+    """Checks Java and the jar before starting; returns (libjvm, jar)."""
+    jvm = find_jvm()
+    version = _java_version(_java_home_of(jvm))
+    if version is not None and version < MIN_JAVA:
+        raise JvmStartupError(
+            f"Java {version} found at {jvm}, but calcite-bridge needs Java {MIN_JAVA} or newer. "
+            "Set JAVA_HOME to a newer JDK."
+        )
+    jar = jar_path()
+    if not jar.is_file():
+        raise JvmStartupError(
+            f"The calcite-bridge jar is missing: {jar}. Build it with `make build` "
+            "(or set CALCITE_BRIDGE_JAR to its path)."
+        )
+    return jvm, jar
+
+
+def facade() -> Any:
+    """The Java facade class, starting the JVM on first use."""
+    global _facade, _started_pid, _bridge_exception
+    if _facade is not None:
+        if _started_pid != os.getpid():
+            raise JvmStartupError(
+                "The JVM was started in a parent process and cannot be used after fork(). "
+                "Use the 'spawn' multiprocessing start method."
+            )
+        return _facade
+    with _lock:
+        if _facade is not None:
+            return _facade
+        import jpype
+
+        if jpype.isJVMStarted():
+            jar = jar_path()
+        else:
+            jvm, jar = preflight()
+            try:
+                jpype.startJVM(
+                    *JVM_OPTIONS,
+                    jvmpath=str(jvm),
+                    classpath=[str(jar)],
+                    convertStrings=False,
+                    interrupt=False,
+                )
+            except OSError as e:
+                raise JvmStartupError(f"The JVM at {jvm} failed to start: {e}") from e
+        try:
+            cls = jpype.JClass(_SESSION_CLASS)
+        except Exception as e:
+            raise JvmStartupError(
+                "A JVM is already running in this process without the calcite-bridge jar "
+                f"({jar}) on its class path. Import calcite_bridge before other JVM-based "
+                "libraries, or add the jar to their class path."
+            ) from e
+        jar_version = str(cls.version())
+        if jar_version != __version__:
+            raise JvmStartupError(
+                f"The jar {jar} is version {jar_version} but the Python package is "
+                f"{__version__}. Rebuild the jar with `make build`."
+            )
+        _bridge_exception = jpype.JClass("io.calcitebridge.facade.BridgeException")
+        cls.warmUp()  # loads Calcite's classes on a background thread
+        _started_pid = os.getpid()
+        _facade = cls
+        return cls
+
+
+def new_session() -> Any:
+    return facade()()
+
+
+def wait(pending: Any, sql: str | None = None) -> Any:
+    """Waits for a Java ``Pending`` in short slices so Ctrl-C cancels it; translates errors."""
+    try:
+        while not pending.waitFor(_POLL_MILLIS):
+            pass
+    except KeyboardInterrupt:
+        pending.cancel()
+        raise
+    return call(pending.result, sql=sql)
+
+
+def call(fn: Any, *args: Any, sql: str | None = None) -> Any:
+    """Calls a facade method, translating a Java failure into our hierarchy."""
+    try:
+        return fn(*args)
+    except Exception as e:
+        if _bridge_exception is not None and isinstance(e, _bridge_exception):
+            raise from_java(e, sql) from None
+        if isinstance(e, Error):
+            raise
+        raise Error(f"Unexpected failure in the JVM: {e}") from e

@@ -1,0 +1,57 @@
+"""Typed configuration of an Environment.
+
+Keys and their checks live in the JVM (one source of truth, shared with ``SET`` in SQL); this
+module turns Python values into the text form, a list into ``;``-separated values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from . import _jvm
+
+EXPANSION_STRATEGY = "table.column-expansion-strategy"
+LOCAL_TIME_ZONE = "table.local-time-zone"
+
+ConfigValue = str | Iterable[str]
+
+
+def to_text(value: ConfigValue) -> str:
+    """A config value as text: a list or tuple becomes ``a;b``."""
+    if isinstance(value, str):
+        return value
+    return ";".join(str(v) for v in value)
+
+
+class Config:
+    """The settings of one Environment, as ``SET`` sees them."""
+
+    def __init__(self, session: Any) -> None:
+        self._session = session
+
+    def set(self, key: str, value: ConfigValue) -> None:
+        """Sets ``key``; an unknown key or value fails now, naming the allowed ones."""
+        _jvm.call(self._session.setConfig, key, to_text(value))
+
+    def get(self, key: str) -> str | list[str]:
+        """The value of ``key``; the expansion strategy comes back as a list."""
+        value = str(_jvm.call(self._session.getConfig, key))
+        if key == EXPANSION_STRATEGY:
+            return [v for v in value.split(";") if v]
+        return value
+
+    def reset(self, key: str | None = None) -> None:
+        """Resets ``key`` to its default, or every key when None."""
+        _jvm.call(self._session.resetConfig, key)
+
+    def items(self) -> Iterator[tuple[str, str]]:
+        for entry in _jvm.call(self._session.configEntries):
+            key, _, value = str(entry).partition("=")
+            yield key, value
+
+    def to_dict(self) -> dict[str, str]:
+        return dict(self.items())
+
+    def __repr__(self) -> str:
+        return f"Config({self.to_dict()!r})"

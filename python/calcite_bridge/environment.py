@@ -1,0 +1,141 @@
+"""Environment: one catalog and configuration, and the statements run against them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from . import _jvm
+from .config import Config, ConfigValue
+from .errors import ConfigError
+from .result import Result
+
+_FORMATS = ("text", "json", "dot")
+
+
+@dataclass(frozen=True)
+class ColumnInfo:
+    """One column of a table, as ``DESCRIBE`` lists it."""
+
+    name: str
+    data_type: str
+    nullable: bool
+    kind: str  # PHYSICAL, COMPUTED or METADATA
+    metadata_key: str | None = None
+    virtual: bool | None = None
+    expression: str | None = None
+
+
+def _import_stream(handle: Any) -> pa.RecordBatchReader:
+    try:
+        return pa.RecordBatchReader._import_from_c(int(handle.address()))
+    finally:
+        handle.close()
+
+
+class Environment:
+    """An independent catalog and configuration; every Environment shares the one JVM."""
+
+    def __init__(self, config: Mapping[str, ConfigValue] | None = None) -> None:
+        self._session = _jvm.new_session()
+        self.config = Config(self._session)
+        for key, value in (config or {}).items():
+            self.config.set(key, value)
+
+    def _result(self, pending: Any, sql: str) -> Result:
+        handle = _jvm.wait(pending, sql)
+        return Result(_import_stream(handle), kind=str(handle.kind()))
+
+    def execute(self, sql: str) -> Result:
+        """Runs any statement (query, INSERT, DDL, SET, ...) and returns its rows."""
+        return self._result(self._session.execute(sql), sql)
+
+    def sql(self, sql: str) -> Result:
+        """Runs a query (SELECT, WITH, VALUES) and returns its rows."""
+        return self._result(self._session.query(sql), sql)
+
+    def execute_script(self, sql: str) -> int:
+        """Runs every statement of ``sql`` (separated by ``;``); returns how many ran."""
+        return int(_jvm.wait(self._session.executeScript(sql), sql))
+
+    def explain(self, sql: str, format: str = "text") -> str:
+        """The optimized plan of a query or INSERT, as ``text``, ``json`` or ``dot``."""
+        if format not in _FORMATS:
+            raise ConfigError(f"Unknown explain format {format!r}; expected one of {_FORMATS}")
+        return str(_jvm.wait(self._session.explain(sql, format), sql))
+
+    def validate(self, sql: str) -> pa.Schema:
+        """Validates a query and returns the schema of its result, without running it."""
+        handle = _jvm.wait(self._session.validate(sql), sql)
+        return _import_stream(handle).schema
+
+    def describe(self, table: str) -> list[ColumnInfo]:
+        """Every column of ``table`` with its kind, metadata key and expression."""
+        rows = self.execute(f"DESCRIBE {_quote(table)}").to_pylist()
+        return [
+            ColumnInfo(
+                name=r["name"],
+                data_type=r["type"],
+                nullable=r["nullable"],
+                kind=r["kind"],
+                metadata_key=r["metadata_key"],
+                virtual=r["virtual"],
+                expression=r["expression"],
+            )
+            for r in rows
+        ]
+
+    def tables(self) -> list[str]:
+        """Names of the tables and views, sorted."""
+        return [str(n) for n in _jvm.call(self._session.tableNames)]
+
+    def register_arrow(
+        self,
+        name: str,
+        data: pa.Table | pa.RecordBatchReader | pa.RecordBatch | Iterable[pa.RecordBatch],
+        *,
+        replace: bool = False,
+    ) -> None:
+        """Registers Arrow data as table ``name``; the JVM reads it without copying."""
+        reader = _to_reader(data)
+        # The JVM allocates the C stream struct, Python fills it, the JVM takes the batches.
+        address = int(_jvm.call(self._session.newStreamStruct))
+        reader._export_to_c(address)
+        _jvm.call(self._session.registerArrow, name, address, replace)
+
+    def close(self) -> None:
+        """Drops every table of this Environment."""
+        _jvm.call(self._session.close)
+
+    def __enter__(self) -> Environment:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _to_reader(data: Any) -> pa.RecordBatchReader:
+    if isinstance(data, pa.RecordBatchReader):
+        return data
+    if isinstance(data, pa.Table):
+        return data.to_reader()
+    if isinstance(data, pa.RecordBatch):
+        return pa.RecordBatchReader.from_batches(data.schema, [data])
+    if hasattr(data, "__arrow_c_stream__"):
+        return pa.RecordBatchReader.from_stream(data)
+    batches = list(data)
+    if not batches:
+        raise ValueError("register_arrow needs at least one batch or a schema")
+    return pa.RecordBatchReader.from_batches(batches[0].schema, batches)
+
+
+def _quote(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def connect(config: Mapping[str, ConfigValue] | None = None) -> Environment:
+    """A new Environment with its own catalog and configuration."""
+    return Environment(config)

@@ -1,0 +1,157 @@
+"""The exception hierarchy, and the one place where Java failures become Python ones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Error(Exception):
+    """Base class of every calcite-bridge error."""
+
+    error_class: str = "INTERNAL"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        sql: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        end_line: int | None = None,
+        end_column: int | None = None,
+        java_stack_trace: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.sql = sql
+        self.line = line
+        self.column = column
+        self.end_line = end_line
+        self.end_column = end_column
+        self.java_stack_trace = java_stack_trace
+
+    def __str__(self) -> str:
+        if self.line is None or self.column is None:
+            return self.message
+        where = f"line {self.line}, column {self.column}"
+        snippet = highlight(self.sql, self.line, self.column, self.end_line, self.end_column)
+        return f"{self.message} (at {where})" + (f"\n{snippet}" if snippet else "")
+
+
+class SqlParseError(Error, ValueError):
+    """The SQL text does not parse."""
+
+    error_class = "PARSE"
+
+
+class SqlValidationError(Error, ValueError):
+    """The SQL parses but is not valid: an unknown column or table, a type mismatch, ..."""
+
+    error_class = "VALIDATION"
+
+
+class CatalogError(Error):
+    """A table or view exists already, or does not exist."""
+
+    error_class = "CATALOG"
+
+
+class ConfigError(Error, ValueError):
+    """A configuration key or value is not valid."""
+
+    error_class = "CONFIG"
+
+
+class SourceError(Error):
+    """A table source failed while it was planned or read."""
+
+    error_class = "SOURCE"
+
+
+class SourceContractError(SourceError):
+    """A table source broke the source contract (lost or invented a filter, ...)."""
+
+    error_class = "SOURCE_CONTRACT"
+
+
+class UnsupportedError(Error, NotImplementedError):
+    """The statement or feature is not supported."""
+
+    error_class = "UNSUPPORTED"
+
+
+class ResourceError(Error):
+    """The statement ran out of memory or stack; the environment keeps working."""
+
+    error_class = "RESOURCE"
+
+
+class QueryCancelledError(Error):
+    """The statement was cancelled (Ctrl-C)."""
+
+    error_class = "CANCELLED"
+
+
+class JvmStartupError(Error, RuntimeError):
+    """The JVM could not be started, or is not usable by calcite-bridge."""
+
+    error_class = "JVM_STARTUP"
+
+
+_BY_KIND: dict[str, type[Error]] = {
+    cls.error_class: cls
+    for cls in (
+        SqlParseError,
+        SqlValidationError,
+        CatalogError,
+        ConfigError,
+        SourceError,
+        SourceContractError,
+        UnsupportedError,
+        ResourceError,
+        QueryCancelledError,
+    )
+}
+
+
+def from_java(exc: Any, sql: str | None = None) -> Error:
+    """Translates a Java ``BridgeException`` into the matching Python error."""
+    kind = str(exc.kind())
+    cls = _BY_KIND.get(kind, Error)
+    message = str(exc.getMessage() or kind)
+
+    def pos(v: Any) -> int | None:
+        n = int(v)
+        return n if n > 0 else None
+
+    return cls(
+        message,
+        sql=sql,
+        line=pos(exc.line()),
+        column=pos(exc.column()),
+        end_line=pos(exc.endLine()),
+        end_column=pos(exc.endColumn()),
+        java_stack_trace=str(exc.javaStackTrace()),
+    )
+
+
+def highlight(
+    sql: str | None,
+    line: int,
+    column: int,
+    end_line: int | None = None,
+    end_column: int | None = None,
+) -> str:
+    """The SQL line at ``line`` with a caret run under ``column`` .. ``end_column``."""
+    if not sql:
+        return ""
+    lines = sql.splitlines()
+    if not 1 <= line <= len(lines):
+        return ""
+    text = lines[line - 1]
+    start = max(column, 1)
+    end = end_column if end_line in (None, line) and end_column else start
+    end = max(min(end, len(text)), start)
+    width = len(str(line))
+    gutter = " " * width
+    return f"{line} | {text}\n{gutter} | {' ' * (start - 1)}{'^' * (end - start + 1)}"
