@@ -64,6 +64,21 @@ public class RowsToArrow extends ArrowReader {
   }
 
   /**
+   * Creates a reader over the raw result of a Calcite Enumerable plan: each element is an
+   * {@code Object[]}, except that a row type of one field yields the bare value (which may
+   * itself be an {@code Object[]} for a ROW column), as Calcite's generated code does.
+   */
+  public static RowsToArrow fromCalcite(BufferAllocator allocator, RelDataType rowType,
+      Enumerator<?> results) {
+    @SuppressWarnings("unchecked")
+    Enumerator<Object> raw = (Enumerator<Object>) results;
+    Enumerator<Object[]> rows = rowType.getFieldCount() == 1
+        ? Linq4j.transform(raw, v -> new Object[] {v})
+        : Linq4j.transform(raw, v -> (Object[]) v);
+    return new RowsToArrow(allocator, rowType, rows);
+  }
+
+  /**
    * A reader over a small list of rows, for example the rows of a DESCRIBE or SHOW result.
    */
   public static ArrowReader fromRows(BufferAllocator allocator, RelDataType rowType,

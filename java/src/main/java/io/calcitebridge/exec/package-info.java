@@ -43,6 +43,10 @@
  *   <tr><td>MAP</td><td>{@code java.util.Map} (LinkedHashMap out), values may be null</td></tr>
  * </table>
  *
+ * <p>A query result with a single column is an enumerable of the bare values, not of
+ * one-element arrays (a single ROW column gives {@code Object[]} field values per row, which
+ * looks like a row); {@link io.calcitebridge.exec.RowsToArrow#fromCalcite} wraps them.
+ *
  * <p>A java.sql.Date, Time or Timestamp appears only at the JDBC boundary (Avatica converts),
  * never in the Enumerable rows. {@link io.calcitebridge.exec.RowsToArrow} nevertheless accepts
  * them, java.time values, a ROW as List, {@code Row} or synthetic record object, an ARRAY as an
