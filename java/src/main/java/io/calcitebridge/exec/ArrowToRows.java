@@ -44,7 +44,8 @@ public final class ArrowToRows {
 
   /**
    * Rows of a stream, which can be enumerated once; closing the enumerator (Calcite does at the
-   * end of a query) closes the reader.
+   * end of a query) closes the reader. Do not close the reader again: the reader
+   * {@link ArrowStreams#importStream} returns fails on a second close.
    */
   public static Enumerable<Object[]> of(ArrowReader reader) {
     return of(reader, null);
