@@ -1,0 +1,176 @@
+package io.calcitebridge.types;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
+
+/**
+ * Maps Calcite {@link RelDataType}s to Arrow {@link Field}s and {@link Schema}s and back.
+ *
+ * <p>Column names are kept exactly; nullability maps to the Arrow {@code nullable} flag at every
+ * nesting level. Calcite to Arrow:
+ *
+ * <table>
+ *   <caption>Calcite type to Arrow type</caption>
+ *   <tr><th>Calcite</th><th>Arrow</th></tr>
+ *   <tr><td>BOOLEAN</td><td>Bool</td></tr>
+ *   <tr><td>TINYINT, SMALLINT, INTEGER, BIGINT</td><td>Int(8/16/32/64, signed)</td></tr>
+ *   <tr><td>REAL</td><td>FloatingPoint(SINGLE)</td></tr>
+ *   <tr><td>FLOAT, DOUBLE</td><td>FloatingPoint(DOUBLE) (Calcite's FLOAT is a double)</td></tr>
+ *   <tr><td>DECIMAL(p, s)</td><td>Decimal(p, s, 128), or 256 bits when p &gt; 38</td></tr>
+ *   <tr><td>CHAR, VARCHAR</td><td>Utf8</td></tr>
+ *   <tr><td>BINARY, VARBINARY</td><td>Binary</td></tr>
+ *   <tr><td>DATE</td><td>Date(DAY)</td></tr>
+ *   <tr><td>TIME(p)</td><td>Time(MILLISECOND, 32)</td></tr>
+ *   <tr><td>TIMESTAMP(p)</td><td>Timestamp(unit, no zone): p 0 seconds, 1-3 millis, 4-6 micros,
+ *       7-9 nanos</td></tr>
+ *   <tr><td>TIMESTAMP_WITH_LOCAL_TIME_ZONE(p)</td><td>Timestamp(unit, "UTC")</td></tr>
+ *   <tr><td>ROW</td><td>Struct</td></tr>
+ *   <tr><td>ARRAY, MULTISET</td><td>List (element field "element")</td></tr>
+ *   <tr><td>MAP</td><td>Map of non-null "entries" struct of non-null "key" and "value"</td></tr>
+ * </table>
+ *
+ * <p>Arrow to Calcite reads the inverse and also the "large" and "view" variants (LargeUtf8,
+ * Utf8View, LargeBinary, BinaryView, FixedSizeBinary, LargeList, FixedSizeList, ListView),
+ * unsigned integers (widened), Float16, Date(MILLISECOND), Time32/Time64 of any unit and
+ * Timestamp of any unit and zone. A struct becomes a ROW of kind
+ * {@link org.apache.calcite.rel.type.StructKind#PEEK_FIELDS_NO_EXPAND}. See
+ * {@link ArrowToRelType}.
+ */
+public final class ArrowTypes {
+  /** Name of the element field of a list. */
+  public static final String LIST_ELEMENT = "element";
+
+  private ArrowTypes() {
+  }
+
+  /** Converts a row type to an Arrow schema, one field per column. */
+  public static Schema toSchema(RelDataType rowType) {
+    List<Field> fields = new ArrayList<>();
+    for (RelDataTypeField f : rowType.getFieldList()) {
+      fields.add(toField(f.getName(), f.getType()));
+    }
+    return new Schema(fields);
+  }
+
+  /** Converts a Calcite type to an Arrow field of the given name. */
+  public static Field toField(String name, RelDataType type) {
+    boolean nullable = type.isNullable();
+    switch (type.getSqlTypeName()) {
+    case ROW:
+      List<Field> children = new ArrayList<>();
+      for (RelDataTypeField f : type.getFieldList()) {
+        children.add(toField(f.getName(), f.getType()));
+      }
+      return new Field(name, new FieldType(nullable, ArrowType.Struct.INSTANCE, null), children);
+    case ARRAY:
+    case MULTISET:
+      RelDataType element = requireComponent(type);
+      return new Field(name, new FieldType(nullable, ArrowType.List.INSTANCE, null),
+          List.of(toField(LIST_ELEMENT, element)));
+    case MAP:
+      RelDataType keyType = type.getKeyType();
+      RelDataType valueType = type.getValueType();
+      if (keyType == null || valueType == null) {
+        throw new IllegalArgumentException("MAP type without key or value type: " + type);
+      }
+      Field key = withNullable(toField("key", keyType), false);
+      Field value = toField("value", valueType);
+      Field entries = new Field("entries", FieldType.notNullable(ArrowType.Struct.INSTANCE),
+          List.of(key, value));
+      return new Field(name, new FieldType(nullable, new ArrowType.Map(false), null),
+          List.of(entries));
+    default:
+      return new Field(name, new FieldType(nullable, toArrowType(type), null), List.of());
+    }
+  }
+
+  /** Converts a scalar (non-nested) Calcite type to an Arrow type. */
+  public static ArrowType toArrowType(RelDataType type) {
+    switch (type.getSqlTypeName()) {
+    case BOOLEAN:
+      return ArrowType.Bool.INSTANCE;
+    case TINYINT:
+      return new ArrowType.Int(8, true);
+    case SMALLINT:
+      return new ArrowType.Int(16, true);
+    case INTEGER:
+      return new ArrowType.Int(32, true);
+    case BIGINT:
+      return new ArrowType.Int(64, true);
+    case REAL:
+      return new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+    case FLOAT:
+    case DOUBLE:
+      return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+    case DECIMAL:
+      int precision = type.getPrecision();
+      return new ArrowType.Decimal(precision, type.getScale(), precision > 38 ? 256 : 128);
+    case CHAR:
+    case VARCHAR:
+      return ArrowType.Utf8.INSTANCE;
+    case BINARY:
+    case VARBINARY:
+      return ArrowType.Binary.INSTANCE;
+    case DATE:
+      return new ArrowType.Date(DateUnit.DAY);
+    case TIME:
+      return new ArrowType.Time(TimeUnit.MILLISECOND, 32);
+    case TIMESTAMP:
+      return new ArrowType.Timestamp(timestampUnit(type.getPrecision()), null);
+    case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+      return new ArrowType.Timestamp(timestampUnit(type.getPrecision()), "UTC");
+    case NULL:
+      return ArrowType.Null.INSTANCE;
+    default:
+      throw new UnsupportedOperationException(
+          "No Arrow type for SQL type " + type.getFullTypeString());
+    }
+  }
+
+  /** The Arrow timestamp unit for a TIMESTAMP precision (fractional second digits). */
+  public static TimeUnit timestampUnit(int precision) {
+    if (precision <= 0) {
+      return TimeUnit.SECOND;
+    } else if (precision <= 3) {
+      return TimeUnit.MILLISECOND;
+    } else if (precision <= 6) {
+      return TimeUnit.MICROSECOND;
+    }
+    return TimeUnit.NANOSECOND;
+  }
+
+  /** Converts an Arrow schema to a Calcite row type (not nullable, fields as in the schema). */
+  public static RelDataType toRowType(RelDataTypeFactory typeFactory, Schema schema) {
+    return ArrowToRelType.toRowType(typeFactory, schema.getFields());
+  }
+
+  /** Converts an Arrow field to a Calcite type, nullable as the field is. */
+  public static RelDataType toRelType(RelDataTypeFactory typeFactory, Field field) {
+    return ArrowToRelType.toRelType(typeFactory, field);
+  }
+
+  private static RelDataType requireComponent(RelDataType type) {
+    RelDataType component = type.getComponentType();
+    if (component == null) {
+      throw new IllegalArgumentException("Collection type without element type: " + type);
+    }
+    return component;
+  }
+
+  private static Field withNullable(Field field, boolean nullable) {
+    FieldType ft = field.getFieldType();
+    return new Field(field.getName(),
+        new FieldType(nullable, ft.getType(), ft.getDictionary(), ft.getMetadata()),
+        field.getChildren());
+  }
+}
