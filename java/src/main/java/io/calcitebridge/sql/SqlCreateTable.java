@@ -1,0 +1,197 @@
+package io.calcitebridge.sql;
+
+import io.calcitebridge.sql.type.BridgeTypeSpecs;
+
+import org.apache.calcite.sql.SqlCreate;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlWriter;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.util.ImmutableNullableList;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@code CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name [( column [, ...]
+ * [, ... [type]] )] [DYNAMIC_COLUMNS = ON | OFF] [WITH ('key' = 'value',
+ * ...)]}.
+ */
+public class SqlCreateTable extends SqlCreate {
+  /** The operator of CREATE TABLE. */
+  public static final SqlOperator OPERATOR =
+      new BridgeOperator("CREATE TABLE", SqlKind.CREATE_TABLE,
+          (pos, ops) -> new SqlCreateTable(pos,
+              BridgeOperator.isTrue(ops.get(5)),
+              BridgeOperator.isTrue(ops.get(4)),
+              (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
+              (SqlNodeList) Objects.requireNonNull(ops.get(1)),
+              BridgeOperator.isTrue(ops.get(6)),
+              (SqlDataTypeSpec) ops.get(2),
+              BridgeOperator.optionalFlag(ops.get(7)),
+              (SqlNodeList) Objects.requireNonNull(ops.get(3))));
+
+  private final SqlIdentifier name;
+  private final SqlNodeList columnList;
+  private final boolean ellipsis;
+  private final @Nullable SqlDataTypeSpec dynamicDefaultType;
+  private final @Nullable Boolean dynamicColumnsOption;
+  private final SqlNodeList optionList;
+
+  /**
+   * Creates a CREATE TABLE.
+   *
+   * @param ellipsis whether the column list ends with {@code ...}
+   * @param dynamicDefaultType the type after {@code ...}, or null
+   * @param dynamicColumnsOption the value of {@code DYNAMIC_COLUMNS = ON|OFF},
+   *     or null when absent
+   * @param optionList WITH options, keys and values alternating
+   */
+  public SqlCreateTable(SqlParserPos pos, boolean replace,
+      boolean ifNotExists, SqlIdentifier name, SqlNodeList columnList,
+      boolean ellipsis, @Nullable SqlDataTypeSpec dynamicDefaultType,
+      @Nullable Boolean dynamicColumnsOption, SqlNodeList optionList) {
+    super(OPERATOR, pos, replace, ifNotExists);
+    this.name = Objects.requireNonNull(name, "name");
+    this.columnList = Objects.requireNonNull(columnList, "columnList");
+    this.ellipsis = ellipsis;
+    this.dynamicDefaultType = dynamicDefaultType;
+    this.dynamicColumnsOption = dynamicColumnsOption;
+    this.optionList = Objects.requireNonNull(optionList, "optionList");
+    if (optionList.size() % 2 != 0) {
+      throw new IllegalArgumentException("options must be key/value pairs");
+    }
+  }
+
+  /** Returns the table name. */
+  public SqlIdentifier name() {
+    return name;
+  }
+
+  /** Returns the declared columns, in order. */
+  public List<SqlTableColumn> columns() {
+    final List<SqlTableColumn> list = new ArrayList<>();
+    for (SqlNode node : columnList) {
+      list.add((SqlTableColumn) node);
+    }
+    return list;
+  }
+
+  /** Returns the declared columns as a node list. */
+  public SqlNodeList columnList() {
+    return columnList;
+  }
+
+  /** Returns whether IF NOT EXISTS was given. */
+  public boolean ifNotExists() {
+    return ifNotExists;
+  }
+
+  /**
+   * Returns whether the table has dynamic columns: its column list ends with
+   * {@code ...}, or it says {@code DYNAMIC_COLUMNS = ON}.
+   */
+  public boolean hasDynamicColumns() {
+    return ellipsis || Boolean.TRUE.equals(dynamicColumnsOption);
+  }
+
+  /** Returns whether the column list ends with {@code ...}. */
+  public boolean hasEllipsis() {
+    return ellipsis;
+  }
+
+  /** Returns the value of DYNAMIC_COLUMNS, or null when not given. */
+  public @Nullable Boolean dynamicColumnsOption() {
+    return dynamicColumnsOption;
+  }
+
+  /** Returns the default type of dynamic columns ({@code ... type}), or null. */
+  public @Nullable SqlDataTypeSpec dynamicDefaultType() {
+    return dynamicDefaultType;
+  }
+
+  /** Returns the WITH options in the order written. */
+  public LinkedHashMap<String, String> options() {
+    final LinkedHashMap<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < optionList.size(); i += 2) {
+      map.put(stringValue(optionList.get(i)), stringValue(optionList.get(i + 1)));
+    }
+    return map;
+  }
+
+  /** Returns the WITH options as a node list, keys and values alternating. */
+  public SqlNodeList optionList() {
+    return optionList;
+  }
+
+  private static String stringValue(SqlNode node) {
+    return Objects.requireNonNull(((SqlLiteral) node).getValueAs(String.class));
+  }
+
+  @Override public SqlOperator getOperator() {
+    return OPERATOR;
+  }
+
+  @Override public List<SqlNode> getOperandList() {
+    return ImmutableNullableList.of(name, columnList, dynamicDefaultType,
+        optionList, BridgeOperator.flag(ifNotExists),
+        BridgeOperator.flag(getReplace()), BridgeOperator.flag(ellipsis),
+        BridgeOperator.flag(dynamicColumnsOption));
+  }
+
+  @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+    writer.keyword("CREATE");
+    if (getReplace()) {
+      writer.keyword("OR REPLACE");
+    }
+    writer.keyword("TABLE");
+    if (ifNotExists) {
+      writer.keyword("IF NOT EXISTS");
+    }
+    name.unparse(writer, leftPrec, rightPrec);
+    if (!columnList.isEmpty() || ellipsis) {
+      final SqlWriter.Frame frame = writer.startList("(", ")");
+      for (SqlNode column : columnList) {
+        writer.sep(",");
+        writer.newlineAndIndent();
+        column.unparse(writer, 0, 0);
+      }
+      if (ellipsis) {
+        writer.sep(",");
+        writer.newlineAndIndent();
+        writer.keyword("...");
+        if (dynamicDefaultType != null) {
+          BridgeTypeSpecs.unparse(writer, dynamicDefaultType);
+        }
+      }
+      writer.newlineAndIndent();
+      writer.endList(frame);
+    }
+    if (dynamicColumnsOption != null) {
+      writer.keyword("DYNAMIC_COLUMNS");
+      writer.keyword("=");
+      writer.keyword(dynamicColumnsOption ? "ON" : "OFF");
+    }
+    if (!optionList.isEmpty()) {
+      writer.keyword("WITH");
+      final SqlWriter.Frame frame = writer.startList("(", ")");
+      for (int i = 0; i < optionList.size(); i += 2) {
+        writer.sep(",");
+        writer.newlineAndIndent();
+        optionList.get(i).unparse(writer, 0, 0);
+        writer.keyword("=");
+        optionList.get(i + 1).unparse(writer, 0, 0);
+      }
+      writer.newlineAndIndent();
+      writer.endList(frame);
+    }
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * Type specifications of the calcite-bridge dialect: {@code STRING},
+ * {@code BYTES}, {@code TIMESTAMP_LTZ(p)}, {@code ROW<...>} / {@code ROW(...)},
+ * {@code ARRAY<T>} and {@code MAP<K, V>}, with NULL / NOT NULL at every
+ * nesting level.
+ */
+package io.calcitebridge.sql.type;
