@@ -1,6 +1,7 @@
 package io.calcitebridge.plan;
 
 import io.calcitebridge.catalog.Catalog;
+import io.calcitebridge.sql.BridgeParser;
 import io.calcitebridge.types.BridgeTypeSystem;
 import io.calcitebridge.validate.BridgeSqlValidator;
 import java.util.List;
@@ -49,7 +50,7 @@ public final class PlannerContext {
 
   /** The parser configuration: Flink's lexical rules over our grammar. */
   public SqlParser.Config parserConfig() {
-    return SqlConfigs.parserConfig();
+    return BridgeParser.config();
   }
 
   /** Parses one statement. */
@@ -75,7 +76,7 @@ public final class PlannerContext {
   public String unparse(SqlNode node) {
     return node.toSqlString(
             c ->
-                c.withDialect(SqlConfigs.DIALECT)
+                c.withDialect(BridgeParser.dialect())
                     .withQuoteAllIdentifiers(true)
                     .withAlwaysUseParentheses(false)
                     .withSelectListItemsOnSeparateLines(false)

@@ -32,6 +32,7 @@ import org.apache.calcite.tools.Programs;
  * optimize to Calcite's Enumerable convention. One instance per statement; not thread-safe.
  */
 public final class QueryPlanner implements RelOptTable.ViewExpander {
+  private static final boolean FLATTEN = Boolean.getBoolean("calcitebridge.flatten");
   private static final Program PROGRAM = Programs.standard();
 
   private final PlannerContext context;
@@ -79,7 +80,9 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   public RelNode toLogical(SqlNode validated) {
     SqlToRelConverter converter = converter();
     RelRoot root = converter.convertQuery(validated, false, true);
-    root = root.withRel(converter.flattenTypes(root.rel, true));
+    if (FLATTEN) {
+      root = root.withRel(converter.flattenTypes(root.rel, true));
+    }
     return root.project();
   }
 
@@ -92,7 +95,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
     SqlToRelConverter converter = converter();
     RelRoot root = converter.convertQuery(validated, false, true);
     TableModify modify = (TableModify) root.rel;
-    RelNode source = converter.flattenTypes(modify.getInput(), true);
+    RelNode source = FLATTEN ? converter.flattenTypes(modify.getInput(), true) : modify.getInput();
     return (TableModify) modify.copy(modify.getTraitSet(), List.of(source));
   }
 
