@@ -48,3 +48,6 @@ except cb.SqlValidationError as e:
     print()
     print(e)
 print(f"\nstart-up and first statements: {started:.2f} s")
+# Arrow results live in JVM memory; drop them before the interpreter (and the JVM) exits.
+del table
+env.close()
