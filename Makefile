@@ -8,7 +8,7 @@ PKG_JAR := python/calcite_bridge/_jars/calcite-bridge.jar
 MVN ?= mvn -B -q
 JAVA_SOURCES := $(shell find java/src/main -type f 2>/dev/null) java/pom.xml
 
-.PHONY: build jar venv demo test test-java test-python bench lint fmt golden clean
+.PHONY: build jar venv demo test test-java test-python lint fmt clean
 
 build: venv $(PKG_JAR)
 
@@ -40,22 +40,16 @@ test-java:
 test-python: build
 	$(PY) -m pytest tests
 
-bench: build
-	$(PY) bench/run.py
-
 lint: build
-	$(VENV)/bin/ruff check python tests bench examples
-	$(VENV)/bin/ruff format --check python tests bench examples
+	$(VENV)/bin/ruff check python tests examples
+	$(VENV)/bin/ruff format --check python tests examples
 	$(VENV)/bin/mypy
 	cd java && $(MVN) spotless:check
 
 fmt: venv
-	$(VENV)/bin/ruff format python tests bench examples
-	$(VENV)/bin/ruff check --fix python tests bench examples
+	$(VENV)/bin/ruff format python tests examples
+	$(VENV)/bin/ruff check --fix python tests examples
 	cd java && $(MVN) spotless:apply
-
-golden: build
-	CALCITE_BRIDGE_GOLDEN=rewrite $(PY) -m pytest tests -q -k golden
 
 clean:
 	rm -rf java/target $(PKG_JAR) $(VENV)
