@@ -12,15 +12,27 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ._version import __version__
-from .errors import Error, JvmStartupError, from_java
+from . import _version
+from .errors import CatalogError, ConfigError, Error, JvmStartupError, from_java
 
 MIN_JAVA = 17
 JVM_OPTIONS = (
     "--add-opens=java.base/java.nio=ALL-UNNAMED",
     "-Darrow.allocation.manager.type=Unsafe",
+    # Reuse compiled plans: the generated code of a repeated query is the cache key.
+    "-Dcalcite.bindable.cache.maxSize=512",
 )
 _SESSION_CLASS = "io.calcitebridge.facade.BridgeSession"
+# Java exceptions that some facade methods throw as they are, without a BridgeException around them.
+_PLAIN_JAVA_ERRORS: dict[str, type[Error]] = {
+    "io.calcitebridge.facade.ConfigException": ConfigError,
+    "io.calcitebridge.catalog.CatalogException": CatalogError,
+}
+_FORK_MESSAGE = (
+    "The JVM was started in a parent process and cannot be used after fork(): the child has no "
+    "JVM threads. Start worker processes with the 'spawn' multiprocessing start method "
+    "(multiprocessing.set_start_method('spawn')) and connect() in each worker."
+)
 _POLL_MILLIS = 200
 
 _lock = threading.Lock()
@@ -97,15 +109,16 @@ def preflight() -> tuple[Path, Path]:
     return jvm, jar
 
 
+def _check_process() -> None:
+    if _started_pid is not None and _started_pid != os.getpid():
+        raise JvmStartupError(_FORK_MESSAGE)
+
+
 def facade() -> Any:
     """The Java facade class, starting the JVM on first use."""
     global _facade, _started_pid, _bridge_exception
     if _facade is not None:
-        if _started_pid != os.getpid():
-            raise JvmStartupError(
-                "The JVM was started in a parent process and cannot be used after fork(). "
-                "Use the 'spawn' multiprocessing start method."
-            )
+        _check_process()
         return _facade
     with _lock:
         if _facade is not None:
@@ -135,10 +148,10 @@ def facade() -> Any:
                 "libraries, or add the jar to their class path."
             ) from e
         jar_version = str(cls.version())
-        if jar_version != __version__:
+        if jar_version != _version.__version__:
             raise JvmStartupError(
                 f"The jar {jar} is version {jar_version} but the Python package is "
-                f"{__version__}. Rebuild the jar with `make build`."
+                f"{_version.__version__}. Rebuild the jar with `make build`."
             )
         _bridge_exception = jpype.JClass("io.calcitebridge.facade.BridgeException")
         cls.warmUp()  # loads Calcite's classes on a background thread
@@ -147,12 +160,26 @@ def facade() -> Any:
         return cls
 
 
+class _Session:
+    """A Java session that refuses to be used from a forked child, where the JVM cannot run."""
+
+    __slots__ = ("_java",)
+
+    def __init__(self, java: Any) -> None:
+        self._java = java
+
+    def __getattr__(self, name: str) -> Any:
+        _check_process()
+        return getattr(self._java, name)
+
+
 def new_session() -> Any:
-    return facade()()
+    return _Session(facade()())
 
 
 def wait(pending: Any, sql: str | None = None) -> Any:
     """Waits for a Java ``Pending`` in short slices so Ctrl-C cancels it; translates errors."""
+    _check_process()
     try:
         while not pending.waitFor(_POLL_MILLIS):
             pass
@@ -164,6 +191,7 @@ def wait(pending: Any, sql: str | None = None) -> Any:
 
 def call(fn: Any, *args: Any, sql: str | None = None) -> Any:
     """Calls a facade method, translating a Java failure into our hierarchy."""
+    _check_process()
     try:
         return fn(*args)
     except Exception as e:
@@ -171,4 +199,14 @@ def call(fn: Any, *args: Any, sql: str | None = None) -> Any:
             raise from_java(e, sql) from None
         if isinstance(e, Error):
             raise
+        plain = _PLAIN_JAVA_ERRORS.get(_java_class_name(e))
+        if plain is not None:
+            raise plain(str(e.getMessage()), sql=sql) from None
         raise Error(f"Unexpected failure in the JVM: {e}") from e
+
+
+def _java_class_name(e: BaseException) -> str:
+    try:
+        return str(e.getClass().getName())  # type: ignore[attr-defined]
+    except Exception:
+        return ""
