@@ -47,7 +47,7 @@ class Environment:
 
     def _result(self, pending: Any, sql: str) -> Result:
         handle = _jvm.wait(pending, sql)
-        return Result(_import_stream(handle), kind=str(handle.kind()))
+        return Result(_import_stream(handle), kind=str(handle.kind()), sql=sql)
 
     def execute(self, sql: str) -> Result:
         """Runs any statement (query, INSERT, DDL, SET, ...) and returns its rows."""
