@@ -1,0 +1,177 @@
+"""SQL errors: the right type, the position of the problem, and an Environment that keeps working."""
+
+from __future__ import annotations
+
+import pytest
+
+import calcite_bridge as cb
+
+
+@pytest.fixture
+def t_env(env: cb.Environment) -> cb.Environment:
+    env.execute("CREATE TABLE t (id INT NOT NULL, name STRING) WITH ('connector' = 'memory')")
+    env.execute("INSERT INTO t VALUES (1, 'a'), (2, 'b')")
+    return env
+
+
+def still_works(env: cb.Environment) -> None:
+    assert env.sql("SELECT id FROM t ORDER BY id").fetchall() == [(1,), (2,)]
+
+
+def test_syntax_error_position_and_caret(t_env: cb.Environment) -> None:
+    sql = "SELECT id FRM t"
+    with pytest.raises(cb.SqlParseError) as info:
+        t_env.sql(sql)
+    e = info.value
+    assert isinstance(e, cb.Error)
+    assert (e.line, e.column) == (1, 15)  # the unexpected token "t"
+    assert e.sql == sql
+    text = str(e)
+    assert "line 1, column 15" in text
+    assert text.splitlines()[-2:] == ["1 | SELECT id FRM t", "  |               ^"]
+    still_works(t_env)
+
+
+def test_syntax_error_on_a_later_line(t_env: cb.Environment) -> None:
+    sql = "SELECT id,\n  name\nFROM t\nWHERE id >> 1"
+    with pytest.raises(cb.SqlParseError) as info:
+        t_env.sql(sql)
+    e = info.value
+    assert (e.line, e.column) == (4, 10)
+    lines = str(e).splitlines()
+    assert lines[-2] == "4 | WHERE id >> 1"
+    assert lines[-1].index("^") == lines[-2].index(">")
+    still_works(t_env)
+
+
+def test_unknown_column_position(t_env: cb.Environment) -> None:
+    sql = "SELECT id\nFROM t\nWHERE  nmae = 'a'"
+    with pytest.raises(cb.SqlValidationError) as info:
+        t_env.sql(sql)
+    e = info.value
+    assert "nmae" in e.message
+    assert (e.line, e.column, e.end_line, e.end_column) == (3, 8, 3, 11)
+    assert str(e).splitlines()[-1] == "  |        ^^^^"
+    still_works(t_env)
+
+
+def test_unknown_column_in_select_list(t_env: cb.Environment) -> None:
+    with pytest.raises(cb.SqlValidationError) as info:
+        t_env.sql("SELECT id, nme FROM t")
+    assert (info.value.line, info.value.column, info.value.end_column) == (1, 12, 14)
+    assert "nme" in str(info.value)
+
+
+def test_unknown_nested_field(env: cb.Environment) -> None:
+    env.execute("CREATE TABLE n (addr ROW<city STRING>) WITH ('connector' = 'memory')")
+    with pytest.raises(cb.SqlValidationError, match="zip"):
+        env.sql("SELECT addr.zip FROM n")
+
+
+def test_unknown_table_is_named(t_env: cb.Environment) -> None:
+    with pytest.raises(cb.SqlValidationError) as info:
+        t_env.sql("SELECT *\n  FROM t JOIN nosuch ON true")
+    e = info.value
+    assert "nosuch" in e.message
+    assert (e.line, e.column, e.end_column) == (2, 15, 20)
+    still_works(t_env)
+
+
+def test_validate_and_explain_raise_the_same_errors(t_env: cb.Environment) -> None:
+    with pytest.raises(cb.SqlValidationError, match="nosuch"):
+        t_env.validate("SELECT * FROM nosuch")
+    with pytest.raises(cb.SqlParseError):
+        t_env.explain("SELECT FROM WHERE")
+    still_works(t_env)
+
+
+def test_unknown_type_name(t_env: cb.Environment) -> None:
+    with pytest.raises((cb.SqlParseError, cb.SqlValidationError)) as info:
+        t_env.execute("CREATE TABLE u (a INTEGR) WITH ('connector' = 'memory')")
+    assert "INTEGR" in str(info.value)
+    assert info.value.column == 19
+    assert "u" not in t_env.tables()
+    still_works(t_env)
+
+
+def test_duplicate_column(t_env: cb.Environment) -> None:
+    with pytest.raises((cb.SqlParseError, cb.SqlValidationError)) as info:
+        t_env.execute("CREATE TABLE u (a INT, b STRING, a STRING) WITH ('connector' = 'memory')")
+    message = str(info.value)
+    assert "Duplicate" in message and "'a'" in message
+    assert "u" not in t_env.tables()
+    still_works(t_env)
+
+
+def test_unknown_connector(t_env: cb.Environment) -> None:
+    with pytest.raises(cb.Error, match="nosuch") as info:
+        t_env.execute("CREATE TABLE u (a INT) WITH ('connector' = 'nosuch')")
+    assert "memory" in str(info.value)  # names what is available
+    assert "u" not in t_env.tables()
+
+
+def test_sql_rejects_statements_that_are_not_queries(t_env: cb.Environment) -> None:
+    for statement in (
+        "INSERT INTO t VALUES (3, 'c')",
+        "CREATE TABLE u (a INT) WITH ('connector' = 'memory')",
+        "DROP TABLE t",
+    ):
+        with pytest.raises(cb.Error, match="execute"):
+            t_env.sql(statement)
+    # Nothing ran.
+    assert "u" not in t_env.tables()
+    still_works(t_env)
+
+
+def test_create_existing_table(t_env: cb.Environment) -> None:
+    with pytest.raises(cb.CatalogError, match="'t'"):
+        t_env.execute("CREATE TABLE t (x INT) WITH ('connector' = 'memory')")
+    with pytest.raises(cb.CatalogError, match="'t'"):
+        t_env.execute("CREATE VIEW t AS SELECT 1 AS x")
+    assert [c.name for c in t_env.describe("t")] == ["id", "name"]
+    still_works(t_env)
+
+
+def test_describe_unknown_table(t_env: cb.Environment) -> None:
+    with pytest.raises(cb.Error, match="nosuch"):
+        t_env.describe("nosuch")
+
+
+def test_type_mismatch(t_env: cb.Environment) -> None:
+    with pytest.raises(cb.SqlValidationError):
+        t_env.sql("SELECT id FROM t WHERE name > ARRAY[1]")
+    still_works(t_env)
+
+
+def test_runtime_error_while_reading_rows(t_env: cb.Environment) -> None:
+    t_env.execute("CREATE TABLE s (x STRING) WITH ('connector' = 'memory')")
+    t_env.execute("INSERT INTO s VALUES ('1'), ('oops'), ('3')")
+    with pytest.raises(cb.Error, match="oops") as info:
+        t_env.sql("SELECT CAST(x AS INT) FROM s").fetchall()
+    assert "\tat " not in str(info.value)  # no Java stack trace in the message
+    still_works(t_env)
+
+
+def test_division_by_zero_is_an_error(t_env: cb.Environment) -> None:
+    with pytest.raises(cb.Error, match="zero"):
+        t_env.sql("SELECT id / (id - 1) FROM t").fetchall()
+    still_works(t_env)
+
+
+@pytest.mark.xfail(
+    reason="constant folding of 1/0 fails with ExceptionInInitializerError instead of naming the "
+    "division by zero",
+    strict=True,
+)
+def test_constant_division_by_zero_names_the_problem(t_env: cb.Environment) -> None:
+    with pytest.raises(cb.Error, match="zero"):
+        t_env.sql("SELECT 1 / 0").fetchall()
+
+
+def test_many_errors_in_a_row(t_env: cb.Environment) -> None:
+    for _ in range(20):
+        with pytest.raises(cb.SqlParseError):
+            t_env.sql("SELEC 1")
+        with pytest.raises(cb.SqlValidationError):
+            t_env.sql("SELECT nope FROM t")
+    still_works(t_env)
