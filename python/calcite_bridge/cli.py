@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+import pyarrow as pa
 from rich.console import Console
 from rich.table import Table as RichTable
 
@@ -19,6 +20,14 @@ from .errors import Error
 F = TypeVar("F", bound=Callable[..., Any])
 
 err_console = Console(stderr=True)
+
+
+def _out_console() -> Console:
+    """Rich output on stdout: the terminal's width there; never cut or wrapped when piped."""
+    console = Console()
+    if console.is_terminal:
+        return console
+    return Console(width=100_000, soft_wrap=True)
 
 
 def _common(fn: F) -> F:
@@ -46,16 +55,38 @@ def _common(fn: F) -> F:
     return click.argument("sql", required=False)(fn)
 
 
+_NO_SQL = "no SQL given: pass it as an argument, with -f FILE, or on stdin"
+
+
 def _read_sql(sql: str | None, sql_file: Path | None) -> str:
+    """The one statement to run; a trailing ``;`` is dropped, as a file usually ends in one."""
     if sql is not None and sql_file is not None:
         raise click.UsageError("give the SQL as an argument or with -f, not both")
     if sql_file is not None:
-        return sql_file.read_text()
-    if sql is not None:
-        return sql
-    if sys.stdin.isatty():
-        raise click.UsageError("no SQL given: pass it as an argument, with -f FILE, or on stdin")
-    return sys.stdin.read()
+        text = sql_file.read_text()
+    elif sql is not None:
+        text = sql
+    else:
+        stdin = sys.stdin
+        if stdin is None or stdin.closed or stdin.isatty():
+            raise click.UsageError(_NO_SQL)
+        text = stdin.read()
+    stripped = text.rstrip()
+    while stripped.endswith(";"):
+        stripped = stripped[:-1].rstrip()
+    if not stripped.strip():
+        raise click.UsageError(_NO_SQL)
+    return stripped
+
+
+def _parse_settings(settings: tuple[str, ...]) -> dict[str, str]:
+    config: dict[str, str] = {}
+    for item in settings:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.UsageError(f"--set expects KEY=VALUE, got {item!r}")
+        config[key.strip()] = value.strip()
+    return config
 
 
 @contextmanager
@@ -68,34 +99,47 @@ def _progress(message: str) -> Iterator[None]:
         yield
 
 
-def _environment(settings: tuple[str, ...], catalogs: tuple[Path, ...]) -> Environment:
-    config: dict[str, str] = {}
-    for item in settings:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise click.UsageError(f"--set expects KEY=VALUE, got {item!r}")
-        config[key.strip()] = value.strip()
+class _CatalogFailed(Exception):
+    def __init__(self, path: Path, error: Error) -> None:
+        super().__init__(str(error))
+        self.path = path
+        self.error = error
+
+
+def _environment(config: dict[str, str], catalogs: tuple[Path, ...]) -> Environment:
     with _progress("Starting the planner…"):
         env = connect(config=config)
     for path in catalogs:
         with _progress(f"Running {path}…"):
-            env.execute_script(path.read_text())
+            try:
+                env.execute_script(path.read_text())
+            except Error as e:
+                raise _CatalogFailed(path, e) from e
     return env
 
 
-def _fail(e: Error) -> None:
-    err_console.print(f"[bold red]{type(e).__name__}[/]: ", end="")
-    err_console.print(str(e), markup=False, highlight=False)
-    sys.exit(1)
+def _print_error(e: BaseException, context: str | None = None) -> None:
+    """``Kind: message`` on stderr, never wrapped, so the caret stays under its column."""
+    name = type(e).__name__
+    if context:
+        click.echo(context, err=True)
+    click.echo(click.style(name, fg="red", bold=True) + ": " + str(e), err=True)
 
 
 def _run(action: Callable[[], None]) -> None:
     try:
         action()
+    except _CatalogFailed as e:
+        _print_error(e.error, f"in catalog file {e.path}:")
+        sys.exit(1)
     except Error as e:
-        _fail(e)
+        _print_error(e)
+        sys.exit(1)
+    except (OSError, pa.ArrowException) as e:
+        _print_error(e)
+        sys.exit(1)
     except KeyboardInterrupt:
-        err_console.print("Cancelled.")
+        click.echo("Cancelled (KeyboardInterrupt).", err=True)
         sys.exit(130)
 
 
@@ -117,9 +161,10 @@ def explain(
 ) -> None:
     """Print the optimized plan of a query or INSERT."""
     text = _read_sql(sql, sql_file)
+    config = _parse_settings(settings)
 
     def act() -> None:
-        env = _environment(settings, catalogs)
+        env = _environment(config, catalogs)
         with _progress("Planning…"):
             plan = env.explain(text, format=fmt)
         click.echo(plan)
@@ -134,9 +179,10 @@ def validate(
 ) -> None:
     """Validate a query and print the columns of its result."""
     text = _read_sql(sql, sql_file)
+    config = _parse_settings(settings)
 
     def act() -> None:
-        env = _environment(settings, catalogs)
+        env = _environment(config, catalogs)
         schema = env.validate(text)
         for field in schema:
             null = "" if field.nullable else " NOT NULL"
@@ -147,13 +193,22 @@ def validate(
 
 @main.command()
 @click.argument("table")
-@click.option("--catalog", "catalogs", multiple=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE")
+@click.option(
+    "--catalog",
+    "catalogs",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="SQL file whose statements run first (CREATE TABLE, INSERT, ...). Repeatable.",
+)
+@click.option(
+    "--set", "settings", multiple=True, metavar="KEY=VALUE", help="A setting. Repeatable."
+)
 def describe(table: str, catalogs: tuple[Path, ...], settings: tuple[str, ...]) -> None:
     """List every column of TABLE with its kind."""
+    config = _parse_settings(settings)
 
     def act() -> None:
-        env = _environment(settings, catalogs)
+        env = _environment(config, catalogs)
         cols = env.describe(table)
         out = RichTable("name", "type", "null", "kind", "key", "virtual", "expression")
         for c in cols:
@@ -166,7 +221,7 @@ def describe(table: str, catalogs: tuple[Path, ...], settings: tuple[str, ...]) 
                 "" if c.virtual is None else str(c.virtual).upper(),
                 c.expression or "",
             )
-        Console().print(out)
+        _out_console().print(out)
 
     _run(act)
 
@@ -187,19 +242,70 @@ def query(
 ) -> None:
     """Run a statement and print its rows."""
     text = _read_sql(sql, sql_file)
+    config = _parse_settings(settings)
     if fmt == "parquet" and output is None:
         raise click.UsageError("--format parquet needs --output FILE")
 
     def act() -> None:
-        env = _environment(settings, catalogs)
+        env = _environment(config, catalogs)
         with _progress("Running…"):
             table = env.execute(text).to_arrow_table()
-        _write(table, fmt, output)
+        try:
+            _write(table, fmt, output)
+        finally:
+            del table  # Arrow buffers live in the JVM: release them before it shuts down
 
     _run(act)
 
 
-def _write(table: Any, fmt: str, output: Path | None) -> None:
+def _plain(value: Any, type_: pa.DataType) -> Any:
+    """A value of ``to_pylist`` with maps as dicts, ready for JSON."""
+    if value is None:
+        return None
+    if pa.types.is_map(type_):
+        return {str(k): _plain(v, type_.item_type) for k, v in value}
+    if pa.types.is_struct(type_):
+        return {f.name: _plain(value.get(f.name), f.type) for f in type_}
+    if (
+        pa.types.is_list(type_)
+        or pa.types.is_large_list(type_)
+        or pa.types.is_fixed_size_list(type_)
+    ):
+        return [_plain(v, type_.value_type) for v in value]
+    return value
+
+
+def _json_default(value: Any) -> Any:
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return value.hex()
+    return str(value)
+
+
+def _to_json(value: Any) -> str:
+    return json.dumps(value, default=_json_default, ensure_ascii=False)
+
+
+def _is_nested(type_: pa.DataType) -> bool:
+    return pa.types.is_nested(type_)
+
+
+def _rows(table: pa.Table) -> Iterator[dict[str, Any]]:
+    fields = list(table.schema)
+    for row in table.to_pylist():
+        yield {f.name: _plain(row[f.name], f.type) for f in fields}
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, (dict, list)):
+        return _to_json(value)
+    return str(value)
+
+
+def _write(table: pa.Table, fmt: str, output: Path | None) -> None:
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 
@@ -207,21 +313,31 @@ def _write(table: Any, fmt: str, output: Path | None) -> None:
         pq.write_table(table, str(output))
         return
     if fmt == "csv":
-        sink = str(output) if output else sys.stdout.buffer
+        # CSV has no nested values: ROW, ARRAY and MAP columns are written as JSON text.
+        for i, field in enumerate(table.schema):
+            if _is_nested(field.type):
+                values = [
+                    None if v is None else _to_json(_plain(v, field.type))
+                    for v in table.column(i).to_pylist()
+                ]
+                table = table.set_column(i, field.name, pa.array(values, pa.string()))
+        sink: Any = str(output) if output else sys.stdout.buffer
+        if not output:
+            sys.stdout.flush()
         pacsv.write_csv(table, sink)
         return
     if fmt == "json":
-        text = "\n".join(json.dumps(r, default=str) for r in table.to_pylist())
-        _emit(text + ("\n" if text else ""), output)
+        text = "".join(_to_json(r) + "\n" for r in _rows(table))
+        _emit(text, output)
         return
     out = RichTable(*table.column_names)
-    for row in table.to_pylist():
-        out.add_row(*("NULL" if v is None else str(v) for v in row.values()))
+    for row in _rows(table):
+        out.add_row(*(_cell(v) for v in row.values()), end_section=False)
     if output:
         with output.open("w") as fh:
-            Console(file=fh, width=200).print(out)
+            Console(file=fh, width=100_000, soft_wrap=True).print(out)
     else:
-        Console().print(out)
+        _out_console().print(out)
 
 
 def _emit(text: str, output: Path | None) -> None:
