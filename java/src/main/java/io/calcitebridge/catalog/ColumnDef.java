@@ -50,6 +50,11 @@ public record ColumnDef(
         null);
   }
 
+  /** Whether this is a metadata column. */
+  public boolean isMetadata() {
+    return kind == ColumnKind.METADATA;
+  }
+
   /** Whether the scan of the table produces this column (everything but computed columns). */
   public boolean isScanned() {
     return kind != ColumnKind.COMPUTED;

@@ -22,7 +22,7 @@ public final class BridgeSession implements AutoCloseable {
 
   private final Catalog catalog = new Catalog();
   private final SessionConfig config = new SessionConfig();
-  private final PlannerContext context = new PlannerContext(catalog);
+  private final PlannerContext context = new PlannerContext(catalog, config);
 
   public static String version() {
     return VERSION;

@@ -1,6 +1,7 @@
 package io.calcitebridge.plan;
 
 import io.calcitebridge.catalog.Catalog;
+import io.calcitebridge.facade.SessionConfig;
 import io.calcitebridge.sql.BridgeParser;
 import io.calcitebridge.types.BridgeTypeSystem;
 import io.calcitebridge.validate.BridgeSqlValidator;
@@ -28,10 +29,12 @@ public final class PlannerContext {
       new JavaTypeFactoryImpl(BridgeTypeSystem.INSTANCE);
 
   private final Catalog catalog;
+  private final SessionConfig config;
   private final CalciteConnectionConfig connectionConfig;
 
-  public PlannerContext(Catalog catalog) {
+  public PlannerContext(Catalog catalog, SessionConfig config) {
     this.catalog = catalog;
+    this.config = config;
     Properties p = new Properties();
     p.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
     p.setProperty(CalciteConnectionProperty.UNQUOTED_CASING.camelName(), "UNCHANGED");
@@ -42,6 +45,10 @@ public final class PlannerContext {
 
   public Catalog catalog() {
     return catalog;
+  }
+
+  public SessionConfig config() {
+    return config;
   }
 
   public JavaTypeFactory typeFactory() {
@@ -102,6 +109,7 @@ public final class PlannerContext {
             .withIdentifierExpansion(true)
             .withConformance(SqlConformanceEnum.DEFAULT)
             .withDefaultNullCollation(NullCollation.LOW);
-    return new BridgeSqlValidator(operatorTable(reader), reader, TYPE_FACTORY, config);
+    return new BridgeSqlValidator(
+        operatorTable(reader), reader, TYPE_FACTORY, config, this.config.expansionStrategy());
   }
 }

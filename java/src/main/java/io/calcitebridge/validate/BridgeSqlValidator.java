@@ -1,23 +1,201 @@
 package io.calcitebridge.validate;
 
+import io.calcitebridge.catalog.BridgeTable;
+import io.calcitebridge.catalog.ColumnDef;
+import io.calcitebridge.catalog.TableDef;
+import io.calcitebridge.facade.SessionConfig.ExpansionStrategy;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.JoinConditionType;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.validate.SelectScope;
+import org.apache.calcite.sql.validate.SqlQualified;
 import org.apache.calcite.sql.validate.SqlValidatorCatalogReader;
 import org.apache.calcite.sql.validate.SqlValidatorImpl;
+import org.apache.calcite.sql.validate.SqlValidatorNamespace;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
+import org.apache.calcite.sql.validate.SqlValidatorTable;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The validator of calcite-bridge: Calcite's, with narrow overrides for the features Calcite
  * lacks.
  *
- * <p>Sections: star expansion (hidden metadata columns) and field discovery (dynamic columns)
- * hook in here as overrides of {@code addToSelectList} and name resolution.
+ * <p>Star expansion: {@link #addToSelectList} is only called while {@code *} or {@code alias.*}
+ * is expanded, never for an explicit select item, so leaving a column out there hides it from
+ * {@code *} while every explicit reference still resolves (the technique of Flink's
+ * FlinkCalciteSqlValidator).
  */
 public final class BridgeSqlValidator extends SqlValidatorImpl {
+  private final List<ExpansionStrategy> strategy;
+
+  /** Select items a star brought in for hidden columns; removed once expansion is complete. */
+  private final Set<SqlNode> hiddenItems = Collections.newSetFromMap(new IdentityHashMap<>());
+
   public BridgeSqlValidator(
       SqlOperatorTable opTab,
       SqlValidatorCatalogReader catalogReader,
       RelDataTypeFactory typeFactory,
-      Config config) {
+      Config config,
+      List<ExpansionStrategy> strategy) {
     super(opTab, catalogReader, typeFactory, config);
+    this.strategy = List.copyOf(strategy);
+  }
+
+  // ----- Star expansion -------------------------------------------------------------------
+
+  @Override
+  protected void addToSelectList(
+      List<SqlNode> list,
+      Set<String> aliases,
+      List<Map.Entry<String, RelDataType>> fieldList,
+      SqlNode exp,
+      SelectScope scope,
+      boolean includeSystemVars) {
+    if (!strategy.isEmpty() && exp instanceof SqlIdentifier) {
+      ColumnDef column = catalogColumn((SqlIdentifier) exp, scope);
+      if (column != null && isHidden(column, strategy)) {
+        // Keep the item while Calcite still counts positions (NATURAL JOIN and USING permute
+        // the expanded items by index), but let it claim no alias; it goes in
+        // validateSelectList.
+        super.addToSelectList(
+            list, new HashSet<>(aliases), fieldList, exp, scope, includeSystemVars);
+        hiddenItems.add(list.get(list.size() - 1));
+        return;
+      }
+    }
+    super.addToSelectList(list, aliases, fieldList, exp, scope, includeSystemVars);
+  }
+
+  @Override
+  protected RelDataType validateSelectList(
+      SqlNodeList selectItems, SqlSelect select, RelDataType targetRowType) {
+    RelDataType rowType = super.validateSelectList(selectItems, select, targetRowType);
+    SelectScope scope = getRawSelectScope(select);
+    List<SqlNode> expanded = scope == null ? null : scope.getExpandedSelectList();
+    if (hiddenItems.isEmpty() || expanded == null) {
+      return rowType;
+    }
+    List<SqlNode> kept = new ArrayList<>();
+    RelDataTypeFactory.Builder fields = getTypeFactory().builder();
+    for (int i = 0; i < expanded.size(); i++) {
+      if (!hiddenItems.contains(expanded.get(i))) {
+        kept.add(expanded.get(i));
+        fields.add(rowType.getFieldList().get(i));
+      }
+    }
+    if (kept.size() == expanded.size()) {
+      return rowType;
+    }
+    scope.setExpandedSelectList(kept);
+    select.setSelectList(new SqlNodeList(kept, select.getSelectList().getParserPosition()));
+    return fields.build();
+  }
+
+  /**
+   * NATURAL JOIN matches visible columns only: once Calcite has validated the join, it becomes a
+   * {@code JOIN ... USING} of the common visible columns, so expansion and conversion agree.
+   */
+  @Override
+  protected void validateJoin(SqlJoin join, SqlValidatorScope scope) {
+    super.validateJoin(join, scope);
+    if (strategy.isEmpty() || !join.isNatural()) {
+      return;
+    }
+    List<String> left = visibleNames(join.getLeft());
+    List<String> right = visibleNames(join.getRight());
+    SqlNodeList using = new SqlNodeList(join.getParserPosition());
+    for (String name : left) {
+      if (right.contains(name)) {
+        using.add(new SqlIdentifier(name, join.getParserPosition()));
+      }
+    }
+    join.setOperand(1, SqlLiteral.createBoolean(false, join.getParserPosition()));
+    if (using.isEmpty()) {
+      join.setOperand(4, JoinConditionType.ON.symbol(join.getParserPosition()));
+      join.setOperand(5, SqlLiteral.createBoolean(true, join.getParserPosition()));
+    } else {
+      join.setOperand(4, JoinConditionType.USING.symbol(join.getParserPosition()));
+      join.setOperand(5, using);
+    }
+  }
+
+  private List<String> visibleNames(SqlNode from) {
+    if (from instanceof SqlJoin) {
+      List<String> names = new ArrayList<>(visibleNames(((SqlJoin) from).getLeft()));
+      names.addAll(visibleNames(((SqlJoin) from).getRight()));
+      return names;
+    }
+    SqlValidatorNamespace ns = java.util.Objects.requireNonNull(getNamespace(from), "namespace");
+    SqlValidatorTable table = ns.resolve().getTable();
+    BridgeTable bridgeTable = table == null ? null : table.unwrap(BridgeTable.class);
+    List<String> names = new ArrayList<>();
+    for (String name : ns.getRowType().getFieldNames()) {
+      int i = bridgeTable == null ? -1 : bridgeTable.def().indexOf(name);
+      if (i < 0 || !isHidden(bridgeTable.def().columns().get(i), strategy)) {
+        names.add(name);
+      }
+    }
+    return names;
+  }
+
+  /** The catalog column {@code id} names, when it is a column of a catalog table in scope. */
+  private @Nullable ColumnDef catalogColumn(SqlIdentifier id, SelectScope scope) {
+    SqlQualified q = scope.fullyQualify(id);
+    if (q.namespace == null || q.suffix().size() != 1) {
+      return null;
+    }
+    SqlValidatorTable table = q.namespace.getTable();
+    BridgeTable bridgeTable = table == null ? null : table.unwrap(BridgeTable.class);
+    if (bridgeTable == null) {
+      return null;
+    }
+    TableDef def = bridgeTable.def();
+    int i = def.indexOf(q.suffix().get(0));
+    return i < 0 ? null : def.columns().get(i);
+  }
+
+  /** Whether {@code strategy} keeps {@code column} out of {@code *}. */
+  public static boolean isHidden(ColumnDef column, List<ExpansionStrategy> strategy) {
+    for (ExpansionStrategy s : strategy) {
+      switch (s) {
+        case EXCLUDE_DEFAULT_VIRTUAL_METADATA_COLUMNS:
+          if (column.isMetadata() && column.virtual() && !column.aliased()) {
+            return true;
+          }
+          break;
+        case EXCLUDE_ALIASED_VIRTUAL_METADATA_COLUMNS:
+          if (column.isMetadata() && column.virtual() && column.aliased()) {
+            return true;
+          }
+          break;
+        case EXCLUDE_COMPUTED_COLUMNS:
+          if (column.kind() == io.calcitebridge.catalog.ColumnKind.COMPUTED) {
+            return true;
+          }
+          break;
+        case EXCLUDE_PERSISTED_METADATA_COLUMNS:
+          if (column.isMetadata() && !column.virtual()) {
+            return true;
+          }
+          break;
+        default:
+          throw new AssertionError(s);
+      }
+    }
+    return false;
   }
 }
