@@ -256,10 +256,6 @@ def test_unknown_strategy_fails_at_set_time(env: cb.Environment) -> None:
     assert env.config.get(key) == []
 
 
-@pytest.mark.xfail(
-    reason="table.column-expansion-strategy is stored but star expansion ignores it (DESIGN §5)",
-    strict=True,
-)
 def test_expansion_strategy_hides_computed_columns_from_star(emp_env: cb.Environment) -> None:
     emp_env.config.set("table.column-expansion-strategy", ["EXCLUDE_COMPUTED_COLUMNS"])
     assert "bonus" not in emp_env.sql("SELECT * FROM emp").columns

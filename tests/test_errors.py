@@ -158,11 +158,6 @@ def test_division_by_zero_is_an_error(t_env: cb.Environment) -> None:
     still_works(t_env)
 
 
-@pytest.mark.xfail(
-    reason="constant folding of 1/0 fails with ExceptionInInitializerError instead of naming the "
-    "division by zero",
-    strict=True,
-)
 def test_constant_division_by_zero_names_the_problem(t_env: cb.Environment) -> None:
     with pytest.raises(cb.Error, match="zero"):
         t_env.sql("SELECT 1 / 0").fetchall()

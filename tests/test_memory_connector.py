@@ -146,10 +146,6 @@ def test_insert_count_mismatch_names_the_columns(env: cb.Environment) -> None:
     assert env.sql("SELECT COUNT(*) FROM m").fetchone() == (0,)
 
 
-@pytest.mark.xfail(
-    reason="INSERT INTO t SELECT * FROM t counts the virtual and computed columns (DESIGN §5)",
-    strict=True,
-)
 def test_insert_select_star_from_itself(env: cb.Environment) -> None:
     env.execute(META_DDL)
     env.execute("INSERT INTO m (id, v, m) VALUES (1, 'a', 'x')")

@@ -86,6 +86,12 @@ class ResourceError(Error):
     error_class = "RESOURCE"
 
 
+class ExecutionError(Error):
+    """The statement failed while it ran: a division by zero, a failing CAST, ..."""
+
+    error_class = "EXECUTION"
+
+
 class QueryCancelledError(Error):
     """The statement was cancelled (Ctrl-C)."""
 
@@ -109,6 +115,7 @@ _BY_KIND: dict[str, type[Error]] = {
         SourceContractError,
         UnsupportedError,
         ResourceError,
+        ExecutionError,
         QueryCancelledError,
     )
 }

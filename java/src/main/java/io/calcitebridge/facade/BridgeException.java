@@ -19,6 +19,7 @@ public final class BridgeException extends RuntimeException {
     UNSUPPORTED,
     CONFIG,
     RESOURCE,
+    EXECUTION,
     CANCELLED,
     INTERNAL
   }

@@ -74,6 +74,14 @@ public final class Errors {
     if (c instanceof CancellationException || c instanceof InterruptedException) {
       return new BridgeException(Kind.CANCELLED, "The statement was cancelled", top);
     }
+    if (c instanceof ArithmeticException) {
+      String m = String.valueOf(c.getMessage());
+      return new BridgeException(
+          Kind.EXECUTION, m.contains("by zero") ? "Division by zero" : m, top);
+    }
+    if (c instanceof NumberFormatException) {
+      return new BridgeException(Kind.EXECUTION, "Invalid number: " + c.getMessage(), top);
+    }
     if (c instanceof UnsupportedOperationException) {
       return new BridgeException(Kind.UNSUPPORTED, c.getMessage(), top);
     }
