@@ -382,11 +382,6 @@ def test_register_arrow_filters_on_every_type(env: cb.Environment) -> None:
     assert rows == [(1,)]
 
 
-@pytest.mark.xfail(
-    reason="a table with an ARRAY<ROW<...>> column next to another column fails to compile "
-    "(EnumerableTableScan converts the array elements through a generated Record class)",
-    strict=True,
-)
 def test_register_arrow_list_of_struct(env: cb.Environment) -> None:
     items = pa.list_(pa.struct([("a", pa.string()), ("b", pa.int32())]))
     data = pa.table(

@@ -56,7 +56,7 @@ PLAN_SQL = "SELECT name, addr.city FROM emp WHERE salary > 50"
 
 def test_explain_text_shows_the_optimized_plan() -> None:
     out = ok("explain", "--catalog", CATALOG, PLAN_SQL).output
-    assert "EnumerableTableScan" in out
+    assert "BridgeTableScan" in out
     assert "emp" in out
     assert "50" in out  # the filter is part of the plan
 
@@ -75,7 +75,7 @@ def test_explain_dot_is_a_graphviz_digraph_with_edges() -> None:
     assert out.startswith("digraph {")
     assert out.endswith("}")
     assert "->" in out
-    assert "EnumerableTableScan" in out
+    assert "BridgeTableScan" in out
 
 
 def test_explain_rejects_an_unknown_format_as_a_usage_error() -> None:

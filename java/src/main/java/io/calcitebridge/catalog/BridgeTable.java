@@ -10,6 +10,9 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.ColumnStrategy;
 import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.TranslatableTable;
+import org.apache.calcite.rel.RelNode;
+import io.calcitebridge.plan.BridgeTableScan;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql2rel.InitializerContext;
@@ -23,7 +26,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * ColumnStrategy#VIRTUAL} mechanism: the scan produces the other columns and the SQL-to-rel
  * converter adds a projection computing them from their expressions.
  */
-public final class BridgeTable extends AbstractTable implements ScannableTable {
+public final class BridgeTable extends AbstractTable implements ScannableTable, TranslatableTable {
   private final TableDef def;
   private final TableStorage storage;
   private final Function<String, SqlNode> expressionParser;
@@ -52,6 +55,11 @@ public final class BridgeTable extends AbstractTable implements ScannableTable {
   @Override
   public Enumerable<@Nullable Object[]> scan(DataContext root) {
     return storage.scan();
+  }
+
+  @Override
+  public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
+    return new BridgeTableScan(context.getCluster(), relOptTable, this, context.getTableHints());
   }
 
   @Override
