@@ -1,18 +1,18 @@
 package io.calcitebridge.catalog;
 
 import io.calcitebridge.connector.TableStorage;
+import io.calcitebridge.plan.BridgeTableScan;
 import java.util.function.Function;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.ColumnStrategy;
 import org.apache.calcite.schema.ScannableTable;
 import org.apache.calcite.schema.TranslatableTable;
-import org.apache.calcite.rel.RelNode;
-import io.calcitebridge.plan.BridgeTableScan;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql2rel.InitializerContext;

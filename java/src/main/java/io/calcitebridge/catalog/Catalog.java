@@ -10,14 +10,14 @@ import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.schema.SchemaPlus;
-import org.apache.calcite.util.BuiltInMethod;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.util.BuiltInMethod;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The tables and views of one environment. Safe for concurrent use: lookups read a concurrent
- * map, and every change replaces one entry.
+ * The tables and views of one environment. Safe for concurrent use: lookups read a concurrent map,
+ * and every change replaces one entry.
  */
 public final class Catalog {
   private final Map<String, Table> tables = new ConcurrentHashMap<>();
@@ -62,7 +62,11 @@ public final class Catalog {
       }
       if (t != null) {
         throw new CatalogException(
-            "'" + name + "' is a " + (isView ? "view" : "table") + "; use DROP "
+            "'"
+                + name
+                + "' is a "
+                + (isView ? "view" : "table")
+                + "; use DROP "
                 + (isView ? "VIEW" : "TABLE"));
       }
       throw new CatalogException((view ? "View" : "Table") + " '" + name + "' does not exist");

@@ -10,7 +10,8 @@ import java.util.List;
  * @param originalSql the query as the user wrote it
  * @param columns the view's columns, fixed when it was created
  */
-public record ViewDef(String name, String expandedSql, String originalSql, List<ColumnDef> columns) {
+public record ViewDef(
+    String name, String expandedSql, String originalSql, List<ColumnDef> columns) {
   public ViewDef {
     columns = List.copyOf(columns);
   }

@@ -13,8 +13,8 @@ public interface TableStorage extends AutoCloseable {
   Enumerable<Object[]> scan();
 
   /**
-   * Appends rows given in the order of the table's writable columns. Either every row is
-   * appended or, when this throws, none is.
+   * Appends rows given in the order of the table's writable columns. Either every row is appended
+   * or, when this throws, none is.
    *
    * @return the number of rows appended
    */

@@ -60,7 +60,8 @@ public final class ArrowResults {
     ArrowTableStorage storage;
     RelDataType rowType;
     try (ArrowReader reader = ArrowStreams.importStream(ALLOCATOR, address)) {
-      rowType = ArrowTypes.toRowType(context.typeFactory(), reader.getVectorSchemaRoot().getSchema());
+      rowType =
+          ArrowTypes.toRowType(context.typeFactory(), reader.getVectorSchemaRoot().getSchema());
       storage = ArrowTableStorage.readAll(ALLOCATOR, reader);
     } catch (java.io.IOException e) {
       throw new IllegalStateException("Cannot read the Arrow stream: " + e.getMessage(), e);
@@ -75,6 +76,8 @@ public final class ArrowResults {
     if (replace) {
       context.catalog().drop(name, false, true);
     }
-    context.catalog().addTable(name, new BridgeTable(def, storage, context::parseExpression), false);
+    context
+        .catalog()
+        .addTable(name, new BridgeTable(def, storage, context::parseExpression), false);
   }
 }

@@ -10,19 +10,18 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Moves Arrow streams and schemas across the Arrow C Data Interface.
  *
- * <p>The C structs are allocated by Java; the consumer (pyarrow's
- * {@code RecordBatchReader._import_from_c(address)}, or {@link #importStream}) moves their
- * contents out, after which the caller closes the returned handle to free the struct itself.
- * Exported buffers stay charged to {@code allocator} until the consumer releases them, so the
- * allocator must outlive the consumer's use of the data.
+ * <p>The C structs are allocated by Java; the consumer (pyarrow's {@code
+ * RecordBatchReader._import_from_c(address)}, or {@link #importStream}) moves their contents out,
+ * after which the caller closes the returned handle to free the struct itself. Exported buffers
+ * stay charged to {@code allocator} until the consumer releases them, so the allocator must outlive
+ * the consumer's use of the data.
  */
 public final class ArrowStreams {
-  private ArrowStreams() {
-  }
+  private ArrowStreams() {}
 
   /**
-   * Exports {@code reader} as an {@code ArrowArrayStream}. The stream owns the reader from now
-   * on: releasing the stream closes it.
+   * Exports {@code reader} as an {@code ArrowArrayStream}. The stream owns the reader from now on:
+   * releasing the stream closes it.
    */
   public static ExportedStream exportStream(BufferAllocator allocator, ArrowReader reader) {
     ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
@@ -37,8 +36,7 @@ public final class ArrowStreams {
 
   /**
    * Imports the {@code ArrowArrayStream} at {@code address}; its contents are moved into the
-   * returned reader, which must be closed. The struct at {@code address} stays owned by the
-   * caller.
+   * returned reader, which must be closed. The struct at {@code address} stays owned by the caller.
    */
   public static ArrowReader importStream(BufferAllocator allocator, long address) {
     return Data.importArrayStream(allocator, ArrowArrayStream.wrap(address));

@@ -17,16 +17,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Presents Arrow data as an {@code Enumerable<Object[]>} of rows in Calcite's runtime
- * representation (see the package documentation), for example as the result of
- * {@link org.apache.calcite.schema.ScannableTable#scan}.
+ * representation (see the package documentation), for example as the result of {@link
+ * org.apache.calcite.schema.ScannableTable#scan}.
  *
- * <p>Streams are read batch by batch; only the current batch is in memory, and values are
- * converted when a row is reached. A projection ({@code int[]} of top-level field indices)
- * selects and orders the columns of each row; {@code null} means all columns.
+ * <p>Streams are read batch by batch; only the current batch is in memory, and values are converted
+ * when a row is reached. A projection ({@code int[]} of top-level field indices) selects and orders
+ * the columns of each row; {@code null} means all columns.
  */
 public final class ArrowToRows {
-  private ArrowToRows() {
-  }
+  private ArrowToRows() {}
 
   /** Rows of the batch currently in {@code root}; the root stays owned by the caller. */
   public static Enumerable<Object[]> of(VectorSchemaRoot root) {
@@ -36,16 +35,17 @@ public final class ArrowToRows {
   /** Projected rows of the batch currently in {@code root}. */
   public static Enumerable<Object[]> of(VectorSchemaRoot root, int @Nullable [] projection) {
     return new AbstractEnumerable<Object[]>() {
-      @Override public Enumerator<Object[]> enumerator() {
+      @Override
+      public Enumerator<Object[]> enumerator() {
         return new BatchEnumerator(null, root, projection);
       }
     };
   }
 
   /**
-   * Rows of a stream, which can be enumerated once; closing the enumerator (Calcite does at the
-   * end of a query) closes the reader. Do not close the reader again: the reader
-   * {@link ArrowStreams#importStream} returns fails on a second close.
+   * Rows of a stream, which can be enumerated once; closing the enumerator (Calcite does at the end
+   * of a query) closes the reader. Do not close the reader again: the reader {@link
+   * ArrowStreams#importStream} returns fails on a second close.
    */
   public static Enumerable<Object[]> of(ArrowReader reader) {
     return of(reader, null);
@@ -54,23 +54,26 @@ public final class ArrowToRows {
   /** Projected rows of a stream, which can be enumerated once; see {@link #of(ArrowReader)}. */
   public static Enumerable<Object[]> of(ArrowReader reader, int @Nullable [] projection) {
     AtomicBoolean used = new AtomicBoolean();
-    return of(() -> {
-      if (used.getAndSet(true)) {
-        throw new IllegalStateException("An Arrow stream can be enumerated only once");
-      }
-      return reader;
-    }, projection);
+    return of(
+        () -> {
+          if (used.getAndSet(true)) {
+            throw new IllegalStateException("An Arrow stream can be enumerated only once");
+          }
+          return reader;
+        },
+        projection);
   }
 
   /**
    * Projected rows of the streams that {@code readers} opens, one per enumeration, so that the
-   * result can be enumerated more than once (Calcite does that for the inner input of a
-   * nested-loop join). Each enumerator closes its reader.
+   * result can be enumerated more than once (Calcite does that for the inner input of a nested-loop
+   * join). Each enumerator closes its reader.
    */
-  public static Enumerable<Object[]> of(Supplier<? extends ArrowReader> readers,
-      int @Nullable [] projection) {
+  public static Enumerable<Object[]> of(
+      Supplier<? extends ArrowReader> readers, int @Nullable [] projection) {
     return new AbstractEnumerable<Object[]>() {
-      @Override public Enumerator<Object[]> enumerator() {
+      @Override
+      public Enumerator<Object[]> enumerator() {
         ArrowReader reader = readers.get();
         try {
           return new BatchEnumerator(reader, reader.getVectorSchemaRoot(), projection);
@@ -102,8 +105,8 @@ public final class ArrowToRows {
     private boolean closed;
     private Object @Nullable [] current;
 
-    BatchEnumerator(@Nullable ArrowReader reader, VectorSchemaRoot root,
-        int @Nullable [] projection) {
+    BatchEnumerator(
+        @Nullable ArrowReader reader, VectorSchemaRoot root, int @Nullable [] projection) {
       this.reader = reader;
       this.root = root;
       int n = root.getFieldVectors().size();
@@ -138,14 +141,16 @@ public final class ArrowToRows {
       loaded = true;
     }
 
-    @Override public Object[] current() {
+    @Override
+    public Object[] current() {
       if (current == null) {
         throw new NoSuchElementException();
       }
       return current;
     }
 
-    @Override public boolean moveNext() {
+    @Override
+    public boolean moveNext() {
       if (closed) {
         return false;
       }
@@ -173,7 +178,8 @@ public final class ArrowToRows {
       return true;
     }
 
-    @Override public void reset() {
+    @Override
+    public void reset() {
       if (reader != null) {
         throw new UnsupportedOperationException("An Arrow stream cannot be rewound");
       }
@@ -181,7 +187,8 @@ public final class ArrowToRows {
       current = null;
     }
 
-    @Override public void close() {
+    @Override
+    public void close() {
       if (closed) {
         return;
       }

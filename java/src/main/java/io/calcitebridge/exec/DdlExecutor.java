@@ -76,7 +76,11 @@ public final class DdlExecutor {
     if (!CONNECTORS.contains(connector)) {
       throw new PositionedException(
           Kind.VALIDATION,
-          "Unknown connector '" + connector + "' for table '" + name + "'; available: "
+          "Unknown connector '"
+              + connector
+              + "' for table '"
+              + name
+              + "'; available: "
               + String.join(", ", CONNECTORS),
           create.getParserPosition());
     }
@@ -85,8 +89,9 @@ public final class DdlExecutor {
     TableDef def =
         new TableDef(name, columns, create.options(), create.hasDynamicColumns(), dynamicType);
     TableStorage storage = openStorage(def, create);
-    catalog().addTable(name, new BridgeTable(def, storage, context::parseExpression),
-        create.ifNotExists());
+    catalog()
+        .addTable(
+            name, new BridgeTable(def, storage, context::parseExpression), create.ifNotExists());
   }
 
   private TableStorage openStorage(TableDef def, SqlCreateTable create) {
@@ -119,8 +124,11 @@ public final class DdlExecutor {
       SqlNode expr = context.parseExpression(text);
       Pair<SqlNode, RelDataType> validated =
           SqlValidatorUtil.validateExprWithRowType(
-              true, context.operatorTable(context.catalogReader()), context.typeFactory(),
-              rowType, expr);
+              true,
+              context.operatorTable(context.catalogReader()),
+              context.typeFactory(),
+              rowType,
+              expr);
       columns.set(i, ColumnDef.computed(col.name(), validated.right, text));
     }
   }
@@ -141,18 +149,32 @@ public final class DdlExecutor {
       if (aliases.size() != rowType.getFieldCount()) {
         throw new PositionedException(
             Kind.VALIDATION,
-            "View '" + name + "' lists " + aliases.size() + " columns but its query has "
+            "View '"
+                + name
+                + "' lists "
+                + aliases.size()
+                + " columns but its query has "
                 + rowType.getFieldCount(),
             create.columnList().getParserPosition());
       }
-      rowType = context.typeFactory().createStructType(
-          rowType.getFieldList().stream().map(RelDataTypeField::getType).toList(), aliases);
+      rowType =
+          context
+              .typeFactory()
+              .createStructType(
+                  rowType.getFieldList().stream().map(RelDataTypeField::getType).toList(), aliases);
     }
     String expanded = context.unparse(validated);
     if (create.columnList() != null) {
-      expanded = "SELECT * FROM (" + expanded + ") AS `v` ("
-          + String.join(", ", rowType.getFieldNames().stream()
-              .map(io.calcitebridge.types.TypeNames::quote).toList()) + ")";
+      expanded =
+          "SELECT * FROM ("
+              + expanded
+              + ") AS `v` ("
+              + String.join(
+                  ", ",
+                  rowType.getFieldNames().stream()
+                      .map(io.calcitebridge.types.TypeNames::quote)
+                      .toList())
+              + ")";
     }
     List<ColumnDef> cols = new ArrayList<>();
     for (RelDataTypeField f : rowType.getFieldList()) {
@@ -161,8 +183,8 @@ public final class DdlExecutor {
     ViewDef view = new ViewDef(name, expanded, originalSql, cols);
     final RelDataType frozen = rowType;
     ViewTable table =
-        new ViewTable(Object[].class, tf -> tf.copyType(frozen), expanded, List.of(),
-            List.of(name));
+        new ViewTable(
+            Object[].class, tf -> tf.copyType(frozen), expanded, List.of(), List.of(name));
     catalog().addView(view, table, create.ifNotExists());
   }
 

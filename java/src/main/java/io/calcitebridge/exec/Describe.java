@@ -22,8 +22,9 @@ final class Describe {
 
   /** The columns of {@code describe}'s result. */
   static RelDataType rowType(RelDataTypeFactory tf) {
-    RelDataType str = tf.createTypeWithNullability(
-        tf.createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE), true);
+    RelDataType str =
+        tf.createTypeWithNullability(
+            tf.createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE), true);
     RelDataType bool = tf.createTypeWithNullability(tf.createSqlType(SqlTypeName.BOOLEAN), true);
     return tf.builder()
         .add("name", str)
@@ -99,15 +100,22 @@ final class Describe {
       parts.add(p.toString());
     }
     if (def.dynamicColumns()) {
-      parts.add("\n  ..." + (def.dynamicDefaultType() == null
-          ? "" : " " + TypeNames.render(def.dynamicDefaultType())));
+      parts.add(
+          "\n  ..."
+              + (def.dynamicDefaultType() == null
+                  ? ""
+                  : " " + TypeNames.render(def.dynamicDefaultType())));
     }
     b.append(String.join(",", parts)).append("\n)");
     if (!def.options().isEmpty()) {
       List<String> opts = new ArrayList<>();
       for (Map.Entry<String, String> e : def.options().entrySet()) {
-        opts.add("\n  '" + e.getKey().replace("'", "''") + "' = '"
-            + e.getValue().replace("'", "''") + "'");
+        opts.add(
+            "\n  '"
+                + e.getKey().replace("'", "''")
+                + "' = '"
+                + e.getValue().replace("'", "''")
+                + "'");
       }
       b.append(" WITH (").append(String.join(",", opts)).append("\n)");
     }

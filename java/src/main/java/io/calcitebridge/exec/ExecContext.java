@@ -13,8 +13,8 @@ import org.apache.calcite.schema.SchemaPlus;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The {@link DataContext} one execution runs in: the catalog's schema, the query's start time
- * (so {@code CURRENT_TIMESTAMP} is the same throughout a query), and a cancel flag.
+ * The {@link DataContext} one execution runs in: the catalog's schema, the query's start time (so
+ * {@code CURRENT_TIMESTAMP} is the same throughout a query), and a cancel flag.
  */
 public final class ExecContext implements DataContext {
   private final SchemaPlus rootSchema;

@@ -3,9 +3,9 @@ package io.calcitebridge.exec;
 import org.apache.arrow.c.ArrowSchema;
 
 /**
- * A Java-allocated C {@code ArrowSchema} struct holding an exported schema. Hand
- * {@link #address()} to the consumer, then close this handle to free the struct (and the schema,
- * if the consumer did not move it out).
+ * A Java-allocated C {@code ArrowSchema} struct holding an exported schema. Hand {@link #address()}
+ * to the consumer, then close this handle to free the struct (and the schema, if the consumer did
+ * not move it out).
  */
 public final class ExportedSchema implements AutoCloseable {
   private final ArrowSchema schema;
@@ -20,7 +20,8 @@ public final class ExportedSchema implements AutoCloseable {
     return schema.memoryAddress();
   }
 
-  @Override public synchronized void close() {
+  @Override
+  public synchronized void close() {
     if (!closed) {
       closed = true;
       schema.release();

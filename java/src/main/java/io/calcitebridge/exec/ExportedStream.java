@@ -5,9 +5,9 @@ import org.apache.arrow.c.ArrowArrayStream;
 /**
  * A Java-allocated C {@code ArrowArrayStream} struct holding an exported stream.
  *
- * <p>Hand {@link #address()} to the consumer, which moves the stream out of the struct; then
- * close this handle to free the struct. Closing it before the consumer took the stream also
- * releases the stream (and so closes the exported reader).
+ * <p>Hand {@link #address()} to the consumer, which moves the stream out of the struct; then close
+ * this handle to free the struct. Closing it before the consumer took the stream also releases the
+ * stream (and so closes the exported reader).
  */
 public final class ExportedStream implements AutoCloseable {
   private final ArrowArrayStream stream;
@@ -22,7 +22,8 @@ public final class ExportedStream implements AutoCloseable {
     return stream.memoryAddress();
   }
 
-  @Override public synchronized void close() {
+  @Override
+  public synchronized void close() {
     if (!closed) {
       closed = true;
       // A no-op when the consumer has moved the stream out (its release callback is null).

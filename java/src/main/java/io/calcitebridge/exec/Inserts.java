@@ -78,7 +78,11 @@ final class Inserts {
       if (i >= 0 && !def.columns().get(i).isWritable()) {
         throw new PositionedException(
             Kind.VALIDATION,
-            "Column '" + name + "' of table '" + def.name() + "' is "
+            "Column '"
+                + name
+                + "' of table '"
+                + def.name()
+                + "' is "
                 + (def.columns().get(i).kind() == ColumnKind.COMPUTED
                     ? "computed"
                     : "virtual metadata")
@@ -120,18 +124,25 @@ final class Inserts {
     if (kept.size() != writable.size()) {
       throw new PositionedException(
           Kind.VALIDATION,
-          "INSERT INTO " + def.name() + " writes " + writable.size() + " columns ("
+          "INSERT INTO "
+              + def.name()
+              + " writes "
+              + writable.size()
+              + " columns ("
               + writable.stream().map(ColumnDef::name).collect(Collectors.joining(", "))
-              + ") but the query has " + rowType.getFieldCount() + " ("
-              + String.join(", ", rowType.getFieldNames()) + ")",
+              + ") but the query has "
+              + rowType.getFieldCount()
+              + " ("
+              + String.join(", ", rowType.getFieldNames())
+              + ")",
           source.getParserPosition());
     }
     copy.setSelectList(new SqlNodeList(kept, expanded.getParserPosition()));
     insert.setSource((SqlSelect) reparse(context, copy));
   }
 
-  private static @Nullable ColumnDef sourceColumn(QueryPlanner planner, SqlSelect select,
-      SqlNode item) {
+  private static @Nullable ColumnDef sourceColumn(
+      QueryPlanner planner, SqlSelect select, SqlNode item) {
     SqlNode expr = item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
     if (!(expr instanceof SqlIdentifier)) {
       return null;

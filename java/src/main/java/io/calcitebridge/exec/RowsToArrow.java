@@ -15,19 +15,20 @@ import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.type.RelDataType;
 
 /**
- * An {@link ArrowReader} that pulls rows ({@code Object[]} in Calcite's runtime
- * representation) from an {@link Enumerator} and fills record batches of at most
- * {@code maxRows} rows and roughly {@code maxBytes} bytes each.
+ * An {@link ArrowReader} that pulls rows ({@code Object[]} in Calcite's runtime representation)
+ * from an {@link Enumerator} and fills record batches of at most {@code maxRows} rows and roughly
+ * {@code maxBytes} bytes each.
  *
- * <p>The schema comes from the row type through {@link ArrowTypes#toSchema}. Every batch is
- * written into freshly allocated buffers, so a batch that was exported through the C Data
- * Interface is never overwritten by the next one. Closing the reader closes the enumerator.
- * Values may also come in the lenient forms the package documentation lists (a ROW as a List,
- * a narrower or wider boxed number, java.sql/java.time date-time values, ...).
+ * <p>The schema comes from the row type through {@link ArrowTypes#toSchema}. Every batch is written
+ * into freshly allocated buffers, so a batch that was exported through the C Data Interface is
+ * never overwritten by the next one. Closing the reader closes the enumerator. Values may also come
+ * in the lenient forms the package documentation lists (a ROW as a List, a narrower or wider boxed
+ * number, java.sql/java.time date-time values, ...).
  */
 public class RowsToArrow extends ArrowReader {
   /** Default maximum number of rows in a batch. */
   public static final int DEFAULT_MAX_ROWS = 65_536;
+
   /** Default soft limit of the data bytes in a batch. */
   public static final long DEFAULT_MAX_BYTES = 4L << 20;
 
@@ -45,8 +46,12 @@ public class RowsToArrow extends ArrowReader {
   }
 
   /** Creates a reader whose batches hold at most {@code maxRows} rows, about {@code maxBytes}. */
-  public RowsToArrow(BufferAllocator allocator, RelDataType rowType, Enumerator<Object[]> rows,
-      int maxRows, long maxBytes) {
+  public RowsToArrow(
+      BufferAllocator allocator,
+      RelDataType rowType,
+      Enumerator<Object[]> rows,
+      int maxRows,
+      long maxBytes) {
     super(allocator);
     if (maxRows <= 0 || maxBytes <= 0) {
       throw new IllegalArgumentException("Batch limits must be positive");
@@ -58,31 +63,30 @@ public class RowsToArrow extends ArrowReader {
   }
 
   /** Creates a reader over an iterator of rows, with the default batch limits. */
-  public static RowsToArrow fromIterator(BufferAllocator allocator, RelDataType rowType,
-      Iterator<Object[]> rows) {
+  public static RowsToArrow fromIterator(
+      BufferAllocator allocator, RelDataType rowType, Iterator<Object[]> rows) {
     return new RowsToArrow(allocator, rowType, Linq4j.iterableEnumerator(() -> rows));
   }
 
   /**
-   * Creates a reader over the raw result of a Calcite Enumerable plan: each element is an
-   * {@code Object[]}, except that a row type of one field yields the bare value (which may
-   * itself be an {@code Object[]} for a ROW column), as Calcite's generated code does.
+   * Creates a reader over the raw result of a Calcite Enumerable plan: each element is an {@code
+   * Object[]}, except that a row type of one field yields the bare value (which may itself be an
+   * {@code Object[]} for a ROW column), as Calcite's generated code does.
    */
-  public static RowsToArrow fromCalcite(BufferAllocator allocator, RelDataType rowType,
-      Enumerator<?> results) {
+  public static RowsToArrow fromCalcite(
+      BufferAllocator allocator, RelDataType rowType, Enumerator<?> results) {
     @SuppressWarnings("unchecked")
     Enumerator<Object> raw = (Enumerator<Object>) results;
-    Enumerator<Object[]> rows = rowType.getFieldCount() == 1
-        ? Linq4j.transform(raw, v -> new Object[] {v})
-        : Linq4j.transform(raw, v -> (Object[]) v);
+    Enumerator<Object[]> rows =
+        rowType.getFieldCount() == 1
+            ? Linq4j.transform(raw, v -> new Object[] {v})
+            : Linq4j.transform(raw, v -> (Object[]) v);
     return new RowsToArrow(allocator, rowType, rows);
   }
 
-  /**
-   * A reader over a small list of rows, for example the rows of a DESCRIBE or SHOW result.
-   */
-  public static ArrowReader fromRows(BufferAllocator allocator, RelDataType rowType,
-      List<Object[]> rows) {
+  /** A reader over a small list of rows, for example the rows of a DESCRIBE or SHOW result. */
+  public static ArrowReader fromRows(
+      BufferAllocator allocator, RelDataType rowType, List<Object[]> rows) {
     return new RowsToArrow(allocator, rowType, Linq4j.enumerator(rows));
   }
 
@@ -91,11 +95,13 @@ public class RowsToArrow extends ArrowReader {
     return rowType;
   }
 
-  @Override protected Schema readSchema() {
+  @Override
+  protected Schema readSchema() {
     return ArrowTypes.toSchema(rowType);
   }
 
-  @Override public boolean loadNextBatch() throws IOException {
+  @Override
+  public boolean loadNextBatch() throws IOException {
     prepareLoadNextBatch();
     if (exhausted) {
       return false;
@@ -123,8 +129,13 @@ public class RowsToArrow extends ArrowReader {
       }
       Object[] row = rows.current();
       if (row.length != writers.length) {
-        throw new IllegalArgumentException("Row has " + row.length + " values, expected "
-            + writers.length + " for " + rowType.getFullTypeString());
+        throw new IllegalArgumentException(
+            "Row has "
+                + row.length
+                + " values, expected "
+                + writers.length
+                + " for "
+                + rowType.getFullTypeString());
       }
       for (int k = 0; k < writers.length; k++) {
         bytes += writers[k].write(n, row[k]);
@@ -137,11 +148,13 @@ public class RowsToArrow extends ArrowReader {
     return n > 0;
   }
 
-  @Override public long bytesRead() {
+  @Override
+  public long bytesRead() {
     return bytesWritten;
   }
 
-  @Override protected void closeReadSource() {
+  @Override
+  protected void closeReadSource() {
     rows.close();
   }
 }

@@ -45,14 +45,13 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.calcite.avatica.util.ByteString;
 
 /**
- * Builds, for an Arrow vector, a {@link ValueReader} that returns each value in Calcite's
- * runtime representation (see the package documentation).
+ * Builds, for an Arrow vector, a {@link ValueReader} that returns each value in Calcite's runtime
+ * representation (see the package documentation).
  */
 final class ValueReaders {
   private static final long MILLIS_PER_DAY = 86_400_000L;
 
-  private ValueReaders() {
-  }
+  private ValueReaders() {}
 
   /** Reads one value of a vector, or null, in Calcite's runtime representation. */
   @FunctionalInterface
@@ -75,7 +74,9 @@ final class ValueReaders {
       return list(of(l.getDataVector()), l::getElementStartIndex, l::getElementEndIndex);
     } else if (v instanceof LargeListVector) {
       LargeListVector l = (LargeListVector) v;
-      return list(of(l.getDataVector()), i -> Math.toIntExact(l.getElementStartIndex(i)),
+      return list(
+          of(l.getDataVector()),
+          i -> Math.toIntExact(l.getElementStartIndex(i)),
           i -> Math.toIntExact(l.getElementEndIndex(i)));
     } else if (v instanceof FixedSizeListVector) {
       FixedSizeListVector l = (FixedSizeListVector) v;
@@ -121,12 +122,15 @@ final class ValueReaders {
       return ((DecimalVector) v)::getObject;
     } else if (v instanceof Decimal256Vector) {
       return ((Decimal256Vector) v)::getObject;
-    } else if (v instanceof VarCharVector || v instanceof LargeVarCharVector
+    } else if (v instanceof VarCharVector
+        || v instanceof LargeVarCharVector
         || (v instanceof BaseVariableWidthViewVector
             && v.getField().getType().getTypeID() == ArrowType.ArrowTypeID.Utf8View)) {
       return i -> new String(bytes(v, i), StandardCharsets.UTF_8);
-    } else if (v instanceof VarBinaryVector || v instanceof LargeVarBinaryVector
-        || v instanceof FixedSizeBinaryVector || v instanceof BaseVariableWidthViewVector) {
+    } else if (v instanceof VarBinaryVector
+        || v instanceof LargeVarBinaryVector
+        || v instanceof FixedSizeBinaryVector
+        || v instanceof BaseVariableWidthViewVector) {
       return i -> new ByteString(bytes(v, i));
     }
     return temporal(v);
@@ -156,8 +160,12 @@ final class ValueReaders {
     } else if (v instanceof NullVector) {
       return i -> null;
     }
-    throw new UnsupportedOperationException("Cannot read Arrow vector of type "
-        + v.getField().getType() + " (field '" + v.getField().getName() + "')");
+    throw new UnsupportedOperationException(
+        "Cannot read Arrow vector of type "
+            + v.getField().getType()
+            + " (field '"
+            + v.getField().getName()
+            + "')");
   }
 
   private static byte[] bytes(FieldVector v, int i) {

@@ -29,13 +29,12 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * Builds, for an Arrow vector created from {@link io.calcitebridge.types.ArrowTypes#toField},
- * a {@link ValueWriter} that stores Calcite runtime values (and the lenient alternatives that
- * {@link Values} accepts) into it, NULLs included, at any nesting level.
+ * Builds, for an Arrow vector created from {@link io.calcitebridge.types.ArrowTypes#toField}, a
+ * {@link ValueWriter} that stores Calcite runtime values (and the lenient alternatives that {@link
+ * Values} accepts) into it, NULLs included, at any nesting level.
  */
 final class ValueWriters {
-  private ValueWriters() {
-  }
+  private ValueWriters() {}
 
   /** Writes one value (or null) at an index; returns roughly how many bytes it added. */
   @FunctionalInterface
@@ -165,8 +164,12 @@ final class ValueWriters {
         return 8;
       };
     }
-    throw new UnsupportedOperationException("Cannot write Arrow vector of type "
-        + v.getField().getType() + " (field '" + v.getField().getName() + "')");
+    throw new UnsupportedOperationException(
+        "Cannot write Arrow vector of type "
+            + v.getField().getType()
+            + " (field '"
+            + v.getField().getName()
+            + "')");
   }
 
   private static ValueWriter struct(StructVector s) {
@@ -190,8 +193,13 @@ final class ValueWriters {
       }
       Object[] fields = Values.fields(value, names);
       if (fields.length != writers.length) {
-        throw new IllegalArgumentException("ROW value has " + fields.length
-            + " fields, type '" + s.getName() + "' has " + writers.length);
+        throw new IllegalArgumentException(
+            "ROW value has "
+                + fields.length
+                + " fields, type '"
+                + s.getName()
+                + "' has "
+                + writers.length);
       }
       s.setIndexDefined(i);
       for (int k = 0; k < writers.length; k++) {

@@ -26,8 +26,7 @@ import org.apache.calcite.runtime.SqlFunctions;
 final class Values {
   private static final long MILLIS_PER_DAY = 86_400_000L;
 
-  private Values() {
-  }
+  private Values() {}
 
   static long toLong(Object v) {
     if (v instanceof Number) {
@@ -125,8 +124,8 @@ final class Values {
 
   /**
    * Milliseconds since the epoch. A local date-time is read as UTC wall-clock time (Calcite's
-   * TIMESTAMP value is the wall-clock time encoded as if it were UTC); java.sql.Timestamp
-   * converts as Calcite does.
+   * TIMESTAMP value is the wall-clock time encoded as if it were UTC); java.sql.Timestamp converts
+   * as Calcite does.
    */
   static long toTimestampMillis(Object v) {
     if (v instanceof Long) {
@@ -175,9 +174,9 @@ final class Values {
   }
 
   /**
-   * The field values of a ROW value: Object[] (Calcite's form), a List, a
-   * {@link org.apache.calcite.interpreter.Row}, or an object with public fields named as the
-   * ROW's fields (Calcite's synthetic record classes).
+   * The field values of a ROW value: Object[] (Calcite's form), a List, a {@link
+   * org.apache.calcite.interpreter.Row}, or an object with public fields named as the ROW's fields
+   * (Calcite's synthetic record classes).
    */
   static Object[] fields(Object v, List<String> names) {
     if (v instanceof Object[]) {
@@ -204,7 +203,7 @@ final class Values {
   }
 
   static IllegalArgumentException cannot(Object v, String what) {
-    return new IllegalArgumentException("Cannot convert value '" + v + "' of "
-        + v.getClass().getName() + " to " + what);
+    return new IllegalArgumentException(
+        "Cannot convert value '" + v + "' of " + v.getClass().getName() + " to " + what);
   }
 }

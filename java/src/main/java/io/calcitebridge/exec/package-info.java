@@ -2,18 +2,17 @@
  * Execution: Calcite rows over Arrow data and Arrow batches from Calcite rows, and the C Data
  * Interface export.
  *
- * <p>{@link io.calcitebridge.exec.ArrowToRows} turns Arrow batches into an
- * {@code Enumerable<Object[]>} for a table scan; {@link io.calcitebridge.exec.RowsToArrow} is an
- * {@link org.apache.arrow.vector.ipc.ArrowReader} over the rows of a query;
- * {@link io.calcitebridge.exec.ArrowStreams} exports and imports streams through the C Data
- * Interface.
+ * <p>{@link io.calcitebridge.exec.ArrowToRows} turns Arrow batches into an {@code
+ * Enumerable<Object[]>} for a table scan; {@link io.calcitebridge.exec.RowsToArrow} is an {@link
+ * org.apache.arrow.vector.ipc.ArrowReader} over the rows of a query; {@link
+ * io.calcitebridge.exec.ArrowStreams} exports and imports streams through the C Data Interface.
  *
  * <h2>Calcite's runtime representation</h2>
  *
- * <p>Found by running queries through Calcite 1.42's Enumerable engine over a
- * {@link org.apache.calcite.schema.ScannableTable} (the {@code RuntimeRepresentationTest}
- * keeps it checked). A scan must return each row as {@code Object[]}, and each value as below;
- * query results use the same classes.
+ * <p>Found by running queries through Calcite 1.42's Enumerable engine over a {@link
+ * org.apache.calcite.schema.ScannableTable} (the {@code RuntimeRepresentationTest} keeps it
+ * checked). A scan must return each row as {@code Object[]}, and each value as below; query results
+ * use the same classes.
  *
  * <table>
  *   <caption>SQL type to Java class</caption>
@@ -43,17 +42,17 @@
  *   <tr><td>MAP</td><td>{@code java.util.Map} (LinkedHashMap out), values may be null</td></tr>
  * </table>
  *
- * <p>A query result with a single column is an enumerable of the bare values, not of
- * one-element arrays (a single ROW column gives {@code Object[]} field values per row, which
- * looks like a row); {@link io.calcitebridge.exec.RowsToArrow#fromCalcite} wraps them.
+ * <p>A query result with a single column is an enumerable of the bare values, not of one-element
+ * arrays (a single ROW column gives {@code Object[]} field values per row, which looks like a row);
+ * {@link io.calcitebridge.exec.RowsToArrow#fromCalcite} wraps them.
  *
- * <p>A java.sql.Date, Time or Timestamp appears only at the JDBC boundary (Avatica converts),
- * never in the Enumerable rows. {@link io.calcitebridge.exec.RowsToArrow} nevertheless accepts
- * them, java.time values, a ROW as List, {@code Row} or synthetic record object, an ARRAY as an
- * array, and any boxed number for any numeric column.
+ * <p>A java.sql.Date, Time or Timestamp appears only at the JDBC boundary (Avatica converts), never
+ * in the Enumerable rows. {@link io.calcitebridge.exec.RowsToArrow} nevertheless accepts them,
+ * java.time values, a ROW as List, {@code Row} or synthetic record object, an ARRAY as an array,
+ * and any boxed number for any numeric column.
  *
- * <p>Caveat: an {@link org.apache.calcite.schema.ScannableTable} with an ARRAY of ROW column
- * cannot be scanned by {@code EnumerableTableScan}: it generates code that converts the
- * elements from synthetic records, which does not compile (Calcite 1.42).
+ * <p>Caveat: an {@link org.apache.calcite.schema.ScannableTable} with an ARRAY of ROW column cannot
+ * be scanned by {@code EnumerableTableScan}: it generates code that converts the elements from
+ * synthetic records, which does not compile (Calcite 1.42).
  */
 package io.calcitebridge.exec;

@@ -12,8 +12,8 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 
 /**
- * The entry point Python calls: one per environment, with its own catalog and configuration.
- * Every method takes and returns plain values (strings, numbers, Arrow C struct addresses), and
+ * The entry point Python calls: one per environment, with its own catalog and configuration. Every
+ * method takes and returns plain values (strings, numbers, Arrow C struct addresses), and
  * statements run on a {@link Workers} thread; callers poll the returned {@link Pending}.
  */
 public final class BridgeSession implements AutoCloseable {
@@ -151,7 +151,8 @@ public final class BridgeSession implements AutoCloseable {
     if (!node.isA(SqlKind.QUERY)) {
       throw new PositionedException(
           BridgeException.Kind.VALIDATION,
-          "Expected a query (SELECT, WITH or VALUES), got " + node.getKind()
+          "Expected a query (SELECT, WITH or VALUES), got "
+              + node.getKind()
               + "; use execute() for other statements",
           node.getParserPosition());
     }

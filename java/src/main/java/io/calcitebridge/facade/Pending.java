@@ -8,8 +8,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A statement running on a worker thread. The caller polls {@link #waitFor} in short slices so
- * that it stays responsive (Python handles Ctrl-C between two polls) and may {@link #cancel}.
+ * A statement running on a worker thread. The caller polls {@link #waitFor} in short slices so that
+ * it stays responsive (Python handles Ctrl-C between two polls) and may {@link #cancel}.
  */
 public final class Pending<T> {
   private final Future<T> future;

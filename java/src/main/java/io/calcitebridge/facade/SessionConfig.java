@@ -14,8 +14,8 @@ import java.util.function.UnaryOperator;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The settings of one environment. Every key is known, and a value is checked when it is set, so
- * a mistake fails at {@code SET} time with the allowed values named.
+ * The settings of one environment. Every key is known, and a value is checked when it is set, so a
+ * mistake fails at {@code SET} time with the allowed values named.
  */
 public final class SessionConfig {
   public static final String EXPANSION_STRATEGY = "table.column-expansion-strategy";
@@ -87,7 +87,10 @@ public final class SessionConfig {
     Key k = KEYS.get(key);
     if (k == null) {
       throw new ConfigException(
-          "Unknown configuration key '" + key + "'; known keys: " + String.join(", ", KEYS.keySet()));
+          "Unknown configuration key '"
+              + key
+              + "'; known keys: "
+              + String.join(", ", KEYS.keySet()));
     }
     return k;
   }

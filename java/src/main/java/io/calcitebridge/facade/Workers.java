@@ -10,17 +10,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The threads that parse, validate, plan and run statements. Each has a large stack (deeply
- * nested SQL overflows a caller thread's stack at about a thousand terms) and the bridge's class
- * loader as its context class loader (Janino needs it). Threads are daemons and die when idle.
+ * The threads that parse, validate, plan and run statements. Each has a large stack (deeply nested
+ * SQL overflows a caller thread's stack at about a thousand terms) and the bridge's class loader as
+ * its context class loader (Janino needs it). Threads are daemons and die when idle.
  */
 public final class Workers {
   /** Stack size of a worker thread. */
   public static final long STACK_BYTES = 256L * 1024 * 1024;
 
   private static final ExecutorService POOL =
-      new ThreadPoolExecutor(
-          0, 64, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), new Factory());
+      new ThreadPoolExecutor(0, 64, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), new Factory());
 
   private Workers() {}
 

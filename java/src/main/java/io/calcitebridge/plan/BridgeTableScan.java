@@ -48,11 +48,7 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
     boolean scalar = physType.getFormat() == JavaRowFormat.SCALAR;
     Expression rows =
         Expressions.call(
-            BridgeTableScan.class,
-            "rows",
-            source,
-            DataContext.ROOT,
-            Expressions.constant(scalar));
+            BridgeTableScan.class, "rows", source, DataContext.ROOT, Expressions.constant(scalar));
     return implementor.result(physType, Blocks.toBlock(rows));
   }
 

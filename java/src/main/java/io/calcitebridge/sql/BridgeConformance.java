@@ -4,8 +4,8 @@ import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlDelegatingConformance;
 
 /**
- * The SQL conformance of the dialect: Calcite's default, plus {@code !=}
- * and the {@code %} operator, which users of other engines expect.
+ * The SQL conformance of the dialect: Calcite's default, plus {@code !=} and the {@code %}
+ * operator, which users of other engines expect.
  */
 public final class BridgeConformance extends SqlDelegatingConformance {
   /** The instance. */
@@ -15,11 +15,13 @@ public final class BridgeConformance extends SqlDelegatingConformance {
     super(SqlConformanceEnum.DEFAULT);
   }
 
-  @Override public boolean isBangEqualAllowed() {
+  @Override
+  public boolean isBangEqualAllowed() {
     return true;
   }
 
-  @Override public boolean isPercentRemainderAllowed() {
+  @Override
+  public boolean isPercentRemainderAllowed() {
     return true;
   }
 }

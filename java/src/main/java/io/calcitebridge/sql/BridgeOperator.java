@@ -1,5 +1,7 @@
 package io.calcitebridge.sql;
 
+import java.util.Arrays;
+import java.util.List;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
@@ -8,13 +10,9 @@ import org.apache.calcite.sql.SqlSpecialOperator;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
-import java.util.Arrays;
-import java.util.List;
-
 /**
- * The operator of one of our statement or column nodes. {@link #createCall}
- * rebuilds a node of the same class from the operands that
- * {@code getOperandList()} returns, so that {@code clone} and
+ * The operator of one of our statement or column nodes. {@link #createCall} rebuilds a node of the
+ * same class from the operands that {@code getOperandList()} returns, so that {@code clone} and
  * {@code SqlShuttle} keep the class and every flag.
  */
 public final class BridgeOperator extends SqlSpecialOperator {
@@ -33,8 +31,9 @@ public final class BridgeOperator extends SqlSpecialOperator {
     this.factory = factory;
   }
 
-  @Override public SqlCall createCall(@Nullable SqlLiteral functionQualifier,
-      SqlParserPos pos, @Nullable SqlNode... operands) {
+  @Override
+  public SqlCall createCall(
+      @Nullable SqlLiteral functionQualifier, SqlParserPos pos, @Nullable SqlNode... operands) {
     return factory.create(pos, Arrays.asList(operands));
   }
 

@@ -1,7 +1,6 @@
 package io.calcitebridge.sql;
 
 import io.calcitebridge.sql.parser.impl.BridgeSqlParserImpl;
-
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.sql.SqlDialect;
@@ -11,31 +10,31 @@ import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 
 /**
- * Entry point of the parser: Flink's lexical conventions (identifiers quoted
- * with backticks, case-sensitive, unquoted identifiers unchanged) over
- * Calcite's grammar and our statements.
+ * Entry point of the parser: Flink's lexical conventions (identifiers quoted with backticks,
+ * case-sensitive, unquoted identifiers unchanged) over Calcite's grammar and our statements.
  *
- * <p>Errors are {@link SqlParseException}s whose {@code getPos()} gives the
- * line and column (1-based) of the offending token.
+ * <p>Errors are {@link SqlParseException}s whose {@code getPos()} gives the line and column
+ * (1-based) of the offending token.
  */
 public final class BridgeParser {
-  private static final SqlParser.Config CONFIG = SqlParser.config()
-      .withParserFactory(BridgeSqlParserImpl.FACTORY)
-      .withQuoting(Quoting.BACK_TICK)
-      .withUnquotedCasing(Casing.UNCHANGED)
-      .withQuotedCasing(Casing.UNCHANGED)
-      .withCaseSensitive(true)
-      .withConformance(BridgeConformance.INSTANCE);
-
-  private static final SqlDialect DIALECT = new SqlDialect(
-      SqlDialect.EMPTY_CONTEXT
-          .withIdentifierQuoteString("`")
+  private static final SqlParser.Config CONFIG =
+      SqlParser.config()
+          .withParserFactory(BridgeSqlParserImpl.FACTORY)
+          .withQuoting(Quoting.BACK_TICK)
           .withUnquotedCasing(Casing.UNCHANGED)
           .withQuotedCasing(Casing.UNCHANGED)
-          .withCaseSensitive(true));
+          .withCaseSensitive(true)
+          .withConformance(BridgeConformance.INSTANCE);
 
-  private BridgeParser() {
-  }
+  private static final SqlDialect DIALECT =
+      new SqlDialect(
+          SqlDialect.EMPTY_CONTEXT
+              .withIdentifierQuoteString("`")
+              .withUnquotedCasing(Casing.UNCHANGED)
+              .withQuotedCasing(Casing.UNCHANGED)
+              .withCaseSensitive(true));
+
+  private BridgeParser() {}
 
   /** Returns the parser configuration of the dialect. */
   public static SqlParser.Config config() {
@@ -53,8 +52,8 @@ public final class BridgeParser {
   }
 
   /**
-   * Parses statements separated by semicolons, as in a catalog file; empty
-   * statements (";;", a trailing ";") are skipped.
+   * Parses statements separated by semicolons, as in a catalog file; empty statements (";;", a
+   * trailing ";") are skipped.
    */
   public static SqlNodeList parseStatements(String sql) throws SqlParseException {
     return SqlParser.create(sql, CONFIG).parseStmtList();
@@ -67,8 +66,8 @@ public final class BridgeParser {
 
   /** Unparses a node into SQL of this dialect (identifiers in backticks). */
   public static String unparse(SqlNode node) {
-    return node.toSqlString(c -> c.withDialect(DIALECT)
-        .withQuoteAllIdentifiers(true)
-        .withIndentation(2)).getSql();
+    return node.toSqlString(
+            c -> c.withDialect(DIALECT).withQuoteAllIdentifiers(true).withIndentation(2))
+        .getSql();
   }
 }

@@ -6,9 +6,9 @@ import org.apache.calcite.runtime.Resources.ExInst;
 import org.apache.calcite.sql.validate.SqlValidatorException;
 
 /**
- * Messages of the errors that the parser raises beyond plain syntax errors.
- * Raised with {@code SqlUtil.newContextException(pos, ...)}, they reach the
- * caller as a {@code SqlParseException} carrying that position.
+ * Messages of the errors that the parser raises beyond plain syntax errors. Raised with {@code
+ * SqlUtil.newContextException(pos, ...)}, they reach the caller as a {@code SqlParseException}
+ * carrying that position.
  */
 public interface BridgeParserResource {
   /** The instance used by the generated parser. */

@@ -1,5 +1,7 @@
 package io.calcitebridge.sql;
 
+import java.util.List;
+import java.util.Objects;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
@@ -8,23 +10,23 @@ import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.util.ImmutableNullableList;
 
-import java.util.List;
-import java.util.Objects;
-
 /** A computed column, never stored: {@code name AS expression}. */
 public class SqlComputedColumn extends SqlTableColumn {
   /** The operator of computed column definitions. */
   public static final SqlOperator OPERATOR =
-      new BridgeOperator("COMPUTED COLUMN", SqlKind.COLUMN_DECL,
-          (pos, ops) -> new SqlComputedColumn(pos,
-              (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
-              Objects.requireNonNull(ops.get(1))));
+      new BridgeOperator(
+          "COMPUTED COLUMN",
+          SqlKind.COLUMN_DECL,
+          (pos, ops) ->
+              new SqlComputedColumn(
+                  pos,
+                  (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
+                  Objects.requireNonNull(ops.get(1))));
 
   private final SqlNode expression;
 
   /** Creates a computed column. */
-  public SqlComputedColumn(SqlParserPos pos, SqlIdentifier name,
-      SqlNode expression) {
+  public SqlComputedColumn(SqlParserPos pos, SqlIdentifier name, SqlNode expression) {
     super(pos, name);
     this.expression = Objects.requireNonNull(expression, "expression");
   }
@@ -34,15 +36,18 @@ public class SqlComputedColumn extends SqlTableColumn {
     return expression;
   }
 
-  @Override public SqlOperator getOperator() {
+  @Override
+  public SqlOperator getOperator() {
     return OPERATOR;
   }
 
-  @Override public List<SqlNode> getOperandList() {
+  @Override
+  public List<SqlNode> getOperandList() {
     return ImmutableNullableList.of(name, expression);
   }
 
-  @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+  @Override
+  public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
     name.unparse(writer, 0, 0);
     writer.keyword("AS");
     expression.unparse(writer, 0, 0);

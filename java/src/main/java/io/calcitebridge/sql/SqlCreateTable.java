@@ -1,7 +1,10 @@
 package io.calcitebridge.sql;
 
 import io.calcitebridge.sql.type.BridgeTypeSpecs;
-
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Objects;
 import org.apache.calcite.sql.SqlCreate;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -15,29 +18,27 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.util.ImmutableNullableList;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Objects;
-
 /**
- * {@code CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name [( column [, ...]
- * [, ... [type]] )] [DYNAMIC_COLUMNS = ON | OFF] [WITH ('key' = 'value',
- * ...)]}.
+ * {@code CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name [( column [, ...] [, ... [type]] )]
+ * [DYNAMIC_COLUMNS = ON | OFF] [WITH ('key' = 'value', ...)]}.
  */
 public class SqlCreateTable extends SqlCreate {
   /** The operator of CREATE TABLE. */
   public static final SqlOperator OPERATOR =
-      new BridgeOperator("CREATE TABLE", SqlKind.CREATE_TABLE,
-          (pos, ops) -> new SqlCreateTable(pos,
-              BridgeOperator.isTrue(ops.get(5)),
-              BridgeOperator.isTrue(ops.get(4)),
-              (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
-              (SqlNodeList) Objects.requireNonNull(ops.get(1)),
-              BridgeOperator.isTrue(ops.get(6)),
-              (SqlDataTypeSpec) ops.get(2),
-              BridgeOperator.optionalFlag(ops.get(7)),
-              (SqlNodeList) Objects.requireNonNull(ops.get(3))));
+      new BridgeOperator(
+          "CREATE TABLE",
+          SqlKind.CREATE_TABLE,
+          (pos, ops) ->
+              new SqlCreateTable(
+                  pos,
+                  BridgeOperator.isTrue(ops.get(5)),
+                  BridgeOperator.isTrue(ops.get(4)),
+                  (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
+                  (SqlNodeList) Objects.requireNonNull(ops.get(1)),
+                  BridgeOperator.isTrue(ops.get(6)),
+                  (SqlDataTypeSpec) ops.get(2),
+                  BridgeOperator.optionalFlag(ops.get(7)),
+                  (SqlNodeList) Objects.requireNonNull(ops.get(3))));
 
   private final SqlIdentifier name;
   private final SqlNodeList columnList;
@@ -51,14 +52,19 @@ public class SqlCreateTable extends SqlCreate {
    *
    * @param ellipsis whether the column list ends with {@code ...}
    * @param dynamicDefaultType the type after {@code ...}, or null
-   * @param dynamicColumnsOption the value of {@code DYNAMIC_COLUMNS = ON|OFF},
-   *     or null when absent
+   * @param dynamicColumnsOption the value of {@code DYNAMIC_COLUMNS = ON|OFF}, or null when absent
    * @param optionList WITH options, keys and values alternating
    */
-  public SqlCreateTable(SqlParserPos pos, boolean replace,
-      boolean ifNotExists, SqlIdentifier name, SqlNodeList columnList,
-      boolean ellipsis, @Nullable SqlDataTypeSpec dynamicDefaultType,
-      @Nullable Boolean dynamicColumnsOption, SqlNodeList optionList) {
+  public SqlCreateTable(
+      SqlParserPos pos,
+      boolean replace,
+      boolean ifNotExists,
+      SqlIdentifier name,
+      SqlNodeList columnList,
+      boolean ellipsis,
+      @Nullable SqlDataTypeSpec dynamicDefaultType,
+      @Nullable Boolean dynamicColumnsOption,
+      SqlNodeList optionList) {
     super(OPERATOR, pos, replace, ifNotExists);
     this.name = Objects.requireNonNull(name, "name");
     this.columnList = Objects.requireNonNull(columnList, "columnList");
@@ -96,8 +102,8 @@ public class SqlCreateTable extends SqlCreate {
   }
 
   /**
-   * Returns whether the table has dynamic columns: its column list ends with
-   * {@code ...}, or it says {@code DYNAMIC_COLUMNS = ON}.
+   * Returns whether the table has dynamic columns: its column list ends with {@code ...}, or it
+   * says {@code DYNAMIC_COLUMNS = ON}.
    */
   public boolean hasDynamicColumns() {
     return ellipsis || Boolean.TRUE.equals(dynamicColumnsOption);
@@ -136,18 +142,26 @@ public class SqlCreateTable extends SqlCreate {
     return Objects.requireNonNull(((SqlLiteral) node).getValueAs(String.class));
   }
 
-  @Override public SqlOperator getOperator() {
+  @Override
+  public SqlOperator getOperator() {
     return OPERATOR;
   }
 
-  @Override public List<SqlNode> getOperandList() {
-    return ImmutableNullableList.of(name, columnList, dynamicDefaultType,
-        optionList, BridgeOperator.flag(ifNotExists),
-        BridgeOperator.flag(getReplace()), BridgeOperator.flag(ellipsis),
+  @Override
+  public List<SqlNode> getOperandList() {
+    return ImmutableNullableList.of(
+        name,
+        columnList,
+        dynamicDefaultType,
+        optionList,
+        BridgeOperator.flag(ifNotExists),
+        BridgeOperator.flag(getReplace()),
+        BridgeOperator.flag(ellipsis),
         BridgeOperator.flag(dynamicColumnsOption));
   }
 
-  @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+  @Override
+  public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
     writer.keyword("CREATE");
     if (getReplace()) {
       writer.keyword("OR REPLACE");

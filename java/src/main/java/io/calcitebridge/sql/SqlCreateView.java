@@ -1,5 +1,7 @@
 package io.calcitebridge.sql;
 
+import java.util.List;
+import java.util.Objects;
 import org.apache.calcite.sql.SqlCreate;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -11,24 +13,22 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.util.ImmutableNullableList;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
-import java.util.List;
-import java.util.Objects;
-
-/**
- * {@code CREATE [OR REPLACE] [TEMPORARY] VIEW [IF NOT EXISTS] name
- * [(column, ...)] AS query}.
- */
+/** {@code CREATE [OR REPLACE] [TEMPORARY] VIEW [IF NOT EXISTS] name [(column, ...)] AS query}. */
 public class SqlCreateView extends SqlCreate {
   /** The operator of CREATE VIEW. */
   public static final SqlOperator OPERATOR =
-      new BridgeOperator("CREATE VIEW", SqlKind.CREATE_VIEW,
-          (pos, ops) -> new SqlCreateView(pos,
-              BridgeOperator.isTrue(ops.get(5)),
-              BridgeOperator.isTrue(ops.get(3)),
-              BridgeOperator.isTrue(ops.get(4)),
-              (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
-              (SqlNodeList) ops.get(1),
-              Objects.requireNonNull(ops.get(2))));
+      new BridgeOperator(
+          "CREATE VIEW",
+          SqlKind.CREATE_VIEW,
+          (pos, ops) ->
+              new SqlCreateView(
+                  pos,
+                  BridgeOperator.isTrue(ops.get(5)),
+                  BridgeOperator.isTrue(ops.get(3)),
+                  BridgeOperator.isTrue(ops.get(4)),
+                  (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
+                  (SqlNodeList) ops.get(1),
+                  Objects.requireNonNull(ops.get(2))));
 
   private final boolean temporary;
   private final SqlIdentifier name;
@@ -36,9 +36,14 @@ public class SqlCreateView extends SqlCreate {
   private final SqlNode query;
 
   /** Creates a CREATE VIEW; {@code columnList} is null when not given. */
-  public SqlCreateView(SqlParserPos pos, boolean replace, boolean temporary,
-      boolean ifNotExists, SqlIdentifier name,
-      @Nullable SqlNodeList columnList, SqlNode query) {
+  public SqlCreateView(
+      SqlParserPos pos,
+      boolean replace,
+      boolean temporary,
+      boolean ifNotExists,
+      SqlIdentifier name,
+      @Nullable SqlNodeList columnList,
+      SqlNode query) {
     super(OPERATOR, pos, replace, ifNotExists);
     this.temporary = temporary;
     this.name = Objects.requireNonNull(name, "name");
@@ -71,17 +76,24 @@ public class SqlCreateView extends SqlCreate {
     return ifNotExists;
   }
 
-  @Override public SqlOperator getOperator() {
+  @Override
+  public SqlOperator getOperator() {
     return OPERATOR;
   }
 
-  @Override public List<SqlNode> getOperandList() {
-    return ImmutableNullableList.of(name, columnList, query,
-        BridgeOperator.flag(temporary), BridgeOperator.flag(ifNotExists),
+  @Override
+  public List<SqlNode> getOperandList() {
+    return ImmutableNullableList.of(
+        name,
+        columnList,
+        query,
+        BridgeOperator.flag(temporary),
+        BridgeOperator.flag(ifNotExists),
         BridgeOperator.flag(getReplace()));
   }
 
-  @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+  @Override
+  public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
     writer.keyword("CREATE");
     if (getReplace()) {
       writer.keyword("OR REPLACE");

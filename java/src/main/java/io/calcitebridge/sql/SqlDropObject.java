@@ -1,5 +1,7 @@
 package io.calcitebridge.sql;
 
+import java.util.List;
+import java.util.Objects;
 import org.apache.calcite.sql.SqlDrop;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -9,35 +11,32 @@ import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.util.ImmutableNullableList;
 
-import java.util.List;
-import java.util.Objects;
-
 /** {@code DROP TABLE [IF EXISTS] name} and {@code DROP VIEW [IF EXISTS] name}. */
 public class SqlDropObject extends SqlDrop {
   /** The operator of DROP TABLE. */
   public static final SqlOperator DROP_TABLE =
-      new BridgeOperator("DROP TABLE", SqlKind.DROP_TABLE,
-          (pos, ops) -> create(pos, false, ops));
+      new BridgeOperator("DROP TABLE", SqlKind.DROP_TABLE, (pos, ops) -> create(pos, false, ops));
 
   /** The operator of DROP VIEW. */
   public static final SqlOperator DROP_VIEW =
-      new BridgeOperator("DROP VIEW", SqlKind.DROP_VIEW,
-          (pos, ops) -> create(pos, true, ops));
+      new BridgeOperator("DROP VIEW", SqlKind.DROP_VIEW, (pos, ops) -> create(pos, true, ops));
 
   private final boolean isView;
   private final SqlIdentifier name;
 
   /** Creates a DROP TABLE or DROP VIEW. */
-  public SqlDropObject(SqlParserPos pos, boolean isView, boolean ifExists,
-      SqlIdentifier name) {
+  public SqlDropObject(SqlParserPos pos, boolean isView, boolean ifExists, SqlIdentifier name) {
     super(isView ? DROP_VIEW : DROP_TABLE, pos, ifExists);
     this.isView = isView;
     this.name = Objects.requireNonNull(name, "name");
   }
 
-  private static SqlDropObject create(SqlParserPos pos, boolean isView,
-      List<? extends SqlNode> ops) {
-    return new SqlDropObject(pos, isView, BridgeOperator.isTrue(ops.get(1)),
+  private static SqlDropObject create(
+      SqlParserPos pos, boolean isView, List<? extends SqlNode> ops) {
+    return new SqlDropObject(
+        pos,
+        isView,
+        BridgeOperator.isTrue(ops.get(1)),
         (SqlIdentifier) Objects.requireNonNull(ops.get(0)));
   }
 
@@ -56,15 +55,18 @@ public class SqlDropObject extends SqlDrop {
     return isView;
   }
 
-  @Override public SqlOperator getOperator() {
+  @Override
+  public SqlOperator getOperator() {
     return isView ? DROP_VIEW : DROP_TABLE;
   }
 
-  @Override public List<SqlNode> getOperandList() {
+  @Override
+  public List<SqlNode> getOperandList() {
     return ImmutableNullableList.of(name, BridgeOperator.flag(ifExists));
   }
 
-  @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+  @Override
+  public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
     writer.keyword("DROP");
     writer.keyword(isView ? "VIEW" : "TABLE");
     if (ifExists) {

@@ -1,7 +1,8 @@
 package io.calcitebridge.sql;
 
 import io.calcitebridge.sql.type.BridgeTypeSpecs;
-
+import java.util.List;
+import java.util.Objects;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -13,30 +14,34 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.util.ImmutableNullableList;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
-import java.util.List;
-import java.util.Objects;
-
 /**
- * A metadata column: {@code name type [NOT NULL] METADATA [FROM 'key']
- * [VIRTUAL]}. Without {@code FROM} it reads the key equal to its name.
+ * A metadata column: {@code name type [NOT NULL] METADATA [FROM 'key'] [VIRTUAL]}. Without {@code
+ * FROM} it reads the key equal to its name.
  */
 public class SqlMetadataColumn extends SqlTableColumn {
   /** The operator of metadata column definitions. */
   public static final SqlOperator OPERATOR =
-      new BridgeOperator("METADATA COLUMN", SqlKind.COLUMN_DECL,
-          (pos, ops) -> new SqlMetadataColumn(pos,
-              (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
-              (SqlDataTypeSpec) Objects.requireNonNull(ops.get(1)),
-              (SqlCharStringLiteral) ops.get(2),
-              BridgeOperator.isTrue(ops.get(3))));
+      new BridgeOperator(
+          "METADATA COLUMN",
+          SqlKind.COLUMN_DECL,
+          (pos, ops) ->
+              new SqlMetadataColumn(
+                  pos,
+                  (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
+                  (SqlDataTypeSpec) Objects.requireNonNull(ops.get(1)),
+                  (SqlCharStringLiteral) ops.get(2),
+                  BridgeOperator.isTrue(ops.get(3))));
 
   private final SqlDataTypeSpec type;
   private final @Nullable SqlCharStringLiteral key;
   private final boolean isVirtual;
 
   /** Creates a metadata column; {@code key} is null when there is no FROM. */
-  public SqlMetadataColumn(SqlParserPos pos, SqlIdentifier name,
-      SqlDataTypeSpec type, @Nullable SqlCharStringLiteral key,
+  public SqlMetadataColumn(
+      SqlParserPos pos,
+      SqlIdentifier name,
+      SqlDataTypeSpec type,
+      @Nullable SqlCharStringLiteral key,
       boolean isVirtual) {
     super(pos, name);
     this.type = Objects.requireNonNull(type, "type");
@@ -70,16 +75,18 @@ public class SqlMetadataColumn extends SqlTableColumn {
     return isVirtual;
   }
 
-  @Override public SqlOperator getOperator() {
+  @Override
+  public SqlOperator getOperator() {
     return OPERATOR;
   }
 
-  @Override public List<SqlNode> getOperandList() {
-    return ImmutableNullableList.of(name, type, key,
-        BridgeOperator.flag(isVirtual));
+  @Override
+  public List<SqlNode> getOperandList() {
+    return ImmutableNullableList.of(name, type, key, BridgeOperator.flag(isVirtual));
   }
 
-  @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+  @Override
+  public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
     name.unparse(writer, 0, 0);
     BridgeTypeSpecs.unparse(writer, type);
     writer.keyword("METADATA");

@@ -1,5 +1,6 @@
 package io.calcitebridge.sql;
 
+import java.util.List;
 import org.apache.calcite.sql.SqlAlter;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlKind;
@@ -10,25 +11,23 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.util.ImmutableNullableList;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
-import java.util.List;
-
 /**
- * {@code RESET 'key'} restores one configuration key to its default;
- * {@code RESET} alone restores all of them (key is null). Extends
- * {@link SqlAlter} for the same reason as {@link SqlSetConfig}.
+ * {@code RESET 'key'} restores one configuration key to its default; {@code RESET} alone restores
+ * all of them (key is null). Extends {@link SqlAlter} for the same reason as {@link SqlSetConfig}.
  */
 public class SqlResetConfig extends SqlAlter {
   /** The operator of RESET. */
   public static final SqlOperator OPERATOR =
-      new BridgeOperator("RESET", SqlKind.SET_OPTION,
-          (pos, ops) -> new SqlResetConfig(pos, null,
-              (SqlCharStringLiteral) ops.get(0)));
+      new BridgeOperator(
+          "RESET",
+          SqlKind.SET_OPTION,
+          (pos, ops) -> new SqlResetConfig(pos, null, (SqlCharStringLiteral) ops.get(0)));
 
   private final @Nullable SqlCharStringLiteral key;
 
   /** Creates a RESET; {@code key} is null to reset every key. */
-  public SqlResetConfig(SqlParserPos pos, @Nullable String scope,
-      @Nullable SqlCharStringLiteral key) {
+  public SqlResetConfig(
+      SqlParserPos pos, @Nullable String scope, @Nullable SqlCharStringLiteral key) {
     super(pos, scope);
     this.key = key;
   }
@@ -38,16 +37,18 @@ public class SqlResetConfig extends SqlAlter {
     return key == null ? null : key.getValueAs(String.class);
   }
 
-  @Override public SqlOperator getOperator() {
+  @Override
+  public SqlOperator getOperator() {
     return OPERATOR;
   }
 
-  @Override public List<SqlNode> getOperandList() {
+  @Override
+  public List<SqlNode> getOperandList() {
     return ImmutableNullableList.of(key);
   }
 
-  @Override protected void unparseAlterOperation(SqlWriter writer,
-      int leftPrec, int rightPrec) {
+  @Override
+  protected void unparseAlterOperation(SqlWriter writer, int leftPrec, int rightPrec) {
     writer.keyword("RESET");
     if (key != null) {
       key.unparse(writer, 0, 0);

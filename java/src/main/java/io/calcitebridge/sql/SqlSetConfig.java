@@ -1,5 +1,6 @@
 package io.calcitebridge.sql;
 
+import java.util.List;
 import org.apache.calcite.sql.SqlAlter;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlKind;
@@ -10,30 +11,31 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.util.ImmutableNullableList;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
-import java.util.List;
-
 /**
- * {@code SET 'key' = 'value'} sets a configuration key of the environment;
- * {@code SET} alone lists the settings (key and value are null).
+ * {@code SET 'key' = 'value'} sets a configuration key of the environment; {@code SET} alone lists
+ * the settings (key and value are null).
  *
- * <p>It extends {@link SqlAlter} because Calcite parses SET through one
- * production that also serves {@code ALTER SESSION SET}; the scope is null
- * for a plain SET. Calcite's unquoted {@code SET name = value} still gives
- * {@link org.apache.calcite.sql.SqlSetOption}.
+ * <p>It extends {@link SqlAlter} because Calcite parses SET through one production that also serves
+ * {@code ALTER SESSION SET}; the scope is null for a plain SET. Calcite's unquoted {@code SET name
+ * = value} still gives {@link org.apache.calcite.sql.SqlSetOption}.
  */
 public class SqlSetConfig extends SqlAlter {
   /** The operator of SET 'key' = 'value'. */
   public static final SqlOperator OPERATOR =
-      new BridgeOperator("SET", SqlKind.SET_OPTION,
-          (pos, ops) -> new SqlSetConfig(pos, null,
-              (SqlCharStringLiteral) ops.get(0),
-              (SqlCharStringLiteral) ops.get(1)));
+      new BridgeOperator(
+          "SET",
+          SqlKind.SET_OPTION,
+          (pos, ops) ->
+              new SqlSetConfig(
+                  pos, null, (SqlCharStringLiteral) ops.get(0), (SqlCharStringLiteral) ops.get(1)));
 
   private final @Nullable SqlCharStringLiteral key;
   private final @Nullable SqlCharStringLiteral value;
 
   /** Creates a SET; key and value are both null or both given. */
-  public SqlSetConfig(SqlParserPos pos, @Nullable String scope,
+  public SqlSetConfig(
+      SqlParserPos pos,
+      @Nullable String scope,
       @Nullable SqlCharStringLiteral key,
       @Nullable SqlCharStringLiteral value) {
     super(pos, scope);
@@ -59,16 +61,18 @@ public class SqlSetConfig extends SqlAlter {
     return key == null;
   }
 
-  @Override public SqlOperator getOperator() {
+  @Override
+  public SqlOperator getOperator() {
     return OPERATOR;
   }
 
-  @Override public List<SqlNode> getOperandList() {
+  @Override
+  public List<SqlNode> getOperandList() {
     return ImmutableNullableList.of(key, value);
   }
 
-  @Override protected void unparseAlterOperation(SqlWriter writer,
-      int leftPrec, int rightPrec) {
+  @Override
+  protected void unparseAlterOperation(SqlWriter writer, int leftPrec, int rightPrec) {
     writer.keyword("SET");
     if (key != null && value != null) {
       key.unparse(writer, 0, 0);

@@ -1,5 +1,7 @@
 package io.calcitebridge.sql;
 
+import java.util.List;
+import java.util.Objects;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -9,29 +11,31 @@ import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.util.ImmutableNullableList;
 
-import java.util.List;
-import java.util.Objects;
-
 /** {@code SHOW CREATE TABLE name} and {@code SHOW CREATE VIEW name}. */
 public class SqlShowCreateTable extends SqlCall {
   /** The operator of SHOW CREATE TABLE. */
   public static final SqlOperator SHOW_CREATE_TABLE =
-      new BridgeOperator("SHOW CREATE TABLE", SqlKind.OTHER,
-          (pos, ops) -> new SqlShowCreateTable(pos,
-              (SqlIdentifier) Objects.requireNonNull(ops.get(0)), false));
+      new BridgeOperator(
+          "SHOW CREATE TABLE",
+          SqlKind.OTHER,
+          (pos, ops) ->
+              new SqlShowCreateTable(
+                  pos, (SqlIdentifier) Objects.requireNonNull(ops.get(0)), false));
 
   /** The operator of SHOW CREATE VIEW. */
   public static final SqlOperator SHOW_CREATE_VIEW =
-      new BridgeOperator("SHOW CREATE VIEW", SqlKind.OTHER,
-          (pos, ops) -> new SqlShowCreateTable(pos,
-              (SqlIdentifier) Objects.requireNonNull(ops.get(0)), true));
+      new BridgeOperator(
+          "SHOW CREATE VIEW",
+          SqlKind.OTHER,
+          (pos, ops) ->
+              new SqlShowCreateTable(
+                  pos, (SqlIdentifier) Objects.requireNonNull(ops.get(0)), true));
 
   private final SqlIdentifier name;
   private final boolean isView;
 
   /** Creates a SHOW CREATE TABLE (or VIEW when {@code isView}). */
-  public SqlShowCreateTable(SqlParserPos pos, SqlIdentifier name,
-      boolean isView) {
+  public SqlShowCreateTable(SqlParserPos pos, SqlIdentifier name, boolean isView) {
     super(pos);
     this.name = Objects.requireNonNull(name, "name");
     this.isView = isView;
@@ -47,15 +51,18 @@ public class SqlShowCreateTable extends SqlCall {
     return isView;
   }
 
-  @Override public SqlOperator getOperator() {
+  @Override
+  public SqlOperator getOperator() {
     return isView ? SHOW_CREATE_VIEW : SHOW_CREATE_TABLE;
   }
 
-  @Override public List<SqlNode> getOperandList() {
+  @Override
+  public List<SqlNode> getOperandList() {
     return ImmutableNullableList.of(name);
   }
 
-  @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+  @Override
+  public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
     writer.keyword("SHOW CREATE");
     writer.keyword(isView ? "VIEW" : "TABLE");
     name.unparse(writer, leftPrec, rightPrec);

@@ -1,15 +1,14 @@
 package io.calcitebridge.sql;
 
+import static java.util.Objects.requireNonNull;
+
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
-import static java.util.Objects.requireNonNull;
-
 /**
- * One column definition of {@code CREATE TABLE}: a
- * {@link SqlPhysicalColumn}, a {@link SqlMetadataColumn} or a
- * {@link SqlComputedColumn}.
+ * One column definition of {@code CREATE TABLE}: a {@link SqlPhysicalColumn}, a {@link
+ * SqlMetadataColumn} or a {@link SqlComputedColumn}.
  */
 public abstract class SqlTableColumn extends SqlCall {
   /** Where the definition stands in the statement, from name to end. */

@@ -40,18 +40,16 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  * </table>
  *
  * <p>Arrow to Calcite reads the inverse and also the "large" and "view" variants (LargeUtf8,
- * Utf8View, LargeBinary, BinaryView, FixedSizeBinary, LargeList, FixedSizeList, ListView),
- * unsigned integers (widened), Float16, Date(MILLISECOND), Time32/Time64 of any unit and
- * Timestamp of any unit and zone. A struct becomes a ROW of kind
- * {@link org.apache.calcite.rel.type.StructKind#PEEK_FIELDS_NO_EXPAND}. See
- * {@link ArrowToRelType}.
+ * Utf8View, LargeBinary, BinaryView, FixedSizeBinary, LargeList, FixedSizeList, ListView), unsigned
+ * integers (widened), Float16, Date(MILLISECOND), Time32/Time64 of any unit and Timestamp of any
+ * unit and zone. A struct becomes a ROW of kind {@link
+ * org.apache.calcite.rel.type.StructKind#PEEK_FIELDS_NO_EXPAND}. See {@link ArrowToRelType}.
  */
 public final class ArrowTypes {
   /** Name of the element field of a list. */
   public static final String LIST_ELEMENT = "element";
 
-  private ArrowTypes() {
-  }
+  private ArrowTypes() {}
 
   /** Converts a row type to an Arrow schema, one field per column. */
   public static Schema toSchema(RelDataType rowType) {
@@ -66,74 +64,77 @@ public final class ArrowTypes {
   public static Field toField(String name, RelDataType type) {
     boolean nullable = type.isNullable();
     switch (type.getSqlTypeName()) {
-    case ROW:
-      List<Field> children = new ArrayList<>();
-      for (RelDataTypeField f : type.getFieldList()) {
-        children.add(toField(f.getName(), f.getType()));
-      }
-      return new Field(name, new FieldType(nullable, ArrowType.Struct.INSTANCE, null), children);
-    case ARRAY:
-    case MULTISET:
-      RelDataType element = requireComponent(type);
-      return new Field(name, new FieldType(nullable, ArrowType.List.INSTANCE, null),
-          List.of(toField(LIST_ELEMENT, element)));
-    case MAP:
-      RelDataType keyType = type.getKeyType();
-      RelDataType valueType = type.getValueType();
-      if (keyType == null || valueType == null) {
-        throw new IllegalArgumentException("MAP type without key or value type: " + type);
-      }
-      Field key = withNullable(toField("key", keyType), false);
-      Field value = toField("value", valueType);
-      Field entries = new Field("entries", FieldType.notNullable(ArrowType.Struct.INSTANCE),
-          List.of(key, value));
-      return new Field(name, new FieldType(nullable, new ArrowType.Map(false), null),
-          List.of(entries));
-    default:
-      return new Field(name, new FieldType(nullable, toArrowType(type), null), List.of());
+      case ROW:
+        List<Field> children = new ArrayList<>();
+        for (RelDataTypeField f : type.getFieldList()) {
+          children.add(toField(f.getName(), f.getType()));
+        }
+        return new Field(name, new FieldType(nullable, ArrowType.Struct.INSTANCE, null), children);
+      case ARRAY:
+      case MULTISET:
+        RelDataType element = requireComponent(type);
+        return new Field(
+            name,
+            new FieldType(nullable, ArrowType.List.INSTANCE, null),
+            List.of(toField(LIST_ELEMENT, element)));
+      case MAP:
+        RelDataType keyType = type.getKeyType();
+        RelDataType valueType = type.getValueType();
+        if (keyType == null || valueType == null) {
+          throw new IllegalArgumentException("MAP type without key or value type: " + type);
+        }
+        Field key = withNullable(toField("key", keyType), false);
+        Field value = toField("value", valueType);
+        Field entries =
+            new Field(
+                "entries", FieldType.notNullable(ArrowType.Struct.INSTANCE), List.of(key, value));
+        return new Field(
+            name, new FieldType(nullable, new ArrowType.Map(false), null), List.of(entries));
+      default:
+        return new Field(name, new FieldType(nullable, toArrowType(type), null), List.of());
     }
   }
 
   /** Converts a scalar (non-nested) Calcite type to an Arrow type. */
   public static ArrowType toArrowType(RelDataType type) {
     switch (type.getSqlTypeName()) {
-    case BOOLEAN:
-      return ArrowType.Bool.INSTANCE;
-    case TINYINT:
-      return new ArrowType.Int(8, true);
-    case SMALLINT:
-      return new ArrowType.Int(16, true);
-    case INTEGER:
-      return new ArrowType.Int(32, true);
-    case BIGINT:
-      return new ArrowType.Int(64, true);
-    case REAL:
-      return new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
-    case FLOAT:
-    case DOUBLE:
-      return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
-    case DECIMAL:
-      int precision = type.getPrecision();
-      return new ArrowType.Decimal(precision, type.getScale(), precision > 38 ? 256 : 128);
-    case CHAR:
-    case VARCHAR:
-      return ArrowType.Utf8.INSTANCE;
-    case BINARY:
-    case VARBINARY:
-      return ArrowType.Binary.INSTANCE;
-    case DATE:
-      return new ArrowType.Date(DateUnit.DAY);
-    case TIME:
-      return new ArrowType.Time(TimeUnit.MILLISECOND, 32);
-    case TIMESTAMP:
-      return new ArrowType.Timestamp(timestampUnit(type.getPrecision()), null);
-    case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-      return new ArrowType.Timestamp(timestampUnit(type.getPrecision()), "UTC");
-    case NULL:
-      return ArrowType.Null.INSTANCE;
-    default:
-      throw new UnsupportedOperationException(
-          "No Arrow type for SQL type " + type.getFullTypeString());
+      case BOOLEAN:
+        return ArrowType.Bool.INSTANCE;
+      case TINYINT:
+        return new ArrowType.Int(8, true);
+      case SMALLINT:
+        return new ArrowType.Int(16, true);
+      case INTEGER:
+        return new ArrowType.Int(32, true);
+      case BIGINT:
+        return new ArrowType.Int(64, true);
+      case REAL:
+        return new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+      case FLOAT:
+      case DOUBLE:
+        return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+      case DECIMAL:
+        int precision = type.getPrecision();
+        return new ArrowType.Decimal(precision, type.getScale(), precision > 38 ? 256 : 128);
+      case CHAR:
+      case VARCHAR:
+        return ArrowType.Utf8.INSTANCE;
+      case BINARY:
+      case VARBINARY:
+        return ArrowType.Binary.INSTANCE;
+      case DATE:
+        return new ArrowType.Date(DateUnit.DAY);
+      case TIME:
+        return new ArrowType.Time(TimeUnit.MILLISECOND, 32);
+      case TIMESTAMP:
+        return new ArrowType.Timestamp(timestampUnit(type.getPrecision()), null);
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+        return new ArrowType.Timestamp(timestampUnit(type.getPrecision()), "UTC");
+      case NULL:
+        return ArrowType.Null.INSTANCE;
+      default:
+        throw new UnsupportedOperationException(
+            "No Arrow type for SQL type " + type.getFullTypeString());
     }
   }
 
@@ -169,7 +170,8 @@ public final class ArrowTypes {
 
   private static Field withNullable(Field field, boolean nullable) {
     FieldType ft = field.getFieldType();
-    return new Field(field.getName(),
+    return new Field(
+        field.getName(),
         new FieldType(nullable, ft.getType(), ft.getDictionary(), ft.getMetadata()),
         field.getChildren());
   }

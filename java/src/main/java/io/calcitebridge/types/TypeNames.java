@@ -4,8 +4,10 @@ import java.util.stream.Collectors;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 
-/** Renders a {@link RelDataType} the way users write it in our DDL ({@code STRING}, {@code
- * ROW<a INT>}, {@code TIMESTAMP_LTZ(3)}). */
+/**
+ * Renders a {@link RelDataType} the way users write it in our DDL ({@code STRING}, {@code ROW<a
+ * INT>}, {@code TIMESTAMP_LTZ(3)}).
+ */
 public final class TypeNames {
   private TypeNames() {}
 

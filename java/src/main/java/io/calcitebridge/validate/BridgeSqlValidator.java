@@ -17,10 +17,10 @@ import org.apache.calcite.sql.JoinConditionType;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlLiteral;
-import org.apache.calcite.sql.SqlNodeList;
-import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.validate.SelectScope;
 import org.apache.calcite.sql.validate.SqlQualified;
 import org.apache.calcite.sql.validate.SqlValidatorCatalogReader;
@@ -31,12 +31,11 @@ import org.apache.calcite.sql.validate.SqlValidatorTable;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The validator of calcite-bridge: Calcite's, with narrow overrides for the features Calcite
- * lacks.
+ * The validator of calcite-bridge: Calcite's, with narrow overrides for the features Calcite lacks.
  *
- * <p>Star expansion: {@link #addToSelectList} is only called while {@code *} or {@code alias.*}
- * is expanded, never for an explicit select item, so leaving a column out there hides it from
- * {@code *} while every explicit reference still resolves (the technique of Flink's
+ * <p>Star expansion: {@link #addToSelectList} is only called while {@code *} or {@code alias.*} is
+ * expanded, never for an explicit select item, so leaving a column out there hides it from {@code
+ * *} while every explicit reference still resolves (the technique of Flink's
  * FlinkCalciteSqlValidator).
  */
 public final class BridgeSqlValidator extends SqlValidatorImpl {

@@ -17,12 +17,15 @@ import org.junit.jupiter.api.Test;
 
 /** Export and import through the Arrow C Data Interface within one JVM. */
 class CDataTest {
-  @Test void streamRoundTripReturnsAllMemory() throws Exception {
+  @Test
+  void streamRoundTripReturnsAllMemory() throws Exception {
     RelDataType rowType = TestData.allTypes(false);
     List<Object[]> rows = TestData.allRows(false);
     try (BufferAllocator allocator = new RootAllocator()) {
-      try (ExportedStream exported = ArrowStreams.exportStream(allocator,
-          new RowsToArrow(allocator, rowType, Linq4j.enumerator(rows), 1, 1 << 20))) {
+      try (ExportedStream exported =
+          ArrowStreams.exportStream(
+              allocator,
+              new RowsToArrow(allocator, rowType, Linq4j.enumerator(rows), 1, 1 << 20))) {
         assertTrue(exported.address() != 0);
         ArrowReader imported = ArrowStreams.importStream(allocator, exported.address());
         assertEquals(ArrowTypes.toSchema(rowType), imported.getVectorSchemaRoot().getSchema());
@@ -32,12 +35,15 @@ class CDataTest {
     }
   }
 
-  @Test void batchesStayValidAfterTheNextOneIsLoaded() throws Exception {
+  @Test
+  void batchesStayValidAfterTheNextOneIsLoaded() throws Exception {
     RelDataType rowType = TestData.allTypes(false);
     List<Object[]> rows = TestData.allRows(false);
     try (BufferAllocator allocator = new RootAllocator()) {
-      try (ExportedStream exported = ArrowStreams.exportStream(allocator,
-          new RowsToArrow(allocator, rowType, Linq4j.enumerator(rows), 1, 1 << 20));
+      try (ExportedStream exported =
+              ArrowStreams.exportStream(
+                  allocator,
+                  new RowsToArrow(allocator, rowType, Linq4j.enumerator(rows), 1, 1 << 20));
           ArrowReader imported = ArrowStreams.importStream(allocator, exported.address())) {
         // Keep the first imported batch while the producer writes the next ones.
         assertTrue(imported.loadNextBatch());
@@ -45,19 +51,20 @@ class CDataTest {
             imported.getVectorSchemaRoot().slice(0)) {
           assertTrue(imported.loadNextBatch());
           assertTrue(imported.loadNextBatch());
-          TestData.assertRowsEqual(rows.subList(0, 1),
-              RoundTripTest.readAll(ArrowToRows.of(first)));
+          TestData.assertRowsEqual(
+              rows.subList(0, 1), RoundTripTest.readAll(ArrowToRows.of(first)));
         }
       }
       assertEquals(0, allocator.getAllocatedMemory());
     }
   }
 
-  @Test void closingAnUnconsumedExportClosesTheRows() throws Exception {
+  @Test
+  void closingAnUnconsumedExportClosesTheRows() throws Exception {
     RelDataType rowType = TestData.allTypes(true);
     AtomicBoolean closed = new AtomicBoolean();
-    Enumerator<Object[]> rows = new DelegatingEnumerator(
-        Linq4j.enumerator(TestData.allRows(true)), () -> closed.set(true));
+    Enumerator<Object[]> rows =
+        new DelegatingEnumerator(Linq4j.enumerator(TestData.allRows(true)), () -> closed.set(true));
     try (BufferAllocator allocator = new RootAllocator()) {
       ExportedStream exported =
           ArrowStreams.exportStream(allocator, new RowsToArrow(allocator, rowType, rows));
@@ -68,7 +75,8 @@ class CDataTest {
     }
   }
 
-  @Test void schemaRoundTrip() {
+  @Test
+  void schemaRoundTrip() {
     Schema schema = ArrowTypes.toSchema(TestData.allTypes(false));
     try (BufferAllocator allocator = new RootAllocator()) {
       try (ExportedSchema exported = ArrowStreams.exportSchema(allocator, schema)) {
@@ -88,19 +96,23 @@ class CDataTest {
       this.onClose = onClose;
     }
 
-    @Override public Object[] current() {
+    @Override
+    public Object[] current() {
       return delegate.current();
     }
 
-    @Override public boolean moveNext() {
+    @Override
+    public boolean moveNext() {
       return delegate.moveNext();
     }
 
-    @Override public void reset() {
+    @Override
+    public void reset() {
       delegate.reset();
     }
 
-    @Override public void close() {
+    @Override
+    public void close() {
       onClose.run();
       delegate.close();
     }

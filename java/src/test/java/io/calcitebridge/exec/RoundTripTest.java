@@ -43,11 +43,13 @@ import org.junit.jupiter.api.Test;
 class RoundTripTest {
   private BufferAllocator allocator;
 
-  @BeforeEach void open() {
+  @BeforeEach
+  void open() {
     allocator = new RootAllocator();
   }
 
-  @AfterEach void close() {
+  @AfterEach
+  void close() {
     assertEquals(0, allocator.getAllocatedMemory(), "leaked Arrow memory");
     allocator.close();
   }
@@ -62,17 +64,20 @@ class RoundTripTest {
     return out;
   }
 
-  @Test void everyTypeRoundTripsInSmallBatches() throws Exception {
+  @Test
+  void everyTypeRoundTripsInSmallBatches() throws Exception {
     RelDataType rowType = TestData.allTypes(false);
     List<Object[]> rows = TestData.allRows(false);
-    try (RowsToArrow reader = new RowsToArrow(allocator, rowType,
-        org.apache.calcite.linq4j.Linq4j.enumerator(rows), 2, 1 << 20)) {
+    try (RowsToArrow reader =
+        new RowsToArrow(
+            allocator, rowType, org.apache.calcite.linq4j.Linq4j.enumerator(rows), 2, 1 << 20)) {
       assertEquals(ArrowTypes.toSchema(rowType), reader.getVectorSchemaRoot().getSchema());
       TestData.assertRowsEqual(rows, readAll(ArrowToRows.of(reader)));
     }
   }
 
-  @Test void batchesAreCappedByRowsAndBytes() throws Exception {
+  @Test
+  void batchesAreCappedByRowsAndBytes() throws Exception {
     RelDataType rowType = TF.builder().add("s", TestData.type(SqlTypeName.VARCHAR)).build();
     List<Object[]> rows = new ArrayList<>();
     String big = "x".repeat(1000);
@@ -80,8 +85,9 @@ class RoundTripTest {
       rows.add(new Object[] {big});
     }
     List<Integer> sizes = new ArrayList<>();
-    try (ArrowReader reader = new RowsToArrow(allocator, rowType,
-        org.apache.calcite.linq4j.Linq4j.enumerator(rows), 30, 10_000)) {
+    try (ArrowReader reader =
+        new RowsToArrow(
+            allocator, rowType, org.apache.calcite.linq4j.Linq4j.enumerator(rows), 30, 10_000)) {
       while (reader.loadNextBatch()) {
         sizes.add(reader.getVectorSchemaRoot().getRowCount());
       }
@@ -90,7 +96,8 @@ class RoundTripTest {
     assertTrue(sizes.stream().allMatch(n -> n <= 10), sizes.toString());
   }
 
-  @Test void lenientInputsAreNormalised() throws Exception {
+  @Test
+  void lenientInputsAreNormalised() throws Exception {
     RelDataType rowType = TestData.allTypes(false);
     Object[] in = TestData.allRows(false).get(0).clone();
     Object[] expected = in.clone();
@@ -108,25 +115,31 @@ class RoundTripTest {
     in[17] = Arrays.asList(7, "x", List.of(0.5)); // ROW as List, nested ROW as List
     in[18] = new int[] {10, 20};
     expected[18] = Arrays.asList(10, 20);
-    try (RowsToArrow reader = RowsToArrow.fromIterator(allocator, rowType,
-        List.<Object[]>of(in).iterator())) {
+    try (RowsToArrow reader =
+        RowsToArrow.fromIterator(allocator, rowType, List.<Object[]>of(in).iterator())) {
       List<Object[]> out = readAll(ArrowToRows.of(reader));
       TestData.assertRowsEqual(List.<Object[]>of(expected), out);
     }
   }
 
-  @Test void badValuesFailClearly() {
+  @Test
+  void badValuesFailClearly() {
     RelDataType rowType = TF.builder().add("i", TestData.type(SqlTypeName.INTEGER)).build();
-    Exception e = assertThrows(IllegalArgumentException.class, () -> {
-      try (ArrowReader reader = RowsToArrow.fromRows(allocator, rowType,
-          List.<Object[]>of(new Object[] {new Object()}))) {
-        reader.loadNextBatch();
-      }
-    });
+    Exception e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> {
+              try (ArrowReader reader =
+                  RowsToArrow.fromRows(
+                      allocator, rowType, List.<Object[]>of(new Object[] {new Object()}))) {
+                reader.loadNextBatch();
+              }
+            });
     assertTrue(e.getMessage().contains("an integer"), e.getMessage());
   }
 
-  @Test void emptyInputGivesSchemaAndNoBatch() throws Exception {
+  @Test
+  void emptyInputGivesSchemaAndNoBatch() throws Exception {
     RelDataType rowType = TestData.allTypes(false);
     try (ArrowReader reader = RowsToArrow.fromRows(allocator, rowType, List.of())) {
       assertEquals(ArrowTypes.toSchema(rowType), reader.getVectorSchemaRoot().getSchema());
@@ -134,7 +147,8 @@ class RoundTripTest {
     }
   }
 
-  @Test void projectionOfARoot() throws Exception {
+  @Test
+  void projectionOfARoot() throws Exception {
     RelDataType rowType = TestData.allTypes(false);
     List<Object[]> rows = TestData.allRows(false);
     try (ArrowReader reader = RowsToArrow.fromRows(allocator, rowType, rows)) {
@@ -143,15 +157,16 @@ class RoundTripTest {
       List<Object[]> out = readAll(ArrowToRows.of(root, new int[] {17, 0}));
       assertEquals(3, out.size());
       for (int i = 0; i < rows.size(); i++) {
-        TestData.assertDeepEquals(new Object[] {rows.get(i)[17], rows.get(i)[0]}, out.get(i),
-            "row " + i);
+        TestData.assertDeepEquals(
+            new Object[] {rows.get(i)[17], rows.get(i)[0]}, out.get(i), "row " + i);
       }
       // A root can be enumerated again.
       assertEquals(3, readAll(ArrowToRows.of(root)).size());
     }
   }
 
-  @Test void streamCanBeEnumeratedOnlyOnceButSupplierAgain() throws Exception {
+  @Test
+  void streamCanBeEnumeratedOnlyOnceButSupplierAgain() throws Exception {
     RelDataType rowType = TestData.allTypes(true);
     List<Object[]> rows = TestData.allRows(true);
     Enumerable<Object[]> once = ArrowToRows.of(RowsToArrow.fromRows(allocator, rowType, rows));
@@ -163,17 +178,24 @@ class RoundTripTest {
     assertEquals(List.of(1, 2, 3), readAll(again).stream().map(r -> r[0]).toList());
   }
 
-  @Test void largeArrowVectorsAreRead() {
-    Field ll = new Field("ll", FieldType.nullable(ArrowType.LargeList.INSTANCE),
-        List.of(Field.nullable("item", new ArrowType.Int(64, true))));
-    Schema schema = new Schema(List.of(
-        Field.nullable("ls", ArrowType.LargeUtf8.INSTANCE),
-        Field.nullable("u", new ArrowType.Int(32, false)),
-        Field.nullable("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC")), ll));
+  @Test
+  void largeArrowVectorsAreRead() {
+    Field ll =
+        new Field(
+            "ll",
+            FieldType.nullable(ArrowType.LargeList.INSTANCE),
+            List.of(Field.nullable("item", new ArrowType.Int(64, true))));
+    Schema schema =
+        new Schema(
+            List.of(
+                Field.nullable("ls", ArrowType.LargeUtf8.INSTANCE),
+                Field.nullable("u", new ArrowType.Int(32, false)),
+                Field.nullable("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC")),
+                ll));
     try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
       root.allocateNew();
-      ((LargeVarCharVector) root.getVector("ls")).setSafe(0, "größe".getBytes(
-          StandardCharsets.UTF_8));
+      ((LargeVarCharVector) root.getVector("ls"))
+          .setSafe(0, "größe".getBytes(StandardCharsets.UTF_8));
       ((UInt4Vector) root.getVector("u")).setSafe(0, -1);
       ((TimeStampMicroTZVector) root.getVector("ts")).setSafe(0, -1_500L);
       UnionLargeListWriter w = ((LargeListVector) root.getVector("ll")).getWriter();
@@ -184,22 +206,32 @@ class RoundTripTest {
       w.endList();
       root.setRowCount(2);
       List<Object[]> out = readAll(ArrowToRows.of(root));
-      TestData.assertDeepEquals(new Object[] {"größe", 4_294_967_295L, -2L,
-          Arrays.asList(5L, null)}, out.get(0), "row 0");
+      TestData.assertDeepEquals(
+          new Object[] {"größe", 4_294_967_295L, -2L, Arrays.asList(5L, null)},
+          out.get(0),
+          "row 0");
       TestData.assertDeepEquals(new Object[] {null, null, null, null}, out.get(1), "row 1");
       RelDataType t = ArrowTypes.toRowType(TF, schema);
-      assertEquals("RecordType(VARCHAR ls, BIGINT u, TIMESTAMP_WITH_LOCAL_TIME_ZONE(3) ts, "
-          + "BIGINT ARRAY ll) NOT NULL", t.getFullTypeString());
+      assertEquals(
+          "RecordType(VARCHAR ls, BIGINT u, TIMESTAMP_WITH_LOCAL_TIME_ZONE(3) ts, "
+              + "BIGINT ARRAY ll) NOT NULL",
+          t.getFullTypeString());
       assertTrue(root.getVector("u") instanceof UInt4Vector);
       assertFalse(root.getVector("ls") instanceof BigIntVector);
     }
   }
 
-  @Test void decimalsTakeTheColumnScale() throws Exception {
-    RelDataType rowType = TF.builder()
-        .add("d", TestData.nullable(TF.createSqlType(SqlTypeName.DECIMAL, 10, 2))).build();
-    try (ArrowReader reader = RowsToArrow.fromRows(allocator, rowType,
-        List.<Object[]>of(new Object[] {new BigDecimal("1.005")}, new Object[] {3}))) {
+  @Test
+  void decimalsTakeTheColumnScale() throws Exception {
+    RelDataType rowType =
+        TF.builder()
+            .add("d", TestData.nullable(TF.createSqlType(SqlTypeName.DECIMAL, 10, 2)))
+            .build();
+    try (ArrowReader reader =
+        RowsToArrow.fromRows(
+            allocator,
+            rowType,
+            List.<Object[]>of(new Object[] {new BigDecimal("1.005")}, new Object[] {3}))) {
       List<Object[]> out = readAll(ArrowToRows.of(reader));
       assertEquals(new BigDecimal("1.01"), out.get(0)[0]);
       assertEquals(new BigDecimal("3.00"), out.get(1)[0]);

@@ -39,8 +39,9 @@ class RuntimeRepresentationTest {
       RelDataType rowType = TestData.allTypes(true);
       cc.getRootSchema().add("t", new Table(rowType, input));
       CalcitePrepare.Context ctx = cc.createPrepareContext();
-      CalcitePrepare.CalciteSignature<Object> signature = new CalcitePrepareImpl()
-          .prepareSql(ctx, CalcitePrepare.Query.of(sql), Object[].class, -1);
+      CalcitePrepare.CalciteSignature<Object> signature =
+          new CalcitePrepareImpl()
+              .prepareSql(ctx, CalcitePrepare.Query.of(sql), Object[].class, -1);
       List<Object> out = new ArrayList<>();
       for (Object row : signature.enumerable(ctx.getDataContext())) {
         out.add(row);
@@ -59,25 +60,49 @@ class RuntimeRepresentationTest {
       this.rows = rows;
     }
 
-    @Override public RelDataType getRowType(RelDataTypeFactory typeFactory) {
+    @Override
+    public RelDataType getRowType(RelDataTypeFactory typeFactory) {
       return rowType;
     }
 
-    @Override public Enumerable<Object[]> scan(DataContext root) {
+    @Override
+    public Enumerable<Object[]> scan(DataContext root) {
       return Linq4j.asEnumerable(rows);
     }
   }
 
-  @Test void computedValuesHaveTheDocumentedClasses() throws Exception {
-    List<Object> rows = run(TestData.allRows(true).subList(0, 1),
-        "select bo and true, cast(ti + 1 as tinyint), cast(si + 1 as smallint), i + 1, bi + 1, "
-        + "re * 2, db * 2, de * 2, s || 'x', bin, d + interval '1' day, t, ts, ltz, "
-        + "row(i, s), array[i, 1], map['k', i], st, st.`inner`, arr[1], m['k'] from t");
+  @Test
+  void computedValuesHaveTheDocumentedClasses() throws Exception {
+    List<Object> rows =
+        run(
+            TestData.allRows(true).subList(0, 1),
+            "select bo and true, cast(ti + 1 as tinyint), cast(si + 1 as smallint), i + 1, bi + 1, "
+                + "re * 2, db * 2, de * 2, s || 'x', bin, d + interval '1' day, t, ts, ltz, "
+                + "row(i, s), array[i, 1], map['k', i], st, st.`inner`, arr[1], m['k'] from t");
     Object[] r = (Object[]) rows.get(0);
-    Class<?>[] expected = {Boolean.class, Byte.class, Short.class, Integer.class, Long.class,
-        Float.class, Double.class, BigDecimal.class, String.class, ByteString.class,
-        Integer.class, Integer.class, Long.class, Long.class, Object[].class, List.class,
-        Map.class, Object[].class, Object[].class, Integer.class, Integer.class};
+    Class<?>[] expected = {
+      Boolean.class,
+      Byte.class,
+      Short.class,
+      Integer.class,
+      Long.class,
+      Float.class,
+      Double.class,
+      BigDecimal.class,
+      String.class,
+      ByteString.class,
+      Integer.class,
+      Integer.class,
+      Long.class,
+      Long.class,
+      Object[].class,
+      List.class,
+      Map.class,
+      Object[].class,
+      Object[].class,
+      Integer.class,
+      Integer.class
+    };
     assertEquals(expected.length, r.length);
     for (int i = 0; i < expected.length; i++) {
       assertInstanceOf(expected[i], r[i], "column " + i);
@@ -85,12 +110,14 @@ class RuntimeRepresentationTest {
     assertEquals(19001, r[10]);
   }
 
-  @Test void singleColumnResultsAreBareValues() throws Exception {
+  @Test
+  void singleColumnResultsAreBareValues() throws Exception {
     List<Object> rows = run(TestData.allRows(true), "select i from t where nn = 1");
     assertEquals(List.of(42), rows);
   }
 
-  @Test void scanValuesMustHaveTheExactBoxedType() {
+  @Test
+  void scanValuesMustHaveTheExactBoxedType() {
     List<Object[]> input = new ArrayList<>();
     Object[] row = TestData.allRows(true).get(0).clone();
     row[5] = 7; // an Integer in a BIGINT column

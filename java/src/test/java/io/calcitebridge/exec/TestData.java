@@ -22,8 +22,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 final class TestData {
   static final RelDataTypeFactory TF = new JavaTypeFactoryImpl();
 
-  private TestData() {
-  }
+  private TestData() {}
 
   static RelDataType type(SqlTypeName name) {
     return nullable(TF.createSqlType(name));
@@ -50,36 +49,41 @@ final class TestData {
   /** ROW(a INTEGER NOT NULL, b VARCHAR, inner ROW(x DOUBLE)). */
   static RelDataType structType() {
     RelDataType inner = row(true, List.of("x"), type(SqlTypeName.DOUBLE));
-    return row(true, List.of("a", "b", "inner"), notNull(TF.createSqlType(SqlTypeName.INTEGER)),
-        type(SqlTypeName.VARCHAR), inner);
+    return row(
+        true,
+        List.of("a", "b", "inner"),
+        notNull(TF.createSqlType(SqlTypeName.INTEGER)),
+        type(SqlTypeName.VARCHAR),
+        inner);
   }
 
   /** Every scalar type, then nested types; no ARRAY of ROW when {@code forScan}. */
   static RelDataType allTypes(boolean forScan) {
     RelDataType in = type(SqlTypeName.INTEGER);
     RelDataType vc = type(SqlTypeName.VARCHAR);
-    RelDataTypeFactory.Builder b = TF.builder()
-        .add("nn", notNull(TF.createSqlType(SqlTypeName.INTEGER)))
-        .add("bo", type(SqlTypeName.BOOLEAN))
-        .add("ti", type(SqlTypeName.TINYINT))
-        .add("si", type(SqlTypeName.SMALLINT))
-        .add("i", in)
-        .add("bi", type(SqlTypeName.BIGINT))
-        .add("re", type(SqlTypeName.REAL))
-        .add("db", type(SqlTypeName.DOUBLE))
-        .add("de", nullable(TF.createSqlType(SqlTypeName.DECIMAL, 10, 2)))
-        .add("s", vc)
-        .add("c", type(SqlTypeName.CHAR, 3))
-        .add("bin", type(SqlTypeName.VARBINARY))
-        .add("d", type(SqlTypeName.DATE))
-        .add("t", type(SqlTypeName.TIME, 3))
-        .add("ts0", type(SqlTypeName.TIMESTAMP, 0))
-        .add("ts", type(SqlTypeName.TIMESTAMP, 3))
-        .add("ltz", type(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3))
-        .add("st", structType())
-        .add("arr", nullable(TF.createArrayType(in, -1)))
-        .add("aa", nullable(TF.createArrayType(nullable(TF.createArrayType(vc, -1)), -1)))
-        .add("m", nullable(TF.createMapType(notNull(vc), in)));
+    RelDataTypeFactory.Builder b =
+        TF.builder()
+            .add("nn", notNull(TF.createSqlType(SqlTypeName.INTEGER)))
+            .add("bo", type(SqlTypeName.BOOLEAN))
+            .add("ti", type(SqlTypeName.TINYINT))
+            .add("si", type(SqlTypeName.SMALLINT))
+            .add("i", in)
+            .add("bi", type(SqlTypeName.BIGINT))
+            .add("re", type(SqlTypeName.REAL))
+            .add("db", type(SqlTypeName.DOUBLE))
+            .add("de", nullable(TF.createSqlType(SqlTypeName.DECIMAL, 10, 2)))
+            .add("s", vc)
+            .add("c", type(SqlTypeName.CHAR, 3))
+            .add("bin", type(SqlTypeName.VARBINARY))
+            .add("d", type(SqlTypeName.DATE))
+            .add("t", type(SqlTypeName.TIME, 3))
+            .add("ts0", type(SqlTypeName.TIMESTAMP, 0))
+            .add("ts", type(SqlTypeName.TIMESTAMP, 3))
+            .add("ltz", type(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3))
+            .add("st", structType())
+            .add("arr", nullable(TF.createArrayType(in, -1)))
+            .add("aa", nullable(TF.createArrayType(nullable(TF.createArrayType(vc, -1)), -1)))
+            .add("m", nullable(TF.createMapType(notNull(vc), in)));
     if (!forScan) {
       b.add("arrs", nullable(TF.createArrayType(structType(), -1)))
           .add("ms", nullable(TF.createMapType(notNull(vc), structType())));
@@ -102,21 +106,62 @@ final class TestData {
   /** Rows in Calcite's exact runtime representation. */
   static List<Object[]> allRows(boolean forScan) {
     List<Object[]> rows = new ArrayList<>();
-    rows.add(row(forScan, 1, true, (byte) -1, (short) 300, 42, 1L << 40, 1.5f, 2.25,
-        new BigDecimal("12.34"), "héllo", "ab ", new ByteString(new byte[] {0, 1, -1}),
-        19000, 3_600_123, 1_700_000_000_000L, 1_700_000_000_123L, -1_234L,
-        struct(7, "x", 0.5), Arrays.asList(10, null, 30),
-        Arrays.asList(Arrays.asList("p", null), null, List.of()),
-        map("k", 7, "n", null),
-        Arrays.asList(struct(1, "a", 1.0), null, struct(2, null, null)),
-        map("r", struct(3, "c", null), "nul", null)));
-    rows.add(row(forScan, 2, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, null, null, null, null, null));
-    rows.add(row(forScan, 3, false, (byte) 0, (short) 0, 0, 0L, 0f, -0.5,
-        new BigDecimal("-0.01"), "", "   ", new ByteString(new byte[0]),
-        -1, 0, -86_400_000L, -1L, 0L,
-        struct(0, null, null), List.of(), List.of(List.of()), map(),
-        List.of(), map()));
+    rows.add(
+        row(
+            forScan,
+            1,
+            true,
+            (byte) -1,
+            (short) 300,
+            42,
+            1L << 40,
+            1.5f,
+            2.25,
+            new BigDecimal("12.34"),
+            "héllo",
+            "ab ",
+            new ByteString(new byte[] {0, 1, -1}),
+            19000,
+            3_600_123,
+            1_700_000_000_000L,
+            1_700_000_000_123L,
+            -1_234L,
+            struct(7, "x", 0.5),
+            Arrays.asList(10, null, 30),
+            Arrays.asList(Arrays.asList("p", null), null, List.of()),
+            map("k", 7, "n", null),
+            Arrays.asList(struct(1, "a", 1.0), null, struct(2, null, null)),
+            map("r", struct(3, "c", null), "nul", null)));
+    rows.add(
+        row(
+            forScan, 2, null, null, null, null, null, null, null, null, null, null, null, null,
+            null, null, null, null, null, null, null, null, null, null));
+    rows.add(
+        row(
+            forScan,
+            3,
+            false,
+            (byte) 0,
+            (short) 0,
+            0,
+            0L,
+            0f,
+            -0.5,
+            new BigDecimal("-0.01"),
+            "",
+            "   ",
+            new ByteString(new byte[0]),
+            -1,
+            0,
+            -86_400_000L,
+            -1L,
+            0L,
+            struct(0, null, null),
+            List.of(),
+            List.of(List.of()),
+            map(),
+            List.of(),
+            map()));
     return rows;
   }
 

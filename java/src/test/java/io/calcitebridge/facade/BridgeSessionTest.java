@@ -98,8 +98,10 @@ class BridgeSessionTest {
       String sql, String kind, int line, int col, int endLine, int endCol) {
     BridgeException e = assertThrows(BridgeException.class, () -> rows(sql.replace("\\n", "\n")));
     assertEquals(kind, e.kind(), e.getMessage());
-    assertEquals(List.of(line, col, endLine, endCol),
-        List.of(e.line(), e.column(), e.endLine(), e.endColumn()), e.getMessage());
+    assertEquals(
+        List.of(line, col, endLine, endCol),
+        List.of(e.line(), e.column(), e.endLine(), e.endColumn()),
+        e.getMessage());
   }
 
   @Test

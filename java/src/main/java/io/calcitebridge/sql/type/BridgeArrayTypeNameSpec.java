@@ -1,5 +1,7 @@
 package io.calcitebridge.sql.type;
 
+import java.util.List;
+import java.util.Objects;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -10,13 +12,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.util.Litmus;
 
-import java.util.List;
-import java.util.Objects;
-
 /**
- * {@code ARRAY<T>}; the element is nullable unless it says NOT NULL.
- * Calcite's postfix form {@code T ARRAY} keeps working and gives Calcite's
- * own spec.
+ * {@code ARRAY<T>}; the element is nullable unless it says NOT NULL. Calcite's postfix form {@code
+ * T ARRAY} keeps working and gives Calcite's own spec.
  */
 public final class BridgeArrayTypeNameSpec extends SqlTypeNameSpec {
   private final SqlDataTypeSpec elementType;
@@ -32,20 +30,21 @@ public final class BridgeArrayTypeNameSpec extends SqlTypeNameSpec {
     return elementType;
   }
 
-  @Override public RelDataType deriveType(SqlValidator validator) {
-    return validator.getTypeFactory()
-        .createArrayType(elementType.deriveType(validator), -1);
+  @Override
+  public RelDataType deriveType(SqlValidator validator) {
+    return validator.getTypeFactory().createArrayType(elementType.deriveType(validator), -1);
   }
 
-  @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+  @Override
+  public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
     writer.keyword("ARRAY");
-    final SqlWriter.Frame frame =
-        writer.startList(SqlWriter.FrameTypeEnum.FUN_CALL, "<", ">");
+    final SqlWriter.Frame frame = writer.startList(SqlWriter.FrameTypeEnum.FUN_CALL, "<", ">");
     BridgeTypeSpecs.unparse(writer, elementType);
     writer.endList(frame);
   }
 
-  @Override public boolean equalsDeep(SqlTypeNameSpec node, Litmus litmus) {
+  @Override
+  public boolean equalsDeep(SqlTypeNameSpec node, Litmus litmus) {
     if (!(node instanceof BridgeArrayTypeNameSpec)) {
       return litmus.fail("{} != {}", this, node);
     }

@@ -1,5 +1,7 @@
 package io.calcitebridge.sql.type;
 
+import java.util.List;
+import java.util.Objects;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -10,17 +12,14 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.util.Litmus;
 
-import java.util.List;
-import java.util.Objects;
-
 /** {@code MAP<K, V>}; key and value are nullable unless they say NOT NULL. */
 public final class BridgeMapTypeNameSpec extends SqlTypeNameSpec {
   private final SqlDataTypeSpec keyType;
   private final SqlDataTypeSpec valueType;
 
   /** Creates a MAP type. */
-  public BridgeMapTypeNameSpec(SqlDataTypeSpec keyType,
-      SqlDataTypeSpec valueType, SqlParserPos pos) {
+  public BridgeMapTypeNameSpec(
+      SqlDataTypeSpec keyType, SqlDataTypeSpec valueType, SqlParserPos pos) {
     super(new SqlIdentifier(SqlTypeName.MAP.name(), pos), pos);
     this.keyType = Objects.requireNonNull(keyType, "keyType");
     this.valueType = Objects.requireNonNull(valueType, "valueType");
@@ -36,31 +35,33 @@ public final class BridgeMapTypeNameSpec extends SqlTypeNameSpec {
     return valueType;
   }
 
-  @Override public RelDataType deriveType(SqlValidator validator) {
-    return validator.getTypeFactory().createMapType(
-        keyType.deriveType(validator), valueType.deriveType(validator));
+  @Override
+  public RelDataType deriveType(SqlValidator validator) {
+    return validator
+        .getTypeFactory()
+        .createMapType(keyType.deriveType(validator), valueType.deriveType(validator));
   }
 
-  @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+  @Override
+  public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
     writer.keyword("MAP");
-    final SqlWriter.Frame frame =
-        writer.startList(SqlWriter.FrameTypeEnum.FUN_CALL, "<", ">");
+    final SqlWriter.Frame frame = writer.startList(SqlWriter.FrameTypeEnum.FUN_CALL, "<", ">");
     BridgeTypeSpecs.unparse(writer, keyType);
     writer.sep(",", false);
     BridgeTypeSpecs.unparse(writer, valueType);
     writer.endList(frame);
   }
 
-  @Override public boolean equalsDeep(SqlTypeNameSpec node, Litmus litmus) {
+  @Override
+  public boolean equalsDeep(SqlTypeNameSpec node, Litmus litmus) {
     if (!(node instanceof BridgeMapTypeNameSpec)) {
       return litmus.fail("{} != {}", this, node);
     }
     final BridgeMapTypeNameSpec that = (BridgeMapTypeNameSpec) node;
-    if (!BridgeTypeSpecs.sameNullability(List.of(keyType, valueType),
-        List.of(that.keyType, that.valueType))) {
+    if (!BridgeTypeSpecs.sameNullability(
+        List.of(keyType, valueType), List.of(that.keyType, that.valueType))) {
       return litmus.fail("{} != {}", this, node);
     }
-    return keyType.equalsDeep(that.keyType, litmus)
-        && valueType.equalsDeep(that.valueType, litmus);
+    return keyType.equalsDeep(that.keyType, litmus) && valueType.equalsDeep(that.valueType, litmus);
   }
 }

@@ -1,5 +1,9 @@
 package io.calcitebridge.sql.type;
 
+import static org.apache.calcite.util.Static.RESOURCE;
+
+import java.util.List;
+import java.util.Objects;
 import org.apache.calcite.sql.SqlCollectionTypeNameSpec;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlMapTypeNameSpec;
@@ -9,15 +13,9 @@ import org.apache.calcite.sql.SqlUserDefinedTypeNameSpec;
 import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.SqlWriter;
 
-import java.util.List;
-import java.util.Objects;
-
-import static org.apache.calcite.util.Static.RESOURCE;
-
 /** Helpers shared by the type specifications and the DDL nodes. */
 public final class BridgeTypeSpecs {
-  private BridgeTypeSpecs() {
-  }
+  private BridgeTypeSpecs() {}
 
   /** Unparses a type followed by NOT NULL when it is not nullable. */
   public static void unparse(SqlWriter writer, SqlDataTypeSpec type) {
@@ -28,8 +26,7 @@ public final class BridgeTypeSpecs {
   }
 
   /** Returns whether two lists of types agree on NOT NULL, pairwise. */
-  public static boolean sameNullability(List<SqlDataTypeSpec> a,
-      List<SqlDataTypeSpec> b) {
+  public static boolean sameNullability(List<SqlDataTypeSpec> a, List<SqlDataTypeSpec> b) {
     if (a.size() != b.size()) {
       return false;
     }
@@ -42,9 +39,9 @@ public final class BridgeTypeSpecs {
   }
 
   /**
-   * Throws a positioned "Unknown datatype name" error when the type, or a
-   * type nested in it, is a name that is not a built-in type (the parser
-   * reads an unknown name as a user-defined type; this dialect has none).
+   * Throws a positioned "Unknown datatype name" error when the type, or a type nested in it, is a
+   * name that is not a built-in type (the parser reads an unknown name as a user-defined type; this
+   * dialect has none).
    */
   public static void requireKnown(SqlDataTypeSpec type) {
     requireKnown(type.getTypeNameSpec());
@@ -52,11 +49,10 @@ public final class BridgeTypeSpecs {
 
   private static void requireKnown(SqlTypeNameSpec spec) {
     if (spec instanceof SqlUserDefinedTypeNameSpec) {
-      throw SqlUtil.newContextException(spec.getParserPos(),
-          RESOURCE.unknownDatatypeName(spec.getTypeName().toString()));
+      throw SqlUtil.newContextException(
+          spec.getParserPos(), RESOURCE.unknownDatatypeName(spec.getTypeName().toString()));
     } else if (spec instanceof SqlRowTypeNameSpec) {
-      ((SqlRowTypeNameSpec) spec).getFieldTypes()
-          .forEach(BridgeTypeSpecs::requireKnown);
+      ((SqlRowTypeNameSpec) spec).getFieldTypes().forEach(BridgeTypeSpecs::requireKnown);
     } else if (spec instanceof BridgeArrayTypeNameSpec) {
       requireKnown(((BridgeArrayTypeNameSpec) spec).elementType());
     } else if (spec instanceof BridgeMapTypeNameSpec) {

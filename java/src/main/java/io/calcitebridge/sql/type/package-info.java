@@ -1,7 +1,6 @@
 /**
- * Type specifications of the calcite-bridge dialect: {@code STRING},
- * {@code BYTES}, {@code TIMESTAMP_LTZ(p)}, {@code ROW<...>} / {@code ROW(...)},
- * {@code ARRAY<T>} and {@code MAP<K, V>}, with NULL / NOT NULL at every
- * nesting level.
+ * Type specifications of the calcite-bridge dialect: {@code STRING}, {@code BYTES}, {@code
+ * TIMESTAMP_LTZ(p)}, {@code ROW<...>} / {@code ROW(...)}, {@code ARRAY<T>} and {@code MAP<K, V>},
+ * with NULL / NOT NULL at every nesting level.
  */
 package io.calcitebridge.sql.type;
