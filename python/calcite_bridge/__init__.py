@@ -20,6 +20,7 @@ from .errors import (
     UnsupportedError,
 )
 from .result import Result
+from .table_api import Table
 
 __all__ = [
     "CatalogError",
@@ -36,6 +37,7 @@ __all__ = [
     "SourceError",
     "SqlParseError",
     "SqlValidationError",
+    "Table",
     "UnsupportedError",
     "__version__",
     "connect",

@@ -12,6 +12,8 @@ from . import _jvm
 from .config import Config, ConfigValue
 from .errors import ConfigError
 from .result import Result
+from .table_api import Table
+from .table_api import quote as _quote
 
 _FORMATS = ("text", "json", "dot")
 
@@ -88,6 +90,12 @@ class Environment:
             for r in rows
         ]
 
+    def table(self, name: str) -> Table:
+        """A Table API view of table ``name``; fails now if there is no such table."""
+        table = Table(self, _quote(name))
+        self.validate(table.to_sql())
+        return table
+
     def tables(self) -> list[str]:
         """Names of the tables and views, sorted."""
         return [str(n) for n in _jvm.call(self._session.tableNames)]
@@ -132,8 +140,6 @@ def _to_reader(data: Any) -> pa.RecordBatchReader:
     return pa.RecordBatchReader.from_batches(batches[0].schema, batches)
 
 
-def _quote(name: str) -> str:
-    return "`" + name.replace("`", "``") + "`"
 
 
 def connect(config: Mapping[str, ConfigValue] | None = None) -> Environment:

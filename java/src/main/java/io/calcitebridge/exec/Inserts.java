@@ -51,15 +51,40 @@ final class Inserts {
     SqlNodeList columns = insert.getTargetColumnList();
     if (columns != null) {
       checkTargets(def, columns);
+      checkCount(
+          insert, def, columns.stream().map(n -> ((SqlIdentifier) n).getSimple()).toList(),
+          context);
       return;
     }
-    List<ColumnDef> writable = def.writableColumns();
-    SqlNodeList targets = new SqlNodeList(SqlParserPos.ZERO);
-    for (ColumnDef c : writable) {
-      targets.add(new SqlIdentifier(c.name(), SqlParserPos.ZERO));
+    List<String> targetNames = mapStar(insert, def, context);
+    if (targetNames == null) {
+      targetNames = def.writableColumns().stream().map(ColumnDef::name).toList();
     }
-    dropStarredExtras(insert, def, writable, context);
+    checkCount(insert, def, targetNames, context);
+    SqlNodeList targets = new SqlNodeList(SqlParserPos.ZERO);
+    for (String name : targetNames) {
+      targets.add(new SqlIdentifier(name, SqlParserPos.ZERO));
+    }
     insert.setOperand(3, targets);
+  }
+
+  /** Fails naming both column lists when the query's column count differs from the targets'. */
+  private static void checkCount(
+      SqlInsert insert, TableDef def, List<String> targets, PlannerContext context) {
+    SqlNode source = insert.getSource();
+    if (!source.isA(SqlKind.QUERY)) {
+      return;
+    }
+    QueryPlanner planner = new QueryPlanner(context);
+    RelDataType rowType = planner.rowType(planner.validate(reparse(context, source)));
+    if (rowType.getFieldCount() != targets.size()) {
+      throw new PositionedException(
+          Kind.VALIDATION,
+          "INSERT INTO " + def.name() + " writes " + targets.size() + " columns ("
+              + String.join(", ", targets) + ") but the query has " + rowType.getFieldCount()
+              + " (" + String.join(", ", rowType.getFieldNames()) + ")",
+          source.getParserPosition());
+    }
   }
 
   private static @Nullable TableDef targetDef(SqlInsert insert, PlannerContext context) {
@@ -92,73 +117,78 @@ final class Inserts {
     }
   }
 
+  /** One column of the query's expanded select list, and the catalog column it reads. */
+  private record Item(SqlNode node, String alias, @Nullable ColumnDef column, boolean fromTarget) {
+    boolean unwritable() {
+      return column != null && !column.isWritable();
+    }
+  }
+
   /**
-   * When the source is a {@code SELECT} with a star whose expansion brings more columns than the
-   * table can take, rewrites it without the unwritable columns the star brought.
+   * Maps a {@code SELECT} with a star onto the target's writable columns; returns the target
+   * column names, or null for all writable columns by position.
+   *
+   * <ul>
+   *   <li>When the star brings more columns than the target takes, or the query copies the
+   *       target into itself, the unwritable columns the star brought (virtual metadata,
+   *       computed) are left out.
+   *   <li>When fewer columns remain and each is a writable column of the target, in the
+   *       target's order, they map by name (a strategy hid persisted metadata from the star).
+   * </ul>
    */
-  private static void dropStarredExtras(
-      SqlInsert insert, TableDef def, List<ColumnDef> writable, PlannerContext context) {
+  private static @Nullable List<String> mapStar(
+      SqlInsert insert, TableDef def, PlannerContext context) {
     SqlNode source = insert.getSource();
     if (!(source instanceof SqlSelect) || !hasStar((SqlSelect) source)) {
-      return;
+      return null;
     }
+    List<ColumnDef> writable = def.writableColumns();
     Set<String> explicit = explicitNames((SqlSelect) source);
     SqlSelect copy = (SqlSelect) reparse(context, source);
     QueryPlanner planner = new QueryPlanner(context);
-    RelDataType rowType = planner.rowType(planner.validate(copy));
-    if (rowType.getFieldCount() <= writable.size()) {
-      return;
+    planner.validate(copy);
+    List<Item> items = new ArrayList<>();
+    for (SqlNode node : copy.getSelectList()) {
+      items.add(item(planner, copy, node, def));
     }
-    List<SqlNode> kept = new ArrayList<>();
-    List<String> dropped = new ArrayList<>();
-    SqlNodeList expanded = copy.getSelectList();
-    for (SqlNode item : expanded) {
-      ColumnDef col = sourceColumn(planner, copy, item);
-      String alias = SqlValidatorUtil.alias(item);
-      if (col != null && !col.isWritable() && !explicit.contains(alias)) {
-        dropped.add(alias);
-      } else {
-        kept.add(item);
+    boolean selfCopy = items.stream().allMatch(i -> i.column() == null || i.fromTarget());
+    List<Item> kept = items;
+    if (items.size() > writable.size() || selfCopy) {
+      kept = items.stream()
+          .filter(i -> !i.unwritable() || explicit.contains(i.alias()))
+          .toList();
+    }
+    List<String> names = kept.stream().map(Item::alias).toList();
+    List<String> byName = null;
+    if (kept.size() < writable.size()) {
+      List<String> order = writable.stream().map(ColumnDef::name).filter(names::contains).toList();
+      if (order.equals(names)) {
+        byName = names;
       }
     }
-    if (kept.size() != writable.size()) {
-      throw new PositionedException(
-          Kind.VALIDATION,
-          "INSERT INTO "
-              + def.name()
-              + " writes "
-              + writable.size()
-              + " columns ("
-              + writable.stream().map(ColumnDef::name).collect(Collectors.joining(", "))
-              + ") but the query has "
-              + rowType.getFieldCount()
-              + " ("
-              + String.join(", ", rowType.getFieldNames())
-              + ")",
-          source.getParserPosition());
+    if (kept.size() != items.size()) {
+      copy.setSelectList(
+          new SqlNodeList(kept.stream().map(Item::node).toList(), SqlParserPos.ZERO));
+      insert.setSource((SqlSelect) reparse(context, copy));
     }
-    copy.setSelectList(new SqlNodeList(kept, expanded.getParserPosition()));
-    insert.setSource((SqlSelect) reparse(context, copy));
+    return byName;
   }
 
-  private static @Nullable ColumnDef sourceColumn(
-      QueryPlanner planner, SqlSelect select, SqlNode item) {
-    SqlNode expr = item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
+  private static Item item(QueryPlanner planner, SqlSelect select, SqlNode node, TableDef def) {
+    String alias = SqlValidatorUtil.alias(node);
+    SqlNode expr = node.getKind() == SqlKind.AS ? ((SqlCall) node).operand(0) : node;
     if (!(expr instanceof SqlIdentifier)) {
-      return null;
+      return new Item(node, alias, null, false);
     }
-    var scope = planner.validator().getSelectScope(select);
-    var q = scope.fullyQualify((SqlIdentifier) expr);
-    if (q.namespace == null || q.suffix().size() != 1) {
-      return null;
-    }
-    SqlValidatorTable table = q.namespace.getTable();
+    var q = planner.validator().getSelectScope(select).fullyQualify((SqlIdentifier) expr);
+    SqlValidatorTable table = q.namespace == null ? null : q.namespace.getTable();
     BridgeTable bt = table == null ? null : table.unwrap(BridgeTable.class);
-    if (bt == null) {
-      return null;
+    if (bt == null || q.suffix().size() != 1) {
+      return new Item(node, alias, null, false);
     }
     int i = bt.def().indexOf(q.suffix().get(0));
-    return i < 0 ? null : bt.def().columns().get(i);
+    return new Item(
+        node, alias, i < 0 ? null : bt.def().columns().get(i), bt.def().name().equals(def.name()));
   }
 
   private static boolean hasStar(SqlSelect select) {
