@@ -39,6 +39,11 @@ public final class BridgeSession implements AutoCloseable {
         });
   }
 
+  /** Stops the workers as the process exits; see {@link Workers#quiesce}. */
+  public static boolean quiesce(long millis) throws InterruptedException {
+    return Workers.quiesce(millis);
+  }
+
   /** Runs any statement. */
   public Pending<StatementResult> execute(String sql) {
     return Workers.submit(cancel -> run(sql, cancel, false));

@@ -35,6 +35,15 @@ public final class Workers {
     return new Pending<>(POOL.submit(() -> task.apply(cancelFlag)), cancelFlag);
   }
 
+  /**
+   * Stops taking work and waits up to {@code millis} for running statements to end; called as the
+   * process exits, so that no worker is mid-statement when the JVM goes away.
+   */
+  public static boolean quiesce(long millis) throws InterruptedException {
+    POOL.shutdownNow();
+    return POOL.awaitTermination(millis, TimeUnit.MILLISECONDS);
+  }
+
   private static final class Factory implements ThreadFactory {
     private final AtomicInteger count = new AtomicInteger();
 
