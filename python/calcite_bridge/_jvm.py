@@ -109,6 +109,21 @@ def preflight() -> tuple[Path, Path]:
     return jvm, jar
 
 
+def _restore_sigterm() -> None:
+    """Lets SIGTERM end the process as it would without a JVM.
+
+    With ``interrupt=False`` JPype routes SIGTERM to Python through a Java handler, which crashes
+    the process (SIGSEGV, an hs_err file) when Python has no handler of its own. Giving the signal
+    back to the operating system's default restores a plain ``kill``.
+    """
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _check_process() -> None:
     if _started_pid is not None and _started_pid != os.getpid():
         raise JvmStartupError(_FORK_MESSAGE)
@@ -139,13 +154,16 @@ def facade() -> Any:
                 )
             except OSError as e:
                 raise JvmStartupError(f"The JVM at {jvm} failed to start: {e}") from e
+            _restore_sigterm()
         try:
             cls = jpype.JClass(_SESSION_CLASS)
         except Exception as e:
             raise JvmStartupError(
                 "A JVM is already running in this process without the calcite-bridge jar "
-                f"({jar}) on its class path. Import calcite_bridge before other JVM-based "
-                "libraries, or add the jar to their class path."
+                f"({jar}) on its class path, and a JVM cannot be restarted. Call "
+                "calcite_bridge.connect() before anything else starts the JVM, or start it "
+                "yourself with the jar on the class path: jpype.startJVM("
+                f"{', '.join(repr(o) for o in JVM_OPTIONS)}, classpath=[{str(jar)!r}])."
             ) from e
         jar_version = str(cls.version())
         if jar_version != _version.__version__:

@@ -258,6 +258,47 @@ def query(
     _run(act)
 
 
+@main.command()
+def doctor() -> None:
+    """Print the versions and paths calcite-bridge uses, and check that the JVM starts."""
+    import platform
+
+    import jpype
+
+    from . import _jvm
+    from ._version import __version__
+
+    def line(name: str, value: object) -> None:
+        click.echo(f"{name + ':':<16}{value}")
+
+    line("calcite-bridge", __version__)
+    line("Python", f"{platform.python_version()} ({sys.executable})")
+    line("JPype", jpype.__version__)
+    line("pyarrow", pa.__version__)
+    problems: list[str] = []
+    try:
+        jvm = _jvm.find_jvm()
+        home = _jvm._java_home_of(jvm)
+        line("Java home", home or "unknown")
+        line("Java version", _jvm._java_version(home) or "unknown")
+        line("JVM library", jvm)
+    except Error as e:
+        line("Java", "not found")
+        problems.append(str(e))
+    jar = _jvm.jar_path()
+    line("jar", f"{jar}{'' if jar.is_file() else ' (missing)'}")
+    if not problems:
+        try:
+            line("jar version", _jvm.call(_jvm.facade().version))
+        except Error as e:
+            problems.append(str(e))
+    for problem in problems:
+        click.echo(click.style("problem", fg="red", bold=True) + ": " + problem, err=True)
+    if problems:
+        sys.exit(1)
+    click.echo("OK: the JVM starts and the jar matches the package.")
+
+
 def _plain(value: Any, type_: pa.DataType) -> Any:
     """A value of ``to_pylist`` with maps as dicts, ready for JSON."""
     if value is None:

@@ -1,0 +1,340 @@
+"""JVM start-up and process-level behaviour.
+
+JPype cannot restart a JVM in one process, so every case runs in a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = Path(sys.executable).parent / "calcite-bridge"
+TIMEOUT = 300  # only a guard against a hang; the tests assert no timing
+
+
+def python(code: str, *, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        cwd=ROOT,
+        timeout=TIMEOUT,
+        check=False,
+    )
+
+
+def expect_startup_error(code: str, env: dict[str, str] | None = None) -> str:
+    """Runs ``code`` (which must define ``attempt()``) and returns the JvmStartupError text."""
+    proc = python(
+        textwrap.dedent(code)
+        + textwrap.dedent(
+            """
+            import calcite_bridge as cb
+            try:
+                attempt()
+            except cb.JvmStartupError as e:
+                print("JvmStartupError:", e)
+            else:
+                print("no error")
+            """
+        ),
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("JvmStartupError:"), (proc.stdout, proc.stderr)
+    return proc.stdout
+
+
+def test_import_does_not_start_a_jvm() -> None:
+    proc = python(
+        """
+        import jpype
+        import calcite_bridge, calcite_bridge.cli
+        print(jpype.isJVMStarted())
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"
+
+
+def test_missing_jar_names_the_path_and_the_build_command() -> None:
+    message = expect_startup_error(
+        "def attempt():\n    import calcite_bridge as cb\n    cb.connect()\n",
+        env={"CALCITE_BRIDGE_JAR": "/nonexistent.jar"},
+    )
+    assert "/nonexistent.jar" in message
+    assert "make build" in message
+
+
+def test_a_java_home_without_a_jvm_names_java_home(tmp_path: Path) -> None:
+    message = expect_startup_error(
+        "def attempt():\n    import calcite_bridge as cb\n    cb.connect()\n",
+        env={"JAVA_HOME": str(tmp_path)},
+    )
+    assert "JAVA_HOME" in message
+    assert str(tmp_path) in message
+
+
+def test_a_jvm_started_without_our_jar_is_explained() -> None:
+    message = expect_startup_error(
+        """
+        import jpype
+        jpype.startJVM(classpath=[])
+
+        def attempt():
+            import calcite_bridge as cb
+            cb.connect()
+        """
+    )
+    assert "already running" in message
+    assert "without the calcite-bridge jar" in message
+    assert "calcite-bridge.jar" in message
+    assert "classpath" in message  # how to start it right
+
+
+def test_a_version_mismatch_names_both_versions() -> None:
+    message = expect_startup_error(
+        """
+        import calcite_bridge._version
+
+        calcite_bridge._version.__version__ = "9.9.9"
+
+        def attempt():
+            import calcite_bridge as cb
+            cb.connect()
+        """
+    )
+    assert "9.9.9" in message
+    assert "0.1.0" in message
+    assert "make build" in message
+
+
+def test_the_jvm_cannot_be_used_after_fork_and_the_parent_keeps_working() -> None:
+    proc = python(
+        """
+        import os
+        import calcite_bridge as cb
+
+        env = cb.connect()
+        assert env.sql("SELECT 1 AS a").to_pylist() == [{"a": 1}]
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            for label, action in (
+                ("connect", cb.connect),
+                ("existing", lambda: env.sql("SELECT 2 AS a")),
+            ):
+                try:
+                    action()
+                    print(label, "no error", flush=True)
+                except cb.JvmStartupError as e:
+                    print(label, "JvmStartupError:", e, flush=True)
+                except BaseException as e:
+                    print(label, type(e).__name__, e, flush=True)
+            os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        print("child exit", os.waitstatus_to_exitcode(status))
+        print("parent", env.sql("SELECT 3 AS a").to_pylist())
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    connect = next(ln for ln in lines if ln.startswith("connect "))
+    existing = next(ln for ln in lines if ln.startswith("existing "))
+    for line in (connect, existing):
+        assert "JvmStartupError" in line
+        assert "fork" in line
+        assert "spawn" in line
+    assert "child exit 0" in lines
+    assert "parent [{'a': 3}]" in lines
+
+
+LONG_QUERY = (
+    "SELECT COUNT(*) AS n FROM (VALUES {v}) a(x), (VALUES {v}) b(y), (VALUES {v}) c(z)".format(
+        v=", ".join(f"({i})" for i in range(2000))
+    )
+)
+
+
+def _interrupt(args: list[str]) -> subprocess.CompletedProcess[str]:
+    """Starts ``args``, waits for the line 'ready' or the query start, sends SIGINT once."""
+    proc = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    try:
+        assert proc.stdout is not None
+        ready = proc.stdout.readline()
+        assert ready.strip() == "ready", ready
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=TIMEOUT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return subprocess.CompletedProcess(args, proc.returncode, ready + out, err)
+
+
+def test_ctrl_c_cancels_a_running_query_and_the_process_keeps_working() -> None:
+    script = textwrap.dedent(
+        f"""
+        import threading, time
+        import calcite_bridge as cb
+
+        env = cb.connect()
+        started = threading.Event()
+
+        def announce():
+            started.wait()
+            time.sleep(1.0)  # let the query get going
+            print("ready", flush=True)
+
+        threading.Thread(target=announce, daemon=True).start()
+        started.set()
+        try:
+            env.sql({LONG_QUERY!r}).to_pylist()
+            print("finished without interruption")
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt", flush=True)
+        print("after", env.sql("SELECT 1 AS a").to_pylist(), flush=True)
+        """
+    )
+    result = _interrupt([sys.executable, "-c", script])
+    assert result.returncode == 0, result.stderr
+    assert "KeyboardInterrupt" in result.stdout
+    assert "after [{'a': 1}]" in result.stdout
+
+
+def test_ctrl_c_in_the_cli_prints_cancelled_and_exits_130() -> None:
+    # The CLI prints nothing before the result, so a wrapper says when the query is under way.
+    script = textwrap.dedent(
+        f"""
+        import sys, threading, time
+        from calcite_bridge.cli import main
+
+        def announce():
+            time.sleep(8.0)  # start-up, catalog and the first part of the query
+            print("ready", flush=True)
+
+        threading.Thread(target=announce, daemon=True).start()
+        sys.argv = ["calcite-bridge", "query", {LONG_QUERY!r}]
+        main()
+        """
+    )
+    result = _interrupt([sys.executable, "-c", script])
+    assert result.returncode == 130, (result.stdout, result.stderr)
+    assert "Cancelled" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_sigterm_ends_the_process_without_a_jvm_crash(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time, calcite_bridge as cb\n"
+            "cb.connect().sql('SELECT 1')\n"
+            "print('ready', flush=True)\n"
+            "time.sleep(600)\n",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "ready"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=TIMEOUT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == -signal.SIGTERM, err
+    assert "fatal error" not in err
+    assert not list(tmp_path.glob("hs_err_pid*.log"))
+
+
+@pytest.mark.parametrize(
+    ("label", "sql"),
+    [
+        ("3000 nested parentheses", "SELECT " + "(" * 3000 + "1" + ")" * 3000 + " AS x"),
+        ("2000-term sum", "SELECT " + " + ".join(["1"] * 2000) + " AS x"),
+        (
+            "300 nested subqueries",
+            "SELECT x FROM " + "(SELECT 1 AS x FROM " * 300 + "(VALUES (1)) t(y)" + ") s" * 300,
+        ),
+    ],
+)
+def test_a_deeply_nested_statement_ends_in_a_result_or_a_typed_error(label: str, sql: str) -> None:
+    proc = python(
+        f"""
+        import calcite_bridge as cb
+
+        env = cb.connect()
+        try:
+            rows = env.sql({sql!r}).to_pylist()
+            print("rows", rows)
+        except cb.Error as e:
+            print("error", type(e).__name__)
+        print("after", env.sql("SELECT 1 AS a").to_pylist())
+        """
+    )
+    assert proc.returncode == 0, (label, proc.stderr[-3000:])
+    first = proc.stdout.splitlines()[0]
+    assert first.startswith(("rows [{'x': ", "error ")), first
+    assert "after [{'a': 1}]" in proc.stdout
+
+
+def test_doctor_prints_versions_and_paths() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "calcite_bridge", "doctor"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    fields = dict(
+        (name.strip(), value.strip())
+        for name, sep, value in (ln.partition(":") for ln in proc.stdout.splitlines())
+        if sep
+    )
+    import jpype
+    import pyarrow
+
+    import calcite_bridge
+
+    assert fields["calcite-bridge"] == calcite_bridge.__version__
+    assert fields["Python"].startswith(".".join(map(str, sys.version_info[:3])))
+    assert fields["JPype"] == jpype.__version__
+    assert fields["pyarrow"] == pyarrow.__version__
+    assert Path(fields["Java home"]).is_dir()
+    assert int(fields["Java version"]) >= 17
+    assert fields["jar"].endswith("calcite-bridge.jar")
+    assert fields["jar version"] == calcite_bridge.__version__
+
+
+def test_doctor_reports_a_missing_jar_and_exits_1() -> None:
+    proc = subprocess.run(
+        [str(CLI), "doctor"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "CALCITE_BRIDGE_JAR": "/nonexistent.jar"},
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert "/nonexistent.jar (missing)" in proc.stdout
+    assert "make build" in proc.stderr
