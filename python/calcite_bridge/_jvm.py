@@ -5,6 +5,7 @@ Nothing here runs at import. The first Environment starts the JVM; every later o
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import threading
@@ -173,6 +174,7 @@ def facade() -> Any:
             )
         _bridge_exception = jpype.JClass("io.calcitebridge.facade.BridgeException")
         cls.warmUp()  # loads Calcite's classes on a background thread
+        atexit.register(_at_exit)  # runs before JPype's own exit hook (registered earlier)
         _started_pid = os.getpid()
         _facade = cls
         return cls
@@ -189,6 +191,23 @@ class _Session:
     def __getattr__(self, name: str) -> Any:
         _check_process()
         return getattr(self._java, name)
+
+
+def _at_exit() -> None:
+    """Frees what Python can still free while the JVM is up, before JPype shuts it down.
+
+    Result buffers belong to the JVM and are released through JNI when Python frees them; a
+    buffer freed after the JVM has shut down can only be reported as a warning by Arrow.
+    """
+    import gc
+
+    if _facade is None or _started_pid != os.getpid():
+        return
+    gc.collect()
+    try:
+        _facade.quiesce(2000)
+    except Exception:  # the JVM is going away; nothing more to do
+        pass
 
 
 def new_session() -> Any:
