@@ -1,0 +1,169 @@
+"""Scanning through ``pyarrow.dataset``, and an in-memory source over a ``pyarrow.Table``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+
+from calcite_bridge.errors import SourceError, UnsupportedError
+from calcite_bridge.expressions import Expression, is_nested
+from calcite_bridge.sources.base import (
+    FilterPushDownResult,
+    ScanRequest,
+    SupportsFilterPushDown,
+    SupportsLimitPushDown,
+    SupportsProjectionPushDown,
+    TableSource,
+)
+
+__all__ = [
+    "ArrowTableSource",
+    "combined_filter",
+    "projected_columns",
+    "scan_dataset",
+    "split_filters",
+    "translatable",
+]
+
+MetadataFn = Callable[[Any], Sequence[pa.Scalar]]
+
+
+def translatable(expr: Expression, schema: pa.Schema) -> bool:
+    """Whether ``expr.to_pyarrow()`` exists and binds to ``schema``."""
+    try:
+        schema.empty_table().filter(expr.to_pyarrow())
+    except (UnsupportedError, pa.ArrowException, TypeError, ValueError, KeyError):
+        return False
+    return True
+
+
+def split_filters(
+    filters: Sequence[Expression], schema: pa.Schema, nested: bool = True
+) -> FilterPushDownResult:
+    """Accepts each filter pyarrow can apply exactly; the rest remain."""
+    accepted: list[Expression] = []
+    remaining: list[Expression] = []
+    for f in filters:
+        ok = (nested or not is_nested(f)) and translatable(f, schema)
+        (accepted if ok else remaining).append(f)
+    return FilterPushDownResult(accepted, remaining)
+
+
+def combined_filter(filters: Sequence[Expression]) -> pc.Expression | None:
+    """The AND of every filter (Kleene logic: a NULL outcome drops the row, as WHERE does)."""
+    out: pc.Expression | None = None
+    for f in filters:
+        e = f.to_pyarrow()
+        out = e if out is None else out & e
+    return out
+
+
+def _path_names(schema: pa.Schema, path: Sequence[int]) -> list[str]:
+    names: list[str] = []
+    fields: Any = schema
+    for index in path:
+        try:
+            f = fields.field(index)
+        except (IndexError, pa.ArrowException) as exc:
+            raise SourceError(f"projection path {list(path)} does not fit {schema}") from exc
+        names.append(f.name)
+        fields = f.type if pa.types.is_struct(f.type) else None
+        if fields is None and len(names) < len(path):
+            raise SourceError(f"projection path {list(path)} goes into non-ROW {f.name!r}")
+    return names
+
+
+def projected_columns(
+    schema: pa.Schema, request: ScanRequest
+) -> dict[str, pc.Expression] | list[str] | None:
+    """What to hand ``dataset.scanner(columns=...)`` for ``request`` (None: every column)."""
+    if request.projection is not None:
+        out: dict[str, pc.Expression] = {}
+        for path in request.projection:
+            names = _path_names(schema, path)
+            label = ".".join(names)
+            while label in out:
+                label += "_"
+            out[label] = pc.field(*names)
+        return out
+    if request.columns is not None:
+        return list(request.columns)
+    return None
+
+
+def _limited(batches: Iterator[pa.RecordBatch], limit: int | None) -> Iterator[pa.RecordBatch]:
+    left = limit
+    for batch in batches:
+        if left is None:
+            yield batch
+            continue
+        if left <= 0:
+            return
+        part = batch.slice(0, left) if batch.num_rows > left else batch
+        left -= part.num_rows
+        yield part
+
+
+def scan_dataset(
+    dataset: ds.Dataset,
+    request: ScanRequest,
+    metadata: Sequence[pa.Field] = (),
+    metadata_values: MetadataFn | None = None,
+) -> pa.RecordBatchReader:
+    """Reads ``dataset`` as ``request`` asks: filters applied exactly (Parquet row groups and
+    files pruned by statistics), columns projected, limit honoured. ``metadata`` fields are
+    appended; ``metadata_values(fragment)`` gives their values per fragment."""
+    columns = projected_columns(dataset.schema, request)
+    flt = combined_filter(request.filters)
+    scanner = dataset.scanner(columns=columns, filter=flt)
+    if not metadata:
+        return pa.RecordBatchReader.from_batches(
+            scanner.projected_schema, _limited(iter(scanner.to_batches()), request.limit)
+        )
+    if metadata_values is None:
+        raise ValueError("metadata fields need metadata_values")
+    out_schema = pa.schema([*scanner.projected_schema, *metadata])
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        for fragment in dataset.get_fragments(filter=flt):
+            values = metadata_values(fragment)
+            part = ds.Scanner.from_fragment(
+                fragment, schema=dataset.schema, columns=columns, filter=flt
+            )
+            for batch in part.to_batches():
+                extra = [
+                    pa.repeat(v.cast(f.type), batch.num_rows)
+                    for v, f in zip(values, metadata, strict=True)
+                ]
+                yield pa.RecordBatch.from_arrays([*batch.columns, *extra], schema=out_schema)
+
+    return pa.RecordBatchReader.from_batches(out_schema, _limited(batches(), request.limit))
+
+
+class ArrowTableSource(
+    TableSource, SupportsFilterPushDown, SupportsProjectionPushDown, SupportsLimitPushDown
+):
+    """An in-memory source over a ``pyarrow.Table``; accepts every filter pyarrow can apply."""
+
+    def __init__(self, table: pa.Table) -> None:
+        self.table = table
+        self._dataset = ds.dataset(table)
+
+    def schema(self) -> pa.Schema:
+        return self.table.schema
+
+    def supports_nested_filters(self) -> bool:
+        return True
+
+    def supports_nested_projection(self) -> bool:
+        return True
+
+    def apply_filters(self, filters: list[Expression]) -> FilterPushDownResult:
+        return split_filters(filters, self.table.schema)
+
+    def scan(self, request: ScanRequest) -> pa.RecordBatchReader:
+        return scan_dataset(self._dataset, request)

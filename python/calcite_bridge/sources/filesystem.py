@@ -1,0 +1,308 @@
+"""The ``filesystem`` connector (DESIGN §8): Parquet, CSV and JSON lines over ``pyarrow.dataset``.
+
+Filters that ``to_pyarrow()`` translates (nested ones too) are applied exactly by the dataset
+scanner, so Parquet files and row groups are pruned by their statistics. ``INSERT`` writes one
+new file per call: a temporary file in the same directory, fsynced, renamed into place, then the
+directory fsynced. Temporary files start with ``.tmp-``; readers skip them and the next open
+sweeps the ones no live writer owns.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import decimal
+import json
+import os
+import threading
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.csv as pcsv
+import pyarrow.dataset as ds
+import pyarrow.json as pjson
+import pyarrow.parquet as pq
+
+from calcite_bridge.errors import ConfigError, SourceError, UnsupportedError
+from calcite_bridge.expressions import Expression
+from calcite_bridge.sources.arrow import scan_dataset, split_filters
+from calcite_bridge.sources.base import (
+    FilterPushDownResult,
+    ScanRequest,
+    SupportsDynamicColumns,
+    SupportsFilterPushDown,
+    SupportsLimitPushDown,
+    SupportsProjectionPushDown,
+    SupportsReadingMetadata,
+    SupportsWriting,
+    TableSource,
+)
+from calcite_bridge.sources.types import arrow_to_sql, sql_to_arrow
+
+__all__ = ["METADATA", "TMP_PREFIX", "FileSystemSource"]
+
+TMP_PREFIX = ".tmp-"
+METADATA: dict[str, str] = {
+    "file.path": "STRING",
+    "file.name": "STRING",
+    "file.size": "BIGINT",
+    "file.modification-time": "TIMESTAMP_LTZ(3)",
+}
+_FORMATS = {"parquet": "parquet", "csv": "csv", "json": "json", "jsonl": "json", "ndjson": "json"}
+_EXTENSIONS = {"parquet": "parquet", "csv": "csv", "json": "json"}
+_IGNORE_PREFIXES = [TMP_PREFIX, ".", "_"]
+_in_flight: set[str] = set()  # temporary files this process is writing
+_in_flight_lock = threading.Lock()
+
+
+def _owner_alive(name: str) -> bool:
+    """Whether the process named in ``.tmp-<pid>-...`` may still be writing the file."""
+    pid_text = name[len(TMP_PREFIX) :].split("-", 1)[0]
+    if not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        with _in_flight_lock:
+            return name in _in_flight
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _fsync_dir(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, dt.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii")
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+class FileSystemSource(
+    TableSource,
+    SupportsFilterPushDown,
+    SupportsProjectionPushDown,
+    SupportsLimitPushDown,
+    SupportsReadingMetadata,
+    SupportsDynamicColumns,
+    SupportsWriting,
+):
+    """A file or a directory of files in one format (``parquet``, ``csv`` or ``json`` lines).
+
+    ``schema`` is the DDL's; without it the files' own schema is used. ``options`` are the
+    table's ``WITH`` options (``csv.field-delimiter`` is honoured).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        format: str = "parquet",
+        schema: pa.Schema | None = None,
+        options: Mapping[str, str] | None = None,
+    ) -> None:
+        self.path = os.path.abspath(os.fspath(path))
+        fmt = _FORMATS.get(str(format).lower())
+        if fmt is None:
+            raise ConfigError(f"filesystem format must be parquet, csv or json, not {format!r}")
+        self.format = fmt
+        self.options = dict(options or {})
+        self._declared = schema
+        self._discovered: dict[str, pa.Field] = {}
+        self._lock = threading.Lock()
+        self.sweep()
+
+    # --- files ---------------------------------------------------------------------------------
+
+    def sweep(self) -> list[str]:
+        """Removes temporary files that no live writer owns; returns their paths."""
+        if not os.path.isdir(self.path):
+            return []
+        removed: list[str] = []
+        for entry in os.scandir(self.path):
+            if entry.name.startswith(TMP_PREFIX) and not _owner_alive(entry.name):
+                try:
+                    os.unlink(entry.path)
+                    removed.append(entry.path)
+                except FileNotFoundError:
+                    pass
+        return removed
+
+    def _file_format(self, schema: pa.Schema | None) -> ds.FileFormat:
+        if self.format == "parquet":
+            return ds.ParquetFileFormat()
+        if self.format == "csv":
+            delimiter = self.options.get("csv.field-delimiter", ",")
+            types = {f.name: f.type for f in schema} if schema is not None else None
+            return ds.CsvFileFormat(
+                parse_options=pcsv.ParseOptions(delimiter=delimiter),
+                convert_options=pcsv.ConvertOptions(column_types=types),
+            )
+        parse = pjson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="infer")
+        return ds.JsonFileFormat(parse_options=parse)
+
+    def _dataset(self, schema: pa.Schema | None) -> ds.Dataset:
+        fmt = self._file_format(schema)
+        if not os.path.exists(self.path):
+            if schema is None:
+                raise SourceError(f"filesystem path {self.path} does not exist and has no schema")
+            return ds.dataset([], schema=schema, format=fmt)
+        try:
+            return ds.dataset(
+                self.path, schema=schema, format=fmt, ignore_prefixes=_IGNORE_PREFIXES
+            )
+        except (pa.ArrowException, OSError, ValueError) as exc:
+            raise SourceError(f"cannot open {self.format} files at {self.path}: {exc}") from exc
+
+    def file_schema(self) -> pa.Schema | None:
+        """The files' own schema (the first file's), or None when there are no files yet."""
+        if not os.path.exists(self.path):
+            return None
+        dataset = self._dataset(None)
+        files = getattr(dataset, "files", None)
+        return None if files is not None and not files else dataset.schema
+
+    # --- schema and discovery ------------------------------------------------------------------
+
+    def schema(self) -> pa.Schema:
+        if self._declared is not None:
+            return self._declared
+        found = self.file_schema()
+        if found is None:
+            raise SourceError(f"no files at {self.path} to take a schema from; declare one")
+        return found
+
+    def _scan_schema(self) -> pa.Schema:
+        base = self.schema()
+        with self._lock:
+            extra = [f for name, f in self._discovered.items() if name not in base.names]
+        return pa.schema([*base, *extra]) if extra else base
+
+    def discover_column(self, name: str) -> str | None:
+        if self._declared is None or name in self._declared.names:
+            return None
+        found = self.file_schema()
+        if found is None or found.get_field_index(name) < 0:
+            return None
+        f = found.field(name)
+        with self._lock:
+            self._discovered[name] = f
+        return arrow_to_sql(f.type)
+
+    # --- abilities -----------------------------------------------------------------------------
+
+    def supports_nested_filters(self) -> bool:
+        return True
+
+    def supports_nested_projection(self) -> bool:
+        return True
+
+    def apply_filters(self, filters: list[Expression]) -> FilterPushDownResult:
+        return split_filters(filters, self._scan_schema())
+
+    def list_readable_metadata(self) -> dict[str, str]:
+        return dict(METADATA)
+
+    def apply_readable_metadata(self, keys: list[str]) -> None:
+        unknown = [k for k in keys if k not in METADATA]
+        if unknown:
+            raise SourceError(
+                f"filesystem source has no metadata {unknown}; it has {sorted(METADATA)}"
+            )
+
+    # --- reading -------------------------------------------------------------------------------
+
+    def scan(self, request: ScanRequest) -> pa.RecordBatchReader:
+        self.apply_readable_metadata(list(request.metadata_keys))
+        dataset = self._dataset(self._scan_schema())
+        fields = [pa.field(k, sql_to_arrow(METADATA[k])) for k in request.metadata_keys]
+        return scan_dataset(dataset, request, fields, self._metadata_values(request.metadata_keys))
+
+    @staticmethod
+    def _metadata_values(keys: Sequence[str]) -> Any:
+        def values(fragment: Any) -> list[pa.Scalar]:
+            path = os.path.abspath(fragment.path)
+            st = os.stat(path)
+            known = {
+                "file.path": pa.scalar(path, pa.string()),
+                "file.name": pa.scalar(os.path.basename(path), pa.string()),
+                "file.size": pa.scalar(st.st_size, pa.int64()),
+                "file.modification-time": pa.scalar(
+                    st.st_mtime_ns // 1_000_000, pa.timestamp("ms", tz="UTC")
+                ),
+            }
+            return [known[k] for k in keys]
+
+        return values
+
+    # --- writing -------------------------------------------------------------------------------
+
+    def _conform(self, table: pa.Table) -> pa.Table:
+        target = self._scan_schema() if self._declared is not None else None
+        if target is None or table.schema.equals(target):
+            return table
+        try:
+            if table.schema.names != target.names:
+                table = table.select(target.names)
+            return table.cast(target)
+        except (pa.ArrowException, KeyError, ValueError) as exc:
+            raise SourceError(f"INSERT rows do not fit {self.path}: {exc}") from exc
+
+    def _write_file(self, table: pa.Table, fh: Any) -> None:
+        if self.format == "parquet":
+            pq.write_table(table, fh)
+        elif self.format == "csv":
+            pcsv.write_csv(table, fh)
+        else:
+            for row in table.to_pylist():
+                fh.write(json.dumps(row, default=_json_default).encode("utf-8") + b"\n")
+
+    def write(self, table: pa.Table) -> None:
+        """Adds ``table`` as one new file, atomically; a failure leaves no visible file."""
+        if os.path.isfile(self.path):
+            raise UnsupportedError(f"INSERT into {self.path} needs a directory path, not a file")
+        table = self._conform(table)
+        if table.num_rows == 0:
+            return
+        os.makedirs(self.path, exist_ok=True)
+        token = uuid.uuid4().hex
+        ext = _EXTENSIONS[self.format]
+        tmp_name = f"{TMP_PREFIX}{os.getpid()}-{token}.{ext}"
+        tmp = os.path.join(self.path, tmp_name)
+        final = os.path.join(self.path, f"part-{token}.{ext}")
+        with _in_flight_lock:
+            _in_flight.add(tmp_name)
+        try:
+            with open(tmp, "xb") as fh:
+                self._write_file(table, fh)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.rename(tmp, final)
+            _fsync_dir(self.path)
+        except BaseException as exc:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+            if isinstance(exc, Exception) and not isinstance(exc, SourceError):
+                raise SourceError(f"INSERT into {self.path} failed: {exc}") from exc
+            raise
+        finally:
+            with _in_flight_lock:
+                _in_flight.discard(tmp_name)

@@ -1,0 +1,180 @@
+"""SQL type strings (as the DDL writes them) to Arrow types and back."""
+
+from __future__ import annotations
+
+import re
+
+import pyarrow as pa
+
+__all__ = ["arrow_to_sql", "quote_identifier", "sql_to_arrow"]
+
+_TOKEN = re.compile(r"\s*(`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_$]*|\d+|[<>(),:])")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*$")
+
+
+def quote_identifier(name: str) -> str:
+    """``name`` as is when it is a plain identifier, else in backticks."""
+    return name if _IDENT.match(name) else "`" + name.replace("`", "``") + "`"
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens: list[str] = []
+        pos = 0
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            if not m:
+                if text[pos:].strip():
+                    raise ValueError(f"cannot parse type {text!r} at {pos}")
+                break
+            self.tokens.append(m.group(1))
+            pos = m.end()
+        self.i = 0
+
+    def peek(self) -> str | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def take(self, expected: str | None = None) -> str:
+        tok = self.peek()
+        if tok is None or (expected is not None and tok.upper() != expected):
+            raise ValueError(f"cannot parse type {self.text!r}: expected {expected or 'more'}")
+        self.i += 1
+        return tok
+
+    def accept(self, *words: str) -> bool:
+        save = self.i
+        for w in words:
+            tok = self.peek()
+            if tok is None or tok.upper() != w:
+                self.i = save
+                return False
+            self.i += 1
+        return True
+
+    def nullable(self) -> bool:
+        if self.accept("NOT", "NULL"):
+            return False
+        self.accept("NULL")
+        return True
+
+    def params(self) -> list[int]:
+        if not self.accept("("):
+            return []
+        out = [int(self.take())]
+        while self.accept(","):
+            out.append(int(self.take()))
+        self.take(")")
+        return out
+
+    def type(self) -> pa.DataType:
+        from calcite_bridge.expressions import arrow_type
+
+        word = self.take().upper()
+        if word in ("ROW", "STRUCT"):
+            close = ">" if self.accept("<") else ")" if self.accept("(") else None
+            if close is None:
+                raise ValueError(f"cannot parse type {self.text!r}: ROW needs fields")
+            fields: list[pa.Field] = []
+            while not self.accept(close):
+                if fields:
+                    self.take(",")
+                name = self.take()
+                if name.startswith("`"):
+                    name = name[1:-1].replace("``", "`")
+                self.accept(":")
+                child = self.type()
+                fields.append(pa.field(name, child, nullable=self.nullable()))
+            return pa.struct(fields)
+        if word == "ARRAY":
+            self.take("<")
+            item = self.type()
+            item_nullable = self.nullable()
+            self.take(">")
+            return pa.list_(pa.field("item", item, nullable=item_nullable))
+        if word == "MAP":
+            self.take("<")
+            key = self.type()
+            self.nullable()
+            self.take(",")
+            value = self.type()
+            value_nullable = self.nullable()
+            self.take(">")
+            return pa.map_(key, pa.field("value", value, nullable=value_nullable))
+        if word == "CHARACTER" and self.accept("VARYING"):
+            word = "VARCHAR"
+        self.accept("PRECISION")  # DOUBLE PRECISION
+        params = self.params()
+        text = word + (f"({', '.join(map(str, params))})" if params else "")
+        if word == "TIMESTAMP" and self.accept("WITH", "LOCAL", "TIME", "ZONE"):
+            text = "TIMESTAMP_LTZ" + text[len("TIMESTAMP") :]
+        elif word in ("TIMESTAMP", "TIME"):
+            self.accept("WITHOUT", "TIME", "ZONE")
+        return arrow_type(text)
+
+
+def sql_to_arrow(data_type: str) -> pa.DataType:
+    """``ROW<a INT, b ARRAY<STRING>> NOT NULL`` -> the Arrow type (nullability is dropped)."""
+    parser = _Parser(data_type)
+    out = parser.type()
+    parser.nullable()
+    if parser.peek() is not None:
+        raise ValueError(f"cannot parse type {data_type!r}: unexpected {parser.peek()!r}")
+    return out
+
+
+def _precision(unit: str) -> int:
+    return {"s": 0, "ms": 3, "us": 6, "ns": 9}[unit]
+
+
+def arrow_to_sql(arrow: pa.DataType, nullable: bool = True) -> str:  # noqa: PLR0911
+    """The DDL type string of an Arrow type, e.g. ``ROW<a INT, b STRING NOT NULL>``."""
+    t = pa.types
+    suffix = "" if nullable else " NOT NULL"
+    simple = [
+        (t.is_null, "NULL"),
+        (t.is_boolean, "BOOLEAN"),
+        (t.is_int8, "TINYINT"),
+        (t.is_int16, "SMALLINT"),
+        (t.is_uint8, "SMALLINT"),
+        (t.is_int32, "INT"),
+        (t.is_uint16, "INT"),
+        (t.is_int64, "BIGINT"),
+        (t.is_uint32, "BIGINT"),
+        (t.is_uint64, "DECIMAL(20, 0)"),
+        (t.is_float16, "FLOAT"),
+        (t.is_float32, "FLOAT"),
+        (t.is_float64, "DOUBLE"),
+        (lambda x: t.is_string(x) or t.is_large_string(x), "STRING"),
+        (lambda x: t.is_binary(x) or t.is_large_binary(x), "BYTES"),
+        (t.is_date, "DATE"),
+    ]
+    for test, name in simple:
+        if test(arrow):
+            return name + suffix
+    if str(arrow) == "string_view":
+        return "STRING" + suffix
+    if str(arrow) == "binary_view" or t.is_fixed_size_binary(arrow):
+        return "BYTES" + suffix
+    if t.is_decimal(arrow):
+        return f"DECIMAL({arrow.precision}, {arrow.scale}){suffix}"
+    if t.is_time(arrow):
+        return f"TIME({_precision(arrow.unit)}){suffix}"
+    if t.is_timestamp(arrow):
+        kind = "TIMESTAMP_LTZ" if arrow.tz is not None else "TIMESTAMP"
+        return f"{kind}({_precision(arrow.unit)}){suffix}"
+    if t.is_struct(arrow):
+        inner = ", ".join(
+            f"{quote_identifier(f.name)} {arrow_to_sql(f.type, f.nullable)}" for f in arrow
+        )
+        return f"ROW<{inner}>{suffix}"
+    if t.is_map(arrow):
+        key = arrow_to_sql(arrow.key_type, False).removesuffix(" NOT NULL")
+        value = arrow_to_sql(arrow.item_field.type, arrow.item_field.nullable)
+        return f"MAP<{key}, {value}>{suffix}"
+    if t.is_list(arrow) or t.is_large_list(arrow) or t.is_fixed_size_list(arrow):
+        item = arrow.value_field
+        return f"ARRAY<{arrow_to_sql(item.type, item.nullable)}>{suffix}"
+    if t.is_dictionary(arrow):
+        return arrow_to_sql(arrow.value_type, nullable)
+    raise ValueError(f"no SQL type for Arrow type {arrow}")
