@@ -43,6 +43,11 @@ class Environment:
 
     def __init__(self, config: Mapping[str, ConfigValue] | None = None) -> None:
         self._session = _jvm.new_session()
+        self._sources: dict[str, Any] = {}
+        from .sources._glue import ConnectorFactory
+
+        self._connectors = ConnectorFactory()
+        _jvm.call(self._session.setConnectorFactory, self._connectors)
         self.config = Config(self._session)
         for key, value in (config or {}).items():
             self.config.set(key, value)
@@ -113,6 +118,18 @@ class Environment:
         address = int(_jvm.call(self._session.newStreamStruct))
         reader._export_to_c(address)
         _jvm.call(self._session.registerArrow, name, address, replace)
+
+    def register_source(self, name: str, source: Any, *, replace: bool = False) -> None:
+        """Registers a Python source object as table ``name`` (DESIGN §7, §9).
+
+        The source needs ``schema() -> pyarrow.Schema`` and ``scan(request)``; its abilities
+        (``apply_filters``, ``supports_nested_filters``, ``write``, ...) are optional.
+        """
+        from .sources._glue import SourceProxy
+
+        proxy = SourceProxy(name, source)
+        _jvm.call(self._session.registerSource, name, proxy, replace)
+        self._sources[name] = proxy
 
     def close(self) -> None:
         """Drops every table of this Environment."""

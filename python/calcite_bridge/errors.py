@@ -20,6 +20,7 @@ class Error(Exception):
         end_line: int | None = None,
         end_column: int | None = None,
         java_stack_trace: str | None = None,
+        source_traceback: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -29,6 +30,7 @@ class Error(Exception):
         self.end_line = end_line
         self.end_column = end_column
         self.java_stack_trace = java_stack_trace
+        self.source_traceback = source_traceback or None
 
     def __str__(self) -> str:
         if self.line is None or self.column is None:
@@ -139,6 +141,7 @@ def from_java(exc: Any, sql: str | None = None) -> Error:
         end_line=pos(exc.endLine()),
         end_column=pos(exc.endColumn()),
         java_stack_trace=str(exc.javaStackTrace()),
+        source_traceback=str(exc.detail()),
     )
 
 

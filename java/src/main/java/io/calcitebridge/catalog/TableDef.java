@@ -57,15 +57,21 @@ public record TableDef(
 
   /** The row type of every declared column. */
   public RelDataType rowType(RelDataTypeFactory typeFactory) {
-    return rowType(typeFactory, columns);
+    return rowTypeOf(typeFactory, columns);
+  }
+
+  /** The row type of the writable columns. */
+  public RelDataType writableRowType(RelDataTypeFactory typeFactory) {
+    return rowTypeOf(typeFactory, writableColumns());
   }
 
   /** The row type of the scanned columns. */
   public RelDataType scanRowType(RelDataTypeFactory typeFactory) {
-    return rowType(typeFactory, scannedColumns());
+    return rowTypeOf(typeFactory, scannedColumns());
   }
 
-  static RelDataType rowType(RelDataTypeFactory typeFactory, List<ColumnDef> cols) {
+  /** The row type of {@code cols}. */
+  public static RelDataType rowTypeOf(RelDataTypeFactory typeFactory, List<ColumnDef> cols) {
     List<String> names = new ArrayList<>();
     List<RelDataType> types = new ArrayList<>();
     for (ColumnDef c : cols) {

@@ -13,6 +13,17 @@ public interface TableStorage extends AutoCloseable {
   Enumerable<Object[]> scan();
 
   /**
+   * The rows for which every one of {@code filters} (which this storage accepted at plan time) is
+   * true; storages without filter pushdown never receive any.
+   */
+  default Enumerable<Object[]> scan(java.util.List<io.calcitebridge.expr.Expression> filters) {
+    if (!filters.isEmpty()) {
+      throw new IllegalStateException("this table takes no filters");
+    }
+    return scan();
+  }
+
+  /**
    * Appends rows given in the order of the table's writable columns. Either every row is appended
    * or, when this throws, none is.
    *

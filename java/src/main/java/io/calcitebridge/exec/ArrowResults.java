@@ -10,7 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import io.calcitebridge.connector.PythonSource;
+import io.calcitebridge.connector.SourceStorage;
 import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.ArrowSchema;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -48,6 +53,29 @@ public final class ArrowResults {
     ArrowArrayStream s = ArrowArrayStream.allocateNew(ALLOCATOR);
     PENDING_IMPORTS.put(s.memoryAddress(), s);
     return s.memoryAddress();
+  }
+
+  /** Registers a Python source as table {@code name}, with the columns of its schema. */
+  public static void registerSource(
+      PlannerContext context, String name, PythonSource source, boolean replace) {
+    Schema schema;
+    try (ArrowSchema struct = ArrowSchema.allocateNew(ALLOCATOR)) {
+      SourceStorage.check(source.exportSchema(struct.memoryAddress()));
+      schema = Data.importSchema(ALLOCATOR, struct, null);
+    }
+    RelDataType rowType = ArrowTypes.toRowType(context.typeFactory(), schema);
+    List<ColumnDef> cols = new ArrayList<>();
+    for (RelDataTypeField f : rowType.getFieldList()) {
+      cols.add(ColumnDef.physical(f.getName(), f.getType()));
+    }
+    TableDef def = new TableDef(name, cols, Map.of("connector", "python"), false, null);
+    if (replace) {
+      context.catalog().drop(name, false, true);
+    }
+    SourceStorage storage = new SourceStorage(source, ALLOCATOR, def);
+    context
+        .catalog()
+        .addTable(name, new BridgeTable(def, storage, context::parseExpression), false);
   }
 
   /** Reads the stream Python exported at {@code address} into a new table {@code name}. */

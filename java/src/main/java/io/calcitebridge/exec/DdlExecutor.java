@@ -6,7 +6,11 @@ import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.ColumnKind;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.catalog.ViewDef;
+import io.calcitebridge.connector.ConnectorFactory;
 import io.calcitebridge.connector.MemoryTable;
+import io.calcitebridge.connector.PythonSource;
+import io.calcitebridge.connector.SourceStorage;
+import io.calcitebridge.types.ArrowTypes;
 import io.calcitebridge.connector.TableStorage;
 import io.calcitebridge.facade.BridgeException.Kind;
 import io.calcitebridge.facade.PositionedException;
@@ -36,8 +40,6 @@ import org.apache.calcite.util.Pair;
 
 /** Runs CREATE TABLE, CREATE VIEW and DROP against an environment's catalog. */
 public final class DdlExecutor {
-  private static final List<String> CONNECTORS = List.of("memory");
-
   private final PlannerContext context;
 
   public DdlExecutor(PlannerContext context) {
@@ -72,18 +74,6 @@ public final class DdlExecutor {
       }
     }
     resolveComputed(name, create, columns);
-    String connector = create.options().getOrDefault("connector", "memory");
-    if (!CONNECTORS.contains(connector)) {
-      throw new PositionedException(
-          Kind.VALIDATION,
-          "Unknown connector '"
-              + connector
-              + "' for table '"
-              + name
-              + "'; available: "
-              + String.join(", ", CONNECTORS),
-          create.getParserPosition());
-    }
     RelDataType dynamicType =
         create.dynamicDefaultType() == null ? null : type(create.dynamicDefaultType());
     TableDef def =
@@ -95,12 +85,70 @@ public final class DdlExecutor {
   }
 
   private TableStorage openStorage(TableDef def, SqlCreateTable create) {
-    try {
-      MemoryTable.validate(def);
-    } catch (IllegalArgumentException e) {
-      throw new PositionedException(Kind.VALIDATION, e.getMessage(), create.getParserPosition());
+    String connector = def.connector();
+    if (connector.equals("memory")) {
+      try {
+        MemoryTable.validate(def);
+      } catch (IllegalArgumentException e) {
+        throw new PositionedException(Kind.VALIDATION, e.getMessage(), create.getParserPosition());
+      }
+      return new MemoryTable(def);
     }
-    return new MemoryTable(def);
+    ConnectorFactory factory = context.connectorFactory();
+    PythonSource source;
+    try (ExportedSchema schema =
+        ArrowStreams.exportSchema(
+            ArrowResults.allocator(),
+            ArrowTypes.toSchema(
+                TableDef.rowTypeOf(context.typeFactory(), physicalColumns(def))))) {
+      source =
+          factory == null
+              ? null
+              : factory.create(connector, def.name(), json(def.options()), schema.address());
+    }
+    if (source == null) {
+      List<String> known = new ArrayList<>(List.of("memory"));
+      if (factory != null) {
+        known.addAll(List.of(factory.connectors().split(",")));
+      }
+      throw new PositionedException(
+          Kind.VALIDATION,
+          "Unknown connector '" + connector + "' for table '" + def.name() + "'; available: "
+              + String.join(", ", known),
+          create.getParserPosition());
+    }
+    SourceStorage storage = new SourceStorage(source, ArrowResults.allocator(), def);
+    checkMetadataKeys(def, storage, create);
+    return storage;
+  }
+
+  private static List<ColumnDef> physicalColumns(TableDef def) {
+    return def.columns().stream().filter(c -> c.kind() == ColumnKind.PHYSICAL).toList();
+  }
+
+  /** A metadata key the connector does not offer fails here, naming the keys it does. */
+  private static void checkMetadataKeys(
+      TableDef def, SourceStorage storage, SqlCreateTable create) {
+    java.util.Set<String> offered = storage.readableMetadata().keySet();
+    for (int i = 0; i < def.columns().size(); i++) {
+      ColumnDef c = def.columns().get(i);
+      if (c.isMetadata() && !offered.contains(c.metadataKey())) {
+        throw new PositionedException(
+            Kind.VALIDATION,
+            "Connector '" + def.connector() + "' has no metadata key '" + c.metadataKey()
+                + "' (column '" + c.name() + "'); it offers: "
+                + (offered.isEmpty() ? "none" : String.join(", ", offered)),
+            create.columns().get(i).getParserPosition());
+      }
+    }
+  }
+
+  private static String json(Object value) {
+    try {
+      return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(value);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private void resolveComputed(String table, SqlCreateTable create, List<ColumnDef> columns) {

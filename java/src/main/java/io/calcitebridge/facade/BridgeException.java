@@ -29,6 +29,7 @@ public final class BridgeException extends RuntimeException {
   private final int column;
   private final int endLine;
   private final int endColumn;
+  private String detail = "";
 
   public BridgeException(
       Kind kind,
@@ -68,6 +69,16 @@ public final class BridgeException extends RuntimeException {
 
   public int endColumn() {
     return endColumn;
+  }
+
+  /** More about the failure, such as a Python source's traceback; "" when there is none. */
+  public String detail() {
+    return detail;
+  }
+
+  BridgeException withDetail(String detail) {
+    this.detail = detail == null ? "" : detail;
+    return this;
   }
 
   /** The Java stack trace of the cause, for debugging. */

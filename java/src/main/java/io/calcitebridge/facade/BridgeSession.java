@@ -1,6 +1,8 @@
 package io.calcitebridge.facade;
 
 import io.calcitebridge.catalog.Catalog;
+import io.calcitebridge.connector.ConnectorFactory;
+import io.calcitebridge.connector.PythonSource;
 import io.calcitebridge.exec.ArrowResults;
 import io.calcitebridge.exec.RowSet;
 import io.calcitebridge.exec.StatementExecutor;
@@ -120,6 +122,22 @@ public final class BridgeSession implements AutoCloseable {
   /** Bytes of Arrow memory the bridge holds (0 once Python dropped every result). */
   public static long allocatedBytes() {
     return ArrowResults.allocatedBytes();
+  }
+
+  /**
+   * Registers a Python source as table {@code name}; its columns are the source's schema.
+   */
+  public void registerSource(String name, PythonSource source, boolean replace) {
+    try {
+      ArrowResults.registerSource(context, name, source, replace);
+    } catch (RuntimeException e) {
+      throw Errors.translate(e);
+    }
+  }
+
+  /** Sets the factory of the connectors implemented in Python ({@code filesystem}, ...). */
+  public void setConnectorFactory(ConnectorFactory factory) {
+    context.setConnectorFactory(factory);
   }
 
   /** Names of the tables and views. */

@@ -1,6 +1,7 @@
 package io.calcitebridge.facade;
 
 import io.calcitebridge.catalog.CatalogException;
+import io.calcitebridge.connector.SourceException;
 import io.calcitebridge.facade.BridgeException.Kind;
 import java.util.concurrent.CancellationException;
 import org.apache.calcite.runtime.CalciteContextException;
@@ -54,6 +55,12 @@ public final class Errors {
     if (c instanceof PositionedException) {
       PositionedException e = (PositionedException) c;
       return at(e.kind(), e.getMessage(), e.pos(), top);
+    }
+    if (c instanceof SourceException) {
+      SourceException e = (SourceException) c;
+      return new BridgeException(
+              e.isContractViolation() ? Kind.SOURCE_CONTRACT : Kind.SOURCE, e.getMessage(), top)
+          .withDetail(e.sourceTraceback());
     }
     if (c instanceof SqlValidatorException) {
       return new BridgeException(Kind.VALIDATION, c.getMessage(), top);

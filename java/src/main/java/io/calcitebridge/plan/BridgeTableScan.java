@@ -1,6 +1,12 @@
 package io.calcitebridge.plan;
 
 import io.calcitebridge.catalog.BridgeTable;
+import io.calcitebridge.expr.Expression;
+import java.util.stream.Collectors;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -11,7 +17,6 @@ import org.apache.calcite.adapter.enumerable.PhysType;
 import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.tree.Blocks;
-import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
@@ -28,11 +33,54 @@ import org.apache.calcite.rel.hint.RelHint;
  */
 public final class BridgeTableScan extends TableScan implements EnumerableRel {
   private final BridgeTable bridgeTable;
+  private final List<Expression> filters;
 
   public BridgeTableScan(
       RelOptCluster cluster, RelOptTable table, BridgeTable bridgeTable, List<RelHint> hints) {
+    this(cluster, table, bridgeTable, hints, List.of());
+  }
+
+  private BridgeTableScan(
+      RelOptCluster cluster,
+      RelOptTable table,
+      BridgeTable bridgeTable,
+      List<RelHint> hints,
+      List<Expression> filters) {
     super(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), hints, table);
     this.bridgeTable = bridgeTable;
+    this.filters = List.copyOf(filters);
+  }
+
+  public BridgeTable bridgeTable() {
+    return bridgeTable;
+  }
+
+  /** The filters the source accepted, which it applies itself. */
+  public List<Expression> filters() {
+    return filters;
+  }
+
+  /** A copy of this scan whose source applies {@code accepted}. */
+  public BridgeTableScan withFilters(List<Expression> accepted) {
+    return new BridgeTableScan(getCluster(), getTable(), bridgeTable, getHints(), accepted);
+  }
+
+  @Override
+  public RelWriter explainTerms(RelWriter pw) {
+    return super.explainTerms(pw).itemIf("filter", renderFilters(), !filters.isEmpty());
+  }
+
+  private String renderFilters() {
+    if (filters.size() == 1) {
+      return filters.get(0).toString();
+    }
+    return filters.stream().map(String::valueOf).collect(Collectors.joining(", ", "and(", ")"));
+  }
+
+  @Override
+  public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+    RelOptCost cost = super.computeSelfCost(planner, mq);
+    return cost == null || filters.isEmpty() ? cost : cost.multiplyBy(0.5);
   }
 
   @Override
@@ -44,17 +92,25 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
   public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     PhysType physType =
         PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), pref.preferArray());
-    Expression source = implementor.stash(bridgeTable, BridgeTable.class);
+    org.apache.calcite.linq4j.tree.Expression source =
+        implementor.stash(bridgeTable, BridgeTable.class);
+    org.apache.calcite.linq4j.tree.Expression pushed = implementor.stash(filters, List.class);
     boolean scalar = physType.getFormat() == JavaRowFormat.SCALAR;
-    Expression rows =
+    org.apache.calcite.linq4j.tree.Expression rows =
         Expressions.call(
-            BridgeTableScan.class, "rows", source, DataContext.ROOT, Expressions.constant(scalar));
+            BridgeTableScan.class,
+            "rows",
+            source,
+            pushed,
+            DataContext.ROOT,
+            Expressions.constant(scalar));
     return implementor.result(physType, Blocks.toBlock(rows));
   }
 
   /** Called by generated code: the table's rows, or the values of its only column. */
-  public static Enumerable<?> rows(BridgeTable table, DataContext root, boolean scalar) {
-    Enumerable<Object[]> rows = table.scan(root);
+  public static Enumerable<?> rows(
+      BridgeTable table, List<Expression> filters, DataContext root, boolean scalar) {
+    Enumerable<Object[]> rows = table.storage().scan(filters);
     return scalar ? rows.select(r -> r[0]) : rows;
   }
 }

@@ -1,7 +1,9 @@
 package io.calcitebridge.plan;
 
 import io.calcitebridge.catalog.Catalog;
+import io.calcitebridge.connector.ConnectorFactory;
 import io.calcitebridge.facade.SessionConfig;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import io.calcitebridge.sql.BridgeParser;
 import io.calcitebridge.types.BridgeTypeSystem;
 import io.calcitebridge.validate.BridgeSqlValidator;
@@ -25,11 +27,13 @@ import org.apache.calcite.sql.validate.SqlValidator;
 
 /** What every statement of one environment plans against: catalog, types, operators. */
 public final class PlannerContext {
-  private static final JavaTypeFactory TYPE_FACTORY =
+  /** The type factory of every environment (types are interned and shared). */
+  public static final JavaTypeFactory TYPE_FACTORY =
       new JavaTypeFactoryImpl(BridgeTypeSystem.INSTANCE);
 
   private final Catalog catalog;
   private final SessionConfig config;
+  private volatile @Nullable ConnectorFactory connectorFactory;
   private final CalciteConnectionConfig connectionConfig;
 
   public PlannerContext(Catalog catalog, SessionConfig config) {
@@ -49,6 +53,15 @@ public final class PlannerContext {
 
   public SessionConfig config() {
     return config;
+  }
+
+  /** The factory of Python-implemented connectors, or null before Python registered one. */
+  public @Nullable ConnectorFactory connectorFactory() {
+    return connectorFactory;
+  }
+
+  public void setConnectorFactory(@Nullable ConnectorFactory factory) {
+    this.connectorFactory = factory;
   }
 
   public JavaTypeFactory typeFactory() {

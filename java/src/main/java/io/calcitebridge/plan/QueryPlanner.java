@@ -6,7 +6,12 @@ import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.plan.ConventionTraitDef;
 import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptLattice;
+import org.apache.calcite.plan.RelOptMaterialization;
+import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.plan.volcano.VolcanoPlanner;
@@ -33,7 +38,39 @@ import org.apache.calcite.tools.Programs;
  */
 public final class QueryPlanner implements RelOptTable.ViewExpander {
   private static final boolean FLATTEN = Boolean.getBoolean("calcitebridge.flatten");
-  private static final Program PROGRAM = Programs.standard();
+  /**
+   * Calcite's standard program with one addition: after sub-queries are removed and before the
+   * cost-based phase, a heuristic pass moves filters down to the scans and offers them to the
+   * sources ({@link FilterPushDownRule}), so each source is asked once.
+   */
+  private static final Program PROGRAM =
+      Programs.sequence(
+          Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+          Programs.decorrelate(),
+          Programs.hep(
+              List.of(
+                  CoreRules.FILTER_PROJECT_TRANSPOSE,
+                  CoreRules.FILTER_INTO_JOIN,
+                  CoreRules.JOIN_CONDITION_PUSH,
+                  CoreRules.FILTER_MERGE,
+                  FilterPushDownRule.INSTANCE),
+              true,
+              DefaultRelMetadataProvider.INSTANCE),
+          Programs.trim(),
+          QueryPlanner::costBased,
+          Programs.calc(DefaultRelMetadataProvider.INSTANCE));
+
+  private static RelNode costBased(
+      RelOptPlanner planner,
+      RelNode rel,
+      RelTraitSet traits,
+      List<RelOptMaterialization> materializations,
+      List<RelOptLattice> lattices) {
+    planner.setRoot(rel);
+    RelNode root = rel.getTraitSet().equals(traits) ? rel : planner.changeTraits(rel, traits);
+    planner.setRoot(root);
+    return planner.chooseDelegate().findBestExp();
+  }
 
   private final PlannerContext context;
   private final CalciteCatalogReader reader;

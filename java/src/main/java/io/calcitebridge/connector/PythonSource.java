@@ -1,0 +1,44 @@
+package io.calcitebridge.connector;
+
+/**
+ * A table source written in Python, implemented there with JPype's {@code @JImplements}. Calls
+ * are coarse: the schema once, {@code applyFilters} at most once per scan at plan time, {@code
+ * scan} once per execution. Arrow data crosses as C structs the JVM allocates and Python fills.
+ * A method that fails returns (or, for void methods, {@link #lastError} holds) a JSON error
+ * object {@code {"error": {"kind": "SOURCE" | "SOURCE_CONTRACT", "message": ..., "traceback":
+ * ...}}}, so Python exceptions reach the user with their traceback.
+ */
+public interface PythonSource {
+  /** The name the source was registered under, for messages. */
+  String name();
+
+  /** Exports the source's Arrow schema into the {@code ArrowSchema} struct at {@code address}. */
+  String exportSchema(long address);
+
+  /** Whether the source implements {@code apply_filters}. */
+  boolean supportsFilterPushDown();
+
+  /** Whether filters holding nested field references may be offered. */
+  boolean supportsNestedFilters();
+
+  /**
+   * Offers filters (a JSON array of expressions); answers {@code {"accepted": [i, ...],
+   * "remaining": [i, ...]}} with indices into the offered array, or an error object.
+   */
+  String applyFilters(String filtersJson);
+
+  /**
+   * Scans (request as JSON: columns, projection, filters, metadata_keys, limit) into the {@code
+   * ArrowArrayStream} struct at {@code address}; returns null or an error object.
+   */
+  String scan(String requestJson, long address);
+
+  /** The metadata keys the source can read, as a JSON object of key to type; "{}" when none. */
+  String readableMetadata();
+
+  /** Writes the Arrow stream at {@code address} (an INSERT); returns null or an error object. */
+  String write(long address);
+
+  /** Whether the source implements {@code write}. */
+  boolean supportsWriting();
+}

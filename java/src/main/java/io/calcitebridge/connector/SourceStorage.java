@@ -1,0 +1,254 @@
+package io.calcitebridge.connector;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.calcitebridge.catalog.ColumnDef;
+import io.calcitebridge.catalog.TableDef;
+import io.calcitebridge.exec.ArrowToRows;
+import io.calcitebridge.expr.Expression;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+
+/**
+ * The storage of a table backed by a {@link PythonSource}: a scan asks Python for an Arrow stream
+ * of the table's columns (physical ones by name, metadata ones by key), honouring the filters the
+ * source accepted; the rows are read in place through the C Data Interface.
+ */
+public final class SourceStorage implements TableStorage, FilterableStorage {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final PythonSource source;
+  private final BufferAllocator allocator;
+  private volatile TableDef def;
+
+  public SourceStorage(PythonSource source, BufferAllocator allocator, TableDef def) {
+    this.source = source;
+    this.allocator = allocator;
+    this.def = def;
+  }
+
+  /** Replaces the definition (the DDL's, once the catalog has built it). */
+  public void setDef(TableDef def) {
+    this.def = def;
+  }
+
+  public PythonSource source() {
+    return source;
+  }
+
+  @Override
+  public Enumerable<Object[]> scan() {
+    return scan(List.of());
+  }
+
+  @Override
+  public Enumerable<Object[]> scan(List<Expression> filters) {
+    final String request = request(filters);
+    final TableDef d = def;
+    return new AbstractEnumerable<>() {
+      @Override
+      public Enumerator<Object[]> enumerator() {
+        ArrowReader reader = open(request);
+        int[] projection;
+        try {
+          projection = projection(d, reader.getVectorSchemaRoot().getSchema());
+        } catch (RuntimeException | java.io.IOException e) {
+          closeQuietly(reader);
+          throw e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
+        }
+        return new SourceEnumerator(ArrowToRows.of(reader, projection).enumerator());
+      }
+    };
+  }
+
+  private String request(List<Expression> filters) {
+    Map<String, Object> r = new LinkedHashMap<>();
+    List<String> columns = new ArrayList<>();
+    LinkedHashSet<String> keys = new LinkedHashSet<>();
+    for (ColumnDef c : def.scannedColumns()) {
+      if (c.isMetadata()) {
+        keys.add(c.metadataKey());
+      } else {
+        columns.add(c.name());
+      }
+    }
+    r.put("columns", columns);
+    r.put("projection", null);
+    r.put("filters", filters.stream().map(Expression::toJson).toList());
+    r.put("metadata_keys", new ArrayList<>(keys));
+    r.put("limit", null);
+    return write(r);
+  }
+
+  private ArrowReader open(String request) {
+    ArrowArrayStream struct = ArrowArrayStream.allocateNew(allocator);
+    try {
+      check(source.scan(request, struct.memoryAddress()));
+      return Data.importArrayStream(allocator, struct);
+    } finally {
+      struct.close();
+    }
+  }
+
+  private int[] projection(TableDef d, Schema schema) {
+    List<String> names = schema.getFields().stream().map(f -> f.getName()).toList();
+    List<ColumnDef> scanned = d.scannedColumns();
+    int[] projection = new int[scanned.size()];
+    for (int i = 0; i < projection.length; i++) {
+      ColumnDef c = scanned.get(i);
+      String wanted = c.isMetadata() ? c.metadataKey() : c.name();
+      projection[i] = names.indexOf(wanted);
+      if (projection[i] < 0) {
+        throw new SourceException(
+            "Source '" + source.name() + "' returned no column '" + wanted + "'; it returned "
+                + names,
+            true,
+            "");
+      }
+    }
+    return projection;
+  }
+
+  @Override
+  public boolean supportsNestedFilters() {
+    return source.supportsNestedFilters();
+  }
+
+  /** The metadata keys the source can read, with their types. */
+  public Map<String, String> readableMetadata() {
+    JsonNode node = check(source.readableMetadata());
+    Map<String, String> out = new LinkedHashMap<>();
+    if (node != null && node.isObject()) {
+      node.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+    }
+    return out;
+  }
+
+  /** Whether the source takes filters at all. */
+  public boolean supportsFilterPushDown() {
+    return source.supportsFilterPushDown();
+  }
+
+  @Override
+  public Decision applyFilters(List<Expression> filters) {
+    String answer = source.applyFilters(write(filters.stream().map(Expression::toJson).toList()));
+    JsonNode node = check(answer);
+    return new Decision(indices(node.get("accepted")), indices(node.get("remaining")));
+  }
+
+  /** Writes {@code rows} (in the order of the writable columns) through the source. */
+  @Override
+  public long insert(List<Object[]> rows) {
+    if (!source.supportsWriting()) {
+      throw new UnsupportedOperationException(
+          "Source '" + source.name() + "' is read-only: it has no write()");
+    }
+    var type = def.writableRowType(io.calcitebridge.plan.PlannerContext.TYPE_FACTORY);
+    try (var stream =
+        io.calcitebridge.exec.ArrowStreams.exportStream(
+            allocator,
+            io.calcitebridge.exec.RowsToArrow.fromRows(allocator, type, rows))) {
+      check(source.write(stream.address()));
+    }
+    return rows.size();
+  }
+
+  @Override
+  public boolean isWritable() {
+    return source.supportsWriting();
+  }
+
+  private static List<Integer> indices(JsonNode array) {
+    List<Integer> out = new ArrayList<>();
+    if (array != null) {
+      array.forEach(n -> out.add(n.asInt()));
+    }
+    return out;
+  }
+
+  /** Parses a Python answer, throwing the error it carries. */
+  public static JsonNode check(String answer) {
+    if (answer == null || answer.isEmpty()) {
+      return JSON.nullNode();
+    }
+    JsonNode node;
+    try {
+      node = JSON.readTree(answer);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Bad answer from a Python source: " + answer, e);
+    }
+    JsonNode error = node.get("error");
+    if (error != null && !error.isNull()) {
+      throw new SourceException(
+          error.path("message").asText(),
+          "SOURCE_CONTRACT".equals(error.path("kind").asText()),
+          error.path("traceback").asText());
+    }
+    return node;
+  }
+
+  private static String write(Object value) {
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception ignored) {
+      // the first failure is the one to report
+    }
+  }
+
+  /** Reports failures while reading the source's stream as source errors. */
+  private final class SourceEnumerator implements Enumerator<Object[]> {
+    private final Enumerator<Object[]> inner;
+
+    SourceEnumerator(Enumerator<Object[]> inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public Object[] current() {
+      return inner.current();
+    }
+
+    @Override
+    public boolean moveNext() {
+      try {
+        return inner.moveNext();
+      } catch (SourceException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        throw new SourceException(
+            "Source '" + source.name() + "' failed while it was read: " + e.getMessage(), false,
+            "");
+      }
+    }
+
+    @Override
+    public void reset() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void close() {
+      inner.close();
+    }
+  }
+}

@@ -1,0 +1,5 @@
+/**
+ * The resolved-expression model shared with Python: the filters offered to and accepted by table
+ * sources.
+ */
+package io.calcitebridge.expr;

@@ -1,0 +1,108 @@
+package io.calcitebridge.plan;
+
+import io.calcitebridge.connector.FilterableStorage;
+import io.calcitebridge.connector.SourceException;
+import io.calcitebridge.connector.SourceStorage;
+import io.calcitebridge.connector.TableStorage;
+import io.calcitebridge.expr.Call;
+import io.calcitebridge.expr.Expression;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+
+/**
+ * Offers the conjuncts of a filter over a {@link BridgeTableScan} to the table's source (DESIGN
+ * §7): the condition in conjunctive normal form, one {@link Expression} a conjunct, nested ones
+ * only to sources that support nested filters. Accepted conjuncts leave the plan; remaining and
+ * untranslatable ones stay in a filter above the scan. Runs in a heuristic pass, once a scan.
+ */
+public final class FilterPushDownRule extends RelOptRule {
+  public static final FilterPushDownRule INSTANCE = new FilterPushDownRule();
+
+  @SuppressWarnings("deprecation")
+  private FilterPushDownRule() {
+    super(operand(LogicalFilter.class, operand(BridgeTableScan.class, none())), "FilterPushDown");
+  }
+
+  @Override
+  public boolean matches(RelOptRuleCall call) {
+    BridgeTableScan scan = call.rel(1);
+    TableStorage storage = scan.bridgeTable().storage();
+    return scan.filters().isEmpty()
+        && storage instanceof FilterableStorage
+        && (!(storage instanceof SourceStorage) || ((SourceStorage) storage).supportsFilterPushDown());
+  }
+
+  @Override
+  public void onMatch(RelOptRuleCall call) {
+    LogicalFilter filter = call.rel(0);
+    BridgeTableScan scan = call.rel(1);
+    FilterableStorage storage = (FilterableStorage) scan.bridgeTable().storage();
+    RexBuilder rexBuilder = filter.getCluster().getRexBuilder();
+    RexNode cnf = RexUtil.toCnf(rexBuilder, filter.getCondition());
+    List<RexNode> conjuncts = RelOptUtil.conjunctions(cnf);
+    RexToExpression translator = new RexToExpression(scan.getRowType(), rexBuilder);
+
+    List<Expression> offered = new ArrayList<>();
+    List<Integer> offeredConjunct = new ArrayList<>();
+    for (int i = 0; i < conjuncts.size(); i++) {
+      Expression e = translator.translate(conjuncts.get(i));
+      if (e != null && (storage.supportsNestedFilters() || !Call.hasNested(e))) {
+        offered.add(e);
+        offeredConjunct.add(i);
+      }
+    }
+    if (offered.isEmpty()) {
+      return;
+    }
+    FilterableStorage.Decision decision = storage.applyFilters(offered);
+    Set<Integer> keepAbove = new HashSet<>();
+    for (int i = 0; i < conjuncts.size(); i++) {
+      keepAbove.add(i);
+    }
+    List<Expression> accepted = new ArrayList<>();
+    for (int i : decision.accepted()) {
+      check(i, offered, scan);
+      accepted.add(offered.get(i));
+      keepAbove.remove(offeredConjunct.get(i));
+    }
+    for (int i : decision.remaining()) {
+      check(i, offered, scan);
+      keepAbove.add(offeredConjunct.get(i));
+    }
+    if (accepted.isEmpty()) {
+      return;
+    }
+    RelNode newScan = scan.withFilters(accepted);
+    List<RexNode> remaining = new ArrayList<>();
+    for (int i = 0; i < conjuncts.size(); i++) {
+      if (keepAbove.contains(i)) {
+        remaining.add(conjuncts.get(i));
+      }
+    }
+    RelNode result =
+        remaining.isEmpty()
+            ? newScan
+            : filter.copy(filter.getTraitSet(), newScan, RexUtil.composeConjunction(rexBuilder, remaining));
+    call.transformTo(result);
+  }
+
+  private static void check(int i, List<Expression> offered, BridgeTableScan scan) {
+    if (i < 0 || i >= offered.size()) {
+      throw new SourceException(
+          "Source of table " + scan.getTable().getQualifiedName() + " answered filter #" + i
+              + ", which was never offered",
+          true,
+          "");
+    }
+  }
+}

@@ -1,0 +1,146 @@
+"""The JVM's view of Python sources: JPype proxies of the Java interfaces ``PythonSource`` and
+``ConnectorFactory``. Every call is coarse and every failure comes back as a JSON error object
+carrying the Python traceback, so it reaches the user as ``SourceError`` or
+``SourceContractError``."""
+
+from __future__ import annotations
+
+import json
+import traceback
+from typing import Any
+
+import pyarrow as pa
+from jpype import JImplements, JOverride
+
+from ..errors import SourceContractError
+from .base import ScanRequest, check_filter_result, filters_from_json, to_reader
+from .filesystem import FileSystemSource
+
+
+def _error(exc: BaseException) -> str:
+    kind = "SOURCE_CONTRACT" if isinstance(exc, SourceContractError) else "SOURCE"
+    message = str(exc) if isinstance(exc, SourceContractError) else f"{type(exc).__name__}: {exc}"
+    return json.dumps(
+        {"error": {"kind": kind, "message": message, "traceback": traceback.format_exc()}}
+    )
+
+
+@JImplements("io.calcitebridge.connector.PythonSource", deferred=True)
+class SourceProxy:
+    """Adapts a Python source object (``schema()``, ``scan(request)``, abilities) to the JVM."""
+
+    def __init__(self, name: str, source: Any) -> None:
+        self._name = name
+        self.source = source
+
+    def _where(self, exc: BaseException, action: str) -> BaseException:
+        if isinstance(exc, SourceContractError):
+            return exc
+        return type(exc)(f"source {self._name!r} failed in {action}: {exc}")
+
+    @JOverride
+    def name(self) -> str:
+        return self._name
+
+    @JOverride
+    def exportSchema(self, address: int) -> str | None:  # noqa: N802 (Java interface)
+        try:
+            schema = self.source.schema()
+            schema._export_to_c(int(address))
+            return None
+        except Exception as e:
+            return _error(e)
+
+    @JOverride
+    def supportsFilterPushDown(self) -> bool:  # noqa: N802
+        return callable(getattr(self.source, "apply_filters", None))
+
+    @JOverride
+    def supportsNestedFilters(self) -> bool:  # noqa: N802
+        ask = getattr(self.source, "supports_nested_filters", None)
+        return bool(ask()) if callable(ask) else False
+
+    @JOverride
+    def applyFilters(self, filters_json: Any) -> str:  # noqa: N802
+        try:
+            offered = filters_from_json(str(filters_json))
+            result = self.source.apply_filters(list(offered))
+            accepted, remaining = check_filter_result(self._name, offered, result)
+            return json.dumps({"accepted": accepted, "remaining": remaining})
+        except Exception as e:
+            return _error(e)
+
+    @JOverride
+    def scan(self, request_json: Any, address: int) -> str | None:
+        try:
+            request = ScanRequest.from_json(str(request_json))
+            reader = to_reader(self.source.scan(request), None, self._name)
+            reader._export_to_c(int(address))
+            return None
+        except Exception as e:
+            return _error(e)
+
+    @JOverride
+    def readableMetadata(self) -> str:  # noqa: N802
+        try:
+            listing = getattr(self.source, "list_readable_metadata", None)
+            return json.dumps(dict(listing()) if callable(listing) else {})
+        except Exception as e:
+            return _error(e)
+
+    @JOverride
+    def supportsWriting(self) -> bool:  # noqa: N802
+        return callable(getattr(self.source, "write", None))
+
+    @JOverride
+    def write(self, address: int) -> str | None:
+        try:
+            table = pa.RecordBatchReader._import_from_c(int(address)).read_all()
+            self.source.write(table)
+            return None
+        except Exception as e:
+            return _error(e)
+
+
+class _Failed:
+    """Stands for a source whose creation failed; CREATE TABLE reports the failure."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+    def schema(self) -> pa.Schema:
+        raise self.exc
+
+    def scan(self, request: ScanRequest) -> Any:
+        raise self.exc
+
+    def list_readable_metadata(self) -> dict[str, str]:
+        raise self.exc
+
+
+@JImplements("io.calcitebridge.connector.ConnectorFactory", deferred=True)
+class ConnectorFactory:
+    """Creates the sources of connectors written in Python, for tables declared in DDL."""
+
+    CONNECTORS = ("filesystem",)
+
+    @JOverride
+    def connectors(self) -> str:
+        return ",".join(self.CONNECTORS)
+
+    @JOverride
+    def create(self, connector: Any, table: Any, options_json: Any, schema_address: int) -> Any:
+        connector, table = str(connector), str(table)
+        if connector not in self.CONNECTORS:
+            return None
+        try:
+            options = json.loads(str(options_json))
+            schema = pa.Schema._import_from_c(int(schema_address))
+            if "path" not in options:
+                raise ValueError("the filesystem connector needs the option 'path'")
+            source: Any = FileSystemSource(
+                options["path"], options.get("format", "parquet"), schema=schema, options=options
+            )
+        except Exception as e:
+            source = _Failed(e)
+        return SourceProxy(table, source)
