@@ -39,6 +39,7 @@ from calcite_bridge.sources.base import (
     SupportsWriting,
     TableSource,
 )
+from calcite_bridge.sources.pruning import prune_row_groups
 from calcite_bridge.sources.types import arrow_to_sql, sql_to_arrow
 
 __all__ = ["METADATA", "TMP_PREFIX", "FileSystemSource"]
@@ -150,9 +151,11 @@ class FileSystemSource(
         if self.format == "csv":
             delimiter = self.options.get("csv.field-delimiter", ",")
             types = {f.name: f.type for f in schema} if schema is not None else None
+            convert = pcsv.ConvertOptions(
+                column_types=types, strings_can_be_null=True, quoted_strings_can_be_null=False
+            )
             return ds.CsvFileFormat(
-                parse_options=pcsv.ParseOptions(delimiter=delimiter),
-                convert_options=pcsv.ConvertOptions(column_types=types),
+                parse_options=pcsv.ParseOptions(delimiter=delimiter), convert_options=convert
             )
         parse = pjson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="infer")
         return ds.JsonFileFormat(parse_options=parse)
@@ -230,7 +233,7 @@ class FileSystemSource(
 
     def scan(self, request: ScanRequest) -> pa.RecordBatchReader:
         self.apply_readable_metadata(list(request.metadata_keys))
-        dataset = self._dataset(self._scan_schema())
+        dataset = prune_row_groups(self._dataset(self._scan_schema()), request.filters)
         fields = [pa.field(k, sql_to_arrow(METADATA[k])) for k in request.metadata_keys]
         return scan_dataset(dataset, request, fields, self._metadata_values(request.metadata_keys))
 
@@ -268,7 +271,9 @@ class FileSystemSource(
         if self.format == "parquet":
             pq.write_table(table, fh)
         elif self.format == "csv":
-            pcsv.write_csv(table, fh)
+            delimiter = self.options.get("csv.field-delimiter", ",")
+            options = pcsv.WriteOptions(delimiter=delimiter, quoting_style="all_valid")
+            pcsv.write_csv(table, fh, options)
         else:
             for row in table.to_pylist():
                 fh.write(json.dumps(row, default=_json_default).encode("utf-8") + b"\n")
