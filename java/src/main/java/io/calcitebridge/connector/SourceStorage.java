@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.calcitebridge.catalog.ColumnDef;
+import io.calcitebridge.catalog.ColumnKind;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.exec.ArrowToRows;
 import io.calcitebridge.expr.Expression;
@@ -20,6 +21,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The storage of a table backed by a {@link PythonSource}: a scan asks Python for an Arrow stream
@@ -55,29 +57,45 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
 
   @Override
   public Enumerable<Object[]> scan(List<Expression> filters) {
-    final String request = request(filters);
+    return scan(filters, null);
+  }
+
+  /** Asks the source for the projected columns (and metadata keys) only. */
+  @Override
+  public Enumerable<Object[]> scan(List<Expression> filters, int @Nullable [] projection) {
     final TableDef d = def;
+    final List<ColumnDef> wanted = new ArrayList<>();
+    List<ColumnDef> scanned = d.scannedColumns();
+    if (projection == null) {
+      wanted.addAll(scanned);
+    } else {
+      for (int i : projection) {
+        wanted.add(scanned.get(i));
+      }
+    }
+    final String request = request(filters, wanted, projection);
     return new AbstractEnumerable<>() {
       @Override
       public Enumerator<Object[]> enumerator() {
         ArrowReader reader = open(request);
-        int[] projection;
+        int[] columns;
         try {
-          projection = projection(d, reader.getVectorSchemaRoot().getSchema());
+          columns = projection(wanted, reader.getVectorSchemaRoot().getSchema());
         } catch (RuntimeException | java.io.IOException e) {
           closeQuietly(reader);
           throw e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
         }
-        return new SourceEnumerator(ArrowToRows.of(reader, projection).enumerator());
+        return new SourceEnumerator(ArrowToRows.of(reader, columns).enumerator());
       }
     };
   }
 
-  private String request(List<Expression> filters) {
+  private String request(
+      List<Expression> filters, List<ColumnDef> wanted, int @Nullable [] projection) {
     Map<String, Object> r = new LinkedHashMap<>();
     List<String> columns = new ArrayList<>();
     LinkedHashSet<String> keys = new LinkedHashSet<>();
-    for (ColumnDef c : def.scannedColumns()) {
+    for (ColumnDef c : wanted) {
       if (c.isMetadata()) {
         keys.add(c.metadataKey());
       } else {
@@ -85,7 +103,15 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
       }
     }
     r.put("columns", columns);
-    r.put("projection", null);
+    // Index paths into the source's schema: its physical columns, in declaration order.
+    List<ColumnDef> physical = def.columns().stream().filter(c -> c.kind() == ColumnKind.PHYSICAL).toList();
+    List<List<Integer>> paths = new ArrayList<>();
+    for (ColumnDef c : wanted) {
+      if (!c.isMetadata()) {
+        paths.add(List.of(physical.indexOf(c)));
+      }
+    }
+    r.put("projection", projection == null ? null : paths);
     r.put("filters", filters.stream().map(Expression::toJson).toList());
     r.put("metadata_keys", new ArrayList<>(keys));
     r.put("limit", null);
@@ -102,9 +128,8 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
     }
   }
 
-  private int[] projection(TableDef d, Schema schema) {
+  private int[] projection(List<ColumnDef> scanned, Schema schema) {
     List<String> names = schema.getFields().stream().map(f -> f.getName()).toList();
-    List<ColumnDef> scanned = d.scannedColumns();
     int[] projection = new int[scanned.size()];
     for (int i = 0; i < projection.length; i++) {
       ColumnDef c = scanned.get(i);

@@ -2,6 +2,7 @@ package io.calcitebridge.connector;
 
 import java.util.List;
 import org.apache.calcite.linq4j.Enumerable;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The data behind a catalog table, as a connector provides it.
@@ -21,6 +22,26 @@ public interface TableStorage extends AutoCloseable {
       throw new IllegalStateException("this table takes no filters");
     }
     return scan();
+  }
+
+  /**
+   * As {@link #scan(java.util.List)}, keeping only the scanned columns at {@code projection}
+   * (indices into the scanned columns, in order), or every column when it is null.
+   */
+  default Enumerable<Object[]> scan(
+      java.util.List<io.calcitebridge.expr.Expression> filters, int @Nullable [] projection) {
+    Enumerable<Object[]> rows = scan(filters);
+    if (projection == null) {
+      return rows;
+    }
+    return rows.select(
+        r -> {
+          Object[] out = new Object[projection.length];
+          for (int i = 0; i < projection.length; i++) {
+            out[i] = r[projection[i]];
+          }
+          return out;
+        });
   }
 
   /**

@@ -2,6 +2,13 @@ package io.calcitebridge.plan;
 
 import io.calcitebridge.catalog.BridgeTable;
 import io.calcitebridge.expr.Expression;
+import java.util.Set;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import java.util.stream.Collectors;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -34,10 +41,11 @@ import org.apache.calcite.rel.hint.RelHint;
 public final class BridgeTableScan extends TableScan implements EnumerableRel {
   private final BridgeTable bridgeTable;
   private final List<Expression> filters;
+  private final int @Nullable [] projection;
 
   public BridgeTableScan(
       RelOptCluster cluster, RelOptTable table, BridgeTable bridgeTable, List<RelHint> hints) {
-    this(cluster, table, bridgeTable, hints, List.of());
+    this(cluster, table, bridgeTable, hints, List.of(), null);
   }
 
   private BridgeTableScan(
@@ -45,10 +53,45 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
       RelOptTable table,
       BridgeTable bridgeTable,
       List<RelHint> hints,
-      List<Expression> filters) {
+      List<Expression> filters,
+      int @Nullable [] projection) {
     super(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), hints, table);
     this.bridgeTable = bridgeTable;
     this.filters = List.copyOf(filters);
+    this.projection = projection;
+  }
+
+  @Override
+  public RelDataType deriveRowType() {
+    RelDataType full = table.getRowType();
+    if (projection == null) {
+      return full;
+    }
+    RelDataTypeFactory.Builder b = getCluster().getTypeFactory().builder();
+    for (int i : projection) {
+      b.add(full.getFieldList().get(i));
+    }
+    return b.build();
+  }
+
+  /**
+   * Projection pushdown: Calcite's field trimmer asks the scan for the columns a query uses; the
+   * source is then asked for those columns (and metadata keys) only.
+   */
+  @Override
+  public RelNode project(
+      ImmutableBitSet fieldsUsed, Set<RelDataTypeField> extraFields, RelBuilder relBuilder) {
+    if (projection != null || !extraFields.isEmpty()) {
+      return super.project(fieldsUsed, extraFields, relBuilder);
+    }
+    int fieldCount = getRowType().getFieldCount();
+    if (fieldsUsed.equals(ImmutableBitSet.range(fieldCount))) {
+      return this;
+    }
+    int[] used = fieldsUsed.isEmpty() ? new int[] {0} : fieldsUsed.toArray();
+    BridgeTableScan scan =
+        new BridgeTableScan(getCluster(), getTable(), bridgeTable, getHints(), filters, used);
+    return fieldsUsed.isEmpty() ? relBuilder.push(scan).project(List.of()).build() : scan;
   }
 
   public BridgeTable bridgeTable() {
@@ -62,12 +105,15 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
 
   /** A copy of this scan whose source applies {@code accepted}. */
   public BridgeTableScan withFilters(List<Expression> accepted) {
-    return new BridgeTableScan(getCluster(), getTable(), bridgeTable, getHints(), accepted);
+    return new BridgeTableScan(
+        getCluster(), getTable(), bridgeTable, getHints(), accepted, projection);
   }
 
   @Override
   public RelWriter explainTerms(RelWriter pw) {
-    return super.explainTerms(pw).itemIf("filter", renderFilters(), !filters.isEmpty());
+    return super.explainTerms(pw)
+        .itemIf("filter", renderFilters(), !filters.isEmpty())
+        .itemIf("project", getRowType().getFieldNames(), projection != null);
   }
 
   private String renderFilters() {
@@ -95,6 +141,10 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
     org.apache.calcite.linq4j.tree.Expression source =
         implementor.stash(bridgeTable, BridgeTable.class);
     org.apache.calcite.linq4j.tree.Expression pushed = implementor.stash(filters, List.class);
+    org.apache.calcite.linq4j.tree.Expression columns =
+        projection == null
+            ? Expressions.constant(null, int[].class)
+            : implementor.stash(projection, int[].class);
     boolean scalar = physType.getFormat() == JavaRowFormat.SCALAR;
     org.apache.calcite.linq4j.tree.Expression rows =
         Expressions.call(
@@ -102,6 +152,7 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
             "rows",
             source,
             pushed,
+            columns,
             DataContext.ROOT,
             Expressions.constant(scalar));
     return implementor.result(physType, Blocks.toBlock(rows));
@@ -109,8 +160,12 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
 
   /** Called by generated code: the table's rows, or the values of its only column. */
   public static Enumerable<?> rows(
-      BridgeTable table, List<Expression> filters, DataContext root, boolean scalar) {
-    Enumerable<Object[]> rows = table.storage().scan(filters);
+      BridgeTable table,
+      List<Expression> filters,
+      int @Nullable [] projection,
+      DataContext root,
+      boolean scalar) {
+    Enumerable<Object[]> rows = table.storage().scan(filters, projection);
     return scalar ? rows.select(r -> r[0]) : rows;
   }
 }
