@@ -8,7 +8,6 @@ SQL's three-valued logic. ``to_json``/``from_json`` are the wire format shared w
 
 from __future__ import annotations
 
-import base64
 import datetime as dt
 import decimal
 import json
@@ -187,6 +186,8 @@ class Literal(Expression):
 
 
 def _render_value(value: Any, data_type: str) -> str:  # noqa: PLR0911
+    from calcite_bridge.sources.values import encode_value
+
     base = base_type(data_type)
     if isinstance(value, str):
         return "'" + value.replace("'", "''") + "'"
@@ -195,11 +196,11 @@ def _render_value(value: Any, data_type: str) -> str:  # noqa: PLR0911
     if isinstance(value, decimal.Decimal):
         return format(value, "f")
     if isinstance(value, float) and not math.isfinite(value):
-        return _encode_value(value, base)  # type: ignore[no-any-return]
+        return str(encode_value(value))
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, (dt.date, dt.time)):
-        text = _encode_value(value, base)
+        text = encode_value(value)
         prefix = {"TIMESTAMP_LTZ": "TIMESTAMP WITH LOCAL TIME ZONE"}.get(base, base)
         if prefix not in ("DATE", "TIME", "TIMESTAMP", "TIMESTAMP WITH LOCAL TIME ZONE"):
             prefix = "TIMESTAMP" if isinstance(value, dt.datetime) else type(value).__name__.upper()
@@ -350,46 +351,8 @@ def base_type(data_type: str) -> str:
     return {"INTEGER": "INT", "REAL": "FLOAT", "BYTES": "VARBINARY"}.get(head, head)
 
 
-def _params(data_type: str) -> list[int]:
-    m = re.match(r"\s*[A-Za-z_]+\s*\(([^)]*)\)", data_type)
-    return [int(p) for p in m.group(1).split(",")] if m else []
-
-
-def _time_unit(precision: int) -> str:
-    return "s" if precision == 0 else "ms" if precision <= 3 else "us" if precision <= 6 else "ns"
-
-
 def arrow_type(data_type: str) -> pa.DataType:
-    """The Arrow type of a scalar SQL type string (ROW/ARRAY/MAP: see ``sources.types``)."""
-    base, params = base_type(data_type), _params(data_type)
-    simple = {
-        "NULL": pa.null(),
-        "BOOLEAN": pa.bool_(),
-        "TINYINT": pa.int8(),
-        "SMALLINT": pa.int16(),
-        "INT": pa.int32(),
-        "BIGINT": pa.int64(),
-        "FLOAT": pa.float32(),
-        "DOUBLE": pa.float64(),
-        "CHAR": pa.string(),
-        "VARCHAR": pa.string(),
-        "STRING": pa.string(),
-        "BINARY": pa.binary(),
-        "VARBINARY": pa.binary(),
-        "DATE": pa.date32(),
-    }
-    if base in simple:
-        return simple[base]
-    if base == "DECIMAL":
-        precision, scale = (params + [10, 0][len(params) :])[:2]
-        decimal_type = pa.decimal128 if precision <= 38 else pa.decimal256
-        return decimal_type(precision, scale)
-    if base == "TIME":
-        unit = _time_unit(params[0] if params else 0)
-        return pa.time32(unit) if unit in ("s", "ms") else pa.time64(unit)
-    if base in ("TIMESTAMP", "TIMESTAMP_LTZ"):
-        unit = _time_unit(params[0] if params else 6)
-        return pa.timestamp(unit, tz="UTC" if base == "TIMESTAMP_LTZ" else None)
+    """The Arrow type of a SQL type string (``sources.types.sql_to_arrow``)."""
     from calcite_bridge.sources.types import sql_to_arrow
 
     return sql_to_arrow(data_type)
@@ -397,81 +360,11 @@ def arrow_type(data_type: str) -> pa.DataType:
 
 # --- JSON --------------------------------------------------------------------------------------
 
-_INTS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
-_STRINGS = ("CHAR", "VARCHAR", "STRING")
-_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?$")
-
-
-def _parse_time(text: str) -> dt.time:
-    m = _CLOCK.match(text.strip())
-    if not m:
-        raise ValueError(f"not a TIME literal: {text!r}")
-    h, mi, s, frac = m.groups()
-    micro = int((frac or "0")[:6].ljust(6, "0"))
-    return dt.time(int(h), int(mi), int(s or 0), micro)
-
-
-def _format_time(t: dt.time) -> str:
-    text = f"{t.hour:02d}:{t.minute:02d}:{t.second:02d}"
-    if t.microsecond % 1000 == 0:
-        return text + (f".{t.microsecond // 1000:03d}" if t.microsecond else "")
-    return text + f".{t.microsecond:06d}"
-
-
-def _decode_value(value: Any, data_type: str) -> Any:  # noqa: PLR0911
-    if value is None:
-        return None
-    base = base_type(data_type)
-    if base == "BOOLEAN":
-        return bool(value)
-    if base in _INTS:
-        return int(value)
-    if base in ("FLOAT", "DOUBLE"):
-        return float(value)  # float("NaN"), float("Infinity") cover the non-finite strings
-    if base == "DECIMAL":
-        return decimal.Decimal(str(value))
-    if base in _STRINGS:
-        return str(value)
-    if base in ("BINARY", "VARBINARY"):
-        return base64.b64decode(value)
-    if base == "DATE":
-        return dt.date.fromisoformat(value)
-    if base == "TIME":
-        return _parse_time(value)
-    if base in ("TIMESTAMP", "TIMESTAMP_LTZ"):
-        text = str(value).strip().replace("T", " ")
-        aware = text.endswith(("Z", "z"))
-        day, _, clock = text.rstrip("Zz").partition(" ")
-        stamp = dt.datetime.combine(dt.date.fromisoformat(day), _parse_time(clock or "00:00"))
-        return stamp.replace(tzinfo=dt.timezone.utc) if aware or base == "TIMESTAMP_LTZ" else stamp
-    return value
-
-
-def _encode_value(value: Any, base: str) -> Any:  # noqa: PLR0911
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        if math.isfinite(value):
-            return value
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, decimal.Decimal):
-        return format(value, "f")
-    if isinstance(value, (bytes, bytearray)):
-        return base64.b64encode(bytes(value)).decode("ascii")
-    if isinstance(value, dt.datetime):
-        if value.tzinfo is not None:
-            value = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
-            return f"{value.date().isoformat()} {_format_time(value.time())}Z"
-        return f"{value.date().isoformat()} {_format_time(value.time())}"
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    if isinstance(value, dt.time):
-        return _format_time(value)
-    return value
-
 
 def to_json(expr: Expression) -> dict[str, Any]:
     """The JSON-ready dict of ``expr`` (the wire format shared with the JVM)."""
+    from calcite_bridge.sources.values import encode_value
+
     if isinstance(expr, FieldReference):
         return {
             "kind": "field",
@@ -489,7 +382,7 @@ def to_json(expr: Expression) -> dict[str, Any]:
             "input_index": expr.input_index,
         }
     if isinstance(expr, Literal):
-        value = _encode_value(expr.value, base_type(expr.data_type))
+        value = encode_value(expr.value)
         return {"kind": "literal", "value": value, "type": expr.data_type}
     if isinstance(expr, Call):
         args = [to_json(a) for a in expr.args]
@@ -499,6 +392,8 @@ def to_json(expr: Expression) -> dict[str, Any]:
 
 def from_json(obj: dict[str, Any] | str) -> Expression:
     """Decodes one expression from its dict (or JSON text)."""
+    from calcite_bridge.sources.values import decode_value
+
     if isinstance(obj, str):
         obj = json.loads(obj)
     if not isinstance(obj, dict):
@@ -513,7 +408,7 @@ def from_json(obj: dict[str, Any] | str) -> Expression:
             tuple(obj["names"]), tuple(obj["indices"]), obj["type"], int(obj.get("input_index", 0))
         )
     if kind == "literal":
-        return Literal(_decode_value(obj.get("value"), obj["type"]), obj["type"])
+        return Literal(decode_value(obj.get("value"), obj["type"]), obj["type"])
     if kind == "call":
         args = tuple(from_json(a) for a in obj.get("args", []))
         return Call(obj["function"], args, obj["type"])

@@ -6,7 +6,9 @@ import re
 
 import pyarrow as pa
 
-__all__ = ["arrow_to_sql", "quote_identifier", "sql_to_arrow"]
+from calcite_bridge.expressions import base_type
+
+__all__ = ["arrow_to_sql", "quote_identifier", "scalar_to_arrow", "sql_to_arrow"]
 
 _TOKEN = re.compile(r"\s*(`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_$]*|\d+|[<>(),:])")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*$")
@@ -68,8 +70,6 @@ class _Parser:
         return out
 
     def type(self) -> pa.DataType:
-        from calcite_bridge.expressions import arrow_type
-
         word = self.take().upper()
         if word in ("ROW", "STRUCT"):
             close = ">" if self.accept("<") else ")" if self.accept("(") else None
@@ -110,7 +110,50 @@ class _Parser:
             text = "TIMESTAMP_LTZ" + text[len("TIMESTAMP") :]
         elif word in ("TIMESTAMP", "TIME"):
             self.accept("WITHOUT", "TIME", "ZONE")
-        return arrow_type(text)
+        return scalar_to_arrow(text)
+
+
+def _params(data_type: str) -> list[int]:
+    m = re.match(r"\s*[A-Za-z_]+\s*\(([^)]*)\)", data_type)
+    return [int(p) for p in m.group(1).split(",")] if m else []
+
+
+def _time_unit(precision: int) -> str:
+    return "s" if precision == 0 else "ms" if precision <= 3 else "us" if precision <= 6 else "ns"
+
+
+def scalar_to_arrow(data_type: str) -> pa.DataType:
+    """The Arrow type of a scalar SQL type string (no ROW, ARRAY or MAP)."""
+    base, params = base_type(data_type), _params(data_type)
+    simple = {
+        "NULL": pa.null(),
+        "BOOLEAN": pa.bool_(),
+        "TINYINT": pa.int8(),
+        "SMALLINT": pa.int16(),
+        "INT": pa.int32(),
+        "BIGINT": pa.int64(),
+        "FLOAT": pa.float32(),
+        "DOUBLE": pa.float64(),
+        "CHAR": pa.string(),
+        "VARCHAR": pa.string(),
+        "STRING": pa.string(),
+        "BINARY": pa.binary(),
+        "VARBINARY": pa.binary(),
+        "DATE": pa.date32(),
+    }
+    if base in simple:
+        return simple[base]
+    if base == "DECIMAL":
+        precision, scale = (params + [10, 0][len(params) :])[:2]
+        decimal_type = pa.decimal128 if precision <= 38 else pa.decimal256
+        return decimal_type(precision, scale)
+    if base == "TIME":
+        unit = _time_unit(params[0] if params else 0)
+        return pa.time32(unit) if unit in ("s", "ms") else pa.time64(unit)
+    if base in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        unit = _time_unit(params[0] if params else 6)
+        return pa.timestamp(unit, tz="UTC" if base == "TIMESTAMP_LTZ" else None)
+    raise ValueError(f"unknown SQL type {data_type!r}")
 
 
 def sql_to_arrow(data_type: str) -> pa.DataType:
