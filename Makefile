@@ -8,7 +8,7 @@ PKG_JAR := python/calcite_bridge/_jars/calcite-bridge.jar
 MVN ?= mvn -B -q
 JAVA_SOURCES := $(shell find java/src/main -type f 2>/dev/null) java/pom.xml
 
-.PHONY: build jar venv demo test test-java test-python lint fmt clean
+.PHONY: build jar venv demo test test-java test-python bench lint fmt clean
 
 build: venv $(PKG_JAR)
 
@@ -39,6 +39,9 @@ test-java:
 
 test-python: build
 	$(PY) -m pytest tests
+
+bench: build
+	$(PY) bench/run.py
 
 lint: build
 	$(VENV)/bin/ruff check python tests examples
