@@ -28,7 +28,7 @@ public final class Errors {
         break;
       }
     }
-    String msg = t.getMessage() == null ? t.toString() : t.getMessage();
+    String msg = t.getMessage() == null ? t.toString() : firstLine(t.getMessage());
     return new BridgeException(Kind.INTERNAL, msg, t);
   }
 
@@ -92,12 +92,25 @@ public final class Errors {
     if (c instanceof UnsupportedOperationException) {
       return new BridgeException(Kind.UNSUPPORTED, c.getMessage(), top);
     }
-    if (c.getClass().getName().startsWith("org.codehaus.commons.compiler")
-        && String.valueOf(c.getMessage()).contains("too large")) {
+    if (c.getClass().getName().startsWith("org.codehaus.")) {
+      // Janino: typically a method past the JVM's 64 KB limit (a huge IN list or OR chain).
+      while (c.getCause() != null && c.getCause() != c) {
+        c = c.getCause();
+      }
       return new BridgeException(
-          Kind.UNSUPPORTED, "The statement is too large to compile: " + c.getMessage(), top);
+          Kind.UNSUPPORTED,
+          "The statement is too large to compile: " + firstLine(c.getMessage()),
+          top);
     }
     return null;
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "";
+    }
+    int nl = message.indexOf('\n');
+    return nl < 0 ? message : message.substring(0, nl);
   }
 
   private static BridgeException at(Kind kind, String msg, SqlParserPos pos, Throwable top) {
