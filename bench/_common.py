@@ -1,0 +1,118 @@
+"""Shared helpers: timing, JSON records, RSS, test data built with DuckDB."""
+
+from __future__ import annotations
+
+import gc
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pyarrow as pa
+
+
+def timed(fn: Callable[[], Any], repeat: int, warmup: int = 1) -> dict[str, Any]:
+    """Median, min and max seconds of ``repeat`` runs of ``fn`` after ``warmup`` runs."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return {
+        "median_s": statistics.median(times),
+        "min_s": min(times),
+        "max_s": max(times),
+        "runs": repeat,
+    }
+
+
+def in_ms(t: dict[str, Any]) -> dict[str, Any]:
+    """The same timing in milliseconds, rounded for reading."""
+    return {
+        "median_ms": round(t["median_s"] * 1e3, 3),
+        "min_ms": round(t["min_s"] * 1e3, 3),
+        "max_ms": round(t["max_s"] * 1e3, 3),
+        "runs": t["runs"],
+    }
+
+
+def record(
+    benchmark: str,
+    ours: dict[str, Any],
+    peer: dict[str, Any] | None,
+    ratio: float | None,
+    unit: str,
+    target: str | None,
+    met: bool | None,
+    notes: str = "",
+) -> dict[str, Any]:
+    return {
+        "benchmark": benchmark,
+        "ours": ours,
+        "peer": peer,
+        "ratio": None if ratio is None else round(ratio, 3),
+        "unit": unit,
+        "target": target,
+        "met": met,
+        "notes": notes,
+    }
+
+
+def emit(rec: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(rec) + "\n")
+    sys.stdout.flush()
+
+
+def rss_kb() -> int:
+    """Resident set size of this process, from /proc/self/status (VmRSS, in kB)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError("VmRSS not found in /proc/self/status")
+
+
+def duck_table(sql: str) -> pa.Table:
+    """The result of a DuckDB query as a pyarrow.Table (test data is generated this way)."""
+    import duckdb
+
+    return as_table(duckdb.sql(sql).arrow())
+
+
+def as_table(data: Any) -> pa.Table:
+    """DuckDB's ``.arrow()`` is a Table in 1.x and a RecordBatchReader in 2.x."""
+    return data.read_all() if isinstance(data, pa.RecordBatchReader) else data
+
+
+def duck_version() -> str:
+    import duckdb
+
+    return f"duckdb {duckdb.__version__}"
+
+
+def pyflink_note() -> str | None:
+    """``None`` when PyFlink imports, else the message that says it was skipped."""
+    try:
+        import pyflink  # noqa: F401
+    except ImportError:
+        return "PyFlink not installed (import pyflink failed); PyFlink peer skipped."
+    return None
+
+
+def started_env() -> Any:
+    """A connected Environment with the JVM up and the first query behind it."""
+    import calcite_bridge as cb
+
+    env = cb.connect()
+    env.validate("SELECT 1")
+    return env
+
+
+def time_ratio(ours_s: float, peer_s: float) -> float:
+    """Our time over the peer's: above 1 means we are slower."""
+    return ours_s / peer_s if peer_s > 0 else float("inf")

@@ -1,0 +1,111 @@
+"""Runs the benchmark suite (DESIGN §11); every benchmark prints one JSON line on stdout.
+
+    .venv/bin/python bench/run.py                 # every benchmark
+    .venv/bin/python bench/run.py warm transfer   # only these groups (or benchmark names)
+    .venv/bin/python bench/run.py --quick         # smaller sizes, for a fast check
+
+Each group runs in a fresh Python process (a fresh JVM), so one group's heap, caches and
+class loading cannot colour another's figures. Progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+# Group module -> the benchmark names it prints, in run order.
+GROUPS: dict[str, tuple[str, ...]] = {
+    "cold_start": ("cold_start",),
+    "warm": ("warm_validate", "warm_explain", "warm_execute"),
+    "transfer": ("transfer_numeric", "transfer_nested"),
+    "parquet_scan": ("parquet_nested_count", "parquet_nested_select"),
+    "groupby_join": ("group_by", "join"),
+    "memory": ("memory_10k_queries",),
+}
+
+
+def _select(names: list[str]) -> list[tuple[str, set[str] | None]]:
+    """(group, benchmark names to keep or None for all) for each name given."""
+    if not names:
+        return [(g, None) for g in GROUPS]
+    chosen: dict[str, set[str] | None] = {}
+    for name in names:
+        if name in GROUPS:
+            chosen[name] = None
+            continue
+        group = next((g for g, bs in GROUPS.items() if name in bs), None)
+        if group is None:
+            known = sorted(set(GROUPS) | {b for bs in GROUPS.values() for b in bs})
+            sys.exit(f"unknown benchmark {name!r}; known: {', '.join(known)}")
+        if group not in chosen or chosen[group] is not None:
+            chosen.setdefault(group, set())
+            kept = chosen[group]
+            assert kept is not None
+            kept.add(name)
+    return [(g, chosen[g]) for g in GROUPS if g in chosen]
+
+
+def _run_child(group: str, only: set[str] | None, quick: bool) -> None:
+    """In the child: run one group in this process and print its JSON lines."""
+    from _common import emit
+
+    module = importlib.import_module(group)
+    for rec in module.run(quick=quick):
+        if only is None or rec["benchmark"] in only:
+            emit(rec)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="groups or benchmarks to run (default: all)")
+    parser.add_argument("--quick", action="store_true", help="smaller sizes and fewer runs")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--only", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+
+    if args.child:
+        only = set(args.only.split(",")) if args.only else None
+        _run_child(args.child, only, args.quick)
+        return 0
+
+    failed = []
+    start = time.perf_counter()
+    for group, only in _select(args.names):
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--child", group]
+        if only:
+            cmd += ["--only", ",".join(sorted(only))]
+        if args.quick:
+            cmd.append("--quick")
+        t0 = time.perf_counter()
+        print(f"[bench] {group} ...", file=sys.stderr, flush=True)
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, cwd=HERE.parent)
+        for line in proc.stdout.splitlines():
+            try:
+                json.loads(line)
+            except ValueError:
+                print(line, file=sys.stderr)  # stray output never pollutes the JSON lines
+                continue
+            print(line, flush=True)
+        took = time.perf_counter() - t0
+        print(f"[bench] {group} done in {took:.1f} s", file=sys.stderr, flush=True)
+        if proc.returncode != 0:
+            failed.append(group)
+    total = time.perf_counter() - start
+    print(f"[bench] total {total:.1f} s", file=sys.stderr, flush=True)
+    if failed:
+        print(f"[bench] failed: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    sys.exit(main())
