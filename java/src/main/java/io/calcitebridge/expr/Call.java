@@ -23,6 +23,9 @@ public record Call(String function, List<Expression> args, String dataType)
 
   @Override
   public String toString() {
+    if (function.equals("CAST") && args.size() == 1) {
+      return "CAST(" + args.get(0) + ", " + dataType.replace(" NOT NULL", "") + ")";
+    }
     return function + args.stream().map(String::valueOf).collect(Collectors.joining(", ", "(", ")"));
   }
 

@@ -17,10 +17,28 @@ public record Literal(@Nullable Object value, String dataType) implements Expres
     if (value == null) {
       return "NULL";
     }
-    if (value instanceof String && !isNumericType()) {
-      return "'" + ((String) value).replace("'", "''") + "'";
+    String base = dataType.replace(" NOT NULL", "");
+    if (!(value instanceof String) || isNumericType()) {
+      return String.valueOf(value);
     }
-    return String.valueOf(value);
+    String text = (String) value;
+    if (base.equals("DATE")) {
+      return "DATE '" + text + "'";
+    }
+    if (base.startsWith("TIMESTAMP_LTZ")) {
+      return "TIMESTAMP WITH LOCAL TIME ZONE '" + text.replace("Z", "") + "'";
+    }
+    if (base.startsWith("TIMESTAMP")) {
+      return "TIMESTAMP '" + text + "'";
+    }
+    if (base.startsWith("TIME")) {
+      return "TIME '" + text + "'";
+    }
+    if (base.startsWith("BINARY") || base.startsWith("VARBINARY") || base.equals("BYTES")) {
+      return "X'" + java.util.HexFormat.of().withUpperCase().formatHex(
+          java.util.Base64.getDecoder().decode(text)) + "'";
+    }
+    return "'" + text.replace("'", "''") + "'";
   }
 
   private boolean isNumericType() {
