@@ -13,13 +13,20 @@ from typing import Any
 import pyarrow as pa
 
 
-def timed(fn: Callable[[], Any], repeat: int, warmup: int = 1) -> dict[str, Any]:
-    """Median, min and max seconds of ``repeat`` runs of ``fn`` after ``warmup`` runs."""
+def timed(
+    fn: Callable[[], Any], repeat: int, warmup: int = 1, collect: bool = True
+) -> dict[str, Any]:
+    """Median, min and max seconds of ``repeat`` runs of ``fn`` after ``warmup`` runs.
+
+    ``collect`` runs the garbage collector before each run (for big results); micro-benchmarks
+    turn it off, since a collection in JPype also nudges the JVM and costs more than the call.
+    """
     for _ in range(warmup):
         fn()
     times = []
     for _ in range(repeat):
-        gc.collect()
+        if collect:
+            gc.collect()
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
