@@ -35,7 +35,7 @@ public record Literal(@Nullable Object value, String dataType) implements Expres
       return "TIME '" + text + "'";
     }
     if (base.startsWith("BINARY") || base.startsWith("VARBINARY") || base.equals("BYTES")) {
-      return "X'" + java.util.HexFormat.of().withUpperCase().formatHex(
+      return "X'" + java.util.HexFormat.of().formatHex(
           java.util.Base64.getDecoder().decode(text)) + "'";
     }
     return "'" + text.replace("'", "''") + "'";
