@@ -107,7 +107,7 @@ class BridgeSessionTest {
   @Test
   void explainShowsTheOptimizedPlan() {
     String plan = session.explain("SELECT name FROM emp WHERE id = 1", "text").result();
-    assertTrue(plan.contains("BridgeTableScan(table=[[emp]])"), plan);
+    assertTrue(plan.contains("BridgeTableScan(table=[[emp]], project=[[id, name]])"), plan);
     assertTrue(plan.contains("=($t0, $t"), plan);
   }
 
