@@ -94,3 +94,29 @@ def test_threads_inserting_into_one_table(env: cb.Environment) -> None:
     assert sorted(rows) == [(k, 20, 20) for k in range(6)]
     total = env.sql("SELECT COUNT(*) FROM t").fetchone()
     assert total == (120,)
+
+
+def test_short_lived_threads_detach_from_the_jvm(env: cb.Environment) -> None:
+    import gc
+
+    import jpype
+
+    java_thread = jpype.JClass("java.lang.Thread")
+
+    def attached() -> int:
+        """Java threads the JVM made for attached native threads ("Thread-N")."""
+        names = [str(t.getName()) for t in java_thread.getAllStackTraces().keySet()]
+        return sum(1 for n in names if n.startswith("Thread-"))
+
+    before = attached()
+
+    threads = [
+        threading.Thread(target=env.validate, args=("SELECT 1",), name=f"short-lived-{i}")
+        for i in range(20)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    gc.collect()
+    assert attached() <= before

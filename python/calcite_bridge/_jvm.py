@@ -180,6 +180,33 @@ def facade() -> Any:
         return cls
 
 
+class _Detacher:
+    """Held in a thread-local slot: when a Python thread that called Java ends, its slot is
+    cleared on that thread, and this detaches it from the JVM (else JPype keeps every such
+    thread attached, and their Java Thread objects pile up)."""
+
+    __slots__ = ()
+
+    def __del__(self) -> None:
+        try:
+            import jpype
+
+            if jpype.isJVMStarted() and threading.current_thread() is not threading.main_thread():
+                jpype.java.lang.Thread.detach()
+        except Exception:  # the interpreter or the JVM is shutting down
+            pass
+
+
+_thread_slot = threading.local()
+
+
+def _mark_thread() -> None:
+    if threading.current_thread() is threading.main_thread():
+        return
+    if getattr(_thread_slot, "detacher", None) is None:
+        _thread_slot.detacher = _Detacher()
+
+
 class _Session:
     """A Java session that refuses to be used from a forked child, where the JVM cannot run."""
 
@@ -190,6 +217,7 @@ class _Session:
 
     def __getattr__(self, name: str) -> Any:
         _check_process()
+        _mark_thread()
         return getattr(self._java, name)
 
 
