@@ -530,6 +530,15 @@ CASES = [
         paths=(AGE_PATH,),
     ),
     Case(
+        "alias_with_a_dot",
+        "SELECT k FROM (SELECT id AS k, `user` AS `p.q` FROM users) WHERE `p.q`.age < 30",
+        offered=("<(user.age, 30)",),
+        accepted=("<(user.age, 30)",),
+        scan_filter="<(user.age, 30)",
+        null_ids=frozenset({None}),
+        paths=(AGE_PATH,),
+    ),
+    Case(
         "alias_table",
         "SELECT x.id FROM users AS x WHERE x.`user`.age < 30",
         offered=("<(user.age, 30)",),
@@ -763,6 +772,37 @@ def test_to_pyarrow_keeps_nulls_out_at_every_level(env: cb.Environment) -> None:
         table = table.filter(f.to_pyarrow())
     assert sorted(ids) == sorted(table.column("id").to_pylist())
     assert sorted(ids) == [8]  # 7 (name NULL, age 31) gives NOT(NULL)
+
+
+class HintOnly(Probe):
+    """Returns every filter in both lists and then ignores them in ``scan``: legal, because
+    a filter in both lists is checked again above the scan."""
+
+    def __init__(self) -> None:
+        super().__init__(USERS, "both")
+
+    def scan(self, request: ScanRequest) -> pa.RecordBatchReader:
+        self.scans.append(request)
+        return super().scan(ScanRequest(columns=request.columns, projection=request.projection))
+
+
+def test_filters_in_both_lists_are_checked_again_above(env: cb.Environment) -> None:
+    source = HintOnly()
+    env.register_source("users", source)
+    sql = "SELECT id FROM users WHERE user.age < 30 AND `user` IS NOT NULL"
+    assert sorted(first_column(env.execute(sql)), key=str) == sorted([1, 5, None], key=str)
+    assert [str(f) for f in source.scans[0].filters] == ["<(user.age, 30)", "IS NOT NULL(user)"]
+
+
+def test_a_view_reaches_the_source_under_its_own_names(env: cb.Environment) -> None:
+    probe = Probe(USERS)
+    env.register_source("users", probe)
+    env.execute("CREATE VIEW v AS SELECT id AS k, `user` AS p FROM users")
+    sql = "SELECT k FROM v WHERE p.age < 30 AND p.name <> 'zed'"
+    assert "filter=[and(<(user.age, 30), <>(user.name, 'zed'))]" in env.explain(sql)
+    probe.reset()
+    assert sorted(first_column(env.execute(sql))) == [1, 5]
+    assert nested_paths(probe.calls[0]) == {AGE_PATH, NAME_PATH}
 
 
 # --- the source contract -----------------------------------------------------------------------
