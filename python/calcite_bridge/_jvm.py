@@ -266,7 +266,7 @@ def call(fn: Any, *args: Any, sql: str | None = None) -> Any:
             raise
         plain = _PLAIN_JAVA_ERRORS.get(_java_class_name(e))
         if plain is not None:
-            raise plain(str(e.getMessage()), sql=sql) from None
+            raise plain(str(e.getMessage()), sql=sql) from None  # type: ignore[attr-defined]
         raise Error(f"Unexpected failure in the JVM: {e}") from e
 
 

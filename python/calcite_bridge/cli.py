@@ -329,7 +329,7 @@ def _to_json(value: Any) -> str:
 
 
 def _is_nested(type_: pa.DataType) -> bool:
-    return pa.types.is_nested(type_)
+    return bool(pa.types.is_nested(type_))
 
 
 def _rows(table: pa.Table) -> Iterator[dict[str, Any]]:

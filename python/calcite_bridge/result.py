@@ -87,7 +87,7 @@ class Result:
         """The rows as tuples."""
         table = self.to_arrow_table()
         cols = [c.to_pylist() for c in table.columns]
-        return list(zip(*cols)) if cols else []
+        return list(zip(*cols, strict=True)) if cols else []
 
     def fetchone(self) -> tuple[Any, ...] | None:
         """The first row, or None."""
@@ -96,13 +96,14 @@ class Result:
 
     def to_pylist(self) -> list[dict[str, Any]]:
         """The rows as dicts keyed by column name."""
-        return self.to_arrow_table().to_pylist()
+        rows: list[dict[str, Any]] = self.to_arrow_table().to_pylist()
+        return rows
 
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         return self.to_arrow_reader().__arrow_c_stream__(requested_schema)
 
     def __len__(self) -> int:
-        return self.to_arrow_table().num_rows
+        return int(self.to_arrow_table().num_rows)
 
     def __repr__(self) -> str:
         if self._table is None:

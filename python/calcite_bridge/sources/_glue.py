@@ -43,7 +43,7 @@ class SourceProxy:
         return self._name
 
     @JOverride
-    def exportSchema(self, address: int) -> str | None:  # noqa: N802 (Java interface)
+    def exportSchema(self, address: int) -> str | None:
         try:
             schema = self.source.schema()
             schema._export_to_c(int(address))
@@ -52,16 +52,16 @@ class SourceProxy:
             return _error(e)
 
     @JOverride
-    def supportsFilterPushDown(self) -> bool:  # noqa: N802
+    def supportsFilterPushDown(self) -> bool:
         return callable(getattr(self.source, "apply_filters", None))
 
     @JOverride
-    def supportsNestedFilters(self) -> bool:  # noqa: N802
+    def supportsNestedFilters(self) -> bool:
         ask = getattr(self.source, "supports_nested_filters", None)
         return bool(ask()) if callable(ask) else False
 
     @JOverride
-    def applyFilters(self, filters_json: Any) -> str:  # noqa: N802
+    def applyFilters(self, filters_json: Any) -> str:
         try:
             offered = filters_from_json(str(filters_json))
             result = self.source.apply_filters(list(offered))
@@ -81,7 +81,7 @@ class SourceProxy:
             return _error(e)
 
     @JOverride
-    def readableMetadata(self) -> str:  # noqa: N802
+    def readableMetadata(self) -> str:
         try:
             listing = getattr(self.source, "list_readable_metadata", None)
             return json.dumps(dict(listing()) if callable(listing) else {})
@@ -89,7 +89,7 @@ class SourceProxy:
             return _error(e)
 
     @JOverride
-    def supportsWriting(self) -> bool:  # noqa: N802
+    def supportsWriting(self) -> bool:
         return callable(getattr(self.source, "write", None))
 
     @JOverride
