@@ -157,8 +157,6 @@ def _to_reader(data: Any) -> pa.RecordBatchReader:
     return pa.RecordBatchReader.from_batches(batches[0].schema, batches)
 
 
-
-
 def connect(config: Mapping[str, ConfigValue] | None = None) -> Environment:
     """A new Environment with its own catalog and configuration."""
     return Environment(config)
