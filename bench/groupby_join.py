@@ -9,8 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from _common import as_table, duck_table, duck_version, in_ms, record, started_env, time_ratio
-from _common import timed
+from _common import (
+    as_table,
+    duck_table,
+    duck_version,
+    in_ms,
+    record,
+    started_env,
+    time_ratio,
+    timed,
+)
 
 GROUP_BY = "SELECT k, COUNT(*) AS c, SUM(v) AS s, AVG(v) AS a FROM fact GROUP BY k"
 JOIN = "SELECT COUNT(*) AS c, SUM(f.v * d.w) AS s FROM fact f JOIN dim d ON f.cid = d.cid"
@@ -42,9 +50,7 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
         ours_rows = env.sql(sql).to_arrow_table().num_rows
         peer_rows = as_table(con.sql(sql).arrow()).num_rows
         assert ours_rows == peer_rows, (name, ours_rows, peer_rows)
-        plan = " / ".join(
-            line.strip().split("(")[0] for line in env.explain(sql).splitlines()
-        )
+        plan = " / ".join(line.strip().split("(")[0] for line in env.explain(sql).splitlines())
         ours = in_ms(timed(lambda q=sql: env.sql(q).to_arrow_table(), repeat, 1))
         peer = in_ms(timed(lambda q=sql: as_table(con.sql(q).arrow()), repeat, 1))
         yield record(

@@ -31,13 +31,11 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
         ArrowTableSource(
             duck_table(
                 "SELECT range::BIGINT AS id, struct_pack(name := 'n' || range, "
-                "age := (range % 90)::INTEGER) AS \"user\" FROM range(1000)"
+                'age := (range % 90)::INTEGER) AS "user" FROM range(1000)'
             )
         ),
     )
-    queries = [
-        ("sql", f"SELECT id FROM small WHERE id < {k}") for k in (10, 20, 30, 40)
-    ] + [
+    queries = [("sql", f"SELECT id FROM small WHERE id < {k}") for k in (10, 20, 30, 40)] + [
         ("sql", "SELECT id, `user`.name AS name FROM users WHERE `user`.age < 3"),
         ("sql", "SELECT COUNT(*) AS c FROM small"),
         ("validate", "SELECT u.id FROM users u JOIN small s ON u.id = s.id"),
@@ -77,7 +75,7 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
         f"rss_after_{checkpoint}_mb": round(after_checkpoint / 1024, 1),
         "rss_end_mb": round(end / 1024, 1),
         f"growth_{checkpoint}_to_end_mb": round(growth / 1024, 1),
-        f"rss_every_{checkpoint}_mb": trace + [round(end / 1024, 1)],
+        f"rss_every_{checkpoint}_mb": [*trace, round(end / 1024, 1)],
         "queries": total,
         "mean_ms_per_query": round(elapsed / total * 1e3, 3),
     }

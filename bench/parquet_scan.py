@@ -12,8 +12,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from _common import as_table, duck_table, duck_version, in_ms, record, started_env, time_ratio
-from _common import timed
+from _common import (
+    as_table,
+    duck_table,
+    duck_version,
+    in_ms,
+    record,
+    started_env,
+    time_ratio,
+    timed,
+)
 
 TARGET_RATIO = 1.5
 
@@ -21,7 +29,7 @@ OURS_COUNT = "SELECT COUNT(*) AS c FROM users WHERE `user`.age < 30"
 OURS_SELECT = "SELECT id, `user`.name AS name, score FROM users WHERE `user`.age < 30"
 DUCK_COUNT = "SELECT COUNT(*) AS c FROM read_parquet('{f}') WHERE \"user\".age < 30"
 DUCK_SELECT = (
-    "SELECT id, \"user\".name AS name, score FROM read_parquet('{f}') WHERE \"user\".age < 30"
+    'SELECT id, "user".name AS name, score FROM read_parquet(\'{f}\') WHERE "user".age < 30'
 )
 
 

@@ -44,7 +44,7 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
     repeat, warmup = (200, 100) if quick else (500, 300)
     users = duck_table(
         f"SELECT range::BIGINT AS id, struct_pack(name := 'name' || range, "
-        f"age := (range % 90)::INTEGER) AS \"user\" FROM range({n})"
+        f'age := (range % 90)::INTEGER) AS "user" FROM range({n})'
     )
     orders = duck_table(
         f"SELECT range::BIGINT AS oid, (range % {n})::BIGINT AS uid, random() AS amount "
@@ -64,7 +64,9 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
     common = f"{n} users, {3 * n} orders; median of {repeat} after {warmup} warm-up runs. {flink}"
 
     ours = in_ms(timed(lambda: env.validate(JOIN), repeat, warmup, collect=False))
-    peer = in_ms(timed(lambda: con.execute("PREPARE q AS " + DUCK_JOIN), repeat, warmup, collect=False))
+    peer = in_ms(
+        timed(lambda: con.execute("PREPARE q AS " + DUCK_JOIN), repeat, warmup, collect=False)
+    )
     yield record(
         "warm_validate",
         ours,
@@ -77,7 +79,9 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
     )
 
     ours = in_ms(timed(lambda: env.explain(JOIN), repeat, warmup, collect=False))
-    peer = in_ms(timed(lambda: con.execute("EXPLAIN " + DUCK_JOIN).fetchall(), repeat, warmup, collect=False))
+    peer = in_ms(
+        timed(lambda: con.execute("EXPLAIN " + DUCK_JOIN).fetchall(), repeat, warmup, collect=False)
+    )
     yield record(
         "warm_explain",
         ours,
@@ -91,7 +95,9 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
     )
 
     ours = in_ms(timed(lambda: env.sql(SMALL).to_arrow_table(), repeat, warmup, collect=False))
-    peer = in_ms(timed(lambda: as_table(con.sql(DUCK_SMALL).arrow()), repeat, warmup, collect=False))
+    peer = in_ms(
+        timed(lambda: as_table(con.sql(DUCK_SMALL).arrow()), repeat, warmup, collect=False)
+    )
     rows = env.sql(SMALL).to_arrow_table().num_rows
     yield record(
         "warm_execute",
