@@ -652,7 +652,8 @@ def json_scans(env: cb.Environment, sql: str) -> list[dict[str, Any]]:
 
 
 def first_column(result: cb.Result) -> list[Any]:
-    return result.to_arrow_table().column(0).to_pylist()
+    values: list[Any] = result.to_arrow_table().column(0).to_pylist()
+    return values
 
 
 def nested_paths(filters: list[Expression]) -> set[tuple[tuple[str, ...], tuple[int, ...]]]:
@@ -858,7 +859,7 @@ def still_works(env: cb.Environment) -> None:
 
 
 @pytest.mark.parametrize(("how", "error", "names"), CONTRACT)
-def test_contract_plan(env: cb.Environment, how: str, error: type, names: str) -> None:
+def test_contract_plan(env: cb.Environment, how: str, error: type[cb.Error], names: str) -> None:
     """EXPLAIN already asks the source, so it already fails."""
     env.register_source("users", Breaker(how))
     with pytest.raises(error) as info:
@@ -869,7 +870,7 @@ def test_contract_plan(env: cb.Environment, how: str, error: type, names: str) -
 
 
 @pytest.mark.parametrize(("how", "error", "names"), CONTRACT)
-def test_contract_result(env: cb.Environment, how: str, error: type, names: str) -> None:
+def test_contract_result(env: cb.Environment, how: str, error: type[cb.Error], names: str) -> None:
     source = Breaker(how)
     env.register_source("users", source)
     with pytest.raises(error) as info:
@@ -884,7 +885,7 @@ def test_contract_result(env: cb.Environment, how: str, error: type, names: str)
 
 
 @pytest.mark.parametrize(("how", "error", "names"), CONTRACT)
-def test_contract_nulls(env: cb.Environment, how: str, error: type, names: str) -> None:
+def test_contract_nulls(env: cb.Environment, how: str, error: type[cb.Error], names: str) -> None:
     """The error names filters on NULL checks at every level as they are."""
     env.register_source("users", Breaker(how))
     sql = "SELECT id FROM users WHERE `user` IS NOT NULL AND user.age IS NULL AND id > 1"
