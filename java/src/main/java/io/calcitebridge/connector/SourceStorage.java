@@ -63,6 +63,23 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
   /** Asks the source for the projected columns (and metadata keys) only. */
   @Override
   public Enumerable<Object[]> scan(List<Expression> filters, int @Nullable [] projection) {
+    return new AbstractEnumerable<>() {
+      @Override
+      public Enumerator<Object[]> enumerator() {
+        Opened opened = open(filters, projection);
+        return new SourceEnumerator(ArrowToRows.of(opened.reader(), opened.columns()).enumerator());
+      }
+    };
+  }
+
+  /**
+   * The source's stream for a scan, and where each scanned column (in projection order) is in
+   * it.
+   */
+  public record Opened(ArrowReader reader, int[] columns) {}
+
+  /** Runs the source's scan; the caller closes the reader. */
+  public Opened open(List<Expression> filters, int @Nullable [] projection) {
     final TableDef d = def;
     final List<ColumnDef> wanted = new ArrayList<>();
     List<ColumnDef> scanned = d.scannedColumns();
@@ -73,21 +90,13 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
         wanted.add(scanned.get(i));
       }
     }
-    final String request = request(filters, wanted, projection);
-    return new AbstractEnumerable<>() {
-      @Override
-      public Enumerator<Object[]> enumerator() {
-        ArrowReader reader = open(request);
-        int[] columns;
-        try {
-          columns = projection(wanted, reader.getVectorSchemaRoot().getSchema());
-        } catch (RuntimeException | java.io.IOException e) {
-          closeQuietly(reader);
-          throw e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
-        }
-        return new SourceEnumerator(ArrowToRows.of(reader, columns).enumerator());
-      }
-    };
+    ArrowReader reader = open(request(filters, wanted, projection));
+    try {
+      return new Opened(reader, projection(wanted, reader.getVectorSchemaRoot().getSchema()));
+    } catch (RuntimeException | java.io.IOException e) {
+      closeQuietly(reader);
+      throw e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
+    }
   }
 
   private String request(

@@ -44,6 +44,9 @@ public final class ArrowResults {
 
   /** Exports {@code rows} as an Arrow C stream; the stream pulls rows as Python reads it. */
   public static ExportedStream export(RowSet rows) {
+    if (rows.direct() != null) {
+      return ArrowStreams.exportStream(ALLOCATOR, rows.direct());
+    }
     return ArrowStreams.exportStream(
         ALLOCATOR, new RowsToArrow(ALLOCATOR, rows.rowType(), rows.rows().enumerator()));
   }

@@ -16,7 +16,16 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * @param rowType the columns
  * @param rows the rows, read once
  */
-public record RowSet(String kind, RelDataType rowType, Enumerable<Object[]> rows) {
+public record RowSet(
+    String kind,
+    RelDataType rowType,
+    Enumerable<Object[]> rows,
+    org.apache.arrow.vector.ipc.@org.checkerframework.checker.nullness.qual.Nullable ArrowReader
+        direct) {
+
+  public RowSet(String kind, RelDataType rowType, Enumerable<Object[]> rows) {
+    this(kind, rowType, rows, null);
+  }
 
   /** A small result of string-or-other columns built from a list of rows. */
   public static RowSet of(String kind, RelDataType rowType, List<Object[]> rows) {

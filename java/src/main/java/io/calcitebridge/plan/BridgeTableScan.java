@@ -98,6 +98,11 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
     return bridgeTable;
   }
 
+  /** The scanned columns this scan keeps (indices into the table's scanned columns), or null. */
+  public int @Nullable [] projection() {
+    return projection == null ? null : projection.clone();
+  }
+
   /** The filters the source accepted, which it applies itself. */
   public List<Expression> filters() {
     return filters;

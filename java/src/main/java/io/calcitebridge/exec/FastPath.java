@@ -1,0 +1,100 @@
+package io.calcitebridge.exec;
+
+import io.calcitebridge.connector.SourceStorage;
+import io.calcitebridge.plan.BridgeTableScan;
+import java.io.IOException;
+import java.util.List;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.calcite.adapter.enumerable.EnumerableCalc;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexLocalRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexProgram;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * When a source absorbs the whole plan (a scan, at most with a projection of its columns on
+ * top), the source's own Arrow stream goes back to Python and no row passes through the JVM.
+ */
+final class FastPath {
+  private FastPath() {}
+
+  /** The result as the source's stream, or null when the plan needs the JVM's engine. */
+  static @Nullable ArrowReader direct(RelNode plan, RelDataType rowType) {
+    RelNode rel = plan;
+    int[] map = null;
+    if (rel instanceof EnumerableCalc calc) {
+      map = columnsOf(calc.getProgram());
+      if (map == null) {
+        return null;
+      }
+      rel = calc.getInput();
+    }
+    if (!(rel instanceof BridgeTableScan scan)
+        || !(scan.bridgeTable().storage() instanceof SourceStorage storage)) {
+      return null;
+    }
+    if (map == null) {
+      map = identity(scan.getRowType().getFieldCount());
+    }
+    SourceStorage.Opened opened = storage.open(scan.filters(), scan.projection());
+    try {
+      int[] columns = new int[map.length];
+      for (int i = 0; i < map.length; i++) {
+        columns[i] = opened.columns()[map[i]];
+      }
+      List<Field> fields = opened.reader().getVectorSchemaRoot().getSchema().getFields();
+      List<Field> expected = io.calcitebridge.types.ArrowTypes.toSchema(rowType).getFields();
+      for (int i = 0; i < columns.length; i++) {
+        if (!sameType(fields.get(columns[i]), expected.get(i))) {
+          opened.reader().close();
+          return null; // the source's types differ from the table's: convert in the JVM
+        }
+      }
+      return new DirectReader(
+          ArrowResults.allocator(), opened.reader(), columns, rowType.getFieldNames());
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The input columns a calc only selects (no condition, no computation), or null. */
+  private static int @Nullable [] columnsOf(RexProgram program) {
+    if (program.getCondition() != null) {
+      return null;
+    }
+    List<RexLocalRef> projects = program.getProjectList();
+    int[] map = new int[projects.size()];
+    for (int i = 0; i < map.length; i++) {
+      RexNode e = program.getExprList().get(projects.get(i).getIndex());
+      if (!(e instanceof org.apache.calcite.rex.RexInputRef ref)) {
+        return null;
+      }
+      map[i] = ref.getIndex();
+    }
+    return map;
+  }
+
+  private static int[] identity(int n) {
+    int[] map = new int[n];
+    for (int i = 0; i < n; i++) {
+      map[i] = i;
+    }
+    return map;
+  }
+
+  private static boolean sameType(Field actual, Field expected) {
+    if (!actual.getType().equals(expected.getType())
+        || actual.getChildren().size() != expected.getChildren().size()) {
+      return false;
+    }
+    for (int i = 0; i < actual.getChildren().size(); i++) {
+      if (!sameType(actual.getChildren().get(i), expected.getChildren().get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
