@@ -30,6 +30,7 @@ from calcite_bridge.expressions import (
     NestedFieldReference,
     is_nested,
 )
+from calcite_bridge.sources.pruning import prune_row_groups
 from calcite_bridge.sources import (
     ArrowTableSource,
     FileSystemSource,
@@ -930,10 +931,6 @@ def test_apply_filters_raising_gives_source_error_with_traceback(env: cb.Environ
     still_works(env)
 
 
-@pytest.mark.xfail(
-    reason="a source that raises gives a SourceError whose message does not name the source",
-    strict=True,
-)
 @pytest.mark.parametrize("how", ["scan_raises", "raise"])
 def test_raising_source_is_named_in_the_error(env: cb.Environment, how: str) -> None:
     env.register_source("users", Breaker(how))
@@ -1061,13 +1058,10 @@ def sorted_parquet(tmp_path: Path) -> Path:
 
 
 def kept_row_groups(d: Path, request: ScanRequest) -> list[int]:
-    """The row groups pyarrow's scanner reads for the filters the scan received."""
-    flt = None
-    for f in request.filters:
-        flt = f.to_pyarrow() if flt is None else flt & f.to_pyarrow()
-    assert flt is not None
-    (fragment,) = ds.dataset(d, format="parquet").get_fragments()
-    return [rg.id for piece in fragment.split_by_row_group(filter=flt) for rg in piece.row_groups]
+    """The row groups the filesystem connector reads for the filters the scan received."""
+    assert request.filters
+    pruned = prune_row_groups(ds.dataset(d, format="parquet"), request.filters)
+    return [rg.id for fragment in pruned.get_fragments() for rg in fragment.row_groups]
 
 
 def test_parquet_row_groups_are_pruned_by_a_top_level_filter(
@@ -1100,11 +1094,6 @@ def test_nested_filter_on_sorted_parquet_is_right(
     assert [str(f) for f in probe.scans[0].filters] == [">=(user.age, 250)", "<(user.age, 320)"]
 
 
-@pytest.mark.xfail(
-    reason="pyarrow.dataset does not use the Parquet statistics of struct fields, so the "
-    "filesystem connector reads every row group for a nested filter",
-    strict=True,
-)
 def test_parquet_row_groups_are_pruned_by_a_nested_filter(
     env: cb.Environment, sorted_parquet: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

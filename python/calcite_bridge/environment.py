@@ -112,12 +112,15 @@ class Environment:
         *,
         replace: bool = False,
     ) -> None:
-        """Registers Arrow data as table ``name``; the JVM reads it without copying."""
-        reader = _to_reader(data)
-        # The JVM allocates the C stream struct, Python fills it, the JVM takes the batches.
-        address = int(_jvm.call(self._session.newStreamStruct))
-        reader._export_to_c(address)
-        _jvm.call(self._session.registerArrow, name, address, replace)
+        """Registers Arrow data as table ``name``, queried in place.
+
+        The table is a source that takes filters (nested ones too) and projections, so a query
+        that only selects and filters gets Arrow's own batches back, without copies.
+        """
+        from .sources import ArrowTableSource
+
+        table = _to_reader(data).read_all()
+        self.register_source(name, ArrowTableSource(table), replace=replace)
 
     def register_source(self, name: str, source: Any, *, replace: bool = False) -> None:
         """Registers a Python source object as table ``name`` (DESIGN §7, §9).

@@ -17,9 +17,13 @@ from .base import ScanRequest, check_filter_result, filters_from_json, to_reader
 from .filesystem import FileSystemSource
 
 
-def _error(exc: BaseException) -> str:
+def _error(exc: BaseException, source: str | None = None, action: str = "") -> str:
     kind = "SOURCE_CONTRACT" if isinstance(exc, SourceContractError) else "SOURCE"
-    message = str(exc) if isinstance(exc, SourceContractError) else f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, SourceContractError):
+        message = str(exc)
+    else:
+        where = f"source {source!r} failed in {action}: " if source else ""
+        message = f"{where}{type(exc).__name__}: {exc}"
     return json.dumps(
         {"error": {"kind": kind, "message": message, "traceback": traceback.format_exc()}}
     )
@@ -33,11 +37,6 @@ class SourceProxy:
         self._name = name
         self.source = source
 
-    def _where(self, exc: BaseException, action: str) -> BaseException:
-        if isinstance(exc, SourceContractError):
-            return exc
-        return type(exc)(f"source {self._name!r} failed in {action}: {exc}")
-
     @JOverride
     def name(self) -> str:
         return self._name
@@ -49,7 +48,7 @@ class SourceProxy:
             schema._export_to_c(int(address))
             return None
         except Exception as e:
-            return _error(e)
+            return _error(e, self._name, "schema()")
 
     @JOverride
     def supportsFilterPushDown(self) -> bool:
@@ -68,7 +67,7 @@ class SourceProxy:
             accepted, remaining = check_filter_result(self._name, offered, result)
             return json.dumps({"accepted": accepted, "remaining": remaining})
         except Exception as e:
-            return _error(e)
+            return _error(e, self._name, "apply_filters()")
 
     @JOverride
     def scan(self, request_json: Any, address: int) -> str | None:
@@ -78,7 +77,7 @@ class SourceProxy:
             reader._export_to_c(int(address))
             return None
         except Exception as e:
-            return _error(e)
+            return _error(e, self._name, "scan()")
 
     @JOverride
     def readableMetadata(self) -> str:
@@ -86,7 +85,7 @@ class SourceProxy:
             listing = getattr(self.source, "list_readable_metadata", None)
             return json.dumps(dict(listing()) if callable(listing) else {})
         except Exception as e:
-            return _error(e)
+            return _error(e, self._name, "list_readable_metadata()")
 
     @JOverride
     def supportsWriting(self) -> bool:
@@ -99,7 +98,7 @@ class SourceProxy:
             self.source.write(table)
             return None
         except Exception as e:
-            return _error(e)
+            return _error(e, self._name, "write()")
 
 
 class _Failed:

@@ -3,7 +3,6 @@ package io.calcitebridge.exec;
 import io.calcitebridge.catalog.BridgeTable;
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.TableDef;
-import io.calcitebridge.connector.ArrowTableStorage;
 import io.calcitebridge.plan.PlannerContext;
 import io.calcitebridge.types.ArrowTypes;
 import java.util.ArrayList;
@@ -28,7 +27,6 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  */
 public final class ArrowResults {
   private static final BufferAllocator ALLOCATOR = new RootAllocator();
-  private static final Map<Long, ArrowArrayStream> PENDING_IMPORTS = new ConcurrentHashMap<>();
 
   private ArrowResults() {}
 
@@ -51,13 +49,6 @@ public final class ArrowResults {
         ALLOCATOR, new RowsToArrow(ALLOCATOR, rows.rowType(), rows.rows().enumerator()));
   }
 
-  /** Allocates an empty C stream struct for Python to export into; returns its address. */
-  public static long newStreamStruct() {
-    ArrowArrayStream s = ArrowArrayStream.allocateNew(ALLOCATOR);
-    PENDING_IMPORTS.put(s.memoryAddress(), s);
-    return s.memoryAddress();
-  }
-
   /** Registers a Python source as table {@code name}, with the columns of its schema. */
   public static void registerSource(
       PlannerContext context, String name, PythonSource source, boolean replace) {
@@ -76,37 +67,6 @@ public final class ArrowResults {
       context.catalog().drop(name, false, true);
     }
     SourceStorage storage = new SourceStorage(source, ALLOCATOR, def);
-    context
-        .catalog()
-        .addTable(name, new BridgeTable(def, storage, context::parseExpression), false);
-  }
-
-  /** Reads the stream Python exported at {@code address} into a new table {@code name}. */
-  public static void registerArrow(
-      PlannerContext context, String name, long address, boolean replace) {
-    ArrowArrayStream struct = PENDING_IMPORTS.remove(address);
-    if (struct == null) {
-      throw new IllegalArgumentException("No stream struct was allocated at " + address);
-    }
-    ArrowTableStorage storage;
-    RelDataType rowType;
-    try (ArrowReader reader = ArrowStreams.importStream(ALLOCATOR, address)) {
-      rowType =
-          ArrowTypes.toRowType(context.typeFactory(), reader.getVectorSchemaRoot().getSchema());
-      storage = ArrowTableStorage.readAll(ALLOCATOR, reader);
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException("Cannot read the Arrow stream: " + e.getMessage(), e);
-    } finally {
-      struct.close();
-    }
-    List<ColumnDef> cols = new ArrayList<>();
-    for (RelDataTypeField f : rowType.getFieldList()) {
-      cols.add(ColumnDef.physical(f.getName(), f.getType()));
-    }
-    TableDef def = new TableDef(name, cols, Map.of("connector", "arrow"), false, null);
-    if (replace) {
-      context.catalog().drop(name, false, true);
-    }
     context
         .catalog()
         .addTable(name, new BridgeTable(def, storage, context::parseExpression), false);

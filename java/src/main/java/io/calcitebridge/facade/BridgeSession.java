@@ -105,20 +105,6 @@ public final class BridgeSession implements AutoCloseable {
         .toArray(String[]::new);
   }
 
-  /** Registers the Arrow C stream at {@code address} as table {@code name}, read fully now. */
-  public void registerArrow(String name, long address, boolean replace) {
-    try {
-      ArrowResults.registerArrow(context, name, address, replace);
-    } catch (RuntimeException e) {
-      throw Errors.translate(e);
-    }
-  }
-
-  /** Allocates an empty Arrow C stream struct for {@link #registerArrow}; returns its address. */
-  public long newStreamStruct() {
-    return ArrowResults.newStreamStruct();
-  }
-
   /** Bytes of Arrow memory the bridge holds (0 once Python dropped every result). */
   public static long allocatedBytes() {
     return ArrowResults.allocatedBytes();
