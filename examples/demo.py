@@ -24,7 +24,9 @@ env.execute(
 )
 started = time.perf_counter() - t0
 
-sql = "SELECT name, addr.city, bonus, props['level'] AS level FROM emp WHERE salary > 50 ORDER BY id"
+sql = (
+    "SELECT name, addr.city, bonus, props['level'] AS level FROM emp WHERE salary > 50 ORDER BY id"
+)
 table = env.sql(sql).to_arrow_table()
 print(sql)
 for row in table.to_pylist():

@@ -65,8 +65,7 @@ def test_join_group_by_order_by(emp_env: cb.Environment) -> None:
     ).fetchall()
     assert rows == [("Paris", 1, 100.0), ("Lyon", 1, 40.0)]
     left = emp_env.sql(
-        "SELECT e.id, c.country FROM emp e LEFT JOIN cities c ON e.addr.city = c.city "
-        "ORDER BY e.id"
+        "SELECT e.id, c.country FROM emp e LEFT JOIN cities c ON e.addr.city = c.city ORDER BY e.id"
     ).fetchall()
     assert left == [(1, "FR"), (2, "FR"), (3, None)]
 
@@ -74,7 +73,9 @@ def test_join_group_by_order_by(emp_env: cb.Environment) -> None:
 def test_result_accessors(emp_env: cb.Environment) -> None:
     res = emp_env.sql("SELECT id, name FROM emp ORDER BY id")
     assert res.columns == ["id", "name"]
-    assert res.schema == pa.schema([pa.field("id", pa.int32(), nullable=False), ("name", pa.string())])
+    assert res.schema == pa.schema(
+        [pa.field("id", pa.int32(), nullable=False), ("name", pa.string())]
+    )
     table = res.to_arrow_table()
     assert table.to_pydict() == {"id": [1, 2, 3], "name": ["ann", "bob", "cy"]}
     # Read once, then every accessor works again from the kept table.
@@ -98,9 +99,9 @@ def test_arrow_c_stream_protocol(emp_env: cb.Environment) -> None:
     res = emp_env.sql("SELECT name, salary FROM emp WHERE id < 3 ORDER BY id")
     table = pa.table(res)
     assert table.to_pydict() == {"name": ["ann", "bob"], "salary": [100.0, 40.0]}
-    assert pa.RecordBatchReader.from_stream(emp_env.sql("SELECT 1 AS x")).read_all().to_pylist() == [
-        {"x": 1}
-    ]
+    assert pa.RecordBatchReader.from_stream(
+        emp_env.sql("SELECT 1 AS x")
+    ).read_all().to_pylist() == [{"x": 1}]
 
 
 def test_empty_result_keeps_schema(emp_env: cb.Environment) -> None:
@@ -171,7 +172,11 @@ def test_describe_kinds(env: cb.Environment) -> None:
     by = {c.name: c for c in cols}
     assert (by["id"].kind, by["id"].data_type, by["id"].nullable) == ("PHYSICAL", "INT", False)
     assert by["addr"].kind == "PHYSICAL" and by["addr"].data_type.startswith("ROW<")
-    assert (by["ts"].kind, by["ts"].metadata_key, by["ts"].virtual) == ("METADATA", "timestamp", True)
+    assert (by["ts"].kind, by["ts"].metadata_key, by["ts"].virtual) == (
+        "METADATA",
+        "timestamp",
+        True,
+    )
     assert by["ts"].data_type == "TIMESTAMP_LTZ(3)"
     assert (by["m"].kind, by["m"].metadata_key, by["m"].virtual) == ("METADATA", "m", False)
     assert by["c"].kind == "COMPUTED" and by["c"].expression is not None
@@ -262,8 +267,13 @@ def test_expansion_strategy_hides_computed_columns_from_star(emp_env: cb.Environ
 
 
 def test_views(emp_env: cb.Environment) -> None:
-    emp_env.execute("CREATE VIEW rich AS SELECT id, name, addr.city AS city FROM emp WHERE salary > 50")
-    assert sorted(emp_env.sql("SELECT * FROM rich").fetchall()) == [(1, "ann", "Paris"), (3, "cy", None)]
+    emp_env.execute(
+        "CREATE VIEW rich AS SELECT id, name, addr.city AS city FROM emp WHERE salary > 50"
+    )
+    assert sorted(emp_env.sql("SELECT * FROM rich").fetchall()) == [
+        (1, "ann", "Paris"),
+        (3, "cy", None),
+    ]
     # A view reads the table at query time.
     emp_env.execute("INSERT INTO emp (id, name, salary) VALUES (9, 'zed', 99.0)")
     assert emp_env.sql("SELECT COUNT(*) FROM rich").fetchone() == (3,)
@@ -337,7 +347,11 @@ ROUND_TRIP = pa.table(
             pa.timestamp("ms"),
         ),
         "tstz": pa.array(
-            [dt.datetime(2020, 1, 2, 3, 4, 5, 123000, tzinfo=UTC), None, dt.datetime(1970, 1, 1, tzinfo=UTC)],
+            [
+                dt.datetime(2020, 1, 2, 3, 4, 5, 123000, tzinfo=UTC),
+                None,
+                dt.datetime(1970, 1, 1, tzinfo=UTC),
+            ],
             pa.timestamp("ms", tz="UTC"),
         ),
         "st": pa.array(
@@ -364,9 +378,14 @@ def test_register_arrow_round_trip(env: cb.Environment) -> None:
 def test_register_arrow_nested_access_with_nulls(env: cb.Environment) -> None:
     env.register_arrow("t", ROUND_TRIP)
     rows = env.sql(
-        "SELECT st.x AS x, st.y.z AS z, l[1] AS l1, mp['k'] AS k, mp['n'] AS n FROM t ORDER BY i64 NULLS LAST"
+        "SELECT st.x AS x, st.y.z AS z, l[1] AS l1, mp['k'] AS k, mp['n'] AS n "
+        "FROM t ORDER BY i64 NULLS LAST"
     ).fetchall()
-    assert rows == [(1, "q", 1, 1, None), (None, None, None, None, None), (None, None, None, None, None)]
+    assert rows == [
+        (1, "q", 1, 1, None),
+        (None, None, None, None, None),
+        (None, None, None, None, None),
+    ]
     nulls = env.sql(
         "SELECT COUNT(*) FROM t WHERE st IS NULL OR st.y IS NULL OR l IS NULL OR mp IS NULL"
     ).fetchone()
@@ -403,7 +422,9 @@ def test_register_arrow_replace_and_sources(env: cb.Environment) -> None:
     assert env.sql("SELECT * FROM t").to_pylist() == [{"b": "x"}]
     batch = pa.record_batch({"a": [1, 2, 3]})
     env.register_arrow("from_batch", batch)
-    env.register_arrow("from_reader", pa.RecordBatchReader.from_batches(batch.schema, [batch, batch]))
+    env.register_arrow(
+        "from_reader", pa.RecordBatchReader.from_batches(batch.schema, [batch, batch])
+    )
     env.register_arrow("from_list", [batch])
     assert env.sql("SELECT COUNT(*) FROM from_batch").fetchone() == (3,)
     assert env.sql("SELECT SUM(a) FROM from_reader").fetchone() == (12,)

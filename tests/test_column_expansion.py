@@ -135,9 +135,7 @@ def test_explicit_metadata_reads_rows(x_env: cb.Environment) -> None:
 
 
 @pytest.mark.parametrize("strategy", ALL_STRATEGIES)
-def test_insert_select_star_into_itself_always_works(
-    x_env: cb.Environment, strategy: str
-) -> None:
+def test_insert_select_star_into_itself_always_works(x_env: cb.Environment, strategy: str) -> None:
     x_env.config.set("table.column-expansion-strategy", strategy)
     before = x_env.sql("SELECT i, s FROM t").fetchall()
     x_env.execute("INSERT INTO t SELECT * FROM t")

@@ -1,4 +1,4 @@
-"""SQL errors: the right type, the position of the problem, and an Environment that keeps working."""
+"""SQL errors: the right type, the position of the problem, and an Environment that still works."""
 
 from __future__ import annotations
 

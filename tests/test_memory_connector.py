@@ -72,7 +72,9 @@ def test_division_by_zero_mid_insert_changes_nothing(t_env: cb.Environment) -> N
     before = rows(t_env)
     with pytest.raises(cb.Error, match="zero"):
         # The first row (a = 1) divides by zero only after the rows of the first branch.
-        t_env.execute("INSERT INTO t SELECT a + 10, b FROM t UNION ALL SELECT 10 / (a - 1), b FROM t")
+        t_env.execute(
+            "INSERT INTO t SELECT a + 10, b FROM t UNION ALL SELECT 10 / (a - 1), b FROM t"
+        )
     assert rows(t_env) == before
 
 

@@ -1,4 +1,4 @@
-"""Differential tests: every case of fixtures/queries.sql against DuckDB over the same Arrow data."""
+"""Differential tests: each case of fixtures/queries.sql against DuckDB over the same Arrow data."""
 
 from __future__ import annotations
 

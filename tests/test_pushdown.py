@@ -30,13 +30,13 @@ from calcite_bridge.expressions import (
     NestedFieldReference,
     is_nested,
 )
-from calcite_bridge.sources.pruning import prune_row_groups
 from calcite_bridge.sources import (
     ArrowTableSource,
     FileSystemSource,
     FilterPushDownResult,
     ScanRequest,
 )
+from calcite_bridge.sources.pruning import prune_row_groups
 
 # --- data ------------------------------------------------------------------------------------
 

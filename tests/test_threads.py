@@ -10,7 +10,9 @@ import pyarrow as pa
 import calcite_bridge as cb
 
 N = 2000
-DATA = pa.table({"k": pa.array([i % 7 for i in range(N)], pa.int64()), "v": pa.array(range(N), pa.int64())})
+DATA = pa.table(
+    {"k": pa.array([i % 7 for i in range(N)], pa.int64()), "v": pa.array(range(N), pa.int64())}
+)
 
 
 def expected_sum(k: int) -> int:
@@ -43,7 +45,9 @@ def test_six_threads_share_one_environment(env: cb.Environment) -> None:
         results = []
         for _ in range(5):
             results.append(
-                env.sql(f"SELECT k, SUM(v) AS s, COUNT(*) AS n FROM t WHERE k = {k} GROUP BY k").fetchone()
+                env.sql(
+                    f"SELECT k, SUM(v) AS s, COUNT(*) AS n FROM t WHERE k = {k} GROUP BY k"
+                ).fetchone()
             )
             # Compiled with a different plan each time too.
             results.append(env.sql(f"SELECT COUNT(*) FROM t WHERE v < {k * 100 + 1}").fetchone())
