@@ -44,14 +44,14 @@ bench: build
 	$(PY) bench/run.py
 
 lint: build
-	$(VENV)/bin/ruff check python tests examples
-	$(VENV)/bin/ruff format --check python tests examples
+	$(VENV)/bin/ruff check python tests examples bench
+	$(VENV)/bin/ruff format --check python tests examples bench
 	$(VENV)/bin/mypy
 	cd java && $(MVN) spotless:check
 
 fmt: venv
-	$(VENV)/bin/ruff format python tests examples
-	$(VENV)/bin/ruff check --fix python tests examples
+	$(VENV)/bin/ruff format python tests examples bench
+	$(VENV)/bin/ruff check --fix python tests examples bench
 	cd java && $(MVN) spotless:apply
 
 clean:
