@@ -92,9 +92,13 @@ class SourceProxy:
         return callable(getattr(self.source, "write", None))
 
     @JOverride
-    def write(self, address: int) -> str | None:
+    def write(self, address: int, metadata_keys_json: Any) -> str | None:
         try:
             table = pa.RecordBatchReader._import_from_c(int(address)).read_all()
+            keys = json.loads(str(metadata_keys_json))
+            apply = getattr(self.source, "apply_writable_metadata", None)
+            if keys and callable(apply):
+                apply(keys)
             self.source.write(table)
             return None
         except Exception as e:

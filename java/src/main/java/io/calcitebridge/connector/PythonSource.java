@@ -36,8 +36,12 @@ public interface PythonSource {
   /** The metadata keys the source can read, as a JSON object of key to type; "{}" when none. */
   String readableMetadata();
 
-  /** Writes the Arrow stream at {@code address} (an INSERT); returns null or an error object. */
-  String write(long address);
+  /**
+   * Writes the Arrow stream at {@code address} (an INSERT); persisted metadata columns are named
+   * by their keys, listed in {@code metadataKeysJson} (a JSON array) for {@code
+   * apply_writable_metadata}. Returns null or an error object.
+   */
+  String write(long address, String metadataKeysJson);
 
   /** Whether the source implements {@code write}. */
   boolean supportsWriting();

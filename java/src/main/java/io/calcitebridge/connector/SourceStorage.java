@@ -189,12 +189,20 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
       throw new UnsupportedOperationException(
           "Source '" + source.name() + "' is read-only: it has no write()");
     }
-    var type = def.writableRowType(io.calcitebridge.plan.PlannerContext.TYPE_FACTORY);
+    var tf = io.calcitebridge.plan.PlannerContext.TYPE_FACTORY;
+    var builder = tf.builder();
+    List<String> keys = new ArrayList<>();
+    for (ColumnDef c : def.writableColumns()) {
+      builder.add(c.isMetadata() ? c.metadataKey() : c.name(), c.type());
+      if (c.isMetadata()) {
+        keys.add(c.metadataKey());
+      }
+    }
     try (var stream =
         io.calcitebridge.exec.ArrowStreams.exportStream(
             allocator,
-            io.calcitebridge.exec.RowsToArrow.fromRows(allocator, type, rows))) {
-      check(source.write(stream.address()));
+            io.calcitebridge.exec.RowsToArrow.fromRows(allocator, builder.build(), rows))) {
+      check(source.write(stream.address(), write(keys)));
     }
     return rows.size();
   }
