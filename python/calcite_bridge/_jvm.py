@@ -201,7 +201,10 @@ _thread_slot = threading.local()
 
 
 def _mark_thread() -> None:
-    if threading.current_thread() is threading.main_thread():
+    current = threading.current_thread()
+    # Only threads Python started: a JVM thread calling back into Python (a source's scan on a
+    # worker) shows up as a dummy thread, and detaching it would pull it from under the JVM.
+    if current is threading.main_thread() or isinstance(current, threading._DummyThread):
         return
     if getattr(_thread_slot, "detacher", None) is None:
         _thread_slot.detacher = _Detacher()

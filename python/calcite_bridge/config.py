@@ -13,6 +13,7 @@ from . import _jvm
 
 EXPANSION_STRATEGY = "table.column-expansion-strategy"
 LOCAL_TIME_ZONE = "table.local-time-zone"
+PYTHON_ALLOWED_MODULES = "python.allowed-modules"
 
 ConfigValue = str | Iterable[str]
 
@@ -37,7 +38,7 @@ class Config:
     def get(self, key: str) -> str | list[str]:
         """The value of ``key``; the expansion strategy comes back as a list."""
         value = str(_jvm.call(self._session.getConfig, key))
-        if key == EXPANSION_STRATEGY:
+        if key in (EXPANSION_STRATEGY, PYTHON_ALLOWED_MODULES):
             return [v for v in value.split(";") if v]
         return value
 

@@ -46,11 +46,15 @@ class Environment:
         self._sources: dict[str, Any] = {}
         from .sources._glue import ConnectorFactory
 
-        self._connectors = ConnectorFactory()
-        _jvm.call(self._session.setConnectorFactory, self._connectors)
         self.config = Config(self._session)
+        self._connectors = ConnectorFactory(self._allowed_modules)
+        _jvm.call(self._session.setConnectorFactory, self._connectors)
         for key, value in (config or {}).items():
             self.config.set(key, value)
+
+    def _allowed_modules(self) -> list[str]:
+        value = self.config.get("python.allowed-modules")
+        return [value] if isinstance(value, str) else value
 
     def _result(self, pending: Any, sql: str) -> Result:
         handle = _jvm.wait(pending, sql)

@@ -121,11 +121,33 @@ class _Failed:
         raise self.exc
 
 
+def load_source_class(spec: str, allowed: list[str]) -> Any:
+    """The class named ``'package.module:Name'``, from a module the user allowed.
+
+    Nothing is imported for a name that comes from SQL unless its module, or a package above
+    it, is listed in ``python.allowed-modules``.
+    """
+    module, sep, name = spec.partition(":")
+    if not sep or not module or not name:
+        raise ValueError(f"'class' must look like 'package.module:Name', got {spec!r}")
+    if not any(module == a or module.startswith(a + ".") for a in allowed):
+        raise PermissionError(
+            f"module {module!r} is not allowed; add it to 'python.allowed-modules' "
+            f"(now: {';'.join(allowed) or 'empty'})"
+        )
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
+
 @JImplements("io.calcitebridge.connector.ConnectorFactory", deferred=True)
 class ConnectorFactory:
     """Creates the sources of connectors written in Python, for tables declared in DDL."""
 
-    CONNECTORS = ("filesystem",)
+    CONNECTORS = ("filesystem", "python")
+
+    def __init__(self, allowed_modules: Any = None) -> None:
+        self._allowed = allowed_modules or (lambda: [])
 
     @JOverride
     def connectors(self) -> str:
@@ -139,11 +161,21 @@ class ConnectorFactory:
         try:
             options = json.loads(str(options_json))
             schema = pa.Schema._import_from_c(int(schema_address))
-            if "path" not in options:
-                raise ValueError("the filesystem connector needs the option 'path'")
-            source: Any = FileSystemSource(
-                options["path"], options.get("format", "parquet"), schema=schema, options=options
-            )
+            source: Any
+            if connector == "python":
+                if "class" not in options:
+                    raise ValueError("the python connector needs the option 'class'")
+                cls = load_source_class(options["class"], list(self._allowed()))
+                source = cls(schema, options)
+            else:
+                if "path" not in options:
+                    raise ValueError("the filesystem connector needs the option 'path'")
+                source = FileSystemSource(
+                    options["path"],
+                    options.get("format", "parquet"),
+                    schema=schema,
+                    options=options,
+                )
         except Exception as e:
             source = _Failed(e)
         return SourceProxy(table, source)

@@ -20,6 +20,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public final class SessionConfig {
   public static final String EXPANSION_STRATEGY = "table.column-expansion-strategy";
   public static final String LOCAL_TIME_ZONE = "table.local-time-zone";
+  public static final String PYTHON_ALLOWED_MODULES = "python.allowed-modules";
 
   /** Values of {@link #EXPANSION_STRATEGY} (DESIGN §5). */
   public enum ExpansionStrategy {
@@ -36,6 +37,7 @@ public final class SessionConfig {
   static {
     KEYS.put(EXPANSION_STRATEGY, new Key("", SessionConfig::normalizeStrategy));
     KEYS.put(LOCAL_TIME_ZONE, new Key("UTC", SessionConfig::normalizeZone));
+    KEYS.put(PYTHON_ALLOWED_MODULES, new Key("", SessionConfig::normalizeList));
   }
 
   private final Map<String, String> values = new ConcurrentHashMap<>();
@@ -115,6 +117,16 @@ public final class SessionConfig {
       }
       if (!out.contains(p)) {
         out.add(p);
+      }
+    }
+    return String.join(";", out);
+  }
+
+  private static String normalizeList(String value) {
+    List<String> out = new ArrayList<>();
+    for (String part : value.split(";")) {
+      if (!part.isBlank() && !out.contains(part.trim())) {
+        out.add(part.trim());
       }
     }
     return String.join(";", out);
