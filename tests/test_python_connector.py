@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from tests.helpers.sink import MetadataSink
 
 import calcite_bridge as cb
-from tests.helpers.sink import MetadataSink
 
 DDL = """CREATE TABLE s (id INT, name STRING,
     origin STRING METADATA,
@@ -19,7 +19,7 @@ def _clean() -> None:
 
 
 def test_class_loads_only_from_allowed_modules(env: cb.Environment) -> None:
-    with pytest.raises(cb.SourceError, match="python.allowed-modules"):
+    with pytest.raises(cb.SourceError, match=r"python\.allowed-modules"):
         env.execute(DDL)
     assert "s" not in env.tables()
 

@@ -40,10 +40,10 @@ class MetadataSink:
         offset = 0
         for _, table in MetadataSink.written:
             for row in table.to_pylist():
-                for name in rows:
-                    rows[name].append(row[name])
-                for key in meta:
-                    meta[key].append(offset if key == "offset" else row.get(key))
+                for name, values in rows.items():
+                    values.append(row[name])
+                for key, values in meta.items():
+                    values.append(offset if key == "offset" else row.get(key))
                 offset += 1
         arrays = [pa.array(v, self._schema.field(n).type) for n, v in rows.items()]
         arrays += [

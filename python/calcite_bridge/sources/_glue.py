@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 import pyarrow as pa
@@ -146,8 +147,8 @@ class ConnectorFactory:
 
     CONNECTORS = ("filesystem", "python")
 
-    def __init__(self, allowed_modules: Any = None) -> None:
-        self._allowed = allowed_modules or (lambda: [])
+    def __init__(self, allowed_modules: Callable[[], list[str]] | None = None) -> None:
+        self._allowed: Callable[[], list[str]] = allowed_modules or list
 
     @JOverride
     def connectors(self) -> str:
