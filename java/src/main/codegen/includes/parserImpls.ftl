@@ -569,3 +569,79 @@ SqlAlter SqlBridgeSetOption(Span s, String scope) :
         )
     )
 }
+
+/**
+ * MariaDB's dynamic-columns functions, whose arguments may carry "AS type":
+ * COLUMN_CREATE('name', value [AS type], ...), COLUMN_ADD(blob, 'name', value
+ * [AS type], ...), COLUMN_GET(blob, 'name' AS type), and COLUMN_DELETE,
+ * COLUMN_EXISTS, COLUMN_LIST, COLUMN_CHECK, COLUMN_JSON.
+ */
+SqlNode DynColFunctionCall() :
+{
+    final String name;
+    final Span s;
+    final List<Object> parts = new ArrayList<Object>();
+}
+{
+    (
+        <COLUMN_CREATE> { name = "COLUMN_CREATE"; }
+    |   <COLUMN_ADD> { name = "COLUMN_ADD"; }
+    |   <COLUMN_GET> { name = "COLUMN_GET"; }
+    |   <COLUMN_DELETE> { name = "COLUMN_DELETE"; }
+    |   <COLUMN_EXISTS> { name = "COLUMN_EXISTS"; }
+    |   <COLUMN_LIST> { name = "COLUMN_LIST"; }
+    |   <COLUMN_CHECK> { name = "COLUMN_CHECK"; }
+    |   <COLUMN_JSON> { name = "COLUMN_JSON"; }
+    )
+    { s = span(); }
+    <LPAREN>
+    [
+        DynColArgument(parts)
+        ( <COMMA> DynColArgument(parts) )*
+    ]
+    <RPAREN>
+    {
+        try {
+            return DynColOperators.call(name, parts, s.end(this));
+        } catch (IllegalArgumentException e) {
+            throw SqlUtil.newContextException(s.end(this),
+                DynColResource.RESOURCE.badCall(e.getMessage()));
+        }
+    }
+}
+
+void DynColArgument(List<Object> parts) :
+{
+    final SqlNode e;
+    final String type;
+}
+{
+    e = Expression(ExprContext.ACCEPT_SUB_QUERY) { parts.add(e); }
+    [
+        <AS> type = DynColTypeName() { parts.add(type); }
+    ]
+}
+
+String DynColTypeName() :
+{
+    final StringBuilder b = new StringBuilder();
+    Token t;
+}
+{
+    (
+        t = <INT> | t = <INTEGER> | t = <CHAR> | t = <BINARY> | t = <DECIMAL>
+    |   t = <DEC> | t = <NUMERIC> | t = <DOUBLE> | t = <DATE> | t = <TIME>
+    |   t = <UNSIGNED> | t = <DATETIME> | t = <IDENTIFIER>
+    )
+    { b.append(t.image); }
+    [
+        ( t = <INT> | t = <INTEGER> | t = <PRECISION> )
+        { b.append(' ').append(t.image); }
+    ]
+    [
+        <LPAREN> t = <UNSIGNED_INTEGER_LITERAL> { b.append('(').append(t.image); }
+        [ <COMMA> t = <UNSIGNED_INTEGER_LITERAL> { b.append(',').append(t.image); } ]
+        <RPAREN> { b.append(')'); }
+    ]
+    { return b.toString(); }
+}

@@ -2,6 +2,7 @@ package io.calcitebridge.plan;
 
 import io.calcitebridge.catalog.Catalog;
 import io.calcitebridge.connector.ConnectorFactory;
+import io.calcitebridge.dyncol.DynColOperators;
 import io.calcitebridge.facade.SessionConfig;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import io.calcitebridge.sql.BridgeParser;
@@ -112,7 +113,8 @@ public final class PlannerContext {
 
   /** The operators SQL can call. */
   public SqlOperatorTable operatorTable(CalciteCatalogReader reader) {
-    return SqlOperatorTables.chain(SqlStdOperatorTable.instance(), reader);
+    return SqlOperatorTables.chain(
+        SqlStdOperatorTable.instance(), DynColOperators.table(), reader);
   }
 
   /** A fresh validator. */
