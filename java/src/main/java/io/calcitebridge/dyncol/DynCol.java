@@ -285,18 +285,6 @@ public final class DynCol {
     return create(new ArrayList<>(columns.keySet()), new ArrayList<>(columns.values()));
   }
 
-  private static boolean isNumber(String s) {
-    if (s.isEmpty() || s.length() > 9) {
-      return false;
-    }
-    for (int i = 0; i < s.length(); i++) {
-      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /**
    * {@code COLUMN_ADD}: sets the given columns of {@code blob}; a NULL value removes its column.
    * Columns already stored keep their bytes.
@@ -313,14 +301,7 @@ public final class DynCol {
     for (DynValue v : values) {
       anyNotNull |= !v.isNull();
     }
-    boolean stringKeys = false;
-    for (int i = 0; i < keys.size(); i++) {
-      Object k = keys.get(i);
-      if (k instanceof String && (!values.get(i).isNull() || !isNumber((String) k))) {
-        stringKeys = true;
-      }
-    }
-    stringKeys |= anyNested(values);
+    boolean stringKeys = anyName(keys) || anyNested(values);
     if (p.entries.isEmpty()) {
       if (!anyNotNull) {
         return blob.clone();

@@ -124,7 +124,9 @@ class DynColTest {
     assertEquals("0401000100000000006102", hex(DynCol.delete(ab, List.of("b", "c"))));
     assertEquals("0400000000", hex(DynCol.delete(hex("0401000100000000006102"), List.of("a"))));
     byte[] n12 = DynCol.create(List.of(1, 2), List.of(DynValue.ofLong(1), DynValue.ofLong(2)));
-    assertEquals("00010001000002", hex(DynCol.delete(n12, List.of("2"))));
+    assertEquals("00010001000002", hex(DynCol.delete(n12, List.of(2))));
+    // a name, even one that reads as a number, converts the blob to the named layout
+    assertEquals("0401000100000000003102", hex(DynCol.delete(n12, List.of("2"))));
     assertEquals("0402000200000000000100100031320204", hex(DynCol.delete(n12, List.of("x"))));
     assertEquals(
         "040200020000000000010010003132020A",
