@@ -89,6 +89,18 @@ class SourceProxy:
             return _error(e, self._name, "list_readable_metadata()")
 
     @JOverride
+    def supportsDynamicColumns(self) -> bool:
+        return callable(getattr(self.source, "discover_column", None))
+
+    @JOverride
+    def discoverColumn(self, name: Any) -> str | None:
+        try:
+            found = self.source.discover_column(str(name))
+            return None if found is None else str(found)
+        except Exception as e:
+            return _error(e, self._name, "discover_column()")
+
+    @JOverride
     def supportsWriting(self) -> bool:
         return callable(getattr(self.source, "write", None))
 

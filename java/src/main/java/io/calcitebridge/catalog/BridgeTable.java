@@ -2,6 +2,7 @@ package io.calcitebridge.catalog;
 
 import io.calcitebridge.connector.TableStorage;
 import io.calcitebridge.plan.BridgeTableScan;
+import java.util.List;
 import java.util.function.Function;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
@@ -39,6 +40,11 @@ public final class BridgeTable extends AbstractTable implements ScannableTable, 
     this.expressionParser = expressionParser;
   }
 
+  /** This table with the columns of {@code def} (a statement's discovered columns added). */
+  public BridgeTable withDef(TableDef newDef) {
+    return new BridgeTable(newDef, storage.forDef(newDef), expressionParser);
+  }
+
   public TableDef def() {
     return def;
   }
@@ -47,9 +53,20 @@ public final class BridgeTable extends AbstractTable implements ScannableTable, 
     return storage;
   }
 
+  /** The definition the current statement sees: the DDL's, plus any discovered columns. */
+  private TableDef effectiveDef() {
+    DiscoveryScope scope = DiscoveryScope.current();
+    List<ColumnDef> extra = scope == null ? null : scope.discovered(def.name());
+    return extra == null ? def : def.withColumns(extra);
+  }
+
   @Override
   public RelDataType getRowType(RelDataTypeFactory typeFactory) {
-    return def.rowType(typeFactory);
+    DiscoveryScope scope = DiscoveryScope.current();
+    if (scope != null) {
+      scope.saw(this);
+    }
+    return effectiveDef().rowType(typeFactory);
   }
 
   @Override
@@ -59,7 +76,9 @@ public final class BridgeTable extends AbstractTable implements ScannableTable, 
 
   @Override
   public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
-    return new BridgeTableScan(context.getCluster(), relOptTable, this, context.getTableHints());
+    TableDef effective = effectiveDef();
+    BridgeTable table = effective == def ? this : withDef(effective);
+    return new BridgeTableScan(context.getCluster(), relOptTable, table, context.getTableHints());
   }
 
   @Override
@@ -74,7 +93,7 @@ public final class BridgeTable extends AbstractTable implements ScannableTable, 
   private final class InitializerFactory extends NullInitializerExpressionFactory {
     @Override
     public ColumnStrategy generationStrategy(RelOptTable table, int iColumn) {
-      ColumnDef c = def.columns().get(iColumn);
+      ColumnDef c = effectiveDef().columns().get(iColumn);
       if (c.kind() == ColumnKind.COMPUTED) {
         return ColumnStrategy.VIRTUAL;
       }
@@ -84,12 +103,12 @@ public final class BridgeTable extends AbstractTable implements ScannableTable, 
     @Override
     public RexNode newColumnDefaultValue(
         RelOptTable table, int iColumn, InitializerContext context) {
-      ColumnDef c = def.columns().get(iColumn);
+      ColumnDef c = effectiveDef().columns().get(iColumn);
       if (c.kind() != ColumnKind.COMPUTED || c.expression() == null) {
         return super.newColumnDefaultValue(table, iColumn, context);
       }
       SqlNode parsed = expressionParser.apply(c.expression());
-      RelDataType scanType = def.scanRowType(context.getRexBuilder().getTypeFactory());
+      RelDataType scanType = effectiveDef().scanRowType(context.getRexBuilder().getTypeFactory());
       SqlNode validated = context.validateExpression(scanType, parsed);
       RexNode rex = context.convertExpression(validated);
       return context.getRexBuilder().ensureType(c.type(), rex, true);

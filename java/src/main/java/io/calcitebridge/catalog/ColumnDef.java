@@ -38,6 +38,10 @@ public record ColumnDef(
     return new ColumnDef(name, ColumnKind.COMPUTED, type, null, false, true, expression);
   }
 
+  public static ColumnDef dynamic(String name, RelDataType type) {
+    return new ColumnDef(name, ColumnKind.DYNAMIC, type, null, false, false, null);
+  }
+
   public static ColumnDef metadata(
       String name, RelDataType type, @Nullable String fromKey, boolean virtual) {
     return new ColumnDef(
@@ -72,6 +76,8 @@ public record ColumnDef(
         return "PHYSICAL";
       case COMPUTED:
         return "COMPUTED";
+      case DYNAMIC:
+        return "DYNAMIC";
       default:
         return virtual ? "METADATA VIRTUAL" : "METADATA";
     }

@@ -7,5 +7,10 @@ public enum ColumnKind {
   /** Computed from other columns, never stored: {@code name AS expression}. */
   COMPUTED,
   /** Read from (and, unless virtual, written to) connector metadata: {@code name type METADATA}. */
-  METADATA
+  METADATA,
+  /**
+   * A column no DDL lists, found by field discovery for one statement: read by name from the
+   * source, never expanded by {@code *}.
+   */
+  DYNAMIC
 }

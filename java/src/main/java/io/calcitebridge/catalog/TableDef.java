@@ -30,6 +30,13 @@ public record TableDef(
     options = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(options));
   }
 
+  /** This table with {@code extra} columns appended (columns found by field discovery). */
+  public TableDef withColumns(List<ColumnDef> extra) {
+    List<ColumnDef> all = new ArrayList<>(columns);
+    all.addAll(extra);
+    return new TableDef(name, all, options, dynamicColumns, dynamicDefaultType);
+  }
+
   /** The {@code connector} option. */
   public String connector() {
     return options.getOrDefault("connector", "memory");

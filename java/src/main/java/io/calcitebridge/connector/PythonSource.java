@@ -43,6 +43,12 @@ public interface PythonSource {
    */
   String write(long address, String metadataKeysJson);
 
+  /** Whether the source implements {@code discover_column}. */
+  boolean supportsDynamicColumns();
+
+  /** The type of column {@code name} the DDL doesn't declare, null, or an error object. */
+  String discoverColumn(String name);
+
   /** Whether the source implements {@code write}. */
   boolean supportsWriting();
 }

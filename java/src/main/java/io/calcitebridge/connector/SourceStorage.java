@@ -46,6 +46,25 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
     this.def = def;
   }
 
+  @Override
+  public TableStorage forDef(TableDef newDef) {
+    return new SourceStorage(source, allocator, newDef);
+  }
+
+  @Override
+  public boolean discovers() {
+    return source.supportsDynamicColumns();
+  }
+
+  @Override
+  public @Nullable String discover(String name) {
+    String answer = source.discoverColumn(name);
+    if (answer != null && answer.startsWith("{")) {
+      check(answer);
+    }
+    return answer;
+  }
+
   public PythonSource source() {
     return source;
   }
@@ -116,11 +135,12 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
     List<ColumnDef> physical = def.columns().stream().filter(c -> c.kind() == ColumnKind.PHYSICAL).toList();
     List<List<Integer>> paths = new ArrayList<>();
     for (ColumnDef c : wanted) {
-      if (!c.isMetadata()) {
+      if (c.kind() == ColumnKind.PHYSICAL) {
         paths.add(List.of(physical.indexOf(c)));
       }
     }
-    r.put("projection", projection == null ? null : paths);
+    boolean discovered = wanted.stream().anyMatch(c -> c.kind() == ColumnKind.DYNAMIC);
+    r.put("projection", projection == null || discovered ? null : paths);
     r.put("filters", filters.stream().map(Expression::toJson).toList());
     r.put("metadata_keys", new ArrayList<>(keys));
     r.put("limit", null);

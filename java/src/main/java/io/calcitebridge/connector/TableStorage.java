@@ -52,6 +52,21 @@ public interface TableStorage extends AutoCloseable {
    */
   long insert(List<Object[]> rows);
 
+  /** This storage serving the columns of {@code def} (a statement's discovered columns added). */
+  default TableStorage forDef(io.calcitebridge.catalog.TableDef def) {
+    return this;
+  }
+
+  /** Whether this storage answers field discovery ({@code SupportsDynamicColumns}). */
+  default boolean discovers() {
+    return false;
+  }
+
+  /** The type (as DDL writes it) of column {@code name}, which no DDL declares, or null. */
+  default @Nullable String discover(String name) {
+    return null;
+  }
+
   /** Whether {@link #insert} is supported. */
   default boolean isWritable() {
     return true;

@@ -32,12 +32,14 @@ import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** Runs one parsed statement of any kind and returns its rows. */
 public final class StatementExecutor {
   private final PlannerContext context;
   private final SessionConfig config;
   private final AtomicBoolean cancelFlag;
+  private @Nullable String sql;
 
   public StatementExecutor(PlannerContext context, SessionConfig config, AtomicBoolean cancel) {
     this.context = context;
@@ -47,6 +49,7 @@ public final class StatementExecutor {
 
   /** Runs {@code node}, parsed from {@code sql}. */
   public RowSet execute(SqlNode node, String sql) {
+    this.sql = sql;
     DdlExecutor ddl = new DdlExecutor(context);
     if (node instanceof SqlCreateTable) {
       ddl.createTable((SqlCreateTable) node);
@@ -105,9 +108,31 @@ public final class StatementExecutor {
     return RowSet.ok("config", context.typeFactory());
   }
 
+  /** The SQL text the statement came from, so that field discovery can re-read it. */
+  public StatementExecutor withSql(String text) {
+    this.sql = text;
+    return this;
+  }
+
+  /** Parses the statement's query afresh (for validation after a discovery), or null. */
+  private java.util.function.@Nullable Supplier<SqlNode> reparser() {
+    final String text = sql;
+    if (text == null) {
+      return null;
+    }
+    return () -> {
+      try {
+        SqlNode n = context.parseStatement(text);
+        return n instanceof SqlExplain ? ((SqlExplain) n).getExplicandum() : n;
+      } catch (org.apache.calcite.sql.parser.SqlParseException e) {
+        throw new IllegalStateException(e);
+      }
+    };
+  }
+
   /** Plans and runs a query. */
   public RowSet query(SqlNode node) {
-    QueryPlanner planner = new QueryPlanner(context);
+    QueryPlanner planner = new QueryPlanner(context, reparser());
     SqlNode validated = planner.validate(node);
     RelDataType rowType = planner.rowType(validated);
     EnumerableRel physical = planner.optimize(planner.toLogical(validated));
@@ -120,7 +145,7 @@ public final class StatementExecutor {
 
   /** The row type of a query, without running it. */
   public RelDataType validate(SqlNode node) {
-    QueryPlanner planner = new QueryPlanner(context);
+    QueryPlanner planner = new QueryPlanner(context, reparser());
     return planner.rowType(planner.validate(node));
   }
 
@@ -129,7 +154,8 @@ public final class StatementExecutor {
     if (node instanceof SqlExplain) {
       node = ((SqlExplain) node).getExplicandum();
     }
-    QueryPlanner planner = new QueryPlanner(context);
+    QueryPlanner planner =
+        new QueryPlanner(context, node.getKind() == SqlKind.INSERT ? null : reparser());
     SqlNode validated = planner.validate(prepareInsert(node));
     if (validated.getKind() == SqlKind.INSERT) {
       TableModify modify = planner.toLogicalInsert(validated);

@@ -72,7 +72,7 @@ public final class BridgeSession implements AutoCloseable {
   /** The plan of a query or INSERT as {@code text}, {@code json} or {@code dot}. */
   public Pending<String> explain(String sql, String format) {
     return Workers.submit(
-        cancel -> new StatementExecutor(context, config, cancel).explain(parse(sql), format));
+        cancel -> new StatementExecutor(context, config, cancel).withSql(sql).explain(parse(sql), format));
   }
 
   /** Validates a query; returns the address of an exported Arrow schema of its result. */
@@ -80,7 +80,7 @@ public final class BridgeSession implements AutoCloseable {
     return Workers.submit(
         cancel -> {
           SqlNode node = requireQuery(parse(sql));
-          var rowType = new StatementExecutor(context, config, cancel).validate(node);
+          var rowType = new StatementExecutor(context, config, cancel).withSql(sql).validate(node);
           return new StatementResult(
               "schema", ArrowResults.export(RowSet.of("schema", rowType, List.of())));
         });

@@ -17,6 +17,9 @@ import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.config.NullCollation;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -109,6 +112,13 @@ public final class PlannerContext {
   public CalciteCatalogReader catalogReader() {
     return new CalciteCatalogReader(
         catalog.rootSchema(), List.of(), TYPE_FACTORY, connectionConfig);
+  }
+
+  /** Parses a type as DDL writes it ({@code BIGINT}, {@code ROW<a INT>}). */
+  public RelDataType parseType(String type) {
+    SqlNode cast = parseExpression("CAST(NULL AS " + type + ")");
+    SqlDataTypeSpec spec = (SqlDataTypeSpec) ((SqlCall) cast).operand(1);
+    return io.calcitebridge.sql.BridgeTypes.toRelDataType(spec, TYPE_FACTORY);
   }
 
   /** The operators SQL can call. */

@@ -1,6 +1,16 @@
 package io.calcitebridge.plan;
 
+import io.calcitebridge.catalog.BridgeTable;
+import io.calcitebridge.catalog.ColumnDef;
+import io.calcitebridge.catalog.DiscoveryScope;
+import io.calcitebridge.connector.TableStorage;
+import io.calcitebridge.facade.BridgeException;
+import io.calcitebridge.facade.PositionedException;
 import io.calcitebridge.validate.BridgeSqlValidator;
+import io.calcitebridge.validate.DiscoveryRequest;
+import java.util.ArrayList;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -74,14 +84,29 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
 
   private final PlannerContext context;
   private final CalciteCatalogReader reader;
-  private final BridgeSqlValidator validator;
+  private BridgeSqlValidator validator;
+  private final java.util.function.@Nullable Supplier<SqlNode> reparse;
+  private final DiscoveryScope discovery = new DiscoveryScope();
   private final VolcanoPlanner planner;
   private final RelOptCluster cluster;
 
   public QueryPlanner(PlannerContext context) {
+    this(context, null);
+  }
+
+  /**
+   * A planner whose validation may discover columns (DESIGN §6); {@code reparse} parses the
+   * statement afresh for each validation after a discovery.
+   */
+  public QueryPlanner(
+      PlannerContext context, java.util.function.@Nullable Supplier<SqlNode> reparse) {
     this.context = context;
+    this.reparse = reparse;
     this.reader = context.catalogReader();
     this.validator = context.validator(reader);
+    if (reparse != null) {
+      validator.enableDiscovery();
+    }
     this.planner = new VolcanoPlanner();
     planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
     planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
@@ -93,9 +118,68 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
     return validator;
   }
 
-  /** Validates {@code node} and returns the rewritten tree. */
+  /**
+   * Validates {@code node} and returns the rewritten tree. A column no table in scope declares
+   * is offered to the tables that have dynamic columns; found in one, the statement is validated
+   * again with that column added to it.
+   */
   public SqlNode validate(SqlNode node) {
-    return validator.validate(node);
+    try (DiscoveryScope.Entered ignored = discovery.enter()) {
+      return validateInScope(node);
+    }
+  }
+
+  private SqlNode validateInScope(SqlNode node) {
+    SqlNode current = node;
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return validator.validate(current);
+      } catch (DiscoveryRequest request) {
+        if (reparse == null || attempt >= 64 || !discover(request)) {
+          throw request.original();
+        }
+        validator = context.validator(reader);
+        validator.enableDiscovery();
+        current = reparse.get();
+      }
+    }
+  }
+
+  /** Asks every dynamic table in scope for the column; returns whether exactly one has it. */
+  private boolean discover(DiscoveryRequest request) {
+    List<String> owners = new ArrayList<>();
+    RelDataType type = null;
+    for (BridgeTable table : discovery.seen().values()) {
+      TableStorage storage = table.storage();
+      if (!storage.discovers() || table.def().indexOf(request.name()) >= 0) {
+        continue;
+      }
+      String answer = storage.discover(request.name());
+      if (answer != null) {
+        owners.add(table.def().name());
+        type = context.parseType(answer);
+      }
+    }
+    if (owners.size() > 1) {
+      throw new PositionedException(
+          BridgeException.Kind.VALIDATION,
+          "Column '" + request.name() + "' is ambiguous: tables " + String.join(", ", owners)
+              + " all have it",
+          SqlParserPos.ZERO.plus(
+              new SqlParserPos(
+                  request.original().getPosLine(),
+                  request.original().getPosColumn(),
+                  request.original().getEndPosLine(),
+                  request.original().getEndPosColumn())));
+    }
+    if (owners.isEmpty()) {
+      return false;
+    }
+    discovery.addDiscovered(
+        owners.get(0),
+        ColumnDef.dynamic(
+            request.name(), context.typeFactory().createTypeWithNullability(type, true)));
+    return true;
   }
 
   /** The row type of a validated query. */
@@ -115,6 +199,12 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
 
   /** Converts a validated query to a logical plan whose output is exactly its columns. */
   public RelNode toLogical(SqlNode validated) {
+    try (DiscoveryScope.Entered ignored = discovery.enter()) {
+      return toLogicalInScope(validated);
+    }
+  }
+
+  private RelNode toLogicalInScope(SqlNode validated) {
     SqlToRelConverter converter = converter();
     RelRoot root = converter.convertQuery(validated, false, true);
     if (FLATTEN) {

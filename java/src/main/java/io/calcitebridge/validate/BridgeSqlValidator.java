@@ -2,6 +2,7 @@ package io.calcitebridge.validate;
 
 import io.calcitebridge.catalog.BridgeTable;
 import io.calcitebridge.catalog.ColumnDef;
+import io.calcitebridge.catalog.ColumnKind;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.facade.SessionConfig.ExpansionStrategy;
 import java.util.ArrayList;
@@ -11,7 +12,12 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import static org.apache.calcite.util.Static.RESOURCE;
+
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.runtime.Resources;
+import org.apache.calcite.sql.validate.SqlValidatorException;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.JoinConditionType;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -54,6 +60,43 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     this.strategy = List.copyOf(strategy);
   }
 
+  // ----- Field discovery ------------------------------------------------------------------
+
+  private boolean discovery;
+
+  /** Lets a name that resolves nowhere raise a {@link DiscoveryRequest} instead of failing. */
+  public void enableDiscovery() {
+    this.discovery = true;
+  }
+
+  @Override
+  public CalciteContextException newValidationError(
+      SqlNode node, Resources.ExInst<SqlValidatorException> e) {
+    CalciteContextException error = super.newValidationError(node, e);
+    if (discovery
+        && node instanceof SqlIdentifier
+        && ((SqlIdentifier) node).isSimple()
+        && isColumnNotFound(((SqlIdentifier) node).getSimple(), e)) {
+      throw new DiscoveryRequest((SqlIdentifier) node, error);
+    }
+    return error;
+  }
+
+  private static boolean isColumnNotFound(String name, Resources.ExInst<SqlValidatorException> e) {
+    String message = e.ex().getMessage();
+    return message.equals(RESOURCE.columnNotFound(name).ex().getMessage())
+        // `info.k` where `info` is no table alias: perhaps a ROW column to discover
+        || message.equals(RESOURCE.tableNameNotFound(name).ex().getMessage())
+        || message.startsWith(
+            prefix(RESOURCE.columnNotFoundDidYouMean(name, "\u0000").ex().getMessage()))
+        || message.startsWith(
+            prefix(RESOURCE.columnNotFoundInTable(name, "\u0000").ex().getMessage()));
+  }
+
+  private static String prefix(String message) {
+    return message.substring(0, message.indexOf('\u0000'));
+  }
+
   // ----- Star expansion -------------------------------------------------------------------
 
   @Override
@@ -64,9 +107,10 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       SqlNode exp,
       SelectScope scope,
       boolean includeSystemVars) {
-    if (!strategy.isEmpty() && exp instanceof SqlIdentifier) {
+    if (exp instanceof SqlIdentifier) {
       ColumnDef column = catalogColumn((SqlIdentifier) exp, scope);
-      if (column != null && isHidden(column, strategy)) {
+      if (column != null
+          && (column.kind() == ColumnKind.DYNAMIC || isHidden(column, strategy))) {
         // Keep the item while Calcite still counts positions (NATURAL JOIN and USING permute
         // the expanded items by index), but let it claim no alias; it goes in
         // validateSelectList.

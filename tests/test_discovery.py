@@ -1,0 +1,122 @@
+"""Field discovery (DESIGN §6): a name no table declares is asked of the tables in scope."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import calcite_bridge as cb
+from calcite_bridge.sources import ArrowTableSource
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Path:
+    pq.write_table(
+        pa.table(
+            {
+                "id": pa.array([1, 2, 3, 4], pa.int64()),
+                "score": pa.array([1.5, None, 3.0, 4.5]),
+                "tag": pa.array(["a", "b", None, "a"]),
+                "info": pa.array(
+                    [{"k": 1}, None, {"k": None}, {"k": 4}], pa.struct([("k", pa.int32())])
+                ),
+            }
+        ),
+        tmp_path / "f.parquet",
+    )
+    return tmp_path
+
+
+@pytest.fixture
+def d_env(env: cb.Environment, files: Path) -> cb.Environment:
+    env.execute(
+        f"CREATE TABLE t (id BIGINT, ...) WITH ('connector'='filesystem', 'path'='{files}')"
+    )
+    env.execute("CREATE TABLE m (id BIGINT, name STRING) WITH ('connector' = 'memory')")
+    env.execute("INSERT INTO m VALUES (1, 'x'), (3, 'z'), (4, 'w')")
+    return env
+
+
+def test_star_expands_declared_columns_only(d_env: cb.Environment) -> None:
+    assert d_env.sql("SELECT * FROM t").columns == ["id"]
+    assert "DESCRIBE" not in d_env.execute("SHOW CREATE TABLE t").fetchall()[0][0]
+
+
+def test_discovered_columns_have_the_file_types(d_env: cb.Environment) -> None:
+    schema = d_env.validate("SELECT score, tag, info.k AS k, score * 2 AS twice FROM t")
+    assert [str(f.type) for f in schema] == ["double", "string", "int32", "double"]
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected"),
+    [
+        ("SELECT id, score FROM t WHERE score > 2 ORDER BY id", [(3, 3.0), (4, 4.5)]),
+        ("SELECT id FROM t WHERE score IS NULL", [(2,)]),
+        ("SELECT id FROM t WHERE tag IS NULL", [(3,)]),
+        ("SELECT id FROM t WHERE info.k IS NULL ORDER BY id", [(2,), (3,)]),
+        (
+            "SELECT tag, COUNT(*) FROM t GROUP BY tag ORDER BY tag NULLS FIRST",
+            [(None, 1), ("a", 2), ("b", 1)],
+        ),
+        (
+            "SELECT m.name, tag FROM m JOIN t ON m.id = t.id AND t.score > 1 ORDER BY m.name",
+            [("w", "a"), ("x", "a"), ("z", None)],
+        ),
+        ("SELECT id FROM (SELECT id, score FROM t) AS q WHERE q.score < 2", [(1,)]),
+        ("SELECT t.tag FROM t WHERE t.id = 1", [("a",)]),
+        ("SELECT id FROM t ORDER BY score DESC NULLS LAST", [(4,), (3,), (1,), (2,)]),
+    ],
+)
+def test_discovered_columns_work_in_every_clause(
+    d_env: cb.Environment, sql: str, expected: list[tuple[object, ...]]
+) -> None:
+    assert d_env.sql(sql).fetchall() == expected
+
+
+def test_filter_on_a_discovered_column_reaches_the_source(d_env: cb.Environment) -> None:
+    plan = d_env.explain("SELECT id FROM t WHERE tag = 'a'")
+    assert "filter=[=(tag, 'a')]" in plan
+
+
+def test_a_declared_column_always_wins(d_env: cb.Environment) -> None:
+    assert d_env.sql("SELECT id, name FROM m WHERE id = 1").fetchall() == [(1, "x")]
+
+
+def test_not_found_anywhere_is_the_usual_error(d_env: cb.Environment) -> None:
+    with pytest.raises(cb.SqlValidationError, match="Column 'nope' not found") as e:
+        d_env.sql("SELECT nope FROM t")
+    assert (e.value.line, e.value.column) == (1, 8)
+
+
+def test_found_in_two_tables_is_ambiguous(d_env: cb.Environment, files: Path) -> None:
+    d_env.execute(
+        f"CREATE TABLE u (id BIGINT, ...) WITH ('connector'='filesystem', 'path'='{files}')"
+    )
+    with pytest.raises(cb.SqlValidationError, match="'score' is ambiguous"):
+        d_env.sql("SELECT score FROM t JOIN u ON t.id = u.id")
+
+
+class Discovering(ArrowTableSource):
+    """A Python source that knows more fields than its schema shows."""
+
+    def __init__(self, table: pa.Table) -> None:
+        super().__init__(table)
+        self.asked: list[str] = []
+
+    def schema(self) -> pa.Schema:
+        return pa.schema([self.table.schema.field("id")])
+
+    def discover_column(self, name: str) -> str | None:
+        self.asked.append(name)
+        return {"extra": "STRING"}.get(name)
+
+
+def test_a_python_source_answers_discovery(env: cb.Environment) -> None:
+    source = Discovering(pa.table({"id": [1, 2], "extra": ["p", None]}))
+    env.register_source("s", source)
+    assert env.sql("SELECT id, extra FROM s ORDER BY id").fetchall() == [(1, "p"), (2, None)]
+    assert source.asked == ["extra"]
+    assert env.sql("SELECT * FROM s").columns == ["id"]
