@@ -7,9 +7,9 @@ import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The field-discovery state of one statement: the catalog tables it reads (the tables in scope)
- * and the columns discovered for them. Calcite resolves tables straight from the schema, so the
- * state reaches {@link BridgeTable} through the planning thread while the statement is planned.
+ * The field-discovery state of one statement: the catalog tables it reads (the tables in scope) and
+ * the columns discovered for them. Calcite resolves tables straight from the schema, so the state
+ * reaches {@link BridgeTable} through the planning thread while the statement is planned.
  */
 public final class DiscoveryScope {
   private static final ThreadLocal<@Nullable DiscoveryScope> CURRENT = new ThreadLocal<>();

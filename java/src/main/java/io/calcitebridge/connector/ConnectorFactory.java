@@ -3,8 +3,8 @@ package io.calcitebridge.connector;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Creates the sources of connectors implemented in Python ({@code filesystem}, {@code python}),
- * for tables that DDL declares.
+ * Creates the sources of connectors implemented in Python ({@code filesystem}, {@code python}), for
+ * tables that DDL declares.
  */
 public interface ConnectorFactory {
   /** The connector names this factory knows, comma-separated. */
@@ -12,9 +12,9 @@ public interface ConnectorFactory {
 
   /**
    * The source of table {@code table}; {@code optionsJson} holds its {@code WITH} options and
-   * {@code schemaAddress} an {@code ArrowSchema} of its declared physical columns. Returns null
-   * for an unknown connector; a failure comes back as an {@link PythonSource} whose methods
-   * report it, or as an exception.
+   * {@code schemaAddress} an {@code ArrowSchema} of its declared physical columns. Returns null for
+   * an unknown connector; a failure comes back as an {@link PythonSource} whose methods report it,
+   * or as an exception.
    */
   @Nullable PythonSource create(
       String connector, String table, String optionsJson, long schemaAddress);

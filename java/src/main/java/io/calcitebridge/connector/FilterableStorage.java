@@ -3,7 +3,9 @@ package io.calcitebridge.connector;
 import io.calcitebridge.expr.Expression;
 import java.util.List;
 
-/** A {@link TableStorage} that can take filters: the Java side of {@code SupportsFilterPushDown}. */
+/**
+ * A {@link TableStorage} that can take filters: the Java side of {@code SupportsFilterPushDown}.
+ */
 public interface FilterableStorage {
   /** Whether filters holding nested field references may be offered. */
   boolean supportsNestedFilters();

@@ -1,12 +1,12 @@
 package io.calcitebridge.connector;
 
 /**
- * A table source written in Python, implemented there with JPype's {@code @JImplements}. Calls
- * are coarse: the schema once, {@code applyFilters} at most once per scan at plan time, {@code
- * scan} once per execution. Arrow data crosses as C structs the JVM allocates and Python fills.
- * A method that fails returns (or, for void methods, {@link #lastError} holds) a JSON error
- * object {@code {"error": {"kind": "SOURCE" | "SOURCE_CONTRACT", "message": ..., "traceback":
- * ...}}}, so Python exceptions reach the user with their traceback.
+ * A table source written in Python, implemented there with JPype's {@code @JImplements}. Calls are
+ * coarse: the schema once, {@code applyFilters} at most once per scan at plan time, {@code scan}
+ * once per execution. Arrow data crosses as C structs the JVM allocates and Python fills. A method
+ * that fails returns (or, for void methods, {@link #lastError} holds) a JSON error object {@code
+ * {"error": {"kind": "SOURCE" | "SOURCE_CONTRACT", "message": ..., "traceback": ...}}}, so Python
+ * exceptions reach the user with their traceback.
  */
 public interface PythonSource {
   /** The name the source was registered under, for messages. */
@@ -37,8 +37,8 @@ public interface PythonSource {
   String readableMetadata();
 
   /**
-   * Writes the Arrow stream at {@code address} (an INSERT); persisted metadata columns are named
-   * by their keys, listed in {@code metadataKeysJson} (a JSON array) for {@code
+   * Writes the Arrow stream at {@code address} (an INSERT); persisted metadata columns are named by
+   * their keys, listed in {@code metadataKeysJson} (a JSON array) for {@code
    * apply_writable_metadata}. Returns null or an error object.
    */
   String write(long address, String metadataKeysJson);

@@ -92,8 +92,7 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
   }
 
   /**
-   * The source's stream for a scan, and where each scanned column (in projection order) is in
-   * it.
+   * The source's stream for a scan, and where each scanned column (in projection order) is in it.
    */
   public record Opened(ArrowReader reader, int[] columns) {}
 
@@ -132,7 +131,8 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
     }
     r.put("columns", columns);
     // Index paths into the source's schema: its physical columns, in declaration order.
-    List<ColumnDef> physical = def.columns().stream().filter(c -> c.kind() == ColumnKind.PHYSICAL).toList();
+    List<ColumnDef> physical =
+        def.columns().stream().filter(c -> c.kind() == ColumnKind.PHYSICAL).toList();
     List<List<Integer>> paths = new ArrayList<>();
     for (ColumnDef c : wanted) {
       if (c.kind() == ColumnKind.PHYSICAL) {
@@ -166,7 +166,11 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
       projection[i] = names.indexOf(wanted);
       if (projection[i] < 0) {
         throw new SourceException(
-            "Source '" + source.name() + "' returned no column '" + wanted + "'; it returned "
+            "Source '"
+                + source.name()
+                + "' returned no column '"
+                + wanted
+                + "'; it returned "
                 + names,
             true,
             "");
@@ -298,7 +302,8 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
         throw e;
       } catch (RuntimeException e) {
         throw new SourceException(
-            "Source '" + source.name() + "' failed while it was read: " + e.getMessage(), false,
+            "Source '" + source.name() + "' failed while it was read: " + e.getMessage(),
+            false,
             "");
       }
     }

@@ -15,9 +15,10 @@ import java.util.Map;
  * <p>Numbered layout: a flags byte (bits 0-1: offset size - 1), a 2-byte column count, then per
  * column a 2-byte number and an offset (1-4 bytes) holding {@code offset << 3 | type - 1}, then the
  * data. Named layout: flags (bits 0-1: offset size - 2, bit 2 set), column count, 2-byte size of
- * the name pool, then per column a 2-byte offset into the name pool and an offset (2-5 bytes) holding
- * {@code offset << 4 | type - 1}, then the names, then the data. Columns are sorted by number, or by
- * name length then name bytes; all integers are little-endian. NULL values are not stored.
+ * the name pool, then per column a 2-byte offset into the name pool and an offset (2-5 bytes)
+ * holding {@code offset << 4 | type - 1}, then the names, then the data. Columns are sorted by
+ * number, or by name length then name bytes; all integers are little-endian. NULL values are not
+ * stored.
  *
  * <p>Keys passed to {@link #create}, {@link #add} and {@link #delete} are {@code String}s (names)
  * or {@code Integer}s/{@code Long}s (numbers, 0..65535). A blob is written in the named layout when
@@ -58,6 +59,7 @@ public final class DynCol {
   static final class Parsed {
     final boolean named;
     final List<Entry> entries;
+
     /** False for the empty string (no header at all). */
     final boolean hasHeader;
 
@@ -127,19 +129,20 @@ public final class DynCol {
       if (end < offsets[i]) {
         throw DynColException.format();
       }
-      byte[] data =
-          Arrays.copyOfRange(blob, dataStart + (int) offsets[i], dataStart + (int) end);
+      byte[] data = Arrays.copyOfRange(blob, dataStart + (int) offsets[i], dataStart + (int) end);
       if (named) {
         int nm = u16(blob, at);
         int nmEnd = i + 1 < count ? u16(blob, at + entrySize) : poolSize;
         if (nm > poolSize || nmEnd > poolSize || nmEnd < nm) {
           throw DynColException.format();
         }
-        entries.add(new Entry(Arrays.copyOfRange(blob, pool + nm, pool + nmEnd), -1, types[i], data));
+        entries.add(
+            new Entry(Arrays.copyOfRange(blob, pool + nm, pool + nmEnd), -1, types[i], data));
       } else {
         int num = u16(blob, at);
         entries.add(
-            new Entry(Integer.toString(num).getBytes(StandardCharsets.US_ASCII), num, types[i], data));
+            new Entry(
+                Integer.toString(num).getBytes(StandardCharsets.US_ASCII), num, types[i], data));
       }
     }
     return new Parsed(named, entries, true);
@@ -656,7 +659,8 @@ public final class DynCol {
     if (frac % 9 > 0) {
       pos = group(b, pos, DIG2BYTES[frac % 9], frac % 9, digits);
     }
-    BigDecimal v = new BigDecimal(new BigInteger(digits.length() == 0 ? "0" : digits.toString()), frac);
+    BigDecimal v =
+        new BigDecimal(new BigInteger(digits.length() == 0 ? "0" : digits.toString()), frac);
     return negative ? v.negate() : v;
   }
 

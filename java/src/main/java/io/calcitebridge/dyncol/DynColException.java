@@ -6,10 +6,13 @@ public final class DynColException extends RuntimeException {
 
   /** MariaDB's ER_DYN_COL_WRONG_FORMAT: a blob that is not in the format. */
   public static final int WRONG_FORMAT = 1919;
+
   /** MariaDB's ER_DYN_COL_IMPLEMENTATION_LIMIT: offsets or sizes out of range. */
   public static final int LIMIT = 1920;
+
   /** MariaDB's ER_DYN_COL_DATA: duplicate or out-of-range names, bad values. */
   public static final int DATA = 1921;
+
   /** MariaDB's ER_DYN_COL_WRONG_CHARSET. */
   public static final int CHARSET = 1922;
 

@@ -38,8 +38,8 @@ import org.apache.calcite.sql.validate.SqlValidatorScope;
 
 /**
  * MariaDB's eight dynamic-columns functions as Calcite operators. {@code COLUMN_CREATE} and {@code
- * COLUMN_ADD} take (name, value, type) triples, the type being a character literal ('' when the
- * SQL gave no {@code AS type}); {@code COLUMN_GET} takes (blob, name, type).
+ * COLUMN_ADD} take (name, value, type) triples, the type being a character literal ('' when the SQL
+ * gave no {@code AS type}); {@code COLUMN_GET} takes (blob, name, type).
  */
 public final class DynColOperators {
   private DynColOperators() {}
@@ -233,7 +233,8 @@ public final class DynColOperators {
 
   private static Expression boxed(Expression e) {
     Primitive p = Primitive.of(e.getType());
-    return p != null ? Expressions.convert_(Expressions.box(e), Object.class)
+    return p != null
+        ? Expressions.convert_(Expressions.box(e), Object.class)
         : Expressions.convert_(e, Object.class);
   }
 
@@ -309,8 +310,7 @@ public final class DynColOperators {
           Expression ty = Expressions.newArrayInit(String.class, types);
           return shape == Shape.CREATE
               ? Expressions.call(DynColRuntime.class, "create", k, v, kd, ty)
-              : Expressions.call(
-                  DynColRuntime.class, "add", blob(operands.get(0)), k, v, kd, ty);
+              : Expressions.call(DynColRuntime.class, "add", blob(operands.get(0)), k, v, kd, ty);
         }
       case DELETE:
         {
@@ -389,8 +389,14 @@ public final class DynColOperators {
 
   private static final List<SqlOperator> ALL =
       List.of(
-          COLUMN_CREATE, COLUMN_ADD, COLUMN_GET, COLUMN_DELETE,
-          COLUMN_EXISTS, COLUMN_LIST, COLUMN_CHECK, COLUMN_JSON);
+          COLUMN_CREATE,
+          COLUMN_ADD,
+          COLUMN_GET,
+          COLUMN_DELETE,
+          COLUMN_EXISTS,
+          COLUMN_LIST,
+          COLUMN_CHECK,
+          COLUMN_JSON);
 
   /** The operator table of the eight functions. */
   public static SqlOperatorTable table() {
@@ -408,8 +414,8 @@ public final class DynColOperators {
   }
 
   /**
-   * Builds a call from parsed arguments: {@code parts} holds SqlNodes and, after a value, the
-   * type name that followed {@code AS} (a String).
+   * Builds a call from parsed arguments: {@code parts} holds SqlNodes and, after a value, the type
+   * name that followed {@code AS} (a String).
    */
   public static SqlCall call(String name, List<Object> parts, SqlParserPos pos) {
     DynColFunction f = byName(name);

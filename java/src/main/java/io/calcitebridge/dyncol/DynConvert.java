@@ -178,8 +178,13 @@ public final class DynConvert {
         n = t.hour * 10000L + t.minute * 100L + t.second;
         break;
       default:
-        n = t.year * 10000000000L + t.month * 100000000L + t.day * 1000000L
-            + t.hour * 10000L + t.minute * 100L + t.second;
+        n =
+            t.year * 10000000000L
+                + t.month * 100000000L
+                + t.day * 1000000L
+                + t.hour * 10000L
+                + t.minute * 100L
+                + t.second;
     }
     return t.negative ? -n : n;
   }
@@ -212,8 +217,7 @@ public final class DynConvert {
       case STRING:
         return clampLong(leadingInteger(v.text()));
       case DECIMAL:
-        return clampLong(
-            ((BigDecimal) v.value).setScale(0, RoundingMode.HALF_UP).toBigInteger());
+        return clampLong(((BigDecimal) v.value).setScale(0, RoundingMode.HALF_UP).toBigInteger());
       case DATE:
       case TIME:
       case DATETIME:

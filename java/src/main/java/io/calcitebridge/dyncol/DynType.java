@@ -24,8 +24,10 @@ public final class DynType {
   }
 
   public final Kind kind;
+
   /** Length of CHAR/BINARY, precision of DECIMAL, fraction digits of TIME/DATETIME; -1 if none. */
   public final int length;
+
   /** Scale of DECIMAL, or -1. */
   public final int scale;
 
@@ -94,7 +96,9 @@ public final class DynType {
     }
     if (kind == null
         || (n >= 0
-            && (kind == Kind.INT || kind == Kind.UNSIGNED || kind == Kind.DOUBLE
+            && (kind == Kind.INT
+                || kind == Kind.UNSIGNED
+                || kind == Kind.DOUBLE
                 || kind == Kind.DATE))
         || (d >= 0 && kind != Kind.DECIMAL)) {
       throw new IllegalArgumentException("Unknown dynamic column type '" + text.trim() + "'");

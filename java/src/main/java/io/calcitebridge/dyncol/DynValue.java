@@ -41,21 +41,26 @@ public final class DynValue {
 
   /** MariaDB's number of utf8mb4_general_ci, the charset strings are written with. */
   public static final int UTF8MB4 = 45;
+
   /** MariaDB's number of utf8mb3_general_ci. */
   public static final int UTF8MB3 = 33;
+
   /** MariaDB's number of the binary charset. */
   public static final int BINARY = 63;
+
   /** MariaDB's number of latin1_swedish_ci. */
   public static final int LATIN1 = 8;
 
   public static final DynValue NULL = new DynValue(Type.NULL, null, 0);
 
   public final Type type;
+
   /**
    * Long for INT and UINT (UINT as the unsigned bits), Double, byte[] for STRING (in {@link
    * #charset}) and DYNCOL, BigDecimal, DynTime.
    */
   public final Object value;
+
   /** The MariaDB charset number of a STRING. */
   public final int charset;
 

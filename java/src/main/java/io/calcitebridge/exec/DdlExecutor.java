@@ -10,7 +10,6 @@ import io.calcitebridge.connector.ConnectorFactory;
 import io.calcitebridge.connector.MemoryTable;
 import io.calcitebridge.connector.PythonSource;
 import io.calcitebridge.connector.SourceStorage;
-import io.calcitebridge.types.ArrowTypes;
 import io.calcitebridge.connector.TableStorage;
 import io.calcitebridge.facade.BridgeException.Kind;
 import io.calcitebridge.facade.PositionedException;
@@ -24,6 +23,7 @@ import io.calcitebridge.sql.SqlDropObject;
 import io.calcitebridge.sql.SqlMetadataColumn;
 import io.calcitebridge.sql.SqlPhysicalColumn;
 import io.calcitebridge.sql.SqlTableColumn;
+import io.calcitebridge.types.ArrowTypes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -99,8 +99,7 @@ public final class DdlExecutor {
     try (ExportedSchema schema =
         ArrowStreams.exportSchema(
             ArrowResults.allocator(),
-            ArrowTypes.toSchema(
-                TableDef.rowTypeOf(context.typeFactory(), physicalColumns(def))))) {
+            ArrowTypes.toSchema(TableDef.rowTypeOf(context.typeFactory(), physicalColumns(def))))) {
       source =
           factory == null
               ? null
@@ -113,7 +112,11 @@ public final class DdlExecutor {
       }
       throw new PositionedException(
           Kind.VALIDATION,
-          "Unknown connector '" + connector + "' for table '" + def.name() + "'; available: "
+          "Unknown connector '"
+              + connector
+              + "' for table '"
+              + def.name()
+              + "'; available: "
               + String.join(", ", known),
           create.getParserPosition());
     }
@@ -135,8 +138,13 @@ public final class DdlExecutor {
       if (c.isMetadata() && !offered.contains(c.metadataKey())) {
         throw new PositionedException(
             Kind.VALIDATION,
-            "Connector '" + def.connector() + "' has no metadata key '" + c.metadataKey()
-                + "' (column '" + c.name() + "'); it offers: "
+            "Connector '"
+                + def.connector()
+                + "' has no metadata key '"
+                + c.metadataKey()
+                + "' (column '"
+                + c.name()
+                + "'); it offers: "
                 + (offered.isEmpty() ? "none" : String.join(", ", offered)),
             create.columns().get(i).getParserPosition());
       }

@@ -11,8 +11,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A source's Arrow stream passed on as a query's result: some of its columns, renamed, with
- * every buffer handed over rather than copied. Used when the source absorbed the whole plan.
+ * A source's Arrow stream passed on as a query's result: some of its columns, renamed, with every
+ * buffer handed over rather than copied. Used when the source absorbed the whole plan.
  */
 final class DirectReader extends ArrowReader {
   private final ArrowReader in;

@@ -15,8 +15,8 @@ import org.apache.calcite.rex.RexProgram;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * When a source absorbs the whole plan (a scan, at most with a projection of its columns on
- * top), the source's own Arrow stream goes back to Python and no row passes through the JVM.
+ * When a source absorbs the whole plan (a scan, at most with a projection of its columns on top),
+ * the source's own Arrow stream goes back to Python and no row passes through the JVM.
  */
 final class FastPath {
   private FastPath() {}

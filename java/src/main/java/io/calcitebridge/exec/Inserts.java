@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.sql.SqlCall;
@@ -52,7 +51,9 @@ final class Inserts {
     if (columns != null) {
       checkTargets(def, columns);
       checkCount(
-          insert, def, columns.stream().map(n -> ((SqlIdentifier) n).getSimple()).toList(),
+          insert,
+          def,
+          columns.stream().map(n -> ((SqlIdentifier) n).getSimple()).toList(),
           context);
       return;
     }
@@ -80,9 +81,17 @@ final class Inserts {
     if (rowType.getFieldCount() != targets.size()) {
       throw new PositionedException(
           Kind.VALIDATION,
-          "INSERT INTO " + def.name() + " writes " + targets.size() + " columns ("
-              + String.join(", ", targets) + ") but the query has " + rowType.getFieldCount()
-              + " (" + String.join(", ", rowType.getFieldNames()) + ")",
+          "INSERT INTO "
+              + def.name()
+              + " writes "
+              + targets.size()
+              + " columns ("
+              + String.join(", ", targets)
+              + ") but the query has "
+              + rowType.getFieldCount()
+              + " ("
+              + String.join(", ", rowType.getFieldNames())
+              + ")",
           source.getParserPosition());
     }
   }
@@ -125,15 +134,15 @@ final class Inserts {
   }
 
   /**
-   * Maps a {@code SELECT} with a star onto the target's writable columns; returns the target
-   * column names, or null for all writable columns by position.
+   * Maps a {@code SELECT} with a star onto the target's writable columns; returns the target column
+   * names, or null for all writable columns by position.
    *
    * <ul>
-   *   <li>When the star brings more columns than the target takes, or the query copies the
-   *       target into itself, the unwritable columns the star brought (virtual metadata,
-   *       computed) are left out.
-   *   <li>When fewer columns remain and each is a writable column of the target, in the
-   *       target's order, they map by name (a strategy hid persisted metadata from the star).
+   *   <li>When the star brings more columns than the target takes, or the query copies the target
+   *       into itself, the unwritable columns the star brought (virtual metadata, computed) are
+   *       left out.
+   *   <li>When fewer columns remain and each is a writable column of the target, in the target's
+   *       order, they map by name (a strategy hid persisted metadata from the star).
    * </ul>
    */
   private static @Nullable List<String> mapStar(
@@ -154,9 +163,7 @@ final class Inserts {
     boolean selfCopy = items.stream().allMatch(i -> i.column() == null || i.fromTarget());
     List<Item> kept = items;
     if (items.size() > writable.size() || selfCopy) {
-      kept = items.stream()
-          .filter(i -> !i.unwritable() || explicit.contains(i.alias()))
-          .toList();
+      kept = items.stream().filter(i -> !i.unwritable() || explicit.contains(i.alias())).toList();
     }
     List<String> names = kept.stream().map(Item::alias).toList();
     List<String> byName = null;

@@ -138,7 +138,8 @@ public final class StatementExecutor {
     EnumerableRel physical = planner.optimize(planner.toLogical(validated));
     org.apache.arrow.vector.ipc.ArrowReader direct = FastPath.direct(physical, rowType);
     if (direct != null) {
-      return new RowSet("query", rowType, org.apache.calcite.linq4j.Linq4j.emptyEnumerable(), direct);
+      return new RowSet(
+          "query", rowType, org.apache.calcite.linq4j.Linq4j.emptyEnumerable(), direct);
     }
     return new RowSet("query", rowType, run(physical));
   }

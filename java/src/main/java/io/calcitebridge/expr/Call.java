@@ -7,16 +7,15 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * A call of a function or operator: {@code =}, {@code <>}, {@code <}, {@code <=}, {@code >},
- * {@code >=}, {@code AND}, {@code OR}, {@code NOT}, {@code IS NULL}, {@code IS NOT NULL}, {@code
- * IN}, {@code LIKE}, {@code UPPER}, {@code LOWER}, {@code CAST}, arithmetic.
+ * A call of a function or operator: {@code =}, {@code <>}, {@code <}, {@code <=}, {@code >}, {@code
+ * >=}, {@code AND}, {@code OR}, {@code NOT}, {@code IS NULL}, {@code IS NOT NULL}, {@code IN},
+ * {@code LIKE}, {@code UPPER}, {@code LOWER}, {@code CAST}, arithmetic.
  *
  * @param function the function name
  * @param args the arguments
  * @param dataType the result type
  */
-public record Call(String function, List<Expression> args, String dataType)
-    implements Expression {
+public record Call(String function, List<Expression> args, String dataType) implements Expression {
   public Call {
     args = List.copyOf(args);
   }
@@ -26,7 +25,8 @@ public record Call(String function, List<Expression> args, String dataType)
     if (function.equals("CAST") && args.size() == 1) {
       return "CAST(" + args.get(0) + ", " + dataType.replace(" NOT NULL", "") + ")";
     }
-    return function + args.stream().map(String::valueOf).collect(Collectors.joining(", ", "(", ")"));
+    return function
+        + args.stream().map(String::valueOf).collect(Collectors.joining(", ", "(", ")"));
   }
 
   @Override

@@ -35,8 +35,9 @@ public record Literal(@Nullable Object value, String dataType) implements Expres
       return "TIME '" + text + "'";
     }
     if (base.startsWith("BINARY") || base.startsWith("VARBINARY") || base.equals("BYTES")) {
-      return "X'" + java.util.HexFormat.of().formatHex(
-          java.util.Base64.getDecoder().decode(text)) + "'";
+      return "X'"
+          + java.util.HexFormat.of().formatHex(java.util.Base64.getDecoder().decode(text))
+          + "'";
     }
     return "'" + text.replace("'", "''") + "'";
   }

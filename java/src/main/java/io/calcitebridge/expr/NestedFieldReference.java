@@ -9,8 +9,8 @@ import java.util.stream.Collectors;
  * A field inside a ROW column, such as {@code user.age}.
  *
  * @param fieldNames the path, top-level column first
- * @param fieldIndices one index a level: the column in the scan's row type, then the field
- *     inside each ROW
+ * @param fieldIndices one index a level: the column in the scan's row type, then the field inside
+ *     each ROW
  * @param dataType the type of the leaf
  * @param inputIndex 0 for a scan; the join input otherwise
  */

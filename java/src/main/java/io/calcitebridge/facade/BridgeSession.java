@@ -72,7 +72,10 @@ public final class BridgeSession implements AutoCloseable {
   /** The plan of a query or INSERT as {@code text}, {@code json} or {@code dot}. */
   public Pending<String> explain(String sql, String format) {
     return Workers.submit(
-        cancel -> new StatementExecutor(context, config, cancel).withSql(sql).explain(parse(sql), format));
+        cancel ->
+            new StatementExecutor(context, config, cancel)
+                .withSql(sql)
+                .explain(parse(sql), format));
   }
 
   /** Validates a query; returns the address of an exported Arrow schema of its result. */
@@ -110,9 +113,7 @@ public final class BridgeSession implements AutoCloseable {
     return ArrowResults.allocatedBytes();
   }
 
-  /**
-   * Registers a Python source as table {@code name}; its columns are the source's schema.
-   */
+  /** Registers a Python source as table {@code name}; its columns are the source's schema. */
   public void registerSource(String name, PythonSource source, boolean replace) {
     try {
       ArrowResults.registerSource(context, name, source, replace);

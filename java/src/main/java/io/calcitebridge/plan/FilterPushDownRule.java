@@ -39,7 +39,8 @@ public final class FilterPushDownRule extends RelOptRule {
     TableStorage storage = scan.bridgeTable().storage();
     return scan.filters().isEmpty()
         && storage instanceof FilterableStorage
-        && (!(storage instanceof SourceStorage) || ((SourceStorage) storage).supportsFilterPushDown());
+        && (!(storage instanceof SourceStorage)
+            || ((SourceStorage) storage).supportsFilterPushDown());
   }
 
   @Override
@@ -92,14 +93,18 @@ public final class FilterPushDownRule extends RelOptRule {
     RelNode result =
         remaining.isEmpty()
             ? newScan
-            : filter.copy(filter.getTraitSet(), newScan, RexUtil.composeConjunction(rexBuilder, remaining));
+            : filter.copy(
+                filter.getTraitSet(), newScan, RexUtil.composeConjunction(rexBuilder, remaining));
     call.transformTo(result);
   }
 
   private static void check(int i, List<Expression> offered, BridgeTableScan scan) {
     if (i < 0 || i >= offered.size()) {
       throw new SourceException(
-          "Source of table " + scan.getTable().getQualifiedName() + " answered filter #" + i
+          "Source of table "
+              + scan.getTable().getQualifiedName()
+              + " answered filter #"
+              + i
               + ", which was never offered",
           true,
           "");

@@ -4,7 +4,6 @@ import io.calcitebridge.catalog.Catalog;
 import io.calcitebridge.connector.ConnectorFactory;
 import io.calcitebridge.dyncol.DynColOperators;
 import io.calcitebridge.facade.SessionConfig;
-import org.checkerframework.checker.nullness.qual.Nullable;
 import io.calcitebridge.sql.BridgeParser;
 import io.calcitebridge.types.BridgeTypeSystem;
 import io.calcitebridge.validate.BridgeSqlValidator;
@@ -28,6 +27,7 @@ import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** What every statement of one environment plans against: catalog, types, operators. */
 public final class PlannerContext {
@@ -123,8 +123,7 @@ public final class PlannerContext {
 
   /** The operators SQL can call. */
   public SqlOperatorTable operatorTable(CalciteCatalogReader reader) {
-    return SqlOperatorTables.chain(
-        SqlStdOperatorTable.instance(), DynColOperators.table(), reader);
+    return SqlOperatorTables.chain(SqlStdOperatorTable.instance(), DynColOperators.table(), reader);
   }
 
   /** A fresh validator. */

@@ -9,8 +9,6 @@ import io.calcitebridge.facade.PositionedException;
 import io.calcitebridge.validate.BridgeSqlValidator;
 import io.calcitebridge.validate.DiscoveryRequest;
 import java.util.ArrayList;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.checkerframework.checker.nullness.qual.Nullable;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -20,8 +18,6 @@ import org.apache.calcite.plan.RelOptLattice;
 import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptTable;
-import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
-import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.plan.volcano.VolcanoPlanner;
@@ -30,6 +26,8 @@ import org.apache.calcite.rel.RelCollationTraitDef;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlExplainFormat;
@@ -37,10 +35,12 @@ import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Plans one statement: validate with {@link BridgeSqlValidator}, convert to relational algebra,
@@ -48,6 +48,7 @@ import org.apache.calcite.tools.Programs;
  */
 public final class QueryPlanner implements RelOptTable.ViewExpander {
   private static final boolean FLATTEN = Boolean.getBoolean("calcitebridge.flatten");
+
   /**
    * Calcite's standard program with one addition: after sub-queries are removed and before the
    * cost-based phase, a heuristic pass moves filters down to the scans and offers them to the
@@ -119,9 +120,9 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   }
 
   /**
-   * Validates {@code node} and returns the rewritten tree. A column no table in scope declares
-   * is offered to the tables that have dynamic columns; found in one, the statement is validated
-   * again with that column added to it.
+   * Validates {@code node} and returns the rewritten tree. A column no table in scope declares is
+   * offered to the tables that have dynamic columns; found in one, the statement is validated again
+   * with that column added to it.
    */
   public SqlNode validate(SqlNode node) {
     try (DiscoveryScope.Entered ignored = discovery.enter()) {
@@ -163,7 +164,10 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
     if (owners.size() > 1) {
       throw new PositionedException(
           BridgeException.Kind.VALIDATION,
-          "Column '" + request.name() + "' is ambiguous: tables " + String.join(", ", owners)
+          "Column '"
+              + request.name()
+              + "' is ambiguous: tables "
+              + String.join(", ", owners)
               + " all have it",
           SqlParserPos.ZERO.plus(
               new SqlParserPos(

@@ -47,8 +47,7 @@ public final class RexToExpression {
   private @Nullable Expression convert(RexNode node) {
     if (node instanceof RexInputRef) {
       int i = ((RexInputRef) node).getIndex();
-      return new FieldReference(
-          scanRowType.getFieldNames().get(i), type(node.getType()), 0, i);
+      return new FieldReference(scanRowType.getFieldNames().get(i), type(node.getType()), 0, i);
     }
     if (node instanceof RexFieldAccess) {
       return nested((RexFieldAccess) node);
@@ -108,7 +107,9 @@ public final class RexToExpression {
     Expression target = null;
     List<Expression> out = new ArrayList<>();
     for (Expression a : args) {
-      if (!(a instanceof Call c) || !c.function().equals("=") || !(c.args().get(1) instanceof Literal)) {
+      if (!(a instanceof Call c)
+          || !c.function().equals("=")
+          || !(c.args().get(1) instanceof Literal)) {
         return null;
       }
       if (target == null) {

@@ -1,5 +1,7 @@
 package io.calcitebridge.validate;
 
+import static org.apache.calcite.util.Static.RESOURCE;
+
 import io.calcitebridge.catalog.BridgeTable;
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.ColumnKind;
@@ -12,13 +14,10 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import static org.apache.calcite.util.Static.RESOURCE;
-
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.runtime.Resources;
-import org.apache.calcite.sql.validate.SqlValidatorException;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.JoinConditionType;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
@@ -30,6 +29,7 @@ import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.validate.SelectScope;
 import org.apache.calcite.sql.validate.SqlQualified;
 import org.apache.calcite.sql.validate.SqlValidatorCatalogReader;
+import org.apache.calcite.sql.validate.SqlValidatorException;
 import org.apache.calcite.sql.validate.SqlValidatorImpl;
 import org.apache.calcite.sql.validate.SqlValidatorNamespace;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
@@ -109,8 +109,7 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       boolean includeSystemVars) {
     if (exp instanceof SqlIdentifier) {
       ColumnDef column = catalogColumn((SqlIdentifier) exp, scope);
-      if (column != null
-          && (column.kind() == ColumnKind.DYNAMIC || isHidden(column, strategy))) {
+      if (column != null && (column.kind() == ColumnKind.DYNAMIC || isHidden(column, strategy))) {
         // Keep the item while Calcite still counts positions (NATURAL JOIN and USING permute
         // the expanded items by index), but let it claim no alias; it goes in
         // validateSelectList.

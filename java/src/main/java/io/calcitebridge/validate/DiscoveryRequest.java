@@ -4,8 +4,8 @@ import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlIdentifier;
 
 /**
- * Thrown by the validator when a column name resolves nowhere: the planner asks the tables in
- * scope for it (field discovery) and validates again, or reports {@link #original()}.
+ * Thrown by the validator when a column name resolves nowhere: the planner asks the tables in scope
+ * for it (field discovery) and validates again, or reports {@link #original()}.
  */
 public final class DiscoveryRequest extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -79,11 +79,9 @@ class DynColSqlTest {
   void createAsType() {
     assertEquals("0401000100000000006102", value("COLUMN_CREATE('a', '1' AS INT)"));
     assertEquals("0401000100000001006101", value("COLUMN_CREATE('a', 1 AS UNSIGNED INT)"));
-    assertEquals(
-        "04010001000000020061000000000000F03F", value("COLUMN_CREATE('a', 1 AS DOUBLE)"));
+    assertEquals("04010001000000020061000000000000F03F", value("COLUMN_CREATE('a', 1 AS DOUBLE)"));
     assertEquals("04010001000000040061010081", value("COLUMN_CREATE('a', 1 AS DECIMAL)"));
-    assertEquals(
-        "0401000100000006006121D00F", value("COLUMN_CREATE('a', '2024-01-01' AS DATE)"));
+    assertEquals("0401000100000006006121D00F", value("COLUMN_CREATE('a', '2024-01-01' AS DATE)"));
     assertEquals(
         "0401000100000005006121D00F00A000",
         value("COLUMN_CREATE('a', '2024-01-01 10:00:00' AS DATETIME)"));
@@ -119,8 +117,7 @@ class DynColSqlTest {
   @Test
   void addDeleteAndQueries() {
     assertEquals(
-        "0402000200000000000100100033610802",
-        value("COLUMN_ADD(COLUMN_CREATE('a', 1), 3, 4)"));
+        "0402000200000000000100100033610802", value("COLUMN_ADD(COLUMN_CREATE('a', 1), 3, 4)"));
     assertEquals("null", value("COLUMN_ADD(CAST(NULL AS VARBINARY), 'a', 1)"));
     assertEquals(
         "0401000100000000006102", value("COLUMN_DELETE(COLUMN_CREATE('a', 1, 'b', 2), 'b', 'c')"));
@@ -147,24 +144,25 @@ class DynColSqlTest {
         bad.getMessage().contains("Encountered illegal format of dynamic column string"),
         bad.getMessage());
     BridgeException type =
-        assertThrows(BridgeException.class, () -> value("COLUMN_GET(COLUMN_CREATE('a', 1), 'a' AS FOO)"));
+        assertThrows(
+            BridgeException.class, () -> value("COLUMN_GET(COLUMN_CREATE('a', 1), 'a' AS FOO)"));
     assertTrue(type.getMessage().contains("Unknown dynamic column type"), type.getMessage());
   }
 
   @Test
   void overTableRows() {
-    session.execute(
-            "CREATE TABLE t (id INT, d BYTES) WITH ('connector' = 'memory')")
+    session
+        .execute("CREATE TABLE t (id INT, d BYTES) WITH ('connector' = 'memory')")
         .result()
         .close();
-    session.execute(
+    session
+        .execute(
             "INSERT INTO t VALUES (1, COLUMN_CREATE('color', 'red', 'size', 10)),"
                 + " (2, COLUMN_CREATE('color', 'blue'))")
         .result()
         .close();
     assertEquals(
         "red",
-        value(
-            "COLUMN_GET(d, 'color' AS CHAR) FROM t WHERE COLUMN_GET(d, 'size' AS INT) > 5"));
+        value("COLUMN_GET(d, 'color' AS CHAR) FROM t WHERE COLUMN_GET(d, 'size' AS INT) > 5"));
   }
 }

@@ -1,6 +1,5 @@
 package io.calcitebridge.dyncol;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -40,8 +39,14 @@ class DynColTest {
     assertEquals(
         "04030004000000000001001000020020006162636302015802",
         create(
-            "cc", DynValue.ofLong(300), "a", DynValue.ofLong(1), "b", DynValue.ofLong(-1),
-            "d", DynValue.NULL));
+            "cc",
+            DynValue.ofLong(300),
+            "a",
+            DynValue.ofLong(1),
+            "b",
+            DynValue.ofLong(-1),
+            "d",
+            DynValue.NULL));
     // COLUMN_CREATE(1, 1): the numbered layout
     assertEquals("00010001000002", create(1, DynValue.ofLong(1)));
     // COLUMN_CREATE('a', 18446744073709551615)
@@ -58,7 +63,8 @@ class DynColTest {
     assertEquals("0401000100000004006101018105", create("a", dec("1.5")));
     assertEquals("04010001000000040061020373FEA6", create("a", dec("-12.345")));
     assertEquals("04010001000000040061", create("a", dec("0.0")));
-    assertEquals("040100010000000400610C09807B1B3A0C14075BCD15", create("a", dec("123456789012.123456789")));
+    assertEquals(
+        "040100010000000400610C09807B1B3A0C14075BCD15", create("a", dec("123456789012.123456789")));
     assertEquals("0401000100000004006101018005", create("a", dec("0.5")));
     assertEquals("040100010000000400610301806400", create("a", dec("100.0")));
     assertEquals("0401000100000004006101037FFFFE", create("a", dec("-0.001")));
@@ -73,9 +79,11 @@ class DynColTest {
 
   @Test
   void temporal() {
-    assertEquals("040100010000000600615DD00F", create("a", DynValue.ofTime(DynTime.date(2024, 2, 29))));
     assertEquals(
-        "04010001000000070061B8C800", create("a", DynValue.ofTime(DynTime.time(false, 12, 34, 56, 0))));
+        "040100010000000600615DD00F", create("a", DynValue.ofTime(DynTime.date(2024, 2, 29))));
+    assertEquals(
+        "04010001000000070061B8C800",
+        create("a", DynValue.ofTime(DynTime.time(false, 12, 34, 56, 0))));
     assertEquals(
         "0401000100000007006120A1B7EF4607",
         create("a", DynValue.ofTime(DynTime.time(true, 838, 59, 59, 500000))));
@@ -97,7 +105,8 @@ class DynColTest {
   @Test
   void nestingAndEmpty() {
     byte[] inner = DynCol.create(List.of("b"), List.of(DynValue.ofLong(1)));
-    assertEquals("040100010000000800610401000100000000006202", create("a", DynValue.ofDynCol(inner)));
+    assertEquals(
+        "040100010000000800610401000100000000006202", create("a", DynValue.ofDynCol(inner)));
     // a nested blob forces the named layout
     byte[] inner2 = DynCol.create(List.of(2), List.of(DynValue.ofLong(3)));
     assertEquals("0401000100000008003100010002000006", create(1, DynValue.ofDynCol(inner2)));
@@ -140,12 +149,15 @@ class DynColTest {
     DynColException dup =
         assertThrows(
             DynColException.class,
-            () -> DynCol.create(List.of("a", "a"), List.of(DynValue.ofLong(1), DynValue.ofLong(2))));
+            () ->
+                DynCol.create(List.of("a", "a"), List.of(DynValue.ofLong(1), DynValue.ofLong(2))));
     assertEquals(1921, dup.code());
     assertEquals("Illegal value used as argument of dynamic column function", dup.getMessage());
-    DynColException bad = assertThrows(DynColException.class, () -> DynCol.get("xyz".getBytes(), "a"));
+    DynColException bad =
+        assertThrows(DynColException.class, () -> DynCol.get("xyz".getBytes(), "a"));
     assertEquals("Encountered illegal format of dynamic column string", bad.getMessage());
-    assertThrows(DynColException.class, () -> DynCol.create(List.of(65536), List.of(DynValue.ofLong(1))));
+    assertThrows(
+        DynColException.class, () -> DynCol.create(List.of(65536), List.of(DynValue.ofLong(1))));
     assertThrows(
         DynColException.class,
         () -> DynCol.create(List.of("a".repeat(16384)), List.of(DynValue.ofLong(1))));
@@ -176,23 +188,36 @@ class DynColTest {
     byte[] times = hex("040300030000000700010065000200F0003132620000808B0C0021C80F00000000000004");
     assertEquals("12:34:56", DynCol.get(times, "1").value.toString());
     assertEquals("2020-01-01 00:00:00", DynCol.get(times, "2").value.toString());
-    assertEquals(new BigDecimal("-12.345"), DynCol.get(hex("04010001000000040061020373FEA6"), "a").value);
+    assertEquals(
+        new BigDecimal("-12.345"), DynCol.get(hex("04010001000000040061020373FEA6"), "a").value);
     assertEquals(
         new BigDecimal("123456789012.123456789"),
         DynCol.get(hex("040100010000000400610C09807B1B3A0C14075BCD15"), "a").value);
-    assertEquals(DynValue.ofLong(2), DynCol.get(hex("00010001000002").clone(), "1").isNull()
-        ? null : DynValue.ofLong(DynCol.get(hex("00010001000002"), "1").longValue() + 1));
+    assertEquals(
+        DynValue.ofLong(2),
+        DynCol.get(hex("00010001000002").clone(), "1").isNull()
+            ? null
+            : DynValue.ofLong(DynCol.get(hex("00010001000002"), "1").longValue() + 1));
     assertTrue(Arrays.equals(new byte[0], DynCol.add(new byte[0], List.of(), List.of())));
   }
 
   @Test
   void doubleText() {
     String[][] cases = {
-      {"100", "100"}, {"1e15", "1e15"}, {"1e16", "1e16"}, {"1.23e12", "1230000000000"},
-      {"0.0001", "0.0001"}, {"0.00001", "0.00001"}, {"1.5e-5", "0.000015"},
-      {"1e-10", "0.0000000001"}, {"1.2345678901234568e17", "1.2345678901234568e17"},
-      {"1.7976931348623157e308", "1.7976931348623157e308"}, {"-1e100", "-1e100"},
-      {"1.5e38", "1.5e38"}, {"123456789.123", "123456789.123"}, {"-2.5e-5", "-0.000025"}
+      {"100", "100"},
+      {"1e15", "1e15"},
+      {"1e16", "1e16"},
+      {"1.23e12", "1230000000000"},
+      {"0.0001", "0.0001"},
+      {"0.00001", "0.00001"},
+      {"1.5e-5", "0.000015"},
+      {"1e-10", "0.0000000001"},
+      {"1.2345678901234568e17", "1.2345678901234568e17"},
+      {"1.7976931348623157e308", "1.7976931348623157e308"},
+      {"-1e100", "-1e100"},
+      {"1.5e38", "1.5e38"},
+      {"123456789.123", "123456789.123"},
+      {"-2.5e-5", "-0.000025"}
     };
     for (String[] c : cases) {
       assertEquals(c[1], DynConvert.formatDouble(Double.parseDouble(c[0])), c[0]);
@@ -210,13 +235,15 @@ class DynColTest {
     assertEquals(2L, DynConvert.toLong(DynValue.ofDouble(2.5)));
     assertEquals(4L, DynConvert.toLong(DynValue.ofDouble(3.9)));
     assertEquals(Long.MAX_VALUE, DynConvert.toLong(DynValue.ofDouble(1e300)));
-    assertEquals(new BigDecimal("18446744073709551615"), DynConvert.toUnsigned(DynValue.ofLong(-1)));
+    assertEquals(
+        new BigDecimal("18446744073709551615"), DynConvert.toUnsigned(DynValue.ofLong(-1)));
     assertEquals(new BigDecimal("12.35"), DynConvert.toDecimal(dec("12.345"), 5, 2));
     assertEquals(new BigDecimal("99.99"), DynConvert.toDecimal(dec("123.456"), 4, 2));
     assertEquals(new BigDecimal("12.50"), DynConvert.toDecimal(DynValue.ofString("12.5abc"), 6, 2));
     assertEquals("hé", DynConvert.toChar(DynValue.ofString("héllo"), 2));
     assertEquals("61620000", hex(DynConvert.toBinary(DynValue.ofString("ab"), 4)));
-    assertEquals("2020-01-02", DynConvert.toDate(DynValue.ofString("2020-01-02 03:04:05")).toString());
+    assertEquals(
+        "2020-01-02", DynConvert.toDate(DynValue.ofString("2020-01-02 03:04:05")).toString());
     assertEquals("2020-01-02", DynConvert.toDate(DynValue.ofLong(20200102)).toString());
     assertEquals(
         "2020-01-02 03:04:05.120000",
