@@ -120,3 +120,40 @@ def test_a_python_source_answers_discovery(env: cb.Environment) -> None:
     assert env.sql("SELECT id, extra FROM s ORDER BY id").fetchall() == [(1, "p"), (2, None)]
     assert source.asked == ["extra"]
     assert env.sql("SELECT * FROM s").columns == ["id"]
+
+
+@pytest.fixture
+def m_env(env: cb.Environment) -> cb.Environment:
+    env.execute("CREATE TABLE d (id INT, ...) WITH ('connector' = 'memory')")
+    env.execute("INSERT INTO d (id, color, size) VALUES (1, 'red', 42), (2, 'blue', NULL)")
+    env.execute("INSERT INTO d VALUES (3)")
+    return env
+
+
+def test_insert_stores_undeclared_columns_in_the_blob(m_env: cb.Environment) -> None:
+    assert m_env.sql("SELECT * FROM d").columns == ["id"]
+    rows = m_env.sql(
+        "SELECT id, COLUMN_JSON(_dynamic), COLUMN_LIST(_dynamic) FROM d ORDER BY id"
+    ).fetchall()
+    assert rows == [
+        (1, '{"size":42,"color":"red"}', "`size`,`color`"),
+        (2, '{"color":"blue"}', "`color`"),
+        (3, None, None),
+    ]
+
+
+def test_default_storage_reads_with_the_default_type(m_env: cb.Environment) -> None:
+    assert m_env.validate("SELECT color, size FROM d").types == [pa.string(), pa.string()]
+    rows = m_env.sql("SELECT id, color, size FROM d ORDER BY id").fetchall()
+    assert rows == [(1, "red", "42"), (2, "blue", None), (3, None, None)]
+    assert m_env.sql("SELECT id FROM d WHERE color = 'blue'").fetchall() == [(2,)]
+
+
+def test_default_type_converts_as_column_get(env: cb.Environment) -> None:
+    env.execute("CREATE TABLE n (id INT, ... INT) WITH ('connector' = 'memory')")
+    env.execute("INSERT INTO n (id, qty) VALUES (1, '42x')")
+    env.execute("INSERT INTO n (id, qty) VALUES (2, 7)")
+    env.execute("INSERT INTO n (id, qty) VALUES (3, 'abc')")
+    assert env.validate("SELECT qty FROM n").types == [pa.int32()]
+    assert env.sql("SELECT id, qty + 1 FROM n ORDER BY id").fetchall() == [(1, 43), (2, 8), (3, 1)]
+    assert "... INT" in env.execute("SHOW CREATE TABLE n").fetchall()[0][0]

@@ -42,6 +42,13 @@ public record ColumnDef(
     return new ColumnDef(name, ColumnKind.DYNAMIC, type, null, false, false, null);
   }
 
+  /** The name of the shadow column that stores dynamic columns. */
+  public static final String SHADOW_NAME = "_dynamic";
+
+  public static ColumnDef shadow(RelDataType bytesType) {
+    return new ColumnDef(SHADOW_NAME, ColumnKind.SHADOW, bytesType, null, false, false, null);
+  }
+
   public static ColumnDef metadata(
       String name, RelDataType type, @Nullable String fromKey, boolean virtual) {
     return new ColumnDef(
@@ -66,7 +73,9 @@ public record ColumnDef(
 
   /** Whether an INSERT can write this column: physical and persisted metadata columns. */
   public boolean isWritable() {
-    return kind == ColumnKind.PHYSICAL || (kind == ColumnKind.METADATA && !virtual);
+    return kind == ColumnKind.PHYSICAL
+        || kind == ColumnKind.SHADOW
+        || (kind == ColumnKind.METADATA && !virtual);
   }
 
   /** The column's kind as DESCRIBE shows it. */
@@ -78,6 +87,8 @@ public record ColumnDef(
         return "COMPUTED";
       case DYNAMIC:
         return "DYNAMIC";
+      case SHADOW:
+        return "SHADOW";
       default:
         return virtual ? "METADATA VIRTUAL" : "METADATA";
     }

@@ -12,5 +12,10 @@ public enum ColumnKind {
    * A column no DDL lists, found by field discovery for one statement: read by name from the
    * source, never expanded by {@code *}.
    */
-  DYNAMIC
+  DYNAMIC,
+  /**
+   * The hidden {@code _dynamic} column of a table with dynamic columns and default storage:
+   * MariaDB's dynamic-columns blob, never expanded by {@code *}.
+   */
+  SHADOW
 }

@@ -6,6 +6,8 @@ import io.calcitebridge.catalog.TableDef;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -26,13 +28,40 @@ public final class MemoryTable implements TableStorage {
 
   private final TableDef def;
   private final List<ColumnDef> writable;
-  private volatile List<StoredRow> rows = List.of();
+  private final AtomicReference<List<StoredRow>> rows;
 
   private record StoredRow(Object[] values, long insertTime) {}
 
   public MemoryTable(TableDef def) {
+    this(def, new AtomicReference<>(List.of()));
+  }
+
+  private MemoryTable(TableDef def, AtomicReference<List<StoredRow>> rows) {
     this.def = def;
     this.writable = def.writableColumns();
+    this.rows = rows;
+  }
+
+  /** The same rows, seen with the columns of {@code newDef} (discovered ones added). */
+  @Override
+  public TableStorage forDef(TableDef newDef) {
+    return new MemoryTable(newDef, rows);
+  }
+
+  /** Tables declared with {@code ...} answer discovery with their default type. */
+  @Override
+  public boolean discovers() {
+    return def.dynamicColumns();
+  }
+
+  @Override
+  public @Nullable String discover(String name) {
+    if (!def.dynamicColumns()) {
+      return null;
+    }
+    return def.dynamicDefaultType() == null
+        ? "STRING"
+        : io.calcitebridge.types.TypeNames.renderNullable(def.dynamicDefaultType());
   }
 
   /** Checks that every metadata column of {@code def} can be served by this connector. */
@@ -47,7 +76,8 @@ public final class MemoryTable implements TableStorage {
 
   @Override
   public Enumerable<Object[]> scan() {
-    final List<StoredRow> snapshot = rows;
+    final List<StoredRow> snapshot = rows.get();
+    final int shadow = shadowIndex();
     final List<ColumnDef> scanned = def.scannedColumns();
     final List<Object[]> out = new ArrayList<>(snapshot.size());
     for (int r = 0; r < snapshot.size(); r++) {
@@ -55,10 +85,17 @@ public final class MemoryTable implements TableStorage {
       Object[] values = new Object[scanned.size()];
       for (int i = 0; i < values.length; i++) {
         ColumnDef c = scanned.get(i);
-        values[i] =
-            c.kind() == ColumnKind.PHYSICAL
-                ? row.values[writable.indexOf(c)]
-                : metadata(c.metadataKey(), row, r);
+        switch (c.kind()) {
+          case PHYSICAL:
+          case SHADOW:
+            values[i] = row.values[writable.indexOf(c)];
+            break;
+          case DYNAMIC:
+            values[i] = shadow < 0 ? null : DynamicValues.read((ByteString) row.values[shadow], c);
+            break;
+          default:
+            values[i] = metadata(c.metadataKey(), row, r);
+        }
       }
       out.add(values);
     }
@@ -85,11 +122,27 @@ public final class MemoryTable implements TableStorage {
     return written;
   }
 
+  private int shadowIndex() {
+    for (int i = 0; i < writable.size(); i++) {
+      if (writable.get(i).kind() == ColumnKind.SHADOW) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   @Override
-  public synchronized long insert(List<Object[]> newRows) {
+  public long insert(List<Object[]> newRows) {
+    synchronized (rows) {
+      return insertLocked(newRows);
+    }
+  }
+
+  private long insertLocked(List<Object[]> newRows) {
     final long now = System.currentTimeMillis();
-    final List<StoredRow> next = new ArrayList<>(rows.size() + newRows.size());
-    next.addAll(rows);
+    final List<StoredRow> current = rows.get();
+    final List<StoredRow> next = new ArrayList<>(current.size() + newRows.size());
+    next.addAll(current);
     for (Object[] values : newRows) {
       if (values.length != writable.size()) {
         throw new IllegalStateException(
@@ -103,12 +156,12 @@ public final class MemoryTable implements TableStorage {
       }
       next.add(new StoredRow(values.clone(), now));
     }
-    rows = Collections.unmodifiableList(next);
+    rows.set(Collections.unmodifiableList(next));
     return newRows.size();
   }
 
   /** The number of rows. */
   public int size() {
-    return rows.size();
+    return rows.get().size();
   }
 }

@@ -35,6 +35,7 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.schema.impl.ViewTable;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.util.Pair;
 
@@ -76,6 +77,16 @@ public final class DdlExecutor {
     resolveComputed(name, create, columns);
     RelDataType dynamicType =
         create.dynamicDefaultType() == null ? null : type(create.dynamicDefaultType());
+    if (create.hasDynamicColumns()
+        && create.options().getOrDefault("connector", "memory").equals("memory")) {
+      // default storage: MariaDB's dynamic-columns blob in a hidden column
+      columns.add(
+          ColumnDef.shadow(
+              context
+                  .typeFactory()
+                  .createTypeWithNullability(
+                      context.typeFactory().createSqlType(SqlTypeName.VARBINARY), true)));
+    }
     TableDef def =
         new TableDef(name, columns, create.options(), create.hasDynamicColumns(), dynamicType);
     TableStorage storage = openStorage(def, create);

@@ -80,6 +80,9 @@ final class Describe {
     StringBuilder b = new StringBuilder("CREATE TABLE ").append(TypeNames.quote(name)).append(" (");
     List<String> parts = new ArrayList<>();
     for (ColumnDef c : def.columns()) {
+      if (c.kind() == ColumnKind.SHADOW) {
+        continue; // recreated from `...`
+      }
       StringBuilder p = new StringBuilder("\n  ").append(TypeNames.quote(c.name())).append(' ');
       switch (c.kind()) {
         case COMPUTED:

@@ -50,16 +50,18 @@ final class Inserts {
     SqlNodeList columns = insert.getTargetColumnList();
     if (columns != null) {
       checkTargets(def, columns);
-      checkCount(
-          insert,
-          def,
-          columns.stream().map(n -> ((SqlIdentifier) n).getSimple()).toList(),
-          context);
+      List<String> names = columns.stream().map(n -> ((SqlIdentifier) n).getSimple()).toList();
+      checkCount(insert, def, names, context);
+      storeDynamic(insert, def, names, context);
       return;
     }
     List<String> targetNames = mapStar(insert, def, context);
     if (targetNames == null) {
-      targetNames = def.writableColumns().stream().map(ColumnDef::name).toList();
+      targetNames =
+          def.writableColumns().stream()
+              .filter(c -> c.kind() != ColumnKind.SHADOW)
+              .map(ColumnDef::name)
+              .toList();
     }
     checkCount(insert, def, targetNames, context);
     SqlNodeList targets = new SqlNodeList(SqlParserPos.ZERO);
@@ -67,6 +69,55 @@ final class Inserts {
       targets.add(new SqlIdentifier(name, SqlParserPos.ZERO));
     }
     insert.setOperand(3, targets);
+  }
+
+  /**
+   * An INSERT into a table with default dynamic-column storage that names undeclared columns stores
+   * them in the row's {@code _dynamic} blob, typed by their values (COLUMN_CREATE).
+   */
+  private static void storeDynamic(
+      SqlInsert insert, TableDef def, List<String> targets, PlannerContext context) {
+    int shadow = def.indexOf(ColumnDef.SHADOW_NAME);
+    List<String> undeclared = targets.stream().filter(n -> def.indexOf(n) < 0).toList();
+    if (shadow < 0 || undeclared.isEmpty() || targets.contains(ColumnDef.SHADOW_NAME)) {
+      return;
+    }
+    List<String> declared = targets.stream().filter(n -> def.indexOf(n) >= 0).toList();
+    StringBuilder sql = new StringBuilder("SELECT ");
+    for (String n : declared) {
+      sql.append(quote(n)).append(", ");
+    }
+    sql.append("COLUMN_CREATE(");
+    for (int i = 0; i < undeclared.size(); i++) {
+      String n = undeclared.get(i);
+      sql.append(i == 0 ? "" : ", ")
+          .append('\'')
+          .append(n.replace("'", "''"))
+          .append("', ")
+          .append(quote(n));
+    }
+    sql.append(") AS ")
+        .append(quote(ColumnDef.SHADOW_NAME))
+        .append(" FROM (")
+        .append(context.unparse(insert.getSource()))
+        .append(") AS `src` (")
+        .append(String.join(", ", targets.stream().map(Inserts::quote).toList()))
+        .append(")");
+    try {
+      insert.setSource((SqlSelect) context.parseStatement(sql.toString()));
+    } catch (SqlParseException e) {
+      throw new IllegalStateException("Cannot store dynamic columns: " + e.getMessage(), e);
+    }
+    SqlNodeList newTargets = new SqlNodeList(SqlParserPos.ZERO);
+    for (String n : declared) {
+      newTargets.add(new SqlIdentifier(n, SqlParserPos.ZERO));
+    }
+    newTargets.add(new SqlIdentifier(ColumnDef.SHADOW_NAME, SqlParserPos.ZERO));
+    insert.setOperand(3, newTargets);
+  }
+
+  private static String quote(String name) {
+    return io.calcitebridge.types.TypeNames.quote(name);
   }
 
   /** Fails naming both column lists when the query's column count differs from the targets'. */

@@ -109,7 +109,10 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       boolean includeSystemVars) {
     if (exp instanceof SqlIdentifier) {
       ColumnDef column = catalogColumn((SqlIdentifier) exp, scope);
-      if (column != null && (column.kind() == ColumnKind.DYNAMIC || isHidden(column, strategy))) {
+      if (column != null
+          && (column.kind() == ColumnKind.DYNAMIC
+              || column.kind() == ColumnKind.SHADOW
+              || isHidden(column, strategy))) {
         // Keep the item while Calcite still counts positions (NATURAL JOIN and USING permute
         // the expanded items by index), but let it claim no alias; it goes in
         // validateSelectList.
