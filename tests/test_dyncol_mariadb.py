@@ -27,8 +27,8 @@ CASES_FILE = Path(__file__).parent / "fixtures" / "dyncol_cases.sql"
 
 def _cases() -> list[str]:
     out = []
-    for line in CASES_FILE.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
+    for raw in CASES_FILE.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
         if line and not line.startswith("--"):
             out.append(line)
     return out
@@ -104,6 +104,7 @@ class MariaDB:
                 "-e",
                 sql,
             ],
+            check=False,
             capture_output=True,
             timeout=30,
         )
@@ -165,7 +166,7 @@ def _bridge_value(env: cb.Environment, expr: str) -> tuple[bool, object, str]:
     return True, rows[0][0], ""
 
 
-def _same(ours: object, theirs: str) -> bool:
+def _same(ours: object, theirs: str) -> bool:  # noqa: PLR0911
     """Whether our value is what MariaDB printed."""
     if ours is None:
         return theirs == "NULL"
@@ -212,7 +213,7 @@ def test_same_as_mariadb(mariadb: MariaDB, bridge: cb.Environment, expr: str) ->
         # MariaDB's blob must read back here, ours in MariaDB.
         assert theirs == ours.hex().upper(), f"ours {ours.hex().upper()} != MariaDB {theirs}"
         back_ok, back, _ = mariadb.query(f"SELECT COLUMN_CHECK(X'{ours.hex()}')")
-        assert back_ok and back in ("1", "NULL") or ours == b"", back
+        assert (back_ok and back in ("1", "NULL")) or ours == b"", back
     elif isinstance(ours, bytes):
         assert theirs == ours.hex().upper(), f"ours {ours.hex().upper()} != MariaDB {theirs}"
     else:
