@@ -157,3 +157,9 @@ def test_default_type_converts_as_column_get(env: cb.Environment) -> None:
     assert env.validate("SELECT qty FROM n").types == [pa.int32()]
     assert env.sql("SELECT id, qty + 1 FROM n ORDER BY id").fetchall() == [(1, 43), (2, 8), (3, 1)]
     assert "... INT" in env.execute("SHOW CREATE TABLE n").fetchall()[0][0]
+
+
+def test_discovered_columns_work_in_views(d_env: cb.Environment) -> None:
+    d_env.execute("CREATE VIEW v AS SELECT id, score FROM t WHERE tag = 'a'")
+    assert d_env.sql("SELECT * FROM v ORDER BY id").fetchall() == [(1, 1.5), (4, 4.5)]
+    assert d_env.sql("SELECT score FROM v WHERE id = 4").fetchall() == [(4.5,)]

@@ -76,8 +76,15 @@ public final class BridgeTable extends AbstractTable implements ScannableTable, 
 
   @Override
   public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
-    TableDef effective = effectiveDef();
-    BridgeTable table = effective == def ? this : withDef(effective);
+    // The columns discovered for the statement are those of the table's row type that the
+    // definition lacks (Calcite's ViewTable converts a view's scans again, outside the scope).
+    List<ColumnDef> extra = new java.util.ArrayList<>();
+    for (var field : relOptTable.getRowType().getFieldList()) {
+      if (def.indexOf(field.getName()) < 0) {
+        extra.add(ColumnDef.dynamic(field.getName(), field.getType()));
+      }
+    }
+    BridgeTable table = extra.isEmpty() ? this : withDef(def.withColumns(extra));
     return new BridgeTableScan(context.getCluster(), relOptTable, table, context.getTableHints());
   }
 
@@ -89,11 +96,24 @@ public final class BridgeTable extends AbstractTable implements ScannableTable, 
     return super.unwrap(aClass);
   }
 
+  /**
+   * The column at {@code iColumn} of {@code table}'s row type. Looked up by name: a statement's
+   * discovered columns are in the row type but in no definition outside that statement.
+   */
+  private ColumnDef column(RelOptTable table, int iColumn) {
+    String name = table.getRowType().getFieldNames().get(iColumn);
+    int i = def.indexOf(name);
+    if (i >= 0) {
+      return def.columns().get(i);
+    }
+    return ColumnDef.dynamic(name, table.getRowType().getFieldList().get(iColumn).getType());
+  }
+
   /** Computes computed columns from their expressions; every other column defaults to NULL. */
   private final class InitializerFactory extends NullInitializerExpressionFactory {
     @Override
     public ColumnStrategy generationStrategy(RelOptTable table, int iColumn) {
-      ColumnDef c = effectiveDef().columns().get(iColumn);
+      ColumnDef c = column(table, iColumn);
       if (c.kind() == ColumnKind.COMPUTED) {
         return ColumnStrategy.VIRTUAL;
       }
@@ -103,7 +123,7 @@ public final class BridgeTable extends AbstractTable implements ScannableTable, 
     @Override
     public RexNode newColumnDefaultValue(
         RelOptTable table, int iColumn, InitializerContext context) {
-      ColumnDef c = effectiveDef().columns().get(iColumn);
+      ColumnDef c = column(table, iColumn);
       if (c.kind() != ColumnKind.COMPUTED || c.expression() == null) {
         return super.newColumnDefaultValue(table, iColumn, context);
       }

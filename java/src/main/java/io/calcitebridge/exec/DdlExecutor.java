@@ -207,7 +207,16 @@ public final class DdlExecutor {
   /** {@code CREATE VIEW}: stores the query with {@code *} expanded, so its columns are fixed. */
   public void createView(SqlCreateView create, String originalSql) {
     String name = simpleName(create.name());
-    QueryPlanner planner = new QueryPlanner(context);
+    QueryPlanner planner =
+        new QueryPlanner(
+            context,
+            () -> {
+              try {
+                return ((SqlCreateView) context.parseStatement(originalSql)).query();
+              } catch (org.apache.calcite.sql.parser.SqlParseException e) {
+                throw new IllegalStateException(e);
+              }
+            });
     SqlNode validated = planner.validate(create.query());
     RelDataType rowType = planner.rowType(validated);
     if (create.columnList() != null) {

@@ -259,14 +259,16 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   @Override
   public RelRoot expandView(
       RelDataType rowType, String queryString, List<String> schemaPath, List<String> viewPath) {
-    SqlNode parsed;
-    try {
-      parsed = SqlParser.create(queryString, context.parserConfig()).parseQuery();
-    } catch (SqlParseException e) {
-      throw new IllegalStateException("View " + viewPath + " no longer parses: " + e, e);
-    }
-    QueryPlanner inner = new QueryPlanner(context);
-    SqlNode validated = inner.validate(parsed);
+    java.util.function.Supplier<SqlNode> parse =
+        () -> {
+          try {
+            return SqlParser.create(queryString, context.parserConfig()).parseQuery();
+          } catch (SqlParseException e) {
+            throw new IllegalStateException("View " + viewPath + " no longer parses: " + e, e);
+          }
+        };
+    QueryPlanner inner = new QueryPlanner(context, parse);
+    SqlNode validated = inner.validate(parse.get());
     SqlToRelConverter converter =
         new SqlToRelConverter(
             this,
@@ -275,6 +277,8 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
             cluster,
             StandardConvertletTable.INSTANCE,
             SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
-    return converter.convertQuery(validated, true, false);
+    try (DiscoveryScope.Entered ignored = inner.discovery.enter()) {
+      return converter.convertQuery(validated, true, false);
+    }
   }
 }
