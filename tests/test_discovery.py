@@ -163,3 +163,11 @@ def test_discovered_columns_work_in_views(d_env: cb.Environment) -> None:
     d_env.execute("CREATE VIEW v AS SELECT id, score FROM t WHERE tag = 'a'")
     assert d_env.sql("SELECT * FROM v ORDER BY id").fetchall() == [(1, 1.5), (4, 4.5)]
     assert d_env.sql("SELECT score FROM v WHERE id = 4").fetchall() == [(4.5,)]
+
+
+def test_a_qualified_name_asks_only_that_table(d_env: cb.Environment, files: Path) -> None:
+    d_env.execute(
+        f"CREATE TABLE u (id BIGINT, ...) WITH ('connector'='filesystem', 'path'='{files}')"
+    )
+    rows = d_env.sql("SELECT t.score FROM t JOIN u ON t.id = u.id WHERE u.id = 1").fetchall()
+    assert rows == [(1.5,)]

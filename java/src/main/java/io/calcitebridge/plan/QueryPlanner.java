@@ -150,7 +150,15 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   private boolean discover(DiscoveryRequest request) {
     List<String> owners = new ArrayList<>();
     RelDataType type = null;
+    // `t.x` asks only table t when t names a table of the statement; an alias asks them all.
+    String only = request.qualifier();
+    if (only != null && !discovery.seen().containsKey(only)) {
+      only = null;
+    }
     for (BridgeTable table : discovery.seen().values()) {
+      if (only != null && !only.equals(table.def().name())) {
+        continue;
+      }
       TableStorage storage = table.storage();
       if (!storage.discovers() || table.def().indexOf(request.name()) >= 0) {
         continue;

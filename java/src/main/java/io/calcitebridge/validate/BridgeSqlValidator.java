@@ -77,9 +77,26 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
         && node instanceof SqlIdentifier
         && ((SqlIdentifier) node).isSimple()
         && isColumnNotFound(((SqlIdentifier) node).getSimple(), e)) {
-      throw new DiscoveryRequest((SqlIdentifier) node, error);
+      throw new DiscoveryRequest(
+          (SqlIdentifier) node, qualifier(((SqlIdentifier) node).getSimple(), e), error);
     }
     return error;
+  }
+
+  /** For {@code t.x}, the table name or alias {@code t}; null for a plain name. */
+  private static @Nullable String qualifier(
+      String name, Resources.ExInst<SqlValidatorException> e) {
+    String message = e.ex().getMessage();
+    String template = RESOURCE.columnNotFoundInTable(name, "\u0000").ex().getMessage();
+    int hole = template.indexOf('\u0000');
+    String before = template.substring(0, hole);
+    String after = template.substring(hole + 1);
+    if (message.startsWith(before)
+        && message.endsWith(after)
+        && message.length() >= before.length() + after.length()) {
+      return message.substring(before.length(), message.length() - after.length());
+    }
+    return null;
   }
 
   private static boolean isColumnNotFound(String name, Resources.ExInst<SqlValidatorException> e) {
