@@ -82,10 +82,16 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
   /** Asks the source for the projected columns (and metadata keys) only. */
   @Override
   public Enumerable<Object[]> scan(List<Expression> filters, int @Nullable [] projection) {
+    return scan(filters, projection, null);
+  }
+
+  @Override
+  public Enumerable<Object[]> scan(
+      List<Expression> filters, int @Nullable [] projection, @Nullable Integer limit) {
     return new AbstractEnumerable<>() {
       @Override
       public Enumerator<Object[]> enumerator() {
-        Opened opened = open(filters, projection);
+        Opened opened = open(filters, projection, limit);
         return new SourceEnumerator(ArrowToRows.of(opened.reader(), opened.columns()).enumerator());
       }
     };
@@ -97,7 +103,8 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
   public record Opened(ArrowReader reader, int[] columns) {}
 
   /** Runs the source's scan; the caller closes the reader. */
-  public Opened open(List<Expression> filters, int @Nullable [] projection) {
+  public Opened open(
+      List<Expression> filters, int @Nullable [] projection, @Nullable Integer limit) {
     final TableDef d = def;
     final List<ColumnDef> wanted = new ArrayList<>();
     List<ColumnDef> scanned = d.scannedColumns();
@@ -108,7 +115,7 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
         wanted.add(scanned.get(i));
       }
     }
-    ArrowReader reader = open(request(filters, wanted, projection));
+    ArrowReader reader = open(request(filters, wanted, projection, limit));
     try {
       return new Opened(reader, projection(wanted, reader.getVectorSchemaRoot().getSchema()));
     } catch (RuntimeException | java.io.IOException e) {
@@ -118,7 +125,10 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
   }
 
   private String request(
-      List<Expression> filters, List<ColumnDef> wanted, int @Nullable [] projection) {
+      List<Expression> filters,
+      List<ColumnDef> wanted,
+      int @Nullable [] projection,
+      @Nullable Integer limit) {
     Map<String, Object> r = new LinkedHashMap<>();
     List<String> columns = new ArrayList<>();
     LinkedHashSet<String> keys = new LinkedHashSet<>();
@@ -143,7 +153,7 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
     r.put("projection", projection == null || discovered ? null : paths);
     r.put("filters", filters.stream().map(Expression::toJson).toList());
     r.put("metadata_keys", new ArrayList<>(keys));
-    r.put("limit", null);
+    r.put("limit", limit);
     return write(r);
   }
 

@@ -52,6 +52,17 @@ public interface TableStorage extends AutoCloseable {
    */
   long insert(List<Object[]> rows);
 
+  /**
+   * As {@link #scan(java.util.List, int[])}; the storage may stop after {@code limit} rows (a hint:
+   * the LIMIT is applied again above the scan).
+   */
+  default Enumerable<Object[]> scan(
+      java.util.List<io.calcitebridge.expr.Expression> filters,
+      int @Nullable [] projection,
+      @Nullable Integer limit) {
+    return scan(filters, projection);
+  }
+
   /** This storage serving the columns of {@code def} (a statement's discovered columns added). */
   default TableStorage forDef(io.calcitebridge.catalog.TableDef def) {
     return this;

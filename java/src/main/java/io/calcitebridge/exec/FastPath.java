@@ -39,7 +39,7 @@ final class FastPath {
     if (map == null) {
       map = identity(scan.getRowType().getFieldCount());
     }
-    SourceStorage.Opened opened = storage.open(scan.filters(), scan.projection());
+    SourceStorage.Opened opened = storage.open(scan.filters(), scan.projection(), scan.limit());
     try {
       int[] columns = new int[map.length];
       for (int i = 0; i < map.length; i++) {

@@ -42,10 +42,11 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
   private final BridgeTable bridgeTable;
   private final List<Expression> filters;
   private final int @Nullable [] projection;
+  private final @Nullable Integer limit;
 
   public BridgeTableScan(
       RelOptCluster cluster, RelOptTable table, BridgeTable bridgeTable, List<RelHint> hints) {
-    this(cluster, table, bridgeTable, hints, List.of(), null);
+    this(cluster, table, bridgeTable, hints, List.of(), null, null);
   }
 
   private BridgeTableScan(
@@ -54,11 +55,24 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
       BridgeTable bridgeTable,
       List<RelHint> hints,
       List<Expression> filters,
-      int @Nullable [] projection) {
+      int @Nullable [] projection,
+      @Nullable Integer limit) {
     super(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), hints, table);
     this.bridgeTable = bridgeTable;
     this.filters = List.copyOf(filters);
     this.projection = projection;
+    this.limit = limit;
+  }
+
+  /** The row count the source may stop at (a hint: the LIMIT stays above), or null. */
+  public @Nullable Integer limit() {
+    return limit;
+  }
+
+  /** A copy of this scan that tells its source it may stop after {@code rows} rows. */
+  public BridgeTableScan withLimit(int rows) {
+    return new BridgeTableScan(
+        getCluster(), getTable(), bridgeTable, getHints(), filters, projection, rows);
   }
 
   @Override
@@ -90,7 +104,8 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
     }
     int[] used = fieldsUsed.isEmpty() ? new int[] {0} : fieldsUsed.toArray();
     BridgeTableScan scan =
-        new BridgeTableScan(getCluster(), getTable(), bridgeTable, getHints(), filters, used);
+        new BridgeTableScan(
+            getCluster(), getTable(), bridgeTable, getHints(), filters, used, limit);
     return fieldsUsed.isEmpty() ? relBuilder.push(scan).project(List.of()).build() : scan;
   }
 
@@ -111,14 +126,15 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
   /** A copy of this scan whose source applies {@code accepted}. */
   public BridgeTableScan withFilters(List<Expression> accepted) {
     return new BridgeTableScan(
-        getCluster(), getTable(), bridgeTable, getHints(), accepted, projection);
+        getCluster(), getTable(), bridgeTable, getHints(), accepted, projection, limit);
   }
 
   @Override
   public RelWriter explainTerms(RelWriter pw) {
     return super.explainTerms(pw)
         .itemIf("filter", renderFilters(), !filters.isEmpty())
-        .itemIf("project", getRowType().getFieldNames(), projection != null);
+        .itemIf("project", getRowType().getFieldNames(), projection != null)
+        .itemIf("limit", limit, limit != null);
   }
 
   private String renderFilters() {
@@ -158,6 +174,7 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
             source,
             pushed,
             columns,
+            Expressions.constant(limit, Integer.class),
             DataContext.ROOT,
             Expressions.constant(scalar));
     return implementor.result(physType, Blocks.toBlock(rows));
@@ -168,9 +185,10 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
       BridgeTable table,
       List<Expression> filters,
       int @Nullable [] projection,
+      @Nullable Integer limit,
       DataContext root,
       boolean scalar) {
-    Enumerable<Object[]> rows = table.storage().scan(filters, projection);
+    Enumerable<Object[]> rows = table.storage().scan(filters, projection, limit);
     return scalar ? rows.select(r -> r[0]) : rows;
   }
 }

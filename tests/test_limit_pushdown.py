@@ -1,0 +1,71 @@
+"""SupportsLimitPushDown: a LIMIT without ORDER BY tells the source it may stop early."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+import pytest
+
+import calcite_bridge as cb
+from calcite_bridge.expressions import Expression
+from calcite_bridge.sources import ArrowTableSource, FilterPushDownResult, ScanRequest
+
+TABLE = pa.table(
+    {"i": list(range(100)), "s": [None if i % 10 == 0 else str(i) for i in range(100)]}
+)
+
+
+class Recording(ArrowTableSource):
+    def __init__(self, table: pa.Table, accept: bool = True) -> None:
+        super().__init__(table)
+        self.accept = accept
+        self.limits: list[int | None] = []
+
+    def apply_filters(self, filters: list[Expression]) -> FilterPushDownResult:
+        if self.accept:
+            return super().apply_filters(filters)
+        return FilterPushDownResult(accepted=[], remaining=filters)
+
+    def scan(self, request: ScanRequest) -> Any:
+        self.limits.append(request.limit)
+        return super().scan(request)
+
+
+@pytest.mark.parametrize(
+    ("sql", "pushed", "expected"),
+    [
+        ("SELECT i FROM t LIMIT 5", 5, [(0,), (1,), (2,), (3,), (4,)]),
+        ("SELECT i, s FROM t LIMIT 2 OFFSET 9", 11, [(9, "9"), (10, None)]),
+        ("SELECT i FROM t WHERE s IS NULL LIMIT 3", 3, [(0,), (10,), (20,)]),
+        ("SELECT i FROM t ORDER BY i DESC LIMIT 2", None, [(99,), (98,)]),
+    ],
+)
+def test_limit_reaches_the_source(
+    env: cb.Environment, sql: str, pushed: int | None, expected: list[tuple[Any, ...]]
+) -> None:
+    source = Recording(TABLE)
+    env.register_source("t", source)
+    plan = env.explain(sql)
+    assert (f"limit=[{pushed}]" in plan) == (pushed is not None), plan
+    assert env.sql(sql).fetchall() == expected
+    assert source.limits[-1] == pushed
+
+
+def test_limit_stays_above_a_filter_the_source_refuses(env: cb.Environment) -> None:
+    source = Recording(TABLE, accept=False)
+    env.register_source("t", source)
+    sql = "SELECT i FROM t WHERE s IS NULL LIMIT 3"
+    assert "limit=" not in env.explain(sql)
+    assert env.sql(sql).fetchall() == [(0,), (10,), (20,)]
+    assert source.limits[-1] is None
+
+
+def test_a_source_that_ignores_the_limit_is_still_right(env: cb.Environment) -> None:
+    class Ignoring(Recording):
+        def scan(self, request: ScanRequest) -> Any:
+            self.limits.append(request.limit)
+            return self.table
+
+    env.register_source("t", Ignoring(TABLE))
+    assert env.sql("SELECT i FROM t LIMIT 3").fetchall() == [(0,), (1,), (2,)]
