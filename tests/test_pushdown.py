@@ -981,11 +981,6 @@ def test_once_per_scan_in_a_union(env: cb.Environment) -> None:
     assert len(probe.calls) == 2 and len(probe.scans) == 2
 
 
-@pytest.mark.xfail(
-    reason="a filter on the side of a join whose key is computed (b.id + 1) is not pushed "
-    "into that side's scan",
-    strict=True,
-)
 def test_self_join_with_computed_key_pushes_both_sides(env: cb.Environment) -> None:
     probe = Probe(USERS)
     env.register_source("users", probe)

@@ -146,8 +146,10 @@ def facade() -> Any:
         else:
             jvm, jar = preflight()
             try:
+                extra = os.environ.get("CALCITE_BRIDGE_JVM_OPTIONS", "").split()
                 jpype.startJVM(
                     *JVM_OPTIONS,
+                    *extra,
                     jvmpath=str(jvm),
                     classpath=[str(jar)],
                     convertStrings=False,

@@ -54,23 +54,51 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
    * cost-based phase, a heuristic pass moves filters down to the scans and offers them to the
    * sources ({@link FilterPushDownRule}), so each source is asked once.
    */
+  /**
+   * Moves filters down through projections and into joins. Run twice: a filter that one rule moves
+   * may only then match another (into a join, then below the projection of a join key).
+   */
+  private static final Program MOVE_FILTERS =
+      Programs.hep(
+          List.of(
+              CoreRules.FILTER_PROJECT_TRANSPOSE,
+              CoreRules.FILTER_INTO_JOIN,
+              CoreRules.JOIN_CONDITION_PUSH,
+              CoreRules.FILTER_MERGE),
+          true,
+          DefaultRelMetadataProvider.INSTANCE);
+
   private static final Program PROGRAM =
       Programs.sequence(
           Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
           Programs.decorrelate(),
+          MOVE_FILTERS,
+          MOVE_FILTERS,
           Programs.hep(
               List.of(
                   CoreRules.FILTER_PROJECT_TRANSPOSE,
-                  CoreRules.FILTER_INTO_JOIN,
-                  CoreRules.JOIN_CONDITION_PUSH,
                   CoreRules.FILTER_MERGE,
                   FilterPushDownRule.INSTANCE,
                   LimitPushDownRule.INSTANCE),
               true,
               DefaultRelMetadataProvider.INSTANCE),
+          QueryPlanner::dumpIfAsked,
           Programs.trim(),
           QueryPlanner::costBased,
           Programs.calc(DefaultRelMetadataProvider.INSTANCE));
+
+  /** With {@code -Dcalcitebridge.dump-plans=true}, prints the plan after the heuristic pass. */
+  private static RelNode dumpIfAsked(
+      RelOptPlanner planner,
+      RelNode rel,
+      RelTraitSet traits,
+      List<RelOptMaterialization> materializations,
+      List<RelOptLattice> lattices) {
+    if (Boolean.getBoolean("calcitebridge.dump-plans")) {
+      System.err.println("-- after the heuristic pass:\n" + RelOptUtil.toString(rel));
+    }
+    return rel;
+  }
 
   private static RelNode costBased(
       RelOptPlanner planner,
