@@ -68,6 +68,25 @@ def _java_version(home: Path | None) -> int | None:
     return int(m.group(2) or 0) if major == 1 else major
 
 
+def _class_data_sharing(jar: Path, extra: list[str]) -> list[str]:
+    """Options that use the class-data-sharing archive beside the jar, when there is one.
+
+    ``make build`` writes it (``python -m calcite_bridge._cds``); it halves the JVM's start-up.
+    A stale archive (the jar was rebuilt) is ignored by the JVM, quietly.
+    """
+    archive = jar.with_suffix(".jsa")
+    if not archive.is_file() or any(
+        "SharedArchiveFile" in o or "ArchiveClasses" in o for o in extra
+    ):
+        return []
+    return [
+        f"-XX:SharedArchiveFile={archive}",
+        "-Xshare:auto",
+        "-Xlog:cds=off",
+        "-Xlog:cds+dynamic=off",
+    ]
+
+
 def find_jvm() -> Path:
     """libjvm of ``JAVA_HOME`` if set, else JPype's default; fails naming what was tried."""
     import jpype
@@ -147,6 +166,7 @@ def facade() -> Any:
             jvm, jar = preflight()
             try:
                 extra = os.environ.get("CALCITE_BRIDGE_JVM_OPTIONS", "").split()
+                extra = [*_class_data_sharing(jar, extra), *extra]
                 jpype.startJVM(
                     *JVM_OPTIONS,
                     *extra,
