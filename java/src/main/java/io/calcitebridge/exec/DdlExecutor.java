@@ -41,6 +41,9 @@ import org.apache.calcite.util.Pair;
 
 /** Runs CREATE TABLE, CREATE VIEW and DROP against an environment's catalog. */
 public final class DdlExecutor {
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
   private final PlannerContext context;
 
   public DdlExecutor(PlannerContext context) {
@@ -164,7 +167,7 @@ public final class DdlExecutor {
 
   private static String json(Object value) {
     try {
-      return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(value);
+      return JSON.writeValueAsString(value);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -51,19 +50,16 @@ final class Inserts {
     if (columns != null) {
       checkTargets(def, columns);
       List<String> names = columns.stream().map(n -> ((SqlIdentifier) n).getSimple()).toList();
-      checkCount(insert, def, names, context);
+      checkCount(insert, def, names, context, null);
       storeDynamic(insert, def, names, context);
       return;
     }
-    List<String> targetNames = mapStar(insert, def, context);
-    if (targetNames == null) {
-      targetNames =
-          def.writableColumns().stream()
-              .filter(c -> c.kind() != ColumnKind.SHADOW)
-              .map(ColumnDef::name)
-              .toList();
-    }
-    checkCount(insert, def, targetNames, context);
+    StarMapping star = mapStar(insert, def, context);
+    List<String> targetNames =
+        star != null && star.targets() != null
+            ? star.targets()
+            : writable(def).stream().map(ColumnDef::name).toList();
+    checkCount(insert, def, targetNames, context, star == null ? null : star.sourceColumns());
     SqlNodeList targets = new SqlNodeList(SqlParserPos.ZERO);
     for (String name : targetNames) {
       targets.add(new SqlIdentifier(name, SqlParserPos.ZERO));
@@ -122,14 +118,21 @@ final class Inserts {
 
   /** Fails naming both column lists when the query's column count differs from the targets'. */
   private static void checkCount(
-      SqlInsert insert, TableDef def, List<String> targets, PlannerContext context) {
+      SqlInsert insert,
+      TableDef def,
+      List<String> targets,
+      PlannerContext context,
+      @Nullable List<String> knownSourceColumns) {
     SqlNode source = insert.getSource();
     if (!source.isA(SqlKind.QUERY)) {
       return;
     }
-    QueryPlanner planner = new QueryPlanner(context);
-    RelDataType rowType = planner.rowType(planner.validate(reparse(context, source)));
-    if (rowType.getFieldCount() != targets.size()) {
+    List<String> sourceColumns = knownSourceColumns;
+    if (sourceColumns == null) {
+      QueryPlanner planner = new QueryPlanner(context);
+      sourceColumns = planner.rowType(planner.validate(reparse(context, source))).getFieldNames();
+    }
+    if (sourceColumns.size() != targets.size()) {
       throw new PositionedException(
           Kind.VALIDATION,
           "INSERT INTO "
@@ -139,9 +142,9 @@ final class Inserts {
               + " columns ("
               + String.join(", ", targets)
               + ") but the query has "
-              + rowType.getFieldCount()
+              + sourceColumns.size()
               + " ("
-              + String.join(", ", rowType.getFieldNames())
+              + String.join(", ", sourceColumns)
               + ")",
           source.getParserPosition());
     }
@@ -196,13 +199,13 @@ final class Inserts {
    *       order, they map by name (a strategy hid persisted metadata from the star).
    * </ul>
    */
-  private static @Nullable List<String> mapStar(
+  private static @Nullable StarMapping mapStar(
       SqlInsert insert, TableDef def, PlannerContext context) {
     SqlNode source = insert.getSource();
     if (!(source instanceof SqlSelect) || !hasStar((SqlSelect) source)) {
       return null;
     }
-    List<ColumnDef> writable = def.writableColumns();
+    List<ColumnDef> writable = writable(def);
     Set<String> explicit = explicitNames((SqlSelect) source);
     SqlSelect copy = (SqlSelect) reparse(context, source);
     QueryPlanner planner = new QueryPlanner(context);
@@ -229,7 +232,18 @@ final class Inserts {
           new SqlNodeList(kept.stream().map(Item::node).toList(), SqlParserPos.ZERO));
       insert.setSource((SqlSelect) reparse(context, copy));
     }
-    return byName;
+    return new StarMapping(byName, names);
+  }
+
+  /**
+   * How a star select maps onto the target: the target columns by name (null: every writable column
+   * by position), and the query's columns once the unwritable ones are left out.
+   */
+  private record StarMapping(@Nullable List<String> targets, List<String> sourceColumns) {}
+
+  /** The columns an INSERT without a column list writes, in order (not the dynamic blob). */
+  private static List<ColumnDef> writable(TableDef def) {
+    return def.writableColumns().stream().filter(c -> c.kind() != ColumnKind.SHADOW).toList();
   }
 
   private static Item item(QueryPlanner planner, SqlSelect select, SqlNode node, TableDef def) {
