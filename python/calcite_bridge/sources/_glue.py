@@ -89,6 +89,11 @@ class SourceProxy:
             return _error(e, self._name, "list_readable_metadata()")
 
     @JOverride
+    def supportsNestedProjection(self) -> bool:
+        ask = getattr(self.source, "supports_nested_projection", None)
+        return bool(ask()) if callable(ask) else False
+
+    @JOverride
     def supportsDynamicColumns(self) -> bool:
         return callable(getattr(self.source, "discover_column", None))
 

@@ -43,6 +43,9 @@ public interface PythonSource {
    */
   String write(long address, String metadataKeysJson);
 
+  /** Whether the source takes index paths into ROW columns in the request's projection. */
+  boolean supportsNestedProjection();
+
   /** Whether the source implements {@code discover_column}. */
   boolean supportsDynamicColumns();
 

@@ -102,6 +102,90 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
    */
   public record Opened(ArrowReader reader, int[] columns) {}
 
+  /** Whether the source takes index paths into ROW columns in {@code request.projection}. */
+  public boolean supportsNestedProjection() {
+    return source.supportsNestedProjection();
+  }
+
+  /**
+   * Runs the source's scan for index paths into the scanned columns (a path of one index is a whole
+   * column; a longer one a field inside ROW columns); the caller closes the reader.
+   */
+  public Opened openPaths(
+      List<Expression> filters, List<List<Integer>> paths, @Nullable Integer limit) {
+    List<ColumnDef> scanned = def.scannedColumns();
+    List<ColumnDef> physical =
+        def.columns().stream().filter(c -> c.kind() == ColumnKind.PHYSICAL).toList();
+    List<String> names = new ArrayList<>();
+    LinkedHashSet<String> columns = new LinkedHashSet<>();
+    LinkedHashSet<String> keys = new LinkedHashSet<>();
+    List<List<Integer>> sourcePaths = new ArrayList<>();
+    for (List<Integer> path : paths) {
+      ColumnDef c = scanned.get(path.get(0));
+      if (c.isMetadata()) {
+        keys.add(c.metadataKey());
+        names.add(c.metadataKey());
+        continue;
+      }
+      StringBuilder name = new StringBuilder(c.name());
+      var type = c.type();
+      for (int i = 1; i < path.size(); i++) {
+        var field = type.getFieldList().get(path.get(i));
+        name.append('.').append(field.getName());
+        type = field.getType();
+      }
+      columns.add(c.name());
+      names.add(name.toString());
+      List<Integer> sourcePath = new ArrayList<>(path);
+      sourcePath.set(0, physical.indexOf(c));
+      sourcePaths.add(sourcePath);
+    }
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("columns", new ArrayList<>(columns));
+    r.put("projection", sourcePaths);
+    r.put("filters", filters.stream().map(Expression::toJson).toList());
+    r.put("metadata_keys", new ArrayList<>(keys));
+    r.put("limit", limit);
+    ArrowReader reader = open(write(r));
+    try {
+      List<String> returned =
+          reader.getVectorSchemaRoot().getSchema().getFields().stream()
+              .map(f -> f.getName())
+              .toList();
+      int[] at = new int[names.size()];
+      for (int i = 0; i < at.length; i++) {
+        at[i] = returned.indexOf(names.get(i));
+        if (at[i] < 0) {
+          throw new SourceException(
+              "Source '"
+                  + source.name()
+                  + "' returned no column '"
+                  + names.get(i)
+                  + "'; it returned "
+                  + returned,
+              true,
+              "");
+        }
+      }
+      return new Opened(reader, at);
+    } catch (RuntimeException | java.io.IOException e) {
+      closeQuietly(reader);
+      throw e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
+    }
+  }
+
+  /** Rows for index paths (see {@link #openPaths}). */
+  public Enumerable<Object[]> scanPaths(
+      List<Expression> filters, List<List<Integer>> paths, @Nullable Integer limit) {
+    return new AbstractEnumerable<>() {
+      @Override
+      public Enumerator<Object[]> enumerator() {
+        Opened opened = openPaths(filters, paths, limit);
+        return new SourceEnumerator(ArrowToRows.of(opened.reader(), opened.columns()).enumerator());
+      }
+    };
+  }
+
   /** Runs the source's scan; the caller closes the reader. */
   public Opened open(
       List<Expression> filters, int @Nullable [] projection, @Nullable Integer limit) {

@@ -39,7 +39,10 @@ final class FastPath {
     if (map == null) {
       map = identity(scan.getRowType().getFieldCount());
     }
-    SourceStorage.Opened opened = storage.open(scan.filters(), scan.projection(), scan.limit());
+    SourceStorage.Opened opened =
+        scan.nested() != null
+            ? storage.openPaths(scan.filters(), scan.nested(), scan.limit())
+            : storage.open(scan.filters(), scan.projection(), scan.limit());
     try {
       int[] columns = new int[map.length];
       for (int i = 0; i < map.length; i++) {

@@ -43,10 +43,11 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
   private final List<Expression> filters;
   private final int @Nullable [] projection;
   private final @Nullable Integer limit;
+  private final @Nullable List<List<Integer>> nested;
 
   public BridgeTableScan(
       RelOptCluster cluster, RelOptTable table, BridgeTable bridgeTable, List<RelHint> hints) {
-    this(cluster, table, bridgeTable, hints, List.of(), null, null);
+    this(cluster, table, bridgeTable, hints, List.of(), null, null, null);
   }
 
   private BridgeTableScan(
@@ -56,12 +57,28 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
       List<RelHint> hints,
       List<Expression> filters,
       int @Nullable [] projection,
-      @Nullable Integer limit) {
+      @Nullable Integer limit,
+      @Nullable List<List<Integer>> nested) {
     super(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), hints, table);
+    this.nested = nested == null ? null : List.copyOf(nested);
     this.bridgeTable = bridgeTable;
     this.filters = List.copyOf(filters);
     this.projection = projection;
     this.limit = limit;
+  }
+
+  /** Index paths into the table's scanned columns this scan reads, or null. */
+  public @Nullable List<List<Integer>> nested() {
+    return nested;
+  }
+
+  /**
+   * A copy of this scan that reads {@code paths}: each a whole column (one index) or a field inside
+   * ROW columns; its row type has a column a path, named by the path ({@code user.age}).
+   */
+  public BridgeTableScan withNested(List<List<Integer>> paths) {
+    return new BridgeTableScan(
+        getCluster(), getTable(), bridgeTable, getHints(), filters, null, limit, paths);
   }
 
   /** The row count the source may stop at (a hint: the LIMIT stays above), or null. */
@@ -72,12 +89,30 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
   /** A copy of this scan that tells its source it may stop after {@code rows} rows. */
   public BridgeTableScan withLimit(int rows) {
     return new BridgeTableScan(
-        getCluster(), getTable(), bridgeTable, getHints(), filters, projection, rows);
+        getCluster(), getTable(), bridgeTable, getHints(), filters, projection, rows, nested);
   }
 
   @Override
   public RelDataType deriveRowType() {
     RelDataType full = table.getRowType();
+    if (nested != null) {
+      RelDataTypeFactory tf = getCluster().getTypeFactory();
+      RelDataTypeFactory.Builder b = tf.builder();
+      for (List<Integer> path : nested) {
+        RelDataTypeField f = full.getFieldList().get(path.get(0));
+        StringBuilder name = new StringBuilder(f.getName());
+        RelDataType type = f.getType();
+        boolean nullable = type.isNullable();
+        for (int i = 1; i < path.size(); i++) {
+          RelDataTypeField inner = type.getFieldList().get(path.get(i));
+          name.append('.').append(inner.getName());
+          type = inner.getType();
+          nullable |= type.isNullable();
+        }
+        b.add(name.toString(), tf.createTypeWithNullability(type, nullable));
+      }
+      return b.build();
+    }
     if (projection == null) {
       return full;
     }
@@ -95,7 +130,7 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
   @Override
   public RelNode project(
       ImmutableBitSet fieldsUsed, Set<RelDataTypeField> extraFields, RelBuilder relBuilder) {
-    if (projection != null || !extraFields.isEmpty()) {
+    if (projection != null || nested != null || !extraFields.isEmpty()) {
       return super.project(fieldsUsed, extraFields, relBuilder);
     }
     int fieldCount = getRowType().getFieldCount();
@@ -105,7 +140,7 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
     int[] used = fieldsUsed.isEmpty() ? new int[] {0} : fieldsUsed.toArray();
     BridgeTableScan scan =
         new BridgeTableScan(
-            getCluster(), getTable(), bridgeTable, getHints(), filters, used, limit);
+            getCluster(), getTable(), bridgeTable, getHints(), filters, used, limit, null);
     return fieldsUsed.isEmpty() ? relBuilder.push(scan).project(List.of()).build() : scan;
   }
 
@@ -126,14 +161,14 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
   /** A copy of this scan whose source applies {@code accepted}. */
   public BridgeTableScan withFilters(List<Expression> accepted) {
     return new BridgeTableScan(
-        getCluster(), getTable(), bridgeTable, getHints(), accepted, projection, limit);
+        getCluster(), getTable(), bridgeTable, getHints(), accepted, projection, limit, nested);
   }
 
   @Override
   public RelWriter explainTerms(RelWriter pw) {
     return super.explainTerms(pw)
         .itemIf("filter", renderFilters(), !filters.isEmpty())
-        .itemIf("project", getRowType().getFieldNames(), projection != null)
+        .itemIf("project", getRowType().getFieldNames(), projection != null || nested != null)
         .itemIf("limit", limit, limit != null);
   }
 
@@ -166,6 +201,10 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
         projection == null
             ? Expressions.constant(null, int[].class)
             : implementor.stash(projection, int[].class);
+    org.apache.calcite.linq4j.tree.Expression paths =
+        nested == null
+            ? Expressions.constant(null, List.class)
+            : implementor.stash(nested, List.class);
     boolean scalar = physType.getFormat() == JavaRowFormat.SCALAR;
     org.apache.calcite.linq4j.tree.Expression rows =
         Expressions.call(
@@ -174,6 +213,7 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
             source,
             pushed,
             columns,
+            paths,
             Expressions.constant(limit, Integer.class),
             DataContext.ROOT,
             Expressions.constant(scalar));
@@ -185,10 +225,15 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
       BridgeTable table,
       List<Expression> filters,
       int @Nullable [] projection,
+      @Nullable List<List<Integer>> nested,
       @Nullable Integer limit,
       DataContext root,
       boolean scalar) {
-    Enumerable<Object[]> rows = table.storage().scan(filters, projection, limit);
+    Enumerable<Object[]> rows =
+        nested != null
+            ? ((io.calcitebridge.connector.SourceStorage) table.storage())
+                .scanPaths(filters, nested, limit)
+            : table.storage().scan(filters, projection, limit);
     return scalar ? rows.select(r -> r[0]) : rows;
   }
 }

@@ -1,0 +1,101 @@
+"""Nested projection pushdown: a query that reads fields inside ROW columns asks for them only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import calcite_bridge as cb
+from calcite_bridge.sources import ArrowTableSource, ScanRequest
+
+ADDR = pa.struct([("city", pa.string())])
+USER = pa.struct([("name", pa.string()), ("age", pa.int32()), ("addr", ADDR)])
+USERS = pa.table(
+    {
+        "id": pa.array([1, 2, 3, 4], pa.int64()),
+        "user": pa.array(
+            [
+                {"name": "ann", "age": 25, "addr": {"city": "Paris"}},
+                {"name": "bob", "age": 35, "addr": None},
+                None,
+                {"name": None, "age": None, "addr": {"city": None}},
+            ],
+            USER,
+        ),
+    }
+)
+
+
+class Recording(ArrowTableSource):
+    def __init__(self, table: pa.Table, nested: bool = True) -> None:
+        super().__init__(table)
+        self.nested = nested
+        self.requests: list[ScanRequest] = []
+
+    def supports_nested_projection(self) -> bool:
+        return self.nested
+
+    def scan(self, request: ScanRequest) -> Any:
+        self.requests.append(request)
+        return super().scan(request)
+
+
+CASES = [
+    (
+        "SELECT id, `user`.name FROM users ORDER BY id",
+        "project=[[id, user.name]]",
+        ((0,), (1, 0)),
+    ),
+    (
+        "SELECT `user`.addr.city AS city, `user`.age + 1 AS a1 FROM users ORDER BY id",
+        "project=[[user.addr.city, user.age, id]]",
+        ((1, 2, 0), (1, 1), (0,)),
+    ),
+    (
+        "SELECT id FROM users WHERE `user`.age < 30 AND `user`.name IS NOT NULL",
+        None,
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("sql", "plan", "paths"), CASES)
+def test_only_the_fields_a_query_reads_are_asked_for(
+    env: cb.Environment, sql: str, plan: str | None, paths: tuple[tuple[int, ...], ...] | None
+) -> None:
+    source = Recording(USERS)
+    env.register_source("users", source)
+    explained = env.explain(sql)
+    if plan is not None:
+        assert plan in explained, explained
+    got = env.sql(sql).fetchall()
+    if paths is not None:
+        assert source.requests[-1].projection == paths
+    con = duckdb.connect()
+    con.register("users", USERS)
+    expected = con.execute(sql.replace("`", '"')).fetchall()
+    assert got == expected
+
+
+def test_a_source_without_nested_projection_gets_whole_columns(env: cb.Environment) -> None:
+    source = Recording(USERS, nested=False)
+    env.register_source("users", source)
+    rows = env.sql("SELECT id, `user`.name FROM users ORDER BY id").fetchall()
+    assert rows == [(1, "ann"), (2, "bob"), (3, None), (4, None)]
+    assert source.requests[-1].projection in (None, ((0,), (1,)))
+
+
+def test_filesystem_reads_nested_fields(env: cb.Environment, tmp_path: Path) -> None:
+    pq.write_table(USERS, tmp_path / "u.parquet")
+    env.execute(
+        "CREATE TABLE f (id BIGINT, `user` ROW<name STRING, age INT, addr ROW<city STRING>>) "
+        f"WITH ('connector' = 'filesystem', 'path' = '{tmp_path}')"
+    )
+    sql = "SELECT id, `user`.addr.city FROM f WHERE id > 1 ORDER BY id"
+    assert "project=[[id, user.addr.city]]" in env.explain(sql)
+    assert env.sql(sql).fetchall() == [(2, None), (3, None), (4, None)]
