@@ -143,8 +143,9 @@ void AddTargetColumn(List<SqlNode> list, List<SqlNode> extendList) :
 {
     (
         <USER> {
+            // Marked as quoted: it is a column name, never the USER function.
             names.add(unquotedIdentifier());
-            positions.add(getPos());
+            positions.add(getPos().withQuoting(true));
         }
         (
             LOOKAHEAD(2)

@@ -18,7 +18,10 @@ SqlIdentifier BridgeColumnName() :
     (
         id = SimpleIdentifier()
     |
-        <USER> { id = new SqlIdentifier(unquotedIdentifier(), getPos()); }
+        <USER> {
+            // Marked as quoted: it is a name here, never the USER function.
+            id = new SqlIdentifier(unquotedIdentifier(), getPos().withQuoting(true));
+        }
     )
     {
         return id;

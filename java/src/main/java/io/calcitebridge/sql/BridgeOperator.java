@@ -3,6 +3,7 @@ package io.calcitebridge.sql;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -45,6 +46,16 @@ public final class BridgeOperator extends SqlSpecialOperator {
   /** Encodes an optional flag as an operand (null when absent). */
   static @Nullable SqlLiteral flag(@Nullable Boolean value) {
     return value == null ? null : flag(value.booleanValue());
+  }
+
+  /** Encodes the scope of an ALTER (SYSTEM, SESSION or null) as an operand. */
+  static @Nullable SqlNode scopeOperand(@Nullable String scope) {
+    return scope == null ? null : new SqlIdentifier(scope, SqlParserPos.ZERO);
+  }
+
+  /** Decodes a scope operand. */
+  static @Nullable String scopeOf(@Nullable SqlNode operand) {
+    return operand == null ? null : ((SqlIdentifier) operand).getSimple();
   }
 
   /** Decodes a flag operand. */

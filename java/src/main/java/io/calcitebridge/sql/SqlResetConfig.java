@@ -21,7 +21,9 @@ public class SqlResetConfig extends SqlAlter {
       new BridgeOperator(
           "RESET",
           SqlKind.SET_OPTION,
-          (pos, ops) -> new SqlResetConfig(pos, null, (SqlCharStringLiteral) ops.get(0)));
+          (pos, ops) ->
+              new SqlResetConfig(
+                  pos, BridgeOperator.scopeOf(ops.get(1)), (SqlCharStringLiteral) ops.get(0)));
 
   private final @Nullable SqlCharStringLiteral key;
 
@@ -44,7 +46,7 @@ public class SqlResetConfig extends SqlAlter {
 
   @Override
   public List<SqlNode> getOperandList() {
-    return ImmutableNullableList.of(key);
+    return ImmutableNullableList.of(key, BridgeOperator.scopeOperand(getScope()));
   }
 
   @Override

@@ -27,7 +27,10 @@ public class SqlSetConfig extends SqlAlter {
           SqlKind.SET_OPTION,
           (pos, ops) ->
               new SqlSetConfig(
-                  pos, null, (SqlCharStringLiteral) ops.get(0), (SqlCharStringLiteral) ops.get(1)));
+                  pos,
+                  BridgeOperator.scopeOf(ops.get(2)),
+                  (SqlCharStringLiteral) ops.get(0),
+                  (SqlCharStringLiteral) ops.get(1)));
 
   private final @Nullable SqlCharStringLiteral key;
   private final @Nullable SqlCharStringLiteral value;
@@ -68,7 +71,7 @@ public class SqlSetConfig extends SqlAlter {
 
   @Override
   public List<SqlNode> getOperandList() {
-    return ImmutableNullableList.of(key, value);
+    return ImmutableNullableList.of(key, value, BridgeOperator.scopeOperand(getScope()));
   }
 
   @Override

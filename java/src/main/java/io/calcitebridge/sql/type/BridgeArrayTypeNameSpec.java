@@ -39,7 +39,9 @@ public final class BridgeArrayTypeNameSpec extends SqlTypeNameSpec {
   public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
     writer.keyword("ARRAY");
     final SqlWriter.Frame frame = writer.startList(SqlWriter.FrameTypeEnum.FUN_CALL, "<", ">");
+    writer.setNeedWhitespace(false);
     BridgeTypeSpecs.unparse(writer, elementType);
+    writer.setNeedWhitespace(false);
     writer.endList(frame);
   }
 

@@ -46,9 +46,12 @@ public final class BridgeMapTypeNameSpec extends SqlTypeNameSpec {
   public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
     writer.keyword("MAP");
     final SqlWriter.Frame frame = writer.startList(SqlWriter.FrameTypeEnum.FUN_CALL, "<", ">");
+    writer.setNeedWhitespace(false);
+    writer.sep(",", false);
     BridgeTypeSpecs.unparse(writer, keyType);
     writer.sep(",", false);
     BridgeTypeSpecs.unparse(writer, valueType);
+    writer.setNeedWhitespace(false);
     writer.endList(frame);
   }
 

@@ -56,11 +56,13 @@ public final class BridgeRowTypeNameSpec extends SqlRowTypeNameSpec {
         angleBrackets
             ? writer.startList(SqlWriter.FrameTypeEnum.FUN_CALL, "<", ">")
             : writer.startList(SqlWriter.FrameTypeEnum.FUN_CALL, "(", ")");
+    writer.setNeedWhitespace(false);
     for (int i = 0; i < getArity(); i++) {
       writer.sep(",", false);
       getFieldNames().get(i).unparse(writer, 0, 0);
       BridgeTypeSpecs.unparse(writer, getFieldTypes().get(i));
     }
+    writer.setNeedWhitespace(false);
     writer.endList(frame);
   }
 
