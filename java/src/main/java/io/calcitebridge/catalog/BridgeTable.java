@@ -4,15 +4,12 @@ import io.calcitebridge.connector.TableStorage;
 import io.calcitebridge.plan.BridgeTableScan;
 import java.util.List;
 import java.util.function.Function;
-import org.apache.calcite.DataContext;
-import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.ColumnStrategy;
-import org.apache.calcite.schema.ScannableTable;
 import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.SqlNode;
@@ -27,7 +24,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * ColumnStrategy#VIRTUAL} mechanism: the scan produces the other columns and the SQL-to-rel
  * converter adds a projection computing them from their expressions.
  */
-public final class BridgeTable extends AbstractTable implements ScannableTable, TranslatableTable {
+public final class BridgeTable extends AbstractTable implements TranslatableTable {
   private final TableDef def;
   private final TableStorage storage;
   private final Function<String, SqlNode> expressionParser;
@@ -67,11 +64,6 @@ public final class BridgeTable extends AbstractTable implements ScannableTable, 
       scope.saw(this);
     }
     return effectiveDef().rowType(typeFactory);
-  }
-
-  @Override
-  public Enumerable<@Nullable Object[]> scan(DataContext root) {
-    return storage.scan();
   }
 
   @Override

@@ -79,6 +79,10 @@ public final class MemoryTable implements TableStorage {
     final List<StoredRow> snapshot = rows.get();
     final int shadow = shadowIndex();
     final List<ColumnDef> scanned = def.scannedColumns();
+    final int[] stored = new int[scanned.size()]; // where a stored column is in a row, or -1
+    for (int i = 0; i < stored.length; i++) {
+      stored[i] = writable.indexOf(scanned.get(i));
+    }
     final List<Object[]> out = new ArrayList<>(snapshot.size());
     for (int r = 0; r < snapshot.size(); r++) {
       StoredRow row = snapshot.get(r);
@@ -88,7 +92,7 @@ public final class MemoryTable implements TableStorage {
         switch (c.kind()) {
           case PHYSICAL:
           case SHADOW:
-            values[i] = row.values[writable.indexOf(c)];
+            values[i] = row.values[stored[i]];
             break;
           case DYNAMIC:
             values[i] = shadow < 0 ? null : DynamicValues.read((ByteString) row.values[shadow], c);

@@ -279,9 +279,4 @@ public final class DdlExecutor {
     }
     return id.getSimple();
   }
-
-  /** Whether {@code c} is one a DESCRIBE lists as computed. */
-  static boolean isComputed(ColumnDef c) {
-    return c.kind() == ColumnKind.COMPUTED;
-  }
 }

@@ -41,9 +41,9 @@ public final class StatementExecutor {
   private final AtomicBoolean cancelFlag;
   private @Nullable String sql;
 
-  public StatementExecutor(PlannerContext context, SessionConfig config, AtomicBoolean cancel) {
+  public StatementExecutor(PlannerContext context, AtomicBoolean cancel) {
     this.context = context;
-    this.config = config;
+    this.config = context.config();
     this.cancelFlag = cancel;
   }
 

@@ -62,7 +62,7 @@ public final class BridgeSession implements AutoCloseable {
         cancel -> {
           List<SqlNode> nodes = parseAll(sql);
           for (SqlNode node : nodes) {
-            RowSet rows = new StatementExecutor(context, config, cancel).execute(node, sql);
+            RowSet rows = new StatementExecutor(context, cancel).execute(node, sql);
             rows.rows().enumerator().close();
           }
           return nodes.size();
@@ -72,10 +72,7 @@ public final class BridgeSession implements AutoCloseable {
   /** The plan of a query or INSERT as {@code text}, {@code json} or {@code dot}. */
   public Pending<String> explain(String sql, String format) {
     return Workers.submit(
-        cancel ->
-            new StatementExecutor(context, config, cancel)
-                .withSql(sql)
-                .explain(parse(sql), format));
+        cancel -> new StatementExecutor(context, cancel).withSql(sql).explain(parse(sql), format));
   }
 
   /** Validates a query; returns the address of an exported Arrow schema of its result. */
@@ -83,7 +80,7 @@ public final class BridgeSession implements AutoCloseable {
     return Workers.submit(
         cancel -> {
           SqlNode node = requireQuery(parse(sql));
-          var rowType = new StatementExecutor(context, config, cancel).withSql(sql).validate(node);
+          var rowType = new StatementExecutor(context, cancel).withSql(sql).validate(node);
           return new StatementResult(
               "schema", ArrowResults.export(RowSet.of("schema", rowType, List.of())));
         });
@@ -137,7 +134,7 @@ public final class BridgeSession implements AutoCloseable {
     if (queryOnly) {
       requireQuery(node);
     }
-    RowSet rows = new StatementExecutor(context, config, cancel).execute(node, sql);
+    RowSet rows = new StatementExecutor(context, cancel).execute(node, sql);
     return new StatementResult(rows.kind(), ArrowResults.export(rows));
   }
 
