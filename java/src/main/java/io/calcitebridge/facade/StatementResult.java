@@ -1,6 +1,10 @@
 package io.calcitebridge.facade;
 
+import io.calcitebridge.exec.ArrowResults;
 import io.calcitebridge.exec.ExportedStream;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.vector.ipc.ArrowReader;
 
 /**
  * The rows of one statement, exported as an Arrow C stream. Python imports the stream at {@link
@@ -23,6 +27,17 @@ public final class StatementResult implements AutoCloseable {
   /** Address of the {@code ArrowArrayStream} struct. */
   public long address() {
     return stream.address();
+  }
+
+  /**
+   * Imports the rows as an {@link ArrowReader} inside the JVM (for Java callers and the gateway);
+   * no data is copied. The caller closes the reader; this handle is closed here.
+   */
+  public ArrowReader toReader() {
+    try (this) {
+      return Data.importArrayStream(
+          ArrowResults.allocator(), ArrowArrayStream.wrap(stream.address()));
+    }
   }
 
   @Override
