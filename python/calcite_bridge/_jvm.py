@@ -194,7 +194,7 @@ def facade() -> Any:
                 f"The jar {jar} is version {jar_version} but the Python package is "
                 f"{_version.__version__}. Rebuild the jar with `make build`."
             )
-        _bridge_exception = jpype.JClass("io.calcitebridge.facade.BridgeException")
+        _bridge_exception = jpype.JClass("io.calcitebridge.api.BridgeException")
         cls.warmUp()  # loads Calcite's classes on a background thread
         atexit.register(_at_exit)  # runs before JPype's own exit hook (registered earlier)
         _started_pid = os.getpid()

@@ -1,5 +1,6 @@
 package io.calcitebridge.exec;
 
+import io.calcitebridge.api.BridgeException.Kind;
 import io.calcitebridge.catalog.BridgeTable;
 import io.calcitebridge.catalog.Catalog;
 import io.calcitebridge.catalog.ColumnDef;
@@ -11,7 +12,6 @@ import io.calcitebridge.connector.MemoryTable;
 import io.calcitebridge.connector.PythonSource;
 import io.calcitebridge.connector.SourceStorage;
 import io.calcitebridge.connector.TableStorage;
-import io.calcitebridge.facade.BridgeException.Kind;
 import io.calcitebridge.facade.PositionedException;
 import io.calcitebridge.plan.PlannerContext;
 import io.calcitebridge.plan.QueryPlanner;

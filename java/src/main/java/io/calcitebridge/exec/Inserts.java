@@ -1,10 +1,10 @@
 package io.calcitebridge.exec;
 
+import io.calcitebridge.api.BridgeException.Kind;
 import io.calcitebridge.catalog.BridgeTable;
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.ColumnKind;
 import io.calcitebridge.catalog.TableDef;
-import io.calcitebridge.facade.BridgeException.Kind;
 import io.calcitebridge.facade.PositionedException;
 import io.calcitebridge.plan.PlannerContext;
 import io.calcitebridge.plan.QueryPlanner;

@@ -1,9 +1,9 @@
 package io.calcitebridge.exec;
 
+import io.calcitebridge.api.BridgeException.Kind;
 import io.calcitebridge.catalog.BridgeTable;
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.TableDef;
-import io.calcitebridge.facade.BridgeException.Kind;
 import io.calcitebridge.facade.PositionedException;
 import io.calcitebridge.facade.SessionConfig;
 import io.calcitebridge.plan.PlannerContext;

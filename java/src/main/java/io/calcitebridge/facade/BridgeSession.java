@@ -1,5 +1,6 @@
 package io.calcitebridge.facade;
 
+import io.calcitebridge.api.BridgeException;
 import io.calcitebridge.catalog.Catalog;
 import io.calcitebridge.connector.ConnectorFactory;
 import io.calcitebridge.connector.PythonSource;

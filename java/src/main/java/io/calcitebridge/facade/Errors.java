@@ -1,8 +1,9 @@
 package io.calcitebridge.facade;
 
+import io.calcitebridge.api.BridgeException;
+import io.calcitebridge.api.BridgeException.Kind;
 import io.calcitebridge.catalog.CatalogException;
 import io.calcitebridge.connector.SourceException;
-import io.calcitebridge.facade.BridgeException.Kind;
 import java.util.concurrent.CancellationException;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.parser.SqlParseException;

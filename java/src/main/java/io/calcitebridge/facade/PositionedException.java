@@ -1,5 +1,6 @@
 package io.calcitebridge.facade;
 
+import io.calcitebridge.api.BridgeException;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 /** A statement-level error at a position in the SQL, raised by our own checks (DDL, INSERT). */

@@ -1,10 +1,10 @@
 package io.calcitebridge.plan;
 
+import io.calcitebridge.api.BridgeException;
 import io.calcitebridge.catalog.BridgeTable;
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.DiscoveryScope;
 import io.calcitebridge.connector.TableStorage;
-import io.calcitebridge.facade.BridgeException;
 import io.calcitebridge.facade.PositionedException;
 import io.calcitebridge.validate.BridgeSqlValidator;
 import io.calcitebridge.validate.DiscoveryRequest;

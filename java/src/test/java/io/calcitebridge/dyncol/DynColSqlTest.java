@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.calcitebridge.api.BridgeException;
 import io.calcitebridge.exec.ArrowResults;
 import io.calcitebridge.exec.ArrowStreams;
-import io.calcitebridge.facade.BridgeException;
 import io.calcitebridge.facade.BridgeSession;
 import io.calcitebridge.facade.StatementResult;
 import java.util.ArrayList;

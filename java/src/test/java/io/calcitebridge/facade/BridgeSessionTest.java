@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.calcitebridge.api.BridgeException;
 import io.calcitebridge.exec.ArrowResults;
 import io.calcitebridge.exec.ArrowStreams;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
-package io.calcitebridge.facade;
+package io.calcitebridge.api;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The one exception type Python sees. {@link #kind()} picks the Python exception class; the
- * positions are 1-based and 0 when unknown.
+ * The one exception type callers see, from Java and from Python. {@link #kind()} picks the Python
+ * exception class; the positions are 1-based and 0 when unknown.
  */
 public final class BridgeException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -76,7 +76,8 @@ public final class BridgeException extends RuntimeException {
     return detail;
   }
 
-  BridgeException withDetail(String detail) {
+  /** Attaches {@code detail} (see {@link #detail()}); returns this exception. */
+  public BridgeException withDetail(String detail) {
     this.detail = detail == null ? "" : detail;
     return this;
   }
