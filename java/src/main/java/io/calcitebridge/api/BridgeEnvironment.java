@@ -168,7 +168,7 @@ public final class BridgeEnvironment implements AutoCloseable {
    *
    * @param table the table or view name, as written in SQL without quotes
    * @return the columns, in declaration order
-   * @throws BridgeException of kind {@code VALIDATION} when there is no such table
+   * @throws BridgeException of kind {@code CATALOG} when there is no such table
    */
   public List<ColumnInfo> describe(String table) {
     List<ColumnInfo> out = new ArrayList<>();
