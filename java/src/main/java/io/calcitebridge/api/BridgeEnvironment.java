@@ -6,12 +6,10 @@ import io.calcitebridge.api.source.TableSourceFactory;
 import io.calcitebridge.exec.ArrowResults;
 import io.calcitebridge.facade.BridgeSession;
 import io.calcitebridge.facade.Errors;
-import io.calcitebridge.facade.Pending;
 import io.calcitebridge.javasource.JavaConnectors;
 import io.calcitebridge.javasource.JavaSourceAdapter;
 import io.calcitebridge.types.TypeNames;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,7 +92,7 @@ public final class BridgeEnvironment implements AutoCloseable {
    * @throws BridgeException when the statement fails to parse, validate, plan or start
    */
   public ArrowReader execute(String sql) {
-    return await(session.execute(sql)).toReader();
+    return Calls.await(session.execute(sql)).toReader();
   }
 
   /**
@@ -105,7 +103,7 @@ public final class BridgeEnvironment implements AutoCloseable {
    * @throws BridgeException when the query fails, or is not a query (kind {@code VALIDATION})
    */
   public ArrowReader sql(String sql) {
-    return await(session.query(sql)).toReader();
+    return Calls.await(session.query(sql)).toReader();
   }
 
   /**
@@ -116,7 +114,7 @@ public final class BridgeEnvironment implements AutoCloseable {
    * @throws BridgeException for the first failing statement; the ones before it stay done
    */
   public int executeScript(String sql) {
-    return await(session.executeScript(sql));
+    return Calls.await(session.executeScript(sql));
   }
 
   /**
@@ -145,7 +143,7 @@ public final class BridgeEnvironment implements AutoCloseable {
           "Unknown explain format '" + format + "'; expected one of " + FORMATS,
           null);
     }
-    return await(session.explain(sql, format));
+    return Calls.await(session.explain(sql, format));
   }
 
   /**
@@ -156,7 +154,7 @@ public final class BridgeEnvironment implements AutoCloseable {
    * @throws BridgeException when the query is invalid
    */
   public Schema validate(String sql) {
-    try (ArrowReader reader = await(session.validate(sql)).toReader()) {
+    try (ArrowReader reader = Calls.await(session.validate(sql)).toReader()) {
       return reader.getVectorSchemaRoot().getSchema();
     } catch (IOException e) {
       throw Errors.translate(e);
@@ -171,23 +169,11 @@ public final class BridgeEnvironment implements AutoCloseable {
    * @throws BridgeException of kind {@code CATALOG} when there is no such table
    */
   public List<ColumnInfo> describe(String table) {
-    List<ColumnInfo> out = new ArrayList<>();
     try (ArrowReader reader = execute("DESCRIBE " + TypeNames.quote(table))) {
-      for (Object[] r : ArrowRows.read(reader)) {
-        out.add(
-            new ColumnInfo(
-                (String) r[0],
-                (String) r[1],
-                Boolean.TRUE.equals(r[2]),
-                (String) r[3],
-                (String) r[4],
-                (Boolean) r[5],
-                (String) r[6]));
-      }
+      return ArrowRows.read(reader).stream().map(Calls::columnInfo).toList();
     } catch (IOException e) {
       throw Errors.translate(e);
     }
-    return out;
   }
 
   /**
@@ -198,7 +184,7 @@ public final class BridgeEnvironment implements AutoCloseable {
    * @throws BridgeException of kind {@code CONFIG} for an unknown key
    */
   public String getConfig(String key) {
-    return call(() -> session.getConfig(key));
+    return Calls.get(() -> session.getConfig(key));
   }
 
   /**
@@ -210,11 +196,7 @@ public final class BridgeEnvironment implements AutoCloseable {
    *     ones
    */
   public void setConfig(String key, String value) {
-    call(
-        () -> {
-          session.setConfig(key, value);
-          return null;
-        });
+    Calls.run(() -> session.setConfig(key, value));
   }
 
   /**
@@ -235,20 +217,12 @@ public final class BridgeEnvironment implements AutoCloseable {
    * @throws BridgeException of kind {@code CONFIG} for an unknown key
    */
   public void resetConfig(String key) {
-    call(
-        () -> {
-          session.resetConfig(key);
-          return null;
-        });
+    Calls.run(() -> session.resetConfig(key));
   }
 
   /** Resets every setting to its default, as {@code RESET} does. */
   public void resetConfig() {
-    call(
-        () -> {
-          session.resetConfig(null);
-          return null;
-        });
+    Calls.run(() -> session.resetConfig(null));
   }
 
   /**
@@ -324,23 +298,5 @@ public final class BridgeEnvironment implements AutoCloseable {
   @Override
   public void close() {
     session.close();
-  }
-
-  private static <T> T await(Pending<T> pending) {
-    while (!pending.waitFor(200)) {
-      if (Thread.currentThread().isInterrupted()) {
-        pending.cancel();
-        break;
-      }
-    }
-    return pending.result();
-  }
-
-  private static <T> T call(java.util.function.Supplier<T> call) {
-    try {
-      return call.get();
-    } catch (RuntimeException e) {
-      throw Errors.translate(e);
-    }
   }
 }

@@ -9,12 +9,18 @@ import java.util.Map;
  * #toJson()} is the wire format between them.
  */
 public sealed interface Expression permits FieldReference, NestedFieldReference, Literal, Call {
-  /** The SQL type as our DDL writes it ({@code INT}, {@code ROW<...>}, ...). */
+  /**
+   * The SQL type of the expression's value.
+   *
+   * @return the type as DDL writes it ({@code INT}, {@code ROW<...>}, {@code INT NOT NULL}, ...)
+   */
   String dataType();
 
   /**
    * The JSON object of the wire format: a map of strings, numbers, booleans, lists and maps that a
    * JSON library writes as it is. {@link #fromJson(Map)} reads it back.
+   *
+   * @return the JSON object
    */
   Map<String, Object> toJson();
 
@@ -44,7 +50,7 @@ public sealed interface Expression permits FieldReference, NestedFieldReference,
 
   /**
    * Quotes a field name with backticks when it contains a dot or a backtick (or is empty), as the
-   * renderings of {@link #toString()} do.
+   * renderings of {@code toString()} do.
    *
    * @param name a field name
    * @return the name, quoted when it needs to be
