@@ -38,6 +38,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class JavaSourceAdapter implements PythonSource {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final TypeReference<Map<String, Object>> JSON_OBJECT = new TypeReference<>() {};
 
   private final String name;
   private final TableSource source;
@@ -166,10 +167,10 @@ public final class JavaSourceAdapter implements PythonSource {
   }
 
   private ScanRequest request(String json) {
-    Map<String, Object> r = read(json, new TypeReference<Map<String, Object>>() {});
+    Map<String, Object> r = read(json, JSON_OBJECT);
     List<Expression> filters = new ArrayList<>();
     for (Object f : list(r.get("filters"))) {
-      filters.add(Expression.fromJson((Map<String, ?>) f));
+      filters.add(Expression.fromJson(JSON.convertValue(f, JSON_OBJECT)));
     }
     List<List<Integer>> projection = null;
     if (r.get("projection") != null) {
