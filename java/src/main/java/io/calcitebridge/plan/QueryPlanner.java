@@ -110,8 +110,11 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
       List<RelOptMaterialization> materializations,
       List<RelOptLattice> lattices) {
     planner.setRoot(rel);
-    RelNode root = rel.getTraitSet().equals(traits) ? rel : planner.changeTraits(rel, traits);
-    planner.setRoot(root);
+    // Registering the same rel twice trips Volcano's "already been registered" assertion under
+    // -ea (a scan that absorbed the whole query already has the wanted traits).
+    if (!rel.getTraitSet().equals(traits)) {
+      planner.setRoot(planner.changeTraits(rel, traits));
+    }
     return planner.chooseDelegate().findBestExp();
   }
 
