@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -35,7 +36,19 @@ MetadataFn = Callable[[Any], Sequence[pa.Scalar]]
 
 
 def translatable(expr: Expression, schema: pa.Schema) -> bool:
-    """Whether ``expr.to_pyarrow()`` exists and binds to ``schema``."""
+    """Whether ``expr.to_pyarrow()`` exists and binds to ``schema``.
+
+    Answers are remembered per expression and schema: a query planned again offers the same
+    filters, and finding out runs a (small) Arrow execution plan.
+    """
+    try:
+        return _translatable(expr, schema)
+    except TypeError:  # a value that cannot be hashed: find out without the cache
+        return _translatable.__wrapped__(expr, schema)
+
+
+@functools.lru_cache(maxsize=4096)
+def _translatable(expr: Expression, schema: pa.Schema) -> bool:
     try:
         schema.empty_table().filter(expr.to_pyarrow())
     except (UnsupportedError, pa.ArrowException, TypeError, ValueError, KeyError):

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import os
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import pyarrow as pa
@@ -38,13 +39,19 @@ from calcite_bridge.sources.pruning import RowGroupClass, RowGroupStats, classif
 
 __all__ = ["ParquetFooter", "clear_footer_cache", "footer", "list_files", "scan_parquet"]
 
-# Row groups read together, up to this many uncompressed bytes of the columns read.
+# Row groups read together: up to this many uncompressed bytes of the columns read, and at
+# least the smaller amount unless the scan is smaller.
 _READ_BYTES = 64 << 20
+_MIN_READ_BYTES = 4 << 20
+_THREADED_READ_BYTES = 1 << 20
+_WORKERS = max(2, min(8, os.cpu_count() or 2))
 _MAX_FOOTERS = 1024
 _MAX_BATCH_ROWS = 1 << 30
 
 _footers: OrderedDict[str, ParquetFooter] = OrderedDict()
 _footers_lock = threading.Lock()
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
 
 
 class ParquetFooter:
@@ -264,6 +271,37 @@ def _runs(
         yield kind, run
 
 
+def _workers() -> ThreadPoolExecutor:
+    """The threads that decode row groups ahead of the reader; Arrow releases the GIL there."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(
+                max_workers=_WORKERS, thread_name_prefix="calcite-bridge-parquet"
+            )
+        return _pool
+
+
+class _Read:
+    """One read: consecutive row groups of one file and one class, filtered when needed."""
+
+    def __init__(
+        self, found: ParquetFooter, kind: RowGroupClass, row_groups: list[int], leaves: list[int]
+    ) -> None:
+        self.found = found
+        self.kind = kind
+        self.row_groups = row_groups
+        self.leaves = leaves
+
+    def bytes(self) -> int:
+        """Uncompressed bytes of the leaves this read decodes."""
+        return sum(self.found.uncompressed_bytes(i, self.leaves) for i in self.row_groups)
+
+    def decodes(self, has_columns: bool) -> bool:
+        """Whether this read decodes data (not a count taken from the footer)."""
+        return has_columns or self.kind is not RowGroupClass.ALL
+
+
 def scan_parquet(
     root: str,
     schema: pa.Schema,
@@ -274,66 +312,153 @@ def scan_parquet(
 ) -> pa.RecordBatchReader | None:
     """Reads the Parquet files at ``root`` as ``request`` asks, or None when a file does not
     have the columns the request needs with the table's types (the caller then reads through
-    ``pyarrow.dataset``)."""
+    ``pyarrow.dataset``).
+
+    Row groups are read in order, up to ``_WORKERS`` reads ahead of the consumer on a small
+    thread pool, so that decoding uses every core (one ROW column's strings would keep
+    pyarrow's own column-parallel read on one core) and overlaps with the consumer. A scan
+    with a LIMIT reads one row group at a time, none ahead.
+    """
     files = list_files(root, ignore_prefixes)
     if not files:
         return None
-    out_paths, out_fields = _output(schema, request)
-    filter_names = _filter_names(request.filters)
-    tops = {p[0] for p in out_paths} | {p[0] for p in filter_names}
+    scan = _Scan(schema, request, metadata)
     footers = [footer(f) for f in files]
-    if not all(_fits(schema, found, tops) for found in footers):
+    if not all(_fits(schema, found, scan.tops) for found in footers):
         return None
-    out_schema = pa.schema([*out_fields, *metadata])
-    expr = combined_filter(request.filters)
-    budget = _READ_BYTES if request.limit is None else 0
-
-    def file_batches(found: ParquetFooter) -> Iterator[pa.RecordBatch]:
-        out_leaves = sorted({i for p in out_paths for i in found.leaves(p)})
-        filter_leaves = sorted({i for p in filter_names for i in found.leaves(p)})
-        both = sorted(set(out_leaves) | set(filter_leaves))
-        classes = classify_row_groups(found.num_row_groups, request.filters, found.stats)
-        extra: list[pa.Scalar] = []
-        if metadata:
-            if metadata_values is None:
-                raise ValueError("metadata fields need metadata_values")
-            given = metadata_values(found.path)
-            extra = [v.cast(f.type) for v, f in zip(given, metadata, strict=True)]
-        file: pq.ParquetFile | None = None
-        for kind, run in _runs(found, classes, both, budget):
-            if kind is RowGroupClass.ALL and not out_leaves:
-                rows = sum(found.row_counts[i] for i in run)
-                while rows > 0:
-                    n = min(rows, _MAX_BATCH_ROWS)
-                    yield _assemble([], n, extra, out_schema)
-                    rows -= n
-                continue
-            if file is None:
-                file = found.open()
-            leaves = out_leaves if kind is RowGroupClass.ALL else both
-            try:
-                table = file.reader.read_row_groups(run, column_indices=leaves, use_threads=True)
-                if kind is RowGroupClass.SOME and expr is not None:
-                    table = table.filter(expr)
-            except (pa.ArrowException, OSError) as exc:
-                raise SourceError(f"cannot read the Parquet file {found.path}: {exc}") from exc
-            if table.num_rows == 0:
-                continue
-            columns = [_column(table, p) for p in out_paths]
-            if not columns:
-                yield _assemble([], table.num_rows, extra, out_schema)
-                continue
-            for batch in pa.Table.from_arrays(
-                [_conform(c, f.type) for c, f in zip(columns, out_fields, strict=True)],
-                schema=pa.schema(out_fields),
-            ).to_batches():
-                yield _assemble(batch.columns, batch.num_rows, extra, out_schema)
-
-    def batches() -> Iterator[pa.RecordBatch]:
+    if metadata:
+        if metadata_values is None:
+            raise ValueError("metadata fields need metadata_values")
         for found in footers:
-            yield from file_batches(found)
+            given = metadata_values(found.path)
+            scan.extras[found.path] = [v.cast(f.type) for v, f in zip(given, metadata, strict=True)]
+    reads = [r for found in footers for r in scan.reads(found)]
+    if request.limit is None:
+        reads = _merged(reads, _read_budget(reads))
+    return pa.RecordBatchReader.from_batches(
+        scan.out_schema, limited(scan.batches(reads), request.limit)
+    )
 
-    return pa.RecordBatchReader.from_batches(out_schema, limited(batches(), request.limit))
+
+class _Scan:
+    """One scan's columns, filter and metadata values, and how it reads a run of row groups."""
+
+    def __init__(
+        self, schema: pa.Schema, request: ScanRequest, metadata: Sequence[pa.Field]
+    ) -> None:
+        self.request = request
+        self.out_paths, self.out_fields = _output(schema, request)
+        self.filter_names = _filter_names(request.filters)
+        self.tops = {p[0] for p in self.out_paths} | {p[0] for p in self.filter_names}
+        self.out_schema = pa.schema([*self.out_fields, *metadata])
+        self.data_schema = pa.schema(self.out_fields)
+        self.expr = combined_filter(request.filters)
+        self.extras: dict[str, list[pa.Scalar]] = {}
+
+    def reads(self, found: ParquetFooter) -> list[_Read]:
+        """The reads of one file: a row group each, skipped ones left out."""
+        out_leaves = sorted({i for p in self.out_paths for i in found.leaves(p)})
+        filter_leaves = {i for p in self.filter_names for i in found.leaves(p)}
+        both = sorted(set(out_leaves) | filter_leaves)
+        classes = classify_row_groups(found.num_row_groups, self.request.filters, found.stats)
+        return [
+            _Read(found, kind, run, out_leaves if kind is RowGroupClass.ALL else both)
+            for kind, run in _runs(found, classes, both, 0)
+        ]
+
+    def run(self, read: _Read) -> list[pa.RecordBatch]:
+        """The batches of one read."""
+        found, extra = read.found, self.extras.get(read.found.path, [])
+        if read.kind is RowGroupClass.ALL and not self.out_paths:
+            rows = sum(found.row_counts[i] for i in read.row_groups)
+            out = []
+            while rows > 0:
+                n = min(rows, _MAX_BATCH_ROWS)
+                out.append(_assemble([], n, extra, self.out_schema))
+                rows -= n
+            return out
+        # Arrow's column-parallel read pays a thread hand-off per call: only for large reads.
+        threads = len(read.leaves) > 1 and read.bytes() >= _THREADED_READ_BYTES
+        try:
+            table = found.open().reader.read_row_groups(
+                read.row_groups, column_indices=read.leaves, use_threads=threads
+            )
+            if read.kind is RowGroupClass.SOME and self.expr is not None:
+                table = table.filter(self.expr)
+        except (pa.ArrowException, OSError) as exc:
+            raise SourceError(f"cannot read the Parquet file {found.path}: {exc}") from exc
+        if table.num_rows == 0:
+            return []
+        if not self.out_paths:
+            return [_assemble([], table.num_rows, extra, self.out_schema)]
+        columns = [
+            _conform(_column(table, p), f.type)
+            for p, f in zip(self.out_paths, self.out_fields, strict=True)
+        ]
+        data = pa.Table.from_arrays(columns, schema=self.data_schema)
+        return [_assemble(b.columns, b.num_rows, extra, self.out_schema) for b in data.to_batches()]
+
+    def batches(self, reads: Sequence[_Read]) -> Iterator[pa.RecordBatch]:
+        """Every read's batches in order. Without a LIMIT, and with more than one read that
+        decodes data, later reads run ahead on the worker threads; counts from the footer and
+        a lone read run here, sparing the hand-off."""
+        decoding = [r for r in reads if r.decodes(bool(self.out_paths))]
+        if self.request.limit is not None or len(decoding) <= 1:
+            for read in reads:
+                yield from self.run(read)
+            return
+        pool = _workers()
+        ahead: deque[tuple[_Read, Future[list[pa.RecordBatch]] | None]] = deque()
+        pending = iter(reads)
+        running = 0
+        try:
+            while True:
+                for read in pending:
+                    decodes = read.decodes(bool(self.out_paths))
+                    ahead.append((read, pool.submit(self.run, read) if decodes else None))
+                    running += decodes
+                    if running >= _WORKERS:
+                        break
+                if not ahead:
+                    return
+                read, future = ahead.popleft()
+                if future is None:
+                    yield from self.run(read)
+                else:
+                    running -= 1
+                    yield from future.result()
+        finally:
+            for _, f in ahead:
+                if f is not None:
+                    f.cancel()
+
+
+def _read_budget(reads: Sequence[_Read]) -> int:
+    """Bytes a read may decode: enough reads to keep the workers busy, none too large."""
+    total = sum(r.found.uncompressed_bytes(i, r.leaves) for r in reads for i in r.row_groups)
+    return max(_MIN_READ_BYTES, min(_READ_BYTES, total // (2 * _WORKERS)))
+
+
+def _merged(reads: Sequence[_Read], budget: int) -> list[_Read]:
+    """Single-row-group reads joined into reads of consecutive row groups, up to ``budget``."""
+    out: list[_Read] = []
+    size = 0
+    for r in reads:
+        rg_bytes = sum(r.found.uncompressed_bytes(i, r.leaves) for i in r.row_groups)
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and last.found is r.found
+            and last.kind is r.kind
+            and last.row_groups[-1] + 1 == r.row_groups[0]
+            and size + rg_bytes <= budget
+        ):
+            last.row_groups = last.row_groups + r.row_groups
+            size += rg_bytes
+            continue
+        out.append(_Read(r.found, r.kind, list(r.row_groups), r.leaves))
+        size = rg_bytes
+    return out
 
 
 def _conform(column: pa.ChunkedArray, expected: pa.DataType) -> pa.ChunkedArray:
