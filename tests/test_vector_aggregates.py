@@ -251,3 +251,31 @@ def test_a_failing_source_reports_the_failure(env: cb.Environment) -> None:
     env.register_source("broken", Broken(_table()))
     with pytest.raises(SourceError, match="disk gone"):
         env.sql("SELECT COUNT(*) FROM broken").fetchall()
+
+
+def test_csv_and_json_files(env: cb.Environment, tmp_path: Path) -> None:
+    """The filesystem connector's other formats answer a request for no columns too."""
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "f.csv").write_text("a,b\n1,x\n2,y\n3,\n,z\n")
+    (tmp_path / "j").mkdir()
+    (tmp_path / "j" / "f.json").write_text(
+        '{"a": 1, "u": {"v": 2}}\n{"a": 2, "u": null}\n{"a": null, "u": {"v": null}}\n'
+    )
+    env.execute(
+        f"CREATE TABLE c (a BIGINT, b STRING) WITH ('connector' = 'filesystem', "
+        f"'path' = '{tmp_path / 'c'}', 'format' = 'csv')"
+    )
+    env.execute(
+        f"CREATE TABLE j (a BIGINT, u ROW<v BIGINT>) WITH ('connector' = 'filesystem', "
+        f"'path' = '{tmp_path / 'j'}', 'format' = 'json')"
+    )
+    cases = {
+        "SELECT COUNT(*), COUNT(a), SUM(a), MAX(a) FROM c": [(4, 3, 6, 3)],
+        "SELECT COUNT(*) FROM c WHERE a > 1": [(2,)],
+        "SELECT COUNT(*), COUNT(u), COUNT(u.v), SUM(u.v) FROM j": [(3, 2, 1, 2)],
+        "SELECT COUNT(*) FROM j WHERE u.v IS NULL": [(2,)],
+    }
+    for sql, expected in cases.items():
+        plan = env.explain(sql)
+        assert plan.startswith("ArrowAggregate(")
+        assert env.sql(sql).fetchall() == expected

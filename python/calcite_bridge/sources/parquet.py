@@ -29,6 +29,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+from pyarrow import acero
 
 from calcite_bridge.errors import SourceError
 from calcite_bridge.expressions import Expression, FieldReference
@@ -384,7 +385,7 @@ class _Scan:
                 read.row_groups, column_indices=read.leaves, use_threads=threads
             )
             if read.kind is RowGroupClass.SOME and self.expr is not None:
-                table = table.filter(self.expr)
+                table = _filtered(table, self.expr)
         except (pa.ArrowException, OSError) as exc:
             raise SourceError(f"cannot read the Parquet file {found.path}: {exc}") from exc
         if table.num_rows == 0:
@@ -459,6 +460,18 @@ def _merged(reads: Sequence[_Read], budget: int) -> list[_Read]:
         out.append(_Read(r.found, r.kind, list(r.row_groups), r.leaves))
         size = rg_bytes
     return out
+
+
+def _filtered(table: pa.Table, expr: pc.Expression) -> pa.Table:
+    """The rows of ``table`` where ``expr`` is TRUE, in order, on the calling thread (reads run
+    in parallel already; Arrow's threads would only add hand-offs)."""
+    plan = acero.Declaration.from_sequence(
+        [
+            acero.Declaration("table_source", acero.TableSourceNodeOptions(table)),
+            acero.Declaration("filter", acero.FilterNodeOptions(expr)),
+        ]
+    )
+    return plan.to_table(use_threads=False)
 
 
 def _conform(column: pa.ChunkedArray, expected: pa.DataType) -> pa.ChunkedArray:
