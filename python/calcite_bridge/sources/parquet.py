@@ -47,6 +47,7 @@ _MIN_READ_BYTES = 4 << 20
 _THREADED_READ_BYTES = 1 << 20
 _WORKERS = max(2, min(8, os.cpu_count() or 2))
 _MAX_FOOTERS = 1024
+_MAX_CLASSES = 64  # filter combinations remembered per file
 _MAX_BATCH_ROWS = 1 << 30
 
 _footers: OrderedDict[str, ParquetFooter] = OrderedDict()
@@ -69,6 +70,7 @@ class ParquetFooter:
             self.metadata.row_group(i).num_rows for i in range(self.num_row_groups)
         ]
         self._stats: dict[str, list[RowGroupStats | None] | None] = {}
+        self._classes: OrderedDict[tuple[Expression, ...], list[RowGroupClass]] = OrderedDict()
 
     def open(self) -> pq.ParquetFile:
         """The file, opened without reading its footer again."""
@@ -99,6 +101,20 @@ class ParquetFooter:
                 ]
         self._stats[dotted] = out
         return out
+
+    def classes(self, filters: Sequence[Expression]) -> list[RowGroupClass]:
+        """What ``filters`` make of each row group; remembered for the filters last asked."""
+        key = tuple(filters)
+        try:
+            found = self._classes.get(key)
+        except TypeError:  # a literal that cannot be hashed
+            return classify_row_groups(self.num_row_groups, filters, self.stats)
+        if found is None:
+            found = classify_row_groups(self.num_row_groups, filters, self.stats)
+            self._classes[key] = found
+            while len(self._classes) > _MAX_CLASSES:
+                self._classes.popitem(last=False)
+        return found
 
     def uncompressed_bytes(self, row_group: int, leaves: Sequence[int]) -> int:
         rg = self.metadata.row_group(row_group)
@@ -361,7 +377,7 @@ class _Scan:
         out_leaves = sorted({i for p in self.out_paths for i in found.leaves(p)})
         filter_leaves = {i for p in self.filter_names for i in found.leaves(p)}
         both = sorted(set(out_leaves) | filter_leaves)
-        classes = classify_row_groups(found.num_row_groups, self.request.filters, found.stats)
+        classes = found.classes(self.request.filters)
         return [
             _Read(found, kind, run, out_leaves if kind is RowGroupClass.ALL else both)
             for kind, run in _runs(found, classes, both, 0)
