@@ -45,6 +45,7 @@ __all__ = ["ParquetFooter", "clear_footer_cache", "footer", "list_files", "scan_
 _READ_BYTES = 64 << 20
 _MIN_READ_BYTES = 4 << 20
 _THREADED_READ_BYTES = 1 << 20
+_READS_PER_WORKER = 2  # reads a scan is cut into, per worker, so none waits long at the end
 _WORKERS = max(2, min(8, os.cpu_count() or 2))
 _MAX_FOOTERS = 1024
 _MAX_CLASSES = 64  # filter combinations remembered per file
@@ -383,8 +384,8 @@ class _Scan:
             for kind, run in _runs(found, classes, both, 0)
         ]
 
-    def run(self, read: _Read) -> list[pa.RecordBatch]:
-        """The batches of one read."""
+    def run(self, read: _Read, alone: bool = True) -> list[pa.RecordBatch]:
+        """The batches of one read; ``alone`` when no other read runs beside it."""
         found, extra = read.found, self.extras.get(read.found.path, [])
         if read.kind is RowGroupClass.ALL and not self.out_paths:
             rows = sum(found.row_counts[i] for i in read.row_groups)
@@ -394,8 +395,9 @@ class _Scan:
                 out.append(_assemble([], n, extra, self.out_schema))
                 rows -= n
             return out
-        # Arrow's column-parallel read pays a thread hand-off per call: only for large reads.
-        threads = len(read.leaves) > 1 and read.bytes() >= _THREADED_READ_BYTES
+        # Arrow's column-parallel read helps a large read that runs alone; beside other reads
+        # the cores are busy already and its hand-offs only cost.
+        threads = alone and len(read.leaves) > 1 and read.bytes() >= _THREADED_READ_BYTES
         try:
             table = found.open().reader.read_row_groups(
                 read.row_groups, column_indices=read.leaves, use_threads=threads
@@ -432,7 +434,8 @@ class _Scan:
             while True:
                 for read in pending:
                     decodes = read.decodes(bool(self.out_paths))
-                    ahead.append((read, pool.submit(self.run, read) if decodes else None))
+                    future = pool.submit(self.run, read, False) if decodes else None
+                    ahead.append((read, future))
                     running += decodes
                     if running >= _WORKERS:
                         break
@@ -453,7 +456,7 @@ class _Scan:
 def _read_budget(reads: Sequence[_Read]) -> int:
     """Bytes a read may decode: enough reads to keep the workers busy, none too large."""
     total = sum(r.found.uncompressed_bytes(i, r.leaves) for r in reads for i in r.row_groups)
-    return max(_MIN_READ_BYTES, min(_READ_BYTES, total // (2 * _WORKERS)))
+    return max(_MIN_READ_BYTES, min(_READ_BYTES, total // (_READS_PER_WORKER * _WORKERS)))
 
 
 def _merged(reads: Sequence[_Read], budget: int) -> list[_Read]:
