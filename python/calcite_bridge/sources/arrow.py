@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -23,6 +24,8 @@ from calcite_bridge.sources.base import (
 __all__ = [
     "ArrowTableSource",
     "combined_filter",
+    "limited",
+    "path_names",
     "projected_columns",
     "scan_dataset",
     "split_filters",
@@ -33,7 +36,19 @@ MetadataFn = Callable[[Any], Sequence[pa.Scalar]]
 
 
 def translatable(expr: Expression, schema: pa.Schema) -> bool:
-    """Whether ``expr.to_pyarrow()`` exists and binds to ``schema``."""
+    """Whether ``expr.to_pyarrow()`` exists and binds to ``schema``.
+
+    Answers are remembered per expression and schema: a query planned again offers the same
+    filters, and finding out runs a (small) Arrow execution plan.
+    """
+    try:
+        return _translatable(expr, schema)
+    except TypeError:  # a value that cannot be hashed: find out without the cache
+        return _translatable.__wrapped__(expr, schema)
+
+
+@functools.lru_cache(maxsize=4096)
+def _translatable(expr: Expression, schema: pa.Schema) -> bool:
     try:
         schema.empty_table().filter(expr.to_pyarrow())
     except (UnsupportedError, pa.ArrowException, TypeError, ValueError, KeyError):
@@ -62,7 +77,8 @@ def combined_filter(filters: Sequence[Expression]) -> pc.Expression | None:
     return out
 
 
-def _path_names(schema: pa.Schema, path: Sequence[int]) -> list[str]:
+def path_names(schema: pa.Schema, path: Sequence[int]) -> list[str]:
+    """The field names along an index path into ``schema`` (only ROW columns have fields)."""
     names: list[str] = []
     fields: Any = schema
     for index in path:
@@ -84,7 +100,7 @@ def projected_columns(
     if request.projection is not None:
         out: dict[str, pc.Expression] = {}
         for path in request.projection:
-            names = _path_names(schema, path)
+            names = path_names(schema, path)
             label = ".".join(names)
             while label in out:
                 label += "_"
@@ -95,7 +111,8 @@ def projected_columns(
     return None
 
 
-def _limited(batches: Iterator[pa.RecordBatch], limit: int | None) -> Iterator[pa.RecordBatch]:
+def limited(batches: Iterator[pa.RecordBatch], limit: int | None) -> Iterator[pa.RecordBatch]:
+    """The batches, cut after ``limit`` rows (all of them when ``limit`` is None)."""
     left = limit
     for batch in batches:
         if left is None:
@@ -122,7 +139,7 @@ def scan_dataset(
     scanner = dataset.scanner(columns=columns, filter=flt)
     if not metadata:
         return pa.RecordBatchReader.from_batches(
-            scanner.projected_schema, _limited(iter(scanner.to_batches()), request.limit)
+            scanner.projected_schema, limited(iter(scanner.to_batches()), request.limit)
         )
     if metadata_values is None:
         raise ValueError("metadata fields need metadata_values")
@@ -141,7 +158,7 @@ def scan_dataset(
                 ]
                 yield pa.RecordBatch.from_arrays([*batch.columns, *extra], schema=out_schema)
 
-    return pa.RecordBatchReader.from_batches(out_schema, _limited(batches(), request.limit))
+    return pa.RecordBatchReader.from_batches(out_schema, limited(batches(), request.limit))
 
 
 class ArrowTableSource(

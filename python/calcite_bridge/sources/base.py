@@ -51,6 +51,9 @@ class ScanRequest:
     set, else the ``columns`` (top-level names) when set, else every column of ``schema()``;
     then one column per ``metadata_keys`` entry, named by the key. Every row it returns must
     satisfy all ``filters``. ``limit`` is a hint: the engine cuts the result again.
+
+    Empty ``columns`` and ``projection`` ask for no column at all: only the number of rows
+    matters (``COUNT(*)``). Batches without columns do; so do batches with extra columns.
     """
 
     columns: tuple[str, ...] | None = None

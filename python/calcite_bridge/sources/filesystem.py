@@ -1,10 +1,14 @@
 """The ``filesystem`` connector (DESIGN §8): Parquet, CSV and JSON lines over ``pyarrow.dataset``.
 
-Filters that ``to_pyarrow()`` translates (nested ones too) are applied exactly by the dataset
-scanner, so Parquet files and row groups are pruned by their statistics. ``INSERT`` writes one
-new file per call: a temporary file in the same directory, fsynced, renamed into place, then the
-directory fsynced. Temporary files start with ``.tmp-``; readers skip them and the next open
-sweeps the ones no live writer owns.
+Filters that ``to_pyarrow()`` translates (nested ones too) are accepted and applied exactly.
+Parquet is read by :mod:`calcite_bridge.sources.parquet` from cached footers: row groups are
+pruned by their statistics, only the leaf columns a query reads are decoded, and a request for
+no columns (``COUNT(*)``) is answered from row counts where the statistics allow. Files whose
+columns differ from the table's go through the dataset scanner, which fills and casts.
+
+``INSERT`` writes one new file per call: a temporary file in the same directory, fsynced, renamed
+into place, then the directory fsynced. Temporary files start with ``.tmp-``; readers skip them
+and the next open sweeps the ones no live writer owns.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from calcite_bridge.sources.base import (
     SupportsWriting,
     TableSource,
 )
+from calcite_bridge.sources.parquet import scan_parquet
 from calcite_bridge.sources.pruning import prune_row_groups
 from calcite_bridge.sources.types import arrow_to_sql, sql_to_arrow
 
@@ -233,14 +238,20 @@ class FileSystemSource(
 
     def scan(self, request: ScanRequest) -> pa.RecordBatchReader:
         self.apply_readable_metadata(list(request.metadata_keys))
-        dataset = prune_row_groups(self._dataset(self._scan_schema()), request.filters)
+        schema = self._scan_schema()
         fields = [pa.field(k, sql_to_arrow(METADATA[k])) for k in request.metadata_keys]
-        return scan_dataset(dataset, request, fields, self._metadata_values(request.metadata_keys))
+        values = self._metadata_values(request.metadata_keys)
+        if self.format == "parquet":
+            found = scan_parquet(self.path, schema, request, _IGNORE_PREFIXES, fields, values)
+            if found is not None:
+                return found
+        dataset = prune_row_groups(self._dataset(schema), request.filters)
+        return scan_dataset(dataset, request, fields, lambda fragment: values(fragment.path))
 
     @staticmethod
     def _metadata_values(keys: Sequence[str]) -> Any:
-        def values(fragment: Any) -> list[pa.Scalar]:
-            path = os.path.abspath(fragment.path)
+        def values(file: str) -> list[pa.Scalar]:
+            path = os.path.abspath(file)
             st = os.stat(path)
             known = {
                 "file.path": pa.scalar(path, pa.string()),

@@ -1,12 +1,14 @@
 package io.calcitebridge.exec;
 
 import io.calcitebridge.connector.SourceStorage;
+import io.calcitebridge.plan.ArrowAggregate;
 import io.calcitebridge.plan.BridgeTableScan;
 import java.io.IOException;
 import java.util.List;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
+import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexLocalRef;
@@ -16,7 +18,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * When a source absorbs the whole plan (a scan, at most with a projection of its columns on top),
- * the source's own Arrow stream goes back to Python and no row passes through the JVM.
+ * the source's own Arrow stream goes back to Python and no row passes through the JVM. When the
+ * plan is an aggregate over such a scan ({@link ArrowAggregate}), its one row is computed from the
+ * source's batches and returned without generating code for the plan.
  */
 final class FastPath {
   private FastPath() {}
@@ -31,6 +35,18 @@ final class FastPath {
         return null;
       }
       rel = calc.getInput();
+    }
+    if (rel instanceof ArrowAggregate agg) {
+      Object[] row = VectorAggregates.compute(agg.plan());
+      Object[] out = row;
+      if (map != null) {
+        out = new Object[map.length];
+        for (int i = 0; i < map.length; i++) {
+          out[i] = row[map[i]];
+        }
+      }
+      return new RowsToArrow(
+          ArrowResults.allocator(), rowType, Linq4j.singletonEnumerable(out).enumerator());
     }
     if (!(rel instanceof BridgeTableScan scan)
         || !(scan.bridgeTable().storage() instanceof SourceStorage storage)) {

@@ -81,6 +81,25 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
         getCluster(), getTable(), bridgeTable, getHints(), filters, null, limit, paths);
   }
 
+  /**
+   * A copy of this scan that reads only its columns at {@code kept} (indices into its row type, in
+   * the order given); none at all when {@code kept} is empty, for a reader that needs only how many
+   * rows there are.
+   */
+  public BridgeTableScan withColumns(List<Integer> kept) {
+    if (nested != null) {
+      List<List<Integer>> paths = kept.stream().map(nested::get).toList();
+      return new BridgeTableScan(
+          getCluster(), getTable(), bridgeTable, getHints(), filters, null, limit, paths);
+    }
+    int[] columns = new int[kept.size()];
+    for (int i = 0; i < columns.length; i++) {
+      columns[i] = projection == null ? kept.get(i) : projection[kept.get(i)];
+    }
+    return new BridgeTableScan(
+        getCluster(), getTable(), bridgeTable, getHints(), filters, columns, limit, null);
+  }
+
   /** The row count the source may stop at (a hint: the LIMIT stays above), or null. */
   public @Nullable Integer limit() {
     return limit;

@@ -88,7 +88,8 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
           QueryPlanner::dumpIfAsked,
           Programs.trim(),
           QueryPlanner::costBased,
-          Programs.calc(DefaultRelMetadataProvider.INSTANCE));
+          Programs.calc(DefaultRelMetadataProvider.INSTANCE),
+          ArrowAggregateRule.PROGRAM);
 
   /** With {@code -Dcalcitebridge.dump-plans=true}, prints the plan after the heuristic pass. */
   private static RelNode dumpIfAsked(

@@ -19,6 +19,8 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
@@ -81,6 +83,10 @@ public final class RexToExpression {
   }
 
   private @Nullable Expression call(RexCall call) {
+    Expression folded = foldedCast(call);
+    if (folded != null) {
+      return folded;
+    }
     String fn = function(call);
     if (fn == null) {
       return null;
@@ -100,6 +106,25 @@ public final class RexToExpression {
       }
     }
     return new Call(fn, args, type(call.getType()));
+  }
+
+  /**
+   * An exact number cast to DOUBLE or FLOAT ({@code score < 1.5} compares a DOUBLE column with
+   * {@code CAST(1.5:DECIMAL AS DOUBLE)}) as the DOUBLE literal the cast gives, or null.
+   */
+  private static @Nullable Expression foldedCast(RexCall call) {
+    if (call.getKind() != SqlKind.CAST
+        || !(call.getOperands().get(0) instanceof RexLiteral lit)
+        || lit.isNull()
+        || !SqlTypeName.EXACT_TYPES.contains(lit.getType().getSqlTypeName())) {
+      return null;
+    }
+    SqlTypeName target = call.getType().getSqlTypeName();
+    if (target != SqlTypeName.DOUBLE && target != SqlTypeName.FLOAT) {
+      return null;
+    }
+    BigDecimal value = lit.getValueAs(BigDecimal.class);
+    return value == null ? null : new Literal(value.doubleValue(), type(call.getType()));
   }
 
   /** {@code OR(=(x, 1), =(x, 2))} as {@code IN(x, 1, 2)}. */
