@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -703,14 +704,18 @@ def test_plan(
 
 @pytest.mark.parametrize("case", params())
 def test_result(
-    env: cb.Environment, case: Case, parquet_dir: Path, monkeypatch: pytest.MonkeyPatch
+    env: cb.Environment,
+    connect: Callable[..., cb.Environment],
+    case: Case,
+    parquet_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     install(env, case, parquet_dir, monkeypatch)
     got = canon(env.execute(case.sql).fetchall())
     assert got == canon(duck_rows(case, parquet_dir))
 
     # The same query against a source that accepts nothing.
-    other = cb.connect()
+    other = connect()
     try:
         other.register_source(case.table, Probe(TABLES[case.table], "none"))
         assert got == canon(other.execute(case.sql).fetchall())

@@ -1,4 +1,5 @@
-"""The ``calcite-bridge`` command: explain, query, validate and describe from a shell."""
+"""The ``calcite-bridge`` command: explain, query, validate and describe from a shell, and
+``gateway`` to serve the JVM to other processes."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pyarrow as pa
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from ._serve import gateway as _gateway_command
 from .environment import Environment, connect
 from .errors import Error
 
@@ -387,6 +389,8 @@ def _emit(text: str, output: Path | None) -> None:
     else:
         sys.stdout.write(text)
 
+
+main.add_command(_gateway_command, name="gateway")
 
 if __name__ == "__main__":
     main()
