@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import re
+import signal
 import socket
 import threading
 import weakref
@@ -82,6 +83,30 @@ def _quiet_py4j() -> Iterator[None]:
         yield
     finally:
         logger.setLevel(level)
+
+
+@contextlib.contextmanager
+def _deferred_interrupt() -> Iterator[None]:
+    """Holds Ctrl-C back until the py4j call inside has its answer, then raises it.
+
+    A KeyboardInterrupt in the middle of a py4j call would leave the connection half read (and
+    py4j 0.10.9.9's own clean-up for that case fails), so the signal waits for the answer, at
+    most one poll slice.
+    """
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    hit: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, _frame: hit.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if hit:
+            raise KeyboardInterrupt
 
 
 class _Client:
@@ -165,13 +190,16 @@ class _Client:
 
     def call(self, fn: Any, *args: Any, sql: str | None = None) -> Any:
         """Calls a Java method through the channel, translating failures into our hierarchy."""
-        from py4j.protocol import Py4JError, Py4JJavaError
+        from py4j.protocol import Py4JError, Py4JJavaError, Py4JNetworkError
 
         try:
-            return fn(*args)
+            with _deferred_interrupt():
+                return fn(*args)
         except Py4JJavaError as e:
             raise self.translate(e, sql) from None
         except Py4JError as e:
+            if isinstance(e, Py4JNetworkError):
+                self.disconnect()
             lost = f"Lost the connection to the gateway at {self.address}: {e}"
             raise GatewayError(lost) from None
 
@@ -183,11 +211,23 @@ class _Client:
         except Exception:
             return Error(f"Unexpected failure in the JVM: {e}")
 
+    def disconnect(self) -> None:
+        """Stops using the channel: no more calls, not even py4j's freeing of Java objects."""
+        with _lock:
+            for key, client in list(_clients.items()):
+                if client is self:
+                    del _clients[key]
+        self.gateway._gateway_client.is_connected = False
+        with contextlib.suppress(Exception):
+            self.gateway._gateway_client.close()
+        with contextlib.suppress(Exception):
+            self.gateway.shutdown_callback_server()
+
     def close(self) -> None:
+        """Closes the channel in the JVM (dropping its tables), then this end of it."""
         with contextlib.suppress(Exception):
             self.entry.close()
-        with contextlib.suppress(Exception):
-            self.gateway.shutdown()
+        self.disconnect()
 
 
 def _close_all() -> None:
