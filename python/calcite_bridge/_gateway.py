@@ -13,11 +13,9 @@ from __future__ import annotations
 import atexit
 import contextlib
 import io
-import ipaddress
 import json
 import logging
 import os
-import re
 import signal
 import socket
 import threading
@@ -28,49 +26,15 @@ from typing import Any
 import pyarrow as pa
 
 from . import _version
+from ._net import callback_host, is_loopback, parse_address
 from .errors import Error, GatewayError, from_java_failure
 
 _POLL_MILLIS = 200
 CHUNK_BYTES = 8 << 20
 TOKEN_VARIABLE = "CALCITE_BRIDGE_TOKEN"
-_ADDRESS = re.compile(r"\[(?P<v6>[^\]]+)\]:(?P<p6>\d+)|(?P<host>[^:\[\]]+):(?P<port>\d+)")
 
 _lock = threading.Lock()
 _clients: dict[tuple[str, int, str], _Client] = {}
-
-
-def parse_address(text: str) -> tuple[str, int]:
-    """``(host, port)`` of ``'HOST:PORT'`` or ``'[IPV6]:PORT'``."""
-    m = _ADDRESS.fullmatch(text.strip())
-    port = int((m.group("p6") or m.group("port")) if m else 0)
-    if m is None or not 0 < port < 65536:
-        raise GatewayError(
-            f"A gateway address looks like 'HOST:PORT' (such as '127.0.0.1:25333'); got {text!r}"
-        )
-    return m.group("v6") or m.group("host"), port
-
-
-def _addresses(host: str) -> list[str]:
-    try:
-        infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
-    except OSError as e:
-        raise GatewayError(f"Unknown gateway host {host!r}: {e}") from None
-    return [str(info[4][0]).split("%")[0] for info in infos]
-
-
-def is_loopback(host: str) -> bool:
-    """Whether every address of ``host`` is a loopback address."""
-    return all(ipaddress.ip_address(a).is_loopback for a in _addresses(host))
-
-
-def _callback_host(host: str, port: int) -> str:
-    """The address of this machine that the gateway's host reaches us on."""
-    if is_loopback(host):
-        return _addresses(host)[0]
-    family = socket.AF_INET6 if ":" in _addresses(host)[0] else socket.AF_INET
-    with socket.socket(family, socket.SOCK_DGRAM) as probe:
-        probe.connect((host, port))  # a datagram socket sends nothing to connect
-        return str(probe.getsockname()[0])
 
 
 @contextlib.contextmanager
@@ -165,13 +129,13 @@ class _Client:
         from py4j.java_gateway import CallbackServerParameters, JavaGateway
         from py4j.protocol import Py4JError
 
-        callback_host = _callback_host(host, port)
+        here = callback_host(host, port)
         try:
             with _quiet_py4j():
                 gateway = JavaGateway(
                     gateway_parameters=params,
                     callback_server_parameters=CallbackServerParameters(
-                        address=callback_host,
+                        address=here,
                         port=0,
                         auth_token=token,
                         daemonize=True,
@@ -179,7 +143,7 @@ class _Client:
                     ),
                 )
             listening = gateway.get_callback_server().get_listening_port()
-            gateway.entry_point.listen(callback_host, listening)
+            gateway.entry_point.listen(here, listening)
         except Py4JError as e:
             raise GatewayError(f"Could not open a channel on {self.address}: {e}") from None
         # From now on a call may take long: a source's schema() runs inside registerSource.

@@ -263,6 +263,7 @@ def query(
 @main.command()
 def doctor() -> None:
     """Print the versions and paths calcite-bridge uses, and check that the JVM starts."""
+    import importlib.metadata
     import platform
 
     import jpype
@@ -276,6 +277,7 @@ def doctor() -> None:
     line("calcite-bridge", __version__)
     line("Python", f"{platform.python_version()} ({sys.executable})")
     line("JPype", jpype.__version__)
+    line("py4j", importlib.metadata.version("py4j"))
     line("pyarrow", pa.__version__)
     problems: list[str] = []
     try:
