@@ -11,6 +11,7 @@ cross as Arrow IPC stream bytes, in chunks of whole batches.
 from __future__ import annotations
 
 import atexit
+import base64
 import contextlib
 import io
 import json
@@ -293,7 +294,7 @@ class Py4JSession:
             while True:
                 answer = self._client.call(fetch, statement, _POLL_MILLIS, CHUNK_BYTES, sql=sql)
                 if answer is not None:
-                    return bytes(answer)
+                    return base64.b64decode(answer)
         except KeyboardInterrupt:
             self._cancel(statement)
             raise

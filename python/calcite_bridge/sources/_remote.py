@@ -1,9 +1,11 @@
 """The view of Python sources from a JVM in another process: py4j callback objects for the Java
 interfaces ``RemoteSource`` and ``RemoteConnectorFactory``. Arrow data crosses as IPC stream
-bytes (a copy: two processes share no memory); the calls themselves are in ``_calls``."""
+bytes (a copy: two processes share no memory), as bytes towards the JVM and as base64 text from
+it (py4j decodes byte arrays a byte at a time); the calls themselves are in ``_calls``."""
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable
 from typing import Any
@@ -57,9 +59,9 @@ class RemoteSourceProxy:
     def discoverColumn(self, name: str) -> str | None:
         return self._calls.discover_column(name)
 
-    def write(self, rows: bytes, metadata_keys_json: str) -> str | None:
+    def write(self, rows: str, metadata_keys_json: str) -> str | None:
         def table() -> pa.Table:
-            return pa.ipc.open_stream(pa.py_buffer(rows)).read_all()
+            return pa.ipc.open_stream(pa.py_buffer(base64.b64decode(rows))).read_all()
 
         return self._calls.write(table, metadata_keys_json)
 
@@ -76,11 +78,11 @@ class RemoteConnectorFactory:
     def connectors(self) -> str:
         return ",".join(CONNECTORS)
 
-    def create(self, connector: str, table: str, options_json: str, schema: bytes) -> Any:
+    def create(self, connector: str, table: str, options_json: str, schema: str) -> Any:
         source = create_source(
             connector,
             options_json,
-            lambda: pa.ipc.open_stream(pa.py_buffer(schema)).schema,
+            lambda: pa.ipc.open_stream(pa.py_buffer(base64.b64decode(schema))).schema,
             self._allowed,
         )
         return None if source is None else RemoteSourceProxy(table, source)

@@ -3,6 +3,7 @@ package io.calcitebridge.gateway;
 import io.calcitebridge.connector.ConnectorFactory;
 import io.calcitebridge.connector.PythonSource;
 import io.calcitebridge.exec.ArrowResults;
+import java.util.Base64;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.Data;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -27,8 +28,12 @@ final class RemoteConnectorAdapter implements ConnectorFactory {
   @Override
   public @Nullable PythonSource create(
       String connector, String table, String optionsJson, long schemaAddress) {
-    byte[] schema =
-        Ipc.of(Data.importSchema(ArrowResults.allocator(), ArrowSchema.wrap(schemaAddress), null));
+    String schema =
+        Base64.getEncoder()
+            .encodeToString(
+                Ipc.of(
+                    Data.importSchema(
+                        ArrowResults.allocator(), ArrowSchema.wrap(schemaAddress), null)));
     RemoteSource source = remote.create(connector, table, optionsJson, schema);
     return source == null ? null : new RemoteSourceAdapter(source);
   }

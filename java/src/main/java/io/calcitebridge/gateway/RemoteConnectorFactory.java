@@ -12,7 +12,7 @@ public interface RemoteConnectorFactory {
 
   /**
    * The source of table {@code table}, or null for an unknown connector; {@code schema} is the IPC
-   * stream (without batches) of its declared physical columns.
+   * stream (without batches) of its declared physical columns, in base64.
    */
-  @Nullable RemoteSource create(String connector, String table, String optionsJson, byte[] schema);
+  @Nullable RemoteSource create(String connector, String table, String optionsJson, String schema);
 }

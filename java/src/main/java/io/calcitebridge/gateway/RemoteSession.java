@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.calcitebridge.facade.BridgeSession;
 import io.calcitebridge.facade.Errors;
 import io.calcitebridge.facade.Pending;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,7 +23,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class RemoteSession implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final byte[] NOTHING = new byte[0];
 
   private final BridgeSession session = new BridgeSession();
   private final Map<Long, RemoteStatement> statements = new ConcurrentHashMap<>();
@@ -61,20 +61,21 @@ public final class RemoteSession implements AutoCloseable {
   }
 
   /**
-   * The next part of statement {@code id}'s answer, waiting up to {@code millis}: null when it is
-   * not ready yet, empty when there is nothing more (or no such statement).
+   * The next part of statement {@code id}'s answer, in base64, waiting up to {@code millis}: null
+   * when it is not ready yet, empty when there is nothing more (or no such statement). Base64 text
+   * rather than a byte array, because py4j's Python side decodes byte arrays a byte at a time.
    */
-  public byte @Nullable [] fetch(long id, long millis, int chunkBytes) {
+  public @Nullable String fetch(long id, long millis, int chunkBytes) {
     RemoteStatement statement = statements.get(id);
     if (statement == null) {
-      return NOTHING;
+      return "";
     }
     try {
       byte[] answer = statement.fetch(millis, chunkBytes);
       if (answer != null && statement.finished()) {
         statements.remove(id);
       }
-      return answer;
+      return answer == null ? null : Base64.getEncoder().encodeToString(answer);
     } catch (RuntimeException | Error e) {
       statements.remove(id);
       statement.cancel();

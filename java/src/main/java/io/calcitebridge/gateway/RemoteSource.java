@@ -31,6 +31,9 @@ public interface RemoteSource {
   /** See {@link io.calcitebridge.connector.PythonSource#discoverColumn}. */
   String discoverColumn(String name);
 
-  /** Writes the rows of an IPC stream (an INSERT); returns null or an error object. */
-  String write(byte[] rows, String metadataKeysJson);
+  /**
+   * Writes the rows of an IPC stream, in base64 (an INSERT); returns null or an error object. Bytes
+   * going to Python cross as base64 text: py4j decodes byte arrays a byte at a time.
+   */
+  String write(String rows, String metadataKeysJson);
 }

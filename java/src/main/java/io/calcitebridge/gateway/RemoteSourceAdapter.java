@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.calcitebridge.connector.PythonSource;
 import io.calcitebridge.exec.ArrowResults;
 import java.io.IOException;
+import java.util.Base64;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.Data;
@@ -94,10 +95,10 @@ final class RemoteSourceAdapter implements PythonSource {
 
   @Override
   public @Nullable String write(long address, String metadataKeysJson) {
-    byte[] rows;
+    String rows;
     try (ArrowReader reader =
         Data.importArrayStream(ArrowResults.allocator(), ArrowArrayStream.wrap(address))) {
-      rows = Ipc.of(reader);
+      rows = Base64.getEncoder().encodeToString(Ipc.of(reader));
     } catch (IOException e) {
       throw new IllegalStateException("Could not read the rows to write: " + e.getMessage(), e);
     }

@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -57,14 +58,14 @@ class GatewayTest {
   private List<byte[]> answers(long id, int chunkBytes) {
     List<byte[]> out = new ArrayList<>();
     while (true) {
-      byte[] answer = session.fetch(id, 200, chunkBytes);
+      String answer = session.fetch(id, 200, chunkBytes);
       if (answer == null) {
         continue;
       }
-      if (answer.length == 0) {
+      if (answer.isEmpty()) {
         return out;
       }
-      out.add(answer);
+      out.add(Base64.getDecoder().decode(answer));
     }
   }
 
@@ -145,7 +146,7 @@ class GatewayTest {
                 + ") c(z)");
     assertEquals(null, session.fetch(id, 50, 1 << 20));
     session.cancel(id);
-    assertEquals(0, session.fetch(id, 50, 1 << 20).length);
+    assertEquals("", session.fetch(id, 50, 1 << 20));
   }
 
   /** A source in "another process": it answers IPC bytes, as the Python side does. */
@@ -209,7 +210,7 @@ class GatewayTest {
     }
 
     @Override
-    public String write(byte[] rows, String metadataKeysJson) {
+    public String write(String rows, String metadataKeysJson) {
       return "{\"error\": {\"kind\": \"SOURCE\", \"message\": \"read-only\"}}";
     }
   }
