@@ -372,3 +372,21 @@ def test_environments_share_one_channel_and_run_from_threads(gateway_address: st
     for env in envs:
         env.close()
     assert errors == []
+
+
+def test_the_cli_reports_a_port_in_use_and_exits(tmp_path: Path) -> None:
+    cli = Path(sys.executable).parent / "calcite-bridge"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run(
+            [str(cli), "gateway", "--port", str(port), "--token", "t"],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+            cwd=tmp_path,
+        )
+    assert proc.returncode == 1, proc.stdout
+    assert f"Could not listen on 127.0.0.1:{port}" in proc.stderr

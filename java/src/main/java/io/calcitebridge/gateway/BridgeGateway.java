@@ -75,6 +75,7 @@ public final class BridgeGateway implements AutoCloseable {
     try {
       gateway.server.start(true);
     } catch (RuntimeException e) {
+      gateway.server.shutdown(); // its callback client has a thread that would keep the JVM up
       throw new IllegalStateException(
           "Could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
     }
