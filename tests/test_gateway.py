@@ -390,3 +390,12 @@ def test_the_cli_reports_a_port_in_use_and_exits(tmp_path: Path) -> None:
         )
     assert proc.returncode == 1, proc.stdout
     assert f"Could not listen on 127.0.0.1:{port}" in proc.stderr
+
+
+def test_a_gateway_of_another_version_is_refused(
+    gateway_address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_gateway, "_clients", {})  # a new connection, so the version is checked
+    monkeypatch.setattr(cb._version, "__version__", "9.9.9")
+    with pytest.raises(cb.GatewayError, match=r"runs calcite-bridge 0\.1\.0 but .* is 9\.9\.9"):
+        cb.connect(gateway=gateway_address, token=GATEWAY_TOKEN)

@@ -106,7 +106,8 @@ class _Client:
                 lobby = JavaGateway(gateway_parameters=params(port))
             try:
                 version = str(lobby.entry_point.version())
-                channel = int(lobby.entry_point.openChannel())
+                same = version == _version.__version__
+                channel = int(lobby.entry_point.openChannel()) if same else 0
             finally:
                 lobby.close()
         except Py4JAuthenticationError:
@@ -118,7 +119,7 @@ class _Client:
             raise GatewayError(
                 f"{self.address} did not answer as a calcite-bridge gateway: {e}"
             ) from None
-        if version != _version.__version__:
+        if not same:
             raise GatewayError(
                 f"The gateway at {self.address} runs calcite-bridge {version} but this Python "
                 f"package is {_version.__version__}; use the same version on both sides."
