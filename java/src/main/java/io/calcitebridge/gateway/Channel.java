@@ -3,9 +3,10 @@ package io.calcitebridge.gateway;
 import io.calcitebridge.facade.BridgeSession;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.WeakHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +36,9 @@ public final class Channel {
 
   private final GatewayServer server;
   private final boolean allowRemote;
-  private final Set<RemoteSession> sessions = ConcurrentHashMap.newKeySet();
+  // Weak: a session the client dropped without closing goes once py4j lets go of it.
+  private final Set<RemoteSession> sessions =
+      Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
   private final AtomicInteger connections = new AtomicInteger();
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile long idleSince = System.nanoTime();
@@ -91,7 +94,11 @@ public final class Channel {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    for (RemoteSession session : List.copyOf(sessions)) {
+    List<RemoteSession> open;
+    synchronized (sessions) {
+      open = List.copyOf(sessions);
+    }
+    for (RemoteSession session : open) {
       try {
         session.close();
       } catch (RuntimeException e) {
