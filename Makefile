@@ -8,7 +8,7 @@ PKG_JAR := python/calcite_bridge/_jars/calcite-bridge.jar
 MVN ?= mvn -B -q
 JAVA_SOURCES := $(shell find java/src/main -type f 2>/dev/null) java/pom.xml
 
-.PHONY: build jar venv demo test test-java test-python bench lint fmt clean
+.PHONY: build jar venv demo test test-java test-python test-java-example install-java bench lint fmt clean
 
 PKG_JSA := python/calcite_bridge/_jars/calcite-bridge.jsa
 
@@ -41,13 +41,28 @@ $(PKG_JSA): $(PKG_JAR) python/calcite_bridge/_cds.py | venv
 demo: build
 	$(PY) examples/demo.py
 
-test: build test-java test-python
+test: build test-java test-python test-java-example
 
 test-java:
 	cd java && $(MVN) test
 
 test-python: build
 	$(PY) -m pytest tests
+
+# Puts the shaded jar, with its dependency-reduced pom, into Maven's local repository, as
+# `cd java && mvn install` does, without building it again.
+install-java: $(JAR)
+	cd java && $(MVN) org.apache.maven.plugins:maven-install-plugin:3.1.4:install-file \
+		-Dfile=target/calcite-bridge.jar -DpomFile=target/dependency-reduced-pom.xml
+
+# A standalone Maven project that depends on the installed artifact; it checks its own output.
+EXAMPLE_JAVA := examples/java
+test-java-example: install-java
+	cd $(EXAMPLE_JAVA) && $(MVN) compile dependency:build-classpath \
+		-Dmdep.outputFile=target/classpath.txt
+	java --add-opens=java.base/java.nio=ALL-UNNAMED \
+		-cp "$(EXAMPLE_JAVA)/target/classes:$$(cat $(EXAMPLE_JAVA)/target/classpath.txt)" \
+		io.calcitebridge.examples.Main
 
 bench: build
 	$(PY) bench/run.py
@@ -64,4 +79,4 @@ fmt: venv
 	cd java && $(MVN) spotless:apply
 
 clean:
-	rm -rf java/target $(PKG_JAR) $(PKG_JSA) $(VENV)
+	rm -rf java/target $(EXAMPLE_JAVA)/target $(PKG_JAR) $(PKG_JSA) $(VENV)

@@ -41,7 +41,8 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
     from calcite_bridge.sources import ArrowTableSource
 
     n = 10_000
-    repeat, warmup = (200, 100) if quick else (500, 300)
+    # The JIT compiles the planner over the first thousand or so statements; "warm" means after.
+    repeat, warmup = (200, 100) if quick else (500, 1500)
     users = duck_table(
         f"SELECT range::BIGINT AS id, struct_pack(name := 'name' || range, "
         f'age := (range % 90)::INTEGER) AS "user" FROM range({n})'

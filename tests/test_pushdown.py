@@ -1120,3 +1120,33 @@ def test_seed_against_a_filesystem_table(env: cb.Environment, parquet_dir: Path)
     assert "BridgeTableScan(table=[[users]], filter=[<(user.age, 30)])" in plan
     rows = env.execute("SELECT * FROM users WHERE user.age < 30").to_pylist()
     assert sorted(r["user"]["age"] for r in rows) == [20, 25, 29]
+
+
+def test_filter_above_a_union_reaches_every_branch(
+    env: cb.Environment, connect: Callable[..., cb.Environment]
+) -> None:
+    probe = Probe(USERS)
+    env.register_source("users", probe)
+    sql = (
+        "SELECT id FROM (SELECT id, `user` FROM users UNION ALL "
+        "SELECT id + 100 AS id, `user` FROM users) AS u WHERE u.`user`.age < 30"
+    )
+    plan = env.explain(sql)
+    assert plan.count("filter=[<(user.age, 30)]") == 2, plan
+    probe.reset()
+    ids = first_column(env.execute(sql))
+    assert len(probe.calls) == 2 and len(probe.scans) == 2
+    assert all([str(f) for f in s.filters] == ["<(user.age, 30)"] for s in probe.scans)
+
+    # The result against a source that accepts nothing; rows whose user or age is NULL are out.
+    other = connect()
+    try:
+        other.register_source("users", Probe(USERS, "none"))
+        expected = first_column(other.execute(sql))
+    finally:
+        other.close()
+    assert sorted(ids, key=str) == sorted(expected, key=str)
+    # The row with a NULL id has age 20: it comes out of both branches.
+    assert sorted(ids, key=str) == sorted([1, 5, None, 101, 105, None], key=str)
+    nulls = {i for i in NULL_IDS["users"] if i is not None}
+    assert not set(ids) & (nulls | {i + 100 for i in nulls})

@@ -63,6 +63,18 @@ def _java_version(home: Path | None) -> int | None:
     return int(m.group(2) or 0) if major == 1 else major
 
 
+def _garbage_collector(extra: list[str]) -> list[str]:
+    """The serial collector, unless the user chose one in ``CALCITE_BRIDGE_JVM_OPTIONS``.
+
+    The bridge's heap is small (result data lives off-heap in Arrow buffers): the serial collector
+    keeps the process's memory flat and leaves the second core to Python, where G1 grows and
+    shrinks its young generation by a hundred megabytes and more.
+    """
+    if any(o.startswith("-XX:+Use") and o.endswith("GC") for o in extra):
+        return []
+    return ["-XX:+UseSerialGC"]
+
+
 def _class_data_sharing(jar: Path, extra: list[str]) -> list[str]:
     """Options that use the class-data-sharing archive beside the jar, when there is one.
 
@@ -161,7 +173,7 @@ def facade() -> Any:
             jvm, jar = preflight()
             try:
                 extra = os.environ.get("CALCITE_BRIDGE_JVM_OPTIONS", "").split()
-                extra = [*_class_data_sharing(jar, extra), *extra]
+                extra = [*_garbage_collector(extra), *_class_data_sharing(jar, extra), *extra]
                 jpype.startJVM(
                     *JVM_OPTIONS,
                     *extra,
@@ -190,6 +202,9 @@ def facade() -> Any:
                 f"{_version.__version__}. Rebuild the jar with `make build`."
             )
         _bridge_exception = jpype.JClass(BRIDGE_EXCEPTION)
+        from ._threads import thread_hooks
+
+        jpype.JClass("io.calcitebridge.facade.Workers").setThreadHooks(thread_hooks())
         cls.warmUp()  # loads Calcite's classes on a background thread
         atexit.register(_at_exit)  # runs before JPype's own exit hook (registered earlier)
         _started_pid = os.getpid()

@@ -1,6 +1,10 @@
 /**
- * The public Java API of calcite-bridge: what Java programs call, and the exception every entry
- * point throws. Everything outside {@code io.calcitebridge.api} (and the expression model in {@code
- * io.calcitebridge.expr}) is internal and may change without notice.
+ * The public Java API of calcite-bridge: {@link io.calcitebridge.api.BridgeEnvironment}, the entry
+ * point Java programs call, {@link io.calcitebridge.api.ColumnInfo}, and {@link
+ * io.calcitebridge.api.BridgeException}, the exception every entry point throws.
+ *
+ * <p>Public packages: {@code io.calcitebridge.api}, {@code io.calcitebridge.api.source} (table
+ * sources written in Java) and {@code io.calcitebridge.expr} (the filters handed to sources). Every
+ * other package is internal and may change without notice.
  */
 package io.calcitebridge.api;

@@ -54,5 +54,8 @@
  * <p>Caveat: an {@link org.apache.calcite.schema.ScannableTable} with an ARRAY of ROW column cannot
  * be scanned by {@code EnumerableTableScan}: it generates code that converts the elements from
  * synthetic records, which does not compile (Calcite 1.42).
+ *
+ * <p>Internal: not part of the public API (see {@link io.calcitebridge.api}); it may change without
+ * notice.
  */
 package io.calcitebridge.exec;

@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
  * @param dataType the result type
  */
 public record Call(String function, List<Expression> args, String dataType) implements Expression {
+  /** Creates a call; {@code args} is copied. */
   public Call {
     args = List.copyOf(args);
   }
@@ -43,7 +44,12 @@ public record Call(String function, List<Expression> args, String dataType) impl
     return m;
   }
 
-  /** Whether {@code e} holds a nested field reference anywhere. */
+  /**
+   * Whether {@code e} holds a nested field reference anywhere.
+   *
+   * @param e an expression
+   * @return true when {@code e} is, or has an argument that holds, a {@link NestedFieldReference}
+   */
   public static boolean hasNested(Expression e) {
     if (e instanceof NestedFieldReference) {
       return true;

@@ -17,6 +17,11 @@ import java.util.stream.Collectors;
 public record NestedFieldReference(
     List<String> fieldNames, List<Integer> fieldIndices, String dataType, int inputIndex)
     implements Expression {
+  /**
+   * Creates a reference; the lists are copied.
+   *
+   * @throws IllegalArgumentException when the paths differ in length or have fewer than 2 levels
+   */
   public NestedFieldReference {
     fieldNames = List.copyOf(fieldNames);
     fieldIndices = List.copyOf(fieldIndices);

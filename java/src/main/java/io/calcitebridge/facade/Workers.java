@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The threads that parse, validate, plan and run statements. Each has a large stack (deeply nested
@@ -21,7 +22,28 @@ public final class Workers {
   private static final ExecutorService POOL =
       new ThreadPoolExecutor(0, 64, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), new Factory());
 
+  private static volatile @Nullable ThreadHooks hooks;
+  private static volatile boolean stopping;
+
   private Workers() {}
+
+  /**
+   * What the host process runs on each worker thread as it starts and as it ends. Python uses it to
+   * give every worker one Python thread state for its lifetime, instead of one per call into a
+   * Python source.
+   */
+  public interface ThreadHooks {
+    /** Runs first on a new worker thread. */
+    void started();
+
+    /** Runs last on a worker thread that ends while the process keeps running. */
+    void ending();
+  }
+
+  /** Sets the hooks of the worker threads started from now on. */
+  public static void setThreadHooks(@Nullable ThreadHooks threadHooks) {
+    hooks = threadHooks;
+  }
 
   /** Runs {@code task} on a worker thread. */
   public static <T> Pending<T> submit(Callable<T> task) {
@@ -40,8 +62,29 @@ public final class Workers {
    * process exits, so that no worker is mid-statement when the JVM goes away.
    */
   public static boolean quiesce(long millis) throws InterruptedException {
+    stopping = true;
     POOL.shutdownNow();
     return POOL.awaitTermination(millis, TimeUnit.MILLISECONDS);
+  }
+
+  private static void withHooks(ThreadHooks h, Runnable r) {
+    try {
+      h.started();
+    } catch (RuntimeException e) {
+      // The thread still works without its hook, only less frugally.
+    }
+    try {
+      r.run();
+    } finally {
+      // As the process exits the host may already be gone; the thread state dies with it.
+      if (!stopping) {
+        try {
+          h.ending();
+        } catch (RuntimeException e) {
+          // Nothing more to free.
+        }
+      }
+    }
   }
 
   private static final class Factory implements ThreadFactory {
@@ -49,7 +92,9 @@ public final class Workers {
 
     @Override
     public Thread newThread(Runnable r) {
-      Thread t = new Thread(null, r, "calcite-bridge-" + count.incrementAndGet(), STACK_BYTES);
+      ThreadHooks h = hooks;
+      Runnable body = h == null ? r : () -> withHooks(h, r);
+      Thread t = new Thread(null, body, "calcite-bridge-" + count.incrementAndGet(), STACK_BYTES);
       t.setDaemon(true);
       t.setContextClassLoader(Workers.class.getClassLoader());
       return t;

@@ -55,13 +55,15 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
    * sources ({@link FilterPushDownRule}), so each source is asked once.
    */
   /**
-   * Moves filters down through projections and into joins. Run twice: a filter that one rule moves
-   * may only then match another (into a join, then below the projection of a join key).
+   * Moves filters down through projections, into joins and into the branches of set operations. Run
+   * twice: a filter that one rule moves may only then match another (into a join, then below the
+   * projection of a join key).
    */
   private static final Program MOVE_FILTERS =
       Programs.hep(
           List.of(
               CoreRules.FILTER_PROJECT_TRANSPOSE,
+              CoreRules.FILTER_SET_OP_TRANSPOSE,
               CoreRules.FILTER_INTO_JOIN,
               CoreRules.JOIN_CONDITION_PUSH,
               CoreRules.FILTER_MERGE),
@@ -108,8 +110,11 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
       List<RelOptMaterialization> materializations,
       List<RelOptLattice> lattices) {
     planner.setRoot(rel);
-    RelNode root = rel.getTraitSet().equals(traits) ? rel : planner.changeTraits(rel, traits);
-    planner.setRoot(root);
+    // Registering the same rel twice trips Volcano's "already been registered" assertion under
+    // -ea (a scan that absorbed the whole query already has the wanted traits).
+    if (!rel.getTraitSet().equals(traits)) {
+      planner.setRoot(planner.changeTraits(rel, traits));
+    }
     return planner.chooseDelegate().findBestExp();
   }
 

@@ -9,5 +9,8 @@
  * org.apache.calcite.sql.SqlDescribeTable}, {@code EXPLAIN} (with or without {@code PLAN FOR})
  * gives {@link org.apache.calcite.sql.SqlExplain}, and {@code INSERT} gives {@link
  * org.apache.calcite.sql.SqlInsert}.
+ *
+ * <p>Internal: not part of the public API (see {@link io.calcitebridge.api}); it may change without
+ * notice.
  */
 package io.calcitebridge.sql;

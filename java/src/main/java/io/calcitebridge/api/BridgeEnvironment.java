@@ -1,0 +1,302 @@
+package io.calcitebridge.api;
+
+import io.calcitebridge.api.source.ArrowRows;
+import io.calcitebridge.api.source.TableSource;
+import io.calcitebridge.api.source.TableSourceFactory;
+import io.calcitebridge.exec.ArrowResults;
+import io.calcitebridge.facade.BridgeSession;
+import io.calcitebridge.facade.Errors;
+import io.calcitebridge.javasource.JavaConnectors;
+import io.calcitebridge.javasource.JavaSourceAdapter;
+import io.calcitebridge.types.TypeNames;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * An independent catalog and configuration, and the statements run against them: the Java
+ * counterpart of Python's {@code calcite_bridge.Environment}.
+ *
+ * <pre>{@code
+ * try (BridgeEnvironment env = BridgeEnvironment.create()) {
+ *   env.registerSource("users", new UsersSource());
+ *   System.out.println(env.explain("SELECT * FROM users WHERE user.age < 30"));
+ *   try (ArrowReader rows = env.sql("SELECT * FROM users WHERE user.age < 30")) {
+ *     while (rows.loadNextBatch()) {
+ *       System.out.print(rows.getVectorSchemaRoot().contentToTSVString());
+ *     }
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Every method throws {@link BridgeException} on failure, with a kind and, for SQL errors, the
+ * 1-based position in the SQL text. Statements run on a worker thread with a large stack; an
+ * interrupt of the calling thread cancels the running statement. Environments share one Arrow
+ * allocator; several threads may use one environment at once. Rows stream: a failure while they are
+ * read (a division by zero in a later batch, a source whose reader fails) surfaces from {@link
+ * ArrowReader#loadNextBatch()} as an {@link IOException} naming it.
+ */
+public final class BridgeEnvironment implements AutoCloseable {
+  private static final List<String> FORMATS = List.of("text", "json", "dot");
+
+  private final BridgeSession session = new BridgeSession();
+  private final JavaConnectors connectors = new JavaConnectors(ArrowResults.allocator());
+
+  private BridgeEnvironment() {
+    session.setConnectorFactory(connectors);
+  }
+
+  /**
+   * A new environment with an empty catalog and the default configuration.
+   *
+   * @return the environment; close it to drop its tables
+   */
+  public static BridgeEnvironment create() {
+    return create(Map.of());
+  }
+
+  /**
+   * A new environment with an empty catalog and {@code config} set.
+   *
+   * @param config settings such as {@code table.column-expansion-strategy}
+   * @return the environment
+   * @throws BridgeException of kind {@code CONFIG} for an unknown key or value
+   */
+  public static BridgeEnvironment create(Map<String, String> config) {
+    BridgeEnvironment env = new BridgeEnvironment();
+    config.forEach(env::setConfig);
+    return env;
+  }
+
+  /**
+   * The version of calcite-bridge.
+   *
+   * @return the version, such as {@code 0.1.0}
+   */
+  public static String version() {
+    return BridgeSession.version();
+  }
+
+  /**
+   * Runs any statement: a query, {@code INSERT}, DDL, {@code SET}, {@code DESCRIBE}, {@code
+   * EXPLAIN}, ... An {@code INSERT} returns one row with the count ({@code rows_inserted}); DDL and
+   * {@code SET} return one row {@code OK}.
+   *
+   * @param sql one statement
+   * @return its rows, which the caller reads and closes
+   * @throws BridgeException when the statement fails to parse, validate, plan or start
+   */
+  public ArrowReader execute(String sql) {
+    return Calls.await(session.execute(sql)).toReader();
+  }
+
+  /**
+   * Runs a query ({@code SELECT}, {@code WITH}, {@code VALUES}); another statement is an error.
+   *
+   * @param sql one query
+   * @return its rows, which the caller reads and closes
+   * @throws BridgeException when the query fails, or is not a query (kind {@code VALIDATION})
+   */
+  public ArrowReader sql(String sql) {
+    return Calls.await(session.query(sql)).toReader();
+  }
+
+  /**
+   * Runs every statement of {@code sql}, separated by semicolons, in order; their rows are dropped.
+   *
+   * @param sql the statements
+   * @return how many statements ran
+   * @throws BridgeException for the first failing statement; the ones before it stay done
+   */
+  public int executeScript(String sql) {
+    return Calls.await(session.executeScript(sql));
+  }
+
+  /**
+   * The optimized plan of a query or {@code INSERT}, as text.
+   *
+   * @param sql the statement
+   * @return the plan; a scan shows what its source took ({@code filter=[<(user.age, 30)]})
+   * @throws BridgeException when the statement fails to plan
+   */
+  public String explain(String sql) {
+    return explain(sql, "text");
+  }
+
+  /**
+   * The optimized plan of a query or {@code INSERT}.
+   *
+   * @param sql the statement
+   * @param format {@code text}, {@code json} or {@code dot}
+   * @return the plan in that format
+   * @throws BridgeException of kind {@code CONFIG} for another format, or when the statement fails
+   */
+  public String explain(String sql, String format) {
+    if (format == null || !FORMATS.contains(format.toLowerCase(Locale.ROOT))) {
+      throw new BridgeException(
+          BridgeException.Kind.CONFIG,
+          "Unknown explain format '" + format + "'; expected one of " + FORMATS,
+          null);
+    }
+    return Calls.await(session.explain(sql, format));
+  }
+
+  /**
+   * Validates a query and returns the schema of its result, without running it.
+   *
+   * @param sql one query
+   * @return the Arrow schema of the result
+   * @throws BridgeException when the query is invalid
+   */
+  public Schema validate(String sql) {
+    try (ArrowReader reader = Calls.await(session.validate(sql)).toReader()) {
+      return reader.getVectorSchemaRoot().getSchema();
+    } catch (IOException e) {
+      throw Errors.translate(e);
+    }
+  }
+
+  /**
+   * Every column of a table or view, with its kind, metadata key and expression.
+   *
+   * @param table the table or view name, as written in SQL without quotes
+   * @return the columns, in declaration order
+   * @throws BridgeException of kind {@code CATALOG} when there is no such table
+   */
+  public List<ColumnInfo> describe(String table) {
+    try (ArrowReader reader = execute("DESCRIBE " + TypeNames.quote(table))) {
+      return ArrowRows.read(reader).stream().map(Calls::columnInfo).toList();
+    } catch (IOException e) {
+      throw Errors.translate(e);
+    }
+  }
+
+  /**
+   * The value of a setting.
+   *
+   * @param key a key such as {@code table.column-expansion-strategy}
+   * @return its value as {@code SET} writes it; a list's items separated by {@code ;}
+   * @throws BridgeException of kind {@code CONFIG} for an unknown key
+   */
+  public String getConfig(String key) {
+    return Calls.get(() -> session.getConfig(key));
+  }
+
+  /**
+   * Changes a setting, as {@code SET 'key' = 'value'} does.
+   *
+   * @param key a key such as {@code table.column-expansion-strategy}
+   * @param value its new value; a list's items separated by {@code ;}
+   * @throws BridgeException of kind {@code CONFIG} for an unknown key or value, naming the allowed
+   *     ones
+   */
+  public void setConfig(String key, String value) {
+    Calls.run(() -> session.setConfig(key, value));
+  }
+
+  /**
+   * Changes a setting whose value is a list, such as the expansion strategy.
+   *
+   * @param key the key
+   * @param values its items
+   * @throws BridgeException of kind {@code CONFIG} for an unknown key or value
+   */
+  public void setConfig(String key, List<String> values) {
+    setConfig(key, String.join(";", values));
+  }
+
+  /**
+   * Resets a setting to its default, as {@code RESET 'key'} does.
+   *
+   * @param key the key
+   * @throws BridgeException of kind {@code CONFIG} for an unknown key
+   */
+  public void resetConfig(String key) {
+    Calls.run(() -> session.resetConfig(key));
+  }
+
+  /** Resets every setting to its default, as {@code RESET} does. */
+  public void resetConfig() {
+    Calls.run(() -> session.resetConfig(null));
+  }
+
+  /**
+   * Every setting with its current value.
+   *
+   * @return the settings, in a stable order
+   */
+  public Map<String, String> configEntries() {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String entry : session.configEntries()) {
+      int eq = entry.indexOf('=');
+      out.put(entry.substring(0, eq), entry.substring(eq + 1));
+    }
+    return out;
+  }
+
+  /**
+   * Registers {@code source} as table {@code name}; its columns are the source's schema.
+   *
+   * @param name the table name
+   * @param source the source
+   * @throws BridgeException of kind {@code CATALOG} when the name is taken, or {@code SOURCE} when
+   *     the source's schema fails
+   */
+  public void registerSource(String name, TableSource source) {
+    registerSource(name, source, false);
+  }
+
+  /**
+   * Registers {@code source} as table {@code name}, replacing a table of that name when {@code
+   * replace} is true.
+   *
+   * @param name the table name
+   * @param source the source
+   * @param replace whether an existing table of that name is replaced
+   * @throws BridgeException of kind {@code CATALOG} when the name is taken and {@code replace} is
+   *     false, or {@code SOURCE} when the source's schema fails
+   */
+  public void registerSource(String name, TableSource source, boolean replace) {
+    session.registerSource(
+        name, new JavaSourceAdapter(name, source, ArrowResults.allocator()), replace);
+  }
+
+  /**
+   * Registers a connector: {@code CREATE TABLE t (...) WITH ('connector' = 'name', ...)} then
+   * creates the table's source with {@code factory}. The DDL may declare metadata columns (read by
+   * key through {@link io.calcitebridge.api.source.SupportsReadingMetadata}) and dynamic columns.
+   *
+   * @param connector the connector name; {@code memory} is built in and cannot be replaced
+   * @param factory creates the source of each table
+   * @throws BridgeException of kind {@code CONFIG} for the name {@code memory}
+   */
+  public void registerConnector(String connector, TableSourceFactory factory) {
+    if (connector.equals("memory")) {
+      throw new BridgeException(
+          BridgeException.Kind.CONFIG, "The connector 'memory' is built in", null);
+    }
+    connectors.register(connector, factory);
+  }
+
+  /**
+   * Names of the tables and views.
+   *
+   * @return the names, sorted
+   */
+  public List<String> tables() {
+    String[] names = session.tableNames();
+    Arrays.sort(names);
+    return List.of(names);
+  }
+
+  /** Drops every table and view of this environment; it can be used again afterwards, empty. */
+  @Override
+  public void close() {
+    session.close();
+  }
+}

@@ -1,0 +1,269 @@
+package io.calcitebridge.javasource;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.calcitebridge.api.source.FilterPushDownResult;
+import io.calcitebridge.api.source.ScanRequest;
+import io.calcitebridge.api.source.SupportsDynamicColumns;
+import io.calcitebridge.api.source.SupportsFilterPushDown;
+import io.calcitebridge.api.source.SupportsProjectionPushDown;
+import io.calcitebridge.api.source.SupportsReadingMetadata;
+import io.calcitebridge.api.source.SupportsWriting;
+import io.calcitebridge.api.source.SupportsWritingMetadata;
+import io.calcitebridge.api.source.TableSource;
+import io.calcitebridge.connector.PythonSource;
+import io.calcitebridge.connector.SourceException;
+import io.calcitebridge.expr.Expression;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Supplier;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.ArrowSchema;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * A Java {@link TableSource} as the planner's {@link PythonSource}: requests and filters arrive as
+ * JSON and are decoded here, Arrow data moves through C structs inside the JVM (no copy), and every
+ * failure of the source returns as the error object {@link PythonSource} describes, kind {@code
+ * SOURCE} or, for a broken contract, {@code SOURCE_CONTRACT}.
+ */
+public final class JavaSourceAdapter implements PythonSource {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final TypeReference<Map<String, Object>> JSON_OBJECT = new TypeReference<>() {};
+
+  private final String name;
+  private final TableSource source;
+  private final BufferAllocator allocator;
+
+  /** Adapts {@code source}, registered as {@code name}; its batches use {@code allocator}. */
+  public JavaSourceAdapter(String name, TableSource source, BufferAllocator allocator) {
+    this.name = name;
+    this.source = source;
+    this.allocator = allocator;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public @Nullable String exportSchema(long address) {
+    return guard(
+        "schema()",
+        () -> {
+          Data.exportSchema(allocator, source.schema(), null, ArrowSchema.wrap(address));
+          return null;
+        });
+  }
+
+  @Override
+  public boolean supportsFilterPushDown() {
+    return source instanceof SupportsFilterPushDown;
+  }
+
+  @Override
+  public boolean supportsNestedFilters() {
+    return source instanceof SupportsFilterPushDown f
+        && ask("supportsNestedFilters()", f::supportsNestedFilters);
+  }
+
+  @Override
+  public String applyFilters(String filtersJson) {
+    List<Expression> offered = new ArrayList<>();
+    for (Map<String, Object> f :
+        read(filtersJson, new TypeReference<List<Map<String, Object>>>() {})) {
+      offered.add(Expression.fromJson(f));
+    }
+    return guard(
+        "applyFilters()",
+        () -> {
+          FilterPushDownResult result = ((SupportsFilterPushDown) source).applyFilters(offered);
+          return write(FilterContract.check(name, offered, result));
+        });
+  }
+
+  @Override
+  public @Nullable String scan(String requestJson, long address) {
+    ScanRequest request = request(requestJson);
+    return guard(
+        "scan()",
+        () -> {
+          ArrowReader reader = source.scan(request, allocator);
+          if (reader == null) {
+            throw new SourceException(
+                "Source '" + name + "' returned no reader from scan()", true, "");
+          }
+          Data.exportArrayStream(allocator, reader, ArrowArrayStream.wrap(address));
+          return null;
+        });
+  }
+
+  @Override
+  public String readableMetadata() {
+    return guard(
+        "listReadableMetadata()",
+        () ->
+            write(
+                source instanceof SupportsReadingMetadata m ? m.listReadableMetadata() : Map.of()));
+  }
+
+  @Override
+  public @Nullable String write(long address, String metadataKeysJson) {
+    List<String> keys = read(metadataKeysJson, new TypeReference<List<String>>() {});
+    return guard(
+        "write()",
+        () -> {
+          try (ArrowReader rows =
+              Data.importArrayStream(allocator, ArrowArrayStream.wrap(address))) {
+            if (!keys.isEmpty() && source instanceof SupportsWritingMetadata m) {
+              m.applyWritableMetadata(keys);
+            }
+            ((SupportsWriting) source).write(rows);
+          }
+          return null;
+        });
+  }
+
+  @Override
+  public boolean supportsNestedProjection() {
+    return source instanceof SupportsProjectionPushDown p
+        && ask("supportsNestedProjection()", p::supportsNestedProjection);
+  }
+
+  @Override
+  public boolean supportsDynamicColumns() {
+    return source instanceof SupportsDynamicColumns;
+  }
+
+  @Override
+  public @Nullable String discoverColumn(String column) {
+    return guard(
+        "discoverColumn()",
+        () -> {
+          Optional<String> type = ((SupportsDynamicColumns) source).discoverColumn(column);
+          if (type == null) {
+            throw new SourceException(
+                "Source '" + name + "' answered discoverColumn() with null, not an Optional",
+                true,
+                "");
+          }
+          return type.orElse(null);
+        });
+  }
+
+  @Override
+  public boolean supportsWriting() {
+    return source instanceof SupportsWriting;
+  }
+
+  private ScanRequest request(String json) {
+    Map<String, Object> r = read(json, JSON_OBJECT);
+    List<Expression> filters = new ArrayList<>();
+    for (Object f : list(r.get("filters"))) {
+      filters.add(Expression.fromJson(JSON.convertValue(f, JSON_OBJECT)));
+    }
+    List<List<Integer>> projection = null;
+    if (r.get("projection") != null) {
+      projection = new ArrayList<>();
+      for (Object path : list(r.get("projection"))) {
+        projection.add(list(path).stream().map(i -> ((Number) i).intValue()).toList());
+      }
+    }
+    Object limit = r.get("limit");
+    return new ScanRequest(
+        Optional.ofNullable(r.get("columns")).map(c -> strings(c)),
+        Optional.ofNullable(projection),
+        filters,
+        strings(r.get("metadata_keys")),
+        limit == null ? OptionalLong.empty() : OptionalLong.of(((Number) limit).longValue()));
+  }
+
+  private static List<?> list(@Nullable Object value) {
+    return value == null ? List.of() : (List<?>) value;
+  }
+
+  private static List<String> strings(@Nullable Object value) {
+    return list(value).stream().map(String::valueOf).toList();
+  }
+
+  /** A boolean the source answers; a failure fails the statement as a source error. */
+  private boolean ask(String method, Supplier<Boolean> answer) {
+    try {
+      return answer.get();
+    } catch (RuntimeException | Error e) {
+      throw new SourceException(failure(method, e), false, stackTrace(e));
+    }
+  }
+
+  /** A call into the source that returns its answer, or the error object when it fails. */
+  private @Nullable String guard(String method, SourceCall call) {
+    try {
+      return call.run();
+    } catch (SourceException e) {
+      return error(e.isContractViolation(), String.valueOf(e.getMessage()), e.sourceTraceback());
+    } catch (Exception | LinkageError | AssertionError e) {
+      return error(false, failure(method, e), stackTrace(e));
+    }
+  }
+
+  private String failure(String method, Throwable e) {
+    return "Source '"
+        + name
+        + "' failed in "
+        + method
+        + ": "
+        + e.getClass().getSimpleName()
+        + (e.getMessage() == null ? "" : ": " + e.getMessage());
+  }
+
+  private static String error(boolean contract, String message, String trace) {
+    return write(
+        Map.of(
+            "error",
+            Map.of(
+                "kind",
+                contract ? "SOURCE_CONTRACT" : "SOURCE",
+                "message",
+                message,
+                "traceback",
+                trace)));
+  }
+
+  private static String stackTrace(Throwable e) {
+    StringWriter w = new StringWriter();
+    e.printStackTrace(new PrintWriter(w));
+    return w.toString();
+  }
+
+  private static <T> T read(String json, TypeReference<T> type) {
+    try {
+      return JSON.readValue(json, type);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Bad request from the planner: " + json, e);
+    }
+  }
+
+  private static String write(Object value) {
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A call into the source. */
+  @FunctionalInterface
+  private interface SourceCall {
+    @Nullable String run() throws Exception;
+  }
+}
