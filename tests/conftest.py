@@ -1,13 +1,28 @@
-"""Shared fixtures: one JVM for the whole run, a fresh Environment per test."""
+"""Shared fixtures: one JVM for the whole run, a fresh Environment per test.
+
+The API tests run on both transports: ``jpype`` (the JVM in this process) and ``py4j`` (a
+gateway in another process, started once for the run). A test about the in-process JVM itself
+says so with ``@pytest.mark.jpype_only(reason=...)`` and runs on ``jpype`` alone.
+"""
 
 from __future__ import annotations
 
+import functools
 import gc
-from collections.abc import Iterator
+import re
+import secrets
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 import calcite_bridge as cb
+
+TRANSPORTS = ("jpype", "py4j")
+GATEWAY_TOKEN = secrets.token_urlsafe(16)
+ROOT = Path(__file__).resolve().parent.parent
 
 EMP_DDL = """CREATE TABLE emp (
     id INT NOT NULL,
@@ -25,10 +40,72 @@ EMP_INSERT = """INSERT INTO emp (id, name, salary, addr, tags, props) VALUES
     (3, 'cy', 80.0, NULL, NULL, NULL)"""
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "jpype_only(reason): about the in-process JVM; runs on the jpype transport alone",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "transport" not in metafunc.fixturenames:
+        return
+    only = metafunc.definition.get_closest_marker("jpype_only")
+    if only is not None and not only.kwargs.get("reason"):
+        raise pytest.UsageError(f"{metafunc.definition.nodeid}: jpype_only needs a reason=")
+    metafunc.parametrize("transport", ["jpype"] if only else TRANSPORTS, indirect=True)
+
+
 @pytest.fixture
-def env() -> Iterator[cb.Environment]:
+def transport(request: pytest.FixtureRequest) -> str:
+    """The transport under test: ``jpype`` or ``py4j``."""
+    return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def gateway_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``HOST:PORT`` of a gateway process (``calcite-bridge gateway``), shared by the run."""
+    folder = tmp_path_factory.mktemp("gateway")
+    (folder / "token").write_text(GATEWAY_TOKEN)
+    with (folder / "stderr").open("w") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "calcite_bridge", "gateway", "--token-file", "token"],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+            cwd=folder,
+        )
+    assert proc.stdout is not None
+    found = re.search(r"listening on (\S+)", proc.stdout.readline())
+    if found is None:
+        proc.kill()
+        proc.wait()
+        raise RuntimeError(f"the gateway did not start: {(folder / 'stderr').read_text()}")
+    try:
+        yield found.group(1)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+
+
+@pytest.fixture
+def connect(transport: str, request: pytest.FixtureRequest) -> Callable[..., cb.Environment]:
+    """``cb.connect`` for the transport under test (takes ``config=`` as ``cb.connect`` does)."""
+    if transport == "jpype":
+        return cb.connect
+    address = request.getfixturevalue("gateway_address")
+    return functools.partial(cb.connect, gateway=address, token=GATEWAY_TOKEN)
+
+
+@pytest.fixture
+def env(connect: Callable[..., cb.Environment]) -> Iterator[cb.Environment]:
     """A new, empty Environment; every test gets its own catalog and config."""
-    e = cb.connect()
+    e = connect()
     yield e
     e.close()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import json
+from collections.abc import Callable
 
 import pyarrow as pa
 import pytest
@@ -193,7 +194,9 @@ def test_show_tables(env: cb.Environment) -> None:
     assert env.tables() == ["a", "b", "v"]
 
 
-def test_show_create_table_round_trips(emp_env: cb.Environment) -> None:
+def test_show_create_table_round_trips(
+    emp_env: cb.Environment, connect: Callable[..., cb.Environment]
+) -> None:
     emp_env.execute(
         """CREATE TABLE meta (
             id BIGINT NOT NULL,
@@ -206,7 +209,7 @@ def test_show_create_table_round_trips(emp_env: cb.Environment) -> None:
     for table in ("emp", "meta"):
         (ddl,) = emp_env.execute(f"SHOW CREATE TABLE {table}").fetchone()
         assert ddl.startswith("CREATE TABLE")
-        other = cb.connect()
+        other = connect()
         try:
             other.execute(ddl)
             assert other.describe(table) == emp_env.describe(table)
@@ -230,10 +233,10 @@ def test_set_and_reset(env: cb.Environment) -> None:
     assert env.config.get("table.local-time-zone") == "UTC"
 
 
-def test_config_at_connect_and_independence() -> None:
+def test_config_at_connect_and_independence(connect: Callable[..., cb.Environment]) -> None:
     key = "table.column-expansion-strategy"
-    a = cb.connect(config={key: ["EXCLUDE_DEFAULT_VIRTUAL_METADATA_COLUMNS"]})
-    b = cb.connect()
+    a = connect(config={key: ["EXCLUDE_DEFAULT_VIRTUAL_METADATA_COLUMNS"]})
+    b = connect()
     try:
         assert a.config.get(key) == ["EXCLUDE_DEFAULT_VIRTUAL_METADATA_COLUMNS"]
         assert b.config.get(key) == []
@@ -304,8 +307,8 @@ def test_create_table_if_not_exists_keeps_existing(emp_env: cb.Environment) -> N
     assert emp_env.sql("SELECT COUNT(*) FROM emp").fetchone() == (3,)
 
 
-def test_environments_are_independent() -> None:
-    a, b = cb.connect(), cb.connect()
+def test_environments_are_independent(connect: Callable[..., cb.Environment]) -> None:
+    a, b = connect(), connect()
     try:
         a.execute(EMP_DDL)
         a.execute(EMP_INSERT)

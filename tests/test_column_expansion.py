@@ -7,6 +7,7 @@ rows where data flows (INSERT, explicit metadata reads), views, DESCRIBE and the
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -99,8 +100,10 @@ def test_strategy_is_set_by_sql_list_and_string(env: cb.Environment) -> None:
     assert env.config.get("table.column-expansion-strategy") == []
 
 
-def test_connect_config_applies(x_env: cb.Environment) -> None:
-    env = cb.connect(
+def test_connect_config_applies(
+    x_env: cb.Environment, connect: Callable[..., cb.Environment]
+) -> None:
+    env = connect(
         config={"table.column-expansion-strategy": ["EXCLUDE_DEFAULT_VIRTUAL_METADATA_COLUMNS"]}
     )
     env.execute(T_DDL)
@@ -198,11 +201,13 @@ def test_describe_lists_every_column_with_its_kind(x_env: cb.Environment) -> Non
     assert (computed.kind, computed.expression) == ("COMPUTED", "`a` * 2")
 
 
-def test_show_create_table_recreates_the_table(x_env: cb.Environment) -> None:
+def test_show_create_table_recreates_the_table(
+    x_env: cb.Environment, connect: Callable[..., cb.Environment]
+) -> None:
     ddl = x_env.execute("SHOW CREATE TABLE t").fetchone()
     assert ddl is not None
     assert "`rt2` TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL" in ddl[0]
-    other = cb.connect()
+    other = connect()
     other.execute(ddl[0])
     assert other.describe("t") == x_env.describe("t")
 

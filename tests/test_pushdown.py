@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -703,14 +704,18 @@ def test_plan(
 
 @pytest.mark.parametrize("case", params())
 def test_result(
-    env: cb.Environment, case: Case, parquet_dir: Path, monkeypatch: pytest.MonkeyPatch
+    env: cb.Environment,
+    connect: Callable[..., cb.Environment],
+    case: Case,
+    parquet_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     install(env, case, parquet_dir, monkeypatch)
     got = canon(env.execute(case.sql).fetchall())
     assert got == canon(duck_rows(case, parquet_dir))
 
     # The same query against a source that accepts nothing.
-    other = cb.connect()
+    other = connect()
     try:
         other.register_source(case.table, Probe(TABLES[case.table], "none"))
         assert got == canon(other.execute(case.sql).fetchall())
@@ -1117,7 +1122,9 @@ def test_seed_against_a_filesystem_table(env: cb.Environment, parquet_dir: Path)
     assert sorted(r["user"]["age"] for r in rows) == [20, 25, 29]
 
 
-def test_filter_above_a_union_reaches_every_branch(env: cb.Environment) -> None:
+def test_filter_above_a_union_reaches_every_branch(
+    env: cb.Environment, connect: Callable[..., cb.Environment]
+) -> None:
     probe = Probe(USERS)
     env.register_source("users", probe)
     sql = (
@@ -1132,7 +1139,7 @@ def test_filter_above_a_union_reaches_every_branch(env: cb.Environment) -> None:
     assert all([str(f) for f in s.filters] == ["<(user.age, 30)"] for s in probe.scans)
 
     # The result against a source that accepts nothing; rows whose user or age is NULL are out.
-    other = cb.connect()
+    other = connect()
     try:
         other.register_source("users", Probe(USERS, "none"))
         expected = first_column(other.execute(sql))

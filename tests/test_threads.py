@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import pyarrow as pa
+import pytest
 
 import calcite_bridge as cb
 
@@ -61,11 +63,13 @@ def test_six_threads_share_one_environment(env: cb.Environment) -> None:
         assert results[1::2] == [(k * 100 + 1,)] * 5
 
 
-def test_six_threads_with_their_own_environments() -> None:
+def test_six_threads_with_their_own_environments(
+    connect: Callable[..., cb.Environment],
+) -> None:
     barrier = threading.Barrier(6)
 
     def work(k: int) -> tuple[list[tuple[object, ...]], list[str]]:
-        env = cb.connect()
+        env = connect()
         try:
             # The same table name in every environment, with different contents.
             env.execute("CREATE TABLE t (a BIGINT, tag STRING) WITH ('connector' = 'memory')")
@@ -100,6 +104,7 @@ def test_threads_inserting_into_one_table(env: cb.Environment) -> None:
     assert total == (120,)
 
 
+@pytest.mark.jpype_only(reason="counts the threads attached to the JVM inside this process")
 def test_short_lived_threads_detach_from_the_jvm(env: cb.Environment) -> None:
     import gc
 

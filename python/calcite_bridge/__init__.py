@@ -1,6 +1,7 @@
 """calcite-bridge: Apache Calcite's SQL planning from Python, with Arrow results.
 
-Nothing starts at import: the JVM starts with the first ``connect()``.
+Nothing starts at import: the JVM starts with the first ``connect()``, or runs elsewhere and is
+reached through a gateway with ``connect(gateway="HOST:PORT", token=...)``.
 """
 
 from ._version import __version__
@@ -10,6 +11,7 @@ from .errors import (
     ConfigError,
     Error,
     ExecutionError,
+    GatewayError,
     JvmStartupError,
     QueryCancelledError,
     ResourceError,
@@ -29,6 +31,7 @@ __all__ = [
     "Environment",
     "Error",
     "ExecutionError",
+    "GatewayError",
     "JvmStartupError",
     "QueryCancelledError",
     "ResourceError",

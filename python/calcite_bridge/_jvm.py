@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _version
-from .errors import CatalogError, ConfigError, Error, JvmStartupError, from_java
+from .errors import BRIDGE_EXCEPTION, Error, JvmStartupError, from_java, from_java_failure
 
 MIN_JAVA = 17
 JVM_OPTIONS = (
@@ -24,11 +24,6 @@ JVM_OPTIONS = (
     "-Dcalcite.bindable.cache.maxSize=512",
 )
 _SESSION_CLASS = "io.calcitebridge.facade.BridgeSession"
-# Java exceptions that some facade methods throw as they are, without a BridgeException around them.
-_PLAIN_JAVA_ERRORS: dict[str, type[Error]] = {
-    "io.calcitebridge.facade.ConfigException": ConfigError,
-    "io.calcitebridge.catalog.CatalogException": CatalogError,
-}
 _FORK_MESSAGE = (
     "The JVM was started in a parent process and cannot be used after fork(): the child has no "
     "JVM threads. Start worker processes with the 'spawn' multiprocessing start method "
@@ -206,7 +201,7 @@ def facade() -> Any:
                 f"The jar {jar} is version {jar_version} but the Python package is "
                 f"{_version.__version__}. Rebuild the jar with `make build`."
             )
-        _bridge_exception = jpype.JClass("io.calcitebridge.api.BridgeException")
+        _bridge_exception = jpype.JClass(BRIDGE_EXCEPTION)
         from ._threads import thread_hooks
 
         jpype.JClass("io.calcitebridge.facade.Workers").setThreadHooks(thread_hooks())
@@ -310,10 +305,11 @@ def call(fn: Any, *args: Any, sql: str | None = None) -> Any:
             raise from_java(e, sql) from None
         if isinstance(e, Error):
             raise
-        plain = _PLAIN_JAVA_ERRORS.get(_java_class_name(e))
-        if plain is not None:
-            raise plain(str(e.getMessage()), sql=sql) from None  # type: ignore[attr-defined]
-        raise Error(f"Unexpected failure in the JVM: {e}") from e
+        name = _java_class_name(e)
+        if not name:
+            raise Error(f"Unexpected failure in the JVM: {e}") from e
+        err = from_java_failure(e, name, sql)
+        raise err from (e if name != BRIDGE_EXCEPTION and type(err) is Error else None)
 
 
 def _java_class_name(e: BaseException) -> str:

@@ -1,4 +1,5 @@
-"""The ``calcite-bridge`` command: explain, query, validate and describe from a shell."""
+"""The ``calcite-bridge`` command: explain, query, validate and describe from a shell, and
+``gateway`` to serve the JVM to other processes."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pyarrow as pa
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from ._serve import gateway as _gateway_command
 from .environment import Environment, connect
 from .errors import Error
 
@@ -261,6 +263,7 @@ def query(
 @main.command()
 def doctor() -> None:
     """Print the versions and paths calcite-bridge uses, and check that the JVM starts."""
+    import importlib.metadata
     import platform
 
     import jpype
@@ -274,6 +277,7 @@ def doctor() -> None:
     line("calcite-bridge", __version__)
     line("Python", f"{platform.python_version()} ({sys.executable})")
     line("JPype", jpype.__version__)
+    line("py4j", importlib.metadata.version("py4j"))
     line("pyarrow", pa.__version__)
     problems: list[str] = []
     try:
@@ -387,6 +391,8 @@ def _emit(text: str, output: Path | None) -> None:
     else:
         sys.stdout.write(text)
 
+
+main.add_command(_gateway_command, name="gateway")
 
 if __name__ == "__main__":
     main()

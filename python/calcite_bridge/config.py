@@ -7,9 +7,10 @@ module turns Python values into the text form, a list into ``;``-separated value
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING
 
-from . import _jvm
+if TYPE_CHECKING:
+    from ._transport import Session
 
 EXPANSION_STRATEGY = "table.column-expansion-strategy"
 LOCAL_TIME_ZONE = "table.local-time-zone"
@@ -28,27 +29,27 @@ def to_text(value: ConfigValue) -> str:
 class Config:
     """The settings of one Environment, as ``SET`` sees them."""
 
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: Session) -> None:
         self._session = session
 
     def set(self, key: str, value: ConfigValue) -> None:
         """Sets ``key``; an unknown key or value fails now, naming the allowed ones."""
-        _jvm.call(self._session.setConfig, key, to_text(value))
+        self._session.set_config(key, to_text(value))
 
     def get(self, key: str) -> str | list[str]:
         """The value of ``key``; the expansion strategy comes back as a list."""
-        value = str(_jvm.call(self._session.getConfig, key))
+        value = self._session.get_config(key)
         if key in (EXPANSION_STRATEGY, PYTHON_ALLOWED_MODULES):
             return [v for v in value.split(";") if v]
         return value
 
     def reset(self, key: str | None = None) -> None:
         """Resets ``key`` to its default, or every key when None."""
-        _jvm.call(self._session.resetConfig, key)
+        self._session.reset_config(key)
 
     def items(self) -> Iterator[tuple[str, str]]:
-        for entry in _jvm.call(self._session.configEntries):
-            key, _, value = str(entry).partition("=")
+        for entry in self._session.config_entries():
+            key, _, value = entry.partition("=")
             yield key, value
 
     def to_dict(self) -> dict[str, str]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from . import _jvm
+from ._transport import Session
 from .config import Config, ConfigValue
 from .errors import ConfigError
 from .result import Result
@@ -31,24 +31,20 @@ class ColumnInfo:
     expression: str | None = None
 
 
-def _import_stream(handle: Any) -> pa.RecordBatchReader:
-    try:
-        return pa.RecordBatchReader._import_from_c(int(handle.address()))
-    finally:
-        handle.close()
-
-
 class Environment:
-    """An independent catalog and configuration; every Environment shares the one JVM."""
+    """An independent catalog and configuration, in the JVM of this process or, when made by
+    ``connect(gateway=...)``, in a JVM reached through a gateway; the API is the same."""
 
-    def __init__(self, config: Mapping[str, ConfigValue] | None = None) -> None:
-        self._session = _jvm.new_session()
-        self._sources: dict[str, Any] = {}
-        from .sources._glue import ConnectorFactory
+    def __init__(
+        self, config: Mapping[str, ConfigValue] | None = None, *, session: Session | None = None
+    ) -> None:
+        if session is None:
+            from ._inprocess import JPypeSession
 
-        self.config = Config(self._session)
-        self._connectors = ConnectorFactory(self._allowed_modules)
-        _jvm.call(self._session.setConnectorFactory, self._connectors)
+            session = JPypeSession()
+        self._session: Session = session
+        self.config = Config(session)
+        session.set_connector_factory(self._allowed_modules)
         for key, value in (config or {}).items():
             self.config.set(key, value)
 
@@ -56,32 +52,29 @@ class Environment:
         value = self.config.get("python.allowed-modules")
         return [value] if isinstance(value, str) else value
 
-    def _result(self, pending: Any, sql: str) -> Result:
-        handle = _jvm.wait(pending, sql)
-        return Result(_import_stream(handle), kind=str(handle.kind()), sql=sql)
-
     def execute(self, sql: str) -> Result:
         """Runs any statement (query, INSERT, DDL, SET, ...) and returns its rows."""
-        return self._result(self._session.execute(sql), sql)
+        reader, kind = self._session.run(sql, False)
+        return Result(reader, kind=kind, sql=sql)
 
     def sql(self, sql: str) -> Result:
         """Runs a query (SELECT, WITH, VALUES) and returns its rows."""
-        return self._result(self._session.query(sql), sql)
+        reader, kind = self._session.run(sql, True)
+        return Result(reader, kind=kind, sql=sql)
 
     def execute_script(self, sql: str) -> int:
         """Runs every statement of ``sql`` (separated by ``;``); returns how many ran."""
-        return int(_jvm.wait(self._session.executeScript(sql), sql))
+        return self._session.execute_script(sql)
 
     def explain(self, sql: str, format: str = "text") -> str:
         """The optimized plan of a query or INSERT, as ``text``, ``json`` or ``dot``."""
         if format not in _FORMATS:
             raise ConfigError(f"Unknown explain format {format!r}; expected one of {_FORMATS}")
-        return str(_jvm.wait(self._session.explain(sql, format), sql))
+        return self._session.explain(sql, format)
 
     def validate(self, sql: str) -> pa.Schema:
         """Validates a query and returns the schema of its result, without running it."""
-        handle = _jvm.wait(self._session.validate(sql), sql)
-        return _import_stream(handle).schema
+        return self._session.validate(sql)
 
     def describe(self, table: str) -> list[ColumnInfo]:
         """Every column of ``table`` with its kind, metadata key and expression."""
@@ -107,7 +100,7 @@ class Environment:
 
     def tables(self) -> list[str]:
         """Names of the tables and views, sorted."""
-        return [str(n) for n in _jvm.call(self._session.tableNames)]
+        return self._session.table_names()
 
     def register_arrow(
         self,
@@ -132,15 +125,11 @@ class Environment:
         The source needs ``schema() -> pyarrow.Schema`` and ``scan(request)``; its abilities
         (``apply_filters``, ``supports_nested_filters``, ``write``, ...) are optional.
         """
-        from .sources._glue import SourceProxy
-
-        proxy = SourceProxy(name, source)
-        _jvm.call(self._session.registerSource, name, proxy, replace)
-        self._sources[name] = proxy
+        self._session.register_source(name, source, replace)
 
     def close(self) -> None:
         """Drops every table of this Environment."""
-        _jvm.call(self._session.close)
+        self._session.close()
 
     def __enter__(self) -> Environment:
         return self
@@ -164,6 +153,26 @@ def _to_reader(data: Any) -> pa.RecordBatchReader:
     return pa.RecordBatchReader.from_batches(batches[0].schema, batches)
 
 
-def connect(config: Mapping[str, ConfigValue] | None = None) -> Environment:
-    """A new Environment with its own catalog and configuration."""
-    return Environment(config)
+def connect(
+    config: Mapping[str, ConfigValue] | None = None,
+    *,
+    gateway: str | None = None,
+    token: str | None = None,
+    allow_remote: bool = False,
+    timeout: float = 10.0,
+) -> Environment:
+    """A new Environment with its own catalog and configuration.
+
+    Without ``gateway`` the JVM runs in this process (started on first use), and results cross
+    without copies. With ``gateway="HOST:PORT"`` the Environment lives in the JVM of a running
+    gateway (``calcite-bridge gateway``, or ``BridgeGateway.start`` in Java), reached with
+    ``token`` (or ``$CALCITE_BRIDGE_TOKEN``); an address other than loopback is refused unless
+    ``allow_remote``. ``timeout`` bounds the time spent reaching the gateway, in seconds.
+    """
+    if gateway is None:
+        return Environment(config)
+    from ._gateway import open_session
+
+    return Environment(
+        config, session=open_session(gateway, token, allow_remote=allow_remote, timeout=timeout)
+    )

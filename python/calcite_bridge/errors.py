@@ -106,6 +106,13 @@ class JvmStartupError(Error, RuntimeError):
     error_class = "JVM_STARTUP"
 
 
+class GatewayError(Error, ConnectionError):
+    """A gateway could not be reached or refused the connection (wrong token, address not
+    allowed, version mismatch), or the connection to it was lost."""
+
+    error_class = "GATEWAY"
+
+
 _BY_KIND: dict[str, type[Error]] = {
     cls.error_class: cls
     for cls in (
@@ -121,6 +128,24 @@ _BY_KIND: dict[str, type[Error]] = {
         QueryCancelledError,
     )
 }
+
+
+# Java exceptions that some facade methods throw as they are, without a BridgeException around them.
+_PLAIN_JAVA_ERRORS: dict[str, type[Error]] = {
+    "io.calcitebridge.facade.ConfigException": ConfigError,
+    "io.calcitebridge.catalog.CatalogException": CatalogError,
+}
+BRIDGE_EXCEPTION = "io.calcitebridge.api.BridgeException"
+
+
+def from_java_failure(exc: Any, class_name: str, sql: str | None = None) -> Error:
+    """Translates any Java exception, of class ``class_name``, whatever transport carried it."""
+    if class_name == BRIDGE_EXCEPTION:
+        return from_java(exc, sql)
+    plain = _PLAIN_JAVA_ERRORS.get(class_name)
+    if plain is not None:
+        return plain(str(exc.getMessage()), sql=sql)
+    return Error(f"Unexpected failure in the JVM: {exc}")
 
 
 def from_java(exc: Any, sql: str | None = None) -> Error:

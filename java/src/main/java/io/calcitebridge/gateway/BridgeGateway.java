@@ -1,0 +1,175 @@
+package io.calcitebridge.gateway;
+
+import io.calcitebridge.facade.BridgeSession;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import py4j.GatewayServer;
+
+/**
+ * A py4j gateway through which Python processes use this JVM: {@code cb.connect(gateway=
+ * "127.0.0.1:PORT", token=...)} in Python gets an Environment whose statements run here.
+ *
+ * <p>It listens on a loopback address only, unless {@code allowRemote} is set, and every connection
+ * must present the token. Start it from Java with {@link #start}, or from a shell with {@code java
+ * --add-opens=java.base/java.nio=ALL-UNNAMED -cp calcite-bridge.jar
+ * io.calcitebridge.gateway.BridgeGateway [--host H] [--port P] [--token T | --token-file F]
+ * [--allow-remote]}.
+ */
+public final class BridgeGateway implements AutoCloseable {
+  private final InetAddress address;
+  private final String token;
+  private final boolean allowRemote;
+  private final GatewayServer server;
+  private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
+
+  private BridgeGateway(InetAddress address, int port, String token, boolean allowRemote) {
+    this.address = address;
+    this.token = token;
+    this.allowRemote = allowRemote;
+    this.server =
+        new GatewayServer.GatewayServerBuilder(new GatewayEntry(this))
+            .javaPort(port)
+            .javaAddress(address)
+            .authToken(token)
+            .build();
+  }
+
+  /**
+   * Starts a gateway on {@code host} and {@code port} (0 for an ephemeral one; see {@link #port}).
+   * A {@code host} that is not a loopback address is refused unless {@code allowRemote}.
+   *
+   * @throws IllegalArgumentException for an empty token, an unknown host, or a non-loopback host
+   *     without {@code allowRemote}
+   * @throws IllegalStateException if the port cannot be bound
+   */
+  public static BridgeGateway start(String host, int port, String token, boolean allowRemote) {
+    if (token == null || token.isBlank()) {
+      throw new IllegalArgumentException("A gateway needs an auth token; none was given");
+    }
+    InetAddress address;
+    try {
+      address = InetAddress.getByName(host);
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("Unknown host '" + host + "'", e);
+    }
+    if (!allowRemote && !address.isLoopbackAddress()) {
+      throw new IllegalArgumentException(
+          "The gateway listens on loopback addresses only (such as 127.0.0.1); '"
+              + host
+              + "' is not one. Allow remote clients explicitly (allowRemote, --allow-remote), "
+              + "and protect the port, to listen there");
+    }
+    GatewayServer.turnLoggingOff();
+    BridgeSession.warmUp();
+    BridgeGateway gateway = new BridgeGateway(address, port, token, allowRemote);
+    try {
+      gateway.server.start(true);
+    } catch (RuntimeException e) {
+      gateway.server.shutdown(); // its callback client has a thread that would keep the JVM up
+      throw new IllegalStateException(
+          "Could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
+    }
+    return gateway;
+  }
+
+  /** Starts a gateway on 127.0.0.1. */
+  public static BridgeGateway start(int port, String token) {
+    return start("127.0.0.1", port, token, false);
+  }
+
+  /** The port the gateway listens on. */
+  public int port() {
+    return server.getListeningPort();
+  }
+
+  /** The address the gateway listens on. */
+  public String host() {
+    return address.getHostAddress();
+  }
+
+  /** {@code host:port}, as {@code cb.connect(gateway=...)} takes it. */
+  public String address() {
+    String host = host();
+    return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port();
+  }
+
+  Channel openChannel() {
+    Channel[] opened = new Channel[1];
+    opened[0] = new Channel(address, token, allowRemote, () -> channels.remove(opened[0]));
+    channels.add(opened[0]);
+    return opened[0];
+  }
+
+  /** Stops listening and closes every client's channel (dropping their tables). */
+  @Override
+  public void close() {
+    server.shutdown();
+    for (Channel channel : List.copyOf(channels)) {
+      channel.shutdown();
+    }
+  }
+
+  /** Runs a gateway until the process is stopped (Ctrl-C, SIGTERM). */
+  public static void main(String[] args) throws IOException, InterruptedException {
+    String host = "127.0.0.1";
+    int port = 0;
+    String token = null;
+    boolean allowRemote = false;
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      switch (arg) {
+        case "--host" -> host = value(args, ++i, arg);
+        case "--port" -> port = Integer.parseInt(value(args, ++i, arg));
+        case "--token" -> token = value(args, ++i, arg);
+        case "--token-file" ->
+            token = Files.readString(Path.of(value(args, ++i, arg)), StandardCharsets.UTF_8).trim();
+        case "--allow-remote" -> allowRemote = true;
+        default -> {
+          System.err.println(
+              "usage: BridgeGateway [--host H] [--port P] [--token T | --token-file F]"
+                  + " [--allow-remote]");
+          System.exit(2);
+        }
+      }
+    }
+    boolean generated = token == null;
+    if (generated) {
+      byte[] bytes = new byte[24];
+      new SecureRandom().nextBytes(bytes);
+      token = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+    BridgeGateway gateway = start(host, port, token, allowRemote);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  gateway.close();
+                  stopped.countDown();
+                }));
+    System.out.println("calcite-bridge gateway listening on " + gateway.address());
+    if (generated) {
+      System.out.println("token: " + token);
+    }
+    System.out.flush();
+    stopped.await();
+  }
+
+  private static String value(String[] args, int i, String option) {
+    if (i >= args.length) {
+      System.err.println(option + " needs a value");
+      System.exit(2);
+    }
+    return args[i];
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * The py4j transport: a gateway that Python processes reach over a socket, for a JVM that is
+ * already running (a service, or a Java application beside a notebook). {@link BridgeGateway}
+ * starts it; each Python client gets its own channel (a py4j server of its own, so that Python
+ * callbacks reach the right process) whose sessions wrap {@link
+ * io.calcitebridge.facade.BridgeSession}. Results and source data cross as Arrow IPC stream bytes.
+ */
+package io.calcitebridge.gateway;

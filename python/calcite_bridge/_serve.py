@@ -1,0 +1,95 @@
+"""``calcite-bridge gateway``: serves this process's JVM to other Python processes (py4j)."""
+
+from __future__ import annotations
+
+import secrets
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .errors import Error, GatewayError
+
+GATEWAY_CLASS = "io.calcitebridge.gateway.BridgeGateway"
+
+
+def start_gateway(host: str, port: int, token: str, allow_remote: bool) -> Any:
+    """Starts a gateway in this process's JVM (starting the JVM first); returns its handle."""
+    from . import _jvm
+
+    _jvm.facade()
+    import jpype
+
+    try:
+        return jpype.JClass(GATEWAY_CLASS).start(host, port, token, allow_remote)
+    except jpype.JException as e:
+        raise GatewayError(f"The gateway did not start: {e.getMessage()}") from None
+
+
+def _read_token(token: str | None, token_file: Path | None) -> tuple[str, bool]:
+    """The token to require, and whether it was generated here."""
+    if token is not None and token_file is not None:
+        raise click.UsageError("give --token or --token-file, not both")
+    if token_file is not None:
+        token = token_file.read_text().strip()
+        if not token:
+            raise click.UsageError(f"the token file {token_file} is empty")
+    if token:
+        return token, False
+    return secrets.token_urlsafe(24), True
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port to listen on; 0 picks a free one.",
+)
+@click.option("--token", help="The token clients must present (default: a new random one).")
+@click.option(
+    "--token-file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Read the token from this file (keeps it out of the process list).",
+)
+@click.option(
+    "--allow-remote",
+    is_flag=True,
+    help="Allow an address other than loopback; protect the port, the token is the only guard.",
+)
+def gateway(
+    host: str, port: int, token: str | None, token_file: Path | None, allow_remote: bool
+) -> None:
+    """Serve this JVM to other Python processes until Ctrl-C or SIGTERM.
+
+    Clients connect with cb.connect(gateway="HOST:PORT", token=...).
+    """
+    secret, generated = _read_token(token, token_file)
+    stop = threading.Event()
+    # Before the JVM starts: with a handler of ours, SIGTERM stops the gateway cleanly.
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        server = start_gateway(host, port, secret, allow_remote)
+    except Error as e:
+        click.echo(click.style("GatewayError", fg="red", bold=True) + ": " + str(e), err=True)
+        sys.exit(1)
+    address = str(server.address())
+    click.echo(f"calcite-bridge gateway listening on {address}")
+    if generated:
+        click.echo(f"token: {secret}")
+    shown = repr(secret) if generated else "<the token>"
+    click.echo(f"connect with: cb.connect(gateway={address!r}, token={shown})", nl=True)
+    sys.stdout.flush()
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+        click.echo("gateway stopped", err=True)

@@ -1,0 +1,48 @@
+"""What an Environment needs from the JVM, whichever way it is reached.
+
+Two transports implement ``Session``: ``_inprocess.JPypeSession`` (the JVM inside this process,
+results through the Arrow C Data Interface without copies) and ``_gateway.Py4JSession`` (a JVM
+in another process, through a py4j gateway, results as Arrow IPC bytes). The Environment, the
+Config, the Table API and Result are the same for both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import pyarrow as pa
+
+
+class Session(Protocol):
+    """One catalog and configuration in the JVM. Every failure is an ``errors.Error``."""
+
+    def run(self, sql: str, query_only: bool) -> tuple[pa.RecordBatchReader, str]:
+        """Runs a statement: its rows, and what ran (``query``, ``insert``, ``ddl``, ...)."""
+        ...
+
+    def validate(self, sql: str) -> pa.Schema: ...
+
+    def explain(self, sql: str, format: str) -> str: ...
+
+    def execute_script(self, sql: str) -> int: ...
+
+    def set_config(self, key: str, value: str) -> None: ...
+
+    def get_config(self, key: str) -> str: ...
+
+    def reset_config(self, key: str | None) -> None: ...
+
+    def config_entries(self) -> list[str]:
+        """Every setting as ``key=value``."""
+        ...
+
+    def table_names(self) -> list[str]: ...
+
+    def register_source(self, name: str, source: Any, replace: bool) -> None: ...
+
+    def set_connector_factory(self, allowed_modules: Callable[[], list[str]]) -> None:
+        """Lets DDL declare ``filesystem`` and ``python`` tables, whose code runs here."""
+        ...
+
+    def close(self) -> None: ...

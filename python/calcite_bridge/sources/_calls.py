@@ -1,0 +1,183 @@
+"""What the JVM asks of a Python source, whatever carries the call (JPype in-process, or py4j
+from another process). Every call is coarse, and every failure comes back as a JSON error object
+carrying the Python traceback, so it reaches the user as ``SourceError`` or
+``SourceContractError``."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import pyarrow as pa
+
+from ..errors import SourceContractError
+from .base import ScanRequest, check_filter_result, filters_from_json, to_reader
+from .filesystem import FileSystemSource
+
+CONNECTORS = ("filesystem", "python")
+
+
+def error_json(exc: BaseException, source: str | None = None, action: str = "") -> str:
+    """The JSON error object the JVM turns into ``SourceError`` or ``SourceContractError``."""
+    kind = "SOURCE_CONTRACT" if isinstance(exc, SourceContractError) else "SOURCE"
+    if isinstance(exc, SourceContractError):
+        message = str(exc)
+    else:
+        where = f"source {source!r} failed in {action}: " if source else ""
+        message = f"{where}{type(exc).__name__}: {exc}"
+    return json.dumps(
+        {"error": {"kind": kind, "message": message, "traceback": traceback.format_exc()}}
+    )
+
+
+def _ability(source: Any, method: str) -> bool:
+    ask = getattr(source, method, None)
+    return bool(ask()) if callable(ask) else False
+
+
+class SourceCalls:
+    """The calls on one source; a failure is answered as a JSON error text (a ``str``)."""
+
+    def __init__(self, name: str, source: Any) -> None:
+        self.name = name
+        self.source = source
+
+    def schema(self) -> pa.Schema | str:
+        try:
+            schema: pa.Schema = self.source.schema()
+            return schema
+        except Exception as e:
+            return error_json(e, self.name, "schema()")
+
+    def supports_filter_push_down(self) -> bool:
+        return callable(getattr(self.source, "apply_filters", None))
+
+    def supports_nested_filters(self) -> bool:
+        return _ability(self.source, "supports_nested_filters")
+
+    def supports_nested_projection(self) -> bool:
+        return _ability(self.source, "supports_nested_projection")
+
+    def supports_dynamic_columns(self) -> bool:
+        return callable(getattr(self.source, "discover_column", None))
+
+    def supports_writing(self) -> bool:
+        return callable(getattr(self.source, "write", None))
+
+    def abilities(self) -> dict[str, bool]:
+        return {
+            "filters": self.supports_filter_push_down(),
+            "nested_filters": self.supports_nested_filters(),
+            "nested_projection": self.supports_nested_projection(),
+            "dynamic_columns": self.supports_dynamic_columns(),
+            "writing": self.supports_writing(),
+        }
+
+    def apply_filters(self, filters_json: str) -> str:
+        try:
+            offered = filters_from_json(filters_json)
+            result = self.source.apply_filters(list(offered))
+            accepted, remaining = check_filter_result(self.name, offered, result)
+            return json.dumps({"accepted": accepted, "remaining": remaining})
+        except Exception as e:
+            return error_json(e, self.name, "apply_filters()")
+
+    def scan(self, request_json: str, deliver: Callable[[pa.RecordBatchReader], Any]) -> Any:
+        """Runs the scan and hands its reader to ``deliver``; answers what ``deliver`` returns."""
+        try:
+            request = ScanRequest.from_json(request_json)
+            return deliver(to_reader(self.source.scan(request), None, self.name))
+        except Exception as e:
+            return error_json(e, self.name, "scan()")
+
+    def readable_metadata(self) -> str:
+        try:
+            listing = getattr(self.source, "list_readable_metadata", None)
+            return json.dumps(dict(listing()) if callable(listing) else {})
+        except Exception as e:
+            return error_json(e, self.name, "list_readable_metadata()")
+
+    def discover_column(self, name: str) -> str | None:
+        try:
+            found = self.source.discover_column(name)
+            return None if found is None else str(found)
+        except Exception as e:
+            return error_json(e, self.name, "discover_column()")
+
+    def write(self, rows: Callable[[], pa.Table], metadata_keys_json: str) -> str | None:
+        """Writes the table ``rows()`` reads (an INSERT); None, or an error object."""
+        try:
+            table = rows()
+            keys = json.loads(metadata_keys_json)
+            apply = getattr(self.source, "apply_writable_metadata", None)
+            if keys and callable(apply):
+                apply(keys)
+            self.source.write(table)
+            return None
+        except Exception as e:
+            return error_json(e, self.name, "write()")
+
+
+class _Failed:
+    """Stands for a source whose creation failed; CREATE TABLE reports the failure."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+    def schema(self) -> pa.Schema:
+        raise self.exc
+
+    def scan(self, request: ScanRequest) -> Any:
+        raise self.exc
+
+    def list_readable_metadata(self) -> dict[str, str]:
+        raise self.exc
+
+
+def load_source_class(spec: str, allowed: list[str]) -> Any:
+    """The class named ``'package.module:Name'``, from a module the user allowed.
+
+    Nothing is imported for a name that comes from SQL unless its module, or a package above
+    it, is listed in ``python.allowed-modules``.
+    """
+    module, sep, name = spec.partition(":")
+    if not sep or not module or not name:
+        raise ValueError(f"'class' must look like 'package.module:Name', got {spec!r}")
+    if not any(module == a or module.startswith(a + ".") for a in allowed):
+        raise PermissionError(
+            f"module {module!r} is not allowed; add it to 'python.allowed-modules' "
+            f"(now: {';'.join(allowed) or 'empty'})"
+        )
+    return getattr(importlib.import_module(module), name)
+
+
+def create_source(
+    connector: str,
+    options_json: str,
+    schema: Callable[[], pa.Schema],
+    allowed_modules: Callable[[], list[str]],
+) -> Any:
+    """The source object of a DDL-declared table of ``connector``; None for an unknown one.
+
+    A failure to create it is kept in a stand-in source, so that CREATE TABLE reports it.
+    """
+    if connector not in CONNECTORS:
+        return None
+    try:
+        options = json.loads(options_json)
+        declared = schema()
+        if connector == "python":
+            if "class" not in options:
+                raise ValueError("the python connector needs the option 'class'")
+            cls = load_source_class(options["class"], list(allowed_modules()))
+            return cls(declared, options)
+        if "path" not in options:
+            raise ValueError("the filesystem connector needs the option 'path'")
+        return FileSystemSource(
+            options["path"], options.get("format", "parquet"), schema=declared, options=options
+        )
+    except Exception as e:
+        return _Failed(e)

@@ -1,0 +1,401 @@
+"""The py4j transport: reaching a gateway, its guards, and what crosses it.
+
+The rest of the API suite runs on this transport too (the ``py4j`` cases of the ``env``
+fixture); these tests cover what only a gateway has.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import calcite_bridge as cb
+from calcite_bridge import _gateway, _jvm
+from conftest import GATEWAY_TOKEN, ROOT
+from test_startup import LONG_QUERY
+
+TIMEOUT = 300  # only a guard against a hang
+QUICK = 5.0  # seconds: a refused connection must not take longer than this
+
+
+@pytest.fixture
+def gw(gateway_address: str) -> Iterator[cb.Environment]:
+    env = cb.connect(gateway=gateway_address, token=GATEWAY_TOKEN)
+    yield env
+    env.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_wrong_token_is_refused_quickly(gateway_address: str) -> None:
+    start = time.monotonic()
+    with pytest.raises(cb.GatewayError, match="refused the token"):
+        cb.connect(gateway=gateway_address, token="not-the-token")
+    assert time.monotonic() - start < QUICK
+
+
+def test_an_unreachable_port_fails_quickly() -> None:
+    start = time.monotonic()
+    with pytest.raises(cb.GatewayError, match=r"No gateway answers at 127\.0\.0\.1:") as info:
+        cb.connect(gateway=f"127.0.0.1:{_free_port()}", token="t")
+    assert "calcite-bridge gateway" in str(info.value)
+    assert time.monotonic() - start < QUICK
+
+
+def test_a_port_that_never_answers_times_out() -> None:
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        port = silent.getsockname()[1]
+        start = time.monotonic()
+        with pytest.raises(cb.GatewayError, match="did not answer as a calcite-bridge gateway"):
+            cb.connect(gateway=f"127.0.0.1:{port}", token="t", timeout=1.0)
+        assert time.monotonic() - start < QUICK
+
+
+def test_a_non_loopback_address_is_refused_before_any_connection() -> None:
+    # 192.0.2.0/24 is reserved for documentation: nothing is sent there, the check comes first.
+    with pytest.raises(cb.GatewayError, match=r"not a loopback address.*allow_remote"):
+        cb.connect(gateway="192.0.2.1:25333", token="t")
+
+
+@pytest.mark.parametrize("address", ["nonsense", "127.0.0.1", "127.0.0.1:0", "host:99999"])
+def test_a_malformed_address_is_refused(address: str) -> None:
+    with pytest.raises(cb.GatewayError, match="HOST:PORT"):
+        cb.connect(gateway=address, token="t")
+
+
+def test_the_token_is_required(gateway_address: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(_gateway.TOKEN_VARIABLE, raising=False)
+    with pytest.raises(cb.GatewayError, match="needs its token"):
+        cb.connect(gateway=gateway_address)
+    monkeypatch.setenv(_gateway.TOKEN_VARIABLE, GATEWAY_TOKEN)
+    env = cb.connect(gateway=gateway_address)
+    assert env.sql("SELECT 1 AS a").to_pylist() == [{"a": 1}]
+    env.close()
+
+
+def test_errors_keep_their_class_and_positions_across_transports(
+    gw: cb.Environment,
+) -> None:
+    local = cb.connect()
+    statements = [
+        "SELECT nme FROM t",
+        "SELECT id,\n  name\nFROM t WHERE",
+        "SELECT id FROM nosuch",
+        "CREATE TABLE t (x INT) WITH ('connector' = 'memory')",
+        "SELECT CAST(name AS INT) FROM t",
+    ]
+    try:
+        for env in (local, gw):
+            env.execute("CREATE TABLE t (id INT, name STRING) WITH ('connector' = 'memory')")
+            env.execute("INSERT INTO t VALUES (1, 'ann')")
+        for sql in statements:
+            seen = []
+            for env in (local, gw):
+                with pytest.raises(cb.Error) as info:
+                    env.execute(sql).fetchall()
+                e = info.value
+                seen.append((type(e), e.line, e.column, e.end_line, e.end_column, str(e)))
+            assert seen[0] == seen[1], sql
+        with pytest.raises(cb.SqlValidationError) as info:
+            gw.sql("SELECT nme FROM t")
+        assert (info.value.line, info.value.column, info.value.end_column) == (1, 8, 10)
+    finally:
+        local.close()
+
+
+class Pids:
+    """A source that notes the process its scans run in."""
+
+    def __init__(self) -> None:
+        self.pids: list[int] = []
+
+    def schema(self) -> pa.Schema:
+        return pa.schema([("pid", pa.int64())])
+
+    def scan(self, request: object) -> pa.Table:
+        self.pids.append(os.getpid())
+        return pa.table({"pid": [os.getpid()]})
+
+
+def test_a_python_source_runs_in_the_client_process(gw: cb.Environment) -> None:
+    source = Pids()
+    gw.register_source("pids", source)
+    assert gw.sql("SELECT pid FROM pids").to_pylist() == [{"pid": os.getpid()}]
+    assert source.pids == [os.getpid()]
+
+
+def test_a_filesystem_table_over_the_gateway(gw: cb.Environment, tmp_path: Path) -> None:
+    pq.write_table(
+        pa.table({"id": [1, 2, 3], "city": ["Paris", "Lyon", None]}), tmp_path / "a.parquet"
+    )
+    gw.execute(
+        "CREATE TABLE places (id BIGINT, city STRING, "
+        "fname STRING METADATA FROM 'file.name' VIRTUAL) "
+        f"WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', 'format' = 'parquet')"
+    )
+    assert "filter=" in gw.explain("SELECT id FROM places WHERE city = 'Lyon'")
+    rows = gw.sql("SELECT id, fname FROM places WHERE city = 'Lyon'").to_pylist()
+    assert rows == [{"id": 2, "fname": "a.parquet"}]
+    gw.execute("INSERT INTO places (id, city) VALUES (4, 'Nice')")
+    assert len(list(tmp_path.glob("*.parquet"))) == 2
+    assert gw.sql("SELECT COUNT(*) AS n FROM places").to_pylist() == [{"n": 4}]
+
+
+def test_large_results_stream_in_chunks(
+    gw: cb.Environment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_gateway, "CHUNK_BYTES", 4096)
+    batches = [pa.record_batch({"i": list(range(k * 1000, (k + 1) * 1000))}) for k in range(50)]
+    gw.register_arrow("many", pa.Table.from_batches(batches))
+    table = gw.sql("SELECT i FROM many WHERE i % 2 = 0").to_arrow_table()
+    assert table.column("i").to_pylist() == list(range(0, 50_000, 2))
+    reader = gw.sql("SELECT i FROM many").to_arrow_reader()
+    assert reader.read_next_batch().num_rows > 0
+    del reader  # an unread rest is dropped in the JVM; the environment goes on
+    assert gw.sql("SELECT COUNT(*) AS n FROM many").to_pylist() == [{"n": 50_000}]
+
+
+def test_a_failure_in_a_later_chunk_is_an_error(
+    gw: cb.Environment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_gateway, "CHUNK_BYTES", 4096)
+    values = [str(i) for i in range(200_000)] + ["oops"]
+    gw.register_arrow("s", pa.table({"x": values}))
+    result = gw.sql("SELECT CAST(x AS INT) AS n FROM s")
+    with pytest.raises(cb.Error, match=r"failed while it ran.*oops"):
+        result.to_arrow_table()
+    assert gw.sql("SELECT 1 AS a").to_pylist() == [{"a": 1}]
+
+
+def test_clients_get_their_own_callbacks(gateway_address: str) -> None:
+    """Two processes with Python sources on one gateway: each source runs in its own process."""
+    script = textwrap.dedent(
+        f"""
+        import os, pyarrow as pa, calcite_bridge as cb
+
+        class Pids:
+            def schema(self):
+                return pa.schema([("pid", pa.int64())])
+            def scan(self, request):
+                return pa.table({{"pid": [os.getpid()]}})
+
+        env = cb.connect(gateway={gateway_address!r}, token={GATEWAY_TOKEN!r})
+        env.register_source("pids", Pids())
+        for _ in range(20):
+            assert env.sql("SELECT pid FROM pids").to_pylist() == [{{"pid": os.getpid()}}]
+        print("ok", flush=True)
+        """
+    )
+    other = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    env = cb.connect(gateway=gateway_address, token=GATEWAY_TOKEN)
+    try:
+        env.register_source("pids", Pids())
+        for _ in range(20):
+            assert env.sql("SELECT pid FROM pids").to_pylist() == [{"pid": os.getpid()}]
+        out, err = other.communicate(timeout=TIMEOUT)
+        assert other.returncode == 0, err
+        assert out.strip() == "ok"
+    finally:
+        env.close()
+        if other.poll() is None:
+            other.kill()
+            other.communicate()
+
+
+def test_ctrl_c_cancels_a_statement_in_the_gateway(gateway_address: str) -> None:
+    script = textwrap.dedent(
+        f"""
+        import threading, time
+        import calcite_bridge as cb
+
+        env = cb.connect(gateway={gateway_address!r}, token={GATEWAY_TOKEN!r})
+
+        def announce():
+            time.sleep(1.0)  # let the query get going
+            print("ready", flush=True)
+
+        threading.Thread(target=announce, daemon=True).start()
+        start = time.monotonic()
+        try:
+            env.sql({LONG_QUERY!r}).to_pylist()
+            print("finished without interruption")
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt after", round(time.monotonic() - start), flush=True)
+        print("after", env.sql("SELECT 1 AS a").to_pylist(), flush=True)
+        """
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        assert proc.stdout is not None
+        ready = proc.stdout.readline()
+        assert ready.strip() == "ready", ready + (proc.stderr.read() if proc.stderr else "")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=TIMEOUT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert "KeyboardInterrupt after" in out
+    assert "after [{'a': 1}]" in out
+
+
+def _start(args: list[str], cwd: Path) -> tuple[subprocess.Popen[str], list[str]]:
+    """Starts a gateway command; returns it and the lines it printed up to the address."""
+    proc = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd
+    )
+    assert proc.stdout is not None
+    lines = [proc.stdout.readline()]
+    if "listening on" not in lines[0]:
+        proc.kill()
+        _, err = proc.communicate()
+        raise AssertionError(f"no address printed: {lines} {err}")
+    return proc, lines
+
+
+def test_the_cli_makes_a_token_and_stops_on_sigterm(tmp_path: Path) -> None:
+    cli = Path(sys.executable).parent / "calcite-bridge"
+    proc, lines = _start([str(cli), "gateway", "--port", "0"], tmp_path)
+    try:
+        assert proc.stdout is not None
+        token_line = proc.stdout.readline()
+        connect_line = proc.stdout.readline()
+        address = re.search(r"listening on (\S+)", lines[0])
+        token = re.fullmatch(r"token: (\S+)\n", token_line)
+        assert address is not None and token is not None, (lines, token_line)
+        assert f"cb.connect(gateway='{address.group(1)}'" in connect_line
+        env = cb.connect(gateway=address.group(1), token=token.group(1))
+        assert env.sql("SELECT 40 + 2 AS a").to_pylist() == [{"a": 42}]
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=TIMEOUT)
+        assert proc.returncode == 0, err
+        assert "gateway stopped" in err
+        with pytest.raises(cb.GatewayError, match="Lost the connection"):
+            env.sql("SELECT 1")
+        with pytest.raises(cb.GatewayError, match="No gateway answers"):
+            cb.connect(gateway=address.group(1), token=token.group(1))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
+def test_the_cli_refuses_a_non_loopback_address(tmp_path: Path) -> None:
+    cli = Path(sys.executable).parent / "calcite-bridge"
+    proc = subprocess.run(
+        [str(cli), "gateway", "--host", "192.0.2.1", "--token", "t"],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 1, proc.stdout
+    assert "loopback" in proc.stderr and "--allow-remote" in proc.stderr
+
+
+def test_a_gateway_started_with_java_alone(tmp_path: Path) -> None:
+    java_home = _jvm._java_home_of(_jvm.find_jvm())
+    assert java_home is not None
+    (tmp_path / "token").write_text("from-a-file\n")
+    args = [
+        str(java_home / "bin" / "java"),
+        "--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "-cp",
+        str(_jvm.jar_path()),
+        "io.calcitebridge.gateway.BridgeGateway",
+        "--port",
+        "0",
+        "--token-file",
+        "token",
+    ]
+    proc, lines = _start(args, tmp_path)
+    try:
+        address = re.search(r"listening on (\S+)", lines[0])
+        assert address is not None
+        env = cb.connect(gateway=address.group(1), token="from-a-file")
+        env.execute("CREATE TABLE t (a INT) WITH ('connector' = 'memory')")
+        env.execute("INSERT INTO t VALUES (1), (2)")
+        assert env.sql("SELECT SUM(a) AS s FROM t").to_pylist() == [{"s": 3}]
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=TIMEOUT)
+
+
+def test_environments_share_one_channel_and_run_from_threads(gateway_address: str) -> None:
+    envs = [cb.connect(gateway=gateway_address, token=GATEWAY_TOKEN) for _ in range(3)]
+    errors: list[BaseException] = []
+
+    def work(k: int) -> None:
+        try:
+            env = envs[k]
+            env.execute("CREATE TABLE t (a INT) WITH ('connector' = 'memory')")
+            env.execute(f"INSERT INTO t VALUES ({k})")
+            for _ in range(10):
+                assert env.sql("SELECT a FROM t").to_pylist() == [{"a": k}]
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for env in envs:
+        env.close()
+    assert errors == []
+
+
+def test_the_cli_reports_a_port_in_use_and_exits(tmp_path: Path) -> None:
+    cli = Path(sys.executable).parent / "calcite-bridge"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run(
+            [str(cli), "gateway", "--port", str(port), "--token", "t"],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+            cwd=tmp_path,
+        )
+    assert proc.returncode == 1, proc.stdout
+    assert f"Could not listen on 127.0.0.1:{port}" in proc.stderr
+
+
+def test_a_gateway_of_another_version_is_refused(
+    gateway_address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_gateway, "_clients", {})  # a new connection, so the version is checked
+    monkeypatch.setattr(cb._version, "__version__", "9.9.9")
+    with pytest.raises(cb.GatewayError, match=r"runs calcite-bridge 0\.1\.0 but .* is 9\.9\.9"):
+        cb.connect(gateway=gateway_address, token=GATEWAY_TOKEN)
