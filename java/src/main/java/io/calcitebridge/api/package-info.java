@@ -4,7 +4,8 @@
  * io.calcitebridge.api.BridgeException}, the exception every entry point throws.
  *
  * <p>Public packages: {@code io.calcitebridge.api}, {@code io.calcitebridge.api.source} (table
- * sources written in Java) and {@code io.calcitebridge.expr} (the filters handed to sources). Every
- * other package is internal and may change without notice.
+ * sources written in Java) and {@code io.calcitebridge.expr} (the filters handed to sources), and
+ * {@code io.calcitebridge.gateway.BridgeGateway}, which serves Python clients over py4j. Every
+ * other package and class is internal and may change without notice.
  */
 package io.calcitebridge.api;
