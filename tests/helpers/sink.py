@@ -13,6 +13,7 @@ class MetadataSink:
     """Keeps written rows in memory; offers the metadata keys ``origin`` and ``offset``."""
 
     written: ClassVar[list[tuple[list[str], pa.Table]]] = []
+    read_keys: ClassVar[list[list[str]]] = []
 
     def __init__(self, schema: pa.Schema, options: dict[str, str]) -> None:
         self._schema = schema
@@ -27,6 +28,9 @@ class MetadataSink:
 
     def list_writable_metadata(self) -> dict[str, str]:
         return {"origin": "STRING"}
+
+    def apply_readable_metadata(self, keys: list[str]) -> None:
+        MetadataSink.read_keys.append(list(keys))
 
     def apply_writable_metadata(self, keys: list[str]) -> None:
         self._keys = list(keys)

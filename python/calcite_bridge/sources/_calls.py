@@ -33,6 +33,27 @@ def error_json(exc: BaseException, source: str | None = None, action: str = "") 
     )
 
 
+def _tell(source: Any, method: str, value: Any) -> None:
+    """Calls the optional hook ``method`` of ``source`` with ``value``, when it has one."""
+    hook = getattr(source, method, None)
+    if callable(hook):
+        hook(value)
+
+
+def _check_writable(name: str, source: Any, keys: list[str]) -> None:
+    """Refuses metadata keys that a source listing its writable ones doesn't list."""
+    listing = getattr(source, "list_writable_metadata", None)
+    if not keys or not callable(listing):
+        return
+    writable = dict(listing())
+    refused = [k for k in keys if k not in writable]
+    if refused:
+        raise ValueError(
+            f"source {name!r} cannot write metadata key(s) {', '.join(refused)}; it writes: "
+            f"{', '.join(writable) or 'none'}. Declare those columns VIRTUAL to only read them"
+        )
+
+
 def _ability(source: Any, method: str) -> bool:
     ask = getattr(source, method, None)
     return bool(ask()) if callable(ask) else False
@@ -89,6 +110,10 @@ class SourceCalls:
         """Runs the scan and hands its reader to ``deliver``; answers what ``deliver`` returns."""
         try:
             request = ScanRequest.from_json(request_json)
+            if request.limit is not None:
+                _tell(self.source, "apply_limit", request.limit)
+            if request.metadata_keys:
+                _tell(self.source, "apply_readable_metadata", list(request.metadata_keys))
             return deliver(to_reader(self.source.scan(request), None, self.name))
         except Exception as e:
             return error_json(e, self.name, "scan()")
@@ -110,11 +135,11 @@ class SourceCalls:
     def write(self, rows: Callable[[], pa.Table], metadata_keys_json: str) -> str | None:
         """Writes the table ``rows()`` reads (an INSERT); None, or an error object."""
         try:
-            table = rows()
             keys = json.loads(metadata_keys_json)
-            apply = getattr(self.source, "apply_writable_metadata", None)
-            if keys and callable(apply):
-                apply(keys)
+            _check_writable(self.name, self.source, keys)
+            table = rows()
+            if keys:
+                _tell(self.source, "apply_writable_metadata", keys)
             self.source.write(table)
             return None
         except Exception as e:

@@ -144,7 +144,7 @@ class SupportsLimitPushDown:
     """The source may stop after ``request.limit`` rows."""
 
     def apply_limit(self, limit: int) -> None:
-        """Told once at planning time; the limit also arrives in ``request.limit``."""
+        """Told before each scan that has a limit; the limit also arrives in ``request.limit``."""
 
 
 class SupportsReadingMetadata:
@@ -153,12 +153,13 @@ class SupportsReadingMetadata:
         return {}
 
     def apply_readable_metadata(self, keys: list[str]) -> None:
-        """Told at planning time which keys the query reads (also in ``request.metadata_keys``)."""
+        """Told before each scan that reads metadata which keys it reads (also in
+        ``request.metadata_keys``)."""
 
 
 class SupportsWritingMetadata:
     def list_writable_metadata(self) -> dict[str, str]:
-        """Metadata key -> SQL type string."""
+        """Metadata key -> SQL type string; an INSERT that writes another key fails."""
         return {}
 
     def apply_writable_metadata(self, keys: list[str]) -> None:
