@@ -11,9 +11,6 @@ import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rex.RexLocalRef;
-import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexProgram;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -30,7 +27,7 @@ final class FastPath {
     RelNode rel = plan;
     int[] map = null;
     if (rel instanceof EnumerableCalc calc) {
-      map = columnsOf(calc.getProgram());
+      map = SelectOnly.columns(calc.getProgram());
       if (map == null) {
         return null;
       }
@@ -77,23 +74,6 @@ final class FastPath {
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  /** The input columns a calc only selects (no condition, no computation), or null. */
-  private static int @Nullable [] columnsOf(RexProgram program) {
-    if (program.getCondition() != null) {
-      return null;
-    }
-    List<RexLocalRef> projects = program.getProjectList();
-    int[] map = new int[projects.size()];
-    for (int i = 0; i < map.length; i++) {
-      RexNode e = program.getExprList().get(projects.get(i).getIndex());
-      if (!(e instanceof org.apache.calcite.rex.RexInputRef ref)) {
-        return null;
-      }
-      map[i] = ref.getIndex();
-    }
-    return map;
   }
 
   private static int[] identity(int n) {

@@ -1,6 +1,7 @@
 package io.calcitebridge.plan;
 
 import io.calcitebridge.connector.SourceStorage;
+import io.calcitebridge.exec.SelectOnly;
 import io.calcitebridge.exec.VectorAggregates;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,10 +15,6 @@ import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Calc;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rex.RexInputRef;
-import org.apache.calcite.rex.RexLocalRef;
-import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
@@ -59,7 +56,7 @@ public final class ArrowAggregateRule extends RelOptRule {
     RelNode input = strip(agg.getInput());
     int[] map = null;
     if (input instanceof Calc calc) {
-      map = columnsOf(calc.getProgram());
+      map = SelectOnly.columns(calc.getProgram());
       if (map == null) {
         return;
       }
@@ -124,23 +121,6 @@ public final class ArrowAggregateRule extends RelOptRule {
       default:
         return false;
     }
-  }
-
-  /** The input columns a calc only selects (no condition, no computation), or null. */
-  private static int @Nullable [] columnsOf(RexProgram program) {
-    if (program.getCondition() != null) {
-      return null;
-    }
-    List<RexLocalRef> projects = program.getProjectList();
-    int[] map = new int[projects.size()];
-    for (int i = 0; i < map.length; i++) {
-      RexNode e = program.getExprList().get(projects.get(i).getIndex());
-      if (!(e instanceof RexInputRef ref)) {
-        return null;
-      }
-      map[i] = ref.getIndex();
-    }
-    return map;
   }
 
   private static RelNode strip(RelNode node) {
