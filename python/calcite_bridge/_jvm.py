@@ -259,10 +259,9 @@ class _Session:
 def _at_exit() -> None:
     """Frees what Python can still free while the JVM is up, before JPype shuts it down.
 
-    Result buffers belong to the JVM and are released through JNI when Python frees them. When
-    the program still holds some (a module-level Arrow table, say), the JVM is left running
-    through the interpreter's finalization, so those releases still reach it; a JVM destroyed
-    first would make Arrow print a warning for each buffer.
+    Result buffers belong to the JVM and are released through JNI when Python frees them; a
+    buffer freed after the JVM has shut down can only be reported as a warning by Arrow. (Leaving
+    the JVM running through the interpreter's finalization instead made some exits abort.)
     """
     import gc
 
@@ -270,10 +269,6 @@ def _at_exit() -> None:
         return
     gc.collect()
     try:
-        if _facade.allocatedBytes() > 0:
-            import jpype.config
-
-            jpype.config.destroy_jvm = False
         _facade.quiesce(2000)
     except Exception:  # the JVM is going away; nothing more to do
         pass
