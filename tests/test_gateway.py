@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import textwrap
@@ -306,6 +307,28 @@ def test_the_cli_makes_a_token_and_stops_on_sigterm(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+
+
+def test_the_cli_writes_a_new_token_file_for_clients(tmp_path: Path) -> None:
+    cli = Path(sys.executable).parent / "calcite-bridge"
+    token_file = tmp_path / "token"
+    proc, lines = _start([str(cli), "gateway", "--token-file", str(token_file)], tmp_path)
+    try:
+        assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+        token = token_file.read_text().strip()
+        assert len(token) >= 24
+        address = re.search(r"listening on (\S+)", lines[0])
+        assert address is not None
+        assert proc.stdout is not None
+        assert "token=<the token>" in proc.stdout.readline()  # not printed: it is in the file
+        env = cb.connect(gateway=address.group(1), token=token_file.read_text().strip())
+        assert env.sql("SELECT 1 AS a").to_pylist() == [{"a": 1}]
+        with pytest.raises(cb.GatewayError, match="refused the token"):
+            cb.connect(gateway=address.group(1), token=token + "x")
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=TIMEOUT)
+    assert f"wrote a new token to {token_file}" in err
 
 
 def test_the_cli_refuses_a_non_loopback_address(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 import signal
 import sys
@@ -30,10 +31,27 @@ def start_gateway(host: str, port: int, token: str, allow_remote: bool) -> Any:
 
 
 def _read_token(token: str | None, token_file: Path | None) -> tuple[str, bool]:
-    """The token to require, and whether it was generated here."""
+    """The token to require, and whether it was generated here (and is to be shown).
+
+    A token file that does not exist yet is created, readable by its owner only, with a new
+    token in it: clients on the same machine then read the token from there.
+    """
     if token is not None and token_file is not None:
         raise click.UsageError("give --token or --token-file, not both")
     if token_file is not None:
+        if not token_file.exists():
+            made = secrets.token_urlsafe(24)
+            try:
+                with os.fdopen(
+                    os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w"
+                ) as f:
+                    f.write(made + "\n")
+            except OSError as e:
+                raise click.UsageError(f"cannot write the token file {token_file}: {e}") from e
+            click.echo(f"wrote a new token to {token_file}", err=True)
+            return made, False
+        if token_file.is_dir():
+            raise click.UsageError(f"the token file {token_file} is a directory")
         token = token_file.read_text().strip()
         if not token:
             raise click.UsageError(f"the token file {token_file} is empty")
@@ -54,8 +72,9 @@ def _read_token(token: str | None, token_file: Path | None) -> tuple[str, bool]:
 @click.option("--token", help="The token clients must present (default: a new random one).")
 @click.option(
     "--token-file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Read the token from this file (keeps it out of the process list).",
+    type=click.Path(path_type=Path),
+    help="Read the token from this file (keeps it out of the process list); a file that does "
+    "not exist is created with a new token, readable by you only.",
 )
 @click.option(
     "--allow-remote",
