@@ -48,9 +48,11 @@ class SourceProxy:
         return self._calls.apply_filters(str(filters_json))
 
     @JOverride
-    def scan(self, request_json: Any, address: int) -> str | None:
+    def scan(self, request_json: Any, out: Any) -> str | None:
+        # The struct comes as a Java object, not its address: JPype 1.7.1 leaks the Python int
+        # of every Java long it passes to Python (jpype-project/jpype#1379).
         def export(reader: pa.RecordBatchReader) -> None:
-            reader._export_to_c(int(address))
+            reader._export_to_c(int(out.memoryAddress()))
 
         answer: str | None = self._calls.scan(str(request_json), export)
         return answer

@@ -1,5 +1,7 @@
 package io.calcitebridge.connector;
 
+import org.apache.arrow.c.ArrowArrayStream;
+
 /**
  * A table source written in Python, implemented there with JPype's {@code @JImplements}. Calls are
  * coarse: the schema once, {@code applyFilters} at most once per scan at plan time, {@code scan}
@@ -28,10 +30,12 @@ public interface PythonSource {
   String applyFilters(String filtersJson);
 
   /**
-   * Scans (request as JSON: columns, projection, filters, metadata_keys, limit) into the {@code
-   * ArrowArrayStream} struct at {@code address}; returns null or an error object.
+   * Scans (request as JSON: columns, projection, filters, metadata_keys, limit) into the C stream
+   * struct {@code out}; returns null or an error object. The struct itself is passed, not its
+   * address, because JPype leaks the Python int of every {@code long} it hands to Python, and this
+   * call runs once per scan.
    */
-  String scan(String requestJson, long address);
+  String scan(String requestJson, ArrowArrayStream out);
 
   /** The metadata keys the source can read, as a JSON object of key to type; "{}" when none. */
   String readableMetadata();

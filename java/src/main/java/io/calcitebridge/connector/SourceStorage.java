@@ -244,7 +244,7 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
   private ArrowReader open(String request) {
     ArrowArrayStream struct = ArrowArrayStream.allocateNew(allocator);
     try {
-      check(source.scan(request, struct.memoryAddress()));
+      check(source.scan(request, struct));
       return Data.importArrayStream(allocator, struct);
     } finally {
       struct.close();

@@ -76,15 +76,14 @@ final class RemoteSourceAdapter implements PythonSource {
   }
 
   @Override
-  public @Nullable String scan(String requestJson, long address) {
+  public @Nullable String scan(String requestJson, ArrowArrayStream out) {
     byte[] answer = remote.scan(requestJson);
     String error = Ipc.error(answer);
     if (error != null) {
       return error;
     }
     // The exported stream owns the reader: releasing the stream closes it.
-    Data.exportArrayStream(
-        ArrowResults.allocator(), Ipc.reader(answer), ArrowArrayStream.wrap(address));
+    Data.exportArrayStream(ArrowResults.allocator(), Ipc.reader(answer), out);
     return null;
   }
 

@@ -93,7 +93,7 @@ public final class JavaSourceAdapter implements PythonSource {
   }
 
   @Override
-  public @Nullable String scan(String requestJson, long address) {
+  public @Nullable String scan(String requestJson, ArrowArrayStream out) {
     ScanRequest request = request(requestJson);
     return guard(
         "scan()",
@@ -103,7 +103,7 @@ public final class JavaSourceAdapter implements PythonSource {
             throw new SourceException(
                 "Source '" + name + "' returned no reader from scan()", true, "");
           }
-          Data.exportArrayStream(allocator, reader, ArrowArrayStream.wrap(address));
+          Data.exportArrayStream(allocator, reader, out);
           return null;
         });
   }
