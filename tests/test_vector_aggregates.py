@@ -145,9 +145,8 @@ def test_count_star_reads_no_column(agg_env: cb.Environment) -> None:
 @pytest.mark.parametrize(
     "sql",
     [
-        "SELECT COUNT(DISTINCT id) FROM users",
         "SELECT MIN(score) FROM users",  # floating-point MIN/MAX keep Calcite's semantics
-        "SELECT `user`.age, COUNT(*) FROM users GROUP BY `user`.age",
+        "SELECT score, COUNT(*) FROM users GROUP BY score",  # floating-point key
         "SELECT SUM(id) FILTER (WHERE score > 1) FROM users",
         "SELECT SUM(id + 1) FROM users",
         "SELECT COUNT(*) FROM (SELECT * FROM users LIMIT 10)",

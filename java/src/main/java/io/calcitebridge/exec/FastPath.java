@@ -4,6 +4,7 @@ import io.calcitebridge.connector.SourceStorage;
 import io.calcitebridge.plan.ArrowAggregate;
 import io.calcitebridge.plan.BridgeTableScan;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -16,7 +17,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * When a source absorbs the whole plan (a scan, at most with a projection of its columns on top),
  * the source's own Arrow stream goes back to Python and no row passes through the JVM. When the
- * plan is an aggregate over such a scan ({@link ArrowAggregate}), its one row is computed from the
+ * plan is an aggregate over such a scan ({@link ArrowAggregate}), its rows are computed from the
  * source's batches and returned without generating code for the plan.
  */
 final class FastPath {
@@ -34,16 +35,20 @@ final class FastPath {
       rel = calc.getInput();
     }
     if (rel instanceof ArrowAggregate agg) {
-      Object[] row = VectorAggregates.compute(agg.plan());
-      Object[] out = row;
+      List<Object[]> rows = VectorAggregates.rows(agg.plan());
       if (map != null) {
-        out = new Object[map.length];
-        for (int i = 0; i < map.length; i++) {
-          out[i] = row[map[i]];
+        List<Object[]> picked = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+          Object[] out = new Object[map.length];
+          for (int i = 0; i < map.length; i++) {
+            out[i] = row[map[i]];
+          }
+          picked.add(out);
         }
+        rows = picked;
       }
       return new RowsToArrow(
-          ArrowResults.allocator(), rowType, Linq4j.singletonEnumerable(out).enumerator());
+          ArrowResults.allocator(), rowType, Linq4j.asEnumerable(rows).enumerator());
     }
     if (!(rel instanceof BridgeTableScan scan)
         || !(scan.bridgeTable().storage() instanceof SourceStorage storage)) {

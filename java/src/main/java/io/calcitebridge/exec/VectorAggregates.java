@@ -3,17 +3,9 @@ package io.calcitebridge.exec;
 import io.calcitebridge.catalog.BridgeTable;
 import io.calcitebridge.connector.SourceException;
 import io.calcitebridge.connector.SourceStorage;
-import io.calcitebridge.exec.ValueReaders.ValueReader;
 import io.calcitebridge.expr.Expression;
 import java.io.IOException;
 import java.util.List;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float4Vector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.SmallIntVector;
-import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.calcite.linq4j.Enumerable;
@@ -22,9 +14,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Aggregates without GROUP BY computed over a source's Arrow batches, column at a time: {@code
- * COUNT(*)} adds up batch lengths, {@code COUNT(x)} subtracts null counts, {@code SUM}, {@code MIN}
- * and {@code MAX} loop over the vectors' values. No row is built.
+ * Aggregates computed over a source's Arrow batches, column at a time: {@code COUNT(*)} adds up
+ * batch lengths, {@code COUNT(x)} subtracts null counts, {@code SUM}, {@code MIN} and {@code MAX}
+ * loop over the vectors' values. No row is built. With GROUP BY, {@link GroupedAggregates} computes
+ * the same calls once a group.
  *
  * <p>Results match Calcite's Enumerable engine over the same rows: an INTEGER or BIGINT SUM wraps
  * around on overflow (as Calcite's generated code does), floating-point sums add the values in scan
@@ -51,22 +44,44 @@ public final class VectorAggregates {
 
   /**
    * A scan of a source (the filters it accepted, the columns it reads as index paths or a
-   * projection) and the aggregates to compute over its rows.
+   * projection) and the aggregates to compute over its rows. The first {@code keys.size()} columns
+   * of the scan are the GROUP BY keys, of SQL types {@code keys}; none without GROUP BY.
    */
   public record Plan(
       BridgeTable table,
       List<Expression> filters,
       int @Nullable [] projection,
       @Nullable List<List<Integer>> nested,
+      List<SqlTypeName> keys,
       List<Call> calls) {}
 
-  /** Called by generated code: the single result row (its only value when {@code scalar}). */
+  /**
+   * Called by generated code: the result rows, key values first then one value a call (each row's
+   * only value when {@code scalar}).
+   */
   public static Enumerable<?> enumerable(Plan plan, boolean scalar) {
-    Object[] row = compute(plan);
-    return scalar ? Linq4j.singletonEnumerable(row[0]) : Linq4j.singletonEnumerable(row);
+    List<Object[]> rows = rows(plan);
+    if (scalar) {
+      List<Object> values = new java.util.ArrayList<>(rows.size());
+      for (Object[] row : rows) {
+        values.add(row[0]);
+      }
+      return Linq4j.asEnumerable(values);
+    }
+    return Linq4j.asEnumerable(rows);
   }
 
-  /** Reads the scan and returns one value a call, in Calcite's runtime representation. */
+  /** The result rows: one without GROUP BY, one a group with it, in no particular order. */
+  public static List<Object[]> rows(Plan plan) {
+    return plan.keys().isEmpty()
+        ? java.util.Collections.singletonList(compute(plan))
+        : GroupedAggregates.compute(plan);
+  }
+
+  /**
+   * Reads the scan and returns one value a call, in Calcite's runtime representation (without GROUP
+   * BY).
+   */
   public static Object[] compute(Plan plan) {
     SourceStorage storage = (SourceStorage) plan.table().storage();
     SourceStorage.Opened opened =
@@ -100,7 +115,7 @@ public final class VectorAggregates {
     return out;
   }
 
-  private static boolean load(ArrowReader reader, SourceStorage storage) {
+  static boolean load(ArrowReader reader, SourceStorage storage) {
     try {
       return reader.loadNextBatch();
     } catch (SourceException e) {
@@ -110,238 +125,11 @@ public final class VectorAggregates {
     }
   }
 
-  private static SourceException failed(SourceStorage storage, Exception e) {
+  static SourceException failed(SourceStorage storage, Exception e) {
     return new SourceException(
         "Source '" + storage.source().name() + "' failed while it was read: " + e.getMessage(),
         false,
         "");
-  }
-
-  /** The state of one aggregate call. */
-  private abstract static class Accumulator {
-    final Call call;
-
-    Accumulator(Call call) {
-      this.call = call;
-    }
-
-    static Accumulator of(Call call) {
-      switch (call.kind()) {
-        case COUNT_STAR:
-        case COUNT:
-          return new Count(call);
-        case SUM:
-        case SUM0:
-          return isFloating(call.type()) ? new FloatingSum(call) : new IntegerSum(call);
-        case MIN:
-        case MAX:
-          return new IntegerMinMax(call);
-        default:
-          throw new IllegalArgumentException(call.toString());
-      }
-    }
-
-    /** Adds the {@code rows} values of {@code v} (null for {@code COUNT(*)}). */
-    abstract void add(@Nullable FieldVector v, int rows);
-
-    abstract @Nullable Object result();
-  }
-
-  private static final class Count extends Accumulator {
-    private long count;
-
-    Count(Call call) {
-      super(call);
-    }
-
-    @Override
-    void add(@Nullable FieldVector v, int rows) {
-      count += v == null ? rows : rows - v.getNullCount();
-    }
-
-    @Override
-    Object result() {
-      return count;
-    }
-  }
-
-  /**
-   * An integer SUM: added up modulo 2^64, then narrowed to the result type, which is what adding in
-   * the result type with wrap-around gives.
-   */
-  private static final class IntegerSum extends Accumulator {
-    private long sum;
-    private boolean any;
-
-    IntegerSum(Call call) {
-      super(call);
-    }
-
-    @Override
-    void add(@Nullable FieldVector v, int rows) {
-      if (v == null) {
-        return;
-      }
-      boolean noNulls = v.getNullCount() == 0;
-      long s = sum;
-      if (v instanceof BigIntVector b) {
-        for (int i = 0; i < rows; i++) {
-          if (noNulls || !b.isNull(i)) {
-            s += b.get(i);
-          }
-        }
-      } else if (v instanceof IntVector b) {
-        for (int i = 0; i < rows; i++) {
-          if (noNulls || !b.isNull(i)) {
-            s += b.get(i);
-          }
-        }
-      } else if (v instanceof SmallIntVector b) {
-        for (int i = 0; i < rows; i++) {
-          if (noNulls || !b.isNull(i)) {
-            s += b.get(i);
-          }
-        }
-      } else if (v instanceof TinyIntVector b) {
-        for (int i = 0; i < rows; i++) {
-          if (noNulls || !b.isNull(i)) {
-            s += b.get(i);
-          }
-        }
-      } else {
-        ValueReader r = ValueReaders.of(v);
-        for (int i = 0; i < rows; i++) {
-          Object o = r.get(i);
-          if (o != null) {
-            s += ((Number) o).longValue();
-          }
-        }
-      }
-      sum = s;
-      any |= v.getNullCount() < rows;
-    }
-
-    @Override
-    @Nullable Object result() {
-      if (!any) {
-        return call.kind() == Kind.SUM0 ? narrow(0L, call.type()) : null;
-      }
-      return narrow(sum, call.type());
-    }
-  }
-
-  /** A floating-point SUM, adding the values in scan order in the result type. */
-  private static final class FloatingSum extends Accumulator {
-    private double sum;
-    private float floatSum;
-    private boolean any;
-
-    FloatingSum(Call call) {
-      super(call);
-    }
-
-    @Override
-    void add(@Nullable FieldVector v, int rows) {
-      if (v == null) {
-        return;
-      }
-      boolean real = call.type() == SqlTypeName.REAL;
-      if (v instanceof Float8Vector b && !real) {
-        double s = sum;
-        for (int i = 0; i < rows; i++) {
-          if (!b.isNull(i)) {
-            s += b.get(i);
-          }
-        }
-        sum = s;
-      } else if (v instanceof Float4Vector b && real) {
-        float s = floatSum;
-        for (int i = 0; i < rows; i++) {
-          if (!b.isNull(i)) {
-            s += b.get(i);
-          }
-        }
-        floatSum = s;
-      } else {
-        ValueReader r = ValueReaders.of(v);
-        for (int i = 0; i < rows; i++) {
-          Object o = r.get(i);
-          if (o != null) {
-            if (real) {
-              floatSum += ((Number) o).floatValue();
-            } else {
-              sum += ((Number) o).doubleValue();
-            }
-          }
-        }
-      }
-      any |= v.getNullCount() < rows;
-    }
-
-    @Override
-    @Nullable Object result() {
-      boolean real = call.type() == SqlTypeName.REAL;
-      if (!any && call.kind() == Kind.SUM) {
-        return null;
-      }
-      return real ? (Object) floatSum : (Object) sum;
-    }
-  }
-
-  /** MIN or MAX of an integer column. */
-  private static final class IntegerMinMax extends Accumulator {
-    private final boolean min;
-    private long best;
-    private boolean any;
-
-    IntegerMinMax(Call call) {
-      super(call);
-      this.min = call.kind() == Kind.MIN;
-      this.best = min ? Long.MAX_VALUE : Long.MIN_VALUE;
-    }
-
-    @Override
-    void add(@Nullable FieldVector v, int rows) {
-      if (v == null) {
-        return;
-      }
-      long b = best;
-      boolean found = any;
-      if (v instanceof BigIntVector x) {
-        for (int i = 0; i < rows; i++) {
-          if (!x.isNull(i)) {
-            long value = x.get(i);
-            b = min ? Math.min(b, value) : Math.max(b, value);
-            found = true;
-          }
-        }
-      } else if (v instanceof IntVector x) {
-        for (int i = 0; i < rows; i++) {
-          if (!x.isNull(i)) {
-            long value = x.get(i);
-            b = min ? Math.min(b, value) : Math.max(b, value);
-            found = true;
-          }
-        }
-      } else {
-        ValueReader r = ValueReaders.of(v);
-        for (int i = 0; i < rows; i++) {
-          Object o = r.get(i);
-          if (o != null) {
-            long value = ((Number) o).longValue();
-            b = min ? Math.min(b, value) : Math.max(b, value);
-            found = true;
-          }
-        }
-      }
-      best = b;
-      any = found;
-    }
-
-    @Override
-    @Nullable Object result() {
-      return any ? narrow(best, call.type()) : null;
-    }
   }
 
   /** Whether aggregates of this result type sum as floating point. */
@@ -357,7 +145,7 @@ public final class VectorAggregates {
         || type == SqlTypeName.BIGINT;
   }
 
-  private static Object narrow(long value, SqlTypeName type) {
+  static Object narrow(long value, SqlTypeName type) {
     switch (type) {
       case TINYINT:
         return (byte) value;

@@ -21,24 +21,31 @@ import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * An aggregate without GROUP BY computed straight from a source's Arrow batches (see {@link
- * VectorAggregates}): its input is always a {@link BridgeTableScan} of a Python source that reads
- * only the columns the aggregates use, none at all for {@code COUNT(*)}. {@link ArrowAggregateRule}
- * puts it in place of Calcite's row-at-a-time aggregate.
+ * An aggregate computed straight from a source's Arrow batches (see {@link VectorAggregates}), with
+ * or without GROUP BY: its input is always a {@link BridgeTableScan} of a Python source that reads
+ * only the GROUP BY keys (its first columns) and the columns the aggregates use, none at all for
+ * {@code COUNT(*)} alone. {@link ArrowAggregateRule} puts it in place of Calcite's row-at-a-time
+ * aggregate.
  */
 public final class ArrowAggregate extends Aggregate implements EnumerableRel {
+  /** Groups by the first {@code keys} columns of {@code input}, none without GROUP BY. */
   public ArrowAggregate(
-      RelOptCluster cluster, RelTraitSet traits, RelNode input, List<AggregateCall> calls) {
+      RelOptCluster cluster,
+      RelTraitSet traits,
+      RelNode input,
+      int keys,
+      List<AggregateCall> calls) {
     super(
         cluster,
         traits.replace(EnumerableConvention.INSTANCE),
         List.of(),
         input,
-        ImmutableBitSet.of(),
+        ImmutableBitSet.range(keys),
         null,
         calls);
   }
@@ -50,7 +57,7 @@ public final class ArrowAggregate extends Aggregate implements EnumerableRel {
       ImmutableBitSet groupSet,
       @Nullable List<ImmutableBitSet> groupSets,
       List<AggregateCall> aggCalls) {
-    return new ArrowAggregate(getCluster(), traitSet, input, aggCalls);
+    return new ArrowAggregate(getCluster(), traitSet, input, groupSet.cardinality(), aggCalls);
   }
 
   /** The scan the aggregates read. */
@@ -71,8 +78,12 @@ public final class ArrowAggregate extends Aggregate implements EnumerableRel {
           new VectorAggregates.Call(
               kind(c), c.getArgList().isEmpty() ? -1 : c.getArgList().get(0), typeName(c)));
     }
+    List<SqlTypeName> keys = new ArrayList<>();
+    for (int k : getGroupSet()) {
+      keys.add(scan.getRowType().getFieldList().get(k).getType().getSqlTypeName());
+    }
     return new VectorAggregates.Plan(
-        scan.bridgeTable(), scan.filters(), scan.projection(), scan.nested(), calls);
+        scan.bridgeTable(), scan.filters(), scan.projection(), scan.nested(), keys, calls);
   }
 
   private static VectorAggregates.Kind kind(AggregateCall c) {
@@ -95,7 +106,7 @@ public final class ArrowAggregate extends Aggregate implements EnumerableRel {
     }
   }
 
-  private static org.apache.calcite.sql.type.SqlTypeName typeName(AggregateCall c) {
+  private static SqlTypeName typeName(AggregateCall c) {
     return c.getType().getSqlTypeName();
   }
 

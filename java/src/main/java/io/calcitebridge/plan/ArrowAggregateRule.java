@@ -21,16 +21,18 @@ import org.apache.calcite.tools.Programs;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Vectorized aggregates over an absorbed scan: an Enumerable aggregate without GROUP BY whose input
- * is a scan of a Python source (directly, or through a projection that only picks columns) becomes
- * an {@link ArrowAggregate}, which computes {@code COUNT(*)}, {@code COUNT(x)}, {@code MIN} and
- * {@code MAX} of integer columns and {@code SUM} of INTEGER, BIGINT and floating-point columns from
- * the source's Arrow batches. The scan is narrowed to the columns the aggregates read: none for
- * {@code COUNT(*)}, so a source may answer from its own row counts.
+ * Vectorized aggregates over an absorbed scan: an Enumerable aggregate whose input is a scan of a
+ * Python source (directly, or through a projection that only picks columns) becomes an {@link
+ * ArrowAggregate}, which computes {@code COUNT(*)}, {@code COUNT(x)}, {@code MIN} and {@code MAX}
+ * of integer columns and {@code SUM} of INTEGER, BIGINT and floating-point columns from the
+ * source's Arrow batches. GROUP BY keys of integer, BOOLEAN, CHAR/VARCHAR and DATE types are hashed
+ * over the same batches. The scan is narrowed to the keys, then the columns the aggregates read:
+ * none for {@code COUNT(*)} alone, so a source may answer from its own row counts.
  *
  * <p>Runs once after cost-based planning. {@code DISTINCT}, {@code FILTER}, {@code WITHIN GROUP},
- * other functions and other types keep Calcite's aggregate, as does MIN/MAX of floating-point
- * columns (Calcite's own answer there depends on where NaN values fall).
+ * GROUPING SETS, keys of other types, other functions and other types keep Calcite's aggregate, as
+ * does MIN/MAX of floating-point columns (Calcite's own answer there depends on where NaN values
+ * fall).
  */
 public final class ArrowAggregateRule extends RelOptRule {
   public static final ArrowAggregateRule INSTANCE = new ArrowAggregateRule();
@@ -49,7 +51,6 @@ public final class ArrowAggregateRule extends RelOptRule {
     Aggregate agg = call.rel(0);
     if (agg instanceof ArrowAggregate
         || agg.getConvention() != EnumerableConvention.INSTANCE
-        || !agg.getGroupSet().isEmpty()
         || agg.getGroupType() != Aggregate.Group.SIMPLE) {
       return;
     }
@@ -69,6 +70,14 @@ public final class ArrowAggregateRule extends RelOptRule {
     }
     RelDataType scanType = scan.getRowType();
     List<Integer> used = new ArrayList<>();
+    for (int key : agg.getGroupSet()) {
+      int column = map == null ? key : map[key];
+      if (used.contains(column)
+          || !isKeyType(scanType.getFieldList().get(column).getType().getSqlTypeName())) {
+        return;
+      }
+      used.add(column);
+    }
     List<AggregateCall> calls = new ArrayList<>();
     for (AggregateCall c : agg.getAggCallList()) {
       List<Integer> args = new ArrayList<>();
@@ -89,7 +98,9 @@ public final class ArrowAggregateRule extends RelOptRule {
       calls.add(c.withArgList(args));
     }
     BridgeTableScan narrowed = scan.withColumns(used);
-    call.transformTo(new ArrowAggregate(agg.getCluster(), agg.getTraitSet(), narrowed, calls));
+    call.transformTo(
+        new ArrowAggregate(
+            agg.getCluster(), agg.getTraitSet(), narrowed, agg.getGroupCount(), calls));
   }
 
   private static boolean supported(AggregateCall c, @Nullable SqlTypeName argType) {
@@ -118,6 +129,23 @@ public final class ArrowAggregateRule extends RelOptRule {
         return argType != null
             && VectorAggregates.isInteger(argType)
             && VectorAggregates.isInteger(result);
+      default:
+        return false;
+    }
+  }
+
+  /** Whether GROUP BY keys of this type are hashed here. */
+  private static boolean isKeyType(SqlTypeName type) {
+    switch (type) {
+      case TINYINT:
+      case SMALLINT:
+      case INTEGER:
+      case BIGINT:
+      case BOOLEAN:
+      case CHAR:
+      case VARCHAR:
+      case DATE:
+        return true;
       default:
         return false;
     }
