@@ -4,7 +4,7 @@ calls themselves are in ``_calls``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pyarrow as pa
@@ -12,7 +12,44 @@ from jpype import JImplements, JOverride
 
 from ._calls import CONNECTORS, SourceCalls, create_source, load_source_class
 
-__all__ = ["ConnectorFactory", "SourceProxy", "load_source_class"]
+__all__ = ["ConnectorFactory", "SourceProxy", "load_source_class", "zero_offsets"]
+
+
+def _has_offset(array: pa.Array) -> bool:
+    """Whether ``array``, or an array nested in it, starts at an offset into its buffers."""
+    if array.offset:
+        return True
+    kind = array.type
+    if pa.types.is_struct(kind):
+        return any(_has_offset(array.field(i)) for i in range(kind.num_fields))
+    if (
+        pa.types.is_list(kind)
+        or pa.types.is_large_list(kind)
+        or pa.types.is_fixed_size_list(kind)
+        or pa.types.is_map(kind)
+    ):
+        return _has_offset(array.values)
+    if pa.types.is_dictionary(kind):
+        return _has_offset(array.indices) or _has_offset(array.dictionary)
+    return False
+
+
+def zero_offsets(reader: pa.RecordBatchReader) -> pa.RecordBatchReader:
+    """``reader``, with every batch that holds a sliced array copied into fresh arrays.
+
+    Arrow Java's C Data import ignores an array's offset, so a slice (``table.slice``, or the
+    batches of ``to_batches(max_chunksize=...)``) would read from the start of its buffers.
+    Batches without offsets, the usual case, pass through untouched.
+    """
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        for batch in reader:
+            if any(_has_offset(column) for column in batch.columns):
+                yield batch.take(pa.array(range(batch.num_rows), pa.int64()))
+            else:
+                yield batch
+
+    return pa.RecordBatchReader.from_batches(reader.schema, batches())
 
 
 @JImplements("io.calcitebridge.connector.PythonSource", deferred=True)
@@ -52,7 +89,7 @@ class SourceProxy:
         # The struct comes as a Java object, not its address: JPype 1.7.1 leaks the Python int
         # of every Java long it passes to Python (jpype-project/jpype#1379).
         def export(reader: pa.RecordBatchReader) -> None:
-            reader._export_to_c(int(out.memoryAddress()))
+            zero_offsets(reader)._export_to_c(int(out.memoryAddress()))
 
         answer: str | None = self._calls.scan(str(request_json), export)
         return answer
