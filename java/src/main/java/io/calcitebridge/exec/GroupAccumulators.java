@@ -14,14 +14,17 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The state of one aggregate call for every group of a GROUP BY, in arrays indexed by group id.
- * Each batch adds its rows to the groups {@link GroupIds} gave them, in scan order, so results
- * match those of {@link VectorAggregates} over each group's rows alone.
+ * Each batch adds its rows to the groups {@link GroupIds} gave them, in scan order. Without GROUP
+ * BY, every row is in group 0 ({@link #addAll}).
  */
 abstract class GroupAccumulators {
   final Call call;
 
   /** Whether each group has seen a non-null value. */
   boolean[] any = new boolean[16];
+
+  /** Group ids of rows that all belong to group 0, for {@link #addAll}. */
+  private int[] zeros = new int[0];
 
   GroupAccumulators(Call call) {
     this.call = call;
@@ -61,6 +64,14 @@ abstract class GroupAccumulators {
    */
   abstract void add(@Nullable FieldVector v, int rows, int[] ids);
 
+  /** Adds the {@code rows} values of {@code v} (null for {@code COUNT(*)}) to group 0. */
+  void addAll(@Nullable FieldVector v, int rows) {
+    if (zeros.length < rows) {
+      zeros = new int[rows];
+    }
+    add(v, rows, zeros);
+  }
+
   abstract @Nullable Object result(int group);
 
   private static final class Count extends GroupAccumulators {
@@ -89,6 +100,11 @@ abstract class GroupAccumulators {
           }
         }
       }
+    }
+
+    @Override
+    void addAll(@Nullable FieldVector v, int rows) {
+      counts[0] += v == null ? rows : rows - v.getNullCount();
     }
 
     @Override

@@ -88,9 +88,10 @@ public final class VectorAggregates {
         plan.nested() != null
             ? storage.openPaths(plan.filters(), plan.nested(), null)
             : storage.open(plan.filters(), plan.projection(), null);
-    Accumulator[] accs = new Accumulator[plan.calls().size()];
+    GroupAccumulators[] accs = new GroupAccumulators[plan.calls().size()];
     for (int i = 0; i < accs.length; i++) {
-      accs[i] = Accumulator.of(plan.calls().get(i));
+      accs[i] = GroupAccumulators.of(plan.calls().get(i));
+      accs[i].ensure(1);
     }
     try (ArrowReader reader = opened.reader()) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
@@ -99,9 +100,9 @@ public final class VectorAggregates {
           throw new java.util.concurrent.CancellationException("The query was cancelled");
         }
         int rows = root.getRowCount();
-        for (Accumulator acc : accs) {
+        for (GroupAccumulators acc : accs) {
           Call c = acc.call;
-          acc.add(
+          acc.addAll(
               c.kind() == Kind.COUNT_STAR ? null : root.getVector(opened.columns()[c.arg()]), rows);
         }
       }
@@ -110,7 +111,7 @@ public final class VectorAggregates {
     }
     Object[] out = new Object[accs.length];
     for (int i = 0; i < accs.length; i++) {
-      out[i] = accs[i].result();
+      out[i] = accs[i].result(0);
     }
     return out;
   }
