@@ -3,9 +3,8 @@ package io.calcitebridge.api;
 import io.calcitebridge.api.source.ArrowRows;
 import io.calcitebridge.api.source.TableSource;
 import io.calcitebridge.api.source.TableSourceFactory;
-import io.calcitebridge.exec.ArrowResults;
+import io.calcitebridge.arrow.ArrowMemory;
 import io.calcitebridge.facade.BridgeSession;
-import io.calcitebridge.facade.Errors;
 import io.calcitebridge.javasource.JavaConnectors;
 import io.calcitebridge.javasource.JavaSourceAdapter;
 import io.calcitebridge.types.TypeNames;
@@ -39,13 +38,14 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * interrupt of the calling thread cancels the running statement. Environments share one Arrow
  * allocator; several threads may use one environment at once. Rows stream: a failure while they are
  * read (a division by zero in a later batch, a source whose reader fails) surfaces from {@link
- * ArrowReader#loadNextBatch()} as an {@link IOException} naming it.
+ * ArrowReader#loadNextBatch()} as a {@link BridgeException} of kind {@code EXECUTION} (or {@code
+ * SOURCE}, ...).
  */
 public final class BridgeEnvironment implements AutoCloseable {
   private static final List<String> FORMATS = List.of("text", "json", "dot");
 
   private final BridgeSession session = new BridgeSession();
-  private final JavaConnectors connectors = new JavaConnectors(ArrowResults.allocator());
+  private final JavaConnectors connectors = new JavaConnectors(ArrowMemory.allocator());
 
   private BridgeEnvironment() {
     session.setConnectorFactory(connectors);
@@ -92,7 +92,7 @@ public final class BridgeEnvironment implements AutoCloseable {
    * @throws BridgeException when the statement fails to parse, validate, plan or start
    */
   public ArrowReader execute(String sql) {
-    return Calls.await(session.execute(sql)).toReader();
+    return Calls.rows(session.execute(sql));
   }
 
   /**
@@ -103,7 +103,7 @@ public final class BridgeEnvironment implements AutoCloseable {
    * @throws BridgeException when the query fails, or is not a query (kind {@code VALIDATION})
    */
   public ArrowReader sql(String sql) {
-    return Calls.await(session.query(sql)).toReader();
+    return Calls.rows(session.query(sql));
   }
 
   /**
@@ -156,8 +156,8 @@ public final class BridgeEnvironment implements AutoCloseable {
   public Schema validate(String sql) {
     try (ArrowReader reader = Calls.await(session.validate(sql)).toReader()) {
       return reader.getVectorSchemaRoot().getSchema();
-    } catch (IOException e) {
-      throw Errors.translate(e);
+    } catch (IOException | RuntimeException e) {
+      throw Calls.toPublic(e);
     }
   }
 
@@ -171,8 +171,8 @@ public final class BridgeEnvironment implements AutoCloseable {
   public List<ColumnInfo> describe(String table) {
     try (ArrowReader reader = execute("DESCRIBE " + TypeNames.quote(table))) {
       return ArrowRows.read(reader).stream().map(Calls::columnInfo).toList();
-    } catch (IOException e) {
-      throw Errors.translate(e);
+    } catch (IOException | RuntimeException e) {
+      throw Calls.toPublic(e);
     }
   }
 
@@ -262,8 +262,10 @@ public final class BridgeEnvironment implements AutoCloseable {
    *     false, or {@code SOURCE} when the source's schema fails
    */
   public void registerSource(String name, TableSource source, boolean replace) {
-    session.registerSource(
-        name, new JavaSourceAdapter(name, source, ArrowResults.allocator()), replace);
+    Calls.run(
+        () ->
+            session.registerSource(
+                name, new JavaSourceAdapter(name, source, ArrowMemory.allocator()), replace));
   }
 
   /**

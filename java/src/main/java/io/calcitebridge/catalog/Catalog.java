@@ -1,5 +1,6 @@
 package io.calcitebridge.catalog;
 
+import io.calcitebridge.errors.CatalogException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -73,8 +74,8 @@ public final class Catalog {
     }
     tables.remove(name);
     views.remove(name);
-    if (t instanceof BridgeTable) {
-      ((BridgeTable) t).storage().close();
+    if (t instanceof CatalogTable) {
+      ((CatalogTable) t).close();
     }
     return true;
   }

@@ -3,6 +3,7 @@ package io.calcitebridge.connector;
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.ColumnKind;
 import io.calcitebridge.catalog.TableDef;
+import io.calcitebridge.catalog.TableStorage;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

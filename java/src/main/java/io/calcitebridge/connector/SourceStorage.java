@@ -3,11 +3,18 @@ package io.calcitebridge.connector;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.calcitebridge.arrow.ArrowStreams;
+import io.calcitebridge.arrow.ArrowToRows;
+import io.calcitebridge.arrow.RowsToArrow;
+import io.calcitebridge.catalog.ArrowStorage;
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.ColumnKind;
+import io.calcitebridge.catalog.FilterableStorage;
 import io.calcitebridge.catalog.TableDef;
-import io.calcitebridge.exec.ArrowToRows;
+import io.calcitebridge.catalog.TableStorage;
+import io.calcitebridge.errors.SourceException;
 import io.calcitebridge.expr.Expression;
+import io.calcitebridge.types.BridgeTypeFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -28,7 +35,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * of the table's columns (physical ones by name, metadata ones by key), honouring the filters the
  * source accepted; the rows are read in place through the C Data Interface.
  */
-public final class SourceStorage implements TableStorage, FilterableStorage {
+public final class SourceStorage implements ArrowStorage, FilterableStorage {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final PythonSource source;
@@ -97,12 +104,13 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
     };
   }
 
-  /**
-   * The source's stream for a scan, and where each scanned column (in projection order) is in it.
-   */
-  public record Opened(ArrowReader reader, int[] columns) {}
+  @Override
+  public String sourceName() {
+    return source.name();
+  }
 
   /** Whether the source takes index paths into ROW columns in {@code request.projection}. */
+  @Override
   public boolean supportsNestedProjection() {
     return source.supportsNestedProjection();
   }
@@ -111,6 +119,7 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
    * Runs the source's scan for index paths into the scanned columns (a path of one index is a whole
    * column; a longer one a field inside ROW columns); the caller closes the reader.
    */
+  @Override
   public Opened openPaths(
       List<Expression> filters, List<List<Integer>> paths, @Nullable Integer limit) {
     List<ColumnDef> scanned = def.scannedColumns();
@@ -175,6 +184,7 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
   }
 
   /** Rows for index paths (see {@link #openPaths}). */
+  @Override
   public Enumerable<Object[]> scanPaths(
       List<Expression> filters, List<List<Integer>> paths, @Nullable Integer limit) {
     return new AbstractEnumerable<>() {
@@ -187,6 +197,7 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
   }
 
   /** Runs the source's scan; the caller closes the reader. */
+  @Override
   public Opened open(
       List<Expression> filters, int @Nullable [] projection, @Nullable Integer limit) {
     final TableDef d = def;
@@ -289,6 +300,7 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
   }
 
   /** Whether the source takes filters at all. */
+  @Override
   public boolean supportsFilterPushDown() {
     return source.supportsFilterPushDown();
   }
@@ -307,7 +319,7 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
       throw new UnsupportedOperationException(
           "Source '" + source.name() + "' is read-only: it has no write()");
     }
-    var tf = io.calcitebridge.plan.PlannerContext.TYPE_FACTORY;
+    var tf = BridgeTypeFactory.INSTANCE;
     var builder = tf.builder();
     List<String> keys = new ArrayList<>();
     for (ColumnDef c : def.writableColumns()) {
@@ -317,9 +329,8 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
       }
     }
     try (var stream =
-        io.calcitebridge.exec.ArrowStreams.exportStream(
-            allocator,
-            io.calcitebridge.exec.RowsToArrow.fromRows(allocator, builder.build(), rows))) {
+        ArrowStreams.exportStream(
+            allocator, RowsToArrow.fromRows(allocator, builder.build(), rows))) {
       check(source.write(stream.address(), write(keys)));
     }
     return rows.size();
@@ -392,13 +403,8 @@ public final class SourceStorage implements TableStorage, FilterableStorage {
     public boolean moveNext() {
       try {
         return inner.moveNext();
-      } catch (SourceException e) {
-        throw e;
       } catch (RuntimeException e) {
-        throw new SourceException(
-            "Source '" + source.name() + "' failed while it was read: " + e.getMessage(),
-            false,
-            "");
+        throw SourceException.whileReading(source.name(), e);
       }
     }
 

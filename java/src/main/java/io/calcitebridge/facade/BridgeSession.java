@@ -1,15 +1,21 @@
 package io.calcitebridge.facade;
 
-import io.calcitebridge.api.BridgeException;
+import io.calcitebridge.arrow.ArrowMemory;
 import io.calcitebridge.catalog.Catalog;
 import io.calcitebridge.connector.ConnectorFactory;
 import io.calcitebridge.connector.PythonSource;
-import io.calcitebridge.exec.ArrowResults;
-import io.calcitebridge.exec.RowSet;
-import io.calcitebridge.exec.StatementExecutor;
+import io.calcitebridge.errors.ErrorKind;
+import io.calcitebridge.errors.Errors;
+import io.calcitebridge.errors.PositionedException;
 import io.calcitebridge.plan.PlannerContext;
+import io.calcitebridge.statement.ArrowResults;
+import io.calcitebridge.statement.RowSet;
+import io.calcitebridge.statement.SessionConfig;
+import io.calcitebridge.statement.SessionState;
+import io.calcitebridge.statement.StatementExecutor;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
@@ -23,9 +29,10 @@ public final class BridgeSession implements AutoCloseable {
   /** The version of this jar; Python checks it equals its own. */
   public static final String VERSION = "0.1.0";
 
-  private final Catalog catalog = new Catalog();
-  private final SessionConfig config = new SessionConfig();
-  private final PlannerContext context = new PlannerContext(catalog, config);
+  private final SessionState state = new SessionState();
+  private final Catalog catalog = state.catalog();
+  private final SessionConfig config = state.config();
+  private final PlannerContext context = state.planner();
 
   public static String version() {
     return VERSION;
@@ -63,7 +70,7 @@ public final class BridgeSession implements AutoCloseable {
         cancel -> {
           List<SqlNode> nodes = parseAll(sql);
           for (SqlNode node : nodes) {
-            RowSet rows = new StatementExecutor(context, cancel).execute(node, sql);
+            RowSet rows = new StatementExecutor(state, cancel).execute(node, sql);
             rows.rows().enumerator().close();
           }
           return nodes.size();
@@ -73,7 +80,7 @@ public final class BridgeSession implements AutoCloseable {
   /** The plan of a query or INSERT as {@code text}, {@code json} or {@code dot}. */
   public Pending<String> explain(String sql, String format) {
     return Workers.submit(
-        cancel -> new StatementExecutor(context, cancel).withSql(sql).explain(parse(sql), format));
+        cancel -> new StatementExecutor(state, cancel).withSql(sql).explain(parse(sql), format));
   }
 
   /** Validates a query; returns the address of an exported Arrow schema of its result. */
@@ -81,53 +88,71 @@ public final class BridgeSession implements AutoCloseable {
     return Workers.submit(
         cancel -> {
           SqlNode node = requireQuery(parse(sql));
-          var rowType = new StatementExecutor(context, cancel).withSql(sql).validate(node);
+          var rowType = new StatementExecutor(state, cancel).withSql(sql).validate(node);
           return new StatementResult(
               "schema", ArrowResults.export(RowSet.of("schema", rowType, List.of())));
         });
   }
 
   public void setConfig(String key, String value) {
-    config.set(key, value);
+    run(() -> config.set(key, value));
   }
 
   public void resetConfig(String key) {
-    config.reset(key);
+    run(() -> config.reset(key));
   }
 
   public String getConfig(String key) {
-    return config.get(key);
+    return translated(() -> config.get(key));
   }
 
   /** Every setting as {@code key=value} lines. */
   public String[] configEntries() {
-    return config.all().entrySet().stream()
-        .map(e -> e.getKey() + "=" + e.getValue())
-        .toArray(String[]::new);
+    return translated(
+        () ->
+            config.all().entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new));
   }
 
   /** Bytes of Arrow memory the bridge holds (0 once Python dropped every result). */
   public static long allocatedBytes() {
-    return ArrowResults.allocatedBytes();
+    return ArrowMemory.allocatedBytes();
   }
 
   /** Registers a Python source as table {@code name}; its columns are the source's schema. */
   public void registerSource(String name, PythonSource source, boolean replace) {
-    try {
-      ArrowResults.registerSource(context, name, source, replace);
-    } catch (RuntimeException e) {
-      throw Errors.translate(e);
-    }
+    run(() -> ArrowResults.registerSource(context, name, source, replace));
   }
 
   /** Sets the factory of the connectors implemented in Python ({@code filesystem}, ...). */
   public void setConnectorFactory(ConnectorFactory factory) {
-    context.setConnectorFactory(factory);
+    run(() -> state.setConnectorFactory(factory));
   }
 
   /** Names of the tables and views. */
   public String[] tableNames() {
-    return catalog.names().toArray(new String[0]);
+    return translated(() -> catalog.names().toArray(new String[0]));
+  }
+
+  /**
+   * Runs {@code call} here, on the caller's thread; its failure is thrown translated, as every
+   * entry point's is.
+   */
+  private static <T> T translated(Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+      throw Errors.translate(e);
+    }
+  }
+
+  private static void run(Runnable call) {
+    translated(
+        () -> {
+          call.run();
+          return null;
+        });
   }
 
   private StatementResult run(String sql, AtomicBoolean cancel, boolean queryOnly) {
@@ -135,7 +160,7 @@ public final class BridgeSession implements AutoCloseable {
     if (queryOnly) {
       requireQuery(node);
     }
-    RowSet rows = new StatementExecutor(context, cancel).execute(node, sql);
+    RowSet rows = new StatementExecutor(state, cancel).execute(node, sql);
     return new StatementResult(rows.kind(), ArrowResults.export(rows));
   }
 
@@ -158,7 +183,7 @@ public final class BridgeSession implements AutoCloseable {
   private static SqlNode requireQuery(SqlNode node) {
     if (!node.isA(SqlKind.QUERY)) {
       throw new PositionedException(
-          BridgeException.Kind.VALIDATION,
+          ErrorKind.VALIDATION,
           "Expected a query (SELECT, WITH or VALUES), got "
               + node.getKind()
               + "; use execute() for other statements",
@@ -169,8 +194,11 @@ public final class BridgeSession implements AutoCloseable {
 
   @Override
   public void close() {
-    for (String name : catalog.names()) {
-      catalog.drop(name, catalog.view(name) != null, true);
-    }
+    run(
+        () -> {
+          for (String name : catalog.names()) {
+            catalog.drop(name, catalog.view(name) != null, true);
+          }
+        });
   }
 }

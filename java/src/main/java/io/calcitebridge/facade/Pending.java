@@ -1,5 +1,6 @@
 package io.calcitebridge.facade;
 
+import io.calcitebridge.errors.Errors;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;

@@ -1,7 +1,9 @@
 package io.calcitebridge.facade;
 
-import io.calcitebridge.exec.ArrowResults;
-import io.calcitebridge.exec.ExportedStream;
+import io.calcitebridge.arrow.ArrowMemory;
+import io.calcitebridge.arrow.ExportedStream;
+import io.calcitebridge.arrow.GuardedReader;
+import io.calcitebridge.errors.StreamFailure;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -35,8 +37,9 @@ public final class StatementResult implements AutoCloseable {
    */
   public ArrowReader toReader() {
     try (this) {
-      return Data.importArrayStream(
-          ArrowResults.allocator(), ArrowArrayStream.wrap(stream.address()));
+      ArrowReader imported =
+          Data.importArrayStream(ArrowMemory.allocator(), ArrowArrayStream.wrap(stream.address()));
+      return new GuardedReader(ArrowMemory.allocator(), imported, StreamFailure::fromImported);
     }
   }
 

@@ -1,6 +1,6 @@
 package io.calcitebridge.gateway;
 
-import io.calcitebridge.exec.ArrowResults;
+import io.calcitebridge.arrow.ArrowMemory;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -21,7 +21,7 @@ final class Ipc {
 
   /** A reader of the IPC stream {@code bytes}; the caller closes it. */
   static ArrowReader reader(byte[] bytes) {
-    return new ArrowStreamReader(new ByteArrayInputStream(bytes), ArrowResults.allocator());
+    return new ArrowStreamReader(new ByteArrayInputStream(bytes), ArrowMemory.allocator());
   }
 
   /** The schema of the IPC stream {@code bytes}. */
@@ -36,7 +36,7 @@ final class Ipc {
   /** An IPC stream of {@code schema} without batches. */
   static byte[] of(Schema schema) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, ArrowResults.allocator());
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, ArrowMemory.allocator());
         ArrowStreamWriter writer = writer(root, out)) {
       writer.start();
       writer.end();

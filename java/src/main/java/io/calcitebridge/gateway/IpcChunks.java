@@ -1,10 +1,9 @@
 package io.calcitebridge.gateway;
 
+import io.calcitebridge.errors.Errors;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -15,9 +14,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * "<kind>;last\n"} when it holds the whole stream or {@code "<kind>;more\n"} when more follow.
  */
 final class IpcChunks implements AutoCloseable {
-  private static final Pattern JAVA_EXCEPTION =
-      Pattern.compile("^(?:[\\w$]+\\.)+([\\w$]+)(?::\\s*(.*))?$");
-
   private final String kind;
   private final ArrowReader reader;
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -54,7 +50,8 @@ final class IpcChunks implements AutoCloseable {
       }
     } catch (IOException | RuntimeException e) {
       close();
-      throw failed(e);
+      // The reader is StatementResult.toReader()'s: its failures are already translated.
+      throw Errors.translate(e);
     }
     if (finished) {
       close();
@@ -68,26 +65,6 @@ final class IpcChunks implements AutoCloseable {
     System.arraycopy(header, 0, chunk, 0, header.length);
     System.arraycopy(body, 0, chunk, header.length, body.length);
     return chunk;
-  }
-
-  /**
-   * A failure while the rows were produced, worded as the in-process reader words it: "The query
-   * failed while it ran: NumberFormatException: ...". The rows reached this reader through the C
-   * Data Interface, which carries only the text of the original exception.
-   */
-  private static RuntimeException failed(Exception e) {
-    String message = e.getMessage() == null ? e.toString() : e.getMessage();
-    int at = message.indexOf("message=");
-    if (at >= 0) {
-      message = message.substring(at + "message=".length());
-      message = message.endsWith("}") ? message.substring(0, message.length() - 1) : message;
-    }
-    message = message.strip().lines().findFirst().orElse(message);
-    Matcher m = JAVA_EXCEPTION.matcher(message);
-    if (m.matches()) {
-      message = m.group(2) == null ? m.group(1) : m.group(1) + ": " + m.group(2);
-    }
-    return new IllegalStateException("The query failed while it ran: " + message, e);
   }
 
   synchronized boolean finished() {

@@ -1,8 +1,8 @@
 package io.calcitebridge.gateway;
 
+import io.calcitebridge.arrow.ArrowMemory;
 import io.calcitebridge.connector.ConnectorFactory;
 import io.calcitebridge.connector.PythonSource;
-import io.calcitebridge.exec.ArrowResults;
 import java.util.Base64;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.Data;
@@ -33,7 +33,7 @@ final class RemoteConnectorAdapter implements ConnectorFactory {
             .encodeToString(
                 Ipc.of(
                     Data.importSchema(
-                        ArrowResults.allocator(), ArrowSchema.wrap(schemaAddress), null)));
+                        ArrowMemory.allocator(), ArrowSchema.wrap(schemaAddress), null)));
     RemoteSource source = remote.create(connector, table, optionsJson, schema);
     return source == null ? null : new RemoteSourceAdapter(source);
   }

@@ -2,8 +2,8 @@ package io.calcitebridge.gateway;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.calcitebridge.errors.Errors;
 import io.calcitebridge.facade.BridgeSession;
-import io.calcitebridge.facade.Errors;
 import io.calcitebridge.facade.Pending;
 import java.util.Base64;
 import java.util.List;
@@ -18,7 +18,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * rather than handed out as objects, so that a statement costs no extra round trip to free: {@code
  * execute}, {@code query}, {@code validate}, {@code explain} and {@code executeScript} start one
  * and return its number, and {@link #fetch} reads its answer in slices of time (see {@link
- * RemoteStatement}). Every failure is a {@link io.calcitebridge.api.BridgeException} with its kind
+ * RemoteStatement}). Every failure is a {@link io.calcitebridge.errors.BridgeError} with its kind
  * and SQL position.
  */
 public final class RemoteSession implements AutoCloseable {

@@ -3,8 +3,8 @@ package io.calcitebridge.gateway;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.calcitebridge.arrow.ArrowMemory;
 import io.calcitebridge.connector.PythonSource;
-import io.calcitebridge.exec.ArrowResults;
 import java.io.IOException;
 import java.util.Base64;
 import org.apache.arrow.c.ArrowArrayStream;
@@ -55,8 +55,7 @@ final class RemoteSourceAdapter implements PythonSource {
     if (error != null) {
       return error;
     }
-    Data.exportSchema(
-        ArrowResults.allocator(), Ipc.schema(answer), null, ArrowSchema.wrap(address));
+    Data.exportSchema(ArrowMemory.allocator(), Ipc.schema(answer), null, ArrowSchema.wrap(address));
     return null;
   }
 
@@ -83,7 +82,7 @@ final class RemoteSourceAdapter implements PythonSource {
       return error;
     }
     // The exported stream owns the reader: releasing the stream closes it.
-    Data.exportArrayStream(ArrowResults.allocator(), Ipc.reader(answer), out);
+    Data.exportArrayStream(ArrowMemory.allocator(), Ipc.reader(answer), out);
     return null;
   }
 
@@ -96,7 +95,7 @@ final class RemoteSourceAdapter implements PythonSource {
   public @Nullable String write(long address, String metadataKeysJson) {
     String rows;
     try (ArrowReader reader =
-        Data.importArrayStream(ArrowResults.allocator(), ArrowArrayStream.wrap(address))) {
+        Data.importArrayStream(ArrowMemory.allocator(), ArrowArrayStream.wrap(address))) {
       rows = Base64.getEncoder().encodeToString(Ipc.of(reader));
     } catch (IOException e) {
       throw new IllegalStateException("Could not read the rows to write: " + e.getMessage(), e);

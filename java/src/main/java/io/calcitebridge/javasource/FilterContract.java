@@ -1,7 +1,7 @@
 package io.calcitebridge.javasource;
 
 import io.calcitebridge.api.source.FilterPushDownResult;
-import io.calcitebridge.connector.SourceException;
+import io.calcitebridge.errors.SourceException;
 import io.calcitebridge.expr.Expression;
 import java.util.List;
 import java.util.Map;

@@ -9,7 +9,7 @@ import io.calcitebridge.api.source.TableSource;
 import io.calcitebridge.api.source.TableSourceFactory;
 import io.calcitebridge.connector.ConnectorFactory;
 import io.calcitebridge.connector.PythonSource;
-import io.calcitebridge.connector.SourceException;
+import io.calcitebridge.errors.SourceException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.c.ArrowSchema;

@@ -12,8 +12,10 @@ import io.calcitebridge.api.source.SupportsReadingMetadata;
 import io.calcitebridge.api.source.SupportsWriting;
 import io.calcitebridge.api.source.SupportsWritingMetadata;
 import io.calcitebridge.api.source.TableSource;
+import io.calcitebridge.arrow.GuardedReader;
 import io.calcitebridge.connector.PythonSource;
-import io.calcitebridge.connector.SourceException;
+import io.calcitebridge.errors.SourceException;
+import io.calcitebridge.errors.StreamFailure;
 import io.calcitebridge.expr.Expression;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -103,7 +105,19 @@ public final class JavaSourceAdapter implements PythonSource {
             throw new SourceException(
                 "Source '" + name + "' returned no reader from scan()", true, "");
           }
-          Data.exportArrayStream(allocator, reader, out);
+          // A failure of a later batch crosses the stream typed, with the source's own message.
+          Data.exportArrayStream(
+              allocator,
+              new GuardedReader(
+                  allocator,
+                  reader,
+                  t ->
+                      StreamFailure.of(
+                          new SourceException(
+                              t.getMessage() == null ? t.toString() : t.getMessage(),
+                              false,
+                              stackTrace(t)))),
+              out);
           return null;
         });
   }

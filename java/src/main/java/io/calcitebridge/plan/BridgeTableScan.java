@@ -1,6 +1,6 @@
 package io.calcitebridge.plan;
 
-import io.calcitebridge.catalog.BridgeTable;
+import io.calcitebridge.catalog.ArrowStorage;
 import io.calcitebridge.expr.Expression;
 import java.util.List;
 import java.util.Set;
@@ -250,8 +250,7 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
       boolean scalar) {
     Enumerable<Object[]> rows =
         nested != null
-            ? ((io.calcitebridge.connector.SourceStorage) table.storage())
-                .scanPaths(filters, nested, limit)
+            ? ((ArrowStorage) table.storage()).scanPaths(filters, nested, limit)
             : table.storage().scan(filters, projection, limit);
     return scalar ? rows.select(r -> r[0]) : rows;
   }

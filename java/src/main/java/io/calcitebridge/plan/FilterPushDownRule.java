@@ -1,9 +1,8 @@
 package io.calcitebridge.plan;
 
-import io.calcitebridge.connector.FilterableStorage;
-import io.calcitebridge.connector.SourceException;
-import io.calcitebridge.connector.SourceStorage;
-import io.calcitebridge.connector.TableStorage;
+import io.calcitebridge.catalog.FilterableStorage;
+import io.calcitebridge.catalog.TableStorage;
+import io.calcitebridge.errors.SourceException;
 import io.calcitebridge.expr.Call;
 import io.calcitebridge.expr.Expression;
 import java.util.ArrayList;
@@ -38,9 +37,8 @@ public final class FilterPushDownRule extends RelOptRule {
     BridgeTableScan scan = call.rel(1);
     TableStorage storage = scan.bridgeTable().storage();
     return scan.filters().isEmpty()
-        && storage instanceof FilterableStorage
-        && (!(storage instanceof SourceStorage)
-            || ((SourceStorage) storage).supportsFilterPushDown());
+        && storage instanceof FilterableStorage filterable
+        && filterable.supportsFilterPushDown();
   }
 
   @Override

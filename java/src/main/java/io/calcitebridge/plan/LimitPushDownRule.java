@@ -1,6 +1,6 @@
 package io.calcitebridge.plan;
 
-import io.calcitebridge.connector.SourceStorage;
+import io.calcitebridge.catalog.ArrowStorage;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptRule;
@@ -45,7 +45,7 @@ public final class LimitPushDownRule extends RelOptRule {
     }
     if (!(input instanceof BridgeTableScan scan)
         || scan.limit() != null
-        || !(scan.bridgeTable().storage() instanceof SourceStorage)) {
+        || !(scan.bridgeTable().storage() instanceof ArrowStorage)) {
       return;
     }
     RelNode rebuilt = scan.withLimit((int) (fetch + offset));

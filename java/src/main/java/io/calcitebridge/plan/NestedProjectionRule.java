@@ -1,7 +1,7 @@
 package io.calcitebridge.plan;
 
+import io.calcitebridge.catalog.ArrowStorage;
 import io.calcitebridge.catalog.ColumnKind;
-import io.calcitebridge.connector.SourceStorage;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptRule;
@@ -33,7 +33,7 @@ public final class NestedProjectionRule extends RelOptRule {
     BridgeTableScan scan = call.rel(1);
     return scan.nested() == null
         && scan.projection() == null
-        && scan.bridgeTable().storage() instanceof SourceStorage storage
+        && scan.bridgeTable().storage() instanceof ArrowStorage storage
         && storage.supportsNestedProjection()
         && scan.bridgeTable().def().columns().stream()
             .noneMatch(c -> c.kind() == ColumnKind.DYNAMIC);

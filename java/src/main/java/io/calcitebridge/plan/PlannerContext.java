@@ -1,20 +1,19 @@
 package io.calcitebridge.plan;
 
 import io.calcitebridge.catalog.Catalog;
-import io.calcitebridge.connector.ConnectorFactory;
+import io.calcitebridge.catalog.ExpansionStrategy;
 import io.calcitebridge.dyncol.DynColOperators;
-import io.calcitebridge.facade.SessionConfig;
 import io.calcitebridge.sql.BridgeParser;
-import io.calcitebridge.types.BridgeTypeSystem;
+import io.calcitebridge.types.BridgeTypeFactory;
 import io.calcitebridge.validate.BridgeSqlValidator;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.Supplier;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.config.NullCollation;
-import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlCall;
@@ -27,22 +26,31 @@ import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.tools.Program;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** What every statement of one environment plans against: catalog, types, operators. */
 public final class PlannerContext {
-  /** The type factory of every environment (types are interned and shared). */
-  public static final JavaTypeFactory TYPE_FACTORY =
-      new JavaTypeFactoryImpl(BridgeTypeSystem.INSTANCE);
+  private static final JavaTypeFactory TYPE_FACTORY = BridgeTypeFactory.INSTANCE;
 
   private final Catalog catalog;
-  private final SessionConfig config;
-  private volatile @Nullable ConnectorFactory connectorFactory;
+  private final Supplier<List<ExpansionStrategy>> expansionStrategy;
+  private final Program physicalRewrites;
   private final CalciteConnectionConfig connectionConfig;
+  private volatile @Nullable Program program;
 
-  public PlannerContext(Catalog catalog, SessionConfig config) {
+  /**
+   * A context over {@code catalog}; {@code expansionStrategy} gives the current value of {@code
+   * table.column-expansion-strategy}, and {@code physicalRewrites} runs last on every optimized
+   * plan (the stages above the planner add their own physical operators there).
+   */
+  public PlannerContext(
+      Catalog catalog,
+      Supplier<List<ExpansionStrategy>> expansionStrategy,
+      Program physicalRewrites) {
     this.catalog = catalog;
-    this.config = config;
+    this.expansionStrategy = expansionStrategy;
+    this.physicalRewrites = physicalRewrites;
     Properties p = new Properties();
     p.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
     p.setProperty(CalciteConnectionProperty.UNQUOTED_CASING.camelName(), "UNCHANGED");
@@ -55,17 +63,14 @@ public final class PlannerContext {
     return catalog;
   }
 
-  public SessionConfig config() {
-    return config;
-  }
-
-  /** The factory of Python-implemented connectors, or null before Python registered one. */
-  public @Nullable ConnectorFactory connectorFactory() {
-    return connectorFactory;
-  }
-
-  public void setConnectorFactory(@Nullable ConnectorFactory factory) {
-    this.connectorFactory = factory;
+  /** The whole optimization program, {@link #physicalRewrites} included; built once. */
+  Program program() {
+    Program p = program;
+    if (p == null) {
+      p = QueryPlanner.program(physicalRewrites);
+      program = p;
+    }
+    return p;
   }
 
   public JavaTypeFactory typeFactory() {
@@ -134,6 +139,6 @@ public final class PlannerContext {
             .withConformance(SqlConformanceEnum.DEFAULT)
             .withDefaultNullCollation(NullCollation.LOW);
     return new BridgeSqlValidator(
-        operatorTable(reader), reader, TYPE_FACTORY, config, this.config.expansionStrategy());
+        operatorTable(reader), reader, TYPE_FACTORY, config, expansionStrategy.get());
   }
 }

@@ -1,14 +1,9 @@
 package io.calcitebridge.plan;
 
-import io.calcitebridge.api.BridgeException;
-import io.calcitebridge.catalog.BridgeTable;
-import io.calcitebridge.catalog.ColumnDef;
-import io.calcitebridge.catalog.DiscoveryScope;
-import io.calcitebridge.connector.TableStorage;
-import io.calcitebridge.facade.PositionedException;
 import io.calcitebridge.validate.BridgeSqlValidator;
 import io.calcitebridge.validate.DiscoveryRequest;
-import java.util.ArrayList;
+import io.calcitebridge.validate.DiscoveryScope;
+import io.calcitebridge.validate.FieldDiscovery;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -36,7 +31,6 @@ import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.Program;
@@ -71,26 +65,27 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
           true,
           DefaultRelMetadataProvider.INSTANCE);
 
-  private static final Program PROGRAM =
-      Programs.sequence(
-          Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
-          Programs.decorrelate(),
-          MOVE_FILTERS,
-          MOVE_FILTERS,
-          Programs.hep(
-              List.of(
-                  CoreRules.FILTER_PROJECT_TRANSPOSE,
-                  CoreRules.FILTER_MERGE,
-                  FilterPushDownRule.INSTANCE,
-                  LimitPushDownRule.INSTANCE,
-                  NestedProjectionRule.INSTANCE),
-              true,
-              DefaultRelMetadataProvider.INSTANCE),
-          QueryPlanner::dumpIfAsked,
-          Programs.trim(),
-          QueryPlanner::costBased,
-          Programs.calc(DefaultRelMetadataProvider.INSTANCE),
-          ArrowAggregateRule.PROGRAM);
+  static Program program(Program physicalRewrites) {
+    return Programs.sequence(
+        Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+        Programs.decorrelate(),
+        MOVE_FILTERS,
+        MOVE_FILTERS,
+        Programs.hep(
+            List.of(
+                CoreRules.FILTER_PROJECT_TRANSPOSE,
+                CoreRules.FILTER_MERGE,
+                FilterPushDownRule.INSTANCE,
+                LimitPushDownRule.INSTANCE,
+                NestedProjectionRule.INSTANCE),
+            true,
+            DefaultRelMetadataProvider.INSTANCE),
+        QueryPlanner::dumpIfAsked,
+        Programs.trim(),
+        QueryPlanner::costBased,
+        Programs.calc(DefaultRelMetadataProvider.INSTANCE),
+        physicalRewrites);
+  }
 
   /** With {@code -Dcalcitebridge.dump-plans=true}, prints the plan after the heuristic pass. */
   private static RelNode dumpIfAsked(
@@ -176,7 +171,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
       try {
         return validator.validate(current);
       } catch (DiscoveryRequest request) {
-        if (reparse == null || attempt >= 64 || !discover(request)) {
+        if (reparse == null || attempt >= 64 || !fieldDiscovery().discover(request)) {
           throw request.original();
         }
         validator = context.validator(reader);
@@ -186,52 +181,8 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
     }
   }
 
-  /** Asks every dynamic table in scope for the column; returns whether exactly one has it. */
-  private boolean discover(DiscoveryRequest request) {
-    List<String> owners = new ArrayList<>();
-    RelDataType type = null;
-    // `t.x` asks only table t when t names a table of the statement; an alias asks them all.
-    String only = request.qualifier();
-    if (only != null && !discovery.seen().containsKey(only)) {
-      only = null;
-    }
-    for (BridgeTable table : discovery.seen().values()) {
-      if (only != null && !only.equals(table.def().name())) {
-        continue;
-      }
-      TableStorage storage = table.storage();
-      if (!storage.discovers() || table.def().indexOf(request.name()) >= 0) {
-        continue;
-      }
-      String answer = storage.discover(request.name());
-      if (answer != null) {
-        owners.add(table.def().name());
-        type = context.parseType(answer);
-      }
-    }
-    if (owners.size() > 1) {
-      throw new PositionedException(
-          BridgeException.Kind.VALIDATION,
-          "Column '"
-              + request.name()
-              + "' is ambiguous: tables "
-              + String.join(", ", owners)
-              + " all have it",
-          SqlParserPos.ZERO.plus(
-              new SqlParserPos(
-                  request.original().getPosLine(),
-                  request.original().getPosColumn(),
-                  request.original().getEndPosLine(),
-                  request.original().getEndPosColumn())));
-    }
-    if (owners.isEmpty()) {
-      return false;
-    }
-    discovery.addDiscovered(
-        owners.get(0),
-        ColumnDef.dynamic(
-            request.name(), context.typeFactory().createTypeWithNullability(type, true)));
-    return true;
+  private FieldDiscovery fieldDiscovery() {
+    return new FieldDiscovery(discovery, context.typeFactory(), context::parseType);
   }
 
   /** The row type of a validated query. */
@@ -281,7 +232,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   /** Optimizes a logical plan into an executable one. */
   public EnumerableRel optimize(RelNode logical) {
     RelTraitSet traits = logical.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
-    return (EnumerableRel) PROGRAM.run(planner, logical, traits, List.of(), List.of());
+    return (EnumerableRel) context.program().run(planner, logical, traits, List.of(), List.of());
   }
 
   /** Renders a plan as text, JSON or DOT. */

@@ -2,11 +2,11 @@ package io.calcitebridge.validate;
 
 import static org.apache.calcite.util.Static.RESOURCE;
 
-import io.calcitebridge.catalog.BridgeTable;
+import io.calcitebridge.catalog.CatalogTable;
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.ColumnKind;
+import io.calcitebridge.catalog.ExpansionStrategy;
 import io.calcitebridge.catalog.TableDef;
-import io.calcitebridge.facade.SessionConfig.ExpansionStrategy;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -129,7 +129,7 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       if (column != null
           && (column.kind() == ColumnKind.DYNAMIC
               || column.kind() == ColumnKind.SHADOW
-              || isHidden(column, strategy))) {
+              || ExpansionStrategy.isHidden(column, strategy))) {
         // Keep the item while Calcite still counts positions (NATURAL JOIN and USING permute
         // the expanded items by index), but let it claim no alias; it goes in
         // validateSelectList.
@@ -203,11 +203,11 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     }
     SqlValidatorNamespace ns = java.util.Objects.requireNonNull(getNamespace(from), "namespace");
     SqlValidatorTable table = ns.resolve().getTable();
-    BridgeTable bridgeTable = table == null ? null : table.unwrap(BridgeTable.class);
+    CatalogTable bridgeTable = table == null ? null : table.unwrap(CatalogTable.class);
     List<String> names = new ArrayList<>();
     for (String name : ns.getRowType().getFieldNames()) {
       int i = bridgeTable == null ? -1 : bridgeTable.def().indexOf(name);
-      if (i < 0 || !isHidden(bridgeTable.def().columns().get(i), strategy)) {
+      if (i < 0 || !ExpansionStrategy.isHidden(bridgeTable.def().columns().get(i), strategy)) {
         names.add(name);
       }
     }
@@ -221,43 +221,12 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       return null;
     }
     SqlValidatorTable table = q.namespace.getTable();
-    BridgeTable bridgeTable = table == null ? null : table.unwrap(BridgeTable.class);
+    CatalogTable bridgeTable = table == null ? null : table.unwrap(CatalogTable.class);
     if (bridgeTable == null) {
       return null;
     }
     TableDef def = bridgeTable.def();
     int i = def.indexOf(q.suffix().get(0));
     return i < 0 ? null : def.columns().get(i);
-  }
-
-  /** Whether {@code strategy} keeps {@code column} out of {@code *}. */
-  public static boolean isHidden(ColumnDef column, List<ExpansionStrategy> strategy) {
-    for (ExpansionStrategy s : strategy) {
-      switch (s) {
-        case EXCLUDE_DEFAULT_VIRTUAL_METADATA_COLUMNS:
-          if (column.isMetadata() && column.virtual() && !column.aliased()) {
-            return true;
-          }
-          break;
-        case EXCLUDE_ALIASED_VIRTUAL_METADATA_COLUMNS:
-          if (column.isMetadata() && column.virtual() && column.aliased()) {
-            return true;
-          }
-          break;
-        case EXCLUDE_COMPUTED_COLUMNS:
-          if (column.kind() == io.calcitebridge.catalog.ColumnKind.COMPUTED) {
-            return true;
-          }
-          break;
-        case EXCLUDE_PERSISTED_METADATA_COLUMNS:
-          if (column.isMetadata() && !column.virtual()) {
-            return true;
-          }
-          break;
-        default:
-          throw new AssertionError(s);
-      }
-    }
-    return false;
   }
 }

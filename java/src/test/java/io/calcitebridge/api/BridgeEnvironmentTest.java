@@ -56,6 +56,25 @@ class BridgeEnvironmentTest {
   }
 
   @Test
+  void aDivisionByZeroWhileRowsStreamIsAnExecutionError() throws Exception {
+    run("CREATE TABLE d (i INT) WITH ('connector' = 'memory')");
+    run("INSERT INTO d VALUES (1), (2), (0)");
+    try (ArrowReader reader = env.sql("SELECT 10 / i AS q FROM d")) {
+      BridgeException e =
+          assertThrows(
+              BridgeException.class,
+              () -> {
+                while (reader.loadNextBatch()) {
+                  reader.getVectorSchemaRoot();
+                }
+              });
+      assertEquals("EXECUTION", e.kind());
+      assertEquals("The query failed while it ran: Division by zero", e.getMessage());
+    }
+    assertEquals(List.of("[1]"), rows("SELECT COUNT(*) AS n FROM d WHERE i = 0"));
+  }
+
+  @Test
   void statementsReturnTheirRows() {
     assertEquals(List.of("[OK]"), Users.rows(env.execute("CREATE VIEW v AS SELECT i FROM t")));
     assertEquals(List.of("[1]"), Users.rows(env.execute("INSERT INTO t (i) VALUES (3)")));

@@ -1,6 +1,7 @@
 package io.calcitebridge.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -197,15 +198,19 @@ class JavaSourceErrorsTest {
         });
     // The source's own stream goes back to the caller: the failure comes with a later batch.
     try (ArrowReader reader = env.sql("SELECT * FROM users")) {
-      IOException e =
+      BridgeException e =
           assertThrows(
-              IOException.class,
+              BridgeException.class,
               () -> {
                 while (reader.loadNextBatch()) {
                   reader.getVectorSchemaRoot();
                 }
               });
+      assertEquals("SOURCE", e.kind());
       assertTrue(e.getMessage().contains("lost the connection"), e.getMessage());
+      assertTrue(
+          e.getMessage().startsWith("Source 'users' failed while it was read"), e.getMessage());
+      assertFalse(e.getMessage().contains("java."), e.getMessage());
     }
     // A sort reads every row before the first batch: the statement itself fails.
     BridgeException e =

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.calcitebridge.api.BridgeException;
-import io.calcitebridge.exec.ArrowResults;
-import io.calcitebridge.exec.ArrowStreams;
+import io.calcitebridge.arrow.ArrowMemory;
+import io.calcitebridge.arrow.ArrowStreams;
+import io.calcitebridge.errors.BridgeError;
 import io.calcitebridge.facade.BridgeSession;
 import io.calcitebridge.facade.StatementResult;
 import java.util.ArrayList;
@@ -35,7 +35,7 @@ class DynColSqlTest {
   /** The single value of {@code SELECT expr}, as text; bytes in upper-case hex. */
   private String value(String expr) {
     try (StatementResult r = session.execute("SELECT " + expr).result();
-        ArrowReader reader = ArrowStreams.importStream(ArrowResults.allocator(), r.address())) {
+        ArrowReader reader = ArrowStreams.importStream(ArrowMemory.allocator(), r.address())) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       List<String> out = new ArrayList<>();
       while (reader.loadNextBatch()) {
@@ -143,9 +143,9 @@ class DynColSqlTest {
     assertTrue(
         bad.getMessage().contains("Encountered illegal format of dynamic column string"),
         bad.getMessage());
-    BridgeException type =
+    BridgeError type =
         assertThrows(
-            BridgeException.class, () -> value("COLUMN_GET(COLUMN_CREATE('a', 1), 'a' AS FOO)"));
+            BridgeError.class, () -> value("COLUMN_GET(COLUMN_CREATE('a', 1), 'a' AS FOO)"));
     assertTrue(type.getMessage().contains("Unknown dynamic column type"), type.getMessage());
   }
 

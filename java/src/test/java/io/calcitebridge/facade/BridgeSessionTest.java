@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.calcitebridge.api.BridgeException;
-import io.calcitebridge.exec.ArrowResults;
-import io.calcitebridge.exec.ArrowStreams;
+import io.calcitebridge.arrow.ArrowMemory;
+import io.calcitebridge.arrow.ArrowStreams;
+import io.calcitebridge.errors.BridgeError;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -43,7 +43,7 @@ class BridgeSessionTest {
   private List<String> rows(String sql) {
     List<String> out = new ArrayList<>();
     try (StatementResult r = session.execute(sql).result();
-        ArrowReader reader = ArrowStreams.importStream(ArrowResults.allocator(), r.address())) {
+        ArrowReader reader = ArrowStreams.importStream(ArrowMemory.allocator(), r.address())) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       while (reader.loadNextBatch()) {
         for (int i = 0; i < root.getRowCount(); i++) {
@@ -78,9 +78,9 @@ class BridgeSessionTest {
 
   @Test
   void failedInsertLeavesTableUnchanged() {
-    BridgeException e =
+    BridgeError e =
         assertThrows(
-            BridgeException.class,
+            BridgeError.class,
             () -> rows("INSERT INTO emp (id, name) SELECT CAST(NULL AS INT), 'x' FROM emp"));
     assertEquals("VALIDATION", e.kind());
     assertEquals(List.of("2"), rows("SELECT COUNT(*) FROM emp"));
@@ -97,7 +97,7 @@ class BridgeSessionTest {
       })
   void errorsCarryKindAndPosition(
       String sql, String kind, int line, int col, int endLine, int endCol) {
-    BridgeException e = assertThrows(BridgeException.class, () -> rows(sql.replace("\\n", "\n")));
+    BridgeError e = assertThrows(BridgeError.class, () -> rows(sql.replace("\\n", "\n")));
     assertEquals(kind, e.kind(), e.getMessage());
     assertEquals(
         List.of(line, col, endLine, endCol),
@@ -114,10 +114,11 @@ class BridgeSessionTest {
 
   @Test
   void unknownConfigValueFailsWhenSet() {
-    ConfigException e =
+    BridgeError e =
         assertThrows(
-            ConfigException.class,
+            BridgeError.class,
             () -> session.setConfig("table.column-expansion-strategy", "EXCLUDE_NOTHING"));
+    assertEquals("CONFIG", e.kind());
     assertTrue(e.getMessage().contains("EXCLUDE_DEFAULT_VIRTUAL_METADATA_COLUMNS"), e.getMessage());
   }
 

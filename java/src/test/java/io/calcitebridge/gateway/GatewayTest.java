@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.calcitebridge.api.BridgeException;
-import io.calcitebridge.exec.ArrowResults;
+import io.calcitebridge.arrow.ArrowMemory;
+import io.calcitebridge.errors.BridgeError;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -125,11 +125,11 @@ class GatewayTest {
     assertArrayEquals("2".getBytes(StandardCharsets.UTF_8), count.get(0));
 
     long id = session.query("SELECT nme FROM (VALUES (1)) v(name)");
-    BridgeException e = assertThrows(BridgeException.class, () -> answers(id, 1 << 20));
+    BridgeError e = assertThrows(BridgeError.class, () -> answers(id, 1 << 20));
     assertEquals("VALIDATION", e.kind());
     assertEquals(1, e.line());
     assertEquals(8, e.column());
-    assertThrows(BridgeException.class, () -> session.setConfig("no.such.key", "x"));
+    assertThrows(BridgeError.class, () -> session.setConfig("no.such.key", "x"));
   }
 
   @Test
@@ -181,7 +181,7 @@ class GatewayTest {
     @Override
     public byte[] scan(String requestJson) {
       scans.add(requestJson);
-      try (VectorSchemaRoot root = VectorSchemaRoot.create(schemaOf(), ArrowResults.allocator())) {
+      try (VectorSchemaRoot root = VectorSchemaRoot.create(schemaOf(), ArrowMemory.allocator())) {
         BigIntVector n = (BigIntVector) root.getVector(0);
         for (int i = 0; i < 4; i++) {
           n.setSafe(i, i * 10L);

@@ -1,9 +1,9 @@
 package io.calcitebridge.api.source;
 
-import io.calcitebridge.exec.ArrowToRows;
-import io.calcitebridge.exec.RowsToArrow;
-import io.calcitebridge.plan.PlannerContext;
+import io.calcitebridge.arrow.ArrowToRows;
+import io.calcitebridge.arrow.RowsToArrow;
 import io.calcitebridge.types.ArrowTypes;
+import io.calcitebridge.types.BridgeTypeFactory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +53,7 @@ public final class ArrowRows {
   public static ArrowReader reader(
       BufferAllocator allocator, Schema schema, Iterable<Object[]> rows) {
     return RowsToArrow.fromIterator(
-        allocator, ArrowTypes.toRowType(PlannerContext.TYPE_FACTORY, schema), rows.iterator());
+        allocator, ArrowTypes.toRowType(BridgeTypeFactory.INSTANCE, schema), rows.iterator());
   }
 
   /**

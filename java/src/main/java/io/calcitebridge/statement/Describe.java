@@ -1,0 +1,127 @@
+package io.calcitebridge.statement;
+
+import io.calcitebridge.catalog.ColumnDef;
+import io.calcitebridge.catalog.ColumnKind;
+import io.calcitebridge.catalog.TableDef;
+import io.calcitebridge.catalog.ViewDef;
+import io.calcitebridge.errors.CatalogException;
+import io.calcitebridge.plan.BridgeTable;
+import io.calcitebridge.plan.PlannerContext;
+import io.calcitebridge.types.TypeNames;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/** DESCRIBE and SHOW CREATE TABLE. */
+final class Describe {
+  private Describe() {}
+
+  /** The columns of {@code describe}'s result. */
+  static RelDataType rowType(RelDataTypeFactory tf) {
+    RelDataType str =
+        tf.createTypeWithNullability(
+            tf.createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE), true);
+    RelDataType bool = tf.createTypeWithNullability(tf.createSqlType(SqlTypeName.BOOLEAN), true);
+    return tf.builder()
+        .add("name", str)
+        .add("type", str)
+        .add("nullable", bool)
+        .add("kind", str)
+        .add("metadata_key", str)
+        .add("virtual", bool)
+        .add("expression", str)
+        .build();
+  }
+
+  static RowSet describe(PlannerContext context, String name) {
+    List<Object[]> rows = new ArrayList<>();
+    for (ColumnDef c : columns(context, name)) {
+      rows.add(
+          new Object[] {
+            c.name(),
+            TypeNames.renderNullable(c.type()),
+            c.type().isNullable(),
+            c.kind().name(),
+            c.kind() == ColumnKind.METADATA ? c.metadataKey() : null,
+            c.kind() == ColumnKind.METADATA ? c.virtual() : null,
+            c.expression()
+          });
+    }
+    return RowSet.of("describe", rowType(context.typeFactory()), rows);
+  }
+
+  private static List<ColumnDef> columns(PlannerContext context, String name) {
+    ViewDef view = context.catalog().view(name);
+    if (view != null) {
+      return view.columns();
+    }
+    return def(context, name).columns();
+  }
+
+  private static TableDef def(PlannerContext context, String name) {
+    Table t = context.catalog().require(name);
+    if (!(t instanceof BridgeTable)) {
+      throw new CatalogException("'" + name + "' is not a table defined by CREATE TABLE");
+    }
+    return ((BridgeTable) t).def();
+  }
+
+  /** DDL that recreates table or view {@code name}. */
+  static String showCreate(PlannerContext context, String name) {
+    ViewDef view = context.catalog().view(name);
+    if (view != null) {
+      return "CREATE VIEW " + TypeNames.quote(name) + " AS\n" + view.expandedSql();
+    }
+    TableDef def = def(context, name);
+    StringBuilder b = new StringBuilder("CREATE TABLE ").append(TypeNames.quote(name)).append(" (");
+    List<String> parts = new ArrayList<>();
+    for (ColumnDef c : def.columns()) {
+      if (c.kind() == ColumnKind.SHADOW) {
+        continue; // recreated from `...`
+      }
+      StringBuilder p = new StringBuilder("\n  ").append(TypeNames.quote(c.name())).append(' ');
+      switch (c.kind()) {
+        case COMPUTED:
+          p.append("AS ").append(c.expression());
+          break;
+        case METADATA:
+          p.append(TypeNames.render(c.type())).append(" METADATA");
+          if (c.aliased()) {
+            p.append(" FROM '").append(c.metadataKey().replace("'", "''")).append('\'');
+          }
+          if (c.virtual()) {
+            p.append(" VIRTUAL");
+          }
+          break;
+        default:
+          p.append(TypeNames.render(c.type()));
+      }
+      parts.add(p.toString());
+    }
+    if (def.dynamicColumns()) {
+      parts.add(
+          "\n  ..."
+              + (def.dynamicDefaultType() == null
+                  ? ""
+                  : " " + TypeNames.render(def.dynamicDefaultType())));
+    }
+    b.append(String.join(",", parts)).append("\n)");
+    if (!def.options().isEmpty()) {
+      List<String> opts = new ArrayList<>();
+      for (Map.Entry<String, String> e : def.options().entrySet()) {
+        opts.add(
+            "\n  '"
+                + e.getKey().replace("'", "''")
+                + "' = '"
+                + e.getValue().replace("'", "''")
+                + "'");
+      }
+      b.append(" WITH (").append(String.join(",", opts)).append("\n)");
+    }
+    return b.toString();
+  }
+}

@@ -1,0 +1,137 @@
+package io.calcitebridge.statement;
+
+import io.calcitebridge.catalog.ExpansionStrategy;
+import io.calcitebridge.errors.ConfigException;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TimeZone;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The settings of one environment. Every key is known, and a value is checked when it is set, so a
+ * mistake fails at {@code SET} time with the allowed values named.
+ */
+public final class SessionConfig {
+  public static final String EXPANSION_STRATEGY = "table.column-expansion-strategy";
+  public static final String LOCAL_TIME_ZONE = "table.local-time-zone";
+  public static final String PYTHON_ALLOWED_MODULES = "python.allowed-modules";
+
+  private record Key(String defaultValue, UnaryOperator<String> normalizer) {}
+
+  private static final Map<String, Key> KEYS = new LinkedHashMap<>();
+
+  static {
+    KEYS.put(EXPANSION_STRATEGY, new Key("", SessionConfig::normalizeStrategy));
+    KEYS.put(LOCAL_TIME_ZONE, new Key("UTC", SessionConfig::normalizeZone));
+    KEYS.put(PYTHON_ALLOWED_MODULES, new Key("", SessionConfig::normalizeList));
+  }
+
+  private final Map<String, String> values = new ConcurrentHashMap<>();
+
+  /** Sets {@code key}; fails naming the allowed keys or values. */
+  public void set(String key, String value) {
+    values.put(key, key(key).normalizer.apply(value == null ? "" : value));
+  }
+
+  /** Resets {@code key} to its default; every key when null. */
+  public void reset(@Nullable String key) {
+    if (key == null) {
+      values.clear();
+    } else {
+      key(key);
+      values.remove(key);
+    }
+  }
+
+  public String get(String key) {
+    return values.getOrDefault(key, key(key).defaultValue);
+  }
+
+  /** Every key with its current value, in a stable order. */
+  public Map<String, String> all() {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String k : KEYS.keySet()) {
+      m.put(k, get(k));
+    }
+    return m;
+  }
+
+  /** The parsed expansion strategy. */
+  public List<ExpansionStrategy> expansionStrategy() {
+    List<ExpansionStrategy> out = new ArrayList<>();
+    for (String s : get(EXPANSION_STRATEGY).split(";")) {
+      if (!s.isEmpty()) {
+        out.add(ExpansionStrategy.valueOf(s));
+      }
+    }
+    return out;
+  }
+
+  public TimeZone timeZone() {
+    return TimeZone.getTimeZone(ZoneId.of(get(LOCAL_TIME_ZONE)));
+  }
+
+  private static Key key(String key) {
+    Key k = KEYS.get(key);
+    if (k == null) {
+      throw new ConfigException(
+          "Unknown configuration key '"
+              + key
+              + "'; known keys: "
+              + String.join(", ", KEYS.keySet()));
+    }
+    return k;
+  }
+
+  private static String normalizeStrategy(String value) {
+    List<String> out = new ArrayList<>();
+    for (String part : value.split(";")) {
+      String p = part.trim().toUpperCase(Locale.ROOT);
+      if (p.isEmpty()) {
+        continue;
+      }
+      try {
+        ExpansionStrategy.valueOf(p);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(
+            "Invalid value '"
+                + part.trim()
+                + "' for '"
+                + EXPANSION_STRATEGY
+                + "'; allowed values: "
+                + Arrays.toString(ExpansionStrategy.values()));
+      }
+      if (!out.contains(p)) {
+        out.add(p);
+      }
+    }
+    return String.join(";", out);
+  }
+
+  private static String normalizeList(String value) {
+    List<String> out = new ArrayList<>();
+    for (String part : value.split(";")) {
+      if (!part.isBlank() && !out.contains(part.trim())) {
+        out.add(part.trim());
+      }
+    }
+    return String.join(";", out);
+  }
+
+  private static String normalizeZone(String value) {
+    try {
+      return ZoneId.of(value.trim()).getId();
+    } catch (DateTimeException e) {
+      throw new ConfigException(
+          "Invalid time zone '" + value + "' for '" + LOCAL_TIME_ZONE + "': " + e.getMessage());
+    }
+  }
+}

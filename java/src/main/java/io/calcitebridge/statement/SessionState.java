@@ -1,0 +1,40 @@
+package io.calcitebridge.statement;
+
+import io.calcitebridge.catalog.Catalog;
+import io.calcitebridge.connector.ConnectorFactory;
+import io.calcitebridge.plan.PlannerContext;
+import io.calcitebridge.vector.ArrowAggregateRule;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * What one environment's statements run against: its catalog, its settings, the planner context
+ * built from them, and the factory of the connectors implemented in Python.
+ */
+public final class SessionState {
+  private final Catalog catalog = new Catalog();
+  private final SessionConfig config = new SessionConfig();
+  private final PlannerContext planner =
+      new PlannerContext(catalog, config::expansionStrategy, ArrowAggregateRule.PROGRAM);
+  private volatile @Nullable ConnectorFactory connectorFactory;
+
+  public Catalog catalog() {
+    return catalog;
+  }
+
+  public SessionConfig config() {
+    return config;
+  }
+
+  public PlannerContext planner() {
+    return planner;
+  }
+
+  /** The factory of Python-implemented connectors, or null before Python registered one. */
+  public @Nullable ConnectorFactory connectorFactory() {
+    return connectorFactory;
+  }
+
+  public void setConnectorFactory(@Nullable ConnectorFactory factory) {
+    this.connectorFactory = factory;
+  }
+}

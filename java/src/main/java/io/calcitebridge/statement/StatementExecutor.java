@@ -1,0 +1,239 @@
+package io.calcitebridge.statement;
+
+import io.calcitebridge.catalog.ColumnDef;
+import io.calcitebridge.catalog.TableDef;
+import io.calcitebridge.errors.ErrorKind;
+import io.calcitebridge.errors.PositionedException;
+import io.calcitebridge.plan.BridgeTable;
+import io.calcitebridge.plan.PlannerContext;
+import io.calcitebridge.plan.QueryPlanner;
+import io.calcitebridge.sql.SqlCreateTable;
+import io.calcitebridge.sql.SqlCreateView;
+import io.calcitebridge.sql.SqlDropObject;
+import io.calcitebridge.sql.SqlResetConfig;
+import io.calcitebridge.sql.SqlSetConfig;
+import io.calcitebridge.sql.SqlShowCreateTable;
+import io.calcitebridge.sql.SqlShowTables;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.sql.SqlDescribeTable;
+import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/** Runs one parsed statement of any kind and returns its rows. */
+public final class StatementExecutor {
+  private final SessionState session;
+  private final PlannerContext context;
+  private final SessionConfig config;
+  private final AtomicBoolean cancelFlag;
+  private @Nullable String sql;
+
+  public StatementExecutor(SessionState session, AtomicBoolean cancel) {
+    this.session = session;
+    this.context = session.planner();
+    this.config = session.config();
+    this.cancelFlag = cancel;
+  }
+
+  /** Runs {@code node}, parsed from {@code sql}. */
+  public RowSet execute(SqlNode node, String sql) {
+    this.sql = sql;
+    DdlExecutor ddl = new DdlExecutor(session);
+    if (node instanceof SqlCreateTable) {
+      ddl.createTable((SqlCreateTable) node);
+      return RowSet.ok("ddl", context.typeFactory());
+    } else if (node instanceof SqlCreateView) {
+      ddl.createView((SqlCreateView) node, sql);
+      return RowSet.ok("ddl", context.typeFactory());
+    } else if (node instanceof SqlDropObject) {
+      ddl.drop((SqlDropObject) node);
+      return RowSet.ok("ddl", context.typeFactory());
+    } else if (node instanceof SqlDescribeTable) {
+      SqlIdentifier id = ((SqlDescribeTable) node).getTable();
+      return Describe.describe(context, DdlExecutor.simpleName(id));
+    } else if (node instanceof SqlShowTables) {
+      List<Object[]> rows = new ArrayList<>();
+      context.catalog().names().forEach(n -> rows.add(new Object[] {n}));
+      return RowSet.of("show", RowSet.strings(context.typeFactory(), "table_name"), rows);
+    } else if (node instanceof SqlShowCreateTable) {
+      String name = DdlExecutor.simpleName(((SqlShowCreateTable) node).name());
+      return RowSet.of(
+          "show",
+          RowSet.strings(context.typeFactory(), "statement"),
+          List.<Object[]>of(new Object[] {Describe.showCreate(context, name)}));
+    } else if (node instanceof SqlSetConfig) {
+      return set((SqlSetConfig) node);
+    } else if (node instanceof SqlResetConfig) {
+      config.reset(((SqlResetConfig) node).key());
+      return RowSet.ok("config", context.typeFactory());
+    } else if (node instanceof SqlExplain) {
+      SqlExplain explain = (SqlExplain) node;
+      String plan = explain(explain.getExplicandum(), "text");
+      return RowSet.of(
+          "explain",
+          RowSet.strings(context.typeFactory(), "plan"),
+          List.<Object[]>of(new Object[] {plan}));
+    } else if (node.getKind() == SqlKind.INSERT) {
+      return insert((SqlInsert) node);
+    } else if (node.isA(SqlKind.QUERY)) {
+      return query(node);
+    }
+    throw new PositionedException(
+        ErrorKind.UNSUPPORTED,
+        "Statement " + node.getKind() + " is not supported",
+        node.getParserPosition());
+  }
+
+  private RowSet set(SqlSetConfig set) {
+    if (set.key() == null) {
+      List<Object[]> rows = new ArrayList<>();
+      for (Map.Entry<String, String> e : config.all().entrySet()) {
+        rows.add(new Object[] {e.getKey(), e.getValue()});
+      }
+      return RowSet.of("config", RowSet.strings(context.typeFactory(), "key", "value"), rows);
+    }
+    config.set(set.key(), set.value());
+    return RowSet.ok("config", context.typeFactory());
+  }
+
+  /** The SQL text the statement came from, so that field discovery can re-read it. */
+  public StatementExecutor withSql(String text) {
+    this.sql = text;
+    return this;
+  }
+
+  /** Parses the statement's query afresh (for validation after a discovery), or null. */
+  private java.util.function.@Nullable Supplier<SqlNode> reparser() {
+    final String text = sql;
+    if (text == null) {
+      return null;
+    }
+    return () -> {
+      try {
+        SqlNode n = context.parseStatement(text);
+        return n instanceof SqlExplain ? ((SqlExplain) n).getExplicandum() : n;
+      } catch (org.apache.calcite.sql.parser.SqlParseException e) {
+        throw new IllegalStateException(e);
+      }
+    };
+  }
+
+  /** Plans and runs a query. */
+  public RowSet query(SqlNode node) {
+    QueryPlanner planner = new QueryPlanner(context, reparser());
+    SqlNode validated = planner.validate(node);
+    RelDataType rowType = planner.rowType(validated);
+    EnumerableRel physical = planner.optimize(planner.toLogical(validated));
+    org.apache.arrow.vector.ipc.ArrowReader direct = FastPath.direct(physical, rowType);
+    if (direct != null) {
+      return new RowSet(
+          "query", rowType, org.apache.calcite.linq4j.Linq4j.emptyEnumerable(), direct);
+    }
+    return new RowSet("query", rowType, run(physical));
+  }
+
+  /** The row type of a query, without running it. */
+  public RelDataType validate(SqlNode node) {
+    QueryPlanner planner = new QueryPlanner(context, reparser());
+    return planner.rowType(planner.validate(node));
+  }
+
+  /** The optimized plan of a query or INSERT. */
+  public String explain(SqlNode node, String format) {
+    if (node instanceof SqlExplain) {
+      node = ((SqlExplain) node).getExplicandum();
+    }
+    QueryPlanner planner =
+        new QueryPlanner(context, node.getKind() == SqlKind.INSERT ? null : reparser());
+    SqlNode validated = planner.validate(prepareInsert(node));
+    if (validated.getKind() == SqlKind.INSERT) {
+      TableModify modify = planner.toLogicalInsert(validated);
+      EnumerableRel source = planner.optimize(modify.getInput());
+      String target = String.join(".", modify.getTable().getQualifiedName());
+      String inner = QueryPlanner.render(source, format);
+      if (!"text".equalsIgnoreCase(format)) {
+        return inner;
+      }
+      return "Insert(table=[" + target + "])\n  " + inner.replace("\n", "\n  ");
+    }
+    return QueryPlanner.render(planner.optimize(planner.toLogical(validated)), format);
+  }
+
+  private SqlNode prepareInsert(SqlNode node) {
+    if (node.getKind() == SqlKind.INSERT) {
+      Inserts.prepare((SqlInsert) node, context);
+    }
+    return node;
+  }
+
+  private RowSet insert(SqlInsert insert) {
+    Inserts.prepare(insert, context);
+    QueryPlanner planner = new QueryPlanner(context);
+    SqlNode validated = planner.validate(insert);
+    TableModify modify = planner.toLogicalInsert(validated);
+    BridgeTable table = modify.getTable().unwrap(BridgeTable.class);
+    if (table == null) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "Cannot INSERT into " + String.join(".", modify.getTable().getQualifiedName()),
+          insert.getTargetTable().getParserPosition());
+    }
+    EnumerableRel source = planner.optimize(modify.getInput());
+    List<Object[]> rows = new ArrayList<>();
+    TableDef def = table.def();
+    List<ColumnDef> scanned = def.scannedColumns();
+    for (Object[] row : run(source)) {
+      Object[] out = new Object[def.writableColumns().size()];
+      int j = 0;
+      for (int i = 0; i < scanned.size(); i++) {
+        if (scanned.get(i).isWritable()) {
+          out[j++] = row[i];
+        }
+      }
+      rows.add(out);
+    }
+    long n;
+    try {
+      n = table.storage().insert(rows);
+    } catch (IllegalArgumentException e) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION, e.getMessage(), insert.getParserPosition());
+    }
+    RelDataType type =
+        context.typeFactory().builder().add("rows_inserted", SqlTypeName.BIGINT).build();
+    return RowSet.of("insert", type, List.<Object[]>of(new Object[] {n}));
+  }
+
+  /** Compiles and runs an optimized plan; rows come back as {@code Object[]} always. */
+  @SuppressWarnings("unchecked")
+  private Enumerable<Object[]> run(EnumerableRel rel) {
+    Map<String, Object> parameters = new java.util.HashMap<>();
+    Bindable<Object> bindable =
+        EnumerableInterpretable.toBindable(parameters, null, rel, EnumerableRel.Prefer.ARRAY);
+    ExecContext dc =
+        new ExecContext(
+            context.catalog().rootSchema().plus(),
+            context.typeFactory(),
+            parameters,
+            config.timeZone(),
+            cancelFlag);
+    Enumerable<Object> rows = bindable.bind(dc);
+    if (rel.getRowType().getFieldCount() == 1) {
+      return rows.select(v -> new Object[] {v});
+    }
+    return (Enumerable<Object[]>) (Enumerable<?>) rows;
+  }
+}

@@ -1,0 +1,132 @@
+package io.calcitebridge.vector;
+
+import io.calcitebridge.plan.BridgeTableScan;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.linq4j.tree.Blocks;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.plan.hep.HepRelVertex;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * An aggregate computed straight from a source's Arrow batches (see {@link VectorAggregates}), with
+ * or without GROUP BY: its input is always a {@link BridgeTableScan} of a Python source that reads
+ * only the GROUP BY keys (its first columns) and the columns the aggregates use, none at all for
+ * {@code COUNT(*)} alone. {@link ArrowAggregateRule} puts it in place of Calcite's row-at-a-time
+ * aggregate.
+ */
+public final class ArrowAggregate extends Aggregate implements EnumerableRel {
+  /** Groups by the first {@code keys} columns of {@code input}, none without GROUP BY. */
+  public ArrowAggregate(
+      RelOptCluster cluster,
+      RelTraitSet traits,
+      RelNode input,
+      int keys,
+      List<AggregateCall> calls) {
+    super(
+        cluster,
+        traits.replace(EnumerableConvention.INSTANCE),
+        List.of(),
+        input,
+        ImmutableBitSet.range(keys),
+        null,
+        calls);
+  }
+
+  @Override
+  public Aggregate copy(
+      RelTraitSet traitSet,
+      RelNode input,
+      ImmutableBitSet groupSet,
+      @Nullable List<ImmutableBitSet> groupSets,
+      List<AggregateCall> aggCalls) {
+    return new ArrowAggregate(getCluster(), traitSet, input, groupSet.cardinality(), aggCalls);
+  }
+
+  /** The scan the aggregates read. */
+  public BridgeTableScan scan() {
+    RelNode input = getInput();
+    if (input instanceof HepRelVertex vertex) {
+      input = vertex.getCurrentRel();
+    }
+    return (BridgeTableScan) input;
+  }
+
+  /** What {@link VectorAggregates#compute} needs to run this aggregate. */
+  public VectorAggregates.Plan plan() {
+    BridgeTableScan scan = scan();
+    List<VectorAggregates.Call> calls = new ArrayList<>();
+    for (AggregateCall c : getAggCallList()) {
+      calls.add(
+          new VectorAggregates.Call(
+              kind(c), c.getArgList().isEmpty() ? -1 : c.getArgList().get(0), typeName(c)));
+    }
+    List<SqlTypeName> keys = new ArrayList<>();
+    for (int k : getGroupSet()) {
+      keys.add(scan.getRowType().getFieldList().get(k).getType().getSqlTypeName());
+    }
+    return new VectorAggregates.Plan(
+        scan.bridgeTable(), scan.filters(), scan.projection(), scan.nested(), keys, calls);
+  }
+
+  private static VectorAggregates.Kind kind(AggregateCall c) {
+    SqlKind kind = c.getAggregation().getKind();
+    switch (kind) {
+      case COUNT:
+        return c.getArgList().isEmpty()
+            ? VectorAggregates.Kind.COUNT_STAR
+            : VectorAggregates.Kind.COUNT;
+      case SUM:
+        return VectorAggregates.Kind.SUM;
+      case SUM0:
+        return VectorAggregates.Kind.SUM0;
+      case MIN:
+        return VectorAggregates.Kind.MIN;
+      case MAX:
+        return VectorAggregates.Kind.MAX;
+      default:
+        throw new IllegalStateException("Not a vectorized aggregate: " + c);
+    }
+  }
+
+  private static SqlTypeName typeName(AggregateCall c) {
+    return c.getType().getSqlTypeName();
+  }
+
+  @Override
+  public @Nullable RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+    RelOptCost cost = super.computeSelfCost(planner, mq);
+    return cost == null ? null : cost.multiplyBy(0.1);
+  }
+
+  @Override
+  public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    PhysType physType =
+        PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), pref.preferArray());
+    org.apache.calcite.linq4j.tree.Expression plan =
+        implementor.stash(plan(), VectorAggregates.Plan.class);
+    boolean scalar = physType.getFormat() == JavaRowFormat.SCALAR;
+    return implementor.result(
+        physType,
+        Blocks.toBlock(
+            Expressions.call(
+                VectorAggregates.class, "enumerable", plan, Expressions.constant(scalar))));
+  }
+}

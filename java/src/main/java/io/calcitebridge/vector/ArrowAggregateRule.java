@@ -1,0 +1,157 @@
+package io.calcitebridge.vector;
+
+import io.calcitebridge.catalog.ArrowStorage;
+import io.calcitebridge.plan.BridgeTableScan;
+import io.calcitebridge.plan.SelectOnly;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.hep.HepRelVertex;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Vectorized aggregates over an absorbed scan: an Enumerable aggregate whose input is a scan of a
+ * Python source (directly, or through a projection that only picks columns) becomes an {@link
+ * ArrowAggregate}, which computes {@code COUNT(*)}, {@code COUNT(x)}, {@code MIN} and {@code MAX}
+ * of integer columns and {@code SUM} of INTEGER, BIGINT and floating-point columns from the
+ * source's Arrow batches. GROUP BY keys of integer, BOOLEAN, CHAR/VARCHAR and DATE types are hashed
+ * over the same batches. The scan is narrowed to the keys, then the columns the aggregates read:
+ * none for {@code COUNT(*)} alone, so a source may answer from its own row counts.
+ *
+ * <p>Runs once after cost-based planning. {@code DISTINCT}, {@code FILTER}, {@code WITHIN GROUP},
+ * GROUPING SETS, keys of other types, other functions and other types keep Calcite's aggregate, as
+ * does MIN/MAX of floating-point columns (Calcite's own answer there depends on where NaN values
+ * fall).
+ */
+public final class ArrowAggregateRule extends RelOptRule {
+  public static final ArrowAggregateRule INSTANCE = new ArrowAggregateRule();
+
+  /** The rule as a planning phase of its own. */
+  public static final Program PROGRAM =
+      Programs.hep(List.of(INSTANCE), true, DefaultRelMetadataProvider.INSTANCE);
+
+  @SuppressWarnings("deprecation")
+  private ArrowAggregateRule() {
+    super(operand(Aggregate.class, any()), "ArrowAggregate");
+  }
+
+  @Override
+  public void onMatch(RelOptRuleCall call) {
+    Aggregate agg = call.rel(0);
+    if (agg instanceof ArrowAggregate
+        || agg.getConvention() != EnumerableConvention.INSTANCE
+        || agg.getGroupType() != Aggregate.Group.SIMPLE) {
+      return;
+    }
+    RelNode input = strip(agg.getInput());
+    int[] map = null;
+    if (input instanceof Calc calc) {
+      map = SelectOnly.columns(calc.getProgram());
+      if (map == null) {
+        return;
+      }
+      input = strip(calc.getInput());
+    }
+    if (!(input instanceof BridgeTableScan scan)
+        || scan.limit() != null
+        || !(scan.bridgeTable().storage() instanceof ArrowStorage)) {
+      return;
+    }
+    RelDataType scanType = scan.getRowType();
+    List<Integer> used = new ArrayList<>();
+    for (int key : agg.getGroupSet()) {
+      int column = map == null ? key : map[key];
+      if (used.contains(column)
+          || !isKeyType(scanType.getFieldList().get(column).getType().getSqlTypeName())) {
+        return;
+      }
+      used.add(column);
+    }
+    List<AggregateCall> calls = new ArrayList<>();
+    for (AggregateCall c : agg.getAggCallList()) {
+      List<Integer> args = new ArrayList<>();
+      for (int a : c.getArgList()) {
+        int column = map == null ? a : map[a];
+        if (!used.contains(column)) {
+          used.add(column);
+        }
+        args.add(used.indexOf(column));
+      }
+      SqlTypeName argType =
+          args.isEmpty()
+              ? null
+              : scanType.getFieldList().get(used.get(args.get(0))).getType().getSqlTypeName();
+      if (!supported(c, argType)) {
+        return;
+      }
+      calls.add(c.withArgList(args));
+    }
+    BridgeTableScan narrowed = scan.withColumns(used);
+    call.transformTo(
+        new ArrowAggregate(
+            agg.getCluster(), agg.getTraitSet(), narrowed, agg.getGroupCount(), calls));
+  }
+
+  private static boolean supported(AggregateCall c, @Nullable SqlTypeName argType) {
+    if (c.isDistinct()
+        || c.isApproximate()
+        || c.filterArg >= 0
+        || !c.getCollation().getFieldCollations().isEmpty()
+        || !c.rexList.isEmpty()
+        || c.distinctKeys != null
+        || c.getArgList().size() > 1) {
+      return false;
+    }
+    SqlTypeName result = c.getType().getSqlTypeName();
+    switch (c.getAggregation().getKind()) {
+      case COUNT:
+        return true;
+      case SUM:
+      case SUM0:
+        // A TINYINT or SMALLINT sum that leaves its type fails in Calcite's engine: keep it there.
+        return argType != null
+            && ((VectorAggregates.isInteger(argType)
+                    && (result == SqlTypeName.INTEGER || result == SqlTypeName.BIGINT))
+                || (VectorAggregates.isFloating(argType) && VectorAggregates.isFloating(result)));
+      case MIN:
+      case MAX:
+        return argType != null
+            && VectorAggregates.isInteger(argType)
+            && VectorAggregates.isInteger(result);
+      default:
+        return false;
+    }
+  }
+
+  /** Whether GROUP BY keys of this type are hashed here. */
+  private static boolean isKeyType(SqlTypeName type) {
+    switch (type) {
+      case TINYINT:
+      case SMALLINT:
+      case INTEGER:
+      case BIGINT:
+      case BOOLEAN:
+      case CHAR:
+      case VARCHAR:
+      case DATE:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private static RelNode strip(RelNode node) {
+    return node instanceof HepRelVertex vertex ? vertex.getCurrentRel() : node;
+  }
+}

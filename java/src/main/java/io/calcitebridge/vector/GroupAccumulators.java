@@ -1,0 +1,287 @@
+package io.calcitebridge.vector;
+
+import io.calcitebridge.arrow.ValueReaders;
+import io.calcitebridge.arrow.ValueReaders.ValueReader;
+import io.calcitebridge.vector.VectorAggregates.Call;
+import io.calcitebridge.vector.VectorAggregates.Kind;
+import java.util.Arrays;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The state of one aggregate call for every group of a GROUP BY, in arrays indexed by group id.
+ * Each batch adds its rows to the groups {@link GroupIds} gave them, in scan order. Without GROUP
+ * BY, every row is in group 0 ({@link #addAll}).
+ */
+abstract class GroupAccumulators {
+  final Call call;
+
+  /** Whether each group has seen a non-null value. */
+  boolean[] any = new boolean[16];
+
+  /** Group ids of rows that all belong to group 0, for {@link #addAll}. */
+  private int[] zeros = new int[0];
+
+  GroupAccumulators(Call call) {
+    this.call = call;
+  }
+
+  static GroupAccumulators of(Call call) {
+    switch (call.kind()) {
+      case COUNT_STAR:
+      case COUNT:
+        return new Count(call);
+      case SUM:
+      case SUM0:
+        return VectorAggregates.isFloating(call.type())
+            ? new FloatingSum(call)
+            : new IntegerSum(call);
+      case MIN:
+      case MAX:
+        return new IntegerMinMax(call);
+      default:
+        throw new IllegalArgumentException(call.toString());
+    }
+  }
+
+  /** Makes room for {@code groups} groups. */
+  void ensure(int groups) {
+    if (groups > any.length) {
+      int size = Math.max(groups, any.length * 2);
+      any = Arrays.copyOf(any, size);
+      grow(size);
+    }
+  }
+
+  abstract void grow(int size);
+
+  /**
+   * Adds the {@code rows} values of {@code v} (null for {@code COUNT(*)}) to groups {@code ids}.
+   */
+  abstract void add(@Nullable FieldVector v, int rows, int[] ids);
+
+  /** Adds the {@code rows} values of {@code v} (null for {@code COUNT(*)}) to group 0. */
+  void addAll(@Nullable FieldVector v, int rows) {
+    if (zeros.length < rows) {
+      zeros = new int[rows];
+    }
+    add(v, rows, zeros);
+  }
+
+  abstract @Nullable Object result(int group);
+
+  private static final class Count extends GroupAccumulators {
+    private long[] counts = new long[16];
+
+    Count(Call call) {
+      super(call);
+    }
+
+    @Override
+    void grow(int size) {
+      counts = Arrays.copyOf(counts, size);
+    }
+
+    @Override
+    void add(@Nullable FieldVector v, int rows, int[] ids) {
+      long[] c = counts;
+      if (v == null || v.getNullCount() == 0) {
+        for (int i = 0; i < rows; i++) {
+          c[ids[i]]++;
+        }
+      } else {
+        for (int i = 0; i < rows; i++) {
+          if (!v.isNull(i)) {
+            c[ids[i]]++;
+          }
+        }
+      }
+    }
+
+    @Override
+    void addAll(@Nullable FieldVector v, int rows) {
+      counts[0] += v == null ? rows : rows - v.getNullCount();
+    }
+
+    @Override
+    Object result(int group) {
+      return counts[group];
+    }
+  }
+
+  /** An integer SUM, added up modulo 2^64 and narrowed to the result type. */
+  private static final class IntegerSum extends GroupAccumulators {
+    private long[] sums = new long[16];
+
+    IntegerSum(Call call) {
+      super(call);
+    }
+
+    @Override
+    void grow(int size) {
+      sums = Arrays.copyOf(sums, size);
+    }
+
+    @Override
+    void add(@Nullable FieldVector v, int rows, int[] ids) {
+      if (v == null) {
+        return;
+      }
+      long[] s = sums;
+      boolean[] seen = any;
+      if (v instanceof BigIntVector b) {
+        for (int i = 0; i < rows; i++) {
+          if (!b.isNull(i)) {
+            s[ids[i]] += b.get(i);
+            seen[ids[i]] = true;
+          }
+        }
+      } else if (v instanceof IntVector b) {
+        for (int i = 0; i < rows; i++) {
+          if (!b.isNull(i)) {
+            s[ids[i]] += b.get(i);
+            seen[ids[i]] = true;
+          }
+        }
+      } else {
+        ValueReader r = ValueReaders.of(v);
+        for (int i = 0; i < rows; i++) {
+          Object o = r.get(i);
+          if (o != null) {
+            s[ids[i]] += ((Number) o).longValue();
+            seen[ids[i]] = true;
+          }
+        }
+      }
+    }
+
+    @Override
+    @Nullable Object result(int group) {
+      if (!any[group]) {
+        return call.kind() == Kind.SUM0 ? VectorAggregates.narrow(0L, call.type()) : null;
+      }
+      return VectorAggregates.narrow(sums[group], call.type());
+    }
+  }
+
+  /** A floating-point SUM, adding each group's values in scan order in the result type. */
+  private static final class FloatingSum extends GroupAccumulators {
+    private double[] sums = new double[16];
+    private float[] floatSums = new float[16];
+    private final boolean real;
+
+    FloatingSum(Call call) {
+      super(call);
+      this.real = call.type() == SqlTypeName.REAL;
+    }
+
+    @Override
+    void grow(int size) {
+      sums = Arrays.copyOf(sums, size);
+      floatSums = Arrays.copyOf(floatSums, size);
+    }
+
+    @Override
+    void add(@Nullable FieldVector v, int rows, int[] ids) {
+      if (v == null) {
+        return;
+      }
+      boolean[] seen = any;
+      if (v instanceof Float8Vector b && !real) {
+        double[] s = sums;
+        for (int i = 0; i < rows; i++) {
+          if (!b.isNull(i)) {
+            s[ids[i]] += b.get(i);
+            seen[ids[i]] = true;
+          }
+        }
+      } else if (v instanceof Float4Vector b && real) {
+        float[] s = floatSums;
+        for (int i = 0; i < rows; i++) {
+          if (!b.isNull(i)) {
+            s[ids[i]] += b.get(i);
+            seen[ids[i]] = true;
+          }
+        }
+      } else {
+        ValueReader r = ValueReaders.of(v);
+        for (int i = 0; i < rows; i++) {
+          Object o = r.get(i);
+          if (o != null) {
+            if (real) {
+              floatSums[ids[i]] += ((Number) o).floatValue();
+            } else {
+              sums[ids[i]] += ((Number) o).doubleValue();
+            }
+            seen[ids[i]] = true;
+          }
+        }
+      }
+    }
+
+    @Override
+    @Nullable Object result(int group) {
+      if (!any[group] && call.kind() == Kind.SUM) {
+        return null;
+      }
+      return real ? (Object) floatSums[group] : (Object) sums[group];
+    }
+  }
+
+  /** MIN or MAX of an integer column. */
+  private static final class IntegerMinMax extends GroupAccumulators {
+    private final boolean min;
+    private long[] best = new long[16];
+
+    IntegerMinMax(Call call) {
+      super(call);
+      this.min = call.kind() == Kind.MIN;
+    }
+
+    @Override
+    void grow(int size) {
+      best = Arrays.copyOf(best, size);
+    }
+
+    @Override
+    void add(@Nullable FieldVector v, int rows, int[] ids) {
+      if (v == null) {
+        return;
+      }
+      ValueReader r =
+          v instanceof BigIntVector || v instanceof IntVector ? null : ValueReaders.of(v);
+      for (int i = 0; i < rows; i++) {
+        long value;
+        if (r == null) {
+          if (v.isNull(i)) {
+            continue;
+          }
+          value = v instanceof BigIntVector b ? b.get(i) : (long) ((IntVector) v).get(i);
+        } else {
+          Object o = r.get(i);
+          if (o == null) {
+            continue;
+          }
+          value = ((Number) o).longValue();
+        }
+        int g = ids[i];
+        if (!any[g]) {
+          best[g] = value;
+          any[g] = true;
+        } else {
+          best[g] = min ? Math.min(best[g], value) : Math.max(best[g], value);
+        }
+      }
+    }
+
+    @Override
+    @Nullable Object result(int group) {
+      return any[group] ? VectorAggregates.narrow(best[group], call.type()) : null;
+    }
+  }
+}
