@@ -67,15 +67,18 @@ test-java-example: install-java
 bench: build
 	$(PY) bench/run.py
 
+# check_python_imports.py fails on an import cycle inside calcite_bridge (function-local imports
+# count) and on an import that goes up the layer order stated in its docstring.
 lint: build
-	$(VENV)/bin/ruff check python tests examples bench
-	$(VENV)/bin/ruff format --check python tests examples bench
+	$(VENV)/bin/ruff check python tests examples bench tools
+	$(VENV)/bin/ruff format --check python tests examples bench tools
 	$(VENV)/bin/mypy
+	$(PY) tools/check_python_imports.py
 	cd java && $(MVN) spotless:check
 
 fmt: venv
-	$(VENV)/bin/ruff format python tests examples bench
-	$(VENV)/bin/ruff check --fix python tests examples bench
+	$(VENV)/bin/ruff format python tests examples bench tools
+	$(VENV)/bin/ruff check --fix python tests examples bench tools
 	cd java && $(MVN) spotless:apply
 
 clean:

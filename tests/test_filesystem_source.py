@@ -15,7 +15,8 @@ import pytest
 from calcite_bridge.errors import SourceError
 from calcite_bridge.expressions import Call, Expression, FieldReference, Literal
 from calcite_bridge.expressions import NestedFieldReference as Nested
-from calcite_bridge.sources import FileSystemSource, ScanRequest, check_filter_result
+from calcite_bridge.sources import FileSystemSource, ScanRequest
+from calcite_bridge.sources.base import check_filter_result
 from calcite_bridge.sources.filesystem import TMP_PREFIX
 from calcite_bridge.sources.pruning import prune_row_groups, row_groups_to_read
 

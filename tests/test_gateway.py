@@ -24,7 +24,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import calcite_bridge as cb
-from calcite_bridge import _gateway, _jvm
+from calcite_bridge._transport import gateway as _gateway
+from calcite_bridge._transport import jvm as _jvm
 from conftest import GATEWAY_TOKEN, ROOT
 from test_startup import LONG_QUERY
 

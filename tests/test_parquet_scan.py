@@ -24,8 +24,12 @@ import pytest
 import calcite_bridge as cb
 from calcite_bridge.expressions import Call, Expression, FieldReference, Literal
 from calcite_bridge.expressions import NestedFieldReference as Nested
-from calcite_bridge.sources import FileSystemSource, FilterPushDownResult, ScanRequest
-from calcite_bridge.sources import parquet as parquet_scan
+from calcite_bridge.sources import (
+    FileSystemSource,
+    FilterPushDownResult,
+    ScanRequest,
+    parquet_footers,
+)
 from calcite_bridge.sources.arrow import scan_dataset
 from calcite_bridge.sources.pruning import RowGroupClass, classify_row_groups
 
@@ -110,7 +114,7 @@ class NoPushdown(FileSystemSource):
 
 
 def test_row_groups_are_classified_under_where_semantics(users: Path) -> None:
-    found = parquet_scan.footer(str(users / "part-0.parquet"))
+    found = parquet_footers.footer(str(users / "part-0.parquet"))
     classes = classify_row_groups(found.num_row_groups, [call("<", AGE, lit(30))], found.stats)
     all_, some, skip = RowGroupClass.ALL, RowGroupClass.SOME, RowGroupClass.SKIP
     # A NULL ROW makes a NULL age: row groups 1, 3 and 5 must still be filtered.
@@ -175,9 +179,9 @@ def test_only_the_leaves_a_request_reads_are_decoded(
     users: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     read: list[list[int]] = []
-    real_open = parquet_scan.ParquetFooter.open
+    real_open = parquet_footers.ParquetFooter.open
 
-    def spy(self: parquet_scan.ParquetFooter) -> Any:
+    def spy(self: parquet_footers.ParquetFooter) -> Any:
         file = real_open(self)
         real = file.reader.read_row_groups
 
@@ -191,7 +195,7 @@ def test_only_the_leaves_a_request_reads_are_decoded(
 
         return File()
 
-    monkeypatch.setattr(parquet_scan.ParquetFooter, "open", spy)
+    monkeypatch.setattr(parquet_footers.ParquetFooter, "open", spy)
     source = FileSystemSource(users, "parquet", SCHEMA)
     # Leaves: 0 id, 1 user.name, 2 user.age, 3 user.address.city, 4 score.
     request = ScanRequest(projection=((1, 0),), filters=(call("<", AGE, lit(30)),))
@@ -210,15 +214,15 @@ def test_footers_are_cached_until_the_file_changes(
     users: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     opened: list[str] = []
-    real = parquet_scan.pq.ParquetFile
+    real = parquet_footers.pq.ParquetFile
 
     def counting(path: Any, *args: Any, **kwargs: Any) -> Any:
         if kwargs.get("metadata") is None:
             opened.append(str(path))
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(parquet_scan.pq, "ParquetFile", counting)
-    parquet_scan.clear_footer_cache()
+    monkeypatch.setattr(parquet_footers.pq, "ParquetFile", counting)
+    parquet_footers.clear_footer_cache()
     source = FileSystemSource(users, "parquet", SCHEMA)
     request = ScanRequest(columns=("id",), filters=(call("<", AGE, lit(30)),))
     first = source.scan(request).read_all().num_rows

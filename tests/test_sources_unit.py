@@ -7,6 +7,7 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
+from calcite_bridge._types import arrow_to_sql, sql_to_arrow
 from calcite_bridge.errors import SourceContractError, SourceError
 from calcite_bridge.expressions import Call, FieldReference, Literal, NestedFieldReference
 from calcite_bridge.sources import (
@@ -17,11 +18,11 @@ from calcite_bridge.sources import (
     SupportsFilterPushDown,
     SupportsProjectionPushDown,
     SupportsReadingMetadata,
-    arrow_to_sql,
+)
+from calcite_bridge.sources.base import (
     check_filter_result,
     filters_from_json,
     filters_to_json,
-    sql_to_arrow,
     to_reader,
 )
 

@@ -2,7 +2,7 @@
 
 Run as ``CALCITE_BRIDGE_JVM_OPTIONS=-XX:ArchiveClassesAtExit=FILE python -m calcite_bridge._cds``:
 a representative workload loads the classes a first query needs, and the JVM writes them to
-FILE at exit. ``_jvm`` uses the archive next to the jar when it exists.
+FILE at exit. ``_transport.jvm`` uses the archive next to the jar when it exists.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import pyarrow as pa
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from ._serve import gateway as _gateway_command
+from ._transport.serve import gateway as _gateway_command
 from .environment import Environment, connect
 from .errors import Error
 
@@ -268,7 +268,7 @@ def doctor() -> None:
 
     import jpype
 
-    from . import _jvm
+    from ._transport import jvm as _jvm
     from ._version import __version__
 
     def line(name: str, value: object) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ._transport import Session
+    from ._transport.session import Session
 
 EXPANSION_STRATEGY = "table.column-expansion-strategy"
 LOCAL_TIME_ZONE = "table.local-time-zone"

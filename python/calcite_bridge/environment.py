@@ -8,12 +8,12 @@ from typing import Any
 
 import pyarrow as pa
 
-from ._transport import Session
+from ._sql import quote_identifier
+from ._transport.session import Session
 from .config import Config, ConfigValue
 from .errors import ConfigError
 from .result import Result
 from .table_api import Table
-from .table_api import quote as _quote
 
 _FORMATS = ("text", "json", "dot")
 
@@ -39,7 +39,7 @@ class Environment:
         self, config: Mapping[str, ConfigValue] | None = None, *, session: Session | None = None
     ) -> None:
         if session is None:
-            from ._inprocess import JPypeSession
+            from ._transport.inprocess import JPypeSession
 
             session = JPypeSession()
         self._session: Session = session
@@ -78,7 +78,7 @@ class Environment:
 
     def describe(self, table: str) -> list[ColumnInfo]:
         """Every column of ``table`` with its kind, metadata key and expression."""
-        rows = self.execute(f"DESCRIBE {_quote(table)}").to_pylist()
+        rows = self.execute(f"DESCRIBE {quote_identifier(table)}").to_pylist()
         return [
             ColumnInfo(
                 name=r["name"],
@@ -94,7 +94,7 @@ class Environment:
 
     def table(self, name: str) -> Table:
         """A Table API view of table ``name``; fails now if there is no such table."""
-        table = Table(self, _quote(name))
+        table = Table(self, quote_identifier(name))
         self.validate(table.to_sql())
         return table
 
@@ -171,7 +171,7 @@ def connect(
     """
     if gateway is None:
         return Environment(config)
-    from ._gateway import open_session
+    from ._transport.gateway import open_session
 
     return Environment(
         config, session=open_session(gateway, token, allow_remote=allow_remote, timeout=timeout)

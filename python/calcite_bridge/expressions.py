@@ -12,7 +12,6 @@ import datetime as dt
 import decimal
 import json
 import math
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +19,9 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from calcite_bridge._sql import quote_identifier
+from calcite_bridge._types import base_type, sql_to_arrow
+from calcite_bridge._values import decode_value, encode_value
 from calcite_bridge.errors import UnsupportedError
 
 __all__ = [
@@ -76,11 +78,7 @@ def _quote_name(name: str) -> str:
     """A name for ``str()``: backticks only when it has a dot or a backtick (or is empty)."""
     if name and "." not in name and "`" not in name:
         return name
-    return "`" + name.replace("`", "``") + "`"
-
-
-def _sql_name(name: str) -> str:
-    return "`" + name.replace("`", "``") + "`"
+    return quote_identifier(name)
 
 
 @dataclass(frozen=True)
@@ -96,7 +94,7 @@ class FieldReference(Expression):
         return _quote_name(self.name)
 
     def to_sql(self) -> str:
-        return _sql_name(self.name)
+        return quote_identifier(self.name)
 
     def to_pyarrow(self) -> pc.Expression:
         return pc.field(self.name)
@@ -124,7 +122,7 @@ class NestedFieldReference(Expression):
         return ".".join(_quote_name(n) for n in self.field_names)
 
     def to_sql(self) -> str:
-        return ".".join(_sql_name(n) for n in self.field_names)
+        return ".".join(quote_identifier(n) for n in self.field_names)
 
     def to_pyarrow(self) -> pc.Expression:
         return pc.field(*self.field_names)
@@ -186,8 +184,6 @@ class Literal(Expression):
 
 
 def _render_value(value: Any, data_type: str) -> str:  # noqa: PLR0911
-    from calcite_bridge.sources.values import encode_value
-
     base = base_type(data_type)
     if isinstance(value, str):
         return "'" + value.replace("'", "''") + "'"
@@ -341,20 +337,8 @@ def _arrow_like_pattern(pattern: str, escape: str | None) -> str:
 # --- types -------------------------------------------------------------------------------------
 
 
-def base_type(data_type: str) -> str:
-    """``DECIMAL(10, 2) NOT NULL`` -> ``DECIMAL``; ``TIMESTAMP(3) WITH LOCAL TIME ZONE`` ->
-    ``TIMESTAMP_LTZ``; ``ROW<a INT>`` -> ``ROW``."""
-    text = data_type.strip().upper()
-    head = re.split(r"[(<\s]", text, maxsplit=1)[0]
-    if head == "TIMESTAMP" and "WITH LOCAL TIME ZONE" in text:
-        return "TIMESTAMP_LTZ"
-    return {"INTEGER": "INT", "REAL": "FLOAT", "BYTES": "VARBINARY"}.get(head, head)
-
-
 def arrow_type(data_type: str) -> pa.DataType:
-    """The Arrow type of a SQL type string (``sources.types.sql_to_arrow``)."""
-    from calcite_bridge.sources.types import sql_to_arrow
-
+    """The Arrow type of a SQL type string (``_types.sql_to_arrow``)."""
     return sql_to_arrow(data_type)
 
 
@@ -363,8 +347,6 @@ def arrow_type(data_type: str) -> pa.DataType:
 
 def to_json(expr: Expression) -> dict[str, Any]:
     """The JSON-ready dict of ``expr`` (the wire format shared with the JVM)."""
-    from calcite_bridge.sources.values import encode_value
-
     if isinstance(expr, FieldReference):
         return {
             "kind": "field",
@@ -392,8 +374,6 @@ def to_json(expr: Expression) -> dict[str, Any]:
 
 def from_json(obj: dict[str, Any] | str) -> Expression:
     """Decodes one expression from its dict (or JSON text)."""
-    from calcite_bridge.sources.values import decode_value
-
     if isinstance(obj, str):
         obj = json.loads(obj)
     if not isinstance(obj, dict):

@@ -10,14 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
+from ._sql import quote_identifier
+
 if TYPE_CHECKING:
     from .environment import Environment
     from .result import Result
-
-
-def quote(name: str) -> str:
-    """``name`` as a backtick-quoted identifier."""
-    return "`" + name.replace("`", "``") + "`"
 
 
 class Table:
@@ -99,5 +96,5 @@ class Table:
         return Table(self._env, self._source, **args)
 
     def _nested(self) -> Table:
-        alias = quote(f"q{self._depth}")
+        alias = quote_identifier(f"q{self._depth}")
         return Table(self._env, f"({self.to_sql()}) AS {alias}", depth=self._depth + 1)

@@ -29,6 +29,7 @@ import pyarrow.dataset as ds
 import pyarrow.json as pjson
 import pyarrow.parquet as pq
 
+from calcite_bridge._types import arrow_to_sql, sql_to_arrow
 from calcite_bridge.errors import ConfigError, SourceError, UnsupportedError
 from calcite_bridge.expressions import Expression
 from calcite_bridge.sources.arrow import scan_dataset, split_filters
@@ -45,7 +46,6 @@ from calcite_bridge.sources.base import (
 )
 from calcite_bridge.sources.parquet import scan_parquet
 from calcite_bridge.sources.pruning import prune_row_groups
-from calcite_bridge.sources.types import arrow_to_sql, sql_to_arrow
 
 __all__ = ["METADATA", "TMP_PREFIX", "FileSystemSource"]
 

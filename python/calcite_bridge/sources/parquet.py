@@ -1,8 +1,7 @@
 """Parquet scans of the ``filesystem`` connector, reading as little as the statistics allow.
 
-Each file's footer (its metadata, Arrow schema, leaf paths and the statistics the filters use)
-is read once and cached, keyed by path and checked against the file's modification time, size
-and inode on every scan, so a replaced file is read afresh. A scan then
+Each file's footer comes from :mod:`calcite_bridge.sources.parquet_footers`, read once and
+cached while the file is unchanged. A scan then
 
 - classifies every row group from the statistics (see :mod:`pruning`): skipped when no row can
   pass the filters, read without evaluating them when every row passes, otherwise read and
@@ -21,14 +20,13 @@ from __future__ import annotations
 
 import os
 import threading
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 from pyarrow import acero
 
 from calcite_bridge.errors import SourceError
@@ -36,9 +34,10 @@ from calcite_bridge.expressions import Expression, FieldReference
 from calcite_bridge.expressions import NestedFieldReference as Nested
 from calcite_bridge.sources.arrow import combined_filter, limited, path_names
 from calcite_bridge.sources.base import ScanRequest
-from calcite_bridge.sources.pruning import RowGroupClass, RowGroupStats, classify_row_groups
+from calcite_bridge.sources.parquet_footers import ParquetFooter, footer
+from calcite_bridge.sources.pruning import RowGroupClass
 
-__all__ = ["ParquetFooter", "clear_footer_cache", "footer", "list_files", "scan_parquet"]
+__all__ = ["list_files", "scan_parquet"]
 
 # Row groups read together: up to this many uncompressed bytes of the columns read, and at
 # least the smaller amount unless the scan is smaller.
@@ -47,110 +46,10 @@ _MIN_READ_BYTES = 4 << 20
 _THREADED_READ_BYTES = 1 << 20
 _READS_PER_WORKER = 2  # reads a scan is cut into, per worker, so none waits long at the end
 _WORKERS = max(2, min(8, os.cpu_count() or 2))
-_MAX_FOOTERS = 1024
-_MAX_CLASSES = 64  # filter combinations remembered per file
 _MAX_BATCH_ROWS = 1 << 30
 
-_footers: OrderedDict[str, ParquetFooter] = OrderedDict()
-_footers_lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
-
-
-class ParquetFooter:
-    """What a Parquet file's footer says, with the statistics of its leaves as scans ask."""
-
-    def __init__(self, path: str, stamp: tuple[int, int, int], file: pq.ParquetFile) -> None:
-        self.path = path
-        self.stamp = stamp
-        self.metadata: pq.FileMetaData = file.metadata
-        self.schema: pa.Schema = file.schema_arrow
-        self.leaf_paths: list[tuple[str, ...]] = [tuple(p) for p in file.reader.column_paths]
-        self.num_row_groups: int = self.metadata.num_row_groups
-        self.row_counts: list[int] = [
-            self.metadata.row_group(i).num_rows for i in range(self.num_row_groups)
-        ]
-        self._stats: dict[str, list[RowGroupStats | None] | None] = {}
-        self._classes: OrderedDict[tuple[Expression, ...], list[RowGroupClass]] = OrderedDict()
-
-    def open(self) -> pq.ParquetFile:
-        """The file, opened without reading its footer again."""
-        return pq.ParquetFile(self.path, metadata=self.metadata)
-
-    def leaves(self, names: Sequence[str]) -> list[int]:
-        """Indices of the leaf columns at or under the field path ``names``."""
-        n = len(names)
-        prefix = tuple(names)
-        return [i for i, p in enumerate(self.leaf_paths) if p[:n] == prefix]
-
-    def stats(self, dotted: str) -> list[RowGroupStats | None] | None:
-        """Per row group, the statistics of the one leaf whose dotted path is ``dotted``.
-
-        None when no leaf or more than one has that path (a name with a dot in it), and when
-        the leaf is inside a list or map (its values are not rows).
-        """
-        if dotted in self._stats:
-            return self._stats[dotted]
-        found = [i for i, p in enumerate(self.leaf_paths) if ".".join(p) == dotted]
-        out: list[RowGroupStats | None] | None = None
-        if len(found) == 1:
-            j = found[0]
-            if self.metadata.schema.column(j).max_repetition_level == 0:
-                out = [
-                    RowGroupStats(self.metadata.row_group(i).column(j), self.row_counts[i])
-                    for i in range(self.num_row_groups)
-                ]
-        self._stats[dotted] = out
-        return out
-
-    def classes(self, filters: Sequence[Expression]) -> list[RowGroupClass]:
-        """What ``filters`` make of each row group; remembered for the filters last asked."""
-        key = tuple(filters)
-        try:
-            found = self._classes.get(key)
-        except TypeError:  # a literal that cannot be hashed
-            return classify_row_groups(self.num_row_groups, filters, self.stats)
-        if found is None:
-            found = classify_row_groups(self.num_row_groups, filters, self.stats)
-            self._classes[key] = found
-            while len(self._classes) > _MAX_CLASSES:
-                self._classes.popitem(last=False)
-        return found
-
-    def uncompressed_bytes(self, row_group: int, leaves: Sequence[int]) -> int:
-        rg = self.metadata.row_group(row_group)
-        return sum(rg.column(j).total_uncompressed_size for j in leaves)
-
-
-def _stamp(path: str) -> tuple[int, int, int]:
-    st = os.stat(path)
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
-
-
-def footer(path: str) -> ParquetFooter:
-    """The footer of the Parquet file at ``path``, from the cache while the file is unchanged."""
-    stamp = _stamp(path)
-    with _footers_lock:
-        cached = _footers.get(path)
-        if cached is not None and cached.stamp == stamp:
-            _footers.move_to_end(path)
-            return cached
-    try:
-        found = ParquetFooter(path, stamp, pq.ParquetFile(path))
-    except (pa.ArrowException, OSError, ValueError) as exc:
-        raise SourceError(f"cannot read the Parquet file {path}: {exc}") from exc
-    with _footers_lock:
-        _footers[path] = found
-        _footers.move_to_end(path)
-        while len(_footers) > _MAX_FOOTERS:
-            _footers.popitem(last=False)
-    return found
-
-
-def clear_footer_cache() -> None:
-    """Forgets every cached footer."""
-    with _footers_lock:
-        _footers.clear()
 
 
 def list_files(root: str, ignore_prefixes: Sequence[str]) -> list[str] | None:

@@ -12,16 +12,16 @@ from typing import Any
 
 import click
 
-from .errors import Error, GatewayError
+from ..errors import Error, GatewayError
 
 GATEWAY_CLASS = "io.calcitebridge.gateway.BridgeGateway"
 
 
 def start_gateway(host: str, port: int, token: str, allow_remote: bool) -> Any:
     """Starts a gateway in this process's JVM (starting the JVM first); returns its handle."""
-    from . import _jvm
+    from . import jvm
 
-    _jvm.facade()
+    jvm.facade()
     import jpype
 
     try:

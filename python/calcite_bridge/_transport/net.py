@@ -6,7 +6,7 @@ import ipaddress
 import re
 import socket
 
-from .errors import GatewayError
+from ..errors import GatewayError
 
 _ADDRESS = re.compile(r"\[(?P<v6>[^\]]+)\]:(?P<p6>\d+)|(?P<host>[^:\[\]]+):(?P<port>\d+)")
 

@@ -1,7 +1,7 @@
 """What an Environment needs from the JVM, whichever way it is reached.
 
-Two transports implement ``Session``: ``_inprocess.JPypeSession`` (the JVM inside this process,
-results through the Arrow C Data Interface without copies) and ``_gateway.Py4JSession`` (a JVM
+Two transports implement ``Session``: ``inprocess.JPypeSession`` (the JVM inside this process,
+results through the Arrow C Data Interface without copies) and ``gateway.Py4JSession`` (a JVM
 in another process, through a py4j gateway, results as Arrow IPC bytes). The Environment, the
 Config, the Table API and Result are the same for both.
 """

@@ -1,4 +1,4 @@
-"""SQL type strings (as the DDL writes them) to Arrow types and back."""
+"""SQL type strings (as the DDL writes them): their base type, and Arrow types and back."""
 
 from __future__ import annotations
 
@@ -6,17 +6,21 @@ import re
 
 import pyarrow as pa
 
-from calcite_bridge.expressions import base_type
+from calcite_bridge._sql import quote_identifier
 
-__all__ = ["arrow_to_sql", "quote_identifier", "scalar_to_arrow", "sql_to_arrow"]
+__all__ = ["arrow_to_sql", "base_type", "scalar_to_arrow", "sql_to_arrow"]
 
 _TOKEN = re.compile(r"\s*(`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_$]*|\d+|[<>(),:])")
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*$")
 
 
-def quote_identifier(name: str) -> str:
-    """``name`` as is when it is a plain identifier, else in backticks."""
-    return name if _IDENT.match(name) else "`" + name.replace("`", "``") + "`"
+def base_type(data_type: str) -> str:
+    """``DECIMAL(10, 2) NOT NULL`` -> ``DECIMAL``; ``TIMESTAMP(3) WITH LOCAL TIME ZONE`` ->
+    ``TIMESTAMP_LTZ``; ``ROW<a INT>`` -> ``ROW``."""
+    text = data_type.strip().upper()
+    head = re.split(r"[(<\s]", text, maxsplit=1)[0]
+    if head == "TIMESTAMP" and "WITH LOCAL TIME ZONE" in text:
+        return "TIMESTAMP_LTZ"
+    return {"INTEGER": "INT", "REAL": "FLOAT", "BYTES": "VARBINARY"}.get(head, head)
 
 
 class _Parser:
@@ -208,7 +212,8 @@ def arrow_to_sql(arrow: pa.DataType, nullable: bool = True) -> str:  # noqa: PLR
         return f"{kind}({_precision(arrow.unit)}){suffix}"
     if t.is_struct(arrow):
         inner = ", ".join(
-            f"{quote_identifier(f.name)} {arrow_to_sql(f.type, f.nullable)}" for f in arrow
+            f"{quote_identifier(f.name, if_needed=True)} {arrow_to_sql(f.type, f.nullable)}"
+            for f in arrow
         )
         return f"ROW<{inner}>{suffix}"
     if t.is_map(arrow):

@@ -9,7 +9,7 @@ import math
 import re
 from typing import Any
 
-from calcite_bridge.expressions import base_type
+from calcite_bridge._types import base_type
 
 __all__ = ["decode_value", "encode_value"]
 

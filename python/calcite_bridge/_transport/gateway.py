@@ -26,9 +26,9 @@ from typing import Any
 
 import pyarrow as pa
 
-from . import _version
-from ._net import callback_host, is_loopback, parse_address
-from .errors import Error, GatewayError, from_java_failure
+from .. import _version
+from ..errors import Error, GatewayError, from_java_failure
+from .net import callback_host, is_loopback, parse_address
 
 _POLL_MILLIS = 200
 CHUNK_BYTES = 8 << 20
@@ -347,14 +347,14 @@ class Py4JSession:
         return [str(n) for n in json.loads(self._call("tableNames"))]
 
     def register_source(self, name: str, source: Any, replace: bool) -> None:
-        from .sources._remote import RemoteSourceProxy
+        from ..sources._remote import RemoteSourceProxy
 
         proxy = RemoteSourceProxy(name, source)
         self._call("registerSource", name, proxy, replace)
         self._proxies[name] = proxy
 
     def set_connector_factory(self, allowed_modules: Callable[[], list[str]]) -> None:
-        from .sources._remote import RemoteConnectorFactory
+        from ..sources._remote import RemoteConnectorFactory
 
         self._factory = RemoteConnectorFactory(allowed_modules)
         self._call("setConnectorFactory", self._factory)

@@ -13,8 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from . import _version
-from .errors import BRIDGE_EXCEPTION, Error, JvmStartupError, from_java, from_java_failure
+from .. import _version
+from ..errors import BRIDGE_EXCEPTION, Error, JvmStartupError, from_java, from_java_failure
 
 MIN_JAVA = 17
 JVM_OPTIONS = (
@@ -202,7 +202,7 @@ def facade() -> Any:
                 f"{_version.__version__}. Rebuild the jar with `make build`."
             )
         _bridge_exception = jpype.JClass(BRIDGE_EXCEPTION)
-        from ._threads import thread_hooks
+        from .threads import thread_hooks
 
         jpype.JClass("io.calcitebridge.facade.Workers").setThreadHooks(thread_hooks())
         cls.warmUp()  # loads Calcite's classes on a background thread
