@@ -3,7 +3,8 @@
 Every case runs three ways: the plan (what the source was offered, what it accepted, what EXPLAIN
 shows in the scan and above it), the result (equal to DuckDB over the same Arrow table or Parquet
 file, and to the same query against a source that accepts nothing) and NULLs (each table holds
-rows with a NULL at every nesting level; the case names the ones it returns).
+rows with a NULL at every nesting level; the case names the ones it returns). The cases are in
+fixtures/pushdown.sql; the whole optimized plan of each is kept in golden/pushdown.plan.
 """
 
 from __future__ import annotations
