@@ -8,7 +8,8 @@ PKG_JAR := python/calcite_bridge/_jars/calcite-bridge.jar
 MVN ?= mvn -B -q
 JAVA_SOURCES := $(shell find java/src/main -type f 2>/dev/null) java/pom.xml
 
-.PHONY: build jar venv demo test test-java test-python test-java-example install-java bench lint fmt clean
+.PHONY: build jar venv demo test test-java test-python test-java-example install-java bench lint fmt clean \
+	golden
 
 PKG_JSA := python/calcite_bridge/_jars/calcite-bridge.jsa
 
@@ -48,6 +49,11 @@ test-java:
 
 test-python: build
 	$(PY) -m pytest tests
+
+# Rewrites the golden plans in tests/golden/ from the planner as it is; review the diff
+# (`git diff tests/golden`) before committing it (docs/testing.md).
+golden: build
+	$(PY) -m pytest tests -q -m golden --update-golden
 
 # Puts the shaded jar, with its dependency-reduced pom, into Maven's local repository, as
 # `cd java && mvn install` does, without building it again.

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from tests.helpers import golden as golden_plans
 
 import calcite_bridge as cb
 
@@ -40,10 +41,22 @@ EMP_INSERT = """INSERT INTO emp (id, name, salary, addr, tags, props) VALUES
     (3, 'cy', 80.0, NULL, NULL, NULL)"""
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite the golden plans in tests/golden/ instead of comparing with them",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "jpype_only(reason): about the in-process JVM; runs on the jpype transport alone",
+    )
+    config.addinivalue_line(
+        "markers", "golden: compares optimized plans with tests/golden/ (`make golden` rewrites)"
     )
 
 
@@ -100,6 +113,13 @@ def connect(transport: str, request: pytest.FixtureRequest) -> Callable[..., cb.
         return cb.connect
     address = request.getfixturevalue("gateway_address")
     return functools.partial(cb.connect, gateway=address, token=GATEWAY_TOKEN)
+
+
+@pytest.fixture
+def golden(request: pytest.FixtureRequest) -> Callable[[str, dict[str, str]], None]:
+    """``golden(fixture, plans)``: checks the plans of a fixture file's cases (name to plan)
+    against ``tests/golden/``, or rewrites the file under ``--update-golden``."""
+    return functools.partial(golden_plans.check, request.config)
 
 
 @pytest.fixture

@@ -6,15 +6,12 @@ rows where data flows (INSERT, explicit metadata reads), views, DESCRIBE and the
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
+from tests.helpers.fixtures import SqlCase, load_cases
 
 import calcite_bridge as cb
-
-FIXTURE = Path(__file__).parent / "fixtures" / "column_expansion.sql"
 
 T_DDL = """CREATE TABLE t (i INT, s STRING,
     rt1 TIMESTAMP_LTZ(3) METADATA VIRTUAL,
@@ -42,19 +39,8 @@ ALL_STRATEGIES = [
 ]
 
 
-def read_cases() -> list[tuple[str, str, list[str], str]]:
-    cases = []
-    for block in FIXTURE.read_text().split("\n\n"):
-        meta = dict(re.findall(r"^-- (name|strategy|columns):[ ]?(.*)$", block, re.M))
-        if "name" not in meta:
-            continue
-        sql = "\n".join(line for line in block.splitlines() if not line.startswith("--"))
-        columns = [c.strip() for c in meta["columns"].split(",")]
-        cases.append((meta["name"], meta["strategy"], columns, sql.strip().rstrip(";")))
-    return cases
-
-
-CASES = read_cases()
+FIXTURE = "column_expansion.sql"
+CASES = load_cases(FIXTURE, keys={"strategy", "columns"})
 
 
 @pytest.fixture
@@ -74,15 +60,24 @@ def test_fixture_has_cases() -> None:
     assert len(CASES) >= 30
 
 
-@pytest.mark.parametrize(("name", "strategy", "columns", "sql"), CASES, ids=[c[0] for c in CASES])
-def test_star_expansion(
-    x_env: cb.Environment, name: str, strategy: str, columns: list[str], sql: str
-) -> None:
-    x_env.config.set("table.column-expansion-strategy", strategy)
-    assert x_env.validate(sql).names == columns
-    result = x_env.sql(sql)
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_star_expansion(x_env: cb.Environment, case: SqlCase) -> None:
+    columns = case.split("columns")
+    x_env.config.set("table.column-expansion-strategy", case.get("strategy", ""))
+    assert x_env.validate(case.sql).names == columns
+    result = x_env.sql(case.sql)
     assert result.columns == columns
     result.fetchall()  # the query runs, not only validates
+
+
+@pytest.mark.golden
+@pytest.mark.jpype_only(reason="plans are the same on both transports")
+def test_golden_plans(x_env: cb.Environment, golden: Callable[[str, dict[str, str]], None]) -> None:
+    plans = {}
+    for case in CASES:
+        x_env.config.set("table.column-expansion-strategy", case.get("strategy", ""))
+        plans[case.name] = x_env.explain(case.sql)
+    golden(FIXTURE, plans)
 
 
 def test_strategy_is_set_by_sql_list_and_string(env: cb.Environment) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from tests.helpers.fixtures import SqlCase, load_cases
 
 import calcite_bridge as cb
 from calcite_bridge.sources import ArrowTableSource
@@ -50,35 +52,27 @@ def test_discovered_columns_have_the_file_types(d_env: cb.Environment) -> None:
     assert [str(f.type) for f in schema] == ["double", "string", "int32", "double"]
 
 
-@pytest.mark.parametrize(
-    ("sql", "expected"),
-    [
-        ("SELECT id, score FROM t WHERE score > 2 ORDER BY id", [(3, 3.0), (4, 4.5)]),
-        ("SELECT id FROM t WHERE score IS NULL", [(2,)]),
-        ("SELECT id FROM t WHERE tag IS NULL", [(3,)]),
-        ("SELECT id FROM t WHERE info.k IS NULL ORDER BY id", [(2,), (3,)]),
-        (
-            "SELECT tag, COUNT(*) FROM t GROUP BY tag ORDER BY tag NULLS FIRST",
-            [(None, 1), ("a", 2), ("b", 1)],
-        ),
-        (
-            "SELECT m.name, tag FROM m JOIN t ON m.id = t.id AND t.score > 1 ORDER BY m.name",
-            [("w", "a"), ("x", "a"), ("z", None)],
-        ),
-        ("SELECT id FROM (SELECT id, score FROM t) AS q WHERE q.score < 2", [(1,)]),
-        ("SELECT t.tag FROM t WHERE t.id = 1", [("a",)]),
-        ("SELECT id FROM t ORDER BY score DESC NULLS LAST", [(4,), (3,), (1,), (2,)]),
-    ],
-)
-def test_discovered_columns_work_in_every_clause(
-    d_env: cb.Environment, sql: str, expected: list[tuple[object, ...]]
-) -> None:
-    assert d_env.sql(sql).fetchall() == expected
+FIXTURE = "discovery.sql"
+CASES = load_cases(FIXTURE, keys={"rows", "plan_has"})
 
 
-def test_filter_on_a_discovered_column_reaches_the_source(d_env: cb.Environment) -> None:
-    plan = d_env.explain("SELECT id FROM t WHERE tag = 'a'")
-    assert "filter=[=(tag, 'a')]" in plan
+def test_fixture_has_cases() -> None:
+    assert len(CASES) >= 10
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_discovered_columns_work_in_every_clause(d_env: cb.Environment, case: SqlCase) -> None:
+    if case.has("plan_has"):
+        plan = d_env.explain(case.sql)
+        for part in case.all("plan_has"):
+            assert part in plan, plan
+    assert d_env.sql(case.sql).fetchall() == case.literal("rows")
+
+
+@pytest.mark.golden
+@pytest.mark.jpype_only(reason="plans are the same on both transports")
+def test_golden_plans(d_env: cb.Environment, golden: Callable[[str, dict[str, str]], None]) -> None:
+    golden(FIXTURE, {case.name: d_env.explain(case.sql) for case in CASES})
 
 
 def test_a_declared_column_always_wins(d_env: cb.Environment) -> None:

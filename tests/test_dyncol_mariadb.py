@@ -19,19 +19,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.helpers.fixtures import load_cases
 
 import calcite_bridge as cb
 
-CASES_FILE = Path(__file__).parent / "fixtures" / "dyncol_cases.sql"
-
-
-def _cases() -> list[str]:
-    out = []
-    for raw in CASES_FILE.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if line and not line.startswith("--"):
-            out.append(line)
-    return out
+CASES_FILE = "dyncol_cases.sql"
 
 
 def _binary(name: str) -> str | None:
@@ -190,7 +182,7 @@ def _same(ours: object, theirs: str) -> bool:  # noqa: PLR0911
     return str(ours) == theirs
 
 
-CASES = _cases()
+CASES = [case.sql for case in load_cases(CASES_FILE, one_per_line=True)]
 
 
 def test_fixture_has_dozens_of_cases() -> None:

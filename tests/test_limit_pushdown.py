@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pyarrow as pa
 import pytest
+from tests.helpers.fixtures import SqlCase, load_cases
 
 import calcite_bridge as cb
 from calcite_bridge.expressions import Expression
@@ -32,24 +34,26 @@ class Recording(ArrowTableSource):
         return super().scan(request)
 
 
-@pytest.mark.parametrize(
-    ("sql", "pushed", "expected"),
-    [
-        ("SELECT i FROM t LIMIT 5", 5, [(0,), (1,), (2,), (3,), (4,)]),
-        ("SELECT i, s FROM t LIMIT 2 OFFSET 9", 11, [(9, "9"), (10, None)]),
-        ("SELECT i FROM t WHERE s IS NULL LIMIT 3", 3, [(0,), (10,), (20,)]),
-        ("SELECT i FROM t ORDER BY i DESC LIMIT 2", None, [(99,), (98,)]),
-    ],
-)
-def test_limit_reaches_the_source(
-    env: cb.Environment, sql: str, pushed: int | None, expected: list[tuple[Any, ...]]
-) -> None:
+FIXTURE = "limit_pushdown.sql"
+CASES = load_cases(FIXTURE, keys={"limit", "rows"})
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_limit_reaches_the_source(env: cb.Environment, case: SqlCase) -> None:
+    pushed = case.literal("limit")
     source = Recording(TABLE)
     env.register_source("t", source)
-    plan = env.explain(sql)
+    plan = env.explain(case.sql)
     assert (f"limit=[{pushed}]" in plan) == (pushed is not None), plan
-    assert env.sql(sql).fetchall() == expected
+    assert env.sql(case.sql).fetchall() == case.literal("rows")
     assert source.limits[-1] == pushed
+
+
+@pytest.mark.golden
+@pytest.mark.jpype_only(reason="plans are the same on both transports")
+def test_golden_plans(env: cb.Environment, golden: Callable[[str, dict[str, str]], None]) -> None:
+    env.register_source("t", Recording(TABLE))
+    golden(FIXTURE, {case.name: env.explain(case.sql) for case in CASES})
 
 
 def test_limit_stays_above_a_filter_the_source_refuses(env: cb.Environment) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +10,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from tests.helpers.fixtures import SqlCase, load_cases
 
 import calcite_bridge as cb
 from calcite_bridge.sources import ArrowTableSource, ScanRequest
@@ -45,41 +47,31 @@ class Recording(ArrowTableSource):
         return super().scan(request)
 
 
-CASES = [
-    (
-        "SELECT id, `user`.name FROM users ORDER BY id",
-        "project=[[id, user.name]]",
-        ((0,), (1, 0)),
-    ),
-    (
-        "SELECT `user`.addr.city AS city, `user`.age + 1 AS a1 FROM users ORDER BY id",
-        "project=[[user.addr.city, user.age, id]]",
-        ((1, 2, 0), (1, 1), (0,)),
-    ),
-    (
-        "SELECT id FROM users WHERE `user`.age < 30 AND `user`.name IS NOT NULL",
-        None,
-        None,
-    ),
-]
+FIXTURE = "nested_projection.sql"
+CASES = load_cases(FIXTURE, keys={"plan_has", "projection"})
 
 
-@pytest.mark.parametrize(("sql", "plan", "paths"), CASES)
-def test_only_the_fields_a_query_reads_are_asked_for(
-    env: cb.Environment, sql: str, plan: str | None, paths: tuple[tuple[int, ...], ...] | None
-) -> None:
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_only_the_fields_a_query_reads_are_asked_for(env: cb.Environment, case: SqlCase) -> None:
     source = Recording(USERS)
     env.register_source("users", source)
-    explained = env.explain(sql)
-    if plan is not None:
-        assert plan in explained, explained
-    got = env.sql(sql).fetchall()
-    if paths is not None:
-        assert source.requests[-1].projection == paths
+    explained = env.explain(case.sql)
+    for part in case.all("plan_has"):
+        assert part in explained, explained
+    got = env.sql(case.sql).fetchall()
+    if case.has("projection"):
+        assert source.requests[-1].projection == case.literal("projection")
     con = duckdb.connect()
     con.register("users", USERS)
-    expected = con.execute(sql.replace("`", '"')).fetchall()
+    expected = con.execute(case.sql.replace("`", '"')).fetchall()
     assert got == expected
+
+
+@pytest.mark.golden
+@pytest.mark.jpype_only(reason="plans are the same on both transports")
+def test_golden_plans(env: cb.Environment, golden: Callable[[str, dict[str, str]], None]) -> None:
+    env.register_source("users", Recording(USERS))
+    golden(FIXTURE, {case.name: env.explain(case.sql) for case in CASES})
 
 
 def test_a_source_without_nested_projection_gets_whole_columns(env: cb.Environment) -> None:

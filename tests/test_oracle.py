@@ -6,15 +6,15 @@ import decimal
 import math
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import duckdb
 import pyarrow as pa
 import pytest
+from tests.helpers.fixtures import load_cases
 
 import calcite_bridge as cb
 
-QUERIES = Path(__file__).parent / "fixtures" / "queries.sql"
+QUERIES = "queries.sql"
 
 TABLES = {
     "emp": pa.table(
@@ -46,23 +46,7 @@ TABLES = {
 KNOWN: dict[str, str] = {}
 
 
-def load_cases(path: Path) -> Iterator[tuple[str, str]]:
-    """Statements separated by blank lines; ``-- name: x`` names the next one."""
-    for n, block in enumerate(re.split(r"\n\s*\n", path.read_text())):
-        name = None
-        lines = []
-        for line in block.strip().splitlines():
-            m = re.match(r"--\s*name:\s*(\S+)", line.strip())
-            if m:
-                name = m.group(1)
-            elif not line.strip().startswith("--"):
-                lines.append(line)
-        sql = "\n".join(lines).strip().rstrip(";")
-        if sql:
-            yield name or f"case_{n}", sql
-
-
-CASES = list(load_cases(QUERIES))
+CASES = [(case.name, case.sql) for case in load_cases(QUERIES, keys=set())]
 
 
 def ordered(sql: str) -> bool:

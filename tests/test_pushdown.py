@@ -3,7 +3,8 @@
 Every case runs three ways: the plan (what the source was offered, what it accepted, what EXPLAIN
 shows in the scan and above it), the result (equal to DuckDB over the same Arrow table or Parquet
 file, and to the same query against a source that accepts nothing) and NULLs (each table holds
-rows with a NULL at every nesting level; the case names the ones it returns).
+rows with a NULL at every nesting level; the case names the ones it returns). The cases are in
+fixtures/pushdown.sql; the whole optimized plan of each is kept in golden/pushdown.plan.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
+from tests.helpers.fixtures import SqlCase, load_cases
 
 import calcite_bridge as cb
 from calcite_bridge.expressions import (
@@ -228,6 +230,8 @@ class FileSystemProbe:
 
 @dataclass(frozen=True)
 class Case:
+    """A case of fixtures/pushdown.sql."""
+
     name: str
     sql: str
     table: str = "users"
@@ -247,335 +251,30 @@ class Case:
 AGE_PATH = (("user", "age"), (1, 1))
 NAME_PATH = (("user", "name"), (1, 0))
 
-CASES = [
-    # The seed's query, as written.
-    Case(
-        "seed_python",
-        "SELECT * FROM users WHERE user.age < 30",
-        offered=("<(user.age, 30)",),
-        accepted=("<(user.age, 30)",),
-        scan_filter="<(user.age, 30)",
-        null_ids=frozenset({None}),
-        paths=(AGE_PATH,),
-    ),
-    Case(
-        "seed_parquet",
-        "SELECT * FROM users WHERE user.age < 30",
-        source="parquet",
-        offered=("<(user.age, 30)",),
-        accepted=("<(user.age, 30)",),
-        scan_filter="<(user.age, 30)",
-        null_ids=frozenset({None}),
-        paths=(AGE_PATH,),
-    ),
-    Case(
-        "parquet_two_conjuncts",
-        "SELECT id, user.name FROM users WHERE user.age < 30 AND id > 1",
-        source="parquet",
-        offered=("<(user.age, 30)", ">(id, 1)"),
-        accepted=("<(user.age, 30)", ">(id, 1)"),
-        scan_filter="and(<(user.age, 30), >(id, 1))",
-        paths=(AGE_PATH,),
-    ),
-    # Partial acceptance.
-    Case(
-        "partial_nested_only",
-        "SELECT id, user.name FROM users WHERE user.age < 30 AND id > 1",
-        source="nested_only",
-        offered=("<(user.age, 30)", ">(id, 1)"),
-        accepted=("<(user.age, 30)",),
-        scan_filter="<(user.age, 30)",
-        above=True,
-        above_has=(">($t0",),
-        paths=(AGE_PATH,),
-    ),
-    Case(
-        "partial_top_only",
-        "SELECT id FROM users WHERE user.name LIKE 'a%' AND id <> 8",
-        source="top_only",
-        offered=("LIKE(user.name, 'a%')", "<>(id, 8)"),
-        accepted=("<>(id, 8)",),
-        scan_filter="<>(id, 8)",
-        above=True,
-        above_has=("LIKE(",),
-        paths=(NAME_PATH,),
-    ),
-    Case(
-        "partial_both_lists",
-        "SELECT * FROM users WHERE user.age < 30 AND id > 1",
-        source="both",
-        offered=("<(user.age, 30)", ">(id, 1)"),
-        accepted=("<(user.age, 30)", ">(id, 1)"),
-        scan_filter="and(<(user.age, 30), >(id, 1))",
-        above=True,
-        above_has=("$t1.age", ">($t0"),
-        paths=(AGE_PATH,),
-    ),
-    # A source that doesn't support nested filters.
-    Case(
-        "flat_mixed",
-        "SELECT * FROM users WHERE user.age < 30 AND id > 1",
-        source="flat",
-        offered=(">(id, 1)",),
-        accepted=(">(id, 1)",),
-        scan_filter=">(id, 1)",
-        above=True,
-        above_has=("$t1.age",),
-    ),
-    Case(
-        "flat_nested_only",
-        "SELECT id FROM users WHERE user.age >= 30",
-        source="flat",
-        above=True,
-        above_has=("$t1.age",),
-        null_ids=frozenset({7}),
-    ),
-    Case(
-        "flat_or_across_levels",
-        "SELECT id FROM users WHERE user.age < 30 OR id = 2",
-        source="flat",
-        above=True,
-        above_has=("$t1.age",),
-        null_ids=frozenset({None}),
-    ),
-    Case(
-        "flat_struct_is_null",
-        "SELECT id FROM users WHERE `user` IS NULL",
-        source="flat",
-        offered=("IS NULL(user)",),
-        accepted=("IS NULL(user)",),
-        scan_filter="IS NULL(user)",
-        null_ids=frozenset({3}),
-    ),
-    # A source with no apply_filters at all.
-    Case(
-        "plain_source",
-        "SELECT * FROM users WHERE user.age < 30 AND id > 1",
-        source="plain",
-        above=True,
-        above_has=("$t1.age", ">($t0"),
-    ),
-    # OR, NOT, IN, LIKE, IS [NOT] NULL.
-    Case(
-        "or_across_fields",
-        "SELECT id FROM users WHERE user.age < 30 OR user.name = 'bob'",
-        offered=("OR(<(user.age, 30), =(user.name, 'bob'))",),
-        accepted=("OR(<(user.age, 30), =(user.name, 'bob'))",),
-        scan_filter="OR(<(user.age, 30), =(user.name, 'bob'))",
-        null_ids=frozenset({None}),
-        paths=(AGE_PATH, NAME_PATH),
-    ),
-    Case(
-        "or_to_cnf",
-        "SELECT id FROM users WHERE (user.age < 30 AND id > 1) OR id = 2",
-        offered=("OR(<(user.age, 30), =(id, 2))", "OR(>(id, 1), =(id, 2))"),
-        accepted=("OR(<(user.age, 30), =(id, 2))", "OR(>(id, 1), =(id, 2))"),
-        scan_filter="and(OR(<(user.age, 30), =(id, 2)), OR(>(id, 1), =(id, 2)))",
-        paths=(AGE_PATH,),
-    ),
-    Case(
-        "not",
-        "SELECT id FROM users WHERE NOT (user.age < 30)",
-        offered=("NOT(<(user.age, 30))",),
-        accepted=("NOT(<(user.age, 30))",),
-        scan_filter="NOT(<(user.age, 30))",
-        null_ids=frozenset({7}),
-        paths=(AGE_PATH,),
-    ),
-    Case(
-        "in_list",
-        "SELECT id FROM users WHERE user.age IN (25, 31, 40)",
-        offered=("IN(user.age, 25, 31, 40)",),
-        accepted=("IN(user.age, 25, 31, 40)",),
-        scan_filter="IN(user.age, 25, 31, 40)",
-        null_ids=frozenset({7}),
-        paths=(AGE_PATH,),
-    ),
-    Case(
-        "not_in_list",
-        "SELECT id FROM users WHERE user.name NOT IN ('ann', 'bob')",
-        offered=("NOT(=(user.name, 'ann'))", "NOT(=(user.name, 'bob'))"),
-        accepted=("NOT(=(user.name, 'ann'))", "NOT(=(user.name, 'bob'))"),
-        scan_filter="and(NOT(=(user.name, 'ann')), NOT(=(user.name, 'bob')))",
-        null_ids=frozenset({6, None}),
-        paths=(NAME_PATH,),
-    ),
-    Case(
-        "like",
-        "SELECT id FROM users WHERE user.name LIKE 'a%'",
-        offered=("LIKE(user.name, 'a%')",),
-        accepted=("LIKE(user.name, 'a%')",),
-        scan_filter="LIKE(user.name, 'a%')",
-        paths=(NAME_PATH,),
-    ),
-    Case(
-        "is_null_leaf",
-        "SELECT id FROM users WHERE user.age IS NULL",
-        offered=("IS NULL(user.age)",),
-        accepted=("IS NULL(user.age)",),
-        scan_filter="IS NULL(user.age)",
-        null_ids=frozenset({3, 4, 6}),
-        paths=(AGE_PATH,),
-    ),
-    Case(
-        "is_not_null_leaf",
-        "SELECT id FROM users WHERE user.name IS NOT NULL",
-        offered=("IS NOT NULL(user.name)",),
-        accepted=("IS NOT NULL(user.name)",),
-        scan_filter="IS NOT NULL(user.name)",
-        null_ids=frozenset({6, None}),
-        paths=(NAME_PATH,),
-    ),
-    Case(
-        "struct_is_not_null",
-        "SELECT id FROM users WHERE `user` IS NOT NULL AND user.age IS NULL",
-        offered=("IS NOT NULL(user)", "IS NULL(user.age)"),
-        accepted=("IS NOT NULL(user)", "IS NULL(user.age)"),
-        scan_filter="and(IS NOT NULL(user), IS NULL(user.age))",
-        null_ids=frozenset({4, 6}),
-        paths=(AGE_PATH,),
-    ),
-    # Three levels of nesting.
-    Case(
-        "deep_leaf",
-        "SELECT id FROM deep WHERE a.b.c.d > 2",
-        table="deep",
-        offered=(">(a.b.c.d, 2)",),
-        accepted=(">(a.b.c.d, 2)",),
-        scan_filter=">(a.b.c.d, 2)",
-        paths=((("a", "b", "c", "d"), (1, 0, 0, 0)),),
-    ),
-    Case(
-        "deep_is_null",
-        "SELECT id FROM deep WHERE a.b.c.d IS NULL",
-        table="deep",
-        offered=("IS NULL(a.b.c.d)",),
-        accepted=("IS NULL(a.b.c.d)",),
-        scan_filter="IS NULL(a.b.c.d)",
-        null_ids=frozenset({3, 4, 5, 6}),
-        paths=((("a", "b", "c", "d"), (1, 0, 0, 0)),),
-    ),
-    Case(
-        "deep_middle_level",
-        "SELECT id FROM deep WHERE a.b.c IS NULL OR a.x = 'q'",
-        table="deep",
-        offered=("OR(IS NULL(a.b.c), =(a.x, 'q'))",),
-        accepted=("OR(IS NULL(a.b.c), =(a.x, 'q'))",),
-        scan_filter="OR(IS NULL(a.b.c), =(a.x, 'q'))",
-        null_ids=frozenset({3, 4, 5}),
-        paths=((("a", "b", "c"), (1, 0, 0)), (("a", "x"), (1, 1))),
-    ),
-    # Names with dots (and a backtick).
-    Case(
-        "dotted_top",
-        "SELECT id FROM dotted WHERE `a.b`.c > 1",
-        table="dotted",
-        offered=(">(`a.b`.c, 1)",),
-        accepted=(">(`a.b`.c, 1)",),
-        scan_filter=">(`a.b`.c, 1)",
-        paths=((("a.b", "c"), (1, 0)),),
-    ),
-    Case(
-        "dotted_both_levels",
-        "SELECT id FROM dotted WHERE `a.b`.`e.f` > 1 OR `a.b`.`e.f` IS NULL",
-        table="dotted",
-        offered=("OR(>(`a.b`.`e.f`, 1), IS NULL(`a.b`.`e.f`))",),
-        accepted=("OR(>(`a.b`.`e.f`, 1), IS NULL(`a.b`.`e.f`))",),
-        scan_filter="OR(>(`a.b`.`e.f`, 1), IS NULL(`a.b`.`e.f`))",
-        null_ids=frozenset({3, 4}),
-        paths=((("a.b", "e.f"), (1, 1)),),
-    ),
-    Case(
-        "backtick_name",
-        "SELECT id FROM dotted WHERE `x``y` > 1",
-        table="dotted",
-        offered=(">(`x``y`, 1)",),
-        accepted=(">(`x``y`, 1)",),
-        scan_filter=">(`x``y`, 1)",
-        null_ids=frozenset({4}),
-        duck='SELECT id FROM dotted WHERE "x`y" > 1',
-    ),
-    # Aliases through sub-queries and CTEs reach the source under its own names.
-    Case(
-        "alias_subquery",
-        "SELECT k FROM (SELECT id AS k, `user` AS p FROM users) s WHERE s.p.age < 30",
-        offered=("<(user.age, 30)",),
-        accepted=("<(user.age, 30)",),
-        scan_filter="<(user.age, 30)",
-        null_ids=frozenset({None}),
-        paths=(AGE_PATH,),
-    ),
-    Case(
-        "alias_reordered",
-        "SELECT k FROM (SELECT `user` AS p, id AS k FROM users) s WHERE s.p.age < 30 AND k > 1",
-        offered=("<(user.age, 30)", ">(id, 1)"),
-        accepted=("<(user.age, 30)", ">(id, 1)"),
-        scan_filter="and(<(user.age, 30), >(id, 1))",
-        paths=(AGE_PATH,),
-    ),
-    Case(
-        "alias_cte",
-        "WITH u(pid, person) AS (SELECT id, `user` FROM users) "
-        "SELECT pid FROM u WHERE person.name = 'bob'",
-        offered=("=(user.name, 'bob')",),
-        accepted=("=(user.name, 'bob')",),
-        scan_filter="=(user.name, 'bob')",
-        paths=(NAME_PATH,),
-    ),
-    Case(
-        "alias_of_nested_field",
-        "SELECT k, n FROM (SELECT id AS k, user.name AS n, user.age AS a FROM users) WHERE a < 30",
-        offered=("<(user.age, 30)",),
-        accepted=("<(user.age, 30)",),
-        scan_filter="<(user.age, 30)",
-        null_ids=frozenset({None}),
-        paths=(AGE_PATH,),
-    ),
-    Case(
-        "alias_with_a_dot",
-        "SELECT k FROM (SELECT id AS k, `user` AS `p.q` FROM users) WHERE `p.q`.age < 30",
-        offered=("<(user.age, 30)",),
-        accepted=("<(user.age, 30)",),
-        scan_filter="<(user.age, 30)",
-        null_ids=frozenset({None}),
-        paths=(AGE_PATH,),
-    ),
-    Case(
-        "alias_table",
-        "SELECT x.id FROM users AS x WHERE x.`user`.age < 30",
-        offered=("<(user.age, 30)",),
-        accepted=("<(user.age, 30)",),
-        scan_filter="<(user.age, 30)",
-        null_ids=frozenset({None}),
-        paths=(AGE_PATH,),
-    ),
-    # MAP and ARRAY element access is not offered and stays above.
-    Case(
-        "map_value",
-        "SELECT id FROM coll WHERE m['k'] = 1",
-        table="coll",
-        above=True,
-        above_has=("ITEM(",),
-    ),
-    Case(
-        "array_element_field",
-        "SELECT id FROM coll WHERE arr[1].x = 1 AND id > 0",
-        table="coll",
-        offered=(">(id, 0)",),
-        accepted=(">(id, 0)",),
-        scan_filter=">(id, 0)",
-        above=True,
-        above_has=("ITEM(",),
-    ),
-    Case(
-        "array_element_is_null",
-        "SELECT id FROM coll WHERE arr[1].x IS NULL",
-        table="coll",
-        above=True,
-        above_has=("ITEM(",),
-        null_ids=frozenset({3, 4, 5, 6}),
-    ),
-]
+FIXTURE = "pushdown.sql"
+KEYS = {"table", "source", "offered", "accepted", "scan_filter", "above", "above_has"}
+KEYS |= {"null_ids", "path", "duck"}
+
+
+def to_case(case: SqlCase) -> Case:
+    """A case of fixtures/pushdown.sql (its keys are the fields of ``Case``)."""
+    return Case(
+        case.name,
+        case.sql,
+        table=case.get("table") or "users",
+        source=case.get("source") or "all",
+        offered=tuple(case.all("offered")),
+        accepted=tuple(case.all("accepted")),
+        scan_filter=case.get("scan_filter"),
+        above=case.flag("above"),
+        above_has=tuple(case.all("above_has")),
+        null_ids=frozenset(case.literal("null_ids", frozenset())),
+        paths=tuple(case.literals("path")),
+        duck=case.get("duck"),
+    )
+
+
+CASES = [to_case(c) for c in load_cases(FIXTURE, keys=KEYS)]
 
 BY_NAME = {c.name: c for c in CASES}
 assert len(BY_NAME) == len(CASES)
@@ -731,6 +430,39 @@ def test_nulls(
     ids = first_column(env.execute(case.sql))
     assert len(ids) == len(set(ids))
     assert set(ids) & NULL_IDS[case.table] == set(case.null_ids)
+
+
+def test_fixture_has_every_case() -> None:
+    assert len(CASES) >= 35
+    assert {c.source for c in CASES} == {
+        "all",
+        "nested_only",
+        "top_only",
+        "both",
+        "flat",
+        "plain",
+        "parquet",
+    }
+
+
+@pytest.mark.golden
+@pytest.mark.jpype_only(reason="plans are the same on both transports")
+def test_golden_plans(
+    connect: Callable[..., cb.Environment],
+    golden: Callable[[str, dict[str, str]], None],
+    parquet_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The whole optimized plan of every case, as kept in tests/golden/pushdown.plan."""
+    plans = {}
+    for case in CASES:
+        env = connect()
+        try:
+            install(env, case, parquet_dir, monkeypatch)
+            plans[case.name] = env.explain(case.sql)
+        finally:
+            env.close()
+    golden(FIXTURE, plans)
 
 
 # --- to_pyarrow --------------------------------------------------------------------------------
