@@ -81,6 +81,7 @@ lint: build
 	$(VENV)/bin/mypy
 	$(PY) tools/check_python_imports.py
 	cd java && $(MVN) spotless:check
+	cd java && $(MVN) test -Dtest=LayersTest -Dsurefire.failIfNoSpecifiedTests=false
 
 fmt: venv
 	$(VENV)/bin/ruff format python tests examples bench tools

@@ -133,7 +133,7 @@ def test_validate_does_not_run_the_query(env: cb.Environment) -> None:
     env.execute("INSERT INTO s VALUES ('not a number')")
     # Running it fails (the CAST), validating it does not.
     assert env.validate("SELECT CAST(x AS INT) AS n FROM s").names == ["n"]
-    with pytest.raises(cb.Error, match="not a number"):
+    with pytest.raises(cb.ExecutionError, match="not a number"):
         env.sql("SELECT CAST(x AS INT) AS n FROM s").fetchall()
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pyarrow as pa
 import pytest
 
 import calcite_bridge as cb
@@ -104,7 +107,7 @@ def test_duplicate_column(t_env: cb.Environment) -> None:
 
 
 def test_unknown_connector(t_env: cb.Environment) -> None:
-    with pytest.raises(cb.Error, match="nosuch") as info:
+    with pytest.raises(cb.SqlValidationError, match="nosuch") as info:
         t_env.execute("CREATE TABLE u (a INT) WITH ('connector' = 'nosuch')")
     assert "memory" in str(info.value)  # names what is available
     assert "u" not in t_env.tables()
@@ -116,7 +119,7 @@ def test_sql_rejects_statements_that_are_not_queries(t_env: cb.Environment) -> N
         "CREATE TABLE u (a INT) WITH ('connector' = 'memory')",
         "DROP TABLE t",
     ):
-        with pytest.raises(cb.Error, match="execute"):
+        with pytest.raises(cb.SqlValidationError, match="execute"):
             t_env.sql(statement)
     # Nothing ran.
     assert "u" not in t_env.tables()
@@ -133,7 +136,7 @@ def test_create_existing_table(t_env: cb.Environment) -> None:
 
 
 def test_describe_unknown_table(t_env: cb.Environment) -> None:
-    with pytest.raises(cb.Error, match="nosuch"):
+    with pytest.raises(cb.CatalogError, match="nosuch"):
         t_env.describe("nosuch")
 
 
@@ -146,20 +149,20 @@ def test_type_mismatch(t_env: cb.Environment) -> None:
 def test_runtime_error_while_reading_rows(t_env: cb.Environment) -> None:
     t_env.execute("CREATE TABLE s (x STRING) WITH ('connector' = 'memory')")
     t_env.execute("INSERT INTO s VALUES ('1'), ('oops'), ('3')")
-    with pytest.raises(cb.Error, match="oops") as info:
+    with pytest.raises(cb.ExecutionError, match="oops") as info:
         t_env.sql("SELECT CAST(x AS INT) FROM s").fetchall()
     assert "\tat " not in str(info.value)  # no Java stack trace in the message
     still_works(t_env)
 
 
 def test_division_by_zero_is_an_error(t_env: cb.Environment) -> None:
-    with pytest.raises(cb.Error, match="zero"):
+    with pytest.raises(cb.ExecutionError, match="zero"):
         t_env.sql("SELECT id / (id - 1) FROM t").fetchall()
     still_works(t_env)
 
 
 def test_constant_division_by_zero_names_the_problem(t_env: cb.Environment) -> None:
-    with pytest.raises(cb.Error, match="zero"):
+    with pytest.raises(cb.ExecutionError, match="zero"):
         t_env.sql("SELECT 1 / 0").fetchall()
 
 
@@ -170,3 +173,83 @@ def test_many_errors_in_a_row(t_env: cb.Environment) -> None:
         with pytest.raises(cb.SqlValidationError):
             t_env.sql("SELECT nope FROM t")
     still_works(t_env)
+
+
+# A failure while the rows stream (after the statement started and batches came back) is typed
+# like any other: the JVM carries its kind across the Arrow stream, on both transports.
+
+BIG = 200_000
+
+
+def _read_all(result: cb.Result) -> int:
+    """Reads ``result`` batch by batch; returns how many rows came before the failure."""
+    seen = 0
+    for batch in result.to_arrow_reader():
+        seen += batch.num_rows
+    return seen
+
+
+def test_division_by_zero_while_rows_stream(env: cb.Environment) -> None:
+    # The zero comes last: earlier batches are read before the failure.
+    env.register_arrow("big", pa.table({"i": pa.array(range(BIG, -1, -1), pa.int32())}))
+    with pytest.raises(cb.ExecutionError) as info:
+        # Over a gateway, a failure within the first chunk of rows is raised by sql() itself.
+        _read_all(env.sql("SELECT 10 / i AS q FROM big"))
+    e = info.value
+    assert type(e) is cb.ExecutionError
+    assert e.message == "The query failed while it ran: Division by zero"
+    assert "java" not in str(e).lower() and "Exception" not in str(e)
+    assert env.sql("SELECT COUNT(*) AS n FROM big").fetchall() == [(BIG + 1,)]
+
+
+class _FailsAfterFirstBatch:
+    """A source whose reader yields one batch, then raises."""
+
+    def schema(self) -> pa.Schema:
+        return pa.schema([("i", pa.int64())])
+
+    def scan(self, request: object) -> pa.RecordBatchReader:
+        def batches() -> Iterator[pa.RecordBatch]:
+            yield pa.record_batch([pa.array([1, 2, 3], pa.int64())], names=["i"])
+            raise RuntimeError("disk on fire")
+
+        return pa.RecordBatchReader.from_batches(self.schema(), batches())
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT * FROM flaky",  # the source's own batches come back
+        "SELECT i + 1 AS j FROM flaky",  # rows run through the JVM's engine
+        "SELECT COUNT(*) AS n FROM flaky",  # an aggregate over the source's batches
+    ],
+)
+def test_a_source_that_raises_after_its_first_batch(env: cb.Environment, sql: str) -> None:
+    env.register_source("flaky", _FailsAfterFirstBatch())
+    with pytest.raises(cb.SourceError) as info:
+        _read_all(env.sql(sql))
+    e = info.value
+    assert isinstance(e, cb.ExecutionError)  # a source failing is the statement failing
+    assert e.message == "Source 'flaky' failed while it was read: RuntimeError: disk on fire"
+    assert "java" not in str(e).lower() and "Exception" not in str(e)
+    assert e.source_traceback is not None and "disk on fire" in e.source_traceback
+    assert env.sql("SELECT 1 AS a").fetchall() == [(1,)]
+
+
+def test_a_stream_failure_without_a_carried_error_is_an_execution_error() -> None:
+    e = cb.errors.from_stream_failure(OSError("the stream broke"), "SELECT 1")
+    assert type(e) is cb.ExecutionError
+    assert e.message == "The query failed while it ran: the stream broke"
+
+
+def test_a_carried_error_keeps_its_kind_and_position() -> None:
+    marker = cb.errors.STREAM_FAILURE_MARKER
+    text = (
+        "[errno 5] "
+        + marker
+        + '{"kind": "VALIDATION", "message": "bad", "line": 1, "column": 8, "end_line": 1,'
+        + ' "end_column": 10, "detail": ""}. Detail: more text'
+    )
+    e = cb.errors.from_stream_failure(OSError(text), "SELECT nme FROM t")
+    assert type(e) is cb.SqlValidationError
+    assert (e.message, e.line, e.column, e.end_column) == ("bad", 1, 8, 10)

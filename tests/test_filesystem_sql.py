@@ -328,7 +328,7 @@ def test_failing_insert_leaves_the_directory_unchanged(
 ) -> None:
     env.execute(ddl("people", parquet_dir, "parquet"))
     before = snapshot(parquet_dir)
-    with pytest.raises(cb.Error):
+    with pytest.raises(cb.ExecutionError):
         env.execute(statement)
     assert snapshot(parquet_dir) == before
     assert len(env.execute("SELECT * FROM people").fetchall()) == 6

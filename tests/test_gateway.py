@@ -183,7 +183,7 @@ def test_a_failure_in_a_later_chunk_is_an_error(
     values = [str(i) for i in range(200_000)] + ["oops"]
     gw.register_arrow("s", pa.table({"x": values}))
     result = gw.sql("SELECT CAST(x AS INT) AS n FROM s")
-    with pytest.raises(cb.Error, match=r"failed while it ran.*oops"):
+    with pytest.raises(cb.ExecutionError, match=r"failed while it ran.*oops"):
         result.to_arrow_table()
     assert gw.sql("SELECT 1 AS a").to_pylist() == [{"a": 1}]
 

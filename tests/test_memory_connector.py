@@ -53,7 +53,7 @@ def test_new_table_is_empty(env: cb.Environment) -> None:
 )
 def test_null_into_not_null_changes_nothing(t_env: cb.Environment, statement: str) -> None:
     before = rows(t_env)
-    with pytest.raises(cb.Error) as info:
+    with pytest.raises(cb.SqlValidationError) as info:
         t_env.execute(statement)
     assert "'a'" in str(info.value)
     assert rows(t_env) == before
@@ -63,14 +63,14 @@ def test_runtime_null_into_not_null_changes_nothing(t_env: cb.Environment) -> No
     t_env.execute("CREATE TABLE src (a INT, b STRING) WITH ('connector' = 'memory')")
     t_env.execute("INSERT INTO src VALUES (5, 'p'), (NULL, 'q'), (7, 'r')")
     before = rows(t_env)
-    with pytest.raises(cb.Error):
+    with pytest.raises(cb.SqlValidationError):
         t_env.execute("INSERT INTO t SELECT a, b FROM src")
     assert rows(t_env) == before
 
 
 def test_division_by_zero_mid_insert_changes_nothing(t_env: cb.Environment) -> None:
     before = rows(t_env)
-    with pytest.raises(cb.Error, match="zero"):
+    with pytest.raises(cb.ExecutionError, match="zero"):
         # The first row (a = 1) divides by zero only after the rows of the first branch.
         t_env.execute(
             "INSERT INTO t SELECT a + 10, b FROM t UNION ALL SELECT 10 / (a - 1), b FROM t"
@@ -82,7 +82,7 @@ def test_failing_cast_mid_insert_changes_nothing(t_env: cb.Environment) -> None:
     t_env.execute("CREATE TABLE s (x STRING) WITH ('connector' = 'memory')")
     t_env.execute("INSERT INTO s VALUES ('5'), ('6'), ('not a number'), ('8')")
     before = rows(t_env)
-    with pytest.raises(cb.Error, match="not a number"):
+    with pytest.raises(cb.ExecutionError, match="not a number"):
         t_env.execute("INSERT INTO t SELECT CAST(x AS INT), x FROM s")
     assert rows(t_env) == before
     # The table still takes inserts afterwards.
@@ -186,6 +186,6 @@ def test_persisted_timestamp_metadata_can_be_written(env: cb.Environment) -> Non
 
 def test_insert_into_a_view_fails(t_env: cb.Environment) -> None:
     t_env.execute("CREATE VIEW v AS SELECT a, b FROM t")
-    with pytest.raises(cb.Error):
+    with pytest.raises(cb.SqlValidationError):
         t_env.execute("INSERT INTO v VALUES (9, 'v')")
     assert len(rows(t_env)) == 2

@@ -199,7 +199,7 @@ def test_sums_wrap_around_like_the_row_engine(env: cb.Environment) -> None:
     # A TINYINT sum leaves its type, which Calcite's engine reports: it stays there.
     small = "SELECT SUM(t) FROM nums"
     assert "ArrowAggregate" not in env.explain(small)
-    with pytest.raises(cb.Error, match="out of range"):
+    with pytest.raises(cb.ExecutionError, match="out of range"):
         env.sql(small).fetchall()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 
@@ -64,8 +65,15 @@ class ConfigError(Error, ValueError):
     error_class = "CONFIG"
 
 
-class SourceError(Error):
-    """A table source failed while it was planned or read."""
+class ExecutionError(Error):
+    """The statement failed while it ran: a division by zero, a failing CAST, ..."""
+
+    error_class = "EXECUTION"
+
+
+class SourceError(ExecutionError):
+    """A table source failed while it was planned or read (a failure of the running statement,
+    so it is an ``ExecutionError`` too)."""
 
     error_class = "SOURCE"
 
@@ -86,12 +94,6 @@ class ResourceError(Error):
     """The statement ran out of memory or stack; the environment keeps working."""
 
     error_class = "RESOURCE"
-
-
-class ExecutionError(Error):
-    """The statement failed while it ran: a division by zero, a failing CAST, ..."""
-
-    error_class = "EXECUTION"
 
 
 class QueryCancelledError(Error):
@@ -130,22 +132,53 @@ _BY_KIND: dict[str, type[Error]] = {
 }
 
 
-# Java exceptions that some facade methods throw as they are, without a BridgeException around them.
-_PLAIN_JAVA_ERRORS: dict[str, type[Error]] = {
-    "io.calcitebridge.facade.ConfigException": ConfigError,
-    "io.calcitebridge.catalog.CatalogException": CatalogError,
-}
-BRIDGE_EXCEPTION = "io.calcitebridge.api.BridgeException"
+# Every failure of the JVM side reaches Python as this one class, already translated there
+# (io.calcitebridge.errors.Errors): its kind picks the Python class.
+BRIDGE_EXCEPTION = "io.calcitebridge.errors.BridgeError"
+
+# A failure while rows stream crosses the Arrow C stream as text: this marker, then JSON.
+STREAM_FAILURE_MARKER = "calcite-bridge-error:"
 
 
 def from_java_failure(exc: Any, class_name: str, sql: str | None = None) -> Error:
     """Translates any Java exception, of class ``class_name``, whatever transport carried it."""
     if class_name == BRIDGE_EXCEPTION:
         return from_java(exc, sql)
-    plain = _PLAIN_JAVA_ERRORS.get(class_name)
-    if plain is not None:
-        return plain(str(exc.getMessage()), sql=sql)
     return Error(f"Unexpected failure in the JVM: {exc}")
+
+
+def from_stream_failure(exc: BaseException, sql: str | None = None) -> Error:
+    """The typed error behind ``exc``, raised by pyarrow while it read a result's stream.
+
+    The JVM writes the failure (kind, message, position, detail) after a marker; a stream that
+    failed without one (the process lost its JVM, say) is an ``ExecutionError``.
+    """
+    text = str(exc)
+    at = text.find(STREAM_FAILURE_MARKER)
+    if at >= 0:
+        payload = text[at + len(STREAM_FAILURE_MARKER) :]
+        try:
+            data, _ = json.JSONDecoder().raw_decode(payload)
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            cls = _BY_KIND.get(str(data.get("kind")), ExecutionError)
+
+            def pos(key: str) -> int | None:
+                n = data.get(key)
+                return n if isinstance(n, int) and n > 0 else None
+
+            return cls(
+                str(data.get("message") or "The query failed while it ran"),
+                sql=sql,
+                line=pos("line"),
+                column=pos("column"),
+                end_line=pos("end_line"),
+                end_column=pos("end_column"),
+                source_traceback=str(data.get("detail") or ""),
+            )
+    first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    return ExecutionError(f"The query failed while it ran: {first}", sql=sql)
 
 
 def from_java(exc: Any, sql: str | None = None) -> Error:

@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import pyarrow as pa
 
-from .errors import Error
-
-# The first line of a Java exception as the C stream reports it: "java.lang.Foo: message".
-_JAVA_EXCEPTION = re.compile(r"^(?:[\w$]+\.)+([\w$]+)(?::\s*(.*))?$")
-
-
-def _runtime_error(exc: Exception, sql: str | None) -> Error:
-    """A failure of the running query (a division by zero, a failing CAST, ...) as an Error."""
-    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    m = _JAVA_EXCEPTION.match(first)
-    if m:
-        name, detail = m.group(1), m.group(2)
-        first = f"{name}: {detail}" if detail else name
-    return Error(f"The query failed while it ran: {first}", sql=sql)
+from .errors import from_stream_failure
 
 
 def _checked(reader: pa.RecordBatchReader, sql: str | None) -> pa.RecordBatchReader:
-    """``reader`` with the failures of the JVM side raised as ``Error`` rather than OSError."""
+    """``reader`` with the failures of the JVM side raised as typed errors rather than OSError."""
 
     def batches() -> Iterator[pa.RecordBatch]:
         with reader:
@@ -35,7 +21,7 @@ def _checked(reader: pa.RecordBatchReader, sql: str | None) -> pa.RecordBatchRea
                 except StopIteration:
                     return
                 except (pa.ArrowException, OSError) as e:
-                    raise _runtime_error(e, sql) from None
+                    raise from_stream_failure(e, sql) from None
                 yield batch
 
     return pa.RecordBatchReader.from_batches(reader.schema, batches())

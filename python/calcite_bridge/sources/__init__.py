@@ -7,10 +7,12 @@ connectors share stay in their own modules (``base``, ``arrow``, ``pruning``, ..
 
 from __future__ import annotations
 
-from calcite_bridge.sources.arrow import ArrowTableSource
+from calcite_bridge._types import arrow_to_sql, sql_to_arrow
+from calcite_bridge.sources.arrow import ArrowTableSource, scan_dataset, split_filters
 from calcite_bridge.sources.base import (
     FilterPushDownResult,
     ScanRequest,
+    ScanResult,
     SupportsDynamicColumns,
     SupportsFilterPushDown,
     SupportsLimitPushDown,
@@ -19,14 +21,33 @@ from calcite_bridge.sources.base import (
     SupportsWriting,
     SupportsWritingMetadata,
     TableSource,
+    check_filter_result,
+    filters_from_json,
+    filters_to_json,
+    to_reader,
 )
 from calcite_bridge.sources.filesystem import FileSystemSource
+
+# The public source API is ``__all__``. The helpers imported above but left out of it stay
+# importable from here for code written against earlier releases; new code imports them from
+# their own modules.
+_COMPATIBLE = (
+    arrow_to_sql,
+    sql_to_arrow,
+    scan_dataset,
+    split_filters,
+    check_filter_result,
+    filters_from_json,
+    filters_to_json,
+    to_reader,
+)
 
 __all__ = [
     "ArrowTableSource",
     "FileSystemSource",
     "FilterPushDownResult",
     "ScanRequest",
+    "ScanResult",
     "SupportsDynamicColumns",
     "SupportsFilterPushDown",
     "SupportsLimitPushDown",

@@ -8,12 +8,12 @@ from __future__ import annotations
 import importlib
 import json
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pyarrow as pa
 
-from ..errors import SourceContractError
+from ..errors import STREAM_FAILURE_MARKER, SourceContractError
 from .base import ScanRequest, check_filter_result, filters_from_json, to_reader
 from .filesystem import FileSystemSource
 
@@ -31,6 +31,33 @@ def error_json(exc: BaseException, source: str | None = None, action: str = "") 
     return json.dumps(
         {"error": {"kind": kind, "message": message, "traceback": traceback.format_exc()}}
     )
+
+
+class _StreamFailure(ValueError):
+    """A source's reader failed while it streamed; ``str()`` is what the JVM decodes."""
+
+    def __init__(self, kind: str, message: str, detail: str) -> None:
+        self.kind, self.message, self.detail = kind, message, detail
+        payload = {"kind": kind, "message": message, "detail": detail}
+        super().__init__(STREAM_FAILURE_MARKER + json.dumps(payload))
+
+
+def _carried(reader: pa.RecordBatchReader, source: str) -> pa.RecordBatchReader:
+    """``reader`` whose failure while it streams crosses the C stream typed: the JVM reads only
+    the error's text, so the text carries the kind, the source's message and its traceback."""
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        try:
+            yield from reader
+        except Exception as e:
+            contract = isinstance(e, SourceContractError)
+            raise _StreamFailure(
+                "SOURCE_CONTRACT" if contract else "SOURCE",
+                f"Source {source!r} failed while it was read: {type(e).__name__}: {e}",
+                traceback.format_exc(),
+            ) from e
+
+    return pa.RecordBatchReader.from_batches(reader.schema, batches())
 
 
 def _tell(source: Any, method: str, value: Any) -> None:
@@ -114,7 +141,11 @@ class SourceCalls:
                 _tell(self.source, "apply_limit", request.limit)
             if request.metadata_keys:
                 _tell(self.source, "apply_readable_metadata", list(request.metadata_keys))
-            return deliver(to_reader(self.source.scan(request), None, self.name))
+            reader = _carried(to_reader(self.source.scan(request), None, self.name), self.name)
+            return deliver(reader)
+        except _StreamFailure as e:  # read whole by ``deliver`` (the gateway sends it as bytes)
+            failure = {"kind": e.kind, "message": e.message, "traceback": e.detail}
+            return json.dumps({"error": failure})
         except Exception as e:
             return error_json(e, self.name, "scan()")
 

@@ -4,7 +4,6 @@ import io.calcitebridge.arrow.ArrowMemory;
 import io.calcitebridge.arrow.GuardedReader;
 import io.calcitebridge.errors.BridgeError;
 import io.calcitebridge.errors.Errors;
-import io.calcitebridge.errors.StreamFailure;
 import io.calcitebridge.facade.Pending;
 import io.calcitebridge.facade.StatementResult;
 import java.util.function.Supplier;
@@ -35,7 +34,7 @@ final class Calls {
   static ArrowReader rows(Pending<StatementResult> pending) {
     ArrowReader imported = await(pending).toReader();
     return new GuardedReader(
-        ArrowMemory.allocator(), imported, t -> toPublic(StreamFailure.fromImported(t)));
+        ArrowMemory.allocator(), imported, t -> toPublic(Errors.translateRunning(t)));
   }
 
   static <T> T get(Supplier<T> call) {

@@ -12,6 +12,7 @@ import io.calcitebridge.catalog.ColumnKind;
 import io.calcitebridge.catalog.FilterableStorage;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.catalog.TableStorage;
+import io.calcitebridge.errors.Errors;
 import io.calcitebridge.errors.SourceException;
 import io.calcitebridge.expr.Expression;
 import io.calcitebridge.types.BridgeTypeFactory;
@@ -404,7 +405,7 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
       try {
         return inner.moveNext();
       } catch (RuntimeException e) {
-        throw SourceException.whileReading(source.name(), e);
+        throw Errors.sourceReadFailure(source.name(), e);
       }
     }
 

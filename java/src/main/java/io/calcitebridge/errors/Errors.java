@@ -45,10 +45,10 @@ public final class Errors {
       message = null;
       for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
         if (c.getMessage() != null && !c.getMessage().isBlank()) {
-          message = firstLine(c.getMessage()).strip();
+          message = plainMessage(c.getMessage());
         }
       }
-      message = message == null ? "an internal error" : message;
+      message = message == null || message.isEmpty() ? "an internal error" : message;
     } else {
       return e;
     }
@@ -75,7 +75,7 @@ public final class Errors {
     if (c instanceof StreamFailure) {
       return ((StreamFailure) c).error();
     }
-    BridgeError carried = StreamFailure.decode(c.getMessage());
+    BridgeError carried = CarriedError.decode(c.getMessage());
     if (carried != null) {
       return carried;
     }
@@ -153,6 +153,74 @@ public final class Errors {
           top);
     }
     return null;
+  }
+
+  /** {@code t}, raised while rows were produced, translated and ready to cross a C stream. */
+  public static StreamFailure forStream(Throwable t) {
+    if (t instanceof StreamFailure) {
+      return (StreamFailure) t;
+    }
+    return new StreamFailure(translateRunning(t));
+  }
+
+  /**
+   * Source {@code source} failed with {@code t} while its rows were read; a source error stays as
+   * it is.
+   */
+  public static SourceException sourceReadFailure(String source, Throwable t) {
+    if (t instanceof SourceException) {
+      return (SourceException) t;
+    }
+    BridgeError carried = null;
+    for (Throwable c = t;
+        c != null && carried == null;
+        c = c.getCause() == c ? null : c.getCause()) {
+      carried = CarriedError.decode(c.getMessage());
+    }
+    if (carried != null
+        && (carried.errorKind() == ErrorKind.SOURCE
+            || carried.errorKind() == ErrorKind.SOURCE_CONTRACT)) {
+      // The source's side wrote the whole message (Python sources: with the exception's type).
+      return new SourceException(
+          carried.getMessage(), carried.errorKind() == ErrorKind.SOURCE_CONTRACT, carried.detail());
+    }
+    String message =
+        carried != null
+            ? carried.getMessage()
+            : Errors.plainMessage(t.getMessage()).isEmpty()
+                ? "its reader stopped"
+                : Errors.plainMessage(t.getMessage());
+    return new SourceException(
+        "Source '" + source + "' failed while it was read: " + message,
+        false,
+        carried == null ? "" : carried.detail());
+  }
+
+  private static final java.util.regex.Pattern JAVA_PREFIX =
+      java.util.regex.Pattern.compile(
+          "^(?:\\[errno \\d+\\] )?(?:(?:[a-z_$][\\w$]*\\.)+[A-Z][\\w$]*:\\s*"
+              + "|[\\w$.]*CDataJniException\\{errno=\\d+, message=)");
+
+  /**
+   * The text of a failure as a user should read it: its first line, without the Java class names
+   * and C Data Interface wrappers that a failure read through an imported stream carries ({@code
+   * [errno 5] CDataJniException{errno=5, message=java.io.IOException: lost the connection}}).
+   */
+  public static String plainMessage(@Nullable String message) {
+    if (message == null || message.isBlank()) {
+      return "";
+    }
+    String m = firstLine(message.strip()).strip();
+    boolean wrapped = false;
+    for (java.util.regex.Matcher x = JAVA_PREFIX.matcher(m); x.find(); x = JAVA_PREFIX.matcher(m)) {
+      wrapped |= x.group().endsWith("message=");
+      m = m.substring(x.end()).strip();
+    }
+    if (wrapped && m.endsWith("}")) {
+      m = m.substring(0, m.length() - 1);
+    }
+    int detail = m.indexOf(". Detail: ");
+    return detail >= 0 ? m.substring(0, detail) : m;
   }
 
   private static String firstLine(String message) {

@@ -13,32 +13,6 @@ public final class SourceException extends RuntimeException {
     this.sourceTraceback = sourceTraceback == null ? "" : sourceTraceback;
   }
 
-  /**
-   * Source {@code source} failed with {@code t} while its rows were read; a source error stays as
-   * it is.
-   */
-  public static SourceException whileReading(String source, Throwable t) {
-    if (t instanceof SourceException) {
-      return (SourceException) t;
-    }
-    BridgeError carried = null;
-    for (Throwable c = t;
-        c != null && carried == null;
-        c = c.getCause() == c ? null : c.getCause()) {
-      carried = StreamFailure.decode(c.getMessage());
-    }
-    String message =
-        carried != null
-            ? carried.getMessage()
-            : t.getMessage() == null || t.getMessage().isBlank()
-                ? "its reader stopped"
-                : t.getMessage().strip().lines().findFirst().orElse("");
-    return new SourceException(
-        "Source '" + source + "' failed while it was read: " + message,
-        false,
-        carried == null ? "" : carried.detail());
-  }
-
   /** Whether the source broke the contract (lost or invented a filter, ...). */
   public boolean isContractViolation() {
     return contract;

@@ -3,7 +3,7 @@ package io.calcitebridge.facade;
 import io.calcitebridge.arrow.ArrowMemory;
 import io.calcitebridge.arrow.ExportedStream;
 import io.calcitebridge.arrow.GuardedReader;
-import io.calcitebridge.errors.StreamFailure;
+import io.calcitebridge.errors.Errors;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -39,7 +39,7 @@ public final class StatementResult implements AutoCloseable {
     try (this) {
       ArrowReader imported =
           Data.importArrayStream(ArrowMemory.allocator(), ArrowArrayStream.wrap(stream.address()));
-      return new GuardedReader(ArrowMemory.allocator(), imported, StreamFailure::fromImported);
+      return new GuardedReader(ArrowMemory.allocator(), imported, Errors::translateRunning);
     }
   }
 

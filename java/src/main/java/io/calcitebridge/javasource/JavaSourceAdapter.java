@@ -14,8 +14,8 @@ import io.calcitebridge.api.source.SupportsWritingMetadata;
 import io.calcitebridge.api.source.TableSource;
 import io.calcitebridge.arrow.GuardedReader;
 import io.calcitebridge.connector.PythonSource;
+import io.calcitebridge.errors.Errors;
 import io.calcitebridge.errors.SourceException;
-import io.calcitebridge.errors.StreamFailure;
 import io.calcitebridge.expr.Expression;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -112,9 +112,14 @@ public final class JavaSourceAdapter implements PythonSource {
                   allocator,
                   reader,
                   t ->
-                      StreamFailure.of(
+                      Errors.forStream(
                           new SourceException(
-                              t.getMessage() == null ? t.toString() : t.getMessage(),
+                              "Source '"
+                                  + name
+                                  + "' failed while it was read: "
+                                  + (t.getMessage() == null
+                                      ? t.getClass().getSimpleName()
+                                      : t.getMessage()),
                               false,
                               stackTrace(t)))),
               out);

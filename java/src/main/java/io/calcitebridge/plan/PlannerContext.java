@@ -67,7 +67,7 @@ public final class PlannerContext {
   Program program() {
     Program p = program;
     if (p == null) {
-      p = QueryPlanner.program(physicalRewrites);
+      p = OptimizerProgram.of(physicalRewrites);
       program = p;
     }
     return p;

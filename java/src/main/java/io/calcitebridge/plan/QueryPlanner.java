@@ -10,9 +10,6 @@ import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.plan.ConventionTraitDef;
 import org.apache.calcite.plan.RelOptCluster;
-import org.apache.calcite.plan.RelOptLattice;
-import org.apache.calcite.plan.RelOptMaterialization;
-import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
@@ -22,8 +19,6 @@ import org.apache.calcite.rel.RelCollationTraitDef;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.TableModify;
-import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
-import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlExplainFormat;
@@ -33,8 +28,6 @@ import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
-import org.apache.calcite.tools.Program;
-import org.apache.calcite.tools.Programs;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -43,77 +36,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class QueryPlanner implements RelOptTable.ViewExpander {
   private static final boolean FLATTEN = Boolean.getBoolean("calcitebridge.flatten");
-
-  /**
-   * Calcite's standard program with one addition: after sub-queries are removed and before the
-   * cost-based phase, a heuristic pass moves filters down to the scans and offers them to the
-   * sources ({@link FilterPushDownRule}), so each source is asked once.
-   */
-  /**
-   * Moves filters down through projections, into joins and into the branches of set operations. Run
-   * twice: a filter that one rule moves may only then match another (into a join, then below the
-   * projection of a join key).
-   */
-  private static final Program MOVE_FILTERS =
-      Programs.hep(
-          List.of(
-              CoreRules.FILTER_PROJECT_TRANSPOSE,
-              CoreRules.FILTER_SET_OP_TRANSPOSE,
-              CoreRules.FILTER_INTO_JOIN,
-              CoreRules.JOIN_CONDITION_PUSH,
-              CoreRules.FILTER_MERGE),
-          true,
-          DefaultRelMetadataProvider.INSTANCE);
-
-  static Program program(Program physicalRewrites) {
-    return Programs.sequence(
-        Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
-        Programs.decorrelate(),
-        MOVE_FILTERS,
-        MOVE_FILTERS,
-        Programs.hep(
-            List.of(
-                CoreRules.FILTER_PROJECT_TRANSPOSE,
-                CoreRules.FILTER_MERGE,
-                FilterPushDownRule.INSTANCE,
-                LimitPushDownRule.INSTANCE,
-                NestedProjectionRule.INSTANCE),
-            true,
-            DefaultRelMetadataProvider.INSTANCE),
-        QueryPlanner::dumpIfAsked,
-        Programs.trim(),
-        QueryPlanner::costBased,
-        Programs.calc(DefaultRelMetadataProvider.INSTANCE),
-        physicalRewrites);
-  }
-
-  /** With {@code -Dcalcitebridge.dump-plans=true}, prints the plan after the heuristic pass. */
-  private static RelNode dumpIfAsked(
-      RelOptPlanner planner,
-      RelNode rel,
-      RelTraitSet traits,
-      List<RelOptMaterialization> materializations,
-      List<RelOptLattice> lattices) {
-    if (Boolean.getBoolean("calcitebridge.dump-plans")) {
-      System.err.println("-- after the heuristic pass:\n" + RelOptUtil.toString(rel));
-    }
-    return rel;
-  }
-
-  private static RelNode costBased(
-      RelOptPlanner planner,
-      RelNode rel,
-      RelTraitSet traits,
-      List<RelOptMaterialization> materializations,
-      List<RelOptLattice> lattices) {
-    planner.setRoot(rel);
-    // Registering the same rel twice trips Volcano's "already been registered" assertion under
-    // -ea (a scan that absorbed the whole query already has the wanted traits).
-    if (!rel.getTraitSet().equals(traits)) {
-      planner.setRoot(planner.changeTraits(rel, traits));
-    }
-    return planner.chooseDelegate().findBestExp();
-  }
 
   private final PlannerContext context;
   private final CalciteCatalogReader reader;

@@ -9,7 +9,7 @@ import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.connector.PythonSource;
 import io.calcitebridge.connector.SourceStorage;
-import io.calcitebridge.errors.StreamFailure;
+import io.calcitebridge.errors.Errors;
 import io.calcitebridge.plan.BridgeTable;
 import io.calcitebridge.plan.PlannerContext;
 import io.calcitebridge.types.ArrowTypes;
@@ -44,7 +44,7 @@ public final class ArrowResults {
             ? rows.direct()
             : new RowsToArrow(ALLOCATOR, rows.rowType(), rows.rows().enumerator());
     return ArrowStreams.exportStream(
-        ALLOCATOR, new GuardedReader(ALLOCATOR, reader, StreamFailure::of));
+        ALLOCATOR, new GuardedReader(ALLOCATOR, reader, Errors::forStream));
   }
 
   /** Registers a Python source as table {@code name}, with the columns of its schema. */

@@ -5,7 +5,7 @@ import io.calcitebridge.arrow.DirectReader;
 import io.calcitebridge.arrow.GuardedReader;
 import io.calcitebridge.arrow.RowsToArrow;
 import io.calcitebridge.catalog.ArrowStorage;
-import io.calcitebridge.errors.SourceException;
+import io.calcitebridge.errors.Errors;
 import io.calcitebridge.plan.BridgeTableScan;
 import io.calcitebridge.plan.SelectOnly;
 import io.calcitebridge.vector.ArrowAggregate;
@@ -85,7 +85,7 @@ final class FastPath {
           ArrowMemory.allocator(),
           new DirectReader(
               ArrowMemory.allocator(), opened.reader(), columns, rowType.getFieldNames()),
-          t -> SourceException.whileReading(storage.sourceName(), t));
+          t -> Errors.sourceReadFailure(storage.sourceName(), t));
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }

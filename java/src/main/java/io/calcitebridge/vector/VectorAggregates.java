@@ -1,6 +1,7 @@
 package io.calcitebridge.vector;
 
 import io.calcitebridge.catalog.ArrowStorage;
+import io.calcitebridge.errors.Errors;
 import io.calcitebridge.errors.SourceException;
 import io.calcitebridge.expr.Expression;
 import io.calcitebridge.plan.BridgeTable;
@@ -127,7 +128,7 @@ public final class VectorAggregates {
   }
 
   static SourceException failed(ArrowStorage storage, Exception e) {
-    return SourceException.whileReading(storage.sourceName(), e);
+    return Errors.sourceReadFailure(storage.sourceName(), e);
   }
 
   /** Whether aggregates of this result type sum as floating point. */

@@ -1,0 +1,77 @@
+package io.calcitebridge.errors;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The text form of a {@link BridgeError}, for the places where only text crosses: the error of an
+ * Arrow C stream ({@code get_last_error}) and a Python source's answers. One line: {@value
+ * #MARKER}, then the kind, message, position and detail as JSON; whatever follows the JSON is
+ * ignored. Python reads it in {@code errors.from_stream_failure}.
+ */
+public final class CarriedError {
+  /** Starts the text of every carried failure. */
+  public static final String MARKER = "calcite-bridge-error:";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private CarriedError() {}
+
+  /** {@code error} as one line of text: {@link #MARKER}, then JSON. */
+  public static String encode(BridgeError error) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("kind", error.kind());
+    m.put("message", error.getMessage());
+    m.put("line", error.line());
+    m.put("column", error.column());
+    m.put("end_line", error.endLine());
+    m.put("end_column", error.endColumn());
+    m.put("detail", error.detail());
+    try {
+      return MARKER + JSON.writeValueAsString(m);
+    } catch (JsonProcessingException e) {
+      return MARKER + "{\"kind\":\"EXECUTION\",\"message\":\"The query failed while it ran\"}";
+    }
+  }
+
+  /**
+   * The failure carried in {@code text} (an error of an imported stream), or null when the text
+   * carries none.
+   */
+  public static @Nullable BridgeError decode(@Nullable String text) {
+    if (text == null) {
+      return null;
+    }
+    int at = text.indexOf(MARKER);
+    if (at < 0) {
+      return null;
+    }
+    String rest = text.substring(at + MARKER.length());
+    int nl = rest.indexOf('\n');
+    String json = nl < 0 ? rest : rest.substring(0, nl);
+    try {
+      JsonNode n = JSON.readTree(json);
+      ErrorKind kind;
+      try {
+        kind = ErrorKind.valueOf(n.path("kind").asText());
+      } catch (IllegalArgumentException e) {
+        kind = ErrorKind.EXECUTION;
+      }
+      return new BridgeError(
+          kind,
+          n.path("message").asText(),
+          n.path("line").asInt(),
+          n.path("column").asInt(),
+          n.path("end_line").asInt(),
+          n.path("end_column").asInt(),
+          n.path("detail").asText(""),
+          null);
+    } catch (JsonProcessingException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,90 @@
+package io.calcitebridge.plan;
+
+import java.util.List;
+import org.apache.calcite.plan.RelOptLattice;
+import org.apache.calcite.plan.RelOptMaterialization;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+
+/** The optimizer's program: the heuristic passes, then the cost-based one, then the rewrites. */
+final class OptimizerProgram {
+  private OptimizerProgram() {}
+
+  /**
+   * Moves filters down through projections, into joins and into the branches of set operations. Run
+   * twice: a filter that one rule moves may only then match another (into a join, then below the
+   * projection of a join key).
+   */
+  private static final Program MOVE_FILTERS =
+      Programs.hep(
+          List.of(
+              CoreRules.FILTER_PROJECT_TRANSPOSE,
+              CoreRules.FILTER_SET_OP_TRANSPOSE,
+              CoreRules.FILTER_INTO_JOIN,
+              CoreRules.JOIN_CONDITION_PUSH,
+              CoreRules.FILTER_MERGE),
+          true,
+          DefaultRelMetadataProvider.INSTANCE);
+
+  /**
+   * Calcite's standard program with one addition: after sub-queries are removed and before the
+   * cost-based phase, a heuristic pass moves filters down to the scans and offers them to the
+   * sources ({@link FilterPushDownRule}), so each source is asked once. {@code physicalRewrites}
+   * runs last, on the Enumerable plan.
+   */
+  static Program of(Program physicalRewrites) {
+    return Programs.sequence(
+        Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+        Programs.decorrelate(),
+        MOVE_FILTERS,
+        MOVE_FILTERS,
+        Programs.hep(
+            List.of(
+                CoreRules.FILTER_PROJECT_TRANSPOSE,
+                CoreRules.FILTER_MERGE,
+                FilterPushDownRule.INSTANCE,
+                LimitPushDownRule.INSTANCE,
+                NestedProjectionRule.INSTANCE),
+            true,
+            DefaultRelMetadataProvider.INSTANCE),
+        OptimizerProgram::dumpIfAsked,
+        Programs.trim(),
+        OptimizerProgram::costBased,
+        Programs.calc(DefaultRelMetadataProvider.INSTANCE),
+        physicalRewrites);
+  }
+
+  /** With {@code -Dcalcitebridge.dump-plans=true}, prints the plan after the heuristic pass. */
+  private static RelNode dumpIfAsked(
+      RelOptPlanner planner,
+      RelNode rel,
+      RelTraitSet traits,
+      List<RelOptMaterialization> materializations,
+      List<RelOptLattice> lattices) {
+    if (Boolean.getBoolean("calcitebridge.dump-plans")) {
+      System.err.println("-- after the heuristic pass:\n" + RelOptUtil.toString(rel));
+    }
+    return rel;
+  }
+
+  private static RelNode costBased(
+      RelOptPlanner planner,
+      RelNode rel,
+      RelTraitSet traits,
+      List<RelOptMaterialization> materializations,
+      List<RelOptLattice> lattices) {
+    planner.setRoot(rel);
+    // Registering the same rel twice trips Volcano's "already been registered" assertion under
+    // -ea (a scan that absorbed the whole query already has the wanted traits).
+    if (!rel.getTraitSet().equals(traits)) {
+      planner.setRoot(planner.changeTraits(rel, traits));
+    }
+    return planner.chooseDelegate().findBestExp();
+  }
+}
