@@ -140,6 +140,28 @@ class FieldDiscoveryTest {
     assertNull(rows.get(1)[1]);
   }
 
+  @Test
+  void discoveryWorksAcrossTheWholeStatement() {
+    session.exec("CREATE TABLE d3 (id INT, ...)");
+    session.exec("INSERT INTO d3 (id, _dynamic) VALUES (1, COLUMN_CREATE('color', 'red'))");
+    assertEquals(
+        List.of(1),
+        ids(
+            "SELECT id FROM d3 WHERE EXISTS (SELECT 1 FROM plain WHERE color = 'red')"
+                + " OR id = 1"));
+    assertEquals(List.of("red"), ids("SELECT color FROM d3 GROUP BY color"));
+    assertEquals(List.of(1), ids("SELECT id FROM d3 ORDER BY color"));
+    assertEquals(
+        List.of(1),
+        ids("SELECT id FROM d3 WHERE color = 'red' UNION ALL SELECT id FROM d3 WHERE shade = 'x'"));
+    session.exec("CREATE VIEW dv AS SELECT id, color FROM d3");
+    assertEquals(List.of("red"), ids("SELECT color FROM dv"));
+  }
+
+  private List<Object> ids(String sql) {
+    return session.exec(sql).stream().map(r -> r[0]).toList();
+  }
+
   // ----- The validator alone ------------------------------------------------------------
 
   @Test

@@ -126,6 +126,35 @@ class StarExpansionTest {
   }
 
   @Test
+  void joinsUsingAndOnExpandVisibleColumns() {
+    session.exec("CREATE TABLE a (k INT, v STRING, tag STRING METADATA, c AS k + 1)");
+    session.exec("CREATE TABLE b (k INT, w STRING, tag STRING METADATA)");
+    session.exec("INSERT INTO a (k, v, tag) VALUES (1, 'a1', 'left')");
+    session.exec("INSERT INTO b (k, w, tag) VALUES (1, 'b1', 'right')");
+    session.strategy("EXCLUDE_PERSISTED_METADATA_COLUMNS;EXCLUDE_COMPUTED_COLUMNS");
+    assertEquals(List.of("k", "v", "w"), session.columns("SELECT * FROM a JOIN b USING (k)"));
+    assertEquals(
+        List.of(List.of(1, "a1", "b1")), lists(session.exec("SELECT * FROM a JOIN b USING (k)")));
+    assertEquals(
+        List.of("k", "v", "k0", "w"), session.columns("SELECT * FROM a JOIN b ON a.k = b.k"));
+    assertEquals(
+        List.of("k", "v", "w"), session.columns("SELECT * FROM (SELECT * FROM a) NATURAL JOIN b"));
+    assertEquals(List.of("k", "v"), session.columns("WITH q AS (SELECT * FROM a) SELECT * FROM q"));
+  }
+
+  @Test
+  void insertSelectStarWritesVisibleColumnsOnly() {
+    session.exec("CREATE TABLE a (k INT, v STRING, tag STRING METADATA)");
+    session.exec("CREATE TABLE a2 (k INT, v STRING, tag STRING METADATA)");
+    session.exec("INSERT INTO a (k, v, tag) VALUES (1, 'a1', 'left')");
+    session.strategy("EXCLUDE_PERSISTED_METADATA_COLUMNS");
+    session.exec("INSERT INTO a2 SELECT * FROM a");
+    assertEquals(
+        List.of(java.util.Arrays.asList(1, "a1", null)),
+        lists(session.exec("SELECT k, v, tag FROM a2")));
+  }
+
+  @Test
   void naturalJoinWithoutVisibleCommonColumnsIsACrossJoin() {
     session.exec("CREATE TABLE a (x INT, tag STRING METADATA)");
     session.exec("CREATE TABLE b (y INT, tag STRING METADATA)");
