@@ -50,10 +50,12 @@ test-java:
 test-python: build
 	$(PY) -m pytest tests
 
-# Rewrites the golden plans in tests/golden/ from the planner as it is; review the diff
-# (`git diff tests/golden`) before committing it (docs/testing.md).
+# Rewrites the golden plans in tests/golden/ and java/src/test/resources/io/calcitebridge/plan/
+# from the planner as it is; review the diff (`git diff tests/golden java/src/test/resources`)
+# before committing it (docs/testing.md).
 golden: build
 	$(PY) -m pytest tests -q -m golden --update-golden
+	cd java && $(MVN) test -Dtest=PushDownPlanTest -Dgolden.update=true
 
 # Puts the shaded jar, with its dependency-reduced pom, into Maven's local repository, as
 # `cd java && mvn install` does, without building it again.

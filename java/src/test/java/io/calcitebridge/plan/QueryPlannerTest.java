@@ -1,0 +1,123 @@
+package io.calcitebridge.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.calcitebridge.catalog.CatalogTable;
+import io.calcitebridge.validate.DiscoveryScope;
+import java.util.List;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link QueryPlanner}, {@link PlannerContext} and {@link BridgeTable} over memory tables. */
+class QueryPlannerTest {
+  private PlanningSession session;
+
+  @BeforeEach
+  void createTable() {
+    session = new PlanningSession();
+    session.exec("CREATE TABLE t (a INT, b STRING, twice AS a * 2, r ROW<x INT, y STRING>)");
+  }
+
+  @Test
+  void computedColumnIsComputedAboveTheScan() {
+    String logical = session.logical("SELECT twice FROM t");
+    assertTrue(logical.contains("*($0, 2)"), logical);
+    assertTrue(logical.contains("BridgeTableScan(table=[[t]]"), logical);
+    session.exec("INSERT INTO t (a, b) VALUES (21, 'x')");
+    assertEquals(42, session.exec("SELECT twice FROM t").get(0)[0]);
+    assertEquals(1, session.exec("SELECT a FROM t WHERE twice = 42").size());
+  }
+
+  @Test
+  void scanReadsOnlyTheColumnsUsed() {
+    BridgeTableScan scan = PushDownPlanTest.scan(session.optimized("SELECT b FROM t WHERE a > 1"));
+    assertEquals(List.of("a", "b"), scan.getRowType().getFieldNames());
+    assertEquals(List.of(), scan.filters(), "a memory table takes no filters");
+  }
+
+  @Test
+  void countStarReadsOneColumn() {
+    BridgeTableScan scan = PushDownPlanTest.scan(session.optimized("SELECT COUNT(*) FROM t"));
+    assertEquals(1, scan.projection().length);
+  }
+
+  @Test
+  void renderFormats() {
+    RelNode plan = session.optimized("SELECT a FROM t");
+    assertTrue(QueryPlanner.render(plan, "TEXT").startsWith("BridgeTableScan"));
+    assertTrue(QueryPlanner.render(plan, "json").contains("\"rels\""));
+    assertTrue(QueryPlanner.render(plan, "dot").startsWith("digraph"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> QueryPlanner.render(plan, "xml"));
+    assertEquals("Unknown explain format 'xml'; expected text, json or dot", e.getMessage());
+  }
+
+  @Test
+  void viewsExpandIntoTheirQuery() {
+    session.exec("CREATE VIEW v AS SELECT a, b FROM t WHERE a > 1");
+    session.exec("INSERT INTO t (a, b) VALUES (1, 'x'), (2, 'y')");
+    String plan = session.plan("SELECT b FROM v");
+    assertTrue(plan.contains("BridgeTableScan(table=[[t]]"), plan);
+    assertFalse(plan.contains("[[v]]"), plan);
+    assertEquals(List.of("y"), session.exec("SELECT b FROM v").stream().map(r -> r[0]).toList());
+  }
+
+  @Test
+  void rowTypeOfAValidatedQuery() {
+    QueryPlanner planner = session.planner("SELECT a, t.r.y, twice FROM t");
+    RelDataType type =
+        planner.rowType(planner.validate(session.parse("SELECT a, t.r.y, twice FROM t")));
+    assertEquals(List.of("a", "y", "twice"), type.getFieldNames());
+    assertEquals("VARCHAR", type.getFieldList().get(1).getType().getSqlTypeName().getName());
+  }
+
+  @Test
+  void contextParsesTypesAndUnparses() {
+    PlannerContext c = session.context();
+    RelDataType row = c.parseType("ROW<x INT, y STRING>");
+    assertEquals(List.of("x", "y"), row.getFieldNames());
+    assertEquals("BIGINT", c.parseType("BIGINT").getSqlTypeName().getName());
+    assertEquals("VARCHAR", row.getFieldList().get(1).getType().getSqlTypeName().getName());
+    assertEquals("`a` + 1", c.unparse(c.parseExpression("a + 1")));
+    assertThrows(IllegalArgumentException.class, () -> c.parseExpression("a +"));
+  }
+
+  @Test
+  void tableRegistersWithTheCurrentDiscoveryScope() {
+    BridgeTable table = (BridgeTable) session.state().catalog().table("t");
+    DiscoveryScope scope = new DiscoveryScope();
+    try (DiscoveryScope.Entered ignored = scope.enter()) {
+      table.getRowType(session.context().typeFactory());
+    }
+    CatalogTable seen = scope.seen().get("t");
+    assertSame(table, seen);
+    table.getRowType(session.context().typeFactory());
+    assertEquals(1, scope.seen().size());
+  }
+
+  @Test
+  void discoveredColumnsWidenTheRowTypeForTheStatementOnly() {
+    session.exec("CREATE TABLE d (id INT, ... BIGINT)");
+    BridgeTable table = (BridgeTable) session.state().catalog().table("d");
+    DiscoveryScope scope = new DiscoveryScope();
+    scope.addDiscovered(
+        "d",
+        io.calcitebridge.catalog.ColumnDef.dynamic("extra", session.context().parseType("BIGINT")));
+    try (DiscoveryScope.Entered ignored = scope.enter()) {
+      assertEquals(
+          List.of("id", "_dynamic", "extra"),
+          table.getRowType(session.context().typeFactory()).getFieldNames());
+    }
+    assertEquals(
+        List.of("id", "_dynamic"),
+        table.getRowType(session.context().typeFactory()).getFieldNames());
+    BridgeTable wider = table.withDef(table.def().withColumns(scope.discovered("d")));
+    assertEquals(3, wider.def().columns().size());
+  }
+}
