@@ -226,7 +226,22 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       return null;
     }
     TableDef def = bridgeTable.def();
-    int i = def.indexOf(q.suffix().get(0));
-    return i < 0 ? null : def.columns().get(i);
+    String name = q.suffix().get(0);
+    int i = def.indexOf(name);
+    if (i >= 0) {
+      return def.columns().get(i);
+    }
+    // A column discovered for this statement is in the table's row type but not in its
+    // definition; it is dynamic, so `*` leaves it out.
+    DiscoveryScope discovery = DiscoveryScope.current();
+    List<ColumnDef> found = discovery == null ? null : discovery.discovered(def.name());
+    if (found != null) {
+      for (ColumnDef c : found) {
+        if (c.name().equals(name)) {
+          return c;
+        }
+      }
+    }
+    return null;
   }
 }

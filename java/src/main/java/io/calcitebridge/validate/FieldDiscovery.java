@@ -68,12 +68,11 @@ public final class FieldDiscovery {
               + "' is ambiguous: tables "
               + String.join(", ", owners)
               + " all have it",
-          SqlParserPos.ZERO.plus(
-              new SqlParserPos(
-                  request.original().getPosLine(),
-                  request.original().getPosColumn(),
-                  request.original().getEndPosLine(),
-                  request.original().getEndPosColumn())));
+          new SqlParserPos(
+              request.original().getPosLine(),
+              request.original().getPosColumn(),
+              request.original().getEndPosLine(),
+              request.original().getEndPosColumn()));
     }
     if (owners.isEmpty() || type == null) {
       return false;

@@ -25,7 +25,6 @@ import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlNode;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -73,10 +72,6 @@ class FieldDiscoveryTest {
   }
 
   @Test
-  @Disabled(
-      "Bug: FieldDiscovery builds the position as SqlParserPos.ZERO.plus(pos), and plus keeps"
-          + " the receiver's start, so the error says line 0, column 0 instead of where the name"
-          + " is (line 2, column 3 here)")
   void ambiguousNameIsReportedWhereItIs() {
     PositionedException e = ambiguous();
     assertEquals(2, e.pos().getLineNum());
