@@ -37,8 +37,7 @@ class PushDownRulesTest {
     assertEquals("Other", other.toRule().toString());
     assertSame(other, other.as(FilterPushDownRule.Config.class));
     assertEquals(
-        "Renamed",
-        LimitPushDownRule.Config.DEFAULT.withDescription("Renamed").toRule().toString());
+        "Renamed", LimitPushDownRule.Config.DEFAULT.withDescription("Renamed").toRule().toString());
     assertEquals(
         NestedProjectionRule.Config.DEFAULT,
         NestedProjectionRule.Config.DEFAULT.withDescription("NestedProjection"));
