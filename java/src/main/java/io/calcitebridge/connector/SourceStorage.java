@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.calcitebridge.arrow.ArrowStreams;
-import io.calcitebridge.arrow.ArrowToRows;
 import io.calcitebridge.arrow.RowsToArrow;
 import io.calcitebridge.catalog.ArrowStorage;
 import io.calcitebridge.catalog.ColumnDef;
@@ -22,9 +21,7 @@ import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.linq4j.Enumerator;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -92,13 +89,7 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
   @Override
   public Enumerable<Object[]> scan(
       List<Expression> filters, int @Nullable [] projection, @Nullable Integer limit) {
-    return new AbstractEnumerable<>() {
-      @Override
-      public Enumerator<Object[]> enumerator() {
-        Opened opened = open(filters, projection, limit);
-        return new SourceEnumerator(ArrowToRows.of(opened.reader(), opened.columns()).enumerator());
-      }
-    };
+    return new SourceRows(source, () -> open(filters, projection, limit));
   }
 
   @Override
@@ -132,13 +123,7 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
   @Override
   public Enumerable<Object[]> scanPaths(
       List<Expression> filters, List<List<Integer>> paths, @Nullable Integer limit) {
-    return new AbstractEnumerable<>() {
-      @Override
-      public Enumerator<Object[]> enumerator() {
-        Opened opened = openPaths(filters, paths, limit);
-        return new SourceEnumerator(ArrowToRows.of(opened.reader(), opened.columns()).enumerator());
-      }
-    };
+    return new SourceRows(source, () -> openPaths(filters, paths, limit));
   }
 
   /** Runs the source's scan; the caller closes the reader. */
@@ -279,39 +264,6 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
       c.close();
     } catch (Exception ignored) {
       // the first failure is the one to report
-    }
-  }
-
-  /** Reports failures while reading the source's stream as source errors. */
-  private final class SourceEnumerator implements Enumerator<Object[]> {
-    private final Enumerator<Object[]> inner;
-
-    SourceEnumerator(Enumerator<Object[]> inner) {
-      this.inner = inner;
-    }
-
-    @Override
-    public Object[] current() {
-      return inner.current();
-    }
-
-    @Override
-    public boolean moveNext() {
-      try {
-        return inner.moveNext();
-      } catch (RuntimeException e) {
-        throw SourceException.whileReading(source.name(), e);
-      }
-    }
-
-    @Override
-    public void reset() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void close() {
-      inner.close();
     }
   }
 }
