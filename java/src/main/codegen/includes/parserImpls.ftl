@@ -605,7 +605,7 @@ SqlNode DynColFunctionCall() :
     <RPAREN>
     {
         try {
-            return DynColOperators.call(name, parts, s.end(this));
+            return DynColCalls.call(name, parts, s.end(this));
         } catch (IllegalArgumentException e) {
             throw SqlUtil.newContextException(s.end(this),
                 DynColResource.RESOURCE.badCall(e.getMessage()));

@@ -4,31 +4,24 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.calcitebridge.arrow.ArrowStreams;
-import io.calcitebridge.arrow.ArrowToRows;
 import io.calcitebridge.arrow.RowsToArrow;
 import io.calcitebridge.catalog.ArrowStorage;
 import io.calcitebridge.catalog.ColumnDef;
-import io.calcitebridge.catalog.ColumnKind;
 import io.calcitebridge.catalog.FilterableStorage;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.catalog.TableStorage;
-import io.calcitebridge.errors.Errors;
 import io.calcitebridge.errors.SourceException;
 import io.calcitebridge.expr.Expression;
 import io.calcitebridge.types.BridgeTypeFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.linq4j.Enumerator;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -96,13 +89,7 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
   @Override
   public Enumerable<Object[]> scan(
       List<Expression> filters, int @Nullable [] projection, @Nullable Integer limit) {
-    return new AbstractEnumerable<>() {
-      @Override
-      public Enumerator<Object[]> enumerator() {
-        Opened opened = open(filters, projection, limit);
-        return new SourceEnumerator(ArrowToRows.of(opened.reader(), opened.columns()).enumerator());
-      }
-    };
+    return new SourceRows(source, () -> open(filters, projection, limit));
   }
 
   @Override
@@ -123,78 +110,20 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
   @Override
   public Opened openPaths(
       List<Expression> filters, List<List<Integer>> paths, @Nullable Integer limit) {
-    List<ColumnDef> scanned = def.scannedColumns();
-    List<ColumnDef> physical =
-        def.columns().stream().filter(c -> c.kind() == ColumnKind.PHYSICAL).toList();
-    List<String> names = new ArrayList<>();
-    LinkedHashSet<String> columns = new LinkedHashSet<>();
-    LinkedHashSet<String> keys = new LinkedHashSet<>();
-    List<List<Integer>> sourcePaths = new ArrayList<>();
+    final TableDef d = def;
+    List<ColumnDef> scanned = d.scannedColumns();
+    ScanRequest request = new ScanRequest(d);
     for (List<Integer> path : paths) {
-      ColumnDef c = scanned.get(path.get(0));
-      if (c.isMetadata()) {
-        keys.add(c.metadataKey());
-        names.add(c.metadataKey());
-        continue;
-      }
-      StringBuilder name = new StringBuilder(c.name());
-      var type = c.type();
-      for (int i = 1; i < path.size(); i++) {
-        var field = type.getFieldList().get(path.get(i));
-        name.append('.').append(field.getName());
-        type = field.getType();
-      }
-      columns.add(c.name());
-      names.add(name.toString());
-      List<Integer> sourcePath = new ArrayList<>(path);
-      sourcePath.set(0, physical.indexOf(c));
-      sourcePaths.add(sourcePath);
+      request.field(scanned.get(path.get(0)), path.subList(1, path.size()));
     }
-    Map<String, Object> r = new LinkedHashMap<>();
-    r.put("columns", new ArrayList<>(columns));
-    r.put("projection", sourcePaths);
-    r.put("filters", filters.stream().map(Expression::toJson).toList());
-    r.put("metadata_keys", new ArrayList<>(keys));
-    r.put("limit", limit);
-    ArrowReader reader = open(write(r));
-    try {
-      List<String> returned =
-          reader.getVectorSchemaRoot().getSchema().getFields().stream()
-              .map(f -> f.getName())
-              .toList();
-      int[] at = new int[names.size()];
-      for (int i = 0; i < at.length; i++) {
-        at[i] = returned.indexOf(names.get(i));
-        if (at[i] < 0) {
-          throw new SourceException(
-              "Source '"
-                  + source.name()
-                  + "' returned no column '"
-                  + names.get(i)
-                  + "'; it returned "
-                  + returned,
-              true,
-              "");
-        }
-      }
-      return new Opened(reader, at);
-    } catch (RuntimeException | java.io.IOException e) {
-      closeQuietly(reader);
-      throw e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
-    }
+    return open(request, request.body(filters, true, limit));
   }
 
   /** Rows for index paths (see {@link #openPaths}). */
   @Override
   public Enumerable<Object[]> scanPaths(
       List<Expression> filters, List<List<Integer>> paths, @Nullable Integer limit) {
-    return new AbstractEnumerable<>() {
-      @Override
-      public Enumerator<Object[]> enumerator() {
-        Opened opened = openPaths(filters, paths, limit);
-        return new SourceEnumerator(ArrowToRows.of(opened.reader(), opened.columns()).enumerator());
-      }
-    };
+    return new SourceRows(source, () -> openPaths(filters, paths, limit));
   }
 
   /** Runs the source's scan; the caller closes the reader. */
@@ -202,55 +131,28 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
   public Opened open(
       List<Expression> filters, int @Nullable [] projection, @Nullable Integer limit) {
     final TableDef d = def;
-    final List<ColumnDef> wanted = new ArrayList<>();
     List<ColumnDef> scanned = d.scannedColumns();
+    ScanRequest request = new ScanRequest(d);
     if (projection == null) {
-      wanted.addAll(scanned);
+      scanned.forEach(request::column);
     } else {
       for (int i : projection) {
-        wanted.add(scanned.get(i));
+        request.column(scanned.get(i));
       }
     }
-    ArrowReader reader = open(request(filters, wanted, projection, limit));
+    return open(request, request.body(filters, projection != null, limit));
+  }
+
+  /** Sends {@code body} to the source and places the request's values in the returned stream. */
+  private Opened open(ScanRequest request, Map<String, Object> body) {
+    ArrowReader reader = open(write(body));
     try {
-      return new Opened(reader, projection(wanted, reader.getVectorSchemaRoot().getSchema()));
+      return new Opened(
+          reader, request.positions(reader.getVectorSchemaRoot().getSchema(), source.name()));
     } catch (RuntimeException | java.io.IOException e) {
       closeQuietly(reader);
       throw e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
     }
-  }
-
-  private String request(
-      List<Expression> filters,
-      List<ColumnDef> wanted,
-      int @Nullable [] projection,
-      @Nullable Integer limit) {
-    Map<String, Object> r = new LinkedHashMap<>();
-    List<String> columns = new ArrayList<>();
-    LinkedHashSet<String> keys = new LinkedHashSet<>();
-    for (ColumnDef c : wanted) {
-      if (c.isMetadata()) {
-        keys.add(c.metadataKey());
-      } else {
-        columns.add(c.name());
-      }
-    }
-    r.put("columns", columns);
-    // Index paths into the source's schema: its physical columns, in declaration order.
-    List<ColumnDef> physical =
-        def.columns().stream().filter(c -> c.kind() == ColumnKind.PHYSICAL).toList();
-    List<List<Integer>> paths = new ArrayList<>();
-    for (ColumnDef c : wanted) {
-      if (c.kind() == ColumnKind.PHYSICAL) {
-        paths.add(List.of(physical.indexOf(c)));
-      }
-    }
-    boolean discovered = wanted.stream().anyMatch(c -> c.kind() == ColumnKind.DYNAMIC);
-    r.put("projection", projection == null || discovered ? null : paths);
-    r.put("filters", filters.stream().map(Expression::toJson).toList());
-    r.put("metadata_keys", new ArrayList<>(keys));
-    r.put("limit", limit);
-    return write(r);
   }
 
   private ArrowReader open(String request) {
@@ -261,28 +163,6 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
     } finally {
       struct.close();
     }
-  }
-
-  private int[] projection(List<ColumnDef> scanned, Schema schema) {
-    List<String> names = schema.getFields().stream().map(f -> f.getName()).toList();
-    int[] projection = new int[scanned.size()];
-    for (int i = 0; i < projection.length; i++) {
-      ColumnDef c = scanned.get(i);
-      String wanted = c.isMetadata() ? c.metadataKey() : c.name();
-      projection[i] = names.indexOf(wanted);
-      if (projection[i] < 0) {
-        throw new SourceException(
-            "Source '"
-                + source.name()
-                + "' returned no column '"
-                + wanted
-                + "'; it returned "
-                + names,
-            true,
-            "");
-      }
-    }
-    return projection;
   }
 
   @Override
@@ -384,39 +264,6 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
       c.close();
     } catch (Exception ignored) {
       // the first failure is the one to report
-    }
-  }
-
-  /** Reports failures while reading the source's stream as source errors. */
-  private final class SourceEnumerator implements Enumerator<Object[]> {
-    private final Enumerator<Object[]> inner;
-
-    SourceEnumerator(Enumerator<Object[]> inner) {
-      this.inner = inner;
-    }
-
-    @Override
-    public Object[] current() {
-      return inner.current();
-    }
-
-    @Override
-    public boolean moveNext() {
-      try {
-        return inner.moveNext();
-      } catch (RuntimeException e) {
-        throw Errors.sourceReadFailure(source.name(), e);
-      }
-    }
-
-    @Override
-    public void reset() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void close() {
-      inner.close();
     }
   }
 }

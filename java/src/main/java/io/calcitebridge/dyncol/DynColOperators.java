@@ -1,22 +1,8 @@
 package io.calcitebridge.dyncol;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import org.apache.calcite.adapter.enumerable.CallImplementor;
-import org.apache.calcite.adapter.enumerable.NullPolicy;
-import org.apache.calcite.adapter.enumerable.RexImpTable;
-import org.apache.calcite.adapter.enumerable.RexToLixTranslator;
-import org.apache.calcite.avatica.util.ByteString;
-import org.apache.calcite.linq4j.tree.Expression;
-import org.apache.calcite.linq4j.tree.Expressions;
-import org.apache.calcite.linq4j.tree.Primitive;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.rex.RexCall;
-import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.schema.FunctionParameter;
-import org.apache.calcite.schema.ImplementableFunction;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -39,13 +25,14 @@ import org.apache.calcite.sql.validate.SqlValidatorScope;
 /**
  * MariaDB's eight dynamic-columns functions as Calcite operators. {@code COLUMN_CREATE} and {@code
  * COLUMN_ADD} take (name, value, type) triples, the type being a character literal ('' when the SQL
- * gave no {@code AS type}); {@code COLUMN_GET} takes (blob, name, type).
+ * gave no {@code AS type}); {@code COLUMN_GET} takes (blob, name, type). The parser builds the
+ * calls through {@link DynColCalls}; {@link DynColImplementor} turns them into generated code.
  */
 public final class DynColOperators {
   private DynColOperators() {}
 
   /** How an operator's arguments are laid out. */
-  private enum Shape {
+  enum Shape {
     CREATE,
     ADD,
     GET,
@@ -58,7 +45,7 @@ public final class DynColOperators {
   public static final class DynColFunction extends SqlUserDefinedFunction {
     private final Shape shape;
 
-    private DynColFunction(String name, Shape shape, Impl impl) {
+    private DynColFunction(String name, Shape shape, DynColImplementor impl) {
       super(
           new SqlIdentifier(name, SqlParserPos.ZERO),
           opBinding -> returnType(name, shape, opBinding),
@@ -89,7 +76,13 @@ public final class DynColOperators {
       return true;
     }
 
-    private void checkCount(int n) {
+    /** How the function's arguments are laid out. */
+    Shape shape() {
+      return shape;
+    }
+
+    /** Throws when the function cannot take {@code n} arguments. */
+    void checkCount(int n) {
       boolean ok;
       switch (shape) {
         case CREATE:
@@ -212,180 +205,22 @@ public final class DynColOperators {
     }
   }
 
-  /** The generated-code side of one function. */
-  private static final class Impl implements ImplementableFunction {
-    DynColFunction function;
-
-    @Override
-    public List<FunctionParameter> getParameters() {
-      return List.of();
-    }
-
-    @Override
-    public CallImplementor getImplementor() {
-      return RexImpTable.createImplementor(
-          (translator, call, operands) ->
-              implement(translator, function.shape, function.getName(), call, operands),
-          NullPolicy.NONE,
-          false);
-    }
-  }
-
-  private static Expression boxed(Expression e) {
-    Primitive p = Primitive.of(e.getType());
-    return p != null
-        ? Expressions.convert_(Expressions.box(e), Object.class)
-        : Expressions.convert_(e, Object.class);
-  }
-
-  private static Expression blob(Expression e) {
-    return Expressions.convert_(e, ByteString.class);
-  }
-
-  /** How COLUMN_CREATE types a value operand, from its SQL type. */
-  static String kind(RexNode node) {
-    if (node instanceof RexCall
-        && ((RexCall) node).getOperator() instanceof DynColFunction
-        && ((DynColFunction) ((RexCall) node).getOperator()).shape != Shape.GET
-        && node.getType().getSqlTypeName() == SqlTypeName.VARBINARY) {
-      return DynColRuntime.DYNCOL;
-    }
-    switch (node.getType().getSqlTypeName()) {
-      case TINYINT:
-      case SMALLINT:
-      case INTEGER:
-      case BIGINT:
-        return DynColRuntime.INT;
-      case BOOLEAN:
-        return DynColRuntime.BOOLEAN;
-      case FLOAT:
-      case REAL:
-      case DOUBLE:
-        return DynColRuntime.DOUBLE;
-      case DECIMAL:
-        return DynColRuntime.DECIMAL;
-      case BINARY:
-      case VARBINARY:
-        return DynColRuntime.BINARY;
-      case DATE:
-        return DynColRuntime.DATE;
-      case TIME:
-        return DynColRuntime.TIME;
-      case TIMESTAMP:
-        return DynColRuntime.TIMESTAMP;
-      default:
-        return DynColRuntime.STRING;
-    }
-  }
-
-  private static Expression str(Expression e) {
-    return Expressions.convert_(e, String.class);
-  }
-
-  private static Expression implement(
-      RexToLixTranslator translator,
-      Shape shape,
-      String name,
-      RexCall call,
-      List<Expression> operands) {
-    List<RexNode> rex = call.getOperands();
-    switch (shape) {
-      case CREATE:
-      case ADD:
-        {
-          int start = shape == Shape.ADD ? 1 : 0;
-          List<Expression> keys = new ArrayList<>();
-          List<Expression> values = new ArrayList<>();
-          List<Expression> kinds = new ArrayList<>();
-          List<Expression> types = new ArrayList<>();
-          for (int i = start; i < operands.size(); i += 3) {
-            keys.add(boxed(operands.get(i)));
-            values.add(boxed(operands.get(i + 1)));
-            kinds.add(Expressions.constant(kind(translator.deref(rex.get(i + 1)))));
-            types.add(str(operands.get(i + 2)));
-          }
-          Expression k = Expressions.newArrayInit(Object.class, keys);
-          Expression v = Expressions.newArrayInit(Object.class, values);
-          Expression kd = Expressions.newArrayInit(String.class, kinds);
-          Expression ty = Expressions.newArrayInit(String.class, types);
-          return shape == Shape.CREATE
-              ? Expressions.call(DynColRuntime.class, "create", k, v, kd, ty)
-              : Expressions.call(DynColRuntime.class, "add", blob(operands.get(0)), k, v, kd, ty);
-        }
-      case DELETE:
-        {
-          List<Expression> keys = new ArrayList<>();
-          for (int i = 1; i < operands.size(); i++) {
-            keys.add(boxed(operands.get(i)));
-          }
-          return Expressions.call(
-              DynColRuntime.class,
-              "delete",
-              blob(operands.get(0)),
-              Expressions.newArrayInit(Object.class, keys));
-        }
-      case GET:
-        {
-          String method;
-          switch (call.getType().getSqlTypeName()) {
-            case BIGINT:
-              method = "getLong";
-              break;
-            case DECIMAL:
-              method = "getDecimal";
-              break;
-            case DOUBLE:
-              method = "getDouble";
-              break;
-            case VARCHAR:
-              method = "getString";
-              break;
-            case VARBINARY:
-              method = "getBinary";
-              break;
-            case DATE:
-              method = "getDate";
-              break;
-            case TIME:
-              method = "getTime";
-              break;
-            default:
-              method = "getTimestamp";
-          }
-          return Expressions.call(
-              DynColRuntime.class,
-              method,
-              blob(operands.get(0)),
-              boxed(operands.get(1)),
-              str(operands.get(2)));
-        }
-      case EXISTS:
-        return Expressions.call(
-            DynColRuntime.class, "exists", blob(operands.get(0)), boxed(operands.get(1)));
-      default:
-        return Expressions.call(
-            DynColRuntime.class,
-            name.substring("COLUMN_".length()).toLowerCase(Locale.ROOT),
-            blob(operands.get(0)));
-    }
-  }
-
   public static final DynColFunction COLUMN_CREATE =
-      new DynColFunction("COLUMN_CREATE", Shape.CREATE, new Impl());
+      new DynColFunction("COLUMN_CREATE", Shape.CREATE, new DynColImplementor());
   public static final DynColFunction COLUMN_ADD =
-      new DynColFunction("COLUMN_ADD", Shape.ADD, new Impl());
+      new DynColFunction("COLUMN_ADD", Shape.ADD, new DynColImplementor());
   public static final DynColFunction COLUMN_GET =
-      new DynColFunction("COLUMN_GET", Shape.GET, new Impl());
+      new DynColFunction("COLUMN_GET", Shape.GET, new DynColImplementor());
   public static final DynColFunction COLUMN_DELETE =
-      new DynColFunction("COLUMN_DELETE", Shape.DELETE, new Impl());
+      new DynColFunction("COLUMN_DELETE", Shape.DELETE, new DynColImplementor());
   public static final DynColFunction COLUMN_EXISTS =
-      new DynColFunction("COLUMN_EXISTS", Shape.EXISTS, new Impl());
+      new DynColFunction("COLUMN_EXISTS", Shape.EXISTS, new DynColImplementor());
   public static final DynColFunction COLUMN_LIST =
-      new DynColFunction("COLUMN_LIST", Shape.UNARY, new Impl());
+      new DynColFunction("COLUMN_LIST", Shape.UNARY, new DynColImplementor());
   public static final DynColFunction COLUMN_CHECK =
-      new DynColFunction("COLUMN_CHECK", Shape.UNARY, new Impl());
+      new DynColFunction("COLUMN_CHECK", Shape.UNARY, new DynColImplementor());
   public static final DynColFunction COLUMN_JSON =
-      new DynColFunction("COLUMN_JSON", Shape.UNARY, new Impl());
+      new DynColFunction("COLUMN_JSON", Shape.UNARY, new DynColImplementor());
 
   private static final List<SqlOperator> ALL =
       List.of(
@@ -411,67 +246,5 @@ public final class DynColOperators {
       }
     }
     return null;
-  }
-
-  /**
-   * Builds a call from parsed arguments: {@code parts} holds SqlNodes and, after a value, the type
-   * name that followed {@code AS} (a String).
-   */
-  public static SqlCall call(String name, List<Object> parts, SqlParserPos pos) {
-    DynColFunction f = byName(name);
-    List<SqlNode> ops = new ArrayList<>();
-    int i = 0;
-    if (f.shape == Shape.ADD || f.shape == Shape.GET) {
-      i = take(parts, i, ops, name);
-      if (i >= parts.size()) {
-        throw new IllegalArgumentException(
-            "Incorrect parameter count in the call to native function '" + name + "'");
-      }
-    }
-    if (f.shape == Shape.CREATE || f.shape == Shape.ADD || f.shape == Shape.GET) {
-      while (i < parts.size()) {
-        i = take(parts, i, ops, name);
-        if (f.shape == Shape.GET) {
-          if (i >= parts.size() || !(parts.get(i) instanceof String)) {
-            throw new IllegalArgumentException("COLUMN_GET needs 'AS type' after the column name");
-          }
-          ops.add(typeLiteral((String) parts.get(i++), pos));
-          break;
-        }
-        if (i >= parts.size() || parts.get(i) instanceof String) {
-          throw new IllegalArgumentException(
-              "Incorrect parameter count in the call to native function '" + name + "'");
-        }
-        i = take(parts, i, ops, name);
-        if (i < parts.size() && parts.get(i) instanceof String) {
-          ops.add(typeLiteral((String) parts.get(i++), pos));
-        } else {
-          ops.add(SqlLiteral.createCharString("", pos));
-        }
-      }
-      if (i < parts.size()) {
-        throw new IllegalArgumentException(
-            "Incorrect parameter count in the call to native function '" + name + "'");
-      }
-    } else {
-      while (i < parts.size()) {
-        i = take(parts, i, ops, name);
-      }
-    }
-    f.checkCount(ops.size());
-    return f.createCall(pos, ops);
-  }
-
-  private static int take(List<Object> parts, int i, List<SqlNode> ops, String name) {
-    Object p = parts.get(i);
-    if (!(p instanceof SqlNode)) {
-      throw new IllegalArgumentException("Unexpected 'AS " + p + "' in " + name);
-    }
-    ops.add((SqlNode) p);
-    return i + 1;
-  }
-
-  private static SqlLiteral typeLiteral(String text, SqlParserPos pos) {
-    return SqlLiteral.createCharString(DynType.parse(text).toString(), pos);
   }
 }

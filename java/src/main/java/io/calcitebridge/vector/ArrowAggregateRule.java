@@ -6,18 +6,20 @@ import io.calcitebridge.plan.SelectOnly;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
-import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.plan.hep.HepRelVertex;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
+import org.apache.calcite.tools.RelBuilderFactory;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -34,16 +36,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * does MIN/MAX of floating-point columns (Calcite's own answer there depends on where NaN values
  * fall).
  */
-public final class ArrowAggregateRule extends RelOptRule {
-  public static final ArrowAggregateRule INSTANCE = new ArrowAggregateRule();
+public final class ArrowAggregateRule extends RelRule<ArrowAggregateRule.Config> {
+  public static final ArrowAggregateRule INSTANCE = Config.DEFAULT.toRule();
 
   /** The rule as a planning phase of its own. */
   public static final Program PROGRAM =
       Programs.hep(List.of(INSTANCE), true, DefaultRelMetadataProvider.INSTANCE);
 
-  @SuppressWarnings("deprecation")
-  private ArrowAggregateRule() {
-    super(operand(Aggregate.class, any()), "ArrowAggregate");
+  private ArrowAggregateRule(Config config) {
+    super(config);
   }
 
   @Override
@@ -153,5 +154,50 @@ public final class ArrowAggregateRule extends RelOptRule {
 
   private static RelNode strip(RelNode node) {
     return node instanceof HepRelVertex vertex ? vertex.getCurrentRel() : node;
+  }
+
+  /** The rule's configuration: its operands and description. */
+  public interface Config extends RelRule.Config {
+    Config DEFAULT =
+        new ConfigValue(
+            RelFactories.LOGICAL_BUILDER,
+            "ArrowAggregate",
+            b0 -> b0.operand(Aggregate.class).anyInputs());
+
+    @Override
+    default ArrowAggregateRule toRule() {
+      return new ArrowAggregateRule(this);
+    }
+
+    @Override
+    Config withRelBuilderFactory(RelBuilderFactory factory);
+
+    @Override
+    Config withDescription(@Nullable String description);
+
+    @Override
+    Config withOperandSupplier(OperandTransform transform);
+  }
+
+  /** The immutable value of a {@link Config}. */
+  private record ConfigValue(
+      RelBuilderFactory relBuilderFactory,
+      @Nullable String description,
+      OperandTransform operandSupplier)
+      implements Config {
+    @Override
+    public Config withRelBuilderFactory(RelBuilderFactory factory) {
+      return new ConfigValue(factory, description, operandSupplier);
+    }
+
+    @Override
+    public Config withDescription(@Nullable String description) {
+      return new ConfigValue(relBuilderFactory, description, operandSupplier);
+    }
+
+    @Override
+    public Config withOperandSupplier(OperandTransform transform) {
+      return new ConfigValue(relBuilderFactory, description, transform);
+    }
   }
 }
