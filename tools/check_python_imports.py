@@ -11,11 +11,12 @@ Layers, lowest first; a module may import modules of its own layer or of a lower
    strings and Arrow types), ``_values`` (literal values on the wire)
 2. ``expressions``
 3. ``sources`` and everything under it
-4. ``_transport`` and everything under it (the Session protocol, JPype and py4j)
-5. ``config``, ``result``
-6. ``table_api``
-7. ``environment``
-8. the package itself (``calcite_bridge/__init__.py``), ``cli``, ``__main__``, ``_cds``
+4. the execution backends that run in this process: ``_duckdb``
+5. ``_transport`` and everything under it (the Session protocol, JPype and py4j)
+6. ``config``, ``result``
+7. ``table_api``
+8. ``environment``
+9. the package itself (``calcite_bridge/__init__.py``), ``cli``, ``__main__``, ``_cds``
 
 A module in no layer is reported, so a new module needs a place here. Run it with
 ``python tools/check_python_imports.py [PACKAGE_DIR]`` (``make lint`` does); it prints each
@@ -46,6 +47,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     ("expressions", ("calcite_bridge.expressions",)),
     ("sources", ("calcite_bridge.sources.*",)),
+    ("backends", ("calcite_bridge._duckdb",)),
     ("transport", ("calcite_bridge._transport.*",)),
     ("config and result", ("calcite_bridge.config", "calcite_bridge.result")),
     ("table API", ("calcite_bridge.table_api",)),

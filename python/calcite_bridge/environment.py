@@ -57,20 +57,22 @@ class Environment:
         reader, kind = self._session.run(sql, False)
         return Result(reader, kind=kind, sql=sql)
 
-    def sql(self, sql: str) -> Result:
-        """Runs a query (SELECT, WITH, VALUES) and returns its rows."""
-        reader, kind = self._session.run(sql, True)
+    def sql(self, sql: str, backend: str | None = None) -> Result:
+        """Runs a query (SELECT, WITH, VALUES) and returns its rows. ``backend`` (``auto``,
+        ``enumerable``, ``duckdb``) overrides the ``execution.backend`` setting for this query."""
+        reader, kind = self._session.run(sql, True, backend)
         return Result(reader, kind=kind, sql=sql)
 
     def execute_script(self, sql: str) -> int:
         """Runs every statement of ``sql`` (separated by ``;``); returns how many ran."""
         return self._session.execute_script(sql)
 
-    def explain(self, sql: str, format: str = "text") -> str:
-        """The optimized plan of a query or INSERT, as ``text``, ``json`` or ``dot``."""
+    def explain(self, sql: str, format: str = "text", backend: str | None = None) -> str:
+        """The optimized plan of a query or INSERT, as ``text``, ``json`` or ``dot``: for a
+        query a backend runs, the backend, the SQL it runs and the scans it reads."""
         if format not in _FORMATS:
             raise ConfigError(f"Unknown explain format {format!r}; expected one of {_FORMATS}")
-        return self._session.explain(sql, format)
+        return self._session.explain(sql, format, backend)
 
     def validate(self, sql: str) -> pa.Schema:
         """Validates a query and returns the schema of its result, without running it."""

@@ -310,8 +310,15 @@ class Py4JSession:
         end = first.index(b"\n")
         return first[:end].decode(), memoryview(first)[end + 1 :], statement
 
-    def run(self, sql: str, query_only: bool) -> tuple[pa.RecordBatchReader, str]:
-        header, body, statement = self._start("query" if query_only else "execute", sql, sql=sql)
+    def run(
+        self, sql: str, query_only: bool, backend: str | None = None
+    ) -> tuple[pa.RecordBatchReader, str]:
+        if query_only and backend is not None:
+            header, body, statement = self._start("query", sql, backend, sql=sql)
+        else:
+            header, body, statement = self._start(
+                "query" if query_only else "execute", sql, sql=sql
+            )
         kind, _, more = header.partition(";")
         if more != "more":
             return pa.ipc.open_stream(pa.py_buffer(body)), kind
@@ -325,8 +332,9 @@ class Py4JSession:
         _, body, _ = self._start("validate", sql, sql=sql)
         return pa.ipc.open_stream(pa.py_buffer(body)).schema
 
-    def explain(self, sql: str, format: str) -> str:
-        return self._answer(self._call("explain", sql, format, sql=sql), sql).decode()
+    def explain(self, sql: str, format: str, backend: str | None = None) -> str:
+        args = (sql, format) if backend is None else (sql, format, backend)
+        return self._answer(self._call("explain", *args, sql=sql), sql).decode()
 
     def execute_script(self, sql: str) -> int:
         return int(self._answer(self._call("executeScript", sql, sql=sql), sql).decode())

@@ -8,6 +8,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from .. import _duckdb
 from . import jvm
 
 
@@ -25,17 +26,43 @@ class JPypeSession:
         self._java = jvm.new_session()
         self._proxies: dict[str, Any] = {}  # Java holds them through JPype; keep them alive
         self._factory: Any = None
+        if _duckdb.available():
+            jvm.call(self._java.setHostBackends, "duckdb")
 
-    def run(self, sql: str, query_only: bool) -> tuple[pa.RecordBatchReader, str]:
+    def run(
+        self, sql: str, query_only: bool, backend: str | None = None
+    ) -> tuple[pa.RecordBatchReader, str]:
         java = self._java
-        handle = jvm.wait(java.query(sql) if query_only else java.execute(sql), sql)
-        return _import_stream(handle), str(handle.kind())
+        if query_only:
+            pending = java.query(sql) if backend is None else java.query(sql, backend)
+        else:
+            pending = java.execute(sql)
+        handle = jvm.wait(pending, sql)
+        kind = str(handle.kind())
+        if not str(handle.backend()):
+            return _import_stream(handle), kind
+        # A backend of this process runs the query over the scans the JVM opened.
+        try:
+            scans = [
+                pa.RecordBatchReader._import_from_c(int(handle.scanAddress(i)))
+                for i in range(int(handle.scanCount()))
+            ]
+            schema = pa.RecordBatchReader._import_from_c(int(handle.address())).schema
+            backend_sql = str(handle.backendSql())
+        finally:
+            handle.close()
+        table = _duckdb.run(backend_sql, scans, schema, sql)
+        return table.to_reader(), kind
 
     def validate(self, sql: str) -> pa.Schema:
         return _import_stream(jvm.wait(self._java.validate(sql), sql)).schema
 
-    def explain(self, sql: str, format: str) -> str:
-        return str(jvm.wait(self._java.explain(sql, format), sql))
+    def explain(self, sql: str, format: str, backend: str | None = None) -> str:
+        java = self._java
+        pending = (
+            java.explain(sql, format) if backend is None else java.explain(sql, format, backend)
+        )
+        return str(jvm.wait(pending, sql))
 
     def execute_script(self, sql: str) -> int:
         return int(jvm.wait(self._java.executeScript(sql), sql))

@@ -17,13 +17,16 @@ import pyarrow as pa
 class Session(Protocol):
     """One catalog and configuration in the JVM. Every failure is an ``errors.Error``."""
 
-    def run(self, sql: str, query_only: bool) -> tuple[pa.RecordBatchReader, str]:
-        """Runs a statement: its rows, and what ran (``query``, ``insert``, ``ddl``, ...)."""
+    def run(
+        self, sql: str, query_only: bool, backend: str | None = None
+    ) -> tuple[pa.RecordBatchReader, str]:
+        """Runs a statement: its rows, and what ran (``query``, ``insert``, ``ddl``, ...).
+        ``backend`` overrides ``execution.backend`` for a query."""
         ...
 
     def validate(self, sql: str) -> pa.Schema: ...
 
-    def explain(self, sql: str, format: str) -> str: ...
+    def explain(self, sql: str, format: str, backend: str | None = None) -> str: ...
 
     def execute_script(self, sql: str) -> int: ...
 

@@ -1,6 +1,7 @@
 package io.calcitebridge.facade;
 
 import io.calcitebridge.arrow.ArrowMemory;
+import io.calcitebridge.arrow.ExportedStream;
 import io.calcitebridge.catalog.Catalog;
 import io.calcitebridge.connector.ConnectorFactory;
 import io.calcitebridge.connector.PythonSource;
@@ -13,12 +14,14 @@ import io.calcitebridge.statement.RowSet;
 import io.calcitebridge.statement.SessionConfig;
 import io.calcitebridge.statement.SessionState;
 import io.calcitebridge.statement.StatementExecutor;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The entry point Python calls: one per environment, with its own catalog and configuration. Every
@@ -61,7 +64,29 @@ public final class BridgeSession implements AutoCloseable {
 
   /** Runs a query ({@code SELECT}, {@code WITH}, {@code VALUES}); anything else is an error. */
   public Pending<StatementResult> query(String sql) {
-    return Workers.submit(cancel -> run(sql, cancel, true));
+    return query(sql, null);
+  }
+
+  /**
+   * Runs a query on {@code backend} ({@code auto}, {@code enumerable}, {@code duckdb}), or on the
+   * environment's {@code execution.backend} when it is null.
+   */
+  public Pending<StatementResult> query(String sql, @Nullable String backend) {
+    return Workers.submit(cancel -> run(sql, cancel, true, backend));
+  }
+
+  /**
+   * Says which backends the process reading the results runs itself (comma-separated, such as
+   * {@code duckdb}); Calcite's engine is always there.
+   */
+  public void setHostBackends(String names) {
+    run(
+        () ->
+            state.setHostBackends(
+                java.util.Arrays.stream(names.split(","))
+                    .map(String::trim)
+                    .filter(n -> !n.isEmpty())
+                    .collect(java.util.stream.Collectors.toSet())));
   }
 
   /** Runs every statement of a script in order; returns how many ran. */
@@ -70,7 +95,8 @@ public final class BridgeSession implements AutoCloseable {
         cancel -> {
           List<SqlNode> nodes = parseAll(sql);
           for (SqlNode node : nodes) {
-            RowSet rows = new StatementExecutor(state, cancel).execute(node, sql);
+            RowSet rows =
+                new StatementExecutor(state, cancel).withBackend("enumerable").execute(node, sql);
             rows.rows().enumerator().close();
           }
           return nodes.size();
@@ -79,8 +105,17 @@ public final class BridgeSession implements AutoCloseable {
 
   /** The plan of a query or INSERT as {@code text}, {@code json} or {@code dot}. */
   public Pending<String> explain(String sql, String format) {
+    return explain(sql, format, null);
+  }
+
+  /** As {@link #explain(String, String)}, for the plan {@code backend} would run. */
+  public Pending<String> explain(String sql, String format, @Nullable String backend) {
     return Workers.submit(
-        cancel -> new StatementExecutor(state, cancel).withSql(sql).explain(parse(sql), format));
+        cancel ->
+            new StatementExecutor(state, cancel)
+                .withBackend(backend)
+                .withSql(sql)
+                .explain(parse(sql), format));
   }
 
   /** Validates a query; returns the address of an exported Arrow schema of its result. */
@@ -156,12 +191,34 @@ public final class BridgeSession implements AutoCloseable {
   }
 
   private StatementResult run(String sql, AtomicBoolean cancel, boolean queryOnly) {
+    return run(sql, cancel, queryOnly, null);
+  }
+
+  private StatementResult run(
+      String sql, AtomicBoolean cancel, boolean queryOnly, @Nullable String backend) {
     SqlNode node = parse(sql);
     if (queryOnly) {
       requireQuery(node);
     }
-    RowSet rows = new StatementExecutor(state, cancel).execute(node, sql);
-    return new StatementResult(rows.kind(), ArrowResults.export(rows));
+    RowSet rows = new StatementExecutor(state, cancel).withBackend(backend).execute(node, sql);
+    if (rows.translation() == null) {
+      return new StatementResult(rows.kind(), ArrowResults.export(rows));
+    }
+    List<ExportedStream> scans = new ArrayList<>();
+    try {
+      for (var reader : rows.scans()) {
+        scans.add(ArrowResults.exportScan(reader));
+      }
+    } catch (RuntimeException e) {
+      scans.forEach(ExportedStream::close);
+      throw e;
+    }
+    return new StatementResult(
+        rows.kind(),
+        ArrowResults.export(rows),
+        rows.translation().backend(),
+        rows.translation().sql(),
+        scans);
   }
 
   private SqlNode parse(String sql) {

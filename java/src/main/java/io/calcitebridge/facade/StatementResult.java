@@ -4,6 +4,7 @@ import io.calcitebridge.arrow.ArrowMemory;
 import io.calcitebridge.arrow.ExportedStream;
 import io.calcitebridge.arrow.GuardedReader;
 import io.calcitebridge.errors.Errors;
+import java.util.List;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -15,10 +16,49 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 public final class StatementResult implements AutoCloseable {
   private final String kind;
   private final ExportedStream stream;
+  private final String backend;
+  private final String backendSql;
+  private final List<ExportedStream> scans;
 
   StatementResult(String kind, ExportedStream stream) {
+    this(kind, stream, "", "", List.of());
+  }
+
+  /**
+   * A query that a backend runs in the reader's process: {@code stream} holds no rows, only the
+   * result's schema; {@code scans} are the relations {@code backendSql} reads, {@code scan_i}.
+   */
+  StatementResult(
+      String kind,
+      ExportedStream stream,
+      String backend,
+      String backendSql,
+      List<ExportedStream> scans) {
     this.kind = kind;
     this.stream = stream;
+    this.backend = backend;
+    this.backendSql = backendSql;
+    this.scans = scans;
+  }
+
+  /** The backend that runs the query in the reader's process, or "" when the rows are here. */
+  public String backend() {
+    return backend;
+  }
+
+  /** The SQL the backend runs, or "". */
+  public String backendSql() {
+    return backendSql;
+  }
+
+  /** How many scans the backend's SQL reads. */
+  public int scanCount() {
+    return scans.size();
+  }
+
+  /** Address of the {@code ArrowArrayStream} struct of scan {@code i} ({@code scan_i}). */
+  public long scanAddress(int i) {
+    return scans.get(i).address();
   }
 
   /** What ran: {@code query}, {@code insert}, {@code ddl}, {@code explain}, ... */
@@ -46,5 +86,6 @@ public final class StatementResult implements AutoCloseable {
   @Override
   public void close() {
     stream.close();
+    scans.forEach(ExportedStream::close);
   }
 }

@@ -45,6 +45,11 @@ public final class RemoteSession implements AutoCloseable {
     return start(() -> session.query(sql));
   }
 
+  /** Runs a query on {@code backend}, which only Calcite's engine can be here. */
+  public long query(String sql, String backend) {
+    return start(() -> session.query(sql, backend));
+  }
+
   /** Validates a query; its answer is an IPC stream of the result's schema, without batches. */
   public long validate(String sql) {
     return start(() -> session.validate(sql));
@@ -53,6 +58,11 @@ public final class RemoteSession implements AutoCloseable {
   /** The plan of a query or INSERT; its answer is the plan's text. */
   public long explain(String sql, String format) {
     return start(() -> session.explain(sql, format));
+  }
+
+  /** As {@link #explain(String, String)}, for the plan {@code backend} would run. */
+  public long explain(String sql, String format, String backend) {
+    return start(() -> session.explain(sql, format, backend));
   }
 
   /** Runs a script; its answer is the number of statements that ran, as text. */

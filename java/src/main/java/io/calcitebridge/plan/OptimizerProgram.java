@@ -12,7 +12,10 @@ import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 
-/** The optimizer's program: the heuristic passes, then the cost-based one, then the rewrites. */
+/**
+ * The optimizer's programs: the heuristic passes ({@link #HEURISTIC}), then the cost-based one and
+ * the rewrites ({@link #physical}).
+ */
 final class OptimizerProgram {
   private OptimizerProgram() {}
 
@@ -33,28 +36,35 @@ final class OptimizerProgram {
           DefaultRelMetadataProvider.INSTANCE);
 
   /**
-   * Calcite's standard program with one addition: after sub-queries are removed and before the
-   * cost-based phase, a heuristic pass moves filters down to the scans and offers them to the
-   * sources ({@link FilterPushDownRule}), so each source is asked once. {@code physicalRewrites}
-   * runs last, on the Enumerable plan.
+   * Calcite's standard logical passes with one addition: after sub-queries are removed, a heuristic
+   * pass moves filters down to the scans and offers them to the sources ({@link
+   * FilterPushDownRule}), so each source is asked once. Its plan is still logical (scans aside):
+   * the cost-based pass makes it executable, or a backend takes it as it is.
    */
-  static Program of(Program physicalRewrites) {
+  static final Program HEURISTIC =
+      Programs.sequence(
+          Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+          Programs.decorrelate(),
+          MOVE_FILTERS,
+          MOVE_FILTERS,
+          Programs.hep(
+              List.of(
+                  CoreRules.FILTER_PROJECT_TRANSPOSE,
+                  CoreRules.FILTER_MERGE,
+                  FilterPushDownRule.INSTANCE,
+                  LimitPushDownRule.INSTANCE,
+                  NestedProjectionRule.INSTANCE),
+              true,
+              DefaultRelMetadataProvider.INSTANCE),
+          OptimizerProgram::dumpIfAsked,
+          Programs.trim());
+
+  /**
+   * The cost-based pass to Calcite's Enumerable convention; {@code physicalRewrites} runs last, on
+   * the Enumerable plan.
+   */
+  static Program physical(Program physicalRewrites) {
     return Programs.sequence(
-        Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
-        Programs.decorrelate(),
-        MOVE_FILTERS,
-        MOVE_FILTERS,
-        Programs.hep(
-            List.of(
-                CoreRules.FILTER_PROJECT_TRANSPOSE,
-                CoreRules.FILTER_MERGE,
-                FilterPushDownRule.INSTANCE,
-                LimitPushDownRule.INSTANCE,
-                NestedProjectionRule.INSTANCE),
-            true,
-            DefaultRelMetadataProvider.INSTANCE),
-        OptimizerProgram::dumpIfAsked,
-        Programs.trim(),
         OptimizerProgram::costBased,
         Programs.calc(DefaultRelMetadataProvider.INSTANCE),
         physicalRewrites);

@@ -63,11 +63,11 @@ public final class PlannerContext {
     return catalog;
   }
 
-  /** The whole optimization program, {@link #physicalRewrites} included; built once. */
+  /** The cost-based program, {@link #physicalRewrites} included; built once. */
   Program program() {
     Program p = program;
     if (p == null) {
-      p = OptimizerProgram.of(physicalRewrites);
+      p = OptimizerProgram.physical(physicalRewrites);
       program = p;
     }
     return p;

@@ -153,8 +153,22 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
 
   /** Optimizes a logical plan into an executable one. */
   public EnumerableRel optimize(RelNode logical) {
-    RelTraitSet traits = logical.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
-    return (EnumerableRel) context.program().run(planner, logical, traits, List.of(), List.of());
+    return physical(heuristic(logical));
+  }
+
+  /**
+   * Runs the heuristic passes: sub-queries removed, filters, projections and limits pushed into the
+   * scans (each source is offered its filters here, once). The plan is logical but for its scans.
+   */
+  public RelNode heuristic(RelNode logical) {
+    return OptimizerProgram.HEURISTIC.run(
+        planner, logical, logical.getTraitSet(), List.of(), List.of());
+  }
+
+  /** Makes the plan of {@link #heuristic} executable on Calcite's Enumerable engine. */
+  public EnumerableRel physical(RelNode heuristic) {
+    RelTraitSet traits = heuristic.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
+    return (EnumerableRel) context.program().run(planner, heuristic, traits, List.of(), List.of());
   }
 
   /** Renders a plan as text, JSON or DOT. */

@@ -47,6 +47,15 @@ public final class ArrowResults {
         ALLOCATOR, new GuardedReader(ALLOCATOR, reader, Errors::forStream));
   }
 
+  /**
+   * Exports a scan a backend reads; a failure while its rows are produced crosses the stream typed,
+   * as a result's does.
+   */
+  public static ExportedStream exportScan(ArrowReader reader) {
+    return ArrowStreams.exportStream(
+        ALLOCATOR, new GuardedReader(ALLOCATOR, reader, Errors::forStream));
+  }
+
   /** Registers a Python source as table {@code name}, with the columns of its schema. */
   public static void registerSource(
       PlannerContext context, String name, PythonSource source, boolean replace) {

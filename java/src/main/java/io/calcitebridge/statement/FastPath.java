@@ -16,6 +16,7 @@ import java.util.List;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
+import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
@@ -89,6 +90,30 @@ final class FastPath {
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * The rows of {@code scan} as Arrow, with the scan's column names: the source's own batches when
+   * their types are the table's, otherwise the scan's rows converted.
+   */
+  static ArrowReader scanReader(BridgeTableScan scan) {
+    RelDataType rowType = scan.getRowType();
+    ArrowReader direct = direct(scan, rowType);
+    if (direct != null) {
+      return direct;
+    }
+    Enumerable<?> rows =
+        BridgeTableScan.rows(
+            scan.bridgeTable(),
+            scan.filters(),
+            scan.projection(),
+            scan.nested(),
+            scan.limit(),
+            null,
+            false);
+    @SuppressWarnings("unchecked")
+    Enumerable<Object[]> arrays = (Enumerable<Object[]>) rows;
+    return new RowsToArrow(ArrowMemory.allocator(), rowType, arrays.enumerator());
   }
 
   private static int[] identity(int n) {

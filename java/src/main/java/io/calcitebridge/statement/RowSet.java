@@ -15,16 +15,31 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * @param kind what ran: {@code query}, {@code insert}, {@code ddl}, {@code explain}, ...
  * @param rowType the columns
  * @param rows the rows, read once
+ * @param direct the rows as a source's own Arrow stream, or null
+ * @param translation the query in a backend's SQL, which runs it over {@code scans}, or null
+ * @param scans the scans a translation reads, as Arrow streams, in order
  */
 public record RowSet(
     String kind,
     RelDataType rowType,
     Enumerable<Object[]> rows,
     org.apache.arrow.vector.ipc.@org.checkerframework.checker.nullness.qual.Nullable ArrowReader
-        direct) {
+        direct,
+    io.calcitebridge.translate.@org.checkerframework.checker.nullness.qual.Nullable Translation
+        translation,
+    List<org.apache.arrow.vector.ipc.ArrowReader> scans) {
 
   public RowSet(String kind, RelDataType rowType, Enumerable<Object[]> rows) {
-    this(kind, rowType, rows, null);
+    this(kind, rowType, rows, null, null, List.of());
+  }
+
+  public RowSet(
+      String kind,
+      RelDataType rowType,
+      Enumerable<Object[]> rows,
+      org.apache.arrow.vector.ipc.@org.checkerframework.checker.nullness.qual.Nullable ArrowReader
+          direct) {
+    this(kind, rowType, rows, direct, null, List.of());
   }
 
   /** A small result of string-or-other columns built from a list of rows. */

@@ -23,6 +23,10 @@ public final class SessionConfig {
   public static final String EXPANSION_STRATEGY = "table.column-expansion-strategy";
   public static final String LOCAL_TIME_ZONE = "table.local-time-zone";
   public static final String PYTHON_ALLOWED_MODULES = "python.allowed-modules";
+  public static final String EXECUTION_BACKEND = "execution.backend";
+
+  /** Values of {@link #EXECUTION_BACKEND}. */
+  public static final List<String> BACKENDS = List.of("auto", "enumerable", "duckdb");
 
   private record Key(String defaultValue, UnaryOperator<String> normalizer) {}
 
@@ -32,6 +36,7 @@ public final class SessionConfig {
     KEYS.put(EXPANSION_STRATEGY, new Key("", SessionConfig::normalizeStrategy));
     KEYS.put(LOCAL_TIME_ZONE, new Key("UTC", SessionConfig::normalizeZone));
     KEYS.put(PYTHON_ALLOWED_MODULES, new Key("", SessionConfig::normalizeList));
+    KEYS.put(EXECUTION_BACKEND, new Key("enumerable", SessionConfig::normalizeBackend));
   }
 
   private final Map<String, String> values = new ConcurrentHashMap<>();
@@ -114,6 +119,21 @@ public final class SessionConfig {
       }
     }
     return String.join(";", out);
+  }
+
+  /** {@code value} as a backend name; fails naming the allowed ones. */
+  public static String normalizeBackend(String value) {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    if (!BACKENDS.contains(v)) {
+      throw new ConfigException(
+          "Invalid value '"
+              + value.trim()
+              + "' for '"
+              + EXECUTION_BACKEND
+              + "'; allowed values: "
+              + String.join(", ", BACKENDS));
+    }
+    return v;
   }
 
   private static String normalizeList(String value) {

@@ -16,6 +16,7 @@ public final class SessionState {
   private final PlannerContext planner =
       new PlannerContext(catalog, config::expansionStrategy, ArrowAggregateRule.PROGRAM);
   private volatile @Nullable ConnectorFactory connectorFactory;
+  private volatile java.util.Set<String> hostBackends = java.util.Set.of("enumerable");
 
   public Catalog catalog() {
     return catalog;
@@ -36,5 +37,19 @@ public final class SessionState {
 
   public void setConnectorFactory(@Nullable ConnectorFactory factory) {
     this.connectorFactory = factory;
+  }
+
+  /**
+   * The backends the process that reads the results can run: the JVM's own engine always, DuckDB
+   * only when Python reads them in this process (it runs there).
+   */
+  public java.util.Set<String> hostBackends() {
+    return hostBackends;
+  }
+
+  public void setHostBackends(java.util.Set<String> backends) {
+    java.util.Set<String> all = new java.util.TreeSet<>(backends);
+    all.add("enumerable");
+    this.hostBackends = java.util.Set.copyOf(all);
   }
 }

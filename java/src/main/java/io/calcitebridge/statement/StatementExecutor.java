@@ -5,6 +5,7 @@ import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.PositionedException;
 import io.calcitebridge.plan.BridgeTable;
+import io.calcitebridge.plan.BridgeTableScan;
 import io.calcitebridge.plan.PlannerContext;
 import io.calcitebridge.plan.QueryPlanner;
 import io.calcitebridge.sql.SqlCreateTable;
@@ -21,6 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.runtime.Bindable;
@@ -40,6 +42,7 @@ public final class StatementExecutor {
   private final SessionConfig config;
   private final AtomicBoolean cancelFlag;
   private @Nullable String sql;
+  private @Nullable String backend;
 
   public StatementExecutor(SessionState session, AtomicBoolean cancel) {
     this.session = session;
@@ -109,6 +112,46 @@ public final class StatementExecutor {
     return RowSet.ok("config", context.typeFactory());
   }
 
+  /** Runs queries on {@code name} rather than on the environment's {@code execution.backend}. */
+  public StatementExecutor withBackend(@Nullable String name) {
+    this.backend = name == null ? null : SessionConfig.normalizeBackend(name);
+    return this;
+  }
+
+  /** The backend a query asks for: this statement's, or the environment's setting. */
+  private String backend() {
+    return backend != null ? backend : config.get(SessionConfig.EXECUTION_BACKEND);
+  }
+
+  /**
+   * The translation of {@code heuristic} for the backend asked for, or null when Calcite's engine
+   * runs it: under {@code auto}, when no backend of the host covers it; an explicit backend that
+   * cannot run it fails, naming the construct.
+   */
+  private io.calcitebridge.translate.@Nullable Translation translate(RelNode heuristic) {
+    String wanted = backend();
+    if (wanted.equals("enumerable")) {
+      return null;
+    }
+    boolean auto = wanted.equals("auto");
+    if (!session.hostBackends().contains("duckdb")) {
+      if (auto) {
+        return null;
+      }
+      throw new UnsupportedOperationException(
+          "The duckdb backend runs in the Python process that reads the results; it is not"
+              + " available here (the Java API, or a gateway's clients)");
+    }
+    try {
+      return io.calcitebridge.translate.DuckDbTranslator.translate(heuristic);
+    } catch (io.calcitebridge.translate.Refusal refusal) {
+      if (auto) {
+        return null;
+      }
+      throw refusal;
+    }
+  }
+
   /** The SQL text the statement came from, so that field discovery can re-read it. */
   public StatementExecutor withSql(String text) {
     this.sql = text;
@@ -136,7 +179,27 @@ public final class StatementExecutor {
     QueryPlanner planner = new QueryPlanner(context, reparser());
     SqlNode validated = planner.validate(node);
     RelDataType rowType = planner.rowType(validated);
-    EnumerableRel physical = planner.optimize(planner.toLogical(validated));
+    RelNode heuristic = planner.heuristic(planner.toLogical(validated));
+    io.calcitebridge.translate.Translation translation = translate(heuristic);
+    if (translation != null) {
+      List<org.apache.arrow.vector.ipc.ArrowReader> scans = new ArrayList<>();
+      try {
+        for (BridgeTableScan scan : translation.scans()) {
+          scans.add(FastPath.scanReader(scan));
+        }
+      } catch (RuntimeException e) {
+        scans.forEach(StatementExecutor::closeQuietly);
+        throw e;
+      }
+      return new RowSet(
+          "query",
+          rowType,
+          org.apache.calcite.linq4j.Linq4j.emptyEnumerable(),
+          null,
+          translation,
+          scans);
+    }
+    EnumerableRel physical = planner.physical(heuristic);
     org.apache.arrow.vector.ipc.ArrowReader direct = FastPath.direct(physical, rowType);
     if (direct != null) {
       return new RowSet(
@@ -169,7 +232,12 @@ public final class StatementExecutor {
       }
       return "Insert(table=[" + target + "])\n  " + inner.replace("\n", "\n  ");
     }
-    return QueryPlanner.render(planner.optimize(planner.toLogical(validated)), format);
+    RelNode heuristic = planner.heuristic(planner.toLogical(validated));
+    io.calcitebridge.translate.Translation translation = translate(heuristic);
+    if (translation != null) {
+      return Explains.translated(translation, format);
+    }
+    return QueryPlanner.render(planner.physical(heuristic), format);
   }
 
   private SqlNode prepareInsert(SqlNode node) {
@@ -215,6 +283,14 @@ public final class StatementExecutor {
     RelDataType type =
         context.typeFactory().builder().add("rows_inserted", SqlTypeName.BIGINT).build();
     return RowSet.of("insert", type, List.<Object[]>of(new Object[] {n}));
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception ignored) {
+      // the statement's own failure is the one reported
+    }
   }
 
   /** Compiles and runs an optimized plan; rows come back as {@code Object[]} always. */

@@ -157,7 +157,15 @@ class BridgeEnvironmentTest {
   @Test
   void configGetSetResetAndEntries() {
     assertEquals(
-        Map.of(STRATEGY, "", "table.local-time-zone", "UTC", "python.allowed-modules", ""),
+        Map.of(
+            STRATEGY,
+            "",
+            "table.local-time-zone",
+            "UTC",
+            "python.allowed-modules",
+            "",
+            "execution.backend",
+            "enumerable"),
         env.configEntries());
     env.setConfig("table.local-time-zone", "Europe/Paris");
     run("SET 'table.column-expansion-strategy' = 'EXCLUDE_COMPUTED_COLUMNS'");

@@ -1,0 +1,91 @@
+package io.calcitebridge.statement;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.calcitebridge.plan.BridgeTableScan;
+import io.calcitebridge.plan.QueryPlanner;
+import io.calcitebridge.translate.Translation;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** EXPLAIN of a query that a backend other than Calcite's engine runs. */
+final class Explains {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private Explains() {}
+
+  /**
+   * The backend, the SQL it runs and the scans it reads, each as the planner shows it. Text:
+   *
+   * <pre>
+   * DuckDB(sql=[SELECT ... FROM "scan_0" ...])
+   *   scan_0: BridgeTableScan(table=[[users]], filter=[&lt;(user.age, 30)])
+   * </pre>
+   */
+  static String translated(Translation t, String format) {
+    String f = format.toLowerCase(Locale.ROOT);
+    List<BridgeTableScan> scans = t.scans();
+    switch (f) {
+      case "text":
+        {
+          StringBuilder out = new StringBuilder();
+          out.append(label(t.backend())).append("(sql=[").append(t.sql()).append("])");
+          for (int i = 0; i < scans.size(); i++) {
+            out.append("\n  ")
+                .append(Translation.scanName(i))
+                .append(": ")
+                .append(QueryPlanner.render(scans.get(i), "text"));
+          }
+          return out.toString();
+        }
+      case "json":
+        {
+          Map<String, Object> m = new LinkedHashMap<>();
+          m.put("backend", t.backend());
+          m.put("sql", t.sql());
+          List<Object> list = new ArrayList<>();
+          for (int i = 0; i < scans.size(); i++) {
+            Map<String, Object> scan = new LinkedHashMap<>();
+            scan.put("name", Translation.scanName(i));
+            scan.put("plan", QueryPlanner.render(scans.get(i), "text"));
+            list.add(scan);
+          }
+          m.put("scans", list);
+          try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(m);
+          } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      case "dot":
+        {
+          StringBuilder out = new StringBuilder("digraph {\n");
+          out.append("  backend [label=\"")
+              .append(label(t.backend()))
+              .append(": ")
+              .append(t.sql().replace("\\", "\\\\").replace("\"", "\\\""))
+              .append("\"];\n");
+          for (int i = 0; i < scans.size(); i++) {
+            String plan = QueryPlanner.render(scans.get(i), "text");
+            out.append("  scan_")
+                .append(i)
+                .append(" [label=\"")
+                .append(plan.replace("\\", "\\\\").replace("\"", "\\\""))
+                .append("\"];\n  scan_")
+                .append(i)
+                .append(" -> backend;\n");
+          }
+          return out.append("}").toString();
+        }
+      default:
+        return QueryPlanner.render(scans.isEmpty() ? null : scans.get(0), format);
+    }
+  }
+
+  private static String label(String backend) {
+    return backend.equals("duckdb") ? "DuckDB" : backend;
+  }
+}

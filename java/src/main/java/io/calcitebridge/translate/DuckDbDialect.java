@@ -1,0 +1,81 @@
+package io.calcitebridge.translate;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlAlienSystemTypeNameSpec;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlWriter;
+import org.apache.calcite.sql.dialect.DuckDBSqlDialect;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Calcite's DuckDB dialect with the spellings our translation needs: DuckDB's own type names in
+ * casts (no lengths or character sets on strings), and integer division ({@link
+ * DuckDbOperators#INT_DIVIDE}) as {@code //}.
+ */
+final class DuckDbDialect extends DuckDBSqlDialect {
+  static final DuckDbDialect INSTANCE = new DuckDbDialect();
+
+  private DuckDbDialect() {
+    super(DuckDBSqlDialect.DEFAULT_CONTEXT);
+  }
+
+  /** DuckDB's name of {@code type}, or null when the translation does not cast to it. */
+  static @Nullable String typeName(RelDataType type) {
+    switch (type.getSqlTypeName()) {
+      case BOOLEAN:
+        return "BOOLEAN";
+      case TINYINT:
+        return "TINYINT";
+      case SMALLINT:
+        return "SMALLINT";
+      case INTEGER:
+        return "INTEGER";
+      case BIGINT:
+        return "BIGINT";
+      case REAL:
+        return "FLOAT";
+      case FLOAT:
+      case DOUBLE:
+        return "DOUBLE";
+      case DECIMAL:
+        return "DECIMAL(" + type.getPrecision() + ", " + type.getScale() + ")";
+      case VARCHAR:
+        return "VARCHAR";
+      case DATE:
+        return "DATE";
+      case TIMESTAMP:
+        return "TIMESTAMP";
+      case VARBINARY:
+        return "BLOB";
+      default:
+        return null;
+    }
+  }
+
+  @Override
+  public @Nullable SqlNode getCastSpec(RelDataType type) {
+    String name = typeName(type);
+    if (name == null) {
+      throw new Refusal("duckdb", "a cast to " + type.getFullTypeString());
+    }
+    return new SqlDataTypeSpec(
+        new SqlAlienSystemTypeNameSpec(name, type.getSqlTypeName(), SqlParserPos.ZERO),
+        SqlParserPos.ZERO);
+  }
+
+  @Override
+  public void unparseCall(SqlWriter writer, SqlCall call, int leftPrec, int rightPrec) {
+    if (call.getOperator() == DuckDbOperators.INT_DIVIDE) {
+      SqlWriter.Frame frame = writer.startList("(", ")");
+      call.operand(0).unparse(writer, 0, 0);
+      writer.keyword("//");
+      call.operand(1).unparse(writer, 0, 0);
+      writer.endList(frame);
+      return;
+    }
+    super.unparseCall(writer, call, leftPrec, rightPrec);
+  }
+}

@@ -1,0 +1,80 @@
+package io.calcitebridge.translate;
+
+import java.math.BigDecimal;
+import java.util.List;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Rewrites a plan's expressions where DuckDB spells our semantics differently:
+ *
+ * <ul>
+ *   <li>{@code a / b} over integers truncates in Calcite; DuckDB's {@code /} divides as DOUBLE, so
+ *       it becomes {@link DuckDbOperators#INT_DIVIDE} ({@code //}).
+ *   <li>{@code a[i]} over an ARRAY is NULL for an index below 1 in Calcite; DuckDB counts a
+ *       negative index from the end, so a non-literal index is guarded with {@code CASE WHEN i >=
+ *       1} and a literal one below 1 becomes NULL.
+ * </ul>
+ */
+final class DuckDbRewrites extends RexShuttle {
+  private final RexBuilder rex;
+
+  private DuckDbRewrites(RexBuilder rex) {
+    this.rex = rex;
+  }
+
+  static RelNode rewrite(RelNode plan) {
+    DuckDbRewrites rexes = new DuckDbRewrites(plan.getCluster().getRexBuilder());
+    return plan.accept(
+        new RelHomogeneousShuttle() {
+          @Override
+          protected RelNode visitChildren(RelNode rel) {
+            return super.visitChildren(rel).accept(rexes);
+          }
+        });
+  }
+
+  @Override
+  public RexNode visitCall(RexCall call) {
+    RexCall visited = (RexCall) super.visitCall(call);
+    if (visited.getKind() == SqlKind.DIVIDE
+        && isInteger(visited.operands.get(0))
+        && isInteger(visited.operands.get(1))) {
+      return rex.makeCall(visited.getType(), DuckDbOperators.INT_DIVIDE, visited.operands);
+    }
+    if (visited.getKind() == SqlKind.ITEM
+        && visited.operands.get(0).getType().getSqlTypeName() == SqlTypeName.ARRAY) {
+      RexNode index = visited.operands.get(1);
+      if (index instanceof RexLiteral literal) {
+        BigDecimal value = literal.getValueAs(BigDecimal.class);
+        if (value != null && value.signum() <= 0) {
+          return rex.makeNullLiteral(visited.getType());
+        }
+        return visited;
+      }
+      RexNode positive =
+          rex.makeCall(
+              SqlStdOperatorTable.GREATER_THAN_OR_EQUAL,
+              index,
+              rex.makeExactLiteral(BigDecimal.ONE, index.getType()));
+      return rex.makeCall(
+          visited.getType(),
+          SqlStdOperatorTable.CASE,
+          List.of(positive, visited, rex.makeNullLiteral(visited.getType())));
+    }
+    return visited;
+  }
+
+  private static boolean isInteger(RexNode node) {
+    return SqlTypeFamily.INTEGER.contains(node.getType());
+  }
+}

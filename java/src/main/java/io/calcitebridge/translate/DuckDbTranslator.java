@@ -1,0 +1,82 @@
+package io.calcitebridge.translate;
+
+import io.calcitebridge.plan.BridgeTableScan;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.rel2sql.RelToSqlConverter;
+import org.apache.calcite.rel.rel2sql.SqlImplementor;
+import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/**
+ * Turns a plan after the heuristic passes into DuckDB SQL with the reference's semantics, or
+ * refuses it ({@link Refusal}, naming the construct).
+ *
+ * <p>Steps: AVG is reduced to SUM and COUNT as Calcite's engine computes it; integer division and
+ * other operators whose DuckDB spelling differs are rewritten ({@link DuckDbRewrites}); every
+ * operator and function is checked against {@link Whitelist}; then Calcite's {@link
+ * RelToSqlConverter} writes the SQL, each scan becoming a relation {@code scan_i}.
+ */
+public final class DuckDbTranslator {
+  static final String BACKEND = "duckdb";
+
+  private DuckDbTranslator() {}
+
+  /** The translation of {@code plan}; throws {@link Refusal} when it cannot be exact. */
+  public static Translation translate(RelNode plan) {
+    RelNode reduced = reduceAverages(plan);
+    RelNode rewritten = DuckDbRewrites.rewrite(reduced);
+    Whitelist.check(rewritten);
+    Converter converter = new Converter();
+    SqlImplementor.Result result = converter.visitRoot(rewritten);
+    SqlNode node = result.asStatement();
+    String sql =
+        node.toSqlString(
+                c ->
+                    c.withDialect(DuckDbDialect.INSTANCE)
+                        .withQuoteAllIdentifiers(true)
+                        .withAlwaysUseParentheses(false)
+                        .withSelectListItemsOnSeparateLines(false)
+                        .withClauseStartsLine(false)
+                        .withIndentation(0))
+            .getSql();
+    return new Translation(BACKEND, sql, List.copyOf(converter.scans));
+  }
+
+  private static RelNode reduceAverages(RelNode plan) {
+    HepProgramBuilder program = new HepProgramBuilder();
+    program.addRuleInstance(
+        CoreRules.AGGREGATE_REDUCE_FUNCTIONS
+            .config
+            .as(AggregateReduceFunctionsRule.Config.class)
+            .withFunctionsToReduce(EnumSet.of(SqlKind.AVG))
+            .toRule());
+    HepPlanner planner = new HepPlanner(program.build());
+    planner.setRoot(plan);
+    return planner.findBestExp();
+  }
+
+  /** Calcite's converter, with our scans as named relations. */
+  public static final class Converter extends RelToSqlConverter {
+    final List<BridgeTableScan> scans = new ArrayList<>();
+
+    private Converter() {
+      super(DuckDbDialect.INSTANCE);
+    }
+
+    /** Visits one of our scans; called by the converter's dispatch, by reflection. */
+    public Result visit(BridgeTableScan scan) {
+      String name = Translation.scanName(scans.size());
+      scans.add(scan);
+      return result(new SqlIdentifier(name, SqlParserPos.ZERO), List.of(Clause.FROM), scan, null);
+    }
+  }
+}

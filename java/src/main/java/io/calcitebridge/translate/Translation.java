@@ -1,0 +1,19 @@
+package io.calcitebridge.translate;
+
+import io.calcitebridge.plan.BridgeTableScan;
+import java.util.List;
+
+/**
+ * A plan turned into a backend's SQL: the text, and the scans it reads, in order; scan {@code i} is
+ * the relation named {@code scan_i}, with the scan's columns.
+ *
+ * @param backend the backend's name
+ * @param sql the query, in the backend's dialect
+ * @param scans the scans the query reads
+ */
+public record Translation(String backend, String sql, List<BridgeTableScan> scans) {
+  /** The name the query uses for scan {@code i}. */
+  public static String scanName(int i) {
+    return "scan_" + i;
+  }
+}

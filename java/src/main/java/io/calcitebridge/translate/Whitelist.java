@@ -1,0 +1,384 @@
+package io.calcitebridge.translate;
+
+import io.calcitebridge.plan.BridgeTableScan;
+import java.util.EnumSet;
+import java.util.Set;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelShuttleImpl;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalIntersect;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalMinus;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.logical.LogicalSort;
+import org.apache.calcite.rel.logical.LogicalUnion;
+import org.apache.calcite.rel.logical.LogicalValues;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexFieldAccess;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexOver;
+import org.apache.calcite.rex.RexVisitorImpl;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * What the DuckDB translation accepts: every relational operator, function and type on these lists
+ * was checked to give the reference's answer in DuckDB (the differential tests run each one).
+ * Anything else is a {@link Refusal} naming it.
+ */
+final class Whitelist {
+  private Whitelist() {}
+
+  /** Types a value may have anywhere in a translated plan. */
+  static final Set<SqlTypeName> TYPES =
+      EnumSet.of(
+          SqlTypeName.BOOLEAN,
+          SqlTypeName.TINYINT,
+          SqlTypeName.SMALLINT,
+          SqlTypeName.INTEGER,
+          SqlTypeName.BIGINT,
+          SqlTypeName.DECIMAL,
+          SqlTypeName.REAL,
+          SqlTypeName.FLOAT,
+          SqlTypeName.DOUBLE,
+          SqlTypeName.CHAR,
+          SqlTypeName.VARCHAR,
+          SqlTypeName.DATE,
+          SqlTypeName.TIMESTAMP,
+          SqlTypeName.ROW,
+          SqlTypeName.ARRAY,
+          SqlTypeName.NULL,
+          SqlTypeName.SYMBOL);
+
+  /** Scalar operators, by kind: their DuckDB spelling has the same semantics on our types. */
+  static final Set<SqlKind> CALLS =
+      EnumSet.of(
+          SqlKind.EQUALS,
+          SqlKind.NOT_EQUALS,
+          SqlKind.LESS_THAN,
+          SqlKind.LESS_THAN_OR_EQUAL,
+          SqlKind.GREATER_THAN,
+          SqlKind.GREATER_THAN_OR_EQUAL,
+          SqlKind.IS_DISTINCT_FROM,
+          SqlKind.IS_NOT_DISTINCT_FROM,
+          SqlKind.AND,
+          SqlKind.OR,
+          SqlKind.NOT,
+          SqlKind.IS_NULL,
+          SqlKind.IS_NOT_NULL,
+          SqlKind.IS_TRUE,
+          SqlKind.IS_NOT_TRUE,
+          SqlKind.IS_FALSE,
+          SqlKind.IS_NOT_FALSE,
+          SqlKind.PLUS,
+          SqlKind.MINUS,
+          SqlKind.TIMES,
+          SqlKind.DIVIDE,
+          SqlKind.MOD,
+          SqlKind.MINUS_PREFIX,
+          SqlKind.PLUS_PREFIX,
+          SqlKind.CASE,
+          SqlKind.COALESCE,
+          SqlKind.SEARCH,
+          SqlKind.IN,
+          SqlKind.NOT_IN,
+          SqlKind.LIKE,
+          SqlKind.CAST,
+          SqlKind.ITEM,
+          SqlKind.OTHER,
+          SqlKind.OTHER_FUNCTION);
+
+  /** Functions, by name, whose DuckDB function of the same name has the same semantics. */
+  static final Set<String> FUNCTIONS =
+      Set.of("UPPER", "LOWER", "CHAR_LENGTH", "CHARACTER_LENGTH", "ABS", "||", "//", "MOD");
+
+  /** Aggregate functions. */
+  static final Set<SqlKind> AGGREGATES =
+      EnumSet.of(SqlKind.COUNT, SqlKind.SUM, SqlKind.SUM0, SqlKind.MIN, SqlKind.MAX);
+
+  /** Window functions. */
+  static final Set<SqlKind> WINDOWS =
+      EnumSet.of(
+          SqlKind.ROW_NUMBER,
+          SqlKind.RANK,
+          SqlKind.DENSE_RANK,
+          SqlKind.COUNT,
+          SqlKind.SUM,
+          SqlKind.SUM0,
+          SqlKind.MIN,
+          SqlKind.MAX);
+
+  /** Throws a {@link Refusal} for the first construct of {@code plan} off the lists. */
+  static void check(RelNode plan) {
+    plan.accept(
+        new RelShuttleImpl() {
+          @Override
+          public RelNode visit(RelNode other) {
+            checkRel(other);
+            return super.visit(other);
+          }
+
+          @Override
+          public RelNode visit(org.apache.calcite.rel.core.TableScan scan) {
+            checkRel(scan);
+            return scan;
+          }
+
+          @Override
+          public RelNode visit(LogicalFilter filter) {
+            checkRel(filter);
+            return super.visit(filter);
+          }
+
+          @Override
+          public RelNode visit(LogicalProject project) {
+            checkRel(project);
+            return super.visit(project);
+          }
+
+          @Override
+          public RelNode visit(LogicalJoin join) {
+            checkRel(join);
+            return super.visit(join);
+          }
+
+          @Override
+          public RelNode visit(LogicalAggregate aggregate) {
+            checkRel(aggregate);
+            return super.visit(aggregate);
+          }
+
+          @Override
+          public RelNode visit(LogicalSort sort) {
+            checkRel(sort);
+            return super.visit(sort);
+          }
+
+          @Override
+          public RelNode visit(LogicalUnion union) {
+            checkRel(union);
+            return super.visit(union);
+          }
+
+          @Override
+          public RelNode visit(LogicalIntersect intersect) {
+            checkRel(intersect);
+            return super.visit(intersect);
+          }
+
+          @Override
+          public RelNode visit(LogicalMinus minus) {
+            checkRel(minus);
+            return super.visit(minus);
+          }
+
+          @Override
+          public RelNode visit(LogicalValues values) {
+            checkRel(values);
+            return values;
+          }
+        });
+  }
+
+  private static void checkRel(RelNode rel) {
+    if (!(rel instanceof BridgeTableScan
+        || rel instanceof LogicalProject
+        || rel instanceof LogicalFilter
+        || rel instanceof LogicalJoin
+        || rel instanceof LogicalAggregate
+        || rel instanceof LogicalSort
+        || rel instanceof LogicalUnion
+        || rel instanceof LogicalIntersect
+        || rel instanceof LogicalMinus
+        || rel instanceof LogicalValues)) {
+      throw refuse("the operator " + rel.getRelTypeName());
+    }
+    checkType(rel.getRowType(), "a column");
+    boolean setOp =
+        rel instanceof LogicalUnion
+            || rel instanceof LogicalIntersect
+            || rel instanceof LogicalMinus
+            || rel instanceof LogicalValues;
+    if (setOp) {
+      for (RelDataTypeField f : rel.getRowType().getFieldList()) {
+        // CHAR(n) pads with spaces in Calcite; DuckDB has no padded strings.
+        if (f.getType().getSqlTypeName() == SqlTypeName.CHAR) {
+          throw refuse("a CHAR column of " + rel.getRelTypeName());
+        }
+      }
+    }
+    if (rel instanceof LogicalJoin join) {
+      JoinRelType type = join.getJoinType();
+      if (type == JoinRelType.ASOF || type == JoinRelType.LEFT_ASOF) {
+        throw refuse("an " + type + " join");
+      }
+    }
+    if (rel instanceof LogicalAggregate agg) {
+      for (AggregateCall call : agg.getAggCallList()) {
+        if (!AGGREGATES.contains(call.getAggregation().getKind())) {
+          throw refuse("the aggregate function " + call.getAggregation().getName());
+        }
+        if (call.hasFilter() || !call.collation.getFieldCollations().isEmpty()) {
+          throw refuse("an aggregate with FILTER or WITHIN GROUP");
+        }
+      }
+    }
+    RexChecker checker = new RexChecker();
+    rel.accept(
+        new org.apache.calcite.rex.RexShuttle() {
+          @Override
+          public RexNode visitLiteral(RexLiteral literal) {
+            literal.accept(checker);
+            return literal;
+          }
+
+          @Override
+          public RexNode visitCall(RexCall call) {
+            call.accept(checker);
+            return call;
+          }
+
+          @Override
+          public RexNode visitOver(RexOver over) {
+            over.accept(checker);
+            return over;
+          }
+
+          @Override
+          public RexNode visitFieldAccess(RexFieldAccess access) {
+            access.accept(checker);
+            return access;
+          }
+        });
+  }
+
+  private static void checkType(RelDataType type, String what) {
+    SqlTypeName name = type.getSqlTypeName();
+    if (!TYPES.contains(name)) {
+      throw refuse(what + " of type " + type.getFullTypeString());
+    }
+    if (type.isStruct()) {
+      for (RelDataTypeField f : type.getFieldList()) {
+        checkType(f.getType(), what);
+      }
+    } else if (type.getComponentType() != null) {
+      checkType(type.getComponentType(), what);
+    }
+  }
+
+  /** Checks every expression below a rel's expressions. */
+  private static final class RexChecker extends RexVisitorImpl<Void> {
+    RexChecker() {
+      super(true);
+    }
+
+    @Override
+    public Void visitLiteral(RexLiteral literal) {
+      checkType(literal.getType(), "a literal");
+      return null;
+    }
+
+    @Override
+    public Void visitFieldAccess(RexFieldAccess access) {
+      if (access.getReferenceExpr() instanceof RexCall) {
+        // CALCITE-6344: the converter names a column "items[1]" for items[1].x.
+        throw refuse("a field of an array element or a computed ROW");
+      }
+      return super.visitFieldAccess(access);
+    }
+
+    @Override
+    public Void visitOver(RexOver over) {
+      if (!WINDOWS.contains(over.getOperator().getKind())) {
+        throw refuse("the window function " + over.getOperator().getName());
+      }
+      return super.visitCall(over);
+    }
+
+    @Override
+    public Void visitCall(RexCall call) {
+      SqlKind kind = call.getKind();
+      checkType(call.getType(), "an expression");
+      if (!CALLS.contains(kind)) {
+        throw refuse("the function " + call.getOperator().getName());
+      }
+      if (kind == SqlKind.OTHER || kind == SqlKind.OTHER_FUNCTION) {
+        if (!FUNCTIONS.contains(call.getOperator().getName())) {
+          throw refuse("the function " + call.getOperator().getName());
+        }
+      }
+      switch (kind) {
+        case DIVIDE:
+          // Integer division became `//`; what is left divides DECIMALs or floating point.
+          if (!SqlTypeFamily.APPROXIMATE_NUMERIC.contains(call.getType())) {
+            throw refuse("a DECIMAL division");
+          }
+          break;
+        case CAST:
+          checkCast(call);
+          break;
+        case ITEM:
+          if (call.operands.get(0).getType().getSqlTypeName() != SqlTypeName.ARRAY) {
+            throw refuse("a subscript of " + call.operands.get(0).getType().getSqlTypeName());
+          }
+          break;
+        case CASE:
+        case COALESCE:
+          if (call.getType().getSqlTypeName() == SqlTypeName.CHAR) {
+            throw refuse("a CHAR result of " + kind);
+          }
+          break;
+        default:
+          break;
+      }
+      return super.visitCall(call);
+    }
+
+    private static void checkCast(RexCall cast) {
+      RelDataType to = cast.getType();
+      RelDataType from = cast.operands.get(0).getType();
+      if (DuckDbDialect.typeName(to) == null) {
+        throw refuse("a cast to " + to.getFullTypeString());
+      }
+      SqlTypeName f = from.getSqlTypeName();
+      SqlTypeName t = to.getSqlTypeName();
+      if (t == SqlTypeName.VARCHAR
+          && !(SqlTypeFamily.INTEGER.contains(from)
+              || f == SqlTypeName.CHAR
+              || f == SqlTypeName.VARCHAR
+              || f == SqlTypeName.DATE
+              || f == SqlTypeName.NULL)) {
+        // Calcite and DuckDB write floats, booleans, decimals and timestamps differently.
+        throw refuse("a cast of " + f + " to a string");
+      }
+      if (t == SqlTypeName.DECIMAL
+          && (f == SqlTypeName.DECIMAL && from.getScale() > to.getScale()
+              || SqlTypeFamily.APPROXIMATE_NUMERIC.contains(from)
+              || SqlTypeFamily.CHARACTER.contains(from))) {
+        // Calcite truncates where DuckDB rounds.
+        throw refuse("a cast of " + from.getFullTypeString() + " to " + to.getFullTypeString());
+      }
+      if (SqlTypeFamily.INTEGER.contains(to)
+          && (f == SqlTypeName.DECIMAL || SqlTypeFamily.APPROXIMATE_NUMERIC.contains(from))) {
+        // Calcite truncates toward zero where DuckDB rounds.
+        throw refuse("a cast of " + f + " to " + t);
+      }
+      if (SqlTypeFamily.CHARACTER.contains(from)
+          && t != SqlTypeName.VARCHAR
+          && !SqlTypeFamily.INTEGER.contains(to)) {
+        throw refuse("a cast of a string to " + t);
+      }
+    }
+  }
+
+  private static Refusal refuse(String construct) {
+    return new Refusal(DuckDbTranslator.BACKEND, construct);
+  }
+}

@@ -1,0 +1,96 @@
+"""The ``duckdb`` execution backend: runs a query's DuckDB translation over its scans.
+
+The JVM plans the query, pushes what the sources take into the scans, and writes the rest as
+DuckDB SQL (``io.calcitebridge.translate``) that reads each scan as a relation ``scan_i``. Here
+the scans, Arrow streams, are registered in a DuckDB connection of the environment's own and the
+SQL runs. The result is cast to the schema the planner derived, so it has the same types as on
+Calcite's engine. Every scan is released before the statement ends: DuckDB never holds a buffer
+of the JVM after it.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pyarrow as pa
+
+from .errors import Error, ExecutionError, from_stream_failure
+
+_lock = threading.Lock()
+_connection: Any = None
+
+
+def available() -> bool:
+    """Whether DuckDB can be imported here."""
+    try:
+        import duckdb  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _cursor() -> Any:
+    """A cursor of the process's DuckDB connection (one in-memory database, no extensions)."""
+    global _connection
+    import duckdb
+
+    with _lock:
+        if _connection is None:
+            _connection = duckdb.connect(
+                ":memory:",
+                config={"autoload_known_extensions": False, "autoinstall_known_extensions": False},
+            )
+        return _connection.cursor()
+
+
+def run(
+    sql: str, scans: list[pa.RecordBatchReader], schema: pa.Schema, statement: str | None
+) -> pa.Table:
+    """Runs ``sql`` over ``scans`` (``scan_0``, ``scan_1``, ...); the rows, cast to ``schema``."""
+    import duckdb
+
+    cursor = _cursor()
+    try:
+        for i, reader in enumerate(scans):
+            cursor.register(f"scan_{i}", reader)
+        try:
+            relation = cursor.sql(sql)
+            # DuckDB 2 names it to_arrow_table; 1.x, arrow.
+            fetch = getattr(relation, "to_arrow_table", None) or relation.arrow
+            table = fetch()
+        except duckdb.Error as e:
+            raise _error(e, statement) from None
+    finally:
+        for i in range(len(scans)):
+            try:
+                cursor.unregister(f"scan_{i}")
+            except duckdb.Error:
+                pass
+        for reader in scans:
+            reader.close()
+        cursor.close()
+    return _as(table, schema)
+
+
+def _as(table: pa.Table, schema: pa.Schema) -> pa.Table:
+    """``table`` with ``schema``'s names and types (DuckDB's SUM is HUGEINT, say)."""
+    if table.schema.equals(schema):
+        return table
+    columns = []
+    for column, field in zip(table.columns, schema, strict=True):
+        columns.append(column if column.type == field.type else column.cast(field.type))
+    return pa.Table.from_arrays(columns, schema=schema)
+
+
+def _error(e: Exception, statement: str | None) -> Error:
+    """A DuckDB failure as the error Calcite's engine raises for the same statement."""
+    text = str(e)
+    if "calcite-bridge-error:" in text:  # a scan failed: the JVM's own error
+        return from_stream_failure(e, statement)
+    message = text.split(": ", 1)[1] if ": " in text.split("\n", 1)[0] else text
+    if "Division by zero" in message:
+        message = "Division by zero"
+    return ExecutionError(
+        f"The query failed while it ran: {message.splitlines()[0]}", sql=statement
+    )
