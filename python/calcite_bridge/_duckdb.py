@@ -11,7 +11,7 @@ of the JVM after it.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, TypeAlias
 
 import pyarrow as pa
 
@@ -44,9 +44,35 @@ def _cursor() -> Any:
         return _connection.cursor()
 
 
-def run(
-    sql: str, scans: list[pa.RecordBatchReader], schema: pa.Schema, statement: str | None
-) -> pa.Table:
+Scan: TypeAlias = "pa.Table | pa.RecordBatchReader"
+
+
+def source_scan(source: Any, request: str, columns: list[str], schema: pa.Schema) -> Scan:
+    """Opens a scan of a source of this process (its JVM proxy) with the planner's request: the
+    stream columns ``columns`` become ``schema``'s columns, names and types."""
+    opened = source._calls.open(request)
+
+    def pick(data: pa.Table | pa.RecordBatch) -> list[Any]:
+        out = []
+        for name, field in zip(columns, schema, strict=True):
+            column = data.column(name)
+            out.append(column if column.type == field.type else column.cast(field.type))
+        return out
+
+    if isinstance(opened, pa.Table):
+        table: pa.Table = pa.Table.from_arrays(pick(opened), schema=schema)
+        return table
+
+    def batches() -> Any:
+        with opened:
+            for batch in opened:
+                yield pa.RecordBatch.from_arrays(pick(batch), schema=schema)
+
+    reader: pa.RecordBatchReader = pa.RecordBatchReader.from_batches(schema, batches())
+    return reader
+
+
+def run(sql: str, scans: list[Scan], schema: pa.Schema, statement: str | None) -> pa.Table:
     """Runs ``sql`` over ``scans`` (``scan_0``, ``scan_1``, ...); the rows, cast to ``schema``."""
     import duckdb
 
@@ -67,8 +93,9 @@ def run(
                 cursor.unregister(f"scan_{i}")
             except duckdb.Error:
                 pass
-        for reader in scans:
-            reader.close()
+        for scan in scans:
+            if isinstance(scan, pa.RecordBatchReader):
+                scan.close()
         cursor.close()
     return _as(table, schema)
 

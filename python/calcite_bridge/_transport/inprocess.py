@@ -42,13 +42,24 @@ class JPypeSession:
         if not str(handle.backend()):
             return _import_stream(handle), kind
         # A backend of this process runs the query over the scans the JVM opened.
+        scans: list[_duckdb.Scan] = []
         try:
-            scans = [
-                pa.RecordBatchReader._import_from_c(int(handle.scanAddress(i)))
-                for i in range(int(handle.scanCount()))
-            ]
+            for i in range(int(handle.scanCount())):
+                stream = pa.RecordBatchReader._import_from_c(int(handle.scanAddress(i)))
+                source = handle.scanSource(i)
+                if source is None:
+                    scans.append(stream)
+                else:  # a source of this process: opened here, no row through the JVM
+                    columns = [str(c) for c in handle.scanColumns(i)]
+                    request = str(handle.scanRequest(i))
+                    scans.append(_duckdb.source_scan(source, request, columns, stream.schema))
             schema = pa.RecordBatchReader._import_from_c(int(handle.address())).schema
             backend_sql = str(handle.backendSql())
+        except BaseException:
+            for scan in scans:
+                if isinstance(scan, pa.RecordBatchReader):
+                    scan.close()
+            raise
         finally:
             handle.close()
         table = _duckdb.run(backend_sql, scans, schema, sql)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..errors import STREAM_FAILURE_MARKER, SourceContractError
+from ..errors import STREAM_FAILURE_MARKER, SourceContractError, SourceError
 from .base import ScanRequest, check_filter_result, filters_from_json, to_reader
 from .filesystem import FileSystemSource
 
@@ -148,6 +148,28 @@ class SourceCalls:
             return json.dumps({"error": failure})
         except Exception as e:
             return error_json(e, self.name, "scan()")
+
+    def open(self, request_json: str) -> pa.Table | pa.RecordBatchReader:
+        """Runs the scan here, for a backend of this process to read: a table stays a table (so
+        the backend can read it in parallel); anything else is a reader whose failure while it
+        streams is typed. A failure of the scan itself raises ``SourceError``."""
+        try:
+            request = ScanRequest.from_json(request_json)
+            if request.limit is not None:
+                _tell(self.source, "apply_limit", request.limit)
+            if request.metadata_keys:
+                _tell(self.source, "apply_readable_metadata", list(request.metadata_keys))
+            result = self.source.scan(request)
+            if isinstance(result, pa.Table):
+                return result
+            return _carried(to_reader(result, None, self.name), self.name)
+        except SourceContractError:
+            raise
+        except Exception as e:
+            raise SourceError(
+                f"source {self.name!r} failed in scan(): {type(e).__name__}: {e}",
+                source_traceback=traceback.format_exc(),
+            ) from e
 
     def readable_metadata(self) -> str:
         try:

@@ -85,6 +85,11 @@ final class ScanRequest {
     return r;
   }
 
+  /** The name of the stream column each value is read from, in order. */
+  List<String> names() {
+    return List.copyOf(names);
+  }
+
   /** Where each value read sits in the stream the source returned, whose schema is given. */
   int[] positions(Schema returned, String sourceName) {
     List<String> fields = returned.getFields().stream().map(Field::getName).toList();

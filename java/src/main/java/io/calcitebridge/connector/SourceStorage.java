@@ -110,13 +110,17 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
   @Override
   public Opened openPaths(
       List<Expression> filters, List<List<Integer>> paths, @Nullable Integer limit) {
-    final TableDef d = def;
-    List<ColumnDef> scanned = d.scannedColumns();
-    ScanRequest request = new ScanRequest(d);
+    ScanRequest request = pathsRequest(paths);
+    return open(request, request.body(filters, true, limit));
+  }
+
+  private ScanRequest pathsRequest(List<List<Integer>> paths) {
+    List<ColumnDef> scanned = def.scannedColumns();
+    ScanRequest request = new ScanRequest(def);
     for (List<Integer> path : paths) {
       request.field(scanned.get(path.get(0)), path.subList(1, path.size()));
     }
-    return open(request, request.body(filters, true, limit));
+    return request;
   }
 
   /** Rows for index paths (see {@link #openPaths}). */
@@ -130,9 +134,13 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
   @Override
   public Opened open(
       List<Expression> filters, int @Nullable [] projection, @Nullable Integer limit) {
-    final TableDef d = def;
-    List<ColumnDef> scanned = d.scannedColumns();
-    ScanRequest request = new ScanRequest(d);
+    ScanRequest request = columnsRequest(projection);
+    return open(request, request.body(filters, projection != null, limit));
+  }
+
+  private ScanRequest columnsRequest(int @Nullable [] projection) {
+    List<ColumnDef> scanned = def.scannedColumns();
+    ScanRequest request = new ScanRequest(def);
     if (projection == null) {
       scanned.forEach(request::column);
     } else {
@@ -140,7 +148,25 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
         request.column(scanned.get(i));
       }
     }
-    return open(request, request.body(filters, projection != null, limit));
+    return request;
+  }
+
+  /**
+   * A scan for the process that hosts the source to run itself: the source, the request to send it
+   * (JSON, as {@link #open} sends it) and the name of the stream column each scanned value is read
+   * from, in order.
+   */
+  public record Prepared(PythonSource source, String request, List<String> columns) {}
+
+  /** The scan {@link #open} or {@link #openPaths} (when {@code paths} is not null) would run. */
+  public Prepared prepare(
+      List<Expression> filters,
+      int @Nullable [] projection,
+      @Nullable List<List<Integer>> paths,
+      @Nullable Integer limit) {
+    ScanRequest request = paths != null ? pathsRequest(paths) : columnsRequest(projection);
+    Map<String, Object> body = request.body(filters, paths != null || projection != null, limit);
+    return new Prepared(source, write(body), request.names());
   }
 
   /** Sends {@code body} to the source and places the request's values in the returned stream. */

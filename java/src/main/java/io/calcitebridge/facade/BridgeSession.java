@@ -205,9 +205,15 @@ public final class BridgeSession implements AutoCloseable {
       return new StatementResult(rows.kind(), ArrowResults.export(rows));
     }
     List<ExportedStream> scans = new ArrayList<>();
+    List<io.calcitebridge.connector.SourceStorage.@Nullable Prepared> prepared = new ArrayList<>();
     try {
-      for (var reader : rows.scans()) {
-        scans.add(ArrowResults.exportScan(reader));
+      for (var scan : rows.scans()) {
+        // A scan the reader's process opens itself comes as its schema alone.
+        scans.add(
+            scan.reader() != null
+                ? ArrowResults.exportScan(scan.reader())
+                : ArrowResults.export(RowSet.of("schema", scan.rowType(), List.of())));
+        prepared.add(scan.prepared());
       }
     } catch (RuntimeException e) {
       scans.forEach(ExportedStream::close);
@@ -218,7 +224,8 @@ public final class BridgeSession implements AutoCloseable {
         ArrowResults.export(rows),
         rows.translation().backend(),
         rows.translation().sql(),
-        scans);
+        scans,
+        prepared);
   }
 
   private SqlNode parse(String sql) {

@@ -3,11 +3,14 @@ package io.calcitebridge.facade;
 import io.calcitebridge.arrow.ArrowMemory;
 import io.calcitebridge.arrow.ExportedStream;
 import io.calcitebridge.arrow.GuardedReader;
+import io.calcitebridge.connector.PythonSource;
+import io.calcitebridge.connector.SourceStorage;
 import io.calcitebridge.errors.Errors;
 import java.util.List;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The rows of one statement, exported as an Arrow C stream. Python imports the stream at {@link
@@ -19,9 +22,10 @@ public final class StatementResult implements AutoCloseable {
   private final String backend;
   private final String backendSql;
   private final List<ExportedStream> scans;
+  private final List<SourceStorage.@Nullable Prepared> prepared;
 
   StatementResult(String kind, ExportedStream stream) {
-    this(kind, stream, "", "", List.of());
+    this(kind, stream, "", "", List.of(), List.of());
   }
 
   /**
@@ -33,12 +37,35 @@ public final class StatementResult implements AutoCloseable {
       ExportedStream stream,
       String backend,
       String backendSql,
-      List<ExportedStream> scans) {
+      List<ExportedStream> scans,
+      List<SourceStorage.@Nullable Prepared> prepared) {
     this.kind = kind;
     this.stream = stream;
     this.backend = backend;
     this.backendSql = backendSql;
     this.scans = scans;
+    this.prepared = prepared;
+  }
+
+  /**
+   * The source of scan {@code i} when the reader's process opens it itself (its stream then holds
+   * only the scan's schema), or null when the stream holds the rows.
+   */
+  public @Nullable PythonSource scanSource(int i) {
+    SourceStorage.Prepared p = prepared.get(i);
+    return p == null ? null : p.source();
+  }
+
+  /** The request (JSON) to send {@link #scanSource}, or "". */
+  public String scanRequest(int i) {
+    SourceStorage.Prepared p = prepared.get(i);
+    return p == null ? "" : p.request();
+  }
+
+  /** The column of the source's stream each of scan {@code i}'s columns is read from. */
+  public String[] scanColumns(int i) {
+    SourceStorage.Prepared p = prepared.get(i);
+    return p == null ? new String[0] : p.columns().toArray(new String[0]);
   }
 
   /** The backend that runs the query in the reader's process, or "" when the rows are here. */

@@ -27,7 +27,7 @@ public record RowSet(
         direct,
     io.calcitebridge.translate.@org.checkerframework.checker.nullness.qual.Nullable Translation
         translation,
-    List<org.apache.arrow.vector.ipc.ArrowReader> scans) {
+    List<BackendScan> scans) {
 
   public RowSet(String kind, RelDataType rowType, Enumerable<Object[]> rows) {
     this(kind, rowType, rows, null, null, List.of());

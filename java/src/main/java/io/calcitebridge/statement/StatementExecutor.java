@@ -134,6 +134,9 @@ public final class StatementExecutor {
       return null;
     }
     boolean auto = wanted.equals("auto");
+    if (auto && absorbed(heuristic)) {
+      return null; // the source's own batches come back as they are: nothing is left to run
+    }
     if (!session.hostBackends().contains("duckdb")) {
       if (auto) {
         return null;
@@ -150,6 +153,19 @@ public final class StatementExecutor {
       }
       throw refusal;
     }
+  }
+
+  /** Whether a scan absorbed the whole plan, at most with a selection of its columns on top. */
+  private static boolean absorbed(RelNode plan) {
+    RelNode rel = plan;
+    if (rel instanceof org.apache.calcite.rel.logical.LogicalProject project) {
+      if (!project.getProjects().stream()
+          .allMatch(e -> e instanceof org.apache.calcite.rex.RexInputRef)) {
+        return false;
+      }
+      rel = project.getInput();
+    }
+    return rel instanceof BridgeTableScan;
   }
 
   /** The SQL text the statement came from, so that field discovery can re-read it. */
@@ -182,13 +198,13 @@ public final class StatementExecutor {
     RelNode heuristic = planner.heuristic(planner.toLogical(validated));
     io.calcitebridge.translate.Translation translation = translate(heuristic);
     if (translation != null) {
-      List<org.apache.arrow.vector.ipc.ArrowReader> scans = new ArrayList<>();
+      List<BackendScan> scans = new ArrayList<>();
       try {
         for (BridgeTableScan scan : translation.scans()) {
-          scans.add(FastPath.scanReader(scan));
+          scans.add(backendScan(scan));
         }
       } catch (RuntimeException e) {
-        scans.forEach(StatementExecutor::closeQuietly);
+        scans.stream().filter(s -> s.reader() != null).forEach(s -> closeQuietly(s.reader()));
         throw e;
       }
       return new RowSet(
@@ -283,6 +299,21 @@ public final class StatementExecutor {
     RelDataType type =
         context.typeFactory().builder().add("rows_inserted", SqlTypeName.BIGINT).build();
     return RowSet.of("insert", type, List.<Object[]>of(new Object[] {n}));
+  }
+
+  /**
+   * A scan for the backend: a source that lives in the backend's process (a Python source, in the
+   * process where DuckDB runs) is opened there with the same request; any other is opened here.
+   */
+  private static BackendScan backendScan(BridgeTableScan scan) {
+    if (scan.bridgeTable().storage() instanceof io.calcitebridge.connector.SourceStorage storage
+        && java.lang.reflect.Proxy.isProxyClass(storage.source().getClass())) {
+      return new BackendScan(
+          scan.getRowType(),
+          null,
+          storage.prepare(scan.filters(), scan.projection(), scan.nested(), scan.limit()));
+    }
+    return new BackendScan(scan.getRowType(), FastPath.scanReader(scan), null);
   }
 
   private static void closeQuietly(AutoCloseable c) {

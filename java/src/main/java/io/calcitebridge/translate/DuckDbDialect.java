@@ -2,18 +2,17 @@ package io.calcitebridge.translate;
 
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlAlienSystemTypeNameSpec;
-import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.dialect.DuckDBSqlDialect;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Calcite's DuckDB dialect with the spellings our translation needs: DuckDB's own type names in
- * casts (no lengths or character sets on strings), and integer division ({@link
- * DuckDbOperators#INT_DIVIDE}) as {@code //}.
+ * casts (no lengths or character sets on strings). Integer division ({@link
+ * DuckDbOperators#INT_DIVIDE}) is a binary operator named {@code //}, written with the precedence
+ * of {@code /}.
  */
 final class DuckDbDialect extends DuckDBSqlDialect {
   static final DuckDbDialect INSTANCE = new DuckDbDialect();
@@ -64,18 +63,5 @@ final class DuckDbDialect extends DuckDBSqlDialect {
     return new SqlDataTypeSpec(
         new SqlAlienSystemTypeNameSpec(name, type.getSqlTypeName(), SqlParserPos.ZERO),
         SqlParserPos.ZERO);
-  }
-
-  @Override
-  public void unparseCall(SqlWriter writer, SqlCall call, int leftPrec, int rightPrec) {
-    if (call.getOperator() == DuckDbOperators.INT_DIVIDE) {
-      SqlWriter.Frame frame = writer.startList("(", ")");
-      call.operand(0).unparse(writer, 0, 0);
-      writer.keyword("//");
-      call.operand(1).unparse(writer, 0, 0);
-      writer.endList(frame);
-      return;
-    }
-    super.unparseCall(writer, call, leftPrec, rightPrec);
   }
 }

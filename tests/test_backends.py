@@ -1,0 +1,153 @@
+"""The execution-backend seam: ``execution.backend``, per-statement ``backend=``, refusals, the
+fallback under ``auto``, EXPLAIN, errors and the release of every scan.
+
+Whether each query gives the reference's answer on DuckDB is the differential harness's job;
+these tests check the seam itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import jpype
+import pyarrow as pa
+import pytest
+
+import calcite_bridge as cb
+from conftest import GATEWAY_TOKEN
+
+GROUP_BY = "SELECT k, COUNT(*) AS n, SUM(v) AS s FROM fact GROUP BY k ORDER BY k"
+# SOUNDEX is not a function of ours; a cast of a DOUBLE to a string is written differently by
+# the two engines, so the translation refuses it.
+REFUSED = "SELECT CAST(d AS STRING) AS ds FROM fact"
+
+
+@pytest.fixture
+def local() -> Iterator[cb.Environment]:
+    env = cb.connect()
+    env.register_arrow(
+        "fact",
+        pa.table(
+            {
+                "k": pa.array([1, 2, 1, None, 3], pa.int32()),
+                "v": pa.array([10, 20, 30, 40, None], pa.int64()),
+                "d": pa.array([0.5, 1.5, None, 2.5, 3.5]),
+            }
+        ),
+    )
+    yield env
+    env.close()
+
+
+def test_the_setting_takes_the_backends_and_names_them_when_wrong(local: cb.Environment) -> None:
+    assert local.config.get("execution.backend") == "enumerable"
+    for value in ("auto", "duckdb", "ENUMERABLE"):
+        local.config.set("execution.backend", value)
+        assert local.config.get("execution.backend") == value.lower()
+    with pytest.raises(cb.ConfigError, match="auto, enumerable, duckdb"):
+        local.config.set("execution.backend", "spark-but-misspelt")
+    local.execute("SET 'execution.backend' = 'duckdb'")
+    assert local.config.get("execution.backend") == "duckdb"
+
+
+def test_duckdb_gives_the_references_rows(local: cb.Environment) -> None:
+    reference = local.sql(GROUP_BY, backend="enumerable").to_arrow_table()
+    duck = local.sql(GROUP_BY, backend="duckdb").to_arrow_table()
+    assert duck.equals(reference)  # same values, same types (SUM stays BIGINT), same order
+    assert reference.to_pylist() == [
+        {"k": None, "n": 1, "s": 40},
+        {"k": 1, "n": 2, "s": 40},
+        {"k": 2, "n": 1, "s": 20},
+        {"k": 3, "n": 1, "s": None},
+    ]
+
+
+def test_the_setting_picks_the_backend_and_a_statement_overrides_it(
+    local: cb.Environment,
+) -> None:
+    local.config.set("execution.backend", "duckdb")
+    assert local.explain(GROUP_BY).startswith("DuckDB(sql=[")
+    assert local.explain(GROUP_BY, backend="enumerable").startswith("EnumerableSort")
+    with pytest.raises(cb.UnsupportedError):
+        local.sql(REFUSED)
+    assert local.sql(REFUSED, backend="enumerable").to_pylist()[0] == {"ds": "0.5"}
+
+
+def test_explain_shows_the_backend_its_sql_and_the_scans(local: cb.Environment) -> None:
+    plan = local.explain(
+        "SELECT k, SUM(v) AS s FROM fact WHERE v > 15 GROUP BY k", backend="duckdb"
+    )
+    first, *scans = plan.splitlines()
+    assert first == 'DuckDB(sql=[SELECT "k", SUM("v") AS "s" FROM "scan_0" GROUP BY "k"])'
+    # The source took the filter; DuckDB reads the scan with it applied.
+    assert scans == [
+        "  scan_0: BridgeTableScan(table=[[fact]], filter=[>(v, 15)], project=[[k, v]])"
+    ]
+    import json
+
+    as_json = json.loads(local.explain("SELECT k FROM fact", format="json", backend="duckdb"))
+    assert as_json["backend"] == "duckdb"
+    assert as_json["sql"].startswith("SELECT")
+    assert [s["name"] for s in as_json["scans"]] == ["scan_0"]
+
+
+def test_a_refused_construct_is_named_under_duckdb_and_falls_back_under_auto(
+    local: cb.Environment,
+) -> None:
+    with pytest.raises(cb.UnsupportedError) as info:
+        local.sql(REFUSED, backend="duckdb")
+    assert str(info.value) == "The duckdb backend cannot run a cast of DOUBLE to a string"
+    # auto runs what DuckDB can and the rest on Calcite's engine, with the same answers.
+    assert local.explain(REFUSED, backend="auto").startswith("EnumerableCalc")
+    assert local.sql(REFUSED, backend="auto").to_pylist() == local.sql(REFUSED).to_pylist()
+    assert local.explain(GROUP_BY, backend="auto").startswith("DuckDB(")
+
+
+def test_a_failure_in_duckdb_is_an_execution_error(local: cb.Environment) -> None:
+    # The divisor's parentheses survive the translation: v // (k - 1), not v // k - 1.
+    with pytest.raises(cb.ExecutionError, match="Division by zero"):
+        local.sql("SELECT v / (k - 1) AS q FROM fact", backend="duckdb").fetchall()
+    assert local.sql(
+        "SELECT v / (k + 1) AS q FROM fact WHERE k = 1", backend="duckdb"
+    ).to_pylist() == [{"q": 5}, {"q": 15}]
+    assert local.sql(GROUP_BY, backend="duckdb").fetchall()  # the environment goes on
+
+
+class _Flaky:
+    """A source whose reader yields one batch, then raises."""
+
+    def schema(self) -> pa.Schema:
+        return pa.schema([("i", pa.int64())])
+
+    def scan(self, request: object) -> Iterator[pa.RecordBatch]:
+        yield pa.record_batch([pa.array([1, 2, 3], pa.int64())], names=["i"])
+        raise RuntimeError("disk on fire")
+
+
+def test_a_source_failing_under_duckdb_is_a_source_error(local: cb.Environment) -> None:
+    local.register_source("flaky", _Flaky())
+    with pytest.raises(cb.SourceError, match="disk on fire"):
+        local.sql("SELECT SUM(i) AS s FROM flaky", backend="duckdb").fetchall()
+
+
+def test_every_scan_is_released_when_the_statement_ends(local: cb.Environment) -> None:
+    bridge = jpype.JClass("io.calcitebridge.facade.BridgeSession")
+    local.execute("CREATE TABLE m (a INT) WITH ('connector' = 'memory')")
+    local.execute("INSERT INTO m VALUES (1), (2), (3)")
+    for _ in range(3):
+        local.sql("SELECT f.k, m.a FROM fact f JOIN m ON f.k = m.a", backend="duckdb").fetchall()
+        local.sql(GROUP_BY, backend="duckdb").fetchall()
+    assert int(bridge.allocatedBytes()) == 0
+
+
+def test_a_gateway_has_no_duckdb_and_auto_runs_on_calcites_engine(gateway_address: str) -> None:
+    gw = cb.connect(gateway=gateway_address, token=GATEWAY_TOKEN)
+    try:
+        gw.register_arrow("fact", pa.table({"k": [1, 2, 1]}))
+        sql = "SELECT k, COUNT(*) AS n FROM fact GROUP BY k ORDER BY k"
+        with pytest.raises(cb.UnsupportedError, match="duckdb backend runs in the Python process"):
+            gw.sql(sql, backend="duckdb")
+        assert gw.sql(sql, backend="auto").to_pylist() == [{"k": 1, "n": 2}, {"k": 2, "n": 1}]
+        assert not gw.explain(sql, backend="auto").startswith("DuckDB")
+    finally:
+        gw.close()
