@@ -25,7 +25,15 @@ HERE = Path(__file__).resolve().parent
 GROUPS: dict[str, tuple[str, ...]] = {
     "cold_start": ("cold_start",),
     "warm": ("warm_validate", "warm_explain", "warm_execute"),
-    "transfer": ("transfer_numeric", "transfer_nested"),
+    "transfer": (
+        "transfer_numeric",
+        *(
+            f"transfer_{shape}_{label}"
+            for shape in ("many_chunks", "one_chunk")
+            for label in ("star", "one_column", "reordered")
+        ),
+        "transfer_nested",
+    ),
     "parquet_scan": ("parquet_nested_count", "parquet_nested_select"),
     "groupby_join": ("group_by", "join"),
     "memory": ("memory_10k_queries",),

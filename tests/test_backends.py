@@ -50,6 +50,19 @@ def test_the_setting_takes_the_backends_and_names_them_when_wrong(local: cb.Envi
     assert local.config.get("execution.backend") == "duckdb"
 
 
+def test_connect_takes_the_backend() -> None:
+    env = cb.connect(backend="duckdb")
+    try:
+        assert env.config.get("execution.backend") == "duckdb"
+        env.register_arrow("t", pa.table({"a": [1, 2]}))
+        assert env.explain("SELECT SUM(a) AS s FROM t").startswith("DuckDB(")
+        assert env.sql("SELECT SUM(a) AS s FROM t").to_pylist() == [{"s": 3}]
+    finally:
+        env.close()
+    with pytest.raises(cb.ConfigError, match="allowed values"):
+        cb.connect(backend="nope")
+
+
 def test_duckdb_gives_the_references_rows(local: cb.Environment) -> None:
     reference = local.sql(GROUP_BY, backend="enumerable").to_arrow_table()
     duck = local.sql(GROUP_BY, backend="duckdb").to_arrow_table()

@@ -162,8 +162,12 @@ def connect(
     token: str | None = None,
     allow_remote: bool = False,
     timeout: float = 10.0,
+    backend: str | None = None,
 ) -> Environment:
     """A new Environment with its own catalog and configuration.
+
+    ``backend`` sets ``execution.backend`` (``auto``, ``enumerable``, ``duckdb``): what runs
+    the part of each query that the sources don't absorb.
 
     Without ``gateway`` the JVM runs in this process (started on first use), and results cross
     without copies. With ``gateway="HOST:PORT"`` the Environment lives in the JVM of a running
@@ -171,6 +175,8 @@ def connect(
     ``token`` (or ``$CALCITE_BRIDGE_TOKEN``); an address other than loopback is refused unless
     ``allow_remote``. ``timeout`` bounds the time spent reaching the gateway, in seconds.
     """
+    if backend is not None:
+        config = {**(config or {}), "execution.backend": backend}
     if gateway is None:
         return Environment(config)
     from ._transport.gateway import open_session

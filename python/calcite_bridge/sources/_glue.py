@@ -45,7 +45,9 @@ def zero_offsets(reader: pa.RecordBatchReader) -> pa.RecordBatchReader:
     def batches() -> Iterator[pa.RecordBatch]:
         for batch in reader:
             if any(_has_offset(column) for column in batch.columns):
-                yield batch.take(pa.array(range(batch.num_rows), pa.int64()))
+                # A copy of each sliced column only, buffer by buffer (concat of one array).
+                columns = [pa.concat_arrays([c]) if _has_offset(c) else c for c in batch.columns]
+                yield pa.RecordBatch.from_arrays(columns, schema=batch.schema)
             else:
                 yield batch
 

@@ -130,13 +130,16 @@ def scan_dataset(
     request: ScanRequest,
     metadata: Sequence[pa.Field] = (),
     metadata_values: MetadataFn | None = None,
+    batch_size: int | None = None,
 ) -> pa.RecordBatchReader:
     """Reads ``dataset`` as ``request`` asks: filters applied exactly (Parquet row groups and
     files pruned by statistics), columns projected, limit honoured. ``metadata`` fields are
-    appended; ``metadata_values(fragment)`` gives their values per fragment."""
+    appended; ``metadata_values(fragment)`` gives their values per fragment. ``batch_size``
+    bounds the rows of a batch (pyarrow's default when None)."""
     columns = projected_columns(dataset.schema, request)
     flt = combined_filter(request.filters)
-    scanner = dataset.scanner(columns=columns, filter=flt)
+    sizing = {} if batch_size is None else {"batch_size": batch_size}
+    scanner = dataset.scanner(columns=columns, filter=flt, **sizing)
     if not metadata:
         return pa.RecordBatchReader.from_batches(
             scanner.projected_schema, limited(iter(scanner.to_batches()), request.limit)
@@ -169,6 +172,9 @@ class ArrowTableSource(
     def __init__(self, table: pa.Table) -> None:
         self.table = table
         self._dataset = ds.dataset(table)
+        # One batch a chunk: pyarrow would cut a chunk into slices of 128 Ki rows, and a slice
+        # must be copied before it crosses into the JVM (Arrow Java ignores array offsets).
+        self._batch_size = max([1, *(len(b) for b in table.to_batches())])
 
     def schema(self) -> pa.Schema:
         return self.table.schema
@@ -183,4 +189,4 @@ class ArrowTableSource(
         return split_filters(filters, self.table.schema)
 
     def scan(self, request: ScanRequest) -> pa.RecordBatchReader:
-        return scan_dataset(self._dataset, request)
+        return scan_dataset(self._dataset, request, batch_size=self._batch_size)
