@@ -35,8 +35,8 @@ final class OptimizerProgram {
   /**
    * Calcite's standard program with one addition: after sub-queries are removed and before the
    * cost-based phase, a heuristic pass moves filters down to the scans and offers them to the
-   * sources ({@link FilterPushDownRule}), so each source is asked once. {@code physicalRewrites}
-   * runs last, on the Enumerable plan.
+   * sources ({@link FilterPushDownRule}), so each source is asked once. On the Enumerable plan,
+   * sorts are given faster code ({@link SortRewrite}), then {@code physicalRewrites} runs last.
    */
   static Program of(Program physicalRewrites) {
     return Programs.sequence(
@@ -57,6 +57,7 @@ final class OptimizerProgram {
         Programs.trim(),
         OptimizerProgram::costBased,
         Programs.calc(DefaultRelMetadataProvider.INSTANCE),
+        OptimizerProgram::fastSorts,
         physicalRewrites);
   }
 
@@ -71,6 +72,19 @@ final class OptimizerProgram {
       System.err.println("-- after the heuristic pass:\n" + RelOptUtil.toString(rel));
     }
     return rel;
+  }
+
+  /**
+   * Sorts that compare their keys without Calcite's per-comparison conversions ({@link
+   * SortRewrite}).
+   */
+  private static RelNode fastSorts(
+      RelOptPlanner planner,
+      RelNode rel,
+      RelTraitSet traits,
+      List<RelOptMaterialization> materializations,
+      List<RelOptLattice> lattices) {
+    return SortRewrite.apply(rel);
   }
 
   private static RelNode costBased(
