@@ -180,7 +180,7 @@ SqlDataTypeSpec BridgeColumnType() :
 }
 {
     type = BridgeFieldType() {
-        BridgeTypeSpecs.requireKnown(type);
+        KnownTypeNames.requireKnown(type);
         return type;
     }
 }

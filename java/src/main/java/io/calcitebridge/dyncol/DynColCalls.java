@@ -1,7 +1,6 @@
 package io.calcitebridge.dyncol;
 
 import io.calcitebridge.dyncol.DynColOperators.DynColFunction;
-import io.calcitebridge.dyncol.DynColOperators.Shape;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.sql.SqlCall;
@@ -23,20 +22,20 @@ public final class DynColCalls {
    */
   public static SqlCall call(String name, List<Object> parts, SqlParserPos pos) {
     DynColFunction f = DynColOperators.byName(name);
-    Shape shape = f.shape();
+    DynColShape shape = f.shape();
     List<SqlNode> ops = new ArrayList<>();
     int i = 0;
-    if (shape == Shape.ADD || shape == Shape.GET) {
+    if (shape == DynColShape.ADD || shape == DynColShape.GET) {
       i = take(parts, i, ops, name);
       if (i >= parts.size()) {
         throw new IllegalArgumentException(
             "Incorrect parameter count in the call to native function '" + name + "'");
       }
     }
-    if (shape == Shape.CREATE || shape == Shape.ADD || shape == Shape.GET) {
+    if (shape == DynColShape.CREATE || shape == DynColShape.ADD || shape == DynColShape.GET) {
       while (i < parts.size()) {
         i = take(parts, i, ops, name);
-        if (shape == Shape.GET) {
+        if (shape == DynColShape.GET) {
           if (i >= parts.size() || !(parts.get(i) instanceof String)) {
             throw new IllegalArgumentException("COLUMN_GET needs 'AS type' after the column name");
           }

@@ -1,7 +1,5 @@
 package io.calcitebridge.dyncol;
 
-import io.calcitebridge.dyncol.DynColOperators.DynColFunction;
-import io.calcitebridge.dyncol.DynColOperators.Shape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,6 +16,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.FunctionParameter;
 import org.apache.calcite.schema.ImplementableFunction;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 /**
  * The generated-code side of one dynamic-columns function: a call becomes a call of the matching
@@ -25,8 +24,16 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * #kind}) and type.
  */
 final class DynColImplementor implements ImplementableFunction {
-  /** The function this implements; set once, by the function's constructor. */
-  DynColFunction function;
+  /** The name of the function this implements. */
+  private final String name;
+
+  /** How that function's arguments are laid out. */
+  final DynColShape shape;
+
+  DynColImplementor(String name, DynColShape shape) {
+    this.name = name;
+    this.shape = shape;
+  }
 
   @Override
   public List<FunctionParameter> getParameters() {
@@ -36,8 +43,7 @@ final class DynColImplementor implements ImplementableFunction {
   @Override
   public CallImplementor getImplementor() {
     return RexImpTable.createImplementor(
-        (translator, call, operands) ->
-            implement(translator, function.shape(), function.getName(), call, operands),
+        (translator, call, operands) -> implement(translator, shape, name, call, operands),
         NullPolicy.NONE,
         false);
   }
@@ -56,8 +62,9 @@ final class DynColImplementor implements ImplementableFunction {
   /** How COLUMN_CREATE types a value operand, from its SQL type. */
   static String kind(RexNode node) {
     if (node instanceof RexCall
-        && ((RexCall) node).getOperator() instanceof DynColFunction
-        && ((DynColFunction) ((RexCall) node).getOperator()).shape() != Shape.GET
+        && ((RexCall) node).getOperator() instanceof SqlUserDefinedFunction function
+        && function.getFunction() instanceof DynColImplementor impl
+        && impl.shape != DynColShape.GET
         && node.getType().getSqlTypeName() == SqlTypeName.VARBINARY) {
       return DynColRuntime.DYNCOL;
     }
@@ -95,7 +102,7 @@ final class DynColImplementor implements ImplementableFunction {
 
   private static Expression implement(
       RexToLixTranslator translator,
-      Shape shape,
+      DynColShape shape,
       String name,
       RexCall call,
       List<Expression> operands) {
@@ -104,7 +111,7 @@ final class DynColImplementor implements ImplementableFunction {
       case CREATE:
       case ADD:
         {
-          int start = shape == Shape.ADD ? 1 : 0;
+          int start = shape == DynColShape.ADD ? 1 : 0;
           List<Expression> keys = new ArrayList<>();
           List<Expression> values = new ArrayList<>();
           List<Expression> kinds = new ArrayList<>();
@@ -119,7 +126,7 @@ final class DynColImplementor implements ImplementableFunction {
           Expression v = Expressions.newArrayInit(Object.class, values);
           Expression kd = Expressions.newArrayInit(String.class, kinds);
           Expression ty = Expressions.newArrayInit(String.class, types);
-          return shape == Shape.CREATE
+          return shape == DynColShape.CREATE
               ? Expressions.call(DynColRuntime.class, "create", k, v, kd, ty)
               : Expressions.call(DynColRuntime.class, "add", blob(operands.get(0)), k, v, kd, ty);
         }

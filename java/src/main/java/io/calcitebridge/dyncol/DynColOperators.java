@@ -31,30 +31,19 @@ import org.apache.calcite.sql.validate.SqlValidatorScope;
 public final class DynColOperators {
   private DynColOperators() {}
 
-  /** How an operator's arguments are laid out. */
-  enum Shape {
-    CREATE,
-    ADD,
-    GET,
-    DELETE,
-    EXISTS,
-    UNARY
-  }
-
   /** One of the functions. */
   public static final class DynColFunction extends SqlUserDefinedFunction {
-    private final Shape shape;
+    private final DynColShape shape;
 
-    private DynColFunction(String name, Shape shape, DynColImplementor impl) {
+    private DynColFunction(String name, DynColShape shape) {
       super(
           new SqlIdentifier(name, SqlParserPos.ZERO),
           opBinding -> returnType(name, shape, opBinding),
           null,
           OperandTypes.VARIADIC,
           null,
-          impl);
+          new DynColImplementor(name, shape));
       this.shape = shape;
-      impl.function = this;
     }
 
     @Override
@@ -77,7 +66,7 @@ public final class DynColOperators {
     }
 
     /** How the function's arguments are laid out. */
-    Shape shape() {
+    DynColShape shape() {
       return shape;
     }
 
@@ -115,11 +104,11 @@ public final class DynColOperators {
       SqlWriter.Frame frame = writer.startList("(", ")");
       List<SqlNode> ops = call.getOperandList();
       int i = 0;
-      if (shape == Shape.ADD || shape == Shape.GET) {
+      if (shape == DynColShape.ADD || shape == DynColShape.GET) {
         writer.sep(",");
         ops.get(i++).unparse(writer, 0, 0);
       }
-      if (shape == Shape.CREATE || shape == Shape.ADD) {
+      if (shape == DynColShape.CREATE || shape == DynColShape.ADD) {
         while (i < ops.size()) {
           writer.sep(",");
           ops.get(i++).unparse(writer, 0, 0);
@@ -132,7 +121,7 @@ public final class DynColOperators {
             writer.print(" ");
           }
         }
-      } else if (shape == Shape.GET) {
+      } else if (shape == DynColShape.GET) {
         writer.sep(",");
         ops.get(i++).unparse(writer, 0, 0);
         writer.keyword("AS");
@@ -148,7 +137,7 @@ public final class DynColOperators {
     }
   }
 
-  private static RelDataType returnType(String name, Shape shape, SqlOperatorBinding b) {
+  private static RelDataType returnType(String name, DynColShape shape, SqlOperatorBinding b) {
     RelDataTypeFactory f = b.getTypeFactory();
     RelDataType t;
     switch (shape) {
@@ -206,21 +195,19 @@ public final class DynColOperators {
   }
 
   public static final DynColFunction COLUMN_CREATE =
-      new DynColFunction("COLUMN_CREATE", Shape.CREATE, new DynColImplementor());
-  public static final DynColFunction COLUMN_ADD =
-      new DynColFunction("COLUMN_ADD", Shape.ADD, new DynColImplementor());
-  public static final DynColFunction COLUMN_GET =
-      new DynColFunction("COLUMN_GET", Shape.GET, new DynColImplementor());
+      new DynColFunction("COLUMN_CREATE", DynColShape.CREATE);
+  public static final DynColFunction COLUMN_ADD = new DynColFunction("COLUMN_ADD", DynColShape.ADD);
+  public static final DynColFunction COLUMN_GET = new DynColFunction("COLUMN_GET", DynColShape.GET);
   public static final DynColFunction COLUMN_DELETE =
-      new DynColFunction("COLUMN_DELETE", Shape.DELETE, new DynColImplementor());
+      new DynColFunction("COLUMN_DELETE", DynColShape.DELETE);
   public static final DynColFunction COLUMN_EXISTS =
-      new DynColFunction("COLUMN_EXISTS", Shape.EXISTS, new DynColImplementor());
+      new DynColFunction("COLUMN_EXISTS", DynColShape.EXISTS);
   public static final DynColFunction COLUMN_LIST =
-      new DynColFunction("COLUMN_LIST", Shape.UNARY, new DynColImplementor());
+      new DynColFunction("COLUMN_LIST", DynColShape.UNARY);
   public static final DynColFunction COLUMN_CHECK =
-      new DynColFunction("COLUMN_CHECK", Shape.UNARY, new DynColImplementor());
+      new DynColFunction("COLUMN_CHECK", DynColShape.UNARY);
   public static final DynColFunction COLUMN_JSON =
-      new DynColFunction("COLUMN_JSON", Shape.UNARY, new DynColImplementor());
+      new DynColFunction("COLUMN_JSON", DynColShape.UNARY);
 
   private static final List<SqlOperator> ALL =
       List.of(

@@ -49,26 +49,7 @@ public final class DynConvert {
 
   /** The text MariaDB shows for a stored value (COLUMN_JSON's and AS CHAR's rendering). */
   public static String toText(DynValue v) {
-    switch (v.type) {
-      case INT:
-        return Long.toString(v.longValue());
-      case UINT:
-        return Long.toUnsignedString(v.longValue());
-      case DOUBLE:
-        return formatDouble((Double) v.value);
-      case STRING:
-        return v.text();
-      case DECIMAL:
-        return ((BigDecimal) v.value).toPlainString();
-      case DATE:
-      case TIME:
-      case DATETIME:
-        return v.value.toString();
-      case DYNCOL:
-        return new String((byte[]) v.value, StandardCharsets.ISO_8859_1);
-      default:
-        return null;
-    }
+    return v.toText();
   }
 
   /**
@@ -76,44 +57,7 @@ public final class DynConvert {
    * unless the decimal exponent passes 15 or the fixed form would not fit in 39 characters.
    */
   public static String formatDouble(double x) {
-    if (x == 0) {
-      return (1 / x < 0) ? "-0" : "0";
-    }
-    if (Double.isNaN(x) || Double.isInfinite(x)) {
-      return Double.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
-    }
-    boolean neg = x < 0;
-    BigDecimal bd = new BigDecimal(Double.toString(Math.abs(x))).stripTrailingZeros();
-    String digits = bd.unscaledValue().toString();
-    int len = digits.length();
-    int decpt = len - bd.scale();
-    int width = neg ? 38 : 39;
-    boolean fixed;
-    if (decpt <= 0) {
-      fixed = len - decpt + 2 <= width;
-    } else {
-      fixed = decpt <= 15;
-    }
-    StringBuilder b = new StringBuilder();
-    if (neg) {
-      b.append('-');
-    }
-    if (fixed) {
-      if (decpt <= 0) {
-        b.append("0.").append("0".repeat(-decpt)).append(digits);
-      } else if (decpt < len) {
-        b.append(digits, 0, decpt).append('.').append(digits.substring(decpt));
-      } else {
-        b.append(digits).append("0".repeat(decpt - len));
-      }
-    } else {
-      b.append(digits.charAt(0));
-      if (len > 1) {
-        b.append('.').append(digits.substring(1));
-      }
-      b.append('e').append(decpt - 1);
-    }
-    return b.toString();
+    return DynValue.formatDouble(x);
   }
 
   // ----------------------------------------------------------------- numbers

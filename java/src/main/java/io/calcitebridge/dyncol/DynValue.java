@@ -156,6 +156,75 @@ public final class DynValue {
     return new String((byte[]) value, javaCharset(charset));
   }
 
+  /** The text MariaDB shows for a stored value (COLUMN_JSON's and AS CHAR's rendering). */
+  String toText() {
+    switch (type) {
+      case INT:
+        return Long.toString(longValue());
+      case UINT:
+        return Long.toUnsignedString(longValue());
+      case DOUBLE:
+        return formatDouble((Double) value);
+      case STRING:
+        return text();
+      case DECIMAL:
+        return ((BigDecimal) value).toPlainString();
+      case DATE:
+      case TIME:
+      case DATETIME:
+        return value.toString();
+      case DYNCOL:
+        return new String((byte[]) value, StandardCharsets.ISO_8859_1);
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * A double as MariaDB's my_gcvt prints it: the shortest digits that read back, in fixed notation
+   * unless the decimal exponent passes 15 or the fixed form would not fit in 39 characters.
+   */
+  static String formatDouble(double x) {
+    if (x == 0) {
+      return (1 / x < 0) ? "-0" : "0";
+    }
+    if (Double.isNaN(x) || Double.isInfinite(x)) {
+      return Double.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
+    }
+    boolean neg = x < 0;
+    BigDecimal bd = new BigDecimal(Double.toString(Math.abs(x))).stripTrailingZeros();
+    String digits = bd.unscaledValue().toString();
+    int len = digits.length();
+    int decpt = len - bd.scale();
+    int width = neg ? 38 : 39;
+    boolean fixed;
+    if (decpt <= 0) {
+      fixed = len - decpt + 2 <= width;
+    } else {
+      fixed = decpt <= 15;
+    }
+    StringBuilder b = new StringBuilder();
+    if (neg) {
+      b.append('-');
+    }
+    if (fixed) {
+      if (decpt <= 0) {
+        b.append("0.").append("0".repeat(-decpt)).append(digits);
+      } else if (decpt < len) {
+        b.append(digits, 0, decpt).append('.').append(digits.substring(decpt));
+      } else {
+        b.append(digits).append("0".repeat(decpt - len));
+      }
+    } else {
+      b.append(digits.charAt(0));
+      if (len > 1) {
+        b.append('.').append(digits.substring(1));
+      }
+      b.append('e').append(decpt - 1);
+    }
+    return b.toString();
+  }
+
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof DynValue)) {
@@ -180,6 +249,6 @@ public final class DynValue {
 
   @Override
   public String toString() {
-    return type + ":" + (type == Type.NULL ? "" : DynConvert.toText(this));
+    return type + ":" + (type == Type.NULL ? "" : toText());
   }
 }

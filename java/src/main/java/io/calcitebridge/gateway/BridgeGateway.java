@@ -37,7 +37,7 @@ public final class BridgeGateway implements AutoCloseable {
     this.token = token;
     this.allowRemote = allowRemote;
     this.server =
-        new GatewayServer.GatewayServerBuilder(new GatewayEntry(this))
+        new GatewayServer.GatewayServerBuilder(new GatewayEntry(this::openChannel))
             .javaPort(port)
             .javaAddress(address)
             .authToken(token)

@@ -1,16 +1,18 @@
 package io.calcitebridge.gateway;
 
 import io.calcitebridge.facade.BridgeSession;
+import java.util.function.Supplier;
 
 /**
  * What a Python client finds at the gateway's address: the version, and a channel of its own (see
  * {@link Channel}) where its sessions live.
  */
 public final class GatewayEntry {
-  private final BridgeGateway gateway;
+  private final Supplier<Channel> channels;
 
-  GatewayEntry(BridgeGateway gateway) {
-    this.gateway = gateway;
+  /** An entry whose {@link #openChannel} opens a channel with {@code channels}. */
+  GatewayEntry(Supplier<Channel> channels) {
+    this.channels = channels;
   }
 
   /** The version of the jar, which the client compares with its own. */
@@ -20,6 +22,6 @@ public final class GatewayEntry {
 
   /** Opens a channel for the calling client; returns its port, on the gateway's address. */
   public int openChannel() {
-    return gateway.openChannel().port();
+    return channels.get().port();
   }
 }

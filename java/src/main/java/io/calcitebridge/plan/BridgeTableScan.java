@@ -1,6 +1,7 @@
 package io.calcitebridge.plan;
 
 import io.calcitebridge.catalog.ArrowStorage;
+import io.calcitebridge.catalog.CatalogTable;
 import io.calcitebridge.expr.Expression;
 import java.util.List;
 import java.util.Set;
@@ -39,21 +40,21 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * classes, which fails to compile). Pushdown of filters and projections lands here.
  */
 public final class BridgeTableScan extends TableScan implements EnumerableRel {
-  private final BridgeTable bridgeTable;
+  private final CatalogTable bridgeTable;
   private final List<Expression> filters;
   private final int @Nullable [] projection;
   private final @Nullable Integer limit;
   private final @Nullable List<List<Integer>> nested;
 
   public BridgeTableScan(
-      RelOptCluster cluster, RelOptTable table, BridgeTable bridgeTable, List<RelHint> hints) {
+      RelOptCluster cluster, RelOptTable table, CatalogTable bridgeTable, List<RelHint> hints) {
     this(cluster, table, bridgeTable, hints, List.of(), null, null, null);
   }
 
   private BridgeTableScan(
       RelOptCluster cluster,
       RelOptTable table,
-      BridgeTable bridgeTable,
+      CatalogTable bridgeTable,
       List<RelHint> hints,
       List<Expression> filters,
       int @Nullable [] projection,
@@ -163,7 +164,8 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
     return fieldsUsed.isEmpty() ? relBuilder.push(scan).project(List.of()).build() : scan;
   }
 
-  public BridgeTable bridgeTable() {
+  /** The table this scans (a {@code BridgeTable}), seen as its definition and storage. */
+  public CatalogTable bridgeTable() {
     return bridgeTable;
   }
 
@@ -214,7 +216,7 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
     PhysType physType =
         PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), pref.preferArray());
     org.apache.calcite.linq4j.tree.Expression source =
-        implementor.stash(bridgeTable, BridgeTable.class);
+        implementor.stash(bridgeTable, CatalogTable.class);
     org.apache.calcite.linq4j.tree.Expression pushed = implementor.stash(filters, List.class);
     org.apache.calcite.linq4j.tree.Expression columns =
         projection == null
@@ -241,7 +243,7 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
 
   /** Called by generated code: the table's rows, or the values of its only column. */
   public static Enumerable<?> rows(
-      BridgeTable table,
+      CatalogTable table,
       List<Expression> filters,
       int @Nullable [] projection,
       @Nullable List<List<Integer>> nested,

@@ -1,6 +1,6 @@
 package io.calcitebridge.sql;
 
-import io.calcitebridge.sql.type.BridgeTypeSpecs;
+import io.calcitebridge.sql.type.KnownTypeNames;
 import java.lang.reflect.Proxy;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -24,7 +24,7 @@ public final class BridgeTypes {
    * NULL type, as in Calcite. ROW types have {@code StructKind.PEEK_FIELDS_NO_EXPAND}.
    */
   public static RelDataType toRelDataType(SqlDataTypeSpec spec, RelDataTypeFactory typeFactory) {
-    BridgeTypeSpecs.requireKnown(spec);
+    KnownTypeNames.requireKnown(spec);
     return spec.deriveType(typeOnlyValidator(typeFactory));
   }
 

@@ -70,37 +70,37 @@ public final class ArrowAggregate extends Aggregate implements EnumerableRel {
   }
 
   /** What {@link VectorAggregates#compute} needs to run this aggregate. */
-  public VectorAggregates.Plan plan() {
+  public VectorAggregatePlan plan() {
     BridgeTableScan scan = scan();
-    List<VectorAggregates.Call> calls = new ArrayList<>();
+    List<VectorAggregateCall> calls = new ArrayList<>();
     for (AggregateCall c : getAggCallList()) {
       calls.add(
-          new VectorAggregates.Call(
+          new VectorAggregateCall(
               kind(c), c.getArgList().isEmpty() ? -1 : c.getArgList().get(0), typeName(c)));
     }
     List<SqlTypeName> keys = new ArrayList<>();
     for (int k : getGroupSet()) {
       keys.add(scan.getRowType().getFieldList().get(k).getType().getSqlTypeName());
     }
-    return new VectorAggregates.Plan(
+    return new VectorAggregatePlan(
         scan.bridgeTable(), scan.filters(), scan.projection(), scan.nested(), keys, calls);
   }
 
-  private static VectorAggregates.Kind kind(AggregateCall c) {
+  private static VectorAggregateKind kind(AggregateCall c) {
     SqlKind kind = c.getAggregation().getKind();
     switch (kind) {
       case COUNT:
         return c.getArgList().isEmpty()
-            ? VectorAggregates.Kind.COUNT_STAR
-            : VectorAggregates.Kind.COUNT;
+            ? VectorAggregateKind.COUNT_STAR
+            : VectorAggregateKind.COUNT;
       case SUM:
-        return VectorAggregates.Kind.SUM;
+        return VectorAggregateKind.SUM;
       case SUM0:
-        return VectorAggregates.Kind.SUM0;
+        return VectorAggregateKind.SUM0;
       case MIN:
-        return VectorAggregates.Kind.MIN;
+        return VectorAggregateKind.MIN;
       case MAX:
-        return VectorAggregates.Kind.MAX;
+        return VectorAggregateKind.MAX;
       default:
         throw new IllegalStateException("Not a vectorized aggregate: " + c);
     }
@@ -121,7 +121,7 @@ public final class ArrowAggregate extends Aggregate implements EnumerableRel {
     PhysType physType =
         PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), pref.preferArray());
     org.apache.calcite.linq4j.tree.Expression plan =
-        implementor.stash(plan(), VectorAggregates.Plan.class);
+        implementor.stash(plan(), VectorAggregatePlan.class);
     boolean scalar = physType.getFormat() == JavaRowFormat.SCALAR;
     return implementor.result(
         physType,

@@ -122,14 +122,14 @@ public final class ArrowAggregateRule extends RelRule<ArrowAggregateRule.Config>
       case SUM0:
         // A TINYINT or SMALLINT sum that leaves its type fails in Calcite's engine: keep it there.
         return argType != null
-            && ((VectorAggregates.isInteger(argType)
+            && ((AggregateTypes.isInteger(argType)
                     && (result == SqlTypeName.INTEGER || result == SqlTypeName.BIGINT))
-                || (VectorAggregates.isFloating(argType) && VectorAggregates.isFloating(result)));
+                || (AggregateTypes.isFloating(argType) && AggregateTypes.isFloating(result)));
       case MIN:
       case MAX:
         return argType != null
-            && VectorAggregates.isInteger(argType)
-            && VectorAggregates.isInteger(result);
+            && AggregateTypes.isInteger(argType)
+            && AggregateTypes.isInteger(result);
       default:
         return false;
     }

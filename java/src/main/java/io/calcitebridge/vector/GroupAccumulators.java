@@ -2,8 +2,6 @@ package io.calcitebridge.vector;
 
 import io.calcitebridge.arrow.ValueReaders;
 import io.calcitebridge.arrow.ValueReaders.ValueReader;
-import io.calcitebridge.vector.VectorAggregates.Call;
-import io.calcitebridge.vector.VectorAggregates.Kind;
 import java.util.Arrays;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -19,7 +17,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * BY, every row is in group 0 ({@link #addAll}).
  */
 abstract class GroupAccumulators {
-  final Call call;
+  final VectorAggregateCall call;
 
   /** Whether each group has seen a non-null value. */
   boolean[] any = new boolean[16];
@@ -27,18 +25,18 @@ abstract class GroupAccumulators {
   /** Group ids of rows that all belong to group 0, for {@link #addAll}. */
   private int[] zeros = new int[0];
 
-  GroupAccumulators(Call call) {
+  GroupAccumulators(VectorAggregateCall call) {
     this.call = call;
   }
 
-  static GroupAccumulators of(Call call) {
+  static GroupAccumulators of(VectorAggregateCall call) {
     switch (call.kind()) {
       case COUNT_STAR:
       case COUNT:
         return new Count(call);
       case SUM:
       case SUM0:
-        return VectorAggregates.isFloating(call.type())
+        return AggregateTypes.isFloating(call.type())
             ? new FloatingSum(call)
             : new IntegerSum(call);
       case MIN:
@@ -78,7 +76,7 @@ abstract class GroupAccumulators {
   private static final class Count extends GroupAccumulators {
     private long[] counts = new long[16];
 
-    Count(Call call) {
+    Count(VectorAggregateCall call) {
       super(call);
     }
 
@@ -118,7 +116,7 @@ abstract class GroupAccumulators {
   private static final class IntegerSum extends GroupAccumulators {
     private long[] sums = new long[16];
 
-    IntegerSum(Call call) {
+    IntegerSum(VectorAggregateCall call) {
       super(call);
     }
 
@@ -163,9 +161,11 @@ abstract class GroupAccumulators {
     @Override
     @Nullable Object result(int group) {
       if (!any[group]) {
-        return call.kind() == Kind.SUM0 ? VectorAggregates.narrow(0L, call.type()) : null;
+        return call.kind() == VectorAggregateKind.SUM0
+            ? AggregateTypes.narrow(0L, call.type())
+            : null;
       }
-      return VectorAggregates.narrow(sums[group], call.type());
+      return AggregateTypes.narrow(sums[group], call.type());
     }
   }
 
@@ -175,7 +175,7 @@ abstract class GroupAccumulators {
     private float[] floatSums = new float[16];
     private final boolean real;
 
-    FloatingSum(Call call) {
+    FloatingSum(VectorAggregateCall call) {
       super(call);
       this.real = call.type() == SqlTypeName.REAL;
     }
@@ -226,7 +226,7 @@ abstract class GroupAccumulators {
 
     @Override
     @Nullable Object result(int group) {
-      if (!any[group] && call.kind() == Kind.SUM) {
+      if (!any[group] && call.kind() == VectorAggregateKind.SUM) {
         return null;
       }
       return real ? (Object) floatSums[group] : (Object) sums[group];
@@ -238,9 +238,9 @@ abstract class GroupAccumulators {
     private final boolean min;
     private long[] best = new long[16];
 
-    IntegerMinMax(Call call) {
+    IntegerMinMax(VectorAggregateCall call) {
       super(call);
-      this.min = call.kind() == Kind.MIN;
+      this.min = call.kind() == VectorAggregateKind.MIN;
     }
 
     @Override
@@ -281,7 +281,7 @@ abstract class GroupAccumulators {
 
     @Override
     @Nullable Object result(int group) {
-      return any[group] ? VectorAggregates.narrow(best[group], call.type()) : null;
+      return any[group] ? AggregateTypes.narrow(best[group], call.type()) : null;
     }
   }
 }

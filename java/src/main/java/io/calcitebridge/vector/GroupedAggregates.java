@@ -1,9 +1,6 @@
 package io.calcitebridge.vector;
 
 import io.calcitebridge.catalog.ArrowStorage;
-import io.calcitebridge.vector.VectorAggregates.Call;
-import io.calcitebridge.vector.VectorAggregates.Kind;
-import io.calcitebridge.vector.VectorAggregates.Plan;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +18,7 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 final class GroupedAggregates {
   private GroupedAggregates() {}
 
-  static List<Object[]> compute(Plan plan) {
+  static List<Object[]> compute(VectorAggregatePlan plan) {
     ArrowStorage storage = (ArrowStorage) plan.table().storage();
     ArrowStorage.Opened opened =
         plan.nested() != null
@@ -37,7 +34,7 @@ final class GroupedAggregates {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       FieldVector[] keys = new FieldVector[width];
       int[] ids = new int[0];
-      while (VectorAggregates.load(reader, storage)) {
+      while (ArrowBatches.load(reader, storage)) {
         if (Thread.currentThread().isInterrupted()) {
           throw new CancellationException("The query was cancelled");
         }
@@ -50,16 +47,18 @@ final class GroupedAggregates {
         }
         groups.assign(keys, rows, ids);
         for (GroupAccumulators acc : accs) {
-          Call c = acc.call;
+          VectorAggregateCall c = acc.call;
           acc.ensure(groups.size());
           acc.add(
-              c.kind() == Kind.COUNT_STAR ? null : root.getVector(opened.columns()[c.arg()]),
+              c.kind() == VectorAggregateKind.COUNT_STAR
+                  ? null
+                  : root.getVector(opened.columns()[c.arg()]),
               rows,
               ids);
         }
       }
     } catch (IOException e) {
-      throw VectorAggregates.failed(storage, e);
+      throw ArrowBatches.failed(storage, e);
     }
     List<Object[]> keyValues = groups.keys();
     List<Object[]> out = new ArrayList<>(keyValues.size());

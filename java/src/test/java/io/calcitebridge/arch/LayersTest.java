@@ -13,6 +13,8 @@ import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,7 +22,16 @@ import org.junit.jupiter.api.Test;
 /**
  * The Java packages form layers, drawn in the README's architecture section: a package may use the
  * packages of lower layers only, never one of its own layer or above, and no package cycle exists.
- * {@code make lint} runs this test; a new upward dependency fails it with the offending classes.
+ *
+ * <p>Nor does any class cycle exist: counting a nested or inner class as part of its top-level
+ * class (and the permitted subclasses of a sealed type as part of it, since the language makes them
+ * name each other), no two top-level classes of the main code (outside the shaded and the generated
+ * parser packages) depend on each other, directly or through others. {@code noClassCycles} lists
+ * each strongly connected component it finds; break one by moving a nested type to its own file,
+ * inverting a dependency through an interface, or moving a static helper.
+ *
+ * <p>{@code make lint} runs this test; a new upward dependency or a new cycle fails it with the
+ * offending classes.
  */
 class LayersTest {
   private static final String ROOT = "io.calcitebridge";
@@ -139,6 +150,50 @@ class LayersTest {
         .should()
         .beFreeOfCycles()
         .check(classes);
+  }
+
+  /**
+   * Whether the class cycle check looks at {@code topLevelName}: ours, neither shaded nor
+   * generated.
+   */
+  static boolean inCycleCheck(String topLevelName) {
+    return topLevelName.startsWith(ROOT + ".")
+        && !topLevelName.startsWith(ROOT + ".shaded.")
+        && !topLevelName.startsWith(ROOT + ".sql.parser.impl.");
+  }
+
+  @Test
+  void noClassCycles() {
+    Map<String, TreeSet<String>> graph = ClassCycles.graph(classes, LayersTest::inCycleCheck);
+    List<List<String>> cycles = ClassCycles.cycles(graph);
+    assertEquals(
+        List.of(),
+        cycles,
+        () ->
+            "class cycles (each list is one strongly connected component), with their uses:\n"
+                + ClassCycles.describe(graph, cycles));
+  }
+
+  @Test
+  void theCheckSeesAClassCycle() {
+    // Two classes of the test tree that use each other, one of them through a nested class.
+    JavaClasses planted =
+        new ClassFileImporter()
+            .importClasses(PlantedCycleA.class, PlantedCycleA.Inner.class, PlantedCycleB.class);
+    List<List<String>> cycles =
+        ClassCycles.cycles(ClassCycles.graph(planted, LayersTest::inCycleCheck));
+    assertEquals(
+        List.of(List.of(PlantedCycleA.class.getName(), PlantedCycleB.class.getName())), cycles);
+  }
+
+  @Test
+  void theCheckCountsASealedHierarchyAsOneUnit() {
+    // A sealed interface that creates its permitted record, which implements it back.
+    JavaClasses planted =
+        new ClassFileImporter().importClasses(PlantedSealedShape.class, PlantedSquare.class);
+    Map<String, TreeSet<String>> graph = ClassCycles.graph(planted, LayersTest::inCycleCheck);
+    assertEquals(Set.of(PlantedSealedShape.class.getName()), graph.keySet());
+    assertEquals(List.of(), ClassCycles.cycles(graph));
   }
 
   @Test

@@ -1,0 +1,35 @@
+package io.calcitebridge.vector;
+
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/** The SQL types the vectorized aggregates compute with. */
+final class AggregateTypes {
+  private AggregateTypes() {}
+
+  /** Whether aggregates of this result type sum as floating point. */
+  static boolean isFloating(SqlTypeName type) {
+    return type == SqlTypeName.REAL || type == SqlTypeName.FLOAT || type == SqlTypeName.DOUBLE;
+  }
+
+  /** Whether SUM, MIN and MAX can be computed here for a column and a result of this type. */
+  static boolean isInteger(SqlTypeName type) {
+    return type == SqlTypeName.TINYINT
+        || type == SqlTypeName.SMALLINT
+        || type == SqlTypeName.INTEGER
+        || type == SqlTypeName.BIGINT;
+  }
+
+  /** A long sum, minimum or maximum in the Java type of {@code type}. */
+  static Object narrow(long value, SqlTypeName type) {
+    switch (type) {
+      case TINYINT:
+        return (byte) value;
+      case SMALLINT:
+        return (short) value;
+      case INTEGER:
+        return (int) value;
+      default:
+        return value;
+    }
+  }
+}

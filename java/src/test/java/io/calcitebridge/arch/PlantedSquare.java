@@ -1,0 +1,4 @@
+package io.calcitebridge.arch;
+
+/** The permitted subclass of {@link PlantedSealedShape}. */
+record PlantedSquare(int side) implements PlantedSealedShape {}
