@@ -123,3 +123,34 @@ def started_env() -> Any:
 def time_ratio(ours_s: float, peer_s: float) -> float:
     """Our time over the peer's: above 1 means we are slower."""
     return ours_s / peer_s if peer_s > 0 else float("inf")
+
+
+BACKENDS = ("enumerable", "duckdb", "auto")
+"""The execution backends every query benchmark runs on."""
+
+
+def backend_records(
+    env: Any, peer: Callable[[str], Any], name: str, sql: str, what: str, repeat: int
+) -> Any:
+    """One record per execution backend for ``sql``, against ``peer(sql)`` (DuckDB alone on the
+    same data) timed once; every backend must return as many rows as the peer."""
+    peer_rows = as_table(peer(sql)).num_rows
+    peer_t = in_ms(timed(lambda: as_table(peer(sql)), repeat, 1))
+    for backend in BACKENDS:
+        rows = env.sql(sql, backend=backend).to_arrow_table().num_rows
+        assert rows == peer_rows, (name, backend, rows, peer_rows)
+        plan = " / ".join(
+            line.strip().split("(")[0] for line in env.explain(sql, backend=backend).splitlines()
+        )
+        ours = in_ms(timed(lambda b=backend: env.sql(sql, backend=b).to_arrow_table(), repeat, 1))
+        gated = backend != "enumerable"
+        yield record(
+            f"{name}[{backend}]",
+            ours,
+            {"name": duck_version(), **peer_t},
+            time_ratio(ours["median_ms"], peer_t["median_ms"]),
+            "ms",
+            "within 1.5x of DuckDB alone, planning included" if gated else None,
+            ours["median_ms"] <= 1.5 * peer_t["median_ms"] if gated else None,
+            f"{what}; our plan: {plan}; median of {repeat} after 1 warm-up",
+        )

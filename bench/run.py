@@ -19,6 +19,8 @@ import sys
 import time
 from pathlib import Path
 
+from _common import BACKENDS
+
 HERE = Path(__file__).resolve().parent
 
 # Group module -> the benchmark names it prints, in run order.
@@ -35,8 +37,9 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "transfer_nested",
     ),
     "parquet_scan": ("parquet_nested_count", "parquet_nested_select"),
-    "groupby_join": ("group_by", "join"),
-    "sort": ("order_by_limit", "order_by_full"),
+    "groupby_join": tuple(f"{n}[{b}]" for n in ("group_by", "join") for b in BACKENDS),
+    "sort": tuple(f"{n}[{b}]" for n in ("order_by_limit", "order_by_full") for b in BACKENDS),
+    "tpch_like": tuple(f"tpch_like_join[{b}]" for b in BACKENDS),
     "memory": ("memory_10k_queries",),
     "transport": ("transport_small_query", "transport_validate", "transport_transfer"),
 }

@@ -12,13 +12,9 @@ from typing import Any
 
 from _common import (
     as_table,
+    backend_records,
     duck_table,
-    duck_version,
-    in_ms,
-    record,
     started_env,
-    time_ratio,
-    timed,
 )
 
 TOP_N = "SELECT id, amount FROM t ORDER BY amount DESC LIMIT 3"
@@ -48,16 +44,4 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
         assert ours_out.num_rows == peer_out.num_rows, (name, ours_out.num_rows)
         assert ours_out.column("amount").equals(peer_out.column("amount")), name
         del ours_out, peer_out
-        plan = " / ".join(line.strip().split("(")[0] for line in env.explain(sql).splitlines())
-        ours = in_ms(timed(lambda q=sql: env.sql(q).to_arrow_table(), repeat, 1))
-        peer = in_ms(timed(lambda q=sql: as_table(con.sql(q).arrow()), repeat, 1))
-        yield record(
-            name,
-            ours,
-            {"name": duck_version(), **peer},
-            time_ratio(ours["median_ms"], peer["median_ms"]),
-            "ms",
-            None,
-            None,
-            f"{what}; our plan: {plan}; median of {repeat} after 1 warm-up",
-        )
+        yield from backend_records(env, lambda q: con.sql(q).arrow(), name, sql, what, repeat)
