@@ -4,7 +4,6 @@ import io.calcitebridge.plan.BridgeTableScan;
 import java.util.EnumSet;
 import java.util.Set;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.logical.LogicalAggregate;
@@ -117,74 +116,10 @@ final class Whitelist {
 
   /** Throws a {@link Refusal} for the first construct of {@code plan} off the lists. */
   static void check(RelNode plan) {
-    plan.accept(
-        new RelShuttleImpl() {
-          @Override
-          public RelNode visit(RelNode other) {
-            checkRel(other);
-            return super.visit(other);
-          }
-
-          @Override
-          public RelNode visit(org.apache.calcite.rel.core.TableScan scan) {
-            checkRel(scan);
-            return scan;
-          }
-
-          @Override
-          public RelNode visit(LogicalFilter filter) {
-            checkRel(filter);
-            return super.visit(filter);
-          }
-
-          @Override
-          public RelNode visit(LogicalProject project) {
-            checkRel(project);
-            return super.visit(project);
-          }
-
-          @Override
-          public RelNode visit(LogicalJoin join) {
-            checkRel(join);
-            return super.visit(join);
-          }
-
-          @Override
-          public RelNode visit(LogicalAggregate aggregate) {
-            checkRel(aggregate);
-            return super.visit(aggregate);
-          }
-
-          @Override
-          public RelNode visit(LogicalSort sort) {
-            checkRel(sort);
-            return super.visit(sort);
-          }
-
-          @Override
-          public RelNode visit(LogicalUnion union) {
-            checkRel(union);
-            return super.visit(union);
-          }
-
-          @Override
-          public RelNode visit(LogicalIntersect intersect) {
-            checkRel(intersect);
-            return super.visit(intersect);
-          }
-
-          @Override
-          public RelNode visit(LogicalMinus minus) {
-            checkRel(minus);
-            return super.visit(minus);
-          }
-
-          @Override
-          public RelNode visit(LogicalValues values) {
-            checkRel(values);
-            return values;
-          }
-        });
+    checkRel(plan);
+    for (RelNode input : plan.getInputs()) {
+      check(input);
+    }
   }
 
   private static void checkRel(RelNode rel) {
