@@ -79,6 +79,12 @@ def markdown(collector: Collector) -> str:
     out += ["", "## Refused constructs", "", "| backend | construct | queries |", "|---|---|---:|"]
     for backend, construct, n in _constructs(collector):
         out.append(f"| {backend} | {construct} | {n} |")
+    out += ["", "## Both fail", ""]
+    failing = [o for o in collector.outcomes if o.status == BOTH_FAIL]
+    if not failing:
+        out.append("None.")
+    for o in failing:
+        out.append(f"- `{o.key}` ({o.backend}): {o.detail}")
     out += ["", "## Listed differences", ""]
     differing = [o for o in collector.outcomes if o.status == DIFFERS]
     if not differing:
