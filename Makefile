@@ -9,7 +9,7 @@ MVN ?= mvn -B -q
 JAVA_SOURCES := $(shell find java/src/main -type f 2>/dev/null) java/pom.xml
 
 .PHONY: build jar venv demo test test-java test-python test-java-example install-java bench lint fmt clean \
-	golden
+	golden differential-report
 
 PKG_JSA := python/calcite_bridge/_jars/calcite-bridge.jsa
 
@@ -56,6 +56,11 @@ test-python: build
 golden: build
 	$(PY) -m pytest tests -q -m golden --update-golden
 	cd java && $(MVN) test -Dtest=PushDownPlanTest -Dgolden.update=true
+
+# Runs every test query on every execution backend against the reference (tests/differential/)
+# and writes the counts to docs/backends.md; review the diff before committing it.
+differential-report: build
+	CALCITE_BRIDGE_DIFFERENTIAL_REPORT=docs/backends.md $(PY) -m pytest tests/differential -q
 
 # Puts the shaded jar, with its dependency-reduced pom, into Maven's local repository, as
 # `cd java && mvn install` does, without building it again.

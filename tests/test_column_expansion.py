@@ -10,23 +10,9 @@ from collections.abc import Callable
 
 import pytest
 from tests.helpers.fixtures import SqlCase, load_cases
+from tests.helpers.tables import T_DDL, setup_column_expansion
 
 import calcite_bridge as cb
-
-T_DDL = """CREATE TABLE t (i INT, s STRING,
-    rt1 TIMESTAMP_LTZ(3) METADATA VIRTUAL,
-    rt2 TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL,
-    rt3 TIMESTAMP_LTZ(3) METADATA,
-    rt4 TIMESTAMP_LTZ(3) METADATA FROM 'timestamp') WITH ('connector' = 'memory')"""
-
-FLINK_DDL = """CREATE TABLE {p} ({p}_i INT, {p}_s STRING,
-    {p}_m_virtual INT METADATA VIRTUAL,
-    {p}_m_aliased_virtual STRING METADATA FROM 'k1' VIRTUAL,
-    {p}_m_default INT METADATA,
-    {p}_m_aliased STRING METADATA FROM 'k2') WITH ('connector' = 'memory')"""
-
-C_DDL = """CREATE TABLE c (a INT, b AS a * 2, m STRING METADATA VIRTUAL)
-    WITH ('connector' = 'memory')"""
 
 ALL_STRATEGIES = [
     "",
@@ -45,15 +31,7 @@ CASES = load_cases(FIXTURE, keys={"strategy", "columns"})
 
 @pytest.fixture
 def x_env(env: cb.Environment) -> cb.Environment:
-    env.execute(T_DDL)
-    env.execute(FLINK_DDL.format(p="t1"))
-    env.execute(FLINK_DDL.format(p="t2"))
-    env.execute(C_DDL)
-    env.execute("INSERT INTO t (i, s, rt3) VALUES (1, 'a', TIMESTAMP '2024-01-02 03:04:05')")
-    env.execute("INSERT INTO t1 (t1_i, t1_s, t1_m_default, t1_m_aliased) VALUES (1, 'x', 7, 'k')")
-    env.execute("INSERT INTO t2 (t2_i, t2_s) VALUES (1, 'y')")
-    env.execute("INSERT INTO c (a) VALUES (21)")
-    return env
+    return setup_column_expansion(env)
 
 
 def test_fixture_has_cases() -> None:

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from tests.helpers.fixtures import SqlCase, load_cases
+from tests.helpers.tables import setup_discovery, write_discovery_files
 
 import calcite_bridge as cb
 from calcite_bridge.sources import ArrowTableSource
@@ -16,30 +16,12 @@ from calcite_bridge.sources import ArrowTableSource
 
 @pytest.fixture
 def files(tmp_path: Path) -> Path:
-    pq.write_table(
-        pa.table(
-            {
-                "id": pa.array([1, 2, 3, 4], pa.int64()),
-                "score": pa.array([1.5, None, 3.0, 4.5]),
-                "tag": pa.array(["a", "b", None, "a"]),
-                "info": pa.array(
-                    [{"k": 1}, None, {"k": None}, {"k": 4}], pa.struct([("k", pa.int32())])
-                ),
-            }
-        ),
-        tmp_path / "f.parquet",
-    )
-    return tmp_path
+    return write_discovery_files(tmp_path)
 
 
 @pytest.fixture
 def d_env(env: cb.Environment, files: Path) -> cb.Environment:
-    env.execute(
-        f"CREATE TABLE t (id BIGINT, ...) WITH ('connector'='filesystem', 'path'='{files}')"
-    )
-    env.execute("CREATE TABLE m (id BIGINT, name STRING) WITH ('connector' = 'memory')")
-    env.execute("INSERT INTO m VALUES (1, 'x'), (3, 'z'), (4, 'w')")
-    return env
+    return setup_discovery(env, files)
 
 
 def test_star_expands_declared_columns_only(d_env: cb.Environment) -> None:

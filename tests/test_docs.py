@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
+from tests.helpers.docs import runnable_blocks
 
 ROOT = Path(__file__).parent.parent
-MARK = "<!-- test: runs as written in tests/test_docs.py -->"
-
-
-def runnable_blocks(path: Path) -> list[str]:
-    text = path.read_text()
-    return re.findall(re.escape(MARK) + r"\s*```python\n(.*?)```", text, re.S)
-
-
 BLOCKS = [(p.name, i, b) for p in [ROOT / "README.md"] for i, b in enumerate(runnable_blocks(p))]
 
 

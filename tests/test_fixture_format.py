@@ -20,6 +20,7 @@ CASE_FILES = {
     "limit_pushdown.sql": False,
     "discovery.sql": False,
     "dyncol_cases.sql": True,
+    "backend_cases.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.
 GOLDEN_FILES = [

@@ -5,33 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import pyarrow as pa
 import pytest
 from tests.helpers.fixtures import SqlCase, load_cases
+from tests.helpers.tables import LIMIT_TABLE
+from tests.helpers.tables import LimitRecording as Recording
 
 import calcite_bridge as cb
-from calcite_bridge.expressions import Expression
-from calcite_bridge.sources import ArrowTableSource, FilterPushDownResult, ScanRequest
+from calcite_bridge.sources import ScanRequest
 
-TABLE = pa.table(
-    {"i": list(range(100)), "s": [None if i % 10 == 0 else str(i) for i in range(100)]}
-)
-
-
-class Recording(ArrowTableSource):
-    def __init__(self, table: pa.Table, accept: bool = True) -> None:
-        super().__init__(table)
-        self.accept = accept
-        self.limits: list[int | None] = []
-
-    def apply_filters(self, filters: list[Expression]) -> FilterPushDownResult:
-        if self.accept:
-            return super().apply_filters(filters)
-        return FilterPushDownResult(accepted=[], remaining=filters)
-
-    def scan(self, request: ScanRequest) -> Any:
-        self.limits.append(request.limit)
-        return super().scan(request)
+TABLE = LIMIT_TABLE
 
 
 FIXTURE = "limit_pushdown.sql"

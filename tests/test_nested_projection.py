@@ -4,47 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import duckdb
-import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from tests.helpers.fixtures import SqlCase, load_cases
+from tests.helpers.tables import NP_USERS
+from tests.helpers.tables import ProjectionRecording as Recording
 
 import calcite_bridge as cb
-from calcite_bridge.sources import ArrowTableSource, ScanRequest
 
-ADDR = pa.struct([("city", pa.string())])
-USER = pa.struct([("name", pa.string()), ("age", pa.int32()), ("addr", ADDR)])
-USERS = pa.table(
-    {
-        "id": pa.array([1, 2, 3, 4], pa.int64()),
-        "user": pa.array(
-            [
-                {"name": "ann", "age": 25, "addr": {"city": "Paris"}},
-                {"name": "bob", "age": 35, "addr": None},
-                None,
-                {"name": None, "age": None, "addr": {"city": None}},
-            ],
-            USER,
-        ),
-    }
-)
-
-
-class Recording(ArrowTableSource):
-    def __init__(self, table: pa.Table, nested: bool = True) -> None:
-        super().__init__(table)
-        self.nested = nested
-        self.requests: list[ScanRequest] = []
-
-    def supports_nested_projection(self) -> bool:
-        return self.nested
-
-    def scan(self, request: ScanRequest) -> Any:
-        self.requests.append(request)
-        return super().scan(request)
+USERS = NP_USERS
 
 
 FIXTURE = "nested_projection.sql"

@@ -4,60 +4,24 @@ from __future__ import annotations
 
 import decimal
 import math
-import re
 from collections.abc import Iterator
 
 import duckdb
-import pyarrow as pa
 import pytest
 from tests.helpers.fixtures import load_cases
+from tests.helpers.tables import ORACLE_TABLES, ordered
 
 import calcite_bridge as cb
 
 QUERIES = "queries.sql"
 
-TABLES = {
-    "emp": pa.table(
-        {
-            "id": pa.array([1, 2, 3, 4, 5, 6], pa.int32()),
-            "name": ["ann", "bob", "cy", None, "dora", "joe"],
-            "salary": [100.0, 40.0, 80.0, None, 55.5, 40.0],
-            "dept_id": pa.array([1, 2, 1, 3, None, 2], pa.int32()),
-            "pad": ["  a ", "b", " c", None, "", "j  "],
-        }
-    ),
-    "dept": pa.table(
-        {
-            "id": pa.array([1, 2, 4], pa.int32()),
-            "dname": ["Sales", "Support", "Research"],
-        }
-    ),
-    "nums": pa.table(
-        {
-            "id": pa.array([1, 2, 3, 4, 5], pa.int32()),
-            "x": pa.array([1, 2, 3, 7, None], pa.int64()),
-            "y": pa.array([-1, 0, 5, None, 2], pa.int64()),
-            "code": ["10", "-3", "0", None, "42"],
-        }
-    ),
-}
+TABLES = ORACLE_TABLES
 
 # Cases that differ for a known reason, by name.
 KNOWN: dict[str, str] = {}
 
 
 CASES = [(case.name, case.sql) for case in load_cases(QUERIES, keys=set())]
-
-
-def ordered(sql: str) -> bool:
-    """True when the statement's outermost query has an ORDER BY."""
-    depth = 0
-    top = []
-    for ch in sql:
-        depth += ch == "("
-        depth -= ch == ")"
-        top.append(ch if depth == 0 else " ")
-    return re.search(r"\bORDER\s+BY\b", "".join(top), re.IGNORECASE) is not None
 
 
 def norm(value: object) -> object:

@@ -23,6 +23,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 from tests.helpers.fixtures import SqlCase, load_cases
+from tests.helpers.tables import PD_USERS, PUSHDOWN_TABLES, USERS_DDL, PlainSource, Probe
 
 import calcite_bridge as cb
 from calcite_bridge.expressions import (
@@ -31,7 +32,6 @@ from calcite_bridge.expressions import (
     FieldReference,
     Literal,
     NestedFieldReference,
-    is_nested,
 )
 from calcite_bridge.sources import (
     ArrowTableSource,
@@ -43,74 +43,9 @@ from calcite_bridge.sources.pruning import prune_row_groups
 
 # --- data ------------------------------------------------------------------------------------
 
-USER = pa.struct([("name", pa.string()), ("age", pa.int32())])
-USERS = pa.table(
-    {
-        "id": pa.array([1, 2, 3, 4, 5, 6, 7, 8, None], pa.int64()),
-        "user": pa.array(
-            [
-                {"name": "ann", "age": 25},
-                {"name": "bob", "age": 40},
-                None,  # NULL struct
-                {"name": None, "age": None},  # NULL fields
-                {"name": "dee", "age": 29},
-                {"name": "eve", "age": None},  # NULL leaf
-                {"name": None, "age": 31},  # NULL leaf
-                {"name": "amy", "age": 30},
-                {"name": "zed", "age": 20},  # NULL top-level id
-            ],
-            USER,
-        ),
-    }
-)
-
-D = pa.struct([("d", pa.int64())])
-C = pa.struct([("c", D)])
-B = pa.struct([("b", C), ("x", pa.string())])
-DEEP = pa.table(
-    {
-        "id": pa.array([1, 2, 3, 4, 5, 6, 7], pa.int64()),
-        "a": pa.array(
-            [
-                {"b": {"c": {"d": 1}}, "x": "p"},
-                {"b": {"c": {"d": 5}}, "x": "q"},
-                None,  # a NULL
-                {"b": None, "x": None},  # a.b NULL
-                {"b": {"c": None}, "x": "r"},  # a.b.c NULL
-                {"b": {"c": {"d": None}}, "x": "s"},  # a.b.c.d NULL
-                {"b": {"c": {"d": 3}}, "x": "t"},
-            ],
-            B,
-        ),
-    }
-)
-
-DOTTED = pa.table(
-    {
-        "id": pa.array([1, 2, 3, 4], pa.int64()),
-        "a.b": pa.array(
-            [{"c": 1, "e.f": 2}, {"c": 3, "e.f": 0}, None, {"c": None, "e.f": None}],
-            pa.struct([("c", pa.int64()), ("e.f", pa.int64())]),
-        ),
-        "x`y": pa.array([1, 2, None, 4], pa.int64()),
-    }
-)
-
-COLL = pa.table(
-    {
-        "id": pa.array([1, 2, 3, 4, 5, 6], pa.int64()),
-        "m": pa.array(
-            [[("k", 1)], [("k", 2)], None, [], [("k", None)], [("j", 1)]],
-            pa.map_(pa.string(), pa.int64()),
-        ),
-        "arr": pa.array(
-            [[{"x": 1}], [{"x": 2}], None, [], [None], [{"x": None}]],
-            pa.list_(pa.struct([("x", pa.int64())])),
-        ),
-    }
-)
-
-TABLES = {"users": USERS, "deep": DEEP, "dotted": DOTTED, "coll": COLL}
+TABLES = PUSHDOWN_TABLES
+USERS = PD_USERS
+USER = USERS.schema.field("user").type
 # Ids of the rows that hold a NULL somewhere.
 NULL_IDS: dict[str, set[Any]] = {
     "users": {3, 4, 6, 7, None},
@@ -118,82 +53,6 @@ NULL_IDS: dict[str, set[Any]] = {
     "dotted": {3, 4},
     "coll": {3, 4, 5, 6},
 }
-
-USERS_DDL = (
-    "CREATE TABLE users (id BIGINT, `user` ROW<name STRING, age INT>) "
-    "WITH ('connector' = 'filesystem', 'path' = '{path}', 'format' = 'parquet')"
-)
-
-
-# --- sources ---------------------------------------------------------------------------------
-
-
-class Probe(ArrowTableSource):
-    """An Arrow source that records every call. ``policy`` decides what it accepts:
-    ``all`` (whatever pyarrow can apply), ``none``, ``nested_only``, ``top_only``, ``both``
-    (every filter accepted and remaining)."""
-
-    def __init__(self, table: pa.Table, policy: str = "all", nested: bool = True) -> None:
-        super().__init__(table)
-        self.policy = policy
-        self.nested = nested
-        self.calls: list[list[Expression]] = []
-        self.results: list[FilterPushDownResult] = []
-        self.scans: list[ScanRequest] = []
-
-    def reset(self) -> None:
-        self.calls.clear()
-        self.results.clear()
-        self.scans.clear()
-
-    def supports_nested_filters(self) -> bool:
-        return self.nested
-
-    def apply_filters(self, filters: list[Expression]) -> FilterPushDownResult:
-        self.calls.append(list(filters))
-        if self.policy == "all":
-            result = super().apply_filters(filters)
-        elif self.policy == "none":
-            result = FilterPushDownResult([], filters)
-        elif self.policy == "nested_only":
-            result = FilterPushDownResult(
-                [f for f in filters if is_nested(f)], [f for f in filters if not is_nested(f)]
-            )
-        elif self.policy == "top_only":
-            result = FilterPushDownResult(
-                [f for f in filters if not is_nested(f)], [f for f in filters if is_nested(f)]
-            )
-        elif self.policy == "both":
-            result = FilterPushDownResult(filters, filters)
-        else:
-            raise AssertionError(self.policy)
-        self.results.append(result)
-        return result
-
-    def scan(self, request: ScanRequest) -> pa.RecordBatchReader:
-        self.scans.append(request)
-        return super().scan(request)
-
-
-class PlainSource:
-    """Only ``schema`` and ``scan``: no abilities at all."""
-
-    def __init__(self, table: pa.Table) -> None:
-        self.table = table
-        self.calls: list[list[Expression]] = []
-        self.results: list[FilterPushDownResult] = []
-        self.scans: list[ScanRequest] = []
-
-    def reset(self) -> None:
-        self.scans.clear()
-
-    def schema(self) -> pa.Schema:
-        return self.table.schema
-
-    def scan(self, request: ScanRequest) -> pa.Table:
-        self.scans.append(request)
-        assert not request.filters
-        return self.table if request.columns is None else self.table.select(list(request.columns))
 
 
 class FileSystemProbe:

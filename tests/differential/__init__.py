@@ -1,0 +1,1 @@
+"""The differential harness: every test query on every execution backend, against the reference."""
