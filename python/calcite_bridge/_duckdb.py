@@ -106,7 +106,14 @@ def _as(table: pa.Table, schema: pa.Schema) -> pa.Table:
         return table
     columns = []
     for column, field in zip(table.columns, schema, strict=True):
-        columns.append(column if column.type == field.type else column.cast(field.type))
+        try:
+            columns.append(column if column.type == field.type else column.cast(field.type))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
+            # DuckDB computed a wider value than the column's type holds (a SUM past INT).
+            raise ExecutionError(
+                f"The query failed while it ran: the value of column {field.name!r} does not "
+                f"fit its type {field.type}: {e}"
+            ) from None
     return pa.Table.from_arrays(columns, schema=schema)
 
 

@@ -91,6 +91,7 @@ final class Whitelist {
           SqlKind.LIKE,
           SqlKind.CAST,
           SqlKind.ITEM,
+          SqlKind.CHAR_LENGTH,
           SqlKind.OTHER,
           SqlKind.OTHER_FUNCTION);
 
