@@ -13,13 +13,10 @@ import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
-import org.apache.calcite.tools.RelBuilderFactory;
-import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Offers the conjuncts of a filter over a {@link BridgeTableScan} to the table's source (DESIGN
@@ -27,10 +24,19 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * only to sources that support nested filters. Accepted conjuncts leave the plan; remaining and
  * untranslatable ones stay in a filter above the scan. Runs in a heuristic pass, once a scan.
  */
-public final class FilterPushDownRule extends RelRule<FilterPushDownRule.Config> {
-  public static final FilterPushDownRule INSTANCE = Config.DEFAULT.toRule();
+public final class FilterPushDownRule extends RelRule<RuleConfig<FilterPushDownRule>> {
+  /** The rule's configuration: its operands and description. */
+  public static final RuleConfig<FilterPushDownRule> CONFIG =
+      RuleConfig.of(
+          "FilterPushDown",
+          b0 ->
+              b0.operand(LogicalFilter.class)
+                  .oneInput(b1 -> b1.operand(BridgeTableScan.class).noInputs()),
+          FilterPushDownRule::new);
 
-  private FilterPushDownRule(Config config) {
+  public static final FilterPushDownRule INSTANCE = CONFIG.toRule();
+
+  private FilterPushDownRule(RuleConfig<FilterPushDownRule> config) {
     super(config);
   }
 
@@ -108,53 +114,6 @@ public final class FilterPushDownRule extends RelRule<FilterPushDownRule.Config>
               + ", which was never offered",
           true,
           "");
-    }
-  }
-
-  /** The rule's configuration: its operands and description. */
-  public interface Config extends RelRule.Config {
-    Config DEFAULT =
-        new ConfigValue(
-            RelFactories.LOGICAL_BUILDER,
-            "FilterPushDown",
-            b0 ->
-                b0.operand(LogicalFilter.class)
-                    .oneInput(b1 -> b1.operand(BridgeTableScan.class).noInputs()));
-
-    @Override
-    default FilterPushDownRule toRule() {
-      return new FilterPushDownRule(this);
-    }
-
-    @Override
-    Config withRelBuilderFactory(RelBuilderFactory factory);
-
-    @Override
-    Config withDescription(@Nullable String description);
-
-    @Override
-    Config withOperandSupplier(OperandTransform transform);
-  }
-
-  /** The immutable value of a {@link Config}. */
-  private record ConfigValue(
-      RelBuilderFactory relBuilderFactory,
-      @Nullable String description,
-      OperandTransform operandSupplier)
-      implements Config {
-    @Override
-    public Config withRelBuilderFactory(RelBuilderFactory factory) {
-      return new ConfigValue(factory, description, operandSupplier);
-    }
-
-    @Override
-    public Config withDescription(@Nullable String description) {
-      return new ConfigValue(relBuilderFactory, description, operandSupplier);
-    }
-
-    @Override
-    public Config withOperandSupplier(OperandTransform transform) {
-      return new ConfigValue(relBuilderFactory, description, transform);
     }
   }
 }

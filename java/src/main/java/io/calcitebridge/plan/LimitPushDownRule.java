@@ -8,11 +8,9 @@ import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.plan.hep.HepRelVertex;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Project;
-import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.logical.LogicalSort;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.tools.RelBuilderFactory;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -20,10 +18,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * scan (through projections only) hands {@code offset + fetch} to the scan. The LIMIT stays in the
  * plan, so a source that returns more rows is still right.
  */
-public final class LimitPushDownRule extends RelRule<LimitPushDownRule.Config> {
-  public static final LimitPushDownRule INSTANCE = Config.DEFAULT.toRule();
+public final class LimitPushDownRule extends RelRule<RuleConfig<LimitPushDownRule>> {
+  /** The rule's configuration: its operands and description. */
+  public static final RuleConfig<LimitPushDownRule> CONFIG =
+      RuleConfig.of(
+          "LimitPushDown", b0 -> b0.operand(LogicalSort.class).anyInputs(), LimitPushDownRule::new);
 
-  private LimitPushDownRule(Config config) {
+  public static final LimitPushDownRule INSTANCE = CONFIG.toRule();
+
+  private LimitPushDownRule(RuleConfig<LimitPushDownRule> config) {
     super(config);
   }
 
@@ -68,50 +71,5 @@ public final class LimitPushDownRule extends RelRule<LimitPushDownRule.Config> {
       return n == null ? null : n.longValue();
     }
     return null;
-  }
-
-  /** The rule's configuration: its operands and description. */
-  public interface Config extends RelRule.Config {
-    Config DEFAULT =
-        new ConfigValue(
-            RelFactories.LOGICAL_BUILDER,
-            "LimitPushDown",
-            b0 -> b0.operand(LogicalSort.class).anyInputs());
-
-    @Override
-    default LimitPushDownRule toRule() {
-      return new LimitPushDownRule(this);
-    }
-
-    @Override
-    Config withRelBuilderFactory(RelBuilderFactory factory);
-
-    @Override
-    Config withDescription(@Nullable String description);
-
-    @Override
-    Config withOperandSupplier(OperandTransform transform);
-  }
-
-  /** The immutable value of a {@link Config}. */
-  private record ConfigValue(
-      RelBuilderFactory relBuilderFactory,
-      @Nullable String description,
-      OperandTransform operandSupplier)
-      implements Config {
-    @Override
-    public Config withRelBuilderFactory(RelBuilderFactory factory) {
-      return new ConfigValue(factory, description, operandSupplier);
-    }
-
-    @Override
-    public Config withDescription(@Nullable String description) {
-      return new ConfigValue(relBuilderFactory, description, operandSupplier);
-    }
-
-    @Override
-    public Config withOperandSupplier(OperandTransform transform) {
-      return new ConfigValue(relBuilderFactory, description, transform);
-    }
   }
 }

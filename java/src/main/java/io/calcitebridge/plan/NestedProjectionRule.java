@@ -6,14 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelRule;
-import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rex.RexFieldAccess;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexVisitorImpl;
-import org.apache.calcite.tools.RelBuilderFactory;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -21,10 +19,19 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * projection over a scan reads fields inside ROW columns ({@code user.age}), a source that takes
  * index paths is asked for those fields only, not for the whole ROW columns.
  */
-public final class NestedProjectionRule extends RelRule<NestedProjectionRule.Config> {
-  public static final NestedProjectionRule INSTANCE = Config.DEFAULT.toRule();
+public final class NestedProjectionRule extends RelRule<RuleConfig<NestedProjectionRule>> {
+  /** The rule's configuration: its operands and description. */
+  public static final RuleConfig<NestedProjectionRule> CONFIG =
+      RuleConfig.of(
+          "NestedProjection",
+          b0 ->
+              b0.operand(LogicalProject.class)
+                  .oneInput(b1 -> b1.operand(BridgeTableScan.class).noInputs()),
+          NestedProjectionRule::new);
 
-  private NestedProjectionRule(Config config) {
+  public static final NestedProjectionRule INSTANCE = CONFIG.toRule();
+
+  private NestedProjectionRule(RuleConfig<NestedProjectionRule> config) {
     super(config);
   }
 
@@ -114,52 +121,5 @@ public final class NestedProjectionRule extends RelRule<NestedProjectionRule.Con
     }
     path.add(0, ref.getIndex());
     return path;
-  }
-
-  /** The rule's configuration: its operands and description. */
-  public interface Config extends RelRule.Config {
-    Config DEFAULT =
-        new ConfigValue(
-            RelFactories.LOGICAL_BUILDER,
-            "NestedProjection",
-            b0 ->
-                b0.operand(LogicalProject.class)
-                    .oneInput(b1 -> b1.operand(BridgeTableScan.class).noInputs()));
-
-    @Override
-    default NestedProjectionRule toRule() {
-      return new NestedProjectionRule(this);
-    }
-
-    @Override
-    Config withRelBuilderFactory(RelBuilderFactory factory);
-
-    @Override
-    Config withDescription(@Nullable String description);
-
-    @Override
-    Config withOperandSupplier(OperandTransform transform);
-  }
-
-  /** The immutable value of a {@link Config}. */
-  private record ConfigValue(
-      RelBuilderFactory relBuilderFactory,
-      @Nullable String description,
-      OperandTransform operandSupplier)
-      implements Config {
-    @Override
-    public Config withRelBuilderFactory(RelBuilderFactory factory) {
-      return new ConfigValue(factory, description, operandSupplier);
-    }
-
-    @Override
-    public Config withDescription(@Nullable String description) {
-      return new ConfigValue(relBuilderFactory, description, operandSupplier);
-    }
-
-    @Override
-    public Config withOperandSupplier(OperandTransform transform) {
-      return new ConfigValue(relBuilderFactory, description, transform);
-    }
   }
 }

@@ -2,6 +2,7 @@ package io.calcitebridge.vector;
 
 import io.calcitebridge.catalog.ArrowStorage;
 import io.calcitebridge.plan.BridgeTableScan;
+import io.calcitebridge.plan.RuleConfig;
 import io.calcitebridge.plan.SelectOnly;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,13 +14,11 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Calc;
-import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
-import org.apache.calcite.tools.RelBuilderFactory;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -36,14 +35,19 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * does MIN/MAX of floating-point columns (Calcite's own answer there depends on where NaN values
  * fall).
  */
-public final class ArrowAggregateRule extends RelRule<ArrowAggregateRule.Config> {
-  public static final ArrowAggregateRule INSTANCE = Config.DEFAULT.toRule();
+public final class ArrowAggregateRule extends RelRule<RuleConfig<ArrowAggregateRule>> {
+  /** The rule's configuration: its operands and description. */
+  public static final RuleConfig<ArrowAggregateRule> CONFIG =
+      RuleConfig.of(
+          "ArrowAggregate", b0 -> b0.operand(Aggregate.class).anyInputs(), ArrowAggregateRule::new);
+
+  public static final ArrowAggregateRule INSTANCE = CONFIG.toRule();
 
   /** The rule as a planning phase of its own. */
   public static final Program PROGRAM =
       Programs.hep(List.of(INSTANCE), true, DefaultRelMetadataProvider.INSTANCE);
 
-  private ArrowAggregateRule(Config config) {
+  private ArrowAggregateRule(RuleConfig<ArrowAggregateRule> config) {
     super(config);
   }
 
@@ -154,50 +158,5 @@ public final class ArrowAggregateRule extends RelRule<ArrowAggregateRule.Config>
 
   private static RelNode strip(RelNode node) {
     return node instanceof HepRelVertex vertex ? vertex.getCurrentRel() : node;
-  }
-
-  /** The rule's configuration: its operands and description. */
-  public interface Config extends RelRule.Config {
-    Config DEFAULT =
-        new ConfigValue(
-            RelFactories.LOGICAL_BUILDER,
-            "ArrowAggregate",
-            b0 -> b0.operand(Aggregate.class).anyInputs());
-
-    @Override
-    default ArrowAggregateRule toRule() {
-      return new ArrowAggregateRule(this);
-    }
-
-    @Override
-    Config withRelBuilderFactory(RelBuilderFactory factory);
-
-    @Override
-    Config withDescription(@Nullable String description);
-
-    @Override
-    Config withOperandSupplier(OperandTransform transform);
-  }
-
-  /** The immutable value of a {@link Config}. */
-  private record ConfigValue(
-      RelBuilderFactory relBuilderFactory,
-      @Nullable String description,
-      OperandTransform operandSupplier)
-      implements Config {
-    @Override
-    public Config withRelBuilderFactory(RelBuilderFactory factory) {
-      return new ConfigValue(factory, description, operandSupplier);
-    }
-
-    @Override
-    public Config withDescription(@Nullable String description) {
-      return new ConfigValue(relBuilderFactory, description, operandSupplier);
-    }
-
-    @Override
-    public Config withOperandSupplier(OperandTransform transform) {
-      return new ConfigValue(relBuilderFactory, description, transform);
-    }
   }
 }

@@ -32,15 +32,15 @@ class PushDownRulesTest {
 
   @Test
   void configsAreImmutableValues() {
-    FilterPushDownRule.Config other = FilterPushDownRule.Config.DEFAULT.withDescription("Other");
-    assertEquals("FilterPushDown", FilterPushDownRule.Config.DEFAULT.description());
+    RuleConfig<FilterPushDownRule> other = FilterPushDownRule.CONFIG.withDescription("Other");
+    assertEquals("FilterPushDown", FilterPushDownRule.CONFIG.description());
     assertEquals("Other", other.toRule().toString());
-    assertSame(other, other.as(FilterPushDownRule.Config.class));
+    assertSame(other, other.as(RuleConfig.class));
     assertEquals(
-        "Renamed", LimitPushDownRule.Config.DEFAULT.withDescription("Renamed").toRule().toString());
+        "Renamed", LimitPushDownRule.CONFIG.withDescription("Renamed").toRule().toString());
     assertEquals(
-        NestedProjectionRule.Config.DEFAULT,
-        NestedProjectionRule.Config.DEFAULT.withDescription("NestedProjection"));
+        NestedProjectionRule.CONFIG,
+        NestedProjectionRule.CONFIG.withDescription("NestedProjection"));
   }
 
   private static void assertOverScan(RelOptRule rule, Class<?> top) {

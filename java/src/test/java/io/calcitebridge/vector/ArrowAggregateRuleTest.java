@@ -14,7 +14,6 @@ class ArrowAggregateRuleTest {
     assertEquals(Aggregate.class, ArrowAggregateRule.INSTANCE.getOperand().getMatchedClass());
     assertEquals(
         RelOptRuleOperandChildPolicy.ANY, ArrowAggregateRule.INSTANCE.getOperand().childPolicy);
-    assertEquals(
-        "Other", ArrowAggregateRule.Config.DEFAULT.withDescription("Other").toRule().toString());
+    assertEquals("Other", ArrowAggregateRule.CONFIG.withDescription("Other").toRule().toString());
   }
 }
