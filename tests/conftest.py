@@ -108,11 +108,18 @@ def gateway_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture
 def connect(transport: str, request: pytest.FixtureRequest) -> Callable[..., cb.Environment]:
-    """``cb.connect`` for the transport under test (takes ``config=`` as ``cb.connect`` does)."""
+    """``cb.connect`` for the transport under test (takes ``config=`` as ``cb.connect`` does).
+
+    A test module that checks Calcite's engine itself (its plans, its operators) says
+    ``BACKEND = "enumerable"``; the environments it gets run every query there. Whether the
+    other backends give the same answers is the differential tests' job (tests/differential/).
+    """
+    backend = getattr(request.module, "BACKEND", None)
+    extra = {} if backend is None else {"backend": backend}
     if transport == "jpype":
-        return cb.connect
+        return functools.partial(cb.connect, **extra)
     address = request.getfixturevalue("gateway_address")
-    return functools.partial(cb.connect, gateway=address, token=GATEWAY_TOKEN)
+    return functools.partial(cb.connect, gateway=address, token=GATEWAY_TOKEN, **extra)
 
 
 @pytest.fixture

@@ -40,7 +40,7 @@ def local() -> Iterator[cb.Environment]:
 
 
 def test_the_setting_takes_the_backends_and_names_them_when_wrong(local: cb.Environment) -> None:
-    assert local.config.get("execution.backend") == "enumerable"
+    assert local.config.get("execution.backend") == "auto"
     for value in ("auto", "duckdb", "ENUMERABLE"):
         local.config.set("execution.backend", value)
         assert local.config.get("execution.backend") == value.lower()

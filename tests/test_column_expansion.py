@@ -14,6 +14,9 @@ from tests.helpers.tables import T_DDL, setup_column_expansion
 
 import calcite_bridge as cb
 
+# These tests check Calcite's engine itself: its plans and operators (see conftest.connect).
+BACKEND = "enumerable"
+
 ALL_STRATEGIES = [
     "",
     "EXCLUDE_DEFAULT_VIRTUAL_METADATA_COLUMNS",

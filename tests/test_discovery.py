@@ -13,6 +13,9 @@ from tests.helpers.tables import setup_discovery, write_discovery_files
 import calcite_bridge as cb
 from calcite_bridge.sources import ArrowTableSource
 
+# These tests check Calcite's engine itself: its plans and operators (see conftest.connect).
+BACKEND = "enumerable"
+
 
 @pytest.fixture
 def files(tmp_path: Path) -> Path:

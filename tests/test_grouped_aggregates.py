@@ -22,6 +22,9 @@ import pytest
 
 import calcite_bridge as cb
 
+# These tests check Calcite's engine itself: its plans and operators (see conftest.connect).
+BACKEND = "enumerable"
+
 ROWS = 3000
 COLUMNS = (
     "t TINYINT, s SMALLINT, i INT, b BIGINT, f BOOLEAN, name STRING, d DATE, "

@@ -13,6 +13,9 @@ from tests.helpers.tables import LimitRecording as Recording
 import calcite_bridge as cb
 from calcite_bridge.sources import ScanRequest
 
+# These tests check Calcite's engine itself: its plans and operators (see conftest.connect).
+BACKEND = "enumerable"
+
 TABLE = LIMIT_TABLE
 
 

@@ -14,6 +14,9 @@ from tests.helpers.tables import ProjectionRecording as Recording
 
 import calcite_bridge as cb
 
+# These tests check Calcite's engine itself: its plans and operators (see conftest.connect).
+BACKEND = "enumerable"
+
 USERS = NP_USERS
 
 

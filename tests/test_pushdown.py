@@ -41,6 +41,9 @@ from calcite_bridge.sources import (
 )
 from calcite_bridge.sources.pruning import prune_row_groups
 
+# These tests check Calcite's engine itself: its plans and operators (see conftest.connect).
+BACKEND = "enumerable"
+
 # --- data ------------------------------------------------------------------------------------
 
 TABLES = PUSHDOWN_TABLES

@@ -17,6 +17,9 @@ import pytest
 import calcite_bridge as cb
 from calcite_bridge.sources import ArrowTableSource, ScanRequest
 
+# These tests check Calcite's engine itself: its plans and operators (see conftest.connect).
+BACKEND = "enumerable"
+
 N = 200
 NAN = float("nan")
 

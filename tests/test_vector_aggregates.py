@@ -22,6 +22,9 @@ import calcite_bridge as cb
 from calcite_bridge.errors import SourceError
 from calcite_bridge.sources import ArrowTableSource, ScanRequest
 
+# These tests check Calcite's engine itself: its plans and operators (see conftest.connect).
+BACKEND = "enumerable"
+
 ADDRESS = pa.struct([("city", pa.string()), ("zip", pa.int32())])
 USER = pa.struct([("name", pa.string()), ("age", pa.int32()), ("address", ADDRESS)])
 SCHEMA = pa.schema(

@@ -58,8 +58,8 @@ class Environment:
         return Result(reader, kind=kind, sql=sql)
 
     def sql(self, sql: str, backend: str | None = None) -> Result:
-        """Runs a query (SELECT, WITH, VALUES) and returns its rows. ``backend`` (``auto``,
-        ``enumerable``, ``duckdb``) overrides the ``execution.backend`` setting for this query."""
+        """Runs a query (SELECT, WITH, VALUES) and returns its rows. ``backend`` (``auto``, the
+        default, ``enumerable``, ``duckdb``) overrides ``execution.backend`` for this query."""
         reader, kind = self._session.run(sql, True, backend)
         return Result(reader, kind=kind, sql=sql)
 

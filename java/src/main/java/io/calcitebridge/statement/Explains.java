@@ -47,13 +47,35 @@ final class Explains {
           m.put("backend", t.backend());
           m.put("sql", t.sql());
           List<Object> list = new ArrayList<>();
+          // The scans' plans as Calcite writes them, then the backend as the root rel reading
+          // them, so the document has the "rels" of any other plan.
+          List<Object> rels = new ArrayList<>();
+          List<String> inputs = new ArrayList<>();
           for (int i = 0; i < scans.size(); i++) {
             Map<String, Object> scan = new LinkedHashMap<>();
             scan.put("name", Translation.scanName(i));
             scan.put("plan", QueryPlanner.render(scans.get(i), "text"));
             list.add(scan);
+            try {
+              for (var rel :
+                  JSON.readTree(QueryPlanner.render(scans.get(i), "json")).path("rels")) {
+                var copy = ((com.fasterxml.jackson.databind.node.ObjectNode) rel).deepCopy();
+                copy.put("id", String.valueOf(rels.size()));
+                rels.add(copy);
+              }
+            } catch (JsonProcessingException e) {
+              throw new IllegalStateException(e);
+            }
+            inputs.add(String.valueOf(rels.size() - 1));
           }
+          Map<String, Object> root = new LinkedHashMap<>();
+          root.put("id", String.valueOf(rels.size()));
+          root.put("relOp", label(t.backend()));
+          root.put("sql", t.sql());
+          root.put("inputs", inputs);
+          rels.add(root);
           m.put("scans", list);
+          m.put("rels", rels);
           try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(m);
           } catch (JsonProcessingException e) {

@@ -36,7 +36,7 @@ public final class SessionConfig {
     KEYS.put(EXPANSION_STRATEGY, new Key("", SessionConfig::normalizeStrategy));
     KEYS.put(LOCAL_TIME_ZONE, new Key("UTC", SessionConfig::normalizeZone));
     KEYS.put(PYTHON_ALLOWED_MODULES, new Key("", SessionConfig::normalizeList));
-    KEYS.put(EXECUTION_BACKEND, new Key("enumerable", SessionConfig::normalizeBackend));
+    KEYS.put(EXECUTION_BACKEND, new Key("auto", SessionConfig::normalizeBackend));
   }
 
   private final Map<String, String> values = new ConcurrentHashMap<>();

@@ -165,7 +165,7 @@ class BridgeEnvironmentTest {
             "python.allowed-modules",
             "",
             "execution.backend",
-            "enumerable"),
+            "auto"),
         env.configEntries());
     env.setConfig("table.local-time-zone", "Europe/Paris");
     run("SET 'table.column-expansion-strategy' = 'EXCLUDE_COMPUTED_COLUMNS'");
