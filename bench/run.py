@@ -26,7 +26,14 @@ HERE = Path(__file__).resolve().parent
 # Group module -> the benchmark names it prints, in run order.
 GROUPS: dict[str, tuple[str, ...]] = {
     "cold_start": ("cold_start",),
-    "warm": ("warm_validate", "warm_explain", "warm_execute"),
+    "warm": (
+        "warm_validate_after_100",
+        "warm_explain_after_100",
+        "warm_execute_after_100",
+        "warm_validate",
+        "warm_explain",
+        "warm_execute",
+    ),
     "transfer": (
         "transfer_numeric",
         *(

@@ -87,6 +87,11 @@ def run(sql: str, scans: list[Scan], schema: pa.Schema, statement: str | None) -
             table = fetch()
         except duckdb.Error as e:
             raise _error(e, statement) from None
+        except RuntimeError as e:
+            # DuckDB stops on SIGINT itself; Ctrl-C means the same here as on Calcite's engine.
+            if "interrupted" in str(e).lower():
+                raise KeyboardInterrupt from None
+            raise
     finally:
         for i in range(len(scans)):
             try:
