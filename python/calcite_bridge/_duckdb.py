@@ -41,6 +41,7 @@ _TYPES = {
     "b": ("BLOB", pa.binary()),
     "s": ("VARCHAR", pa.string()),
     "h": ("VARCHAR", pa.string()),
+    "tm": ("INTEGER", pa.int32()),
     "bo": ("BOOLEAN", pa.bool_()),
     "i4": ("INTEGER", pa.int32()),
     "i8": ("BIGINT", pa.int64()),

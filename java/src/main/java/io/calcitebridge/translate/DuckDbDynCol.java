@@ -96,6 +96,14 @@ final class DuckDbDynCol {
                 rex.getTypeFactory().createSqlType(SqlTypeName.VARCHAR),
                 false);
         descriptor = "h";
+      } else if (o instanceof RexLiteral literal
+          && o.getType().getSqlTypeName() == SqlTypeName.TIME) {
+        // DuckDB's TIME is no type of the translation: a TIME literal travels as its
+        // milliseconds of the day, Calcite's runtime value.
+        Integer millis = literal.getValueAs(Integer.class);
+        arg =
+            rex.makeLiteral(millis, rex.getTypeFactory().createSqlType(SqlTypeName.INTEGER), false);
+        descriptor = "tm";
       } else {
         if (i < start
             && o.getType().getSqlTypeName() != SqlTypeName.VARBINARY
@@ -105,12 +113,9 @@ final class DuckDbDynCol {
         descriptor = code(o.getType(), name + " over a value");
         arg = cast(rex, arg, descriptor);
       }
-      udf.append('_').append(descriptor.equals("h") ? "s" : descriptor);
+      udf.append('_').append(descriptor);
       if (pairs && i >= start && (i - start) % 3 == 1) {
         String kind = DynColOperators.kind(o);
-        if (kind.equals("TIME")) {
-          throw refuse(name + " of a TIME value");
-        }
         descriptor += ":" + kind + ":" + typeText(original.get(i + 1));
       }
       descriptors.add(descriptor);
