@@ -37,6 +37,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "parquet_scan": ("parquet_nested_count", "parquet_nested_select"),
     "groupby_join": ("group_by", "join"),
     "sort": ("order_by_limit", "order_by_full"),
+    "dyncol": ("column_get_200k", "column_get_1m"),
     "memory": ("memory_10k_queries",),
     "transport": ("transport_small_query", "transport_validate", "transport_transfer"),
 }

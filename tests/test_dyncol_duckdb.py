@@ -104,9 +104,7 @@ def test_column_get_over_200k_rows_runs_on_duckdb(bridge: cb.Environment, blobs:
     assert duck.column("n").null_count > 0 and duck.column("e").null_count == 200_000 // 97 + 1
 
 
-def test_a_filter_and_an_aggregate_over_column_get(
-    bridge: cb.Environment, blobs: pa.Table
-) -> None:
+def test_a_filter_and_an_aggregate_over_column_get(bridge: cb.Environment, blobs: pa.Table) -> None:
     sql = (
         "SELECT COLUMN_GET(b, 'name' AS CHAR) AS s, COUNT(*) AS c,"
         " SUM(COLUMN_GET(b, 'n' AS INT)) AS total FROM blobs"
