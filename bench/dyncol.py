@@ -15,7 +15,7 @@ from typing import Any
 import pyarrow as pa
 from _common import in_ms, record, started_env, timed
 
-GET = "SELECT SUM(COLUMN_GET(b, 'n' AS INT)) AS s FROM blobs"
+GET = "SELECT SUM(COLUMN_GET(b, 'n' AS INT)) AS s FROM blobs_{}"
 BACKENDS = ("enumerable", "duckdb")
 
 
@@ -23,18 +23,22 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
     env = started_env()
     sizes = [("200k", 200_000)] if quick else [("200k", 200_000), ("1m", 1_000_000)]
     for label, n in sizes:
-        env.register_arrow("ids", pa.table({"id": pa.array(range(n), pa.int64())}))
+        env.register_arrow(f"ids_{label}", pa.table({"id": pa.array(range(n), pa.int64())}))
         made = env.sql(
-            "SELECT COLUMN_CREATE('n', id * 3, 'name', 'row', 'price', id + 0.25) AS b FROM ids",
+            "SELECT COLUMN_CREATE('n', id * 3, 'name', 'row', 'price', id + 0.25) AS b"
+            f" FROM ids_{label}",
             backend="duckdb",
         ).to_arrow_table()
-        env.register_arrow("blobs", made)
+        env.register_arrow(f"blobs_{label}", made)
+        sql = GET.format(label)
         expected = 3 * n * (n - 1) // 2
         repeat = 5
         for backend in BACKENDS:
-            total = env.sql(GET, backend=backend).to_pylist()[0]["s"]
+            total = env.sql(sql, backend=backend).to_pylist()[0]["s"]
             assert total == expected, (backend, total, expected)
-            ours = in_ms(timed(lambda b=backend: env.sql(GET, backend=b).to_pylist(), repeat, 1))
+            ours = in_ms(
+                timed(lambda q=sql, b=backend: env.sql(q, backend=b).to_pylist(), repeat, 1)
+            )
             yield record(
                 f"column_get_{label}[{backend}]",
                 ours,
