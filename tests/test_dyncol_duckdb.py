@@ -9,6 +9,7 @@ functions are Arrow functions computed in the JVM a batch at a time; a COLUMN_GE
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import jpype
 import pyarrow as pa
@@ -159,3 +160,18 @@ def test_blobs_pass_through_duckdb(bridge: cb.Environment, blobs: pa.Table) -> N
     sql = "SELECT id, b, b IS NULL AS missing FROM blobs WHERE id < 100"
     reference = bridge.sql(sql, backend="enumerable").to_arrow_table().sort_by("id")
     assert bridge.sql(sql, backend="duckdb").to_arrow_table().sort_by("id").equals(reference)
+
+
+def test_statements_of_several_threads_share_the_functions(
+    bridge: cb.Environment, blobs: pa.Table
+) -> None:
+    # DuckDB calls the functions from its worker threads while Python threads run statements.
+    reference = bridge.sql(GET, backend="enumerable").to_arrow_table().sort_by("id")
+    before = _allocated()
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        results = list(
+            pool.map(lambda _: bridge.sql(GET, backend="duckdb").to_arrow_table(), range(3))
+        )
+    for result in results:
+        assert result.sort_by("id").equals(reference)
+    assert _allocated() == before
