@@ -149,8 +149,14 @@ def _dyncol_function(result: pa.DataType, arity: int) -> Any:
     return function
 
 
-def _released(struct: Any, offset: int) -> bool:
-    return not ctypes.c_void_p.from_buffer(struct, offset).value
+_RELEASE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+def _release(struct: Any, offset: int) -> None:
+    """Calls the release callback of a C Data Interface struct unless it was moved out."""
+    callback = ctypes.c_void_p.from_buffer(struct, offset).value
+    if callback:
+        _RELEASE(callback)(ctypes.addressof(struct))
 
 
 def dyncol_batch(spec: Any, arguments: Any, result: pa.DataType) -> pa.Array:
@@ -180,12 +186,14 @@ def dyncol_batch(spec: Any, arguments: Any, result: pa.DataType) -> pa.Array:
             ctypes.addressof(out_schema),
         )
     except Exception as e:  # a Java exception: MariaDB's error, as Calcite's engine raises it
+        _release(out_array, _ARRAY_RELEASE)
+        _release(out_schema, _SCHEMA_RELEASE)
         message = getattr(e, "getMessage", lambda: None)()
         raise RuntimeError(_DYNCOL_ERROR + str(message or type(e).__name__)) from None
     finally:
-        if not (_released(in_array, _ARRAY_RELEASE) and _released(in_schema, _SCHEMA_RELEASE)):
-            # The JVM failed before it took the batch: release it here.
-            pa.RecordBatch._import_from_c(ctypes.addressof(in_array), ctypes.addressof(in_schema))
+        # Whatever the JVM did not take of the batch (it failed first) is released here.
+        _release(in_array, _ARRAY_RELEASE)
+        _release(in_schema, _SCHEMA_RELEASE)
     exported = pa.Array._import_from_c(ctypes.addressof(out_array), ctypes.addressof(out_schema))
     try:
         # A copy in this process's memory: the JVM's buffers are released before DuckDB reads it.
