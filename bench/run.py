@@ -47,6 +47,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "groupby_join": tuple(f"{n}[{b}]" for n in ("group_by", "join") for b in BACKENDS),
     "sort": tuple(f"{n}[{b}]" for n in ("order_by_limit", "order_by_full") for b in BACKENDS),
     "tpch_like": tuple(f"tpch_like_join[{b}]" for b in BACKENDS),
+    "dyncol": ("column_get_200k", "column_get_1m"),
     "memory": ("memory_10k_queries",),
     "transport": ("transport_small_query", "transport_validate", "transport_transfer"),
 }

@@ -6,10 +6,20 @@ the scans, Arrow streams, are registered in a DuckDB connection of the environme
 SQL runs. The result is cast to the schema the planner derived, so it has the same types as on
 Calcite's engine. Every scan is released before the statement ends: DuckDB never holds a buffer
 of the JVM after it.
+
+The dynamic-columns functions (``COLUMN_GET``, ...) run as DuckDB Arrow functions computed in the
+JVM a batch at a time: the translation writes each call as ``cb_dyncol_<result>_<arg>...(spec,
+args...)`` (``io.calcitebridge.translate.DuckDbDynCol``), and the functions a query names are
+registered on the connection before it runs. Each batch crosses the Arrow C Data Interface both
+ways in one JVM call (``io.calcitebridge.udf.DynColUdf``); the result is copied out of the JVM's
+memory, and released there, before the function returns.
 """
 
 from __future__ import annotations
 
+import ctypes
+import inspect
+import re
 import threading
 from typing import Any, TypeAlias
 
@@ -19,6 +29,27 @@ from .errors import Error, ExecutionError, from_stream_failure
 
 _lock = threading.Lock()
 _connection: Any = None
+_registered: set[str] = set()  # the dynamic-columns functions of the connection
+_udf_class: Any = None
+
+_DYNCOL_NAME = re.compile(r"\bcb_dyncol(?:_[a-z0-9]+)+\b", re.IGNORECASE)
+_DYNCOL_ERROR = "calcite-bridge-dyncol: "
+# Sizes of the C Data Interface's structs, and where their release callbacks sit.
+_ARRAY_SIZE, _ARRAY_RELEASE = 80, 64
+_SCHEMA_SIZE, _SCHEMA_RELEASE = 72, 56
+_TYPES = {
+    "b": ("BLOB", pa.binary()),
+    "s": ("VARCHAR", pa.string()),
+    "h": ("VARCHAR", pa.string()),
+    "tm": ("INTEGER", pa.int32()),
+    "bo": ("BOOLEAN", pa.bool_()),
+    "i4": ("INTEGER", pa.int32()),
+    "i8": ("BIGINT", pa.int64()),
+    "f8": ("DOUBLE", pa.float64()),
+    "dt": ("DATE", pa.date32()),
+    "ts": ("TIMESTAMP", pa.timestamp("us")),
+}
+_DECIMAL = re.compile(r"n(\d+)x(\d+)")
 
 
 def available() -> bool:
@@ -72,11 +103,111 @@ def source_scan(source: Any, request: str, columns: list[str], schema: pa.Schema
     return reader
 
 
+def _type(code: str) -> tuple[str, pa.DataType]:
+    """DuckDB's and Arrow's type of a dynamic-columns type code (``DuckDbDynCol``)."""
+    if code in _TYPES:
+        return _TYPES[code]
+    m = _DECIMAL.fullmatch(code)
+    if m is None:
+        raise ValueError(f"not a dynamic-columns type code: {code}")
+    precision, scale = int(m.group(1)), int(m.group(2))
+    return f"DECIMAL({precision}, {scale})", pa.decimal128(precision, scale)
+
+
+def _register_dyncol(sql: str) -> None:
+    """Registers on the connection each dynamic-columns function ``sql`` calls, once."""
+    names = {name.lower() for name in _DYNCOL_NAME.findall(sql)} - _registered
+    if not names:
+        return
+    with _lock:
+        for name in sorted(names - _registered):
+            try:
+                result, *arguments = (_type(c) for c in name[len("cb_dyncol_") :].split("_"))
+            except ValueError:
+                continue  # a look-alike in a string literal, say: not one of ours
+            _connection.create_function(
+                name,
+                _dyncol_function(result[1], 1 + len(arguments)),
+                ["VARCHAR"] + [duck for duck, _ in arguments],
+                result[0],
+                type="arrow",
+                null_handling="special",
+                side_effects=False,
+            )
+            _registered.add(name)
+
+
+def _dyncol_function(result: pa.DataType, arity: int) -> Any:
+    def function(spec: Any, *arguments: Any) -> pa.Array:
+        return dyncol_batch(spec, arguments, result)
+
+    # DuckDB counts the parameters of the signature: give it the call's.
+    positional = inspect.Parameter.POSITIONAL_ONLY
+    function.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(f"a{i}", positional) for i in range(arity)]
+    )
+    return function
+
+
+_RELEASE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+def _release(struct: Any, offset: int) -> None:
+    """Calls the release callback of a C Data Interface struct unless it was moved out."""
+    callback = ctypes.c_void_p.from_buffer(struct, offset).value
+    if callback:
+        _RELEASE(callback)(ctypes.addressof(struct))
+
+
+def dyncol_batch(spec: Any, arguments: Any, result: pa.DataType) -> pa.Array:
+    """One batch of a dynamic-columns function: ``spec`` (the call's description, the same on
+    every row) and the argument columns in, the result column out, computed by one JVM call."""
+    global _udf_class
+    if len(spec) == 0:
+        return pa.array([], type=result)
+    text = spec[0].as_py()
+    columns = [a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in arguments]
+    batch = pa.RecordBatch.from_arrays(columns, names=[f"a{i}" for i in range(len(columns))])
+    if _udf_class is None:
+        import jpype
+
+        _udf_class = jpype.JClass("io.calcitebridge.udf.DynColUdf")
+    in_array = ctypes.create_string_buffer(_ARRAY_SIZE)
+    in_schema = ctypes.create_string_buffer(_SCHEMA_SIZE)
+    out_array = ctypes.create_string_buffer(_ARRAY_SIZE)
+    out_schema = ctypes.create_string_buffer(_SCHEMA_SIZE)
+    batch._export_to_c(ctypes.addressof(in_array), ctypes.addressof(in_schema))
+    try:
+        _udf_class.apply(
+            text,
+            ctypes.addressof(in_array),
+            ctypes.addressof(in_schema),
+            ctypes.addressof(out_array),
+            ctypes.addressof(out_schema),
+        )
+    except Exception as e:  # a Java exception: MariaDB's error, as Calcite's engine raises it
+        _release(out_array, _ARRAY_RELEASE)
+        _release(out_schema, _SCHEMA_RELEASE)
+        message = getattr(e, "getMessage", lambda: None)()
+        raise RuntimeError(_DYNCOL_ERROR + str(message or type(e).__name__)) from None
+    finally:
+        # Whatever the JVM did not take of the batch (it failed first) is released here.
+        _release(in_array, _ARRAY_RELEASE)
+        _release(in_schema, _SCHEMA_RELEASE)
+    exported = pa.Array._import_from_c(ctypes.addressof(out_array), ctypes.addressof(out_schema))
+    try:
+        # A copy in this process's memory: the JVM's buffers are released before DuckDB reads it.
+        return pa.concat_arrays([exported]).cast(result)
+    finally:
+        del exported
+
+
 def run(sql: str, scans: list[Scan], schema: pa.Schema, statement: str | None) -> pa.Table:
     """Runs ``sql`` over ``scans`` (``scan_0``, ``scan_1``, ...); the rows, cast to ``schema``."""
     import duckdb
 
     cursor = _cursor()
+    _register_dyncol(sql)
     try:
         for i, reader in enumerate(scans):
             cursor.register(f"scan_{i}", reader)
@@ -127,6 +258,9 @@ def _error(e: Exception, statement: str | None) -> Error:
     text = str(e)
     if "calcite-bridge-error:" in text:  # a scan failed: the JVM's own error
         return from_stream_failure(e, statement)
+    if _DYNCOL_ERROR in text:  # a dynamic-columns function failed
+        message = text.split(_DYNCOL_ERROR, 1)[1].splitlines()[0]
+        return ExecutionError(f"The query failed while it ran: {message}", sql=statement)
     message = text.split(": ", 1)[1] if ": " in text.split("\n", 1)[0] else text
     if "Division by zero" in message:
         message = "Division by zero"

@@ -3,6 +3,7 @@ package io.calcitebridge.dyncol;
 import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -223,6 +224,24 @@ public final class DynColOperators {
   /** The operator table of the eight functions. */
   public static SqlOperatorTable table() {
     return SqlOperatorTables.of(ALL);
+  }
+
+  /**
+   * How COLUMN_CREATE and COLUMN_ADD type a value operand ({@link DynColRuntime#INT}, ...): from
+   * its SQL type, {@link DynColRuntime#DYNCOL} for the blob of a nested dynamic-columns call.
+   */
+  public static String kind(RexNode operand) {
+    return DynColImplementor.kind(operand);
+  }
+
+  /** Whether a function's arguments start with a dynamic-columns blob. */
+  public static boolean takesBlob(DynColFunction f) {
+    return f.shape() != Shape.CREATE;
+  }
+
+  /** Whether a function's arguments are (name, value, type) triples: COLUMN_CREATE, COLUMN_ADD. */
+  public static boolean takesPairs(DynColFunction f) {
+    return f.shape() == Shape.CREATE || f.shape() == Shape.ADD;
   }
 
   /** The function of a name (any case), or null. */

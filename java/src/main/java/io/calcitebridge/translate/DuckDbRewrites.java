@@ -1,5 +1,6 @@
 package io.calcitebridge.translate;
 
+import io.calcitebridge.dyncol.DynColOperators.DynColFunction;
 import java.math.BigDecimal;
 import java.util.List;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
@@ -23,6 +24,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *   <li>{@code a[i]} over an ARRAY is NULL for an index below 1 in Calcite; DuckDB counts a
  *       negative index from the end, so a non-literal index is guarded with {@code CASE WHEN i >=
  *       1} and a literal one below 1 becomes NULL.
+ *   <li>A dynamic-columns call ({@code COLUMN_GET}, ...) becomes a call of the backend's
+ *       user-defined function for it ({@link DuckDbDynCol}).
  * </ul>
  */
 final class DuckDbRewrites extends RexShuttle {
@@ -45,6 +48,11 @@ final class DuckDbRewrites extends RexShuttle {
 
   @Override
   public RexNode visitCall(RexCall call) {
+    if (call.getOperator() instanceof DynColFunction) {
+      // The operands' kinds are read off the call as planned, before its operands are rewritten.
+      List<RexNode> operands = visitList(call.operands, new boolean[] {false});
+      return DuckDbDynCol.rewrite(rex, call, operands);
+    }
     RexCall visited = (RexCall) super.visitCall(call);
     if (visited.getKind() == SqlKind.DIVIDE
         && isInteger(visited.operands.get(0))

@@ -44,7 +44,7 @@ class LayersTest {
           List.of("catalog"),
           List.of("validate"),
           List.of("plan", "arrow"),
-          List.of("connector", "vector", "translate"),
+          List.of("connector", "vector", "translate", "udf"),
           List.of("statement"),
           List.of("facade", "api.source"),
           List.of("javasource"),
