@@ -47,7 +47,9 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "groupby_join": tuple(f"{n}[{b}]" for n in ("group_by", "join") for b in BACKENDS),
     "sort": tuple(f"{n}[{b}]" for n in ("order_by_limit", "order_by_full") for b in BACKENDS),
     "tpch_like": tuple(f"tpch_like_join[{b}]" for b in BACKENDS),
-    "dyncol": ("column_get_200k", "column_get_1m"),
+    "dyncol": tuple(
+        f"column_get_{n}[{b}]" for n in ("200k", "1m") for b in ("enumerable", "duckdb")
+    ),
     "memory": ("memory_10k_queries",),
     "transport": ("transport_small_query", "transport_validate", "transport_transfer"),
 }

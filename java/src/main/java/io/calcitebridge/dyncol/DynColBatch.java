@@ -70,10 +70,9 @@ public final class DynColBatch {
       kinds[i] = parts.length > 1 ? parts[1] : null;
       types[i] = parts.length > 2 ? parts[2] : "";
     }
-    DynType.Kind getKind =
-        f.shape() == DynColOperators.Shape.GET ? DynType.parse(fields[2]).kind : null;
-    if (f.shape() == DynColOperators.Shape.CREATE || f.shape() == DynColOperators.Shape.ADD) {
-      int start = f.shape() == DynColOperators.Shape.ADD ? 1 : 0;
+    DynType.Kind getKind = f.shape() == DynColShape.GET ? DynType.parse(fields[2]).kind : null;
+    if (f.shape() == DynColShape.CREATE || f.shape() == DynColShape.ADD) {
+      int start = f.shape() == DynColShape.ADD ? 1 : 0;
       for (int i = start + 1; i < n; i += 2) {
         if (kinds[i] == null) {
           throw new IllegalArgumentException("A value without a kind in the spec: " + spec);
@@ -85,7 +84,7 @@ public final class DynColBatch {
   }
 
   /** Whether a function takes {@code n} argument columns (the {@code AS} types are in the spec). */
-  private static boolean countFits(DynColOperators.Shape shape, int n) {
+  private static boolean countFits(DynColShape shape, int n) {
     switch (shape) {
       case CREATE:
         return n >= 2 && n % 2 == 0;

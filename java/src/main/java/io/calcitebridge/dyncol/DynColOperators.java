@@ -236,12 +236,12 @@ public final class DynColOperators {
 
   /** Whether a function's arguments start with a dynamic-columns blob. */
   public static boolean takesBlob(DynColFunction f) {
-    return f.shape() != Shape.CREATE;
+    return f.shape() != DynColShape.CREATE;
   }
 
   /** Whether a function's arguments are (name, value, type) triples: COLUMN_CREATE, COLUMN_ADD. */
   public static boolean takesPairs(DynColFunction f) {
-    return f.shape() == Shape.CREATE || f.shape() == Shape.ADD;
+    return f.shape() == DynColShape.CREATE || f.shape() == DynColShape.ADD;
   }
 
   /** The function of a name (any case), or null. */
