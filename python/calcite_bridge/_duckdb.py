@@ -53,12 +53,11 @@ _DECIMAL = re.compile(r"n(\d+)x(\d+)")
 
 
 def available() -> bool:
-    """Whether DuckDB can be imported here."""
-    try:
-        import duckdb  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether DuckDB is installed here; it is imported only when a query first runs on it, so
+    that connecting costs no import."""
+    import importlib.util
+
+    return importlib.util.find_spec("duckdb") is not None
 
 
 def _cursor() -> Any:

@@ -31,6 +31,18 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 final class FastPath {
   private FastPath() {}
 
+  /** Whether {@code plan} is an aggregate computed from a source's batches, at most reordered. */
+  static boolean aggregatesOverArrow(RelNode plan) {
+    RelNode rel = plan;
+    if (rel instanceof EnumerableCalc calc) {
+      if (SelectOnly.columns(calc.getProgram()) == null) {
+        return false;
+      }
+      rel = calc.getInput();
+    }
+    return rel instanceof ArrowAggregate;
+  }
+
   /** The result as the source's stream, or null when the plan needs the JVM's engine. */
   static @Nullable ArrowReader direct(RelNode plan, RelDataType rowType) {
     RelNode rel = plan;
