@@ -35,19 +35,20 @@ public final class PlannerContext {
 
   private final Catalog catalog;
   private final Supplier<List<ExpansionStrategy>> expansionStrategy;
-  private final Program physicalRewrites;
+  private final Supplier<Program> physicalRewrites;
   private final CalciteConnectionConfig connectionConfig;
   private volatile @Nullable Program program;
 
   /**
    * A context over {@code catalog}; {@code expansionStrategy} gives the current value of {@code
-   * table.column-expansion-strategy}, and {@code physicalRewrites} runs last on every optimized
-   * plan (the stages above the planner add their own physical operators there).
+   * table.column-expansion-strategy}, and {@code physicalRewrites} (asked for when the first
+   * statement is optimized, so that a new environment loads no planner classes) runs last on every
+   * optimized plan (the stages above the planner add their own physical operators there).
    */
   public PlannerContext(
       Catalog catalog,
       Supplier<List<ExpansionStrategy>> expansionStrategy,
-      Program physicalRewrites) {
+      Supplier<Program> physicalRewrites) {
     this.catalog = catalog;
     this.expansionStrategy = expansionStrategy;
     this.physicalRewrites = physicalRewrites;
@@ -67,7 +68,7 @@ public final class PlannerContext {
   Program program() {
     Program p = program;
     if (p == null) {
-      p = OptimizerProgram.physical(physicalRewrites);
+      p = OptimizerProgram.physical(physicalRewrites.get());
       program = p;
     }
     return p;

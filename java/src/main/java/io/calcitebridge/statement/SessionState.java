@@ -14,7 +14,7 @@ public final class SessionState {
   private final Catalog catalog = new Catalog();
   private final SessionConfig config = new SessionConfig();
   private final PlannerContext planner =
-      new PlannerContext(catalog, config::expansionStrategy, ArrowAggregateRule.PROGRAM);
+      new PlannerContext(catalog, config::expansionStrategy, () -> ArrowAggregateRule.PROGRAM);
   private volatile @Nullable ConnectorFactory connectorFactory;
   private volatile java.util.Set<String> hostBackends = java.util.Set.of("enumerable");
 
