@@ -103,7 +103,8 @@ final class Explains {
           return out.append("}").toString();
         }
       default:
-        return QueryPlanner.render(scans.isEmpty() ? null : scans.get(0), format);
+        throw new IllegalArgumentException(
+            "Unknown explain format '" + format + "'; expected text, json or dot");
     }
   }
 

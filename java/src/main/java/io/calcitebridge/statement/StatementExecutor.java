@@ -2,6 +2,7 @@ package io.calcitebridge.statement;
 
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.TableDef;
+import io.calcitebridge.connector.SourceStorage;
 import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.PositionedException;
 import io.calcitebridge.plan.BridgeTable;
@@ -15,6 +16,9 @@ import io.calcitebridge.sql.SqlResetConfig;
 import io.calcitebridge.sql.SqlSetConfig;
 import io.calcitebridge.sql.SqlShowCreateTable;
 import io.calcitebridge.sql.SqlShowTables;
+import io.calcitebridge.translate.DuckDbTranslator;
+import io.calcitebridge.translate.Refusal;
+import io.calcitebridge.translate.Translation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +28,10 @@ import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.runtime.Bindable;
 import org.apache.calcite.sql.SqlDescribeTable;
 import org.apache.calcite.sql.SqlExplain;
@@ -146,8 +153,8 @@ public final class StatementExecutor {
               + " available here (the Java API, or a gateway's clients)");
     }
     try {
-      return io.calcitebridge.translate.DuckDbTranslator.translate(heuristic);
-    } catch (io.calcitebridge.translate.Refusal refusal) {
+      return DuckDbTranslator.translate(heuristic);
+    } catch (Refusal refusal) {
       if (auto) {
         return null;
       }
@@ -172,16 +179,15 @@ public final class StatementExecutor {
   /** An aggregate without GROUP BY over one scan, at most with selections around it. */
   private static boolean aggregateOverScan(RelNode plan) {
     RelNode rel = plan;
-    if (rel instanceof org.apache.calcite.rel.logical.LogicalProject) {
+    if (rel instanceof LogicalProject) {
       rel = rel.getInput(0);
     }
     // Without GROUP BY only: grouped, DuckDB measured faster than our hash aggregate.
-    if (!(rel instanceof org.apache.calcite.rel.logical.LogicalAggregate agg)
-        || agg.getGroupCount() != 0) {
+    if (!(rel instanceof LogicalAggregate agg) || agg.getGroupCount() != 0) {
       return false;
     }
     rel = rel.getInput(0);
-    if (rel instanceof org.apache.calcite.rel.logical.LogicalProject) {
+    if (rel instanceof LogicalProject) {
       rel = rel.getInput(0);
     }
     return rel instanceof BridgeTableScan;
@@ -190,9 +196,8 @@ public final class StatementExecutor {
   /** Whether a scan absorbed the whole plan, at most with a selection of its columns on top. */
   private static boolean absorbed(RelNode plan) {
     RelNode rel = plan;
-    if (rel instanceof org.apache.calcite.rel.logical.LogicalProject project) {
-      if (!project.getProjects().stream()
-          .allMatch(e -> e instanceof org.apache.calcite.rex.RexInputRef)) {
+    if (rel instanceof LogicalProject project) {
+      if (!project.getProjects().stream().allMatch(e -> e instanceof RexInputRef)) {
         return false;
       }
       rel = project.getInput();
@@ -229,8 +234,7 @@ public final class StatementExecutor {
     RelDataType rowType = planner.rowType(validated);
     RelNode heuristic = planner.heuristic(planner.toLogical(validated));
     EnumerableRel early = arrowAggregate(planner, heuristic);
-    io.calcitebridge.translate.Translation translation =
-        early == null ? translate(heuristic) : null;
+    Translation translation = early == null ? translate(heuristic) : null;
     if (translation != null) {
       List<BackendScan> scans = new ArrayList<>();
       try {
@@ -284,8 +288,7 @@ public final class StatementExecutor {
     }
     RelNode heuristic = planner.heuristic(planner.toLogical(validated));
     EnumerableRel early = arrowAggregate(planner, heuristic);
-    io.calcitebridge.translate.Translation translation =
-        early == null ? translate(heuristic) : null;
+    Translation translation = early == null ? translate(heuristic) : null;
     if (translation != null) {
       return Explains.translated(translation, format);
     }
@@ -342,7 +345,7 @@ public final class StatementExecutor {
    * process where DuckDB runs) is opened there with the same request; any other is opened here.
    */
   private static BackendScan backendScan(BridgeTableScan scan) {
-    if (scan.bridgeTable().storage() instanceof io.calcitebridge.connector.SourceStorage storage
+    if (scan.bridgeTable().storage() instanceof SourceStorage storage
         && java.lang.reflect.Proxy.isProxyClass(storage.source().getClass())) {
       return new BackendScan(
           scan.getRowType(),
