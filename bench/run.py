@@ -26,13 +26,11 @@ HERE = Path(__file__).resolve().parent
 # Group module -> the benchmark names it prints, in run order.
 GROUPS: dict[str, tuple[str, ...]] = {
     "cold_start": ("cold_start",),
-    "warm": (
-        "warm_validate_after_100",
-        "warm_explain_after_100",
-        "warm_execute_after_100",
-        "warm_validate",
-        "warm_explain",
-        "warm_execute",
+    "warm": tuple(
+        f"warm_{op}{cached}{after}"
+        for after in ("_after_100", "")
+        for op in ("validate", "explain", "execute")
+        for cached in ("", "_cached")
     ),
     "transfer": (
         "transfer_numeric",

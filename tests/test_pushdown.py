@@ -542,11 +542,23 @@ def test_raising_source_is_named_in_the_error(env: cb.Environment, how: str) -> 
 
 
 def test_once_per_query(env: cb.Environment) -> None:
+    env.config.set("planner.plan-cache.size", "0")
     probe = Probe(USERS)
     env.register_source("users", probe)
     for n in range(1, 4):
         env.execute(SEED).to_arrow_table()
         assert len(probe.calls) == n
+        assert len(probe.scans) == n
+
+
+def test_once_per_plan_with_the_plan_cache(env: cb.Environment) -> None:
+    # A repeated query reuses its plan: the filters were offered when it was planned, and only
+    # the scan runs again.
+    probe = Probe(USERS)
+    env.register_source("users", probe)
+    for n in range(1, 4):
+        env.execute(SEED).to_arrow_table()
+        assert len(probe.calls) == 1
         assert len(probe.scans) == n
 
 

@@ -25,6 +25,24 @@ public final class Catalog {
   private final Map<String, ViewDef> views = new ConcurrentHashMap<>();
   private final CalciteSchema rootSchema =
       CalciteSchema.createRootSchema(false, false, "", new CatalogSchema());
+  private final java.util.concurrent.atomic.AtomicLong version =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** A number that changes whenever a table or view is added, replaced or dropped. */
+  public long version() {
+    return version.get();
+  }
+
+  /** Runs {@code listener} after each change that {@link #version} counts. */
+  public void onChange(Runnable listener) {
+    listeners.add(listener);
+  }
+
+  private void changed() {
+    version.incrementAndGet();
+    listeners.forEach(Runnable::run);
+  }
 
   /** The Calcite schema that holds every table and view. */
   public CalciteSchema rootSchema() {
@@ -41,6 +59,7 @@ public final class Catalog {
           (views.containsKey(name) ? "View" : "Table") + " '" + name + "' already exists");
     }
     tables.put(name, table);
+    changed();
     return true;
   }
 
@@ -50,6 +69,7 @@ public final class Catalog {
       return false;
     }
     views.put(view.name(), view);
+    changed();
     return true;
   }
 
@@ -74,6 +94,7 @@ public final class Catalog {
     }
     tables.remove(name);
     views.remove(name);
+    changed();
     if (t instanceof CatalogTable) {
       ((CatalogTable) t).close();
     }

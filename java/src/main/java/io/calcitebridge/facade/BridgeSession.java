@@ -114,16 +114,15 @@ public final class BridgeSession implements AutoCloseable {
         cancel ->
             new StatementExecutor(state, cancel)
                 .withBackend(backend)
-                .withSql(sql)
-                .explain(parse(sql), format));
+                .explain(sql, () -> parse(sql), format));
   }
 
   /** Validates a query; returns the address of an exported Arrow schema of its result. */
   public Pending<StatementResult> validate(String sql) {
     return Workers.submit(
         cancel -> {
-          SqlNode node = requireQuery(parse(sql));
-          var rowType = new StatementExecutor(state, cancel).withSql(sql).validate(node);
+          var rowType =
+              new StatementExecutor(state, cancel).validate(sql, () -> requireQuery(parse(sql)));
           return new StatementResult(
               "schema", ArrowResults.export(RowSet.of("schema", rowType, List.of())));
         });
@@ -196,11 +195,15 @@ public final class BridgeSession implements AutoCloseable {
 
   private StatementResult run(
       String sql, AtomicBoolean cancel, boolean queryOnly, @Nullable String backend) {
-    SqlNode node = parse(sql);
-    if (queryOnly) {
-      requireQuery(node);
+    StatementExecutor executor = new StatementExecutor(state, cancel).withBackend(backend);
+    RowSet rows = executor.cachedQuery(sql);
+    if (rows == null) {
+      SqlNode node = parse(sql);
+      if (queryOnly) {
+        requireQuery(node);
+      }
+      rows = executor.execute(node, sql);
     }
-    RowSet rows = new StatementExecutor(state, cancel).withBackend(backend).execute(node, sql);
     if (rows.translation() == null) {
       return new StatementResult(rows.kind(), ArrowResults.export(rows));
     }

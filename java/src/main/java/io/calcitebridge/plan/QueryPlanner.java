@@ -42,8 +42,13 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   private BridgeSqlValidator validator;
   private final java.util.function.@Nullable Supplier<SqlNode> reparse;
   private final DiscoveryScope discovery = new DiscoveryScope();
-  private final VolcanoPlanner planner;
-  private final RelOptCluster cluster;
+  // Made when the statement is first converted to relational algebra (a validation needs
+  // neither), and given its rules when a plan first goes cost-based (a plan a backend runs never
+  // does): registering Calcite's default rules took a third of a warm validation.
+  private @Nullable VolcanoPlanner planner;
+  private @Nullable RelOptCluster cluster;
+  private boolean rulesRegistered;
+  private boolean discovered;
 
   public QueryPlanner(PlannerContext context) {
     this(context, null);
@@ -62,17 +67,44 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
     if (reparse != null) {
       validator.enableDiscovery();
     }
-    this.planner = new VolcanoPlanner();
-    planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
-    planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
-    RelOptUtil.registerDefaultRules(planner, false, false);
-    // Equi-joins run as hash joins: a merge join sorts both inputs first, which the row engine
-    // pays for in full (a 1 M x 100 k join took 1.66 s merged against 0.42 s hashed).
-    planner.removeRule(EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE);
-    // ORDER BY ... LIMIT runs as a top-N that keeps offset + fetch rows while it reads its input,
-    // not as a sort of every row under a LIMIT (Calcite leaves this rule out of its defaults).
-    planner.addRule(EnumerableRules.ENUMERABLE_LIMIT_SORT_RULE);
-    this.cluster = RelOptCluster.create(planner, new RexBuilder(context.typeFactory()));
+  }
+
+  /** The cluster every node of the statement's plan belongs to. */
+  private RelOptCluster cluster() {
+    RelOptCluster c = cluster;
+    if (c == null) {
+      VolcanoPlanner p = new VolcanoPlanner();
+      // Trait definitions come first: the cluster's empty trait set is made from them.
+      p.addRelTraitDef(ConventionTraitDef.INSTANCE);
+      p.addRelTraitDef(RelCollationTraitDef.INSTANCE);
+      c = RelOptCluster.create(p, new RexBuilder(context.typeFactory()));
+      planner = p;
+      cluster = c;
+    }
+    return c;
+  }
+
+  /** The cluster's planner, without rules until {@link #physical} needs them. */
+  private VolcanoPlanner planner() {
+    cluster();
+    return java.util.Objects.requireNonNull(planner);
+  }
+
+  /** The cluster's planner with the rules of the cost-based pass. */
+  private VolcanoPlanner costBasedPlanner() {
+    VolcanoPlanner p = planner();
+    if (!rulesRegistered) {
+      RelOptUtil.registerDefaultRules(p, false, false);
+      // Equi-joins run as hash joins: a merge join sorts both inputs first, which the row engine
+      // pays for in full (a 1 M x 100 k join took 1.66 s merged against 0.42 s hashed).
+      p.removeRule(EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE);
+      // ORDER BY ... LIMIT runs as a top-N that keeps offset + fetch rows while it reads its
+      // input, not as a sort of every row under a LIMIT (Calcite leaves this rule out of its
+      // defaults).
+      p.addRule(EnumerableRules.ENUMERABLE_LIMIT_SORT_RULE);
+      rulesRegistered = true;
+    }
+    return p;
   }
 
   public BridgeSqlValidator validator() {
@@ -99,11 +131,21 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
         if (reparse == null || attempt >= 64 || !fieldDiscovery().discover(request)) {
           throw request.original();
         }
+        discovered = true;
         validator = context.validator(reader);
         validator.enableDiscovery();
         current = reparse.get();
       }
     }
+  }
+
+  /**
+   * Whether a table's storage was asked for a column the statement names and found it (in a view
+   * the statement reads too): the plan then depends on the storage's answer, not on the catalog
+   * alone.
+   */
+  public boolean discoveredColumns() {
+    return discovered;
   }
 
   private FieldDiscovery fieldDiscovery() {
@@ -120,7 +162,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
         this,
         validator,
         reader,
-        cluster,
+        cluster(),
         StandardConvertletTable.INSTANCE,
         SqlToRelConverter.config().withTrimUnusedFields(true).withExpand(false));
   }
@@ -165,13 +207,14 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
    */
   public RelNode heuristic(RelNode logical) {
     return OptimizerProgram.HEURISTIC.run(
-        planner, logical, logical.getTraitSet(), List.of(), List.of());
+        planner(), logical, logical.getTraitSet(), List.of(), List.of());
   }
 
   /** Makes the plan of {@link #heuristic} executable on Calcite's Enumerable engine. */
   public EnumerableRel physical(RelNode heuristic) {
     RelTraitSet traits = heuristic.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
-    return (EnumerableRel) context.program().run(planner, heuristic, traits, List.of(), List.of());
+    return (EnumerableRel)
+        context.program().run(costBasedPlanner(), heuristic, traits, List.of(), List.of());
   }
 
   /** Renders a plan as text, JSON or DOT. */
@@ -207,12 +250,13 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
         };
     QueryPlanner inner = new QueryPlanner(context, parse);
     SqlNode validated = inner.validate(parse.get());
+    discovered |= inner.discovered;
     SqlToRelConverter converter =
         new SqlToRelConverter(
             this,
             inner.validator,
             inner.reader,
-            cluster,
+            cluster(),
             StandardConvertletTable.INSTANCE,
             SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
     try (DiscoveryScope.Entered ignored = inner.discovery.enter()) {

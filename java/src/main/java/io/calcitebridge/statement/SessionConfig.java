@@ -24,6 +24,10 @@ public final class SessionConfig {
   public static final String LOCAL_TIME_ZONE = "table.local-time-zone";
   public static final String PYTHON_ALLOWED_MODULES = "python.allowed-modules";
   public static final String EXECUTION_BACKEND = "execution.backend";
+  public static final String PLAN_CACHE_SIZE = "planner.plan-cache.size";
+
+  /** The default of {@link #PLAN_CACHE_SIZE}: how many planned statements an environment keeps. */
+  public static final int DEFAULT_PLAN_CACHE_SIZE = 256;
 
   /** Values of {@link #EXECUTION_BACKEND}. */
   public static final List<String> BACKENDS = List.of("auto", "enumerable", "duckdb");
@@ -37,6 +41,9 @@ public final class SessionConfig {
     KEYS.put(LOCAL_TIME_ZONE, new Key("UTC", SessionConfig::normalizeZone));
     KEYS.put(PYTHON_ALLOWED_MODULES, new Key("", SessionConfig::normalizeList));
     KEYS.put(EXECUTION_BACKEND, new Key("auto", SessionConfig::normalizeBackend));
+    KEYS.put(
+        PLAN_CACHE_SIZE,
+        new Key(Integer.toString(DEFAULT_PLAN_CACHE_SIZE), SessionConfig::normalizeSize));
   }
 
   private final Map<String, String> values = new ConcurrentHashMap<>();
@@ -78,6 +85,11 @@ public final class SessionConfig {
       }
     }
     return out;
+  }
+
+  /** How many planned statements the plan cache keeps; 0 when it is off. */
+  public int planCacheSize() {
+    return Integer.parseInt(get(PLAN_CACHE_SIZE));
   }
 
   public TimeZone timeZone() {
@@ -144,6 +156,23 @@ public final class SessionConfig {
       }
     }
     return String.join(";", out);
+  }
+
+  private static String normalizeSize(String value) {
+    try {
+      int n = Integer.parseInt(value.trim());
+      if (n >= 0) {
+        return Integer.toString(n);
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new ConfigException(
+        "Invalid value '"
+            + value.trim()
+            + "' for '"
+            + PLAN_CACHE_SIZE
+            + "': expected a whole number of statements, 0 or more (0 turns the cache off)");
   }
 
   private static String normalizeZone(String value) {

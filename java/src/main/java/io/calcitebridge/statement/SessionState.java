@@ -17,6 +17,7 @@ public final class SessionState {
       new PlannerContext(catalog, config::expansionStrategy, () -> ArrowAggregateRule.PROGRAM);
   private volatile @Nullable ConnectorFactory connectorFactory;
   private volatile java.util.Set<String> hostBackends = java.util.Set.of("enumerable");
+  private final PlanCache planCache = new PlanCache(catalog, config, this::hostBackends);
 
   public Catalog catalog() {
     return catalog;
@@ -28,6 +29,11 @@ public final class SessionState {
 
   public PlannerContext planner() {
     return planner;
+  }
+
+  /** The statements planned before, by text and what their plans depend on. */
+  public PlanCache planCache() {
+    return planCache;
   }
 
   /** The factory of Python-implemented connectors, or null before Python registered one. */

@@ -50,6 +50,8 @@ public final class StatementExecutor {
   private final AtomicBoolean cancelFlag;
   private @Nullable String sql;
   private @Nullable String backend;
+  private PlanCache.@Nullable Key cacheKey;
+  private final List<QueryPlanner> planners = new ArrayList<>();
 
   public StatementExecutor(SessionState session, AtomicBoolean cancel) {
     this.session = session;
@@ -227,14 +229,36 @@ public final class StatementExecutor {
     };
   }
 
+  /**
+   * The rows of the query {@code text} when the plan cache holds its plan (planned before under the
+   * same settings and catalog), or null; then {@link #execute} stores the plan it makes of the
+   * query under the same key.
+   */
+  public @Nullable RowSet cachedQuery(String text) {
+    cacheKey = session.planCache().key("query", text, backend());
+    QueryPlan plan = cacheKey == null ? null : session.planCache().get(cacheKey, QueryPlan.class);
+    return plan == null ? null : run(plan);
+  }
+
   /** Plans and runs a query. */
   public RowSet query(SqlNode node) {
-    QueryPlanner planner = new QueryPlanner(context, reparser());
+    QueryPlanner planner = planner(reparser());
     SqlNode validated = planner.validate(node);
     RelDataType rowType = planner.rowType(validated);
     RelNode heuristic = planner.heuristic(planner.toLogical(validated));
     EnumerableRel early = arrowAggregate(planner, heuristic);
     Translation translation = early == null ? translate(heuristic) : null;
+    EnumerableRel physical =
+        translation != null ? null : early != null ? early : planner.physical(heuristic);
+    QueryPlan plan = new QueryPlan(rowType, translation, physical);
+    cache(cacheKey, plan);
+    return run(plan);
+  }
+
+  /** Runs a planned query: its scans are opened here, each time. */
+  private RowSet run(QueryPlan plan) {
+    RelDataType rowType = plan.rowType();
+    Translation translation = plan.translation();
     if (translation != null) {
       List<BackendScan> scans = new ArrayList<>();
       try {
@@ -253,19 +277,68 @@ public final class StatementExecutor {
           translation,
           scans);
     }
-    EnumerableRel physical = early != null ? early : planner.physical(heuristic);
+    EnumerableRel physical = java.util.Objects.requireNonNull(plan.physical());
     org.apache.arrow.vector.ipc.ArrowReader direct = FastPath.direct(physical, rowType);
     if (direct != null) {
       return new RowSet(
           "query", rowType, org.apache.calcite.linq4j.Linq4j.emptyEnumerable(), direct);
     }
-    return new RowSet("query", rowType, run(physical));
+    return new RowSet("query", rowType, run(physical, plan));
+  }
+
+  /** A planner for this statement; {@link #discovered} asks each one made. */
+  private QueryPlanner planner(java.util.function.@Nullable Supplier<SqlNode> reparse) {
+    QueryPlanner planner = new QueryPlanner(context, reparse);
+    planners.add(planner);
+    return planner;
+  }
+
+  /**
+   * Stores {@code value} in the plan cache under {@code key} (when not null), unless a storage
+   * answered for a column the statement names: its next answer may differ.
+   */
+  private void cache(PlanCache.@Nullable Key key, Object value) {
+    if (key != null && planners.stream().noneMatch(QueryPlanner::discoveredColumns)) {
+      session.planCache().put(key, value);
+    }
   }
 
   /** The row type of a query, without running it. */
   public RelDataType validate(SqlNode node) {
-    QueryPlanner planner = new QueryPlanner(context, reparser());
+    QueryPlanner planner = planner(reparser());
     return planner.rowType(planner.validate(node));
+  }
+
+  /** The row type of the query {@code text} (parsed by {@code parse}), from the plan cache. */
+  public RelDataType validate(String text, java.util.function.Supplier<SqlNode> parse) {
+    PlanCache.Key key = session.planCache().key("validate", text, "");
+    RelDataType cached = key == null ? null : session.planCache().get(key, RelDataType.class);
+    if (cached != null) {
+      return cached;
+    }
+    this.sql = text;
+    RelDataType rowType = validate(parse.get());
+    cache(key, rowType);
+    return rowType;
+  }
+
+  /**
+   * The optimized plan of the query or INSERT {@code text} (parsed by {@code parse}), from the plan
+   * cache.
+   */
+  public String explain(String text, java.util.function.Supplier<SqlNode> parse, String format) {
+    PlanCache.Key key =
+        session
+            .planCache()
+            .key("explain " + format.toLowerCase(java.util.Locale.ROOT), text, backend());
+    String cached = key == null ? null : session.planCache().get(key, String.class);
+    if (cached != null) {
+      return cached;
+    }
+    this.sql = text;
+    String plan = explain(parse.get(), format);
+    cache(key, plan);
+    return plan;
   }
 
   /** The optimized plan of a query or INSERT. */
@@ -273,8 +346,7 @@ public final class StatementExecutor {
     if (node instanceof SqlExplain) {
       node = ((SqlExplain) node).getExplicandum();
     }
-    QueryPlanner planner =
-        new QueryPlanner(context, node.getKind() == SqlKind.INSERT ? null : reparser());
+    QueryPlanner planner = planner(node.getKind() == SqlKind.INSERT ? null : reparser());
     SqlNode validated = planner.validate(prepareInsert(node));
     if (validated.getKind() == SqlKind.INSERT) {
       TableModify modify = planner.toLogicalInsert(validated);
@@ -363,20 +435,34 @@ public final class StatementExecutor {
     }
   }
 
-  /** Compiles and runs an optimized plan; rows come back as {@code Object[]} always. */
-  @SuppressWarnings("unchecked")
   private Enumerable<Object[]> run(EnumerableRel rel) {
-    Map<String, Object> parameters = new java.util.HashMap<>();
-    Bindable<Object> bindable =
-        EnumerableInterpretable.toBindable(parameters, null, rel, EnumerableRel.Prefer.ARRAY);
+    return run(rel, null);
+  }
+
+  /**
+   * Compiles and runs an optimized plan; rows come back as {@code Object[]} always. The code
+   * compiled for {@code plan} is kept with it, for its next run.
+   */
+  @SuppressWarnings("unchecked")
+  private Enumerable<Object[]> run(EnumerableRel rel, @Nullable QueryPlan plan) {
+    QueryPlan.Compiled code = plan == null ? null : plan.compiled();
+    if (code == null) {
+      Map<String, Object> parameters = new java.util.HashMap<>();
+      Bindable<Object> bindable =
+          EnumerableInterpretable.toBindable(parameters, null, rel, EnumerableRel.Prefer.ARRAY);
+      code = new QueryPlan.Compiled(bindable, java.util.Collections.unmodifiableMap(parameters));
+      if (plan != null) {
+        plan.setCompiled(code);
+      }
+    }
     ExecContext dc =
         new ExecContext(
             context.catalog().rootSchema().plus(),
             context.typeFactory(),
-            parameters,
+            code.parameters(),
             config.timeZone(),
             cancelFlag);
-    Enumerable<Object> rows = bindable.bind(dc);
+    Enumerable<Object> rows = code.bindable().bind(dc);
     if (rel.getRowType().getFieldCount() == 1) {
       return rows.select(v -> new Object[] {v});
     }

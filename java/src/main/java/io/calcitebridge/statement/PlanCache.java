@@ -1,0 +1,98 @@
+package io.calcitebridge.statement;
+
+import io.calcitebridge.catalog.Catalog;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The statements one environment planned, so that the same text planned again under the same
+ * settings and catalog skips parsing, validation, optimization and translation.
+ *
+ * <p>A key holds everything a plan depends on besides its text: the backend the statement asked
+ * for, every setting but the cache's own size, the backends of the process reading the results, and
+ * the catalog's version, which changes with every table or view added, replaced or dropped. Any
+ * change to the catalog also empties the cache, so no plan keeps a dropped table's data alive. A
+ * plan keeps no data and no open source: each run opens its scans again.
+ *
+ * <p>At most {@code planner.plan-cache.size} entries are kept, the least recently used going first;
+ * 0 turns the cache off. Safe for concurrent use.
+ */
+public final class PlanCache {
+  /** What a cached value depends on. */
+  public record Key(
+      String purpose,
+      String sql,
+      String backend,
+      Map<String, String> settings,
+      Set<String> hostBackends,
+      long catalogVersion) {}
+
+  private final Catalog catalog;
+  private final SessionConfig config;
+  private final Supplier<Set<String>> hostBackends;
+  private final LinkedHashMap<Key, Object> entries = new LinkedHashMap<>(16, 0.75f, true);
+
+  /**
+   * A cache of the statements planned against {@code catalog} under {@code config}, read by a
+   * process that runs {@code hostBackends}.
+   */
+  PlanCache(Catalog catalog, SessionConfig config, Supplier<Set<String>> hostBackends) {
+    this.catalog = catalog;
+    this.config = config;
+    this.hostBackends = hostBackends;
+    catalog.onChange(this::clear);
+  }
+
+  /**
+   * The key of {@code sql} planned for {@code purpose} on {@code backend} under the current
+   * settings and catalog, or null when the cache is off.
+   */
+  @Nullable Key key(String purpose, String sql, String backend) {
+    if (config.planCacheSize() == 0) {
+      clear();
+      return null;
+    }
+    // The catalog version is read first: a plan made while the catalog changes is then stored
+    // under the older version and never found (see put).
+    long version = catalog.version();
+    Map<String, String> settings = config.all();
+    settings.remove(SessionConfig.PLAN_CACHE_SIZE);
+    return new Key(purpose, sql, backend, settings, hostBackends.get(), version);
+  }
+
+  /** The value stored under {@code key}, or null. */
+  synchronized <T> @Nullable T get(Key key, Class<T> type) {
+    Object value = entries.get(key);
+    return type.isInstance(value) ? type.cast(value) : null;
+  }
+
+  /**
+   * Stores {@code value} under {@code key}, unless the catalog changed since the key was made;
+   * drops the least recently used entries beyond the cache's size.
+   */
+  synchronized void put(Key key, Object value) {
+    if (key.catalogVersion() != catalog.version()) {
+      return;
+    }
+    entries.put(key, value);
+    int size = config.planCacheSize();
+    var oldest = entries.keySet().iterator();
+    while (entries.size() > size && oldest.hasNext()) {
+      oldest.next();
+      oldest.remove();
+    }
+  }
+
+  /** How many statements are cached. */
+  public synchronized int size() {
+    return entries.size();
+  }
+
+  /** Forgets every plan. */
+  public synchronized void clear() {
+    entries.clear();
+  }
+}

@@ -1,0 +1,51 @@
+package io.calcitebridge.statement;
+
+import io.calcitebridge.translate.Translation;
+import java.util.Map;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.runtime.Bindable;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * A planned query, ready to run any number of times: a backend's translation, or an Enumerable plan
+ * (with its generated code once it was compiled). It holds no open source and no rows.
+ */
+final class QueryPlan {
+  /** An Enumerable plan compiled to code, and the values the code reads from its context. */
+  record Compiled(Bindable<Object> bindable, Map<String, Object> parameters) {}
+
+  private final RelDataType rowType;
+  private final @Nullable Translation translation;
+  private final @Nullable EnumerableRel physical;
+  private volatile @Nullable Compiled compiled;
+
+  QueryPlan(
+      RelDataType rowType, @Nullable Translation translation, @Nullable EnumerableRel physical) {
+    this.rowType = rowType;
+    this.translation = translation;
+    this.physical = physical;
+  }
+
+  RelDataType rowType() {
+    return rowType;
+  }
+
+  /** The backend's translation, or null when Calcite's engine runs the plan. */
+  @Nullable Translation translation() {
+    return translation;
+  }
+
+  /** The Enumerable plan, or null when a backend runs the query. */
+  @Nullable EnumerableRel physical() {
+    return physical;
+  }
+
+  @Nullable Compiled compiled() {
+    return compiled;
+  }
+
+  void setCompiled(Compiled code) {
+    this.compiled = code;
+  }
+}
