@@ -217,6 +217,19 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
         context.program().run(costBasedPlanner(), heuristic, traits, List.of(), List.of());
   }
 
+  /**
+   * Lets go of what planning built around the plans this planner returned: the cost-based planner's
+   * rules and memo and the metadata cached for its nodes. The plans stay valid and can be compiled
+   * and run; a cached plan no longer keeps every alternative its planning considered.
+   */
+  public void release() {
+    VolcanoPlanner p = planner;
+    if (p != null) {
+      p.clear();
+      java.util.Objects.requireNonNull(cluster).invalidateMetadataQuery();
+    }
+  }
+
   /** Renders a plan as text, JSON or DOT. */
   public static String render(RelNode rel, String format) {
     SqlExplainFormat f;

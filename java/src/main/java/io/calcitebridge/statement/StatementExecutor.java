@@ -251,6 +251,7 @@ public final class StatementExecutor {
     EnumerableRel physical =
         translation != null ? null : early != null ? early : planner.physical(heuristic);
     QueryPlan plan = new QueryPlan(rowType, translation, physical);
+    planner.release();
     cache(cacheKey, plan);
     return run(plan);
   }

@@ -4,9 +4,11 @@ import io.calcitebridge.plan.BridgeTableScan;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.rel2sql.RelToSqlConverter;
 import org.apache.calcite.rel.rel2sql.SqlImplementor;
 import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
@@ -51,17 +53,33 @@ public final class DuckDbTranslator {
     return new Translation(BACKEND, sql, List.copyOf(converter.scans));
   }
 
+  /** Calcite's rule that rewrites AVG as SUM / COUNT, for AVG alone. */
+  private static final RelOptRule REDUCE_AVG =
+      CoreRules.AGGREGATE_REDUCE_FUNCTIONS
+          .config
+          .as(AggregateReduceFunctionsRule.Config.class)
+          .withFunctionsToReduce(EnumSet.of(SqlKind.AVG))
+          .toRule();
+
   private static RelNode reduceAverages(RelNode plan) {
+    if (!averages(plan)) {
+      return plan; // the rule would match nothing: skip building a planner for the plan
+    }
     HepProgramBuilder program = new HepProgramBuilder();
-    program.addRuleInstance(
-        CoreRules.AGGREGATE_REDUCE_FUNCTIONS
-            .config
-            .as(AggregateReduceFunctionsRule.Config.class)
-            .withFunctionsToReduce(EnumSet.of(SqlKind.AVG))
-            .toRule());
+    program.addRuleInstance(REDUCE_AVG);
     HepPlanner planner = new HepPlanner(program.build());
     planner.setRoot(plan);
     return planner.findBestExp();
+  }
+
+  /** Whether an aggregate of {@code rel} or of its inputs computes an AVG. */
+  private static boolean averages(RelNode rel) {
+    if (rel instanceof Aggregate aggregate
+        && aggregate.getAggCallList().stream()
+            .anyMatch(call -> call.getAggregation().getKind() == SqlKind.AVG)) {
+      return true;
+    }
+    return rel.getInputs().stream().anyMatch(DuckDbTranslator::averages);
   }
 
   /** Calcite's converter, with our scans as named relations. */
