@@ -165,7 +165,9 @@ class BridgeEnvironmentTest {
             "python.allowed-modules",
             "",
             "execution.backend",
-            "auto"),
+            "auto",
+            "planner.plan-cache.size",
+            "256"),
         env.configEntries());
     env.setConfig("table.local-time-zone", "Europe/Paris");
     run("SET 'table.column-expansion-strategy' = 'EXCLUDE_COMPUTED_COLUMNS'");
