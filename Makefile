@@ -9,7 +9,7 @@ MVN ?= mvn -B -q
 JAVA_SOURCES := $(shell find java/src/main -type f 2>/dev/null) java/pom.xml
 
 .PHONY: build jar venv demo test test-java test-python test-java-example install-java bench lint fmt clean \
-	golden differential-report
+	golden differential-report fuzz logic
 
 PKG_JSA := python/calcite_bridge/_jars/calcite-bridge.jsa
 
@@ -61,6 +61,19 @@ golden: build
 # and writes the counts to docs/backends.md; review the diff before committing it.
 differential-report: build
 	CALCITE_BRIDGE_DIFFERENTIAL_REPORT=docs/backends.md $(PY) -m pytest tests/differential -q
+
+# Random TLP, NoREC, DuckDB and backend checks (tests/fuzz/); a mismatch prints a shrunk repro.
+MINUTES ?= 15
+SEED ?= 1
+fuzz: build
+	$(PY) -m tests.fuzz --minutes $(MINUTES) --seed $(SEED)
+
+# Runs sqllogictest files (default: the ones make test runs) and prints every failure:
+# make logic FILES="tests/logic/files/select5.test" BACKEND=duckdb
+BACKEND ?= enumerable
+FILES ?= $(wildcard tests/logic/files/*.test)
+logic: build
+	$(PY) -m tests.logic.runner --backend $(BACKEND) $(FILES)
 
 # Puts the shaded jar, with its dependency-reduced pom, into Maven's local repository, as
 # `cd java && mvn install` does, without building it again.

@@ -48,6 +48,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "dyncol": tuple(
         f"column_get_{n}[{b}]" for n in ("200k", "1m") for b in ("enumerable", "duckdb")
     ),
+    "many_joins": tuple(f"plan_join_{n}_tables[{b}]" for n in (8, 20, 47) for b in BACKENDS),
     "memory": ("memory_10k_queries",),
     "transport": ("transport_small_query", "transport_validate", "transport_transfer"),
 }

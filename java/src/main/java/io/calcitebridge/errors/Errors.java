@@ -139,7 +139,9 @@ public final class Errors {
     if (c instanceof NumberFormatException) {
       return new BridgeError(ErrorKind.EXECUTION, "Invalid number: " + c.getMessage(), top);
     }
-    if (c instanceof UnsupportedOperationException) {
+    if (c instanceof UnsupportedOperationException && c.getMessage() != null) {
+      // Without a message it is a bug (an immutable collection changed, say), not a construct
+      // we do not support: it falls through to an internal error naming the class.
       return new BridgeError(ErrorKind.UNSUPPORTED, c.getMessage(), top);
     }
     if (c.getClass().getName().startsWith("org.codehaus.")) {

@@ -9,14 +9,21 @@ import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.rel2sql.RelToSqlConverter;
 import org.apache.calcite.rel.rel2sql.SqlImplementor;
 import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Turns a plan after the heuristic passes into DuckDB SQL with the reference's semantics, or
@@ -34,7 +41,7 @@ public final class DuckDbTranslator {
 
   /** The translation of {@code plan}; throws {@link Refusal} when it cannot be exact. */
   public static Translation translate(RelNode plan) {
-    RelNode reduced = reduceAverages(plan);
+    RelNode reduced = removeConstantSortKeys(reduceAverages(plan));
     RelNode rewritten = DuckDbRewrites.rewrite(reduced);
     Whitelist.check(rewritten);
     Converter converter = new Converter();
@@ -72,6 +79,11 @@ public final class DuckDbTranslator {
     return planner.findBestExp();
   }
 
+  /** Whether {@code rel} or one of its inputs is a sort. */
+  private static boolean sorts(RelNode rel) {
+    return rel instanceof Sort || rel.getInputs().stream().anyMatch(DuckDbTranslator::sorts);
+  }
+
   /** Whether an aggregate of {@code rel} or of its inputs computes an AVG. */
   private static boolean averages(RelNode rel) {
     if (rel instanceof Aggregate aggregate
@@ -82,12 +94,62 @@ public final class DuckDbTranslator {
     return rel.getInputs().stream().anyMatch(DuckDbTranslator::averages);
   }
 
+  /**
+   * Drops sort keys that are constants: they do not change the order, and DuckDB rejects the
+   * literal Calcite's converter writes for them ({@code ORDER BY '1'}: "non-integer literal has no
+   * effect"), where an integer literal would name a column instead.
+   */
+  private static RelNode removeConstantSortKeys(RelNode plan) {
+    if (!sorts(plan)) {
+      return plan;
+    }
+    HepPlanner planner =
+        new HepPlanner(
+            new HepProgramBuilder().addRuleInstance(CoreRules.SORT_REMOVE_CONSTANT_KEYS).build());
+    planner.setRoot(plan);
+    return planner.findBestExp();
+  }
+
+  /**
+   * A grouping item DuckDB reads as what it says: an integer literal there ({@code GROUP BY 89}, or
+   * {@code -89}) is a column ordinal in DuckDB, so it is written as a cast, which groups by the
+   * constant (one group, or none over no rows) as the reference does.
+   */
+  static SqlNode groupingItem(SqlNode item) {
+    SqlNode literal = item;
+    if (item instanceof SqlBasicCall call && call.getKind() == SqlKind.MINUS_PREFIX) {
+      literal = call.operand(0);
+    }
+    if (!(literal instanceof SqlNumericLiteral number) || !number.isInteger()) {
+      return item;
+    }
+    SqlTypeName type =
+        number.getValueAs(java.math.BigDecimal.class).abs().compareTo(INT_LIMIT) < 0
+            ? SqlTypeName.INTEGER
+            : SqlTypeName.BIGINT;
+    return SqlStdOperatorTable.CAST.createCall(
+        SqlParserPos.ZERO,
+        item,
+        new SqlDataTypeSpec(new SqlBasicTypeNameSpec(type, SqlParserPos.ZERO), SqlParserPos.ZERO));
+  }
+
+  private static final java.math.BigDecimal INT_LIMIT =
+      java.math.BigDecimal.valueOf(Integer.MAX_VALUE);
+
   /** Calcite's converter, with our scans as named relations. */
   public static final class Converter extends RelToSqlConverter {
     final List<BridgeTableScan> scans = new ArrayList<>();
 
     private Converter() {
       super(DuckDbDialect.INSTANCE);
+    }
+
+    @Override
+    protected Builder buildAggregate(
+        Aggregate e, Builder builder, List<SqlNode> selectList, List<SqlNode> groupByList) {
+      List<SqlNode> items = new ArrayList<>(groupByList.size());
+      groupByList.forEach(item -> items.add(groupingItem(item)));
+      return super.buildAggregate(e, builder, selectList, items);
     }
 
     /** Visits one of our scans; called by the converter's dispatch, by reflection. */

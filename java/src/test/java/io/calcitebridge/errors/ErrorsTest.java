@@ -1,0 +1,24 @@
+package io.calcitebridge.errors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** How Java exceptions become the project's error kinds. */
+class ErrorsTest {
+  @Test
+  void unsupportedOperationWithAMessageIsUnsupported() {
+    BridgeError e = Errors.translate(new UnsupportedOperationException("MATCH_RECOGNIZE"));
+    assertEquals(ErrorKind.UNSUPPORTED, e.errorKind());
+    assertEquals("MATCH_RECOGNIZE", e.getMessage());
+  }
+
+  @Test
+  void unsupportedOperationWithoutAMessageIsABugNamedByItsClass() {
+    // What List.of(...).add(...) throws: not a construct the user wrote.
+    BridgeError e = Errors.translate(new UnsupportedOperationException());
+    assertEquals(ErrorKind.INTERNAL, e.errorKind());
+    assertTrue(e.getMessage().contains("UnsupportedOperationException"), e.getMessage());
+  }
+}
