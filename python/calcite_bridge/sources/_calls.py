@@ -16,6 +16,7 @@ import pyarrow as pa
 from ..errors import STREAM_FAILURE_MARKER, SourceContractError, SourceError
 from .base import ScanRequest, check_filter_result, filters_from_json, to_reader
 from .filesystem import FileSystemSource
+from .parquet_files import ParquetFiles
 
 CONNECTORS = ("filesystem", "python")
 
@@ -170,6 +171,21 @@ class SourceCalls:
                 f"source {self.name!r} failed in scan(): {type(e).__name__}: {e}",
                 source_traceback=traceback.format_exc(),
             ) from e
+
+    def open_files(self, request_json: str) -> ParquetFiles | None:
+        """The scan as a query over Parquet files, when the source is the ``filesystem``
+        connector and the query reads them as :meth:`open` would; else None (and a failure to
+        find out is left to :meth:`open` to report)."""
+        source = self.source
+        if (
+            not isinstance(source, FileSystemSource)
+            or type(source).scan is not FileSystemSource.scan
+        ):
+            return None
+        try:
+            return source.parquet_files(ScanRequest.from_json(request_json))
+        except Exception:
+            return None
 
     def readable_metadata(self) -> str:
         try:

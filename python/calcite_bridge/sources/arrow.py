@@ -188,5 +188,23 @@ class ArrowTableSource(
     def apply_filters(self, filters: list[Expression]) -> FilterPushDownResult:
         return split_filters(filters, self.table.schema)
 
-    def scan(self, request: ScanRequest) -> pa.RecordBatchReader:
+    def scan(self, request: ScanRequest) -> pa.Table | pa.RecordBatchReader:
+        """The table itself, its columns picked without a copy, when the request only projects
+        top-level columns; else a scan of it that applies the filters, paths and limit."""
+        if not request.filters and request.limit is None:
+            names = _top_level(self.table.schema, request)
+            if names is not None and len(set(names)) == len(names):
+                return self.table.select(names)
         return scan_dataset(self._dataset, request, batch_size=self._batch_size)
+
+
+def _top_level(schema: pa.Schema, request: ScanRequest) -> list[str] | list[int] | None:
+    """The columns ``request`` asks of ``schema`` when they are all top-level ones (names or
+    indices), every column when it asks for none in particular; None when a path goes deeper."""
+    if request.projection is not None:
+        if any(len(path) != 1 for path in request.projection):
+            return None
+        return [path[0] for path in request.projection]
+    if request.columns is not None:
+        return list(request.columns)
+    return list(range(len(schema)))

@@ -45,6 +45,7 @@ from calcite_bridge.sources.base import (
     TableSource,
 )
 from calcite_bridge.sources.parquet import scan_parquet
+from calcite_bridge.sources.parquet_files import ParquetFiles, parquet_files
 from calcite_bridge.sources.pruning import prune_row_groups
 
 __all__ = ["METADATA", "TMP_PREFIX", "FileSystemSource"]
@@ -247,6 +248,13 @@ class FileSystemSource(
                 return found
         dataset = prune_row_groups(self._dataset(schema), request.filters)
         return scan_dataset(dataset, request, fields, lambda fragment: values(fragment.path))
+
+    def parquet_files(self, request: ScanRequest) -> ParquetFiles | None:
+        """The scan as one query over the Parquet files, for a backend that reads them itself;
+        None when it must be read by :meth:`scan` (see :mod:`~.sources.parquet_files`)."""
+        if self.format != "parquet":
+            return None
+        return parquet_files(self.path, self._scan_schema(), request, _IGNORE_PREFIXES)
 
     @staticmethod
     def _metadata_values(keys: Sequence[str]) -> Any:
