@@ -188,14 +188,19 @@ class ArrowTableSource(
     def apply_filters(self, filters: list[Expression]) -> FilterPushDownResult:
         return split_filters(filters, self.table.schema)
 
-    def scan(self, request: ScanRequest) -> pa.Table | pa.RecordBatchReader:
-        """The table itself, its columns picked without a copy, when the request only projects
-        top-level columns; else a scan of it that applies the filters, paths and limit."""
-        if not request.filters and request.limit is None:
-            names = _top_level(self.table.schema, request)
-            if names is not None and len(set(names)) == len(names):
-                return self.table.select(names)
+    def scan(self, request: ScanRequest) -> pa.RecordBatchReader:
         return scan_dataset(self._dataset, request, batch_size=self._batch_size)
+
+    def table_scan(self, request: ScanRequest) -> pa.Table | None:
+        """The scan as the table's own columns, picked without a copy, when the request asks
+        for top-level columns only, without filters or a limit; else None. A backend of this
+        process reads such a table in parallel, where a stream is read in order."""
+        if request.filters or request.limit is not None or request.metadata_keys:
+            return None
+        names = _top_level(self.table.schema, request)
+        if names is None or len(set(names)) != len(names):
+            return None
+        return self.table.select(names)
 
 
 def _top_level(schema: pa.Schema, request: ScanRequest) -> list[str] | list[int] | None:

@@ -36,6 +36,7 @@ from calcite_bridge.sources.arrow import scan_dataset, split_filters
 from calcite_bridge.sources.base import (
     FilterPushDownResult,
     ScanRequest,
+    SupportsAggregatePushDown,
     SupportsDynamicColumns,
     SupportsFilterPushDown,
     SupportsLimitPushDown,
@@ -110,6 +111,7 @@ class FileSystemSource(
     SupportsReadingMetadata,
     SupportsDynamicColumns,
     SupportsWriting,
+    SupportsAggregatePushDown,
 ):
     """A file or a directory of files in one format (``parquet``, ``csv`` or ``json`` lines).
 
