@@ -148,9 +148,10 @@ class SupportsAggregatePushDown:
     integer and floating-point columns) directly over a scan of the source is computed straight
     from the scan's Arrow batches, and ``COUNT(*)`` asks for no column at all
     (``request.columns == ()``): the source may answer with batches of rows and no columns,
-    counted from its own metadata (the ``filesystem`` connector reads Parquet footers). Under
-    ``execution.backend = auto`` such an aggregate is then not handed to DuckDB; EXPLAIN shows it
-    as ``ArrowAggregate``. Without the ability, the engine runs the aggregate over the scan.
+    counted from its own metadata (the ``filesystem`` connector reads Parquet footers). EXPLAIN
+    shows it as ``ArrowAggregate``. Under ``execution.backend = auto`` only such a ``COUNT(*)``
+    stays with the source; DuckDB runs aggregates that read columns. Without the ability, the
+    engine runs every aggregate over the scan.
     """
 
     def supports_aggregate_pushdown(self) -> bool:

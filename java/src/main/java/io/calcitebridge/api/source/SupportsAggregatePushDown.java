@@ -8,10 +8,11 @@ package io.calcitebridge.api.source;
  * it for no column at all ({@link ScanRequest#columns()} empty), which it may answer from its own
  * row counts (a file format's footers, say) with batches of rows and no columns.
  *
- * <p>Under {@code execution.backend = auto} the aggregate is then not handed to DuckDB. A source
- * without this ability (or answering false) has its aggregates run by the engine: DuckDB under
- * {@code auto}, Calcite's aggregate on {@code enumerable}. EXPLAIN shows an aggregate a source
- * answers as {@code ArrowAggregate(...)} over the scan.
+ * <p>Under {@code execution.backend = auto} such a {@code COUNT(*)} is not handed to DuckDB;
+ * aggregates that read columns are (DuckDB measured faster). A source without this ability (or
+ * answering false) has every aggregate run by the engine: DuckDB under {@code auto}, Calcite's
+ * aggregate on {@code enumerable}. EXPLAIN shows an aggregate a source answers as {@code
+ * ArrowAggregate(...)} over the scan.
  */
 public interface SupportsAggregatePushDown {
   /**
