@@ -211,3 +211,11 @@ def test_a_column_of_another_type_in_a_file_is_left_to_the_connector(tmp_path: P
     )
     assert parquet_files(str(tmp_path), SCHEMA, ScanRequest(columns=("i",)), []) is None
     assert parquet_files(str(tmp_path), SCHEMA, ScanRequest(columns=("id",)), []) is not None
+
+
+def test_a_file_name_with_a_wildcard_character_is_left_to_the_connector(tmp_path: Path) -> None:
+    pq.write_table(_rows(1, 3), tmp_path / "part[1].parquet")
+    assert parquet_files(str(tmp_path), SCHEMA, ScanRequest(columns=("id",)), []) is None
+    with cb.connect(backend="duckdb") as e:
+        e.execute(DDL.format(name="t", path=tmp_path))
+        assert e.sql("SELECT SUM(id) AS n FROM t WHERE id > 1").to_pylist() == [{"n": 5}]

@@ -10,6 +10,7 @@ reading the files through :mod:`calcite_bridge.sources.parquet`:
   reads from Parquet as the same type it gives an Arrow column (integers, floating point,
   BOOLEAN, strings, DATE, DECIMAL and TIMESTAMP without a zone in microseconds);
 - the request asks for top-level columns, at least one, and no metadata column;
+- no file name holds a character ``read_parquet`` takes for a wildcard (``*?[{``);
 - every filter is a comparison, ``IN``, ``IS [NOT] NULL``, ``AND``, ``OR`` or ``NOT`` over such
   columns (floating-point ones excepted, whose NaN compares differently) and non-NULL literals.
 
@@ -39,6 +40,8 @@ from calcite_bridge.sources.parquet import list_files
 from calcite_bridge.sources.parquet_footers import footer
 
 __all__ = ["ParquetFiles", "parquet_files"]
+
+_GLOB = ("*", "?", "[", "{")
 
 
 @dataclass(frozen=True)
@@ -227,7 +230,9 @@ def parquet_files(
     if any(c is None for c in conditions):
         return None
     files = list_files(root, ignore_prefixes)
-    if not files or not _files_fit(files, schema, {*names, *filters.columns}):
+    if not files or any(c in f for f in files for c in _GLOB):
+        return None  # DuckDB would read a name with a wildcard as a pattern
+    if not _files_fit(files, schema, {*names, *filters.columns}):
         return None
     listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
     select = ", ".join(_q(n) for n in names)
