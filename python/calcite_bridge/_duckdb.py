@@ -3,12 +3,12 @@
 The JVM plans the query, pushes what the sources take into the scans, and writes the rest as
 DuckDB SQL (``io.calcitebridge.translate``) that reads each scan as a relation ``scan_i``. Here
 the scans are registered in a DuckDB connection of the environment's own and the SQL runs: a
-source's Arrow table as it is (DuckDB reads it in parallel), any other scan as an Arrow stream,
-and Parquet files of the ``filesystem`` connector as a view over DuckDB's own ``read_parquet``
-with the pushed filters in its WHERE (:mod:`calcite_bridge.sources.parquet_files`). The result
-is cast to the schema the planner derived, so it has the same types as on Calcite's engine.
-Every scan is released before the statement ends: DuckDB never holds a buffer of the JVM after
-it.
+source's Arrow table as it is (DuckDB reads its batches itself), any other scan as an Arrow
+stream, and Parquet files of the ``filesystem`` connector as a view over DuckDB's own
+``read_parquet`` with the pushed filters in its WHERE
+(:mod:`calcite_bridge.sources.parquet_files`). The result is cast to the schema the planner
+derived, so it has the same types as on Calcite's engine. Every scan is released before the
+statement ends: DuckDB never holds a buffer of the JVM after it.
 
 The dynamic-columns functions (``COLUMN_GET``, ...) run as DuckDB Arrow functions computed in the
 JVM a batch at a time: the translation writes each call as ``cb_dyncol_<result>_<arg>...(spec,

@@ -194,7 +194,8 @@ class ArrowTableSource(
     def table_scan(self, request: ScanRequest) -> pa.Table | None:
         """The scan as the table's own columns, picked without a copy, when the request asks
         for top-level columns only, without filters or a limit; else None. A backend of this
-        process reads such a table in parallel, where a stream is read in order."""
+        process reads such a table's batches itself, where a stream hands each batch over
+        through Python."""
         if request.filters or request.limit is not None or request.metadata_keys:
             return None
         names = _top_level(self.table.schema, request)
