@@ -219,3 +219,18 @@ def test_a_file_name_with_a_wildcard_character_is_left_to_the_connector(tmp_path
     with cb.connect(backend="duckdb") as e:
         e.execute(DDL.format(name="t", path=tmp_path))
         assert e.sql("SELECT SUM(id) AS n FROM t WHERE id > 1").to_pylist() == [{"n": 5}]
+
+
+def test_files_with_names_that_differ_only_in_case_are_left_to_the_connector(
+    tmp_path: Path,
+) -> None:
+    table = pa.table({"id": [1, 2, 3], "ID": [10, 20, 30]})
+    pq.write_table(table, tmp_path / "a.parquet")
+    schema = pa.schema([("id", pa.int64()), ("ID", pa.int64())])
+    assert parquet_files(str(tmp_path), schema, ScanRequest(columns=("ID",)), []) is None
+    with cb.connect(backend="duckdb") as e:
+        e.execute(
+            f"CREATE TABLE t (id BIGINT, `ID` BIGINT) WITH ('connector' = 'filesystem', "
+            f"'path' = '{tmp_path}', 'format' = 'parquet')"
+        )
+        assert e.sql("SELECT SUM(`ID`) AS n FROM t WHERE id > 1").to_pylist() == [{"n": 50}]

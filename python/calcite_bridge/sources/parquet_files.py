@@ -6,9 +6,10 @@ described by :class:`ParquetFiles`: the files, the columns and the pushed filter
 DuckDB SQL. :func:`parquet_files` gives one only when the answer is sure to be the same as
 reading the files through :mod:`calcite_bridge.sources.parquet`:
 
-- every file has the same schema, and every column read has the table's type, one that DuckDB
-  reads from Parquet as the same type it gives an Arrow column (integers, floating point,
-  BOOLEAN, strings, DATE, DECIMAL and TIMESTAMP without a zone in microseconds);
+- every file has the same schema, no two of its column names differing only in case, and every
+  column read has the table's type, one that DuckDB reads from Parquet as the same type it
+  gives an Arrow column (integers, floating point, BOOLEAN, strings, DATE, DECIMAL and
+  TIMESTAMP without a zone in microseconds);
 - the request asks for top-level columns, at least one, and no metadata column;
 - no file name holds a character ``read_parquet`` takes for a wildcard (``*?[{``);
 - every filter is a comparison, ``IN``, ``IS [NOT] NULL``, ``AND``, ``OR`` or ``NOT`` over such
@@ -211,6 +212,8 @@ def _files_fit(files: Sequence[str], schema: pa.Schema, names: set[str]) -> bool
     first = schemas[0]
     if not all(s.equals(first) for s in schemas[1:]):
         return False
+    if len({n.lower() for n in first.names}) != len(first.names):
+        return False  # DuckDB matches names without regard to case, even quoted ones
     return all(
         first.get_all_field_indices(n) == [first.get_field_index(n)]
         and first.field(n).type.equals(schema.field(n).type)
