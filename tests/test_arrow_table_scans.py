@@ -107,3 +107,14 @@ def test_a_column_selected_twice_keeps_its_values(env: cb.Environment, backend: 
     assert out.column("again").equals(TABLE.column("id"))
     assert out.column("k2").equals(TABLE.column("k"))
     assert out.column("k").null_count == TABLE.column("k").null_count > 0
+
+
+def test_names_that_differ_only_in_case_stay_on_the_reference() -> None:
+    # DuckDB would read `id` for `ID`: the translation refuses, and auto falls back.
+    with cb.connect() as e:
+        e.register_arrow("c", pa.table({"id": [1, 2, 3], "ID": [10, 20, 30]}))
+        sql = "SELECT SUM(`ID`) AS n, SUM(id) AS m FROM c"
+        with pytest.raises(cb.UnsupportedError, match="differ only in case"):
+            e.sql(sql, backend="duckdb").fetchall()
+        assert e.explain(sql).startswith("Enumerable")
+        assert e.sql(sql).to_pylist() == [{"n": 60, "m": 6}]
