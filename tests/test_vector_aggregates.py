@@ -1,4 +1,7 @@
-"""Aggregates without GROUP BY over an absorbed scan, computed from the source's Arrow batches.
+"""Source aggregate pushdown: aggregates without GROUP BY over a scan of a source that supports
+aggregate pushdown (the ``filesystem`` connector, or a source whose
+``supports_aggregate_pushdown()`` is true), computed from the source's Arrow batches; other
+sources' aggregates run on the engine.
 
 Checked three ways: the plan (EXPLAIN shows ``ArrowAggregate`` over a scan that reads only the
 columns the aggregates use, none for ``COUNT(*)``; other aggregates keep Calcite's), the result
@@ -20,7 +23,7 @@ import pytest
 
 import calcite_bridge as cb
 from calcite_bridge.errors import SourceError
-from calcite_bridge.sources import ArrowTableSource, ScanRequest
+from calcite_bridge.sources import ArrowTableSource, ScanRequest, SupportsAggregatePushDown
 
 # These tests check Calcite's engine itself: its plans and operators (see conftest.connect).
 BACKEND = "enumerable"
@@ -35,6 +38,10 @@ COLUMNS = (
     "score DOUBLE, small SMALLINT"
 )
 ROWS = 400
+
+
+class PushingArrowSource(ArrowTableSource, SupportsAggregatePushDown):
+    """An Arrow table source that opts in to aggregate pushdown."""
 
 
 def _user(i: int) -> Any:
@@ -186,7 +193,7 @@ def test_sums_wrap_around_like_the_row_engine(env: cb.Environment) -> None:
             "d": pa.array([0.1, 0.2, None], pa.float64()),
         }
     )
-    env.register_arrow("nums", table)
+    env.register_source("nums", PushingArrowSource(table))
     env.execute(
         "CREATE TABLE mem (t TINYINT, s SMALLINT, i INT, b BIGINT, r REAL, d DOUBLE) "
         "WITH ('connector' = 'memory')"
@@ -206,38 +213,70 @@ def test_sums_wrap_around_like_the_row_engine(env: cb.Environment) -> None:
         env.sql(small).fetchall()
 
 
-def test_arrow_tables_and_sources_without_projection(env: cb.Environment) -> None:
+def test_a_source_that_opts_in_and_one_that_does_not(env: cb.Environment, transport: str) -> None:
     data = _table()
-    env.register_arrow("arrow", data)
+    env.register_arrow("arrow", data)  # an ArrowTableSource: no aggregate pushdown
+    env.register_source("pushing", PushingArrowSource(data))
 
     class WholeRows:
         """Ignores the projection: returns every column whatever the request asks."""
 
-        def __init__(self) -> None:
+        def __init__(self, pushdown: bool) -> None:
+            self.pushdown = pushdown
             self.requests: list[ScanRequest] = []
 
         def schema(self) -> pa.Schema:
             return data.schema
 
+        def supports_aggregate_pushdown(self) -> bool:
+            return self.pushdown
+
         def scan(self, request: ScanRequest) -> pa.Table:
             self.requests.append(request)
             return data
 
-    whole = WholeRows()
+    whole, declining = WholeRows(True), WholeRows(False)
     env.register_source("whole", whole)
-    nested = "SELECT COUNT(*), COUNT(`user`.address.city), MAX(`user`.age) FROM arrow"
-    assert env.explain(nested).startswith("ArrowAggregate(")
-    expected = duckdb.sql(
-        'SELECT COUNT(*), COUNT("user".address.city), MAX("user".age) FROM data'
-    ).fetchall()
-    assert env.sql(nested).fetchall() == expected
-    flat = "SELECT COUNT(*), COUNT(id), MAX(small), SUM(id) FROM whole"
-    assert env.explain(flat).startswith("ArrowAggregate(")
-    expected = duckdb.sql("SELECT COUNT(*), COUNT(id), MAX(small), SUM(id) FROM data")
-    assert env.sql(flat).fetchall() == expected.fetchall()
+    env.register_source("declining", declining)
+    nested = "SELECT COUNT(*), COUNT(`user`.address.city), MAX(`user`.age) FROM {}"
+    expected = duckdb.sql(nested.format("data").replace("`", '"')).fetchall()
+    flat = "SELECT COUNT(*), COUNT(id), MAX(small), SUM(id) FROM {}"
+    expected_flat = duckdb.sql(flat.format("data")).fetchall()
+    cases = [
+        ("pushing", nested, expected, True),
+        ("pushing", flat, expected_flat, True),
+        ("whole", flat, expected_flat, True),  # no nested projection: flat columns only
+        ("arrow", nested, expected, False),
+        ("arrow", flat, expected_flat, False),
+        ("declining", flat, expected_flat, False),
+    ]
+    for table, sql, answer, opts_in in cases:
+        query = sql.format(table)
+        enumerable = env.explain(query)
+        auto = env.explain(query, backend="auto")
+        if opts_in:
+            assert enumerable.startswith("ArrowAggregate("), (table, enumerable)
+            # Under auto, DuckDB computes aggregates that read columns (it measured faster);
+            # a gateway has no DuckDB, and auto runs on Calcite's engine there.
+            assert auto.startswith("DuckDB(" if transport == "jpype" else "ArrowAggregate("), auto
+        else:
+            assert "ArrowAggregate" not in enumerable and "Aggregate" in enumerable, table
+            # A gateway has no DuckDB: auto runs on Calcite's engine there.
+            assert auto.startswith("DuckDB(" if transport == "jpype" else "Enumerable"), auto
+        for backend in ("enumerable", "auto"):
+            assert env.sql(query, backend=backend).fetchall() == answer, (table, backend)
+    # A COUNT(*) alone is answered by a source that opts in on every backend.
+    for table in ("pushing", "whole"):
+        assert env.explain(f"SELECT COUNT(*) FROM {table}", backend="auto").startswith(
+            "ArrowAggregate(group=[{}]"
+        )
+    env.sql(flat.format("whole")).fetchall()
     assert whole.requests[-1].columns == ("id", "small")
     count = env.sql("SELECT COUNT(*) FROM whole").fetchall()
     assert count == [(ROWS,)] and whole.requests[-1].columns == ()
+    # Without the ability, the engine counts rows of a column it reads.
+    count = env.sql("SELECT COUNT(*) FROM declining").fetchall()
+    assert count == [(ROWS,)] and declining.requests[-1].columns != ()
 
 
 def test_a_failing_source_reports_the_failure(env: cb.Environment) -> None:

@@ -2,10 +2,13 @@
 
 The JVM plans the query, pushes what the sources take into the scans, and writes the rest as
 DuckDB SQL (``io.calcitebridge.translate``) that reads each scan as a relation ``scan_i``. Here
-the scans, Arrow streams, are registered in a DuckDB connection of the environment's own and the
-SQL runs. The result is cast to the schema the planner derived, so it has the same types as on
-Calcite's engine. Every scan is released before the statement ends: DuckDB never holds a buffer
-of the JVM after it.
+the scans are registered in a DuckDB connection of the environment's own and the SQL runs: a
+source's Arrow table as it is (DuckDB reads its batches itself), any other scan as an Arrow
+stream, and Parquet files of the ``filesystem`` connector as a view over DuckDB's own
+``read_parquet`` with the pushed filters in its WHERE
+(:mod:`calcite_bridge.sources.parquet_files`). The result is cast to the schema the planner
+derived, so it has the same types as on Calcite's engine. Every scan is released before the
+statement ends: DuckDB never holds a buffer of the JVM after it.
 
 The dynamic-columns functions (``COLUMN_GET``, ...) run as DuckDB Arrow functions computed in the
 JVM a batch at a time: the translation writes each call as ``cb_dyncol_<result>_<arg>...(spec,
@@ -74,13 +77,35 @@ def _cursor() -> Any:
         return _connection.cursor()
 
 
-Scan: TypeAlias = "pa.Table | pa.RecordBatchReader"
+class Query:
+    """A scan DuckDB runs itself: ``sql`` reads Parquet files (``read_parquet``)."""
+
+    def __init__(self, sql: str) -> None:
+        self.sql = sql
+
+
+Scan: TypeAlias = "pa.Table | pa.RecordBatchReader | Query"
 
 
 def source_scan(source: Any, request: str, columns: list[str], schema: pa.Schema) -> Scan:
     """Opens a scan of a source of this process (its JVM proxy) with the planner's request: the
-    stream columns ``columns`` become ``schema``'s columns, names and types."""
-    opened = source._calls.open(request)
+    stream columns ``columns`` become ``schema``'s columns, names and types.
+
+    Parquet files of the ``filesystem`` connector are handed to DuckDB's own reader, the pushed
+    filters written into its query, when that gives the same rows and types; a source's table
+    is registered as it is when no column needs a cast."""
+    calls = source._calls
+    files = calls.open_files(request)
+    if (
+        files is not None
+        and list(files.columns) == columns
+        and all(t.equals(f.type) for t, f in zip(files.types, schema, strict=True))
+    ):
+        named = ", ".join(
+            f"{_name(c)} AS {_name(f.name)}" for c, f in zip(columns, schema, strict=True)
+        )
+        return Query(f"SELECT {named} FROM ({files.select})")
+    opened = calls.open(request)
 
     def pick(data: pa.Table | pa.RecordBatch) -> list[Any]:
         out = []
@@ -90,6 +115,10 @@ def source_scan(source: Any, request: str, columns: list[str], schema: pa.Schema
         return out
 
     if isinstance(opened, pa.Table):
+        if opened.schema.names == columns and all(
+            c.type == f.type for c, f in zip(opened.schema, schema, strict=True)
+        ):
+            return opened.rename_columns(schema.names)
         table: pa.Table = pa.Table.from_arrays(pick(opened), schema=schema)
         return table
 
@@ -100,6 +129,10 @@ def source_scan(source: Any, request: str, columns: list[str], schema: pa.Schema
 
     reader: pa.RecordBatchReader = pa.RecordBatchReader.from_batches(schema, batches())
     return reader
+
+
+def _name(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _type(code: str) -> tuple[str, pa.DataType]:
@@ -208,9 +241,8 @@ def run(sql: str, scans: list[Scan], schema: pa.Schema, statement: str | None) -
     cursor = _cursor()
     _register_dyncol(sql)
     try:
-        for i, reader in enumerate(scans):
-            cursor.register(f"scan_{i}", reader)
         try:
+            _register(cursor, scans)
             relation = cursor.sql(sql)
             # DuckDB 2 names it to_arrow_table; 1.x, arrow.
             fetch = getattr(relation, "to_arrow_table", None) or relation.arrow
@@ -223,16 +255,34 @@ def run(sql: str, scans: list[Scan], schema: pa.Schema, statement: str | None) -
                 raise KeyboardInterrupt from None
             raise
     finally:
-        for i in range(len(scans)):
-            try:
-                cursor.unregister(f"scan_{i}")
-            except duckdb.Error:
-                pass
+        _unregister(cursor, scans)
         for scan in scans:
             if isinstance(scan, pa.RecordBatchReader):
                 scan.close()
         cursor.close()
     return _as(table, schema)
+
+
+def _register(cursor: Any, scans: list[Scan]) -> None:
+    """Names the scans ``scan_0``, ``scan_1``, ... on ``cursor``."""
+    for i, scan in enumerate(scans):
+        if isinstance(scan, Query):
+            cursor.execute(f'CREATE TEMPORARY VIEW "scan_{i}" AS {scan.sql}')
+        else:
+            cursor.register(f"scan_{i}", scan)
+
+
+def _unregister(cursor: Any, scans: list[Scan]) -> None:
+    import duckdb
+
+    for i, scan in enumerate(scans):
+        try:
+            if isinstance(scan, Query):
+                cursor.execute(f'DROP VIEW IF EXISTS "scan_{i}"')
+            else:
+                cursor.unregister(f"scan_{i}")
+        except duckdb.Error:
+            pass
 
 
 def _as(table: pa.Table, schema: pa.Schema) -> pa.Table:

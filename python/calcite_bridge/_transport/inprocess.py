@@ -50,6 +50,7 @@ class JPypeSession:
                 if source is None:
                     scans.append(stream)
                 else:  # a source of this process: opened here, no row through the JVM
+                    stream.close()
                     columns = [str(c) for c in handle.scanColumns(i)]
                     request = str(handle.scanRequest(i))
                     scans.append(_duckdb.source_scan(source, request, columns, stream.schema))

@@ -14,8 +14,10 @@ from typing import Any
 import pyarrow as pa
 
 from ..errors import STREAM_FAILURE_MARKER, SourceContractError, SourceError
+from .arrow import ArrowTableSource
 from .base import ScanRequest, check_filter_result, filters_from_json, to_reader
 from .filesystem import FileSystemSource
+from .parquet_files import ParquetFiles
 
 CONNECTORS = ("filesystem", "python")
 
@@ -109,6 +111,9 @@ class SourceCalls:
     def supports_nested_projection(self) -> bool:
         return _ability(self.source, "supports_nested_projection")
 
+    def supports_aggregate_pushdown(self) -> bool:
+        return _ability(self.source, "supports_aggregate_pushdown")
+
     def supports_dynamic_columns(self) -> bool:
         return callable(getattr(self.source, "discover_column", None))
 
@@ -120,6 +125,7 @@ class SourceCalls:
             "filters": self.supports_filter_push_down(),
             "nested_filters": self.supports_nested_filters(),
             "nested_projection": self.supports_nested_projection(),
+            "aggregates": self.supports_aggregate_pushdown(),
             "dynamic_columns": self.supports_dynamic_columns(),
             "writing": self.supports_writing(),
         }
@@ -159,7 +165,12 @@ class SourceCalls:
                 _tell(self.source, "apply_limit", request.limit)
             if request.metadata_keys:
                 _tell(self.source, "apply_readable_metadata", list(request.metadata_keys))
-            result = self.source.scan(request)
+            source = self.source
+            if isinstance(source, ArrowTableSource) and type(source).scan is ArrowTableSource.scan:
+                table = source.table_scan(request)
+                if table is not None:
+                    return table
+            result = source.scan(request)
             if isinstance(result, pa.Table):
                 return result
             return _carried(to_reader(result, None, self.name), self.name)
@@ -170,6 +181,21 @@ class SourceCalls:
                 f"source {self.name!r} failed in scan(): {type(e).__name__}: {e}",
                 source_traceback=traceback.format_exc(),
             ) from e
+
+    def open_files(self, request_json: str) -> ParquetFiles | None:
+        """The scan as a query over Parquet files, when the source is the ``filesystem``
+        connector and the query reads them as :meth:`open` would; else None (and a failure to
+        find out is left to :meth:`open` to report)."""
+        source = self.source
+        if (
+            not isinstance(source, FileSystemSource)
+            or type(source).scan is not FileSystemSource.scan
+        ):
+            return None
+        try:
+            return source.parquet_files(ScanRequest.from_json(request_json))
+        except Exception:
+            return None
 
     def readable_metadata(self) -> str:
         try:

@@ -105,6 +105,10 @@ class SourceProxy:
         return self._calls.supports_nested_projection()
 
     @JOverride
+    def supportsAggregatePushDown(self) -> bool:
+        return self._calls.supports_aggregate_pushdown()
+
+    @JOverride
     def supportsDynamicColumns(self) -> bool:
         return self._calls.supports_dynamic_columns()
 

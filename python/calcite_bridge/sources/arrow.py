@@ -190,3 +190,27 @@ class ArrowTableSource(
 
     def scan(self, request: ScanRequest) -> pa.RecordBatchReader:
         return scan_dataset(self._dataset, request, batch_size=self._batch_size)
+
+    def table_scan(self, request: ScanRequest) -> pa.Table | None:
+        """The scan as the table's own columns, picked without a copy, when the request asks
+        for top-level columns only, without filters or a limit; else None. A backend of this
+        process reads such a table's batches itself, where a stream hands each batch over
+        through Python."""
+        if request.filters or request.limit is not None or request.metadata_keys:
+            return None
+        names = _top_level(self.table.schema, request)
+        if names is None or len(set(names)) != len(names):
+            return None
+        return self.table.select(names)
+
+
+def _top_level(schema: pa.Schema, request: ScanRequest) -> list[str] | list[int] | None:
+    """The columns ``request`` asks of ``schema`` when they are all top-level ones (names or
+    indices), every column when it asks for none in particular; None when a path goes deeper."""
+    if request.projection is not None:
+        if any(len(path) != 1 for path in request.projection):
+            return None
+        return [path[0] for path in request.projection]
+    if request.columns is not None:
+        return list(request.columns)
+    return list(range(len(schema)))

@@ -16,6 +16,7 @@ __all__ = [
     "FilterPushDownResult",
     "ScanRequest",
     "ScanResult",
+    "SupportsAggregatePushDown",
     "SupportsDynamicColumns",
     "SupportsFilterPushDown",
     "SupportsLimitPushDown",
@@ -138,6 +139,24 @@ class SupportsProjectionPushDown:
     def supports_nested_projection(self) -> bool:
         """False: ``request.projection`` only holds top-level paths."""
         return False
+
+
+class SupportsAggregatePushDown:
+    """The source answers aggregates over its scans, as Flink's ``SupportsAggregatePushDown``.
+
+    An aggregate without GROUP BY (``COUNT(*)``, ``COUNT(x)``, ``SUM``, ``MIN``, ``MAX`` of
+    integer and floating-point columns) directly over a scan of the source is computed straight
+    from the scan's Arrow batches, and ``COUNT(*)`` asks for no column at all
+    (``request.columns == ()``): the source may answer with batches of rows and no columns,
+    counted from its own metadata (the ``filesystem`` connector reads Parquet footers). EXPLAIN
+    shows it as ``ArrowAggregate``. Under ``execution.backend = auto`` only such a ``COUNT(*)``
+    stays with the source; DuckDB runs aggregates that read columns. Without the ability, the
+    engine runs every aggregate over the scan.
+    """
+
+    def supports_aggregate_pushdown(self) -> bool:
+        """True: aggregates over this source's scans are answered from its batches."""
+        return True
 
 
 class SupportsLimitPushDown:

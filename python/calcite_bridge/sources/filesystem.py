@@ -36,6 +36,7 @@ from calcite_bridge.sources.arrow import scan_dataset, split_filters
 from calcite_bridge.sources.base import (
     FilterPushDownResult,
     ScanRequest,
+    SupportsAggregatePushDown,
     SupportsDynamicColumns,
     SupportsFilterPushDown,
     SupportsLimitPushDown,
@@ -45,6 +46,7 @@ from calcite_bridge.sources.base import (
     TableSource,
 )
 from calcite_bridge.sources.parquet import scan_parquet
+from calcite_bridge.sources.parquet_files import ParquetFiles, parquet_files
 from calcite_bridge.sources.pruning import prune_row_groups
 
 __all__ = ["METADATA", "TMP_PREFIX", "FileSystemSource"]
@@ -109,6 +111,7 @@ class FileSystemSource(
     SupportsReadingMetadata,
     SupportsDynamicColumns,
     SupportsWriting,
+    SupportsAggregatePushDown,
 ):
     """A file or a directory of files in one format (``parquet``, ``csv`` or ``json`` lines).
 
@@ -247,6 +250,13 @@ class FileSystemSource(
                 return found
         dataset = prune_row_groups(self._dataset(schema), request.filters)
         return scan_dataset(dataset, request, fields, lambda fragment: values(fragment.path))
+
+    def parquet_files(self, request: ScanRequest) -> ParquetFiles | None:
+        """The scan as one query over the Parquet files, for a backend that reads them itself;
+        None when it must be read by :meth:`scan` (see :mod:`~.sources.parquet_files`)."""
+        if self.format != "parquet":
+            return None
+        return parquet_files(self.path, self._scan_schema(), request, _IGNORE_PREFIXES)
 
     @staticmethod
     def _metadata_values(keys: Sequence[str]) -> Any:

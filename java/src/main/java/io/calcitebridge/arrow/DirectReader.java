@@ -41,12 +41,32 @@ public final class DirectReader extends ArrowReader {
     }
     VectorSchemaRoot from = in.getVectorSchemaRoot();
     VectorSchemaRoot to = getVectorSchemaRoot();
+    int rows = from.getRowCount();
     for (int i = 0; i < columns.length; i++) {
       FieldVector source = from.getVector(columns[i]);
-      source.makeTransferPair(to.getVector(i)).transfer();
+      if (usedAgain(i)) {
+        // A column the result names again later: share its buffers and keep them in the source,
+        // since a transfer would leave the later copy empty (all NULL).
+        to.getVector(i).clear();
+        if (rows > 0) {
+          source.makeTransferPair(to.getVector(i)).splitAndTransfer(0, rows);
+        }
+      } else {
+        source.makeTransferPair(to.getVector(i)).transfer();
+      }
     }
-    to.setRowCount(from.getRowCount());
+    to.setRowCount(rows);
     return true;
+  }
+
+  /** Whether a column after the {@code i}th is the same column of the source. */
+  private boolean usedAgain(int i) {
+    for (int j = i + 1; j < columns.length; j++) {
+      if (columns[j] == columns[i]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

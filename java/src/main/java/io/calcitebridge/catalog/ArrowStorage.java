@@ -8,8 +8,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * A {@link TableStorage} whose scans produce Arrow batches (a table source's stream): the planner
- * may push limits, nested projections and aggregates into it, and a plan that it absorbs whole
- * returns its batches as they are.
+ * may push limits, nested projections and (when it opts in) aggregates into it, and a plan that it
+ * absorbs whole returns its batches as they are.
  */
 public interface ArrowStorage extends TableStorage {
   /** The source's stream for a scan, and where each scanned column (in order) is in it. */
@@ -20,6 +20,12 @@ public interface ArrowStorage extends TableStorage {
 
   /** Whether the source takes index paths into ROW columns. */
   boolean supportsNestedProjection();
+
+  /**
+   * Whether aggregates without GROUP BY over the source's scans are answered from its batches (a
+   * {@code COUNT(*)} from a scan of no column), as Flink's {@code SupportsAggregatePushDown}.
+   */
+  boolean supportsAggregatePushDown();
 
   /**
    * Runs a scan of the scanned columns at {@code projection} (all when null); the caller closes the

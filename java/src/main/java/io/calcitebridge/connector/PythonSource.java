@@ -50,6 +50,9 @@ public interface PythonSource {
   /** Whether the source takes index paths into ROW columns in the request's projection. */
   boolean supportsNestedProjection();
 
+  /** Whether the source answers {@code supports_aggregate_pushdown()} with true. */
+  boolean supportsAggregatePushDown();
+
   /** Whether the source implements {@code discover_column}. */
   boolean supportsDynamicColumns();
 

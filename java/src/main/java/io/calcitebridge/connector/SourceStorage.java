@@ -103,6 +103,11 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
     return source.supportsNestedProjection();
   }
 
+  @Override
+  public boolean supportsAggregatePushDown() {
+    return source.supportsAggregatePushDown();
+  }
+
   /**
    * Runs the source's scan for index paths into the scanned columns (a path of one index is a whole
    * column; a longer one a field inside ROW columns); the caller closes the reader.

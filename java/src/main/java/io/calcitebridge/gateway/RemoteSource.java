@@ -12,7 +12,8 @@ public interface RemoteSource {
 
   /**
    * What the source can do, once for all, as a JSON object of booleans: {@code filters}, {@code
-   * nested_filters}, {@code nested_projection}, {@code dynamic_columns}, {@code writing}.
+   * nested_filters}, {@code nested_projection}, {@code aggregates}, {@code dynamic_columns}, {@code
+   * writing}.
    */
   String abilities();
 

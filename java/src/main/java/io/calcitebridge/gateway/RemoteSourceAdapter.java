@@ -109,6 +109,11 @@ final class RemoteSourceAdapter implements PythonSource {
   }
 
   @Override
+  public boolean supportsAggregatePushDown() {
+    return can("aggregates");
+  }
+
+  @Override
   public boolean supportsDynamicColumns() {
     return can("dynamic_columns");
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.calcitebridge.api.source.FilterPushDownResult;
 import io.calcitebridge.api.source.ScanRequest;
+import io.calcitebridge.api.source.SupportsAggregatePushDown;
 import io.calcitebridge.api.source.SupportsDynamicColumns;
 import io.calcitebridge.api.source.SupportsFilterPushDown;
 import io.calcitebridge.api.source.SupportsProjectionPushDown;
@@ -157,6 +158,12 @@ public final class JavaSourceAdapter implements PythonSource {
   public boolean supportsNestedProjection() {
     return source instanceof SupportsProjectionPushDown p
         && ask("supportsNestedProjection()", p::supportsNestedProjection);
+  }
+
+  @Override
+  public boolean supportsAggregatePushDown() {
+    return source instanceof SupportsAggregatePushDown a
+        && ask("supportsAggregatePushDown()", a::supportsAggregatePushDown);
   }
 
   @Override

@@ -31,7 +31,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 final class FastPath {
   private FastPath() {}
 
-  /** Whether {@code plan} is an aggregate computed from a source's batches, at most reordered. */
+  /**
+   * Whether {@code plan} is an aggregate computed from a source's batches, at most reordered, that
+   * reads no column of the source ({@code COUNT(*)}, which the source may answer from its own row
+   * counts). Aggregates that read columns measured faster on DuckDB.
+   */
   static boolean aggregatesOverArrow(RelNode plan) {
     RelNode rel = plan;
     if (rel instanceof EnumerableCalc calc) {
@@ -40,7 +44,7 @@ final class FastPath {
       }
       rel = calc.getInput();
     }
-    return rel instanceof ArrowAggregate;
+    return rel instanceof ArrowAggregate agg && agg.scan().getRowType().getFieldCount() == 0;
   }
 
   /** The result as the source's stream, or null when the plan needs the JVM's engine. */

@@ -165,10 +165,10 @@ public final class StatementExecutor {
   }
 
   /**
-   * Under {@code auto}, the plan of an aggregate that our Arrow operators compute straight from a
-   * source's batches ({@code ArrowAggregate}; a {@code COUNT(*)} from Parquet footers): nothing
-   * else would be left for a backend to run, and these operators measured faster than handing the
-   * batches over. Null for any other plan, which is then not planned twice.
+   * Under {@code auto}, the plan of a {@code COUNT(*)} that a source supporting aggregate pushdown
+   * answers itself ({@code ArrowAggregate} over a scan of no column; Parquet footers): nothing else
+   * would be left for a backend to run, and it measured faster than handing the rows over. Null for
+   * any other plan, which is then not planned twice.
    */
   private @Nullable EnumerableRel arrowAggregate(QueryPlanner planner, RelNode heuristic) {
     if (!backend().equals("auto") || !aggregateOverScan(heuristic)) {

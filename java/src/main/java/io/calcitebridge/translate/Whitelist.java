@@ -141,6 +141,7 @@ final class Whitelist {
       throw refuse("the operator " + rel.getRelTypeName());
     }
     checkType(rel.getRowType(), "a column");
+    checkNames(rel.getRowType());
     boolean setOp =
         rel instanceof LogicalUnion
             || rel instanceof LogicalIntersect
@@ -357,6 +358,19 @@ final class Whitelist {
           && t != SqlTypeName.VARCHAR
           && !SqlTypeFamily.INTEGER.contains(to)) {
         throw refuse("a cast of a string to " + t);
+      }
+    }
+  }
+
+  /**
+   * Refuses columns whose names differ only in case: DuckDB matches names without regard to case,
+   * even quoted ones, so it would read one of them for the other.
+   */
+  private static void checkNames(RelDataType type) {
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (RelDataTypeField f : type.getFieldList()) {
+      if (!seen.add(f.getName().toLowerCase(java.util.Locale.ROOT))) {
+        throw refuse("columns whose names differ only in case (" + f.getName() + ")");
       }
     }
   }

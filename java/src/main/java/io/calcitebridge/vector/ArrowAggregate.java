@@ -26,26 +26,21 @@ import org.apache.calcite.util.ImmutableBitSet;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * An aggregate computed straight from a source's Arrow batches (see {@link VectorAggregates}), with
- * or without GROUP BY: its input is always a {@link BridgeTableScan} of a Python source that reads
- * only the GROUP BY keys (its first columns) and the columns the aggregates use, none at all for
- * {@code COUNT(*)} alone. {@link ArrowAggregateRule} puts it in place of Calcite's row-at-a-time
- * aggregate.
+ * An aggregate without GROUP BY computed straight from a source's Arrow batches (see {@link
+ * VectorAggregates}): its input is always a {@link BridgeTableScan} of a source that supports
+ * aggregate pushdown, reading only the columns the aggregates use, none at all for {@code COUNT(*)}
+ * alone. {@link ArrowAggregateRule} puts it in place of Calcite's row-at-a-time aggregate.
  */
 public final class ArrowAggregate extends Aggregate implements EnumerableRel {
-  /** Groups by the first {@code keys} columns of {@code input}, none without GROUP BY. */
+  /** The aggregates {@code calls} over all the rows of {@code input}. */
   public ArrowAggregate(
-      RelOptCluster cluster,
-      RelTraitSet traits,
-      RelNode input,
-      int keys,
-      List<AggregateCall> calls) {
+      RelOptCluster cluster, RelTraitSet traits, RelNode input, List<AggregateCall> calls) {
     super(
         cluster,
         traits.replace(EnumerableConvention.INSTANCE),
         List.of(),
         input,
-        ImmutableBitSet.range(keys),
+        ImmutableBitSet.of(),
         null,
         calls);
   }
@@ -57,7 +52,10 @@ public final class ArrowAggregate extends Aggregate implements EnumerableRel {
       ImmutableBitSet groupSet,
       @Nullable List<ImmutableBitSet> groupSets,
       List<AggregateCall> aggCalls) {
-    return new ArrowAggregate(getCluster(), traitSet, input, groupSet.cardinality(), aggCalls);
+    if (!groupSet.isEmpty()) {
+      throw new IllegalArgumentException("ArrowAggregate has no GROUP BY: " + groupSet);
+    }
+    return new ArrowAggregate(getCluster(), traitSet, input, aggCalls);
   }
 
   /** The scan the aggregates read. */
@@ -78,12 +76,8 @@ public final class ArrowAggregate extends Aggregate implements EnumerableRel {
           new VectorAggregateCall(
               kind(c), c.getArgList().isEmpty() ? -1 : c.getArgList().get(0), typeName(c)));
     }
-    List<SqlTypeName> keys = new ArrayList<>();
-    for (int k : getGroupSet()) {
-      keys.add(scan.getRowType().getFieldList().get(k).getType().getSqlTypeName());
-    }
     return new VectorAggregatePlan(
-        scan.bridgeTable(), scan.filters(), scan.projection(), scan.nested(), keys, calls);
+        scan.bridgeTable(), scan.filters(), scan.projection(), scan.nested(), calls);
   }
 
   private static VectorAggregateKind kind(AggregateCall c) {

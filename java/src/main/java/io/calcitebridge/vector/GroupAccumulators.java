@@ -12,9 +12,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The state of one aggregate call for every group of a GROUP BY, in arrays indexed by group id.
- * Each batch adds its rows to the groups {@link GroupIds} gave them, in scan order. Without GROUP
- * BY, every row is in group 0 ({@link #addAll}).
+ * The state of one aggregate call, in arrays indexed by group id; {@link VectorAggregates} puts
+ * every row in group 0 ({@link #addAll}), adding each batch's values in scan order.
  */
 abstract class GroupAccumulators {
   final VectorAggregateCall call;

@@ -11,8 +11,7 @@ import org.apache.calcite.linq4j.Linq4j;
 /**
  * Aggregates computed over a source's Arrow batches, column at a time: {@code COUNT(*)} adds up
  * batch lengths, {@code COUNT(x)} subtracts null counts, {@code SUM}, {@code MIN} and {@code MAX}
- * loop over the vectors' values. No row is built. With GROUP BY, {@link GroupedAggregates} computes
- * the same calls once a group.
+ * loop over the vectors' values. No row is built.
  *
  * <p>Results match Calcite's Enumerable engine over the same rows: an INTEGER or BIGINT SUM wraps
  * around on overflow (as Calcite's generated code does), floating-point sums add the values in scan
@@ -22,8 +21,8 @@ public final class VectorAggregates {
   private VectorAggregates() {}
 
   /**
-   * Called by generated code: the result rows, key values first then one value a call (each row's
-   * only value when {@code scalar}).
+   * Called by generated code: the result row, one value a call (its only value when {@code
+   * scalar}).
    */
   public static Enumerable<?> enumerable(VectorAggregatePlan plan, boolean scalar) {
     List<Object[]> rows = rows(plan);
@@ -37,17 +36,12 @@ public final class VectorAggregates {
     return Linq4j.asEnumerable(rows);
   }
 
-  /** The result rows: one without GROUP BY, one a group with it, in no particular order. */
+  /** The result rows: always one. */
   public static List<Object[]> rows(VectorAggregatePlan plan) {
-    return plan.keys().isEmpty()
-        ? java.util.Collections.singletonList(compute(plan))
-        : GroupedAggregates.compute(plan);
+    return java.util.Collections.singletonList(compute(plan));
   }
 
-  /**
-   * Reads the scan and returns one value a call, in Calcite's runtime representation (without GROUP
-   * BY).
-   */
+  /** Reads the scan and returns one value a call, in Calcite's runtime representation. */
   public static Object[] compute(VectorAggregatePlan plan) {
     ArrowStorage storage = (ArrowStorage) plan.table().storage();
     ArrowStorage.Opened opened =

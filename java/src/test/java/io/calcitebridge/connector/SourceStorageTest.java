@@ -111,12 +111,14 @@ class SourceStorageTest {
     assertFalse(storage.supportsFilterPushDown());
     assertFalse(storage.supportsNestedFilters());
     assertFalse(storage.supportsNestedProjection());
+    assertFalse(storage.supportsAggregatePushDown());
     assertFalse(storage.discovers());
     assertFalse(storage.isWritable());
     fake.capable = true;
     assertTrue(storage.supportsFilterPushDown());
     assertTrue(storage.supportsNestedFilters());
     assertTrue(storage.supportsNestedProjection());
+    assertTrue(storage.supportsAggregatePushDown());
     assertTrue(storage.discovers());
     assertTrue(storage.isWritable());
     assertEquals("fake", storage.sourceName());
@@ -220,6 +222,11 @@ class SourceStorageTest {
 
     @Override
     public boolean supportsNestedProjection() {
+      return capable;
+    }
+
+    @Override
+    public boolean supportsAggregatePushDown() {
       return capable;
     }
 

@@ -119,6 +119,11 @@ class RecordingStorage implements TableStorage, FilterableStorage {
     }
 
     @Override
+    public boolean supportsAggregatePushDown() {
+      return false;
+    }
+
+    @Override
     public Enumerable<Object[]> scan(
         List<Expression> filters, int @Nullable [] projection, @Nullable Integer limit) {
       limits.add(limit);
