@@ -6,6 +6,7 @@ import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.rules.CoreRules;
@@ -22,16 +23,38 @@ final class OptimizerProgram {
   /**
    * Moves filters down through projections, into joins and into the branches of set operations. Run
    * twice: a filter that one rule moves may only then match another (into a join, then below the
-   * projection of a join key).
+   * projection of a join key). Conditions are simplified on the way: a comparison with a NULL
+   * literal that stayed in a filter made the planner's predicate metadata fail ("Comparison with
+   * NULL in pulledUpPredicates").
    */
   private static final Program MOVE_FILTERS =
       Programs.hep(
           List.of(
+              CoreRules.FILTER_REDUCE_EXPRESSIONS,
+              CoreRules.JOIN_REDUCE_EXPRESSIONS,
               CoreRules.FILTER_PROJECT_TRANSPOSE,
               CoreRules.FILTER_SET_OP_TRANSPOSE,
               CoreRules.FILTER_INTO_JOIN,
               CoreRules.JOIN_CONDITION_PUSH,
               CoreRules.FILTER_MERGE),
+          true,
+          DefaultRelMetadataProvider.INSTANCE);
+
+  /**
+   * Removes sub-queries: {@code Programs.subQuery} with the filter rule replaced by {@link
+   * FilterSubQueryRule}, which evaluates a sub-query below a comparison of booleans in all three
+   * values.
+   */
+  private static final Program SUB_QUERIES =
+      Programs.of(
+          HepProgram.builder()
+              .addRuleCollection(
+                  List.of(
+                      FilterSubQueryRule.INSTANCE,
+                      CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
+                      CoreRules.JOIN_SUB_QUERY_TO_CORRELATE,
+                      CoreRules.PROJECT_OVER_SUM_TO_SUM0_RULE))
+              .build(),
           true,
           DefaultRelMetadataProvider.INSTANCE);
 
@@ -43,7 +66,7 @@ final class OptimizerProgram {
    */
   static final Program HEURISTIC =
       Programs.sequence(
-          Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+          SUB_QUERIES,
           Programs.decorrelate(),
           MOVE_FILTERS,
           MOVE_FILTERS,

@@ -19,6 +19,8 @@ import org.apache.calcite.rel.RelCollationTraitDef;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.DateRangeRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlExplainFormat;
@@ -72,6 +74,14 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
     // ORDER BY ... LIMIT runs as a top-N that keeps offset + fetch rows while it reads its input,
     // not as a sort of every row under a LIMIT (Calcite leaves this rule out of its defaults).
     planner.addRule(EnumerableRules.ENUMERABLE_LIMIT_SORT_RULE);
+    // A join with an aggregate without GROUP BY is not a semi-join (SemiJoinRules).
+    planner.removeRule(CoreRules.PROJECT_TO_SEMI_JOIN);
+    planner.removeRule(CoreRules.JOIN_TO_SEMI_JOIN);
+    planner.addRule(SemiJoinRules.PROJECT_TO_SEMI_JOIN);
+    planner.addRule(SemiJoinRules.JOIN_TO_SEMI_JOIN);
+    // The rule reads the session time zone from a planner context this planner does not have, and
+    // failed on every EXTRACT in a filter; a range of dates is no better for our sources.
+    planner.removeRule(DateRangeRules.FILTER_INSTANCE);
     this.cluster = RelOptCluster.create(planner, new RexBuilder(context.typeFactory()));
   }
 
@@ -138,7 +148,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
     if (FLATTEN) {
       root = root.withRel(converter.flattenTypes(root.rel, true));
     }
-    return root.project();
+    return NarrowingCasts.strip(root.project());
   }
 
   /**
