@@ -91,6 +91,7 @@ final class OptimizerProgram {
         OptimizerProgram::costBased,
         Programs.calc(DefaultRelMetadataProvider.INSTANCE),
         OptimizerProgram::fastSorts,
+        OptimizerProgram::fixedJoins,
         physicalRewrites);
   }
 
@@ -111,6 +112,16 @@ final class OptimizerProgram {
    * Sorts that compare their keys without Calcite's per-comparison conversions ({@link
    * SortRewrite}).
    */
+  /** Joins whose generated code has {@link JoinRewrite}'s fixes. */
+  private static RelNode fixedJoins(
+      RelOptPlanner planner,
+      RelNode rel,
+      RelTraitSet traits,
+      List<RelOptMaterialization> materializations,
+      List<RelOptLattice> lattices) {
+    return JoinRewrite.apply(rel);
+  }
+
   private static RelNode fastSorts(
       RelOptPlanner planner,
       RelNode rel,
