@@ -112,14 +112,17 @@ final class OptimizerProgram {
    * Sorts that compare their keys without Calcite's per-comparison conversions ({@link
    * SortRewrite}).
    */
-  /** Joins whose generated code has {@link JoinRewrite}'s fixes. */
+  /**
+   * Joins whose generated code has {@link JoinRewrite}'s fixes, and values whose literals have
+   * their columns' types ({@link ValuesLiterals}).
+   */
   private static RelNode fixedJoins(
       RelOptPlanner planner,
       RelNode rel,
       RelTraitSet traits,
       List<RelOptMaterialization> materializations,
       List<RelOptLattice> lattices) {
-    return JoinRewrite.apply(rel);
+    return ValuesLiterals.apply(JoinRewrite.apply(rel));
   }
 
   private static RelNode fastSorts(
