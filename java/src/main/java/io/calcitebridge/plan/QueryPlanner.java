@@ -181,8 +181,8 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   /** Makes the plan of {@link #heuristic} executable on Calcite's Enumerable engine. */
   public EnumerableRel physical(RelNode heuristic) {
     RelTraitSet traits = heuristic.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
-    RelNode keys = NegativeZero.normalise(heuristic);
-    return (EnumerableRel) context.program().run(planner, keys, traits, List.of(), List.of());
+    RelNode fixed = CheckedArithmetic.apply(NegativeZero.normalise(heuristic));
+    return (EnumerableRel) context.program().run(planner, fixed, traits, List.of(), List.of());
   }
 
   /** Renders a plan as text, JSON or DOT. */
