@@ -6,7 +6,11 @@ import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
-import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.adapter.enumerable.EnumerableAggregate;
+import org.apache.calcite.adapter.enumerable.EnumerableCalc;
+import org.apache.calcite.rex.RexProgram;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
@@ -37,20 +41,20 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * </ul>
  *
  * <p>Casts to a narrower integer already fail out of range in Calcite (CALCITE-5990). Runs on the
- * plan given to the Enumerable engine only; DuckDB checks its arithmetic itself.
+ * plans of the Enumerable engine only ({@link #apply} before the cost-based pass, {@link
+ * #checkedSums} after it); DuckDB checks its arithmetic itself.
  */
 final class CheckedArithmetic {
   private CheckedArithmetic() {}
 
-  /** {@code rel} with checked integer arithmetic. */
+  /** {@code rel} (logical) with checked integer operators. */
   static RelNode apply(RelNode rel) {
     return rel.accept(
         new RelHomogeneousShuttle() {
           @Override
           public RelNode visit(RelNode other) {
             RelNode visited = super.visit(other);
-            RelNode checked = visited.accept(new Operators(visited.getCluster().getRexBuilder()));
-            return checked instanceof Aggregate aggregate ? widenSums(aggregate) : checked;
+            return visited.accept(new Operators(visited.getCluster().getRexBuilder()));
           }
         });
   }
@@ -60,6 +64,43 @@ final class CheckedArithmetic {
       case TINYINT, SMALLINT, INTEGER, BIGINT -> true;
       default -> false;
     };
+  }
+
+  /**
+   * {@code rel} (an Enumerable plan) with the integer sums of its {@link EnumerableAggregate}s
+   * computed in a wider type and cast back. Runs last, so aggregates that another operator took
+   * over (the Arrow aggregates of the {@code vector} package) keep their own sums.
+   */
+  static RelNode checkedSums(RelNode rel) {
+    return checkedSums(rel, new IdentityHashMap<>());
+  }
+
+  private static RelNode checkedSums(RelNode rel, Map<RelNode, RelNode> done) {
+    RelNode seen = done.get(rel);
+    if (seen != null) {
+      return seen;
+    }
+    List<RelNode> inputs = new ArrayList<>(rel.getInputs().size());
+    boolean changed = false;
+    for (RelNode input : rel.getInputs()) {
+      RelNode out = checkedSums(input, done);
+      changed |= out != input;
+      inputs.add(out);
+    }
+    RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+    if (node instanceof EnumerableAggregate aggregate) {
+      node = widenSums(aggregate);
+    }
+    done.put(rel, node);
+    return node;
+  }
+
+  /** {@code exprs} over {@code input}, as an Enumerable calculation, with row type {@code type}. */
+  private static RelNode calc(RelNode input, List<RexNode> exprs, RelDataType type) {
+    RexProgram program =
+        RexProgram.create(
+            input.getRowType(), exprs, null, type, input.getCluster().getRexBuilder());
+    return EnumerableCalc.create(input, program);
   }
 
   /** {@code aggregate} with its integer sums computed in a wider type and cast back. */
@@ -113,7 +154,11 @@ final class CheckedArithmetic {
     if (!changed) {
       return aggregate;
     }
-    RelNode wideInput = LogicalProject.create(input, List.of(), projects, (List<String>) null);
+    RelDataTypeFactory.Builder wideRow = types.builder();
+    for (int i = 0; i < projects.size(); i++) {
+      wideRow.add(i < inputCount ? input.getRowType().getFieldNames().get(i) : "$w" + i, projects.get(i).getType());
+    }
+    RelNode wideInput = calc(input, projects, wideRow.build());
     Aggregate wide =
         aggregate.copy(
             aggregate.getTraitSet(),
@@ -128,7 +173,7 @@ final class CheckedArithmetic {
       RexNode field = rex.makeInputRef(wide, i);
       out.add(field.getType().equals(want.get(i)) ? field : rex.makeCast(want.get(i), field));
     }
-    return LogicalProject.create(wide, List.of(), out, aggregate.getRowType());
+    return calc(wide, out, aggregate.getRowType());
   }
 
   /** Replaces integer {@code +}, {@code -}, {@code *} and sign {@code -} by the checked ones. */

@@ -84,15 +84,16 @@ final class OptimizerProgram {
 
   /**
    * The cost-based pass to Calcite's Enumerable convention; on the Enumerable plan, sorts are given
-   * faster code ({@link SortRewrite}), then {@code physicalRewrites} runs last.
+   * faster code ({@link SortRewrite}), then {@code physicalRewrites} runs, then our fixes of
+   * Calcite's operators ({@link #fixes}).
    */
   static Program physical(Program physicalRewrites) {
     return Programs.sequence(
         OptimizerProgram::costBased,
         Programs.calc(DefaultRelMetadataProvider.INSTANCE),
         OptimizerProgram::fastSorts,
-        OptimizerProgram::fixedJoins,
-        physicalRewrites);
+        physicalRewrites,
+        OptimizerProgram::fixes);
   }
 
   /** With {@code -Dcalcitebridge.dump-plans=true}, prints the plan after the heuristic pass. */
@@ -113,16 +114,17 @@ final class OptimizerProgram {
    * SortRewrite}).
    */
   /**
-   * Joins whose generated code has {@link JoinRewrite}'s fixes, and values whose literals have
-   * their columns' types ({@link ValuesLiterals}).
+   * Joins whose generated code has {@link JoinRewrite}'s fixes, values whose literals have their
+   * columns' types ({@link ValuesLiterals}), and integer sums that fail on overflow ({@link
+   * CheckedArithmetic#checkedSums}).
    */
-  private static RelNode fixedJoins(
+  private static RelNode fixes(
       RelOptPlanner planner,
       RelNode rel,
       RelTraitSet traits,
       List<RelOptMaterialization> materializations,
       List<RelOptLattice> lattices) {
-    return ValuesLiterals.apply(JoinRewrite.apply(rel));
+    return CheckedArithmetic.checkedSums(ValuesLiterals.apply(JoinRewrite.apply(rel)));
   }
 
   private static RelNode fastSorts(

@@ -43,7 +43,7 @@ public final class PlannerContext {
   /**
    * A context over {@code catalog}; {@code expansionStrategy} gives the current value of {@code
    * table.column-expansion-strategy}, and {@code physicalRewrites} (asked for when the first
-   * statement is optimized, so that a new environment loads no planner classes) runs last on every
+   * statement is optimized, so that a new environment loads no planner classes) runs on every
    * optimized plan (the stages above the planner add their own physical operators there).
    */
   public PlannerContext(
