@@ -21,6 +21,7 @@ CASE_FILES = {
     "discovery.sql": False,
     "dyncol_cases.sql": True,
     "backend_cases.sql": False,
+    "correctness.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.
 GOLDEN_FILES = [
