@@ -23,15 +23,11 @@ final class OptimizerProgram {
   /**
    * Moves filters down through projections, into joins and into the branches of set operations. Run
    * twice: a filter that one rule moves may only then match another (into a join, then below the
-   * projection of a join key). Conditions are simplified on the way: a comparison with a NULL
-   * literal that stayed in a filter made the planner's predicate metadata fail ("Comparison with
-   * NULL in pulledUpPredicates").
+   * projection of a join key).
    */
   private static final Program MOVE_FILTERS =
       Programs.hep(
           List.of(
-              CoreRules.FILTER_REDUCE_EXPRESSIONS,
-              CoreRules.JOIN_REDUCE_EXPRESSIONS,
               CoreRules.FILTER_PROJECT_TRANSPOSE,
               CoreRules.FILTER_SET_OP_TRANSPOSE,
               CoreRules.FILTER_INTO_JOIN,
@@ -77,6 +73,13 @@ final class OptimizerProgram {
                   FilterPushDownRule.INSTANCE,
                   LimitPushDownRule.INSTANCE,
                   NestedProjectionRule.INSTANCE),
+              true,
+              DefaultRelMetadataProvider.INSTANCE),
+          // Conditions simplified once the sources have been offered theirs (as written): a
+          // comparison with a NULL literal left in a filter made the planner's predicate metadata
+          // fail ("Comparison with NULL in pulledUpPredicates").
+          Programs.hep(
+              List.of(CoreRules.FILTER_REDUCE_EXPRESSIONS, CoreRules.JOIN_REDUCE_EXPRESSIONS),
               true,
               DefaultRelMetadataProvider.INSTANCE),
           OptimizerProgram::dumpIfAsked,
