@@ -28,8 +28,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * standard (Flink wraps around; we differ on purpose: a wrapped sum is a wrong answer nobody sees).
  *
  * <ul>
- *   <li>{@code +}, {@code -}, {@code *} and the sign {@code -} over TINYINT, SMALLINT, INTEGER and
- *       BIGINT become Calcite's checked operators ({@code CHECKED_PLUS}, ..., whose code calls
+ *   <li>{@code +}, {@code -}, {@code *}, {@code /} (the minimum divided by -1) and the sign {@code
+ *       -} over TINYINT, SMALLINT, INTEGER and BIGINT become Calcite's checked operators ({@code CHECKED_PLUS}, ..., whose code calls
  *       {@code Math.addExact} and the like), as Calcite's {@code ConvertToChecked} does for a
  *       conformance with {@code checkedArithmetic()} (CALCITE-6685); that pass runs in Calcite's
  *       own {@code Prepare} only, and it also wraps DECIMAL arithmetic in casts, which we leave
@@ -176,7 +176,7 @@ final class CheckedArithmetic {
     return calc(wide, out, aggregate.getRowType());
   }
 
-  /** Replaces integer {@code +}, {@code -}, {@code *} and sign {@code -} by the checked ones. */
+  /** Replaces integer {@code +}, {@code -}, {@code *}, {@code /} and sign {@code -} by checked ones. */
   private static final class Operators extends RexShuttle {
     private final RexBuilder rex;
 
@@ -202,6 +202,7 @@ final class CheckedArithmetic {
             case PLUS -> SqlStdOperatorTable.CHECKED_PLUS;
             case MINUS -> SqlStdOperatorTable.CHECKED_MINUS;
             case TIMES -> SqlStdOperatorTable.CHECKED_MULTIPLY;
+            case DIVIDE -> SqlStdOperatorTable.CHECKED_DIVIDE;
             case MINUS_PREFIX -> SqlStdOperatorTable.CHECKED_UNARY_MINUS;
             default -> null;
           };
