@@ -181,7 +181,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   /** Makes the plan of {@link #heuristic} executable on Calcite's Enumerable engine. */
   public EnumerableRel physical(RelNode heuristic) {
     RelTraitSet traits = heuristic.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
-    RelNode fixed = CheckedArithmetic.apply(NegativeZero.normalise(heuristic));
+    RelNode fixed = RowCasts.apply(CheckedArithmetic.apply(NegativeZero.normalise(heuristic)));
     return (EnumerableRel) context.program().run(planner, fixed, traits, List.of(), List.of());
   }
 
