@@ -85,9 +85,7 @@ def _rows(rows: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_right_answer_on_every_backend(
-    tables: cb.Environment, case: SqlCase, backend: str
-) -> None:
+def test_right_answer_on_every_backend(tables: cb.Environment, case: SqlCase, backend: str) -> None:
     run = None if backend == "auto" else backend
     if backend in case.split("refused"):
         with pytest.raises(cb.UnsupportedError, match="cannot run"):

@@ -202,7 +202,7 @@ def test_sums_equal_the_row_engine(env: cb.Environment) -> None:
     # A sum that leaves its type is an error in Calcite's engine (README, "Integer overflow").
     env.execute("INSERT INTO mem VALUES (CAST(1 AS TINYINT), CAST(1 AS SMALLINT), 1, 1, 0, 0)")
     for column in ("t", "i", "b"):
-        with pytest.raises(cb.ExecutionError, match="out of range|[Oo]verflow"):
+        with pytest.raises(cb.ExecutionError, match=r"out of range|[Oo]verflow"):
             env.sql(f"SELECT SUM({column}) FROM mem").fetchall()
     small = "SELECT SUM(t) FROM nums"
     assert "ArrowAggregate" not in env.explain(small)

@@ -1,21 +1,21 @@
 package io.calcitebridge.plan;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.calcite.adapter.enumerable.EnumerableAggregate;
+import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
-import org.apache.calcite.adapter.enumerable.EnumerableAggregate;
-import org.apache.calcite.adapter.enumerable.EnumerableCalc;
-import org.apache.calcite.rex.RexProgram;
-import java.util.IdentityHashMap;
-import java.util.Map;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.sql.SqlKind;
@@ -24,20 +24,20 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * Integer overflow is an error on the Enumerable engine, as it is on DuckDB and in the SQL
- * standard (Flink wraps around; we differ on purpose: a wrapped sum is a wrong answer nobody sees).
+ * Integer overflow is an error on the Enumerable engine, as it is on DuckDB and in the SQL standard
+ * (Flink wraps around; we differ on purpose: a wrapped sum is a wrong answer nobody sees).
  *
  * <ul>
  *   <li>{@code +}, {@code -}, {@code *}, {@code /} (the minimum divided by -1) and the sign {@code
- *       -} over TINYINT, SMALLINT, INTEGER and BIGINT become Calcite's checked operators ({@code CHECKED_PLUS}, ..., whose code calls
- *       {@code Math.addExact} and the like), as Calcite's {@code ConvertToChecked} does for a
- *       conformance with {@code checkedArithmetic()} (CALCITE-6685); that pass runs in Calcite's
- *       own {@code Prepare} only, and it also wraps DECIMAL arithmetic in casts, which we leave
- *       as it is.
+ *       -} over TINYINT, SMALLINT, INTEGER and BIGINT become Calcite's checked operators ({@code
+ *       CHECKED_PLUS}, ..., whose code calls {@code Math.addExact} and the like), as Calcite's
+ *       {@code ConvertToChecked} does for a conformance with {@code checkedArithmetic()}
+ *       (CALCITE-6685); that pass runs in Calcite's own {@code Prepare} only, and it also wraps
+ *       DECIMAL arithmetic in casts, which we leave as it is.
  *   <li>{@code SUM} (and {@code $SUM0}) of an integer column adds in a wider type (BIGINT for the
- *       narrower integers, {@code DECIMAL(38, 0)} for BIGINT, as DuckDB sums into HUGEINT), and
- *       the sum is cast back to the column's type; that cast fails when the sum does not fit.
- *       Calcite's {@code SUM} adds with Java's {@code +}.
+ *       narrower integers, {@code DECIMAL(38, 0)} for BIGINT, as DuckDB sums into HUGEINT), and the
+ *       sum is cast back to the column's type; that cast fails when the sum does not fit. Calcite's
+ *       {@code SUM} adds with Java's {@code +}.
  * </ul>
  *
  * <p>Casts to a narrower integer already fail out of range in Calcite (CALCITE-5990). Runs on the
@@ -129,8 +129,7 @@ final class CheckedArithmetic {
             wide == SqlTypeName.DECIMAL
                 ? types.createSqlType(SqlTypeName.DECIMAL, 38, 0)
                 : types.createSqlType(SqlTypeName.BIGINT);
-        RelDataType argType =
-            types.createTypeWithNullability(wideType, arg.getType().isNullable());
+        RelDataType argType = types.createTypeWithNullability(wideType, arg.getType().isNullable());
         projects.add(rex.makeCast(argType, arg));
         calls.add(
             AggregateCall.create(
@@ -156,7 +155,9 @@ final class CheckedArithmetic {
     }
     RelDataTypeFactory.Builder wideRow = types.builder();
     for (int i = 0; i < projects.size(); i++) {
-      wideRow.add(i < inputCount ? input.getRowType().getFieldNames().get(i) : "$w" + i, projects.get(i).getType());
+      wideRow.add(
+          i < inputCount ? input.getRowType().getFieldNames().get(i) : "$w" + i,
+          projects.get(i).getType());
     }
     RelNode wideInput = calc(input, projects, wideRow.build());
     Aggregate wide =
@@ -176,7 +177,9 @@ final class CheckedArithmetic {
     return calc(wide, out, aggregate.getRowType());
   }
 
-  /** Replaces integer {@code +}, {@code -}, {@code *}, {@code /} and sign {@code -} by checked ones. */
+  /**
+   * Replaces integer {@code +}, {@code -}, {@code *}, {@code /} and sign {@code -} by checked ones.
+   */
   private static final class Operators extends RexShuttle {
     private final RexBuilder rex;
 
@@ -209,7 +212,8 @@ final class CheckedArithmetic {
       if (checked == null) {
         return visited;
       }
-      return rex.makeCall(visited.getParserPosition(), visited.getType(), checked, visited.operands);
+      return rex.makeCall(
+          visited.getParserPosition(), visited.getType(), checked, visited.operands);
     }
   }
 }

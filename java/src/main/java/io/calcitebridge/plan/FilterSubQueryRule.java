@@ -18,9 +18,9 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.tools.RelBuilder;
 
 /**
- * Calcite's {@code SubQueryRemoveRule} for filters ({@code CoreRules.FILTER_SUB_QUERY_TO_CORRELATE}),
- * with the logic each sub-query is evaluated in found by {@link #logic} rather than Calcite's
- * {@code LogicVisitor}.
+ * Calcite's {@code SubQueryRemoveRule} for filters ({@code
+ * CoreRules.FILTER_SUB_QUERY_TO_CORRELATE}), with the logic each sub-query is evaluated in found by
+ * {@link #logic} rather than Calcite's {@code LogicVisitor}.
  *
  * <p>{@code LogicVisitor} (Calcite 1.42, unchanged upstream) passes the logic of a negated
  * condition ("only where it is FALSE matters") through any operator, so in {@code NOT (FALSE >= (a
@@ -57,7 +57,8 @@ final class FilterSubQueryRule extends SubQueryRemoveRule {
       final Set<CorrelationId> variables = RelOptUtil.getVariablesUsed(e.rel);
       variables.retainAll(filterVariables);
       final RexNode target =
-          apply(e, variables, logic, builder, 1, builder.peek().getRowType().getFieldCount(), count);
+          apply(
+              e, variables, logic, builder, 1, builder.peek().getRowType().getFieldCount(), count);
       condition =
           condition.accept(
               new RexShuttle() {
@@ -97,7 +98,8 @@ final class FilterSubQueryRule extends SubQueryRemoveRule {
   private static void collect(RexNode node, RexNode seek, Logic logic, Set<Logic> found) {
     if (node.equals(seek)) {
       found.add(
-          seek instanceof RexSubQuery && !seek.getType().isNullable()
+          seek instanceof RexSubQuery
+                  && !seek.getType().isNullable()
                   && logic == Logic.TRUE_FALSE_UNKNOWN
               ? Logic.TRUE_FALSE
               : logic);
@@ -112,10 +114,10 @@ final class FilterSubQueryRule extends SubQueryRemoveRule {
           case IS_TRUE, IS_NOT_TRUE -> Logic.UNKNOWN_AS_FALSE;
           case IS_FALSE, IS_NOT_FALSE -> Logic.UNKNOWN_AS_TRUE;
           case NOT -> logic.negate2();
-          // TRUE ("only TRUE rows pass") holds through AND alone, as in Calcite.
+            // TRUE ("only TRUE rows pass") holds through AND alone, as in Calcite.
           case AND -> logic;
           case OR -> logic == Logic.TRUE ? Logic.TRUE_FALSE_UNKNOWN : logic;
-          // Any other operator may turn UNKNOWN into TRUE or FALSE: all three values count.
+            // Any other operator may turn UNKNOWN into TRUE or FALSE: all three values count.
           default -> logic == Logic.TRUE_FALSE ? logic : Logic.TRUE_FALSE_UNKNOWN;
         };
     for (RexNode operand : call.getOperands()) {

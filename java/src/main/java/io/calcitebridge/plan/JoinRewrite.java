@@ -37,8 +37,8 @@ import org.apache.calcite.util.BuiltInMethod;
  *       duplicate unmatched right rows (Calcite's drops those that are the same object).
  *   <li>A join condition whose generated value is a boxed {@code Boolean} (as {@code (x IN (NULL,
  *       y)) IS NULL} gives) is read with {@link JoinRuntime#isTrue}: Calcite declared the
- *       condition's method as returning {@code Object}, and the statement failed to compile
- *       ("must implement Predicate2.apply").
+ *       condition's method as returning {@code Object}, and the statement failed to compile ("must
+ *       implement Predicate2.apply").
  * </ul>
  */
 final class JoinRewrite {

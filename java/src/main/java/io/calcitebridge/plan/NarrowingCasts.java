@@ -18,10 +18,10 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
  * <p>Calcite's validator types {@code x} in {@code CASE WHEN x IS NOT NULL THEN x ...} (and so in
  * {@code COALESCE(x, ...)}, which it rewrites into that CASE) as NOT NULL, and the conversion adds
  * {@code CAST(x AS ... NOT NULL)} inside the branch. The cast is only true under its branch's
- * condition, but the simplifier moves it out: {@code COALESCE(b, b) <> 3} became {@code CAST(b
- * AS BIGINT NOT NULL) <> 3}, which the Enumerable engine evaluated as TRUE where {@code b} is
- * NULL. The value is the same without the cast; only calls keep their declared types. No upstream
- * JIRA covers the CASE narrowing (CALCITE-7619 fixes a like cast made by the simplifier).
+ * condition, but the simplifier moves it out: {@code COALESCE(b, b) <> 3} became {@code CAST(b AS
+ * BIGINT NOT NULL) <> 3}, which the Enumerable engine evaluated as TRUE where {@code b} is NULL.
+ * The value is the same without the cast; only calls keep their declared types. No upstream JIRA
+ * covers the CASE narrowing (CALCITE-7619 fixes a like cast made by the simplifier).
  */
 final class NarrowingCasts {
   private NarrowingCasts() {}

@@ -86,7 +86,9 @@ final class NegativeZero {
     return rel;
   }
 
-  /** {@code input} under a projection that normalises its floating-point columns in {@code keys}. */
+  /**
+   * {@code input} under a projection that normalises its floating-point columns in {@code keys}.
+   */
   private static RelNode normaliseColumns(RelNode input, ImmutableBitSet keys) {
     RexBuilder rex = input.getCluster().getRexBuilder();
     List<RexNode> projects = new ArrayList<>();
@@ -100,9 +102,7 @@ final class NegativeZero {
         projects.add(field);
       }
     }
-    return changed
-        ? LogicalProject.create(input, List.of(), projects, input.getRowType())
-        : input;
+    return changed ? LogicalProject.create(input, List.of(), projects, input.getRowType()) : input;
   }
 
   private static boolean floating(RelDataType type) {

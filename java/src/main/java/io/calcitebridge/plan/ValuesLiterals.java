@@ -22,9 +22,9 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
  * <p>The planner folds the casts of {@code INSERT INTO t (x DOUBLE) VALUES (1.5), (NULL)} into the
  * literals but keeps their {@code DECIMAL} type; Calcite's code for a literal (in {@code
  * RexToLixTranslator.translateLiteral}) turns a {@code DECIMAL} into a {@code double} only for a
- * NOT NULL column, and wrote a {@code BigDecimal} into a nullable one: the statement did not compile
- * ("Assignment conversion not possible from BigDecimal to Double"), or, with two columns, stored a
- * {@code BigDecimal} in a {@code DOUBLE} column.
+ * NOT NULL column, and wrote a {@code BigDecimal} into a nullable one: the statement did not
+ * compile ("Assignment conversion not possible from BigDecimal to Double"), or, with two columns,
+ * stored a {@code BigDecimal} in a {@code DOUBLE} column.
  */
 final class ValuesLiterals {
   private ValuesLiterals() {}

@@ -104,8 +104,8 @@ final class Whitelist {
       Set.of("UPPER", "LOWER", "CHAR_LENGTH", "CHARACTER_LENGTH", "ABS", "||", "//", "MOD");
 
   /**
-   * Aggregate functions. {@code LITERAL_AGG} (a constant for each group, which the removal of an
-   * IN sub-query adds) is written as its literal.
+   * Aggregate functions. {@code LITERAL_AGG} (a constant for each group, which the removal of an IN
+   * sub-query adds) is written as its literal.
    */
   static final Set<SqlKind> AGGREGATES =
       EnumSet.of(
