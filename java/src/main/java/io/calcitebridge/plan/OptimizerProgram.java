@@ -77,7 +77,7 @@ final class OptimizerProgram {
               DefaultRelMetadataProvider.INSTANCE),
           // Conditions simplified once the sources have been offered theirs (as written): a
           // comparison with a NULL literal left in a filter made the planner's predicate metadata
-          // fail ("Comparison with NULL in pulledUpPredicates").
+          // fail ("Comparison with NULL in pulledUpPredicates", CALCITE-7598, fixed after 1.42).
           Programs.hep(
               List.of(CoreRules.FILTER_REDUCE_EXPRESSIONS, CoreRules.JOIN_REDUCE_EXPRESSIONS),
               true,
