@@ -15,6 +15,8 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexOver;
+import org.apache.calcite.rex.RexWindow;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
@@ -192,6 +194,46 @@ final class CheckedArithmetic {
       RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);
       RelNode rel = CheckedArithmetic.apply(visited.rel);
       return rel == visited.rel ? visited : visited.clone(rel);
+    }
+
+    /**
+     * A windowed integer {@code SUM} adds in the wider type of {@link #widenSums} and is cast
+     * back, as an aggregate's is.
+     */
+    @Override
+    public RexNode visitOver(RexOver over) {
+      RexOver visited = (RexOver) super.visitOver(over);
+      SqlKind kind = visited.getAggOperator().getKind();
+      if ((kind != SqlKind.SUM && kind != SqlKind.SUM0)
+          || visited.operands.size() != 1
+          || !integer(visited.getType())) {
+        return visited;
+      }
+      RelDataTypeFactory types = rex.getTypeFactory();
+      RelDataType wide =
+          visited.getType().getSqlTypeName() == SqlTypeName.BIGINT
+              ? types.createSqlType(SqlTypeName.DECIMAL, 38, 0)
+              : types.createSqlType(SqlTypeName.BIGINT);
+      RexNode arg = visited.operands.get(0);
+      RexNode wideArg =
+          rex.makeCast(types.createTypeWithNullability(wide, arg.getType().isNullable()), arg);
+      RexWindow window = visited.getWindow();
+      RexNode sum =
+          rex.makeOver(
+              types.createTypeWithNullability(wide, visited.getType().isNullable()),
+              visited.getAggOperator(),
+              List.of(wideArg),
+              window.partitionKeys,
+              window.orderKeys,
+              window.getLowerBound(),
+              window.getUpperBound(),
+              window.getExclude(),
+              window.isRows(),
+              true,
+              false,
+              visited.isDistinct(),
+              visited.ignoreNulls());
+      return rex.makeCast(visited.getType(), sum);
     }
 
     @Override
