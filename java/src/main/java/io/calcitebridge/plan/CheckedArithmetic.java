@@ -16,10 +16,10 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
-import org.apache.calcite.rex.RexWindow;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
+import org.apache.calcite.rex.RexWindow;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -197,8 +197,8 @@ final class CheckedArithmetic {
     }
 
     /**
-     * A windowed integer {@code SUM} adds in the wider type of {@link #widenSums} and is cast
-     * back, as an aggregate's is.
+     * A windowed integer {@code SUM} adds in the wider type of {@link #widenSums} and is cast back,
+     * as an aggregate's is.
      */
     @Override
     public RexNode visitOver(RexOver over) {
