@@ -1,14 +1,23 @@
 package io.calcitebridge.plan;
 
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.adapter.enumerable.EnumerableAggregate;
-import org.apache.calcite.adapter.enumerable.EnumerableCalc;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.linq4j.tree.BinaryExpression;
+import org.apache.calcite.linq4j.tree.BlockStatement;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.ExpressionType;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.linq4j.tree.Shuttle;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.InvalidRelException;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -16,7 +25,6 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
-import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexWindow;
@@ -24,6 +32,8 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Integer overflow is an error on the Enumerable engine, as it is on DuckDB and in the SQL standard
@@ -36,10 +46,12 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *       {@code ConvertToChecked} does for a conformance with {@code checkedArithmetic()}
  *       (CALCITE-6685); that pass runs in Calcite's own {@code Prepare} only, and it also wraps
  *       DECIMAL arithmetic in casts, which we leave as it is.
- *   <li>{@code SUM} (and {@code $SUM0}) of an integer column adds in a wider type (BIGINT for the
- *       narrower integers, {@code DECIMAL(38, 0)} for BIGINT, as DuckDB sums into HUGEINT), and the
- *       sum is cast back to the column's type; that cast fails when the sum does not fit. Calcite's
- *       {@code SUM} adds with Java's {@code +}.
+ *   <li>{@code SUM} (and {@code $SUM0}) of an integer column adds with {@code Math.addExact}
+ *       ({@link CheckedAggregate}), where Calcite's adds with Java's {@code +}; a SMALLINT or
+ *       TINYINT sum, added in an {@code int}, already fails when it is cast back to its type. A
+ *       windowed {@code SUM} adds in a wider type (BIGINT for the narrower integers, {@code
+ *       DECIMAL(38, 0)} for BIGINT, as DuckDB sums into HUGEINT) and is cast back to its type,
+ *       which fails when the sum does not fit.
  * </ul>
  *
  * <p>Casts to a narrower integer already fail out of range in Calcite (CALCITE-5990). Runs on the
@@ -69,9 +81,9 @@ final class CheckedArithmetic {
   }
 
   /**
-   * {@code rel} (an Enumerable plan) with the integer sums of its {@link EnumerableAggregate}s
-   * computed in a wider type and cast back. Runs last, so aggregates that another operator took
-   * over (the Arrow aggregates of the {@code vector} package) keep their own sums.
+   * {@code rel} (an Enumerable plan) with its {@link EnumerableAggregate}s checked ({@link
+   * CheckedAggregate}). Runs last, so aggregates that another operator took over (the Arrow
+   * aggregates of the {@code vector} package) keep their own sums.
    */
   static RelNode checkedSums(RelNode rel) {
     return checkedSums(rel, new IdentityHashMap<>());
@@ -90,94 +102,86 @@ final class CheckedArithmetic {
       inputs.add(out);
     }
     RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
-    if (node instanceof EnumerableAggregate aggregate) {
-      node = widenSums(aggregate);
+    if (node instanceof EnumerableAggregate aggregate && !(node instanceof CheckedAggregate)) {
+      try {
+        node = new CheckedAggregate(aggregate);
+      } catch (InvalidRelException e) {
+        throw new IllegalStateException(e);
+      }
     }
     done.put(rel, node);
     return node;
   }
 
-  /** {@code exprs} over {@code input}, as an Enumerable calculation, with row type {@code type}. */
-  private static RelNode calc(RelNode input, List<RexNode> exprs, RelDataType type) {
-    RexProgram program =
-        RexProgram.create(
-            input.getRowType(), exprs, null, type, input.getCluster().getRexBuilder());
-    return EnumerableCalc.create(input, program);
-  }
-
-  /** {@code aggregate} with its integer sums computed in a wider type and cast back. */
-  private static RelNode widenSums(Aggregate aggregate) {
-    RelNode input = aggregate.getInput();
-    RexBuilder rex = aggregate.getCluster().getRexBuilder();
-    RelDataTypeFactory types = rex.getTypeFactory();
-    int inputCount = input.getRowType().getFieldCount();
-    List<RexNode> projects = new ArrayList<>();
-    for (int i = 0; i < inputCount; i++) {
-      projects.add(rex.makeInputRef(input, i));
+  /**
+   * Calcite's aggregate, whose generated code adds integers with {@code Math.addExact}: the
+   * accumulators of {@code SUM} and {@code $SUM0} (Calcite's add with Java's {@code +}) fail on
+   * overflow, and the sum keeps its type and its speed.
+   */
+  static final class CheckedAggregate extends EnumerableAggregate {
+    CheckedAggregate(EnumerableAggregate a) throws InvalidRelException {
+      super(
+          a.getCluster(),
+          a.getTraitSet(),
+          a.getInput(),
+          a.getGroupSet(),
+          a.getGroupSets(),
+          a.getAggCallList());
     }
-    List<AggregateCall> calls = new ArrayList<>();
-    boolean changed = false;
-    for (AggregateCall call : aggregate.getAggCallList()) {
-      SqlKind kind = call.getAggregation().getKind();
-      if ((kind == SqlKind.SUM || kind == SqlKind.SUM0)
-          && call.getArgList().size() == 1
-          && integer(call.getType())) {
-        RexNode arg = rex.makeInputRef(input, call.getArgList().get(0));
-        SqlTypeName wide =
-            call.getType().getSqlTypeName() == SqlTypeName.BIGINT
-                ? SqlTypeName.DECIMAL
-                : SqlTypeName.BIGINT;
-        RelDataType wideType =
-            wide == SqlTypeName.DECIMAL
-                ? types.createSqlType(SqlTypeName.DECIMAL, 38, 0)
-                : types.createSqlType(SqlTypeName.BIGINT);
-        RelDataType argType = types.createTypeWithNullability(wideType, arg.getType().isNullable());
-        projects.add(rex.makeCast(argType, arg));
-        calls.add(
-            AggregateCall.create(
-                call.getParserPosition(),
-                call.getAggregation(),
-                call.isDistinct(),
-                call.isApproximate(),
-                call.ignoreNulls(),
-                call.rexList,
-                List.of(projects.size() - 1),
-                call.filterArg,
-                call.distinctKeys,
-                call.collation,
-                types.createTypeWithNullability(wideType, call.getType().isNullable()),
-                call.getName()));
-        changed = true;
-      } else {
-        calls.add(call);
+
+    private CheckedAggregate(
+        RelOptCluster cluster,
+        RelTraitSet traits,
+        RelNode input,
+        ImmutableBitSet groupSet,
+        @Nullable List<ImmutableBitSet> groupSets,
+        List<AggregateCall> calls)
+        throws InvalidRelException {
+      super(cluster, traits, input, groupSet, groupSets, calls);
+    }
+
+    @Override
+    public EnumerableAggregate copy(
+        RelTraitSet traitSet,
+        RelNode input,
+        ImmutableBitSet groupSet,
+        @Nullable List<ImmutableBitSet> groupSets,
+        List<AggregateCall> calls) {
+      try {
+        return new CheckedAggregate(getCluster(), traitSet, input, groupSet, groupSets, calls);
+      } catch (InvalidRelException e) {
+        throw new IllegalStateException(e);
       }
     }
-    if (!changed) {
-      return aggregate;
+
+    @Override
+    public String getRelTypeName() {
+      return EnumerableAggregate.class.getSimpleName();
     }
-    RelDataTypeFactory.Builder wideRow = types.builder();
-    for (int i = 0; i < projects.size(); i++) {
-      wideRow.add(
-          i < inputCount ? input.getRowType().getFieldNames().get(i) : "$w" + i,
-          projects.get(i).getType());
+
+    @Override
+    public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+      Result result = super.implement(implementor, pref);
+      BlockStatement block = (BlockStatement) result.block.accept(ADD_EXACT);
+      return new Result(block, result.physType, result.format);
     }
-    RelNode wideInput = calc(input, projects, wideRow.build());
-    Aggregate wide =
-        aggregate.copy(
-            aggregate.getTraitSet(),
-            wideInput,
-            aggregate.getGroupSet(),
-            aggregate.getGroupSets(),
-            calls);
-    List<RexNode> out = new ArrayList<>();
-    List<RelDataType> want = new ArrayList<>();
-    aggregate.getRowType().getFieldList().forEach(f -> want.add(f.getType()));
-    for (int i = 0; i < want.size(); i++) {
-      RexNode field = rex.makeInputRef(wide, i);
-      out.add(field.getType().equals(want.get(i)) ? field : rex.makeCast(want.get(i), field));
-    }
-    return calc(wide, out, aggregate.getRowType());
   }
+
+  /** Replaces {@code a + b} over two {@code int}s or two {@code long}s by {@code Math.addExact}. */
+  private static final Shuttle ADD_EXACT =
+      new Shuttle() {
+        @Override
+        public Expression visit(BinaryExpression binary, Expression left, Expression right) {
+          Type type = binary.getType();
+          if (binary.getNodeType() == ExpressionType.Add
+              && (type == int.class || type == long.class)
+              && left.getType() == type
+              && right.getType() == type) {
+            return Expressions.call(Math.class, "addExact", left, right);
+          }
+          return super.visit(binary, left, right);
+        }
+      };
 
   /**
    * Replaces integer {@code +}, {@code -}, {@code *}, {@code /} and sign {@code -} by checked ones.
@@ -197,8 +201,8 @@ final class CheckedArithmetic {
     }
 
     /**
-     * A windowed integer {@code SUM} adds in the wider type of {@link #widenSums} and is cast back,
-     * as an aggregate's is.
+     * A windowed integer {@code SUM} adds in a wider type (BIGINT, or {@code DECIMAL(38, 0)} for a
+     * BIGINT sum) and is cast back to its type, which fails when the sum does not fit.
      */
     @Override
     public RexNode visitOver(RexOver over) {
