@@ -22,6 +22,7 @@ CASE_FILES = {
     "dyncol_cases.sql": True,
     "backend_cases.sql": False,
     "parquet_files.sql": False,
+    "correctness.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.
 GOLDEN_FILES = [

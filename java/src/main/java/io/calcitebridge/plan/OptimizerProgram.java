@@ -42,6 +42,24 @@ final class OptimizerProgram {
           DefaultRelMetadataProvider.INSTANCE);
 
   /**
+   * Removes sub-queries: {@code Programs.subQuery} with the filter rule replaced by {@link
+   * FilterSubQueryRule}, which evaluates a sub-query below a comparison of booleans in all three
+   * values.
+   */
+  private static final Program SUB_QUERIES =
+      Programs.of(
+          HepProgram.builder()
+              .addRuleCollection(
+                  List.of(
+                      FilterSubQueryRule.INSTANCE,
+                      CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
+                      CoreRules.JOIN_SUB_QUERY_TO_CORRELATE,
+                      CoreRules.PROJECT_OVER_SUM_TO_SUM0_RULE))
+              .build(),
+          true,
+          DefaultRelMetadataProvider.INSTANCE);
+
+  /**
    * Calcite's standard logical passes with one addition: after sub-queries are removed, a heuristic
    * pass moves filters down to the scans and offers them to the sources ({@link
    * FilterPushDownRule}), so each source is asked once. Its plan is still logical (scans aside):
@@ -49,7 +67,7 @@ final class OptimizerProgram {
    */
   static final Program HEURISTIC =
       Programs.sequence(
-          Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+          SUB_QUERIES,
           Programs.decorrelate(),
           MOVE_FILTERS,
           MOVE_FILTERS,
@@ -62,19 +80,28 @@ final class OptimizerProgram {
                   NestedProjectionRule.INSTANCE),
               true,
               DefaultRelMetadataProvider.INSTANCE),
+          // Conditions simplified once the sources have been offered theirs (as written): a
+          // comparison with a NULL literal left in a filter made the planner's predicate metadata
+          // fail ("Comparison with NULL in pulledUpPredicates", CALCITE-7598, fixed after 1.42).
+          Programs.hep(
+              List.of(CoreRules.FILTER_REDUCE_EXPRESSIONS, CoreRules.JOIN_REDUCE_EXPRESSIONS),
+              true,
+              DefaultRelMetadataProvider.INSTANCE),
           OptimizerProgram::dumpIfAsked,
           Programs.trim());
 
   /**
    * The cost-based pass to Calcite's Enumerable convention; on the Enumerable plan, sorts are given
-   * faster code ({@link SortRewrite}), then {@code physicalRewrites} runs last.
+   * faster code ({@link SortRewrite}), then {@code physicalRewrites} runs, then our fixes of
+   * Calcite's operators ({@link #fixes}).
    */
   static Program physical(Program physicalRewrites) {
     return Programs.sequence(
         OptimizerProgram::costBased,
         Programs.calc(DefaultRelMetadataProvider.INSTANCE),
         OptimizerProgram::fastSorts,
-        physicalRewrites);
+        physicalRewrites,
+        OptimizerProgram::fixes);
   }
 
   /** With {@code -Dcalcitebridge.dump-plans=true}, prints the plan after the heuristic pass. */
@@ -94,6 +121,20 @@ final class OptimizerProgram {
    * Sorts that compare their keys without Calcite's per-comparison conversions ({@link
    * SortRewrite}).
    */
+  /**
+   * Joins whose generated code has {@link JoinRewrite}'s fixes, values whose literals have their
+   * columns' types ({@link ValuesLiterals}), and integer sums that fail on overflow ({@link
+   * CheckedArithmetic#checkedSums}).
+   */
+  private static RelNode fixes(
+      RelOptPlanner planner,
+      RelNode rel,
+      RelTraitSet traits,
+      List<RelOptMaterialization> materializations,
+      List<RelOptLattice> lattices) {
+    return CheckedArithmetic.checkedSums(ValuesLiterals.apply(JoinRewrite.apply(rel)));
+  }
+
   private static RelNode fastSorts(
       RelOptPlanner planner,
       RelNode rel,

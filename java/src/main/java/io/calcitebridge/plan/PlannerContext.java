@@ -6,6 +6,7 @@ import io.calcitebridge.dyncol.DynColOperators;
 import io.calcitebridge.sql.BridgeParser;
 import io.calcitebridge.types.BridgeTypeFactory;
 import io.calcitebridge.validate.BridgeSqlValidator;
+import io.calcitebridge.validate.BridgeTypeCoercion;
 import java.util.List;
 import java.util.Properties;
 import java.util.function.Supplier;
@@ -42,7 +43,7 @@ public final class PlannerContext {
   /**
    * A context over {@code catalog}; {@code expansionStrategy} gives the current value of {@code
    * table.column-expansion-strategy}, and {@code physicalRewrites} (asked for when the first
-   * statement is optimized, so that a new environment loads no planner classes) runs last on every
+   * statement is optimized, so that a new environment loads no planner classes) runs on every
    * optimized plan (the stages above the planner add their own physical operators there).
    */
   public PlannerContext(
@@ -138,7 +139,8 @@ public final class PlannerContext {
         SqlValidator.Config.DEFAULT
             .withIdentifierExpansion(true)
             .withConformance(SqlConformanceEnum.DEFAULT)
-            .withDefaultNullCollation(NullCollation.LOW);
+            .withDefaultNullCollation(NullCollation.LOW)
+            .withTypeCoercionFactory(BridgeTypeCoercion::new);
     return new BridgeSqlValidator(
         operatorTable(reader), reader, TYPE_FACTORY, config, expansionStrategy.get());
   }

@@ -19,6 +19,8 @@ import org.apache.calcite.rel.RelCollationTraitDef;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.DateRangeRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlExplainFormat;
@@ -102,6 +104,14 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
       // input, not as a sort of every row under a LIMIT (Calcite leaves this rule out of its
       // defaults).
       p.addRule(EnumerableRules.ENUMERABLE_LIMIT_SORT_RULE);
+      // A join with an aggregate without GROUP BY is not a semi-join (SemiJoinRules).
+      p.removeRule(CoreRules.PROJECT_TO_SEMI_JOIN);
+      p.removeRule(CoreRules.JOIN_TO_SEMI_JOIN);
+      p.addRule(SemiJoinRules.PROJECT_TO_SEMI_JOIN);
+      p.addRule(SemiJoinRules.JOIN_TO_SEMI_JOIN);
+      // The rule reads the session time zone from a planner context this planner does not have,
+      // and failed on every EXTRACT in a filter; a range of dates is no better for our sources.
+      p.removeRule(DateRangeRules.FILTER_INSTANCE);
       rulesRegistered = true;
     }
     return p;
@@ -180,7 +190,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
     if (FLATTEN) {
       root = root.withRel(converter.flattenTypes(root.rel, true));
     }
-    return root.project();
+    return NarrowingCasts.strip(root.project());
   }
 
   /**
@@ -213,8 +223,9 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   /** Makes the plan of {@link #heuristic} executable on Calcite's Enumerable engine. */
   public EnumerableRel physical(RelNode heuristic) {
     RelTraitSet traits = heuristic.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
+    RelNode fixed = RowCasts.apply(CheckedArithmetic.apply(NegativeZero.normalise(heuristic)));
     return (EnumerableRel)
-        context.program().run(costBasedPlanner(), heuristic, traits, List.of(), List.of());
+        context.program().run(costBasedPlanner(), fixed, traits, List.of(), List.of());
   }
 
   /**

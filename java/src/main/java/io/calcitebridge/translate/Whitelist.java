@@ -103,9 +103,13 @@ final class Whitelist {
   static final Set<String> FUNCTIONS =
       Set.of("UPPER", "LOWER", "CHAR_LENGTH", "CHARACTER_LENGTH", "ABS", "||", "//", "MOD");
 
-  /** Aggregate functions. */
+  /**
+   * Aggregate functions. {@code LITERAL_AGG} (a constant for each group, which the removal of an IN
+   * sub-query adds) is written as its literal.
+   */
   static final Set<SqlKind> AGGREGATES =
-      EnumSet.of(SqlKind.COUNT, SqlKind.SUM, SqlKind.SUM0, SqlKind.MIN, SqlKind.MAX);
+      EnumSet.of(
+          SqlKind.COUNT, SqlKind.SUM, SqlKind.SUM0, SqlKind.MIN, SqlKind.MAX, SqlKind.LITERAL_AGG);
 
   /** Window functions. */
   static final Set<SqlKind> WINDOWS =

@@ -1,0 +1,205 @@
+package io.calcitebridge.plan;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
+import org.apache.calcite.adapter.enumerable.EnumerableNestedLoopJoin;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.linq4j.function.Predicate2;
+import org.apache.calcite.linq4j.tree.BlockStatement;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.linq4j.tree.FunctionExpression;
+import org.apache.calcite.linq4j.tree.GotoExpressionKind;
+import org.apache.calcite.linq4j.tree.GotoStatement;
+import org.apache.calcite.linq4j.tree.MethodCallExpression;
+import org.apache.calcite.linq4j.tree.Shuttle;
+import org.apache.calcite.linq4j.tree.Statement;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.CorrelationId;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.util.BuiltInMethod;
+
+/**
+ * Runs after cost-based planning: every nested-loop and hash join of the plan becomes a copy whose
+ * generated code is Calcite's with two fixes. The operators and their names in EXPLAIN stay
+ * Calcite's.
+ *
+ * <ul>
+ *   <li>A RIGHT or FULL nested-loop join calls {@link JoinRuntime#nestedLoopJoin}, which keeps
+ *       duplicate unmatched right rows (Calcite's drops those that are the same object).
+ *   <li>A join condition whose generated value is a boxed {@code Boolean} (as {@code (x IN (NULL,
+ *       y)) IS NULL} gives) is read with {@link JoinRuntime#isTrue}: Calcite declared the
+ *       condition's method as returning {@code Object}, and the statement failed to compile ("must
+ *       implement Predicate2.apply").
+ * </ul>
+ */
+final class JoinRewrite {
+  private JoinRewrite() {}
+
+  /** {@code rel} with its joins replaced; shared inputs stay shared. */
+  static RelNode apply(RelNode rel) {
+    return apply(rel, new IdentityHashMap<>());
+  }
+
+  private static RelNode apply(RelNode rel, Map<RelNode, RelNode> done) {
+    RelNode seen = done.get(rel);
+    if (seen != null) {
+      return seen;
+    }
+    List<RelNode> inputs = new ArrayList<>(rel.getInputs().size());
+    boolean changed = false;
+    for (RelNode input : rel.getInputs()) {
+      RelNode out = apply(input, done);
+      changed |= out != input;
+      inputs.add(out);
+    }
+    RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+    if (node instanceof EnumerableNestedLoopJoin j
+        && !(node instanceof NestedLoopJoin)
+        && j.getJoinType() != JoinRelType.LEFT_MARK) {
+      node =
+          new NestedLoopJoin(
+              j.getCluster(),
+              j.getTraitSet(),
+              j.getLeft(),
+              j.getRight(),
+              j.getCondition(),
+              j.getVariablesSet(),
+              j.getJoinType());
+    } else if (node instanceof EnumerableHashJoin j && !(node instanceof HashJoin)) {
+      node =
+          new HashJoin(
+              j.getCluster(),
+              j.getTraitSet(),
+              j.getLeft(),
+              j.getRight(),
+              j.getCondition(),
+              j.getVariablesSet(),
+              j.getJoinType());
+    }
+    done.put(rel, node);
+    return node;
+  }
+
+  /** The generated code of a join, fixed as the class comment says. */
+  private static EnumerableRel.Result fix(EnumerableRel.Result result) {
+    BlockStatement block = (BlockStatement) result.block.accept(FIX);
+    return new EnumerableRel.Result(block, result.physType, result.format);
+  }
+
+  private static final Shuttle FIX =
+      new Shuttle() {
+        @Override
+        public Expression visit(
+            MethodCallExpression call, Expression target, List<Expression> arguments) {
+          if (call.method.equals(BuiltInMethod.NESTED_LOOP_JOIN.method)) {
+            return Expressions.call(JoinRuntime.class, "nestedLoopJoin", arguments);
+          }
+          return super.visit(call, target, arguments);
+        }
+
+        @Override
+        public Expression visit(FunctionExpression function, BlockStatement body) {
+          Expression visited = super.visit(function, body);
+          if (!(visited instanceof FunctionExpression f) || f.getType() != Predicate2.class) {
+            return visited;
+          }
+          List<Statement> statements = new ArrayList<>(f.body.statements);
+          boolean changed = false;
+          for (int i = 0; i < statements.size(); i++) {
+            if (statements.get(i) instanceof GotoStatement g
+                && g.kind == GotoExpressionKind.Return
+                && g.expression != null
+                && g.expression.getType() != boolean.class) {
+              statements.set(
+                  i,
+                  Expressions.return_(
+                      null, Expressions.call(JoinRuntime.class, "isTrue", g.expression)));
+              changed = true;
+            }
+          }
+          return changed
+              ? Expressions.lambda(Predicate2.class, Expressions.block(statements), f.parameterList)
+              : visited;
+        }
+      };
+
+  /** Calcite's nested-loop join, fixed. */
+  static final class NestedLoopJoin extends EnumerableNestedLoopJoin {
+    NestedLoopJoin(
+        RelOptCluster cluster,
+        RelTraitSet traits,
+        RelNode left,
+        RelNode right,
+        RexNode condition,
+        Set<CorrelationId> variablesSet,
+        JoinRelType joinType) {
+      super(cluster, traits, left, right, condition, variablesSet, joinType);
+    }
+
+    @Override
+    public EnumerableNestedLoopJoin copy(
+        RelTraitSet traitSet,
+        RexNode condition,
+        RelNode left,
+        RelNode right,
+        JoinRelType joinType,
+        boolean semiJoinDone) {
+      return new NestedLoopJoin(
+          getCluster(), traitSet, left, right, condition, variablesSet, joinType);
+    }
+
+    @Override
+    public String getRelTypeName() {
+      return EnumerableNestedLoopJoin.class.getSimpleName();
+    }
+
+    @Override
+    public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+      return fix(super.implement(implementor, pref));
+    }
+  }
+
+  /** Calcite's hash join, fixed. */
+  static final class HashJoin extends EnumerableHashJoin {
+    HashJoin(
+        RelOptCluster cluster,
+        RelTraitSet traits,
+        RelNode left,
+        RelNode right,
+        RexNode condition,
+        Set<CorrelationId> variablesSet,
+        JoinRelType joinType) {
+      super(cluster, traits, left, right, condition, variablesSet, joinType);
+    }
+
+    @Override
+    public EnumerableHashJoin copy(
+        RelTraitSet traitSet,
+        RexNode condition,
+        RelNode left,
+        RelNode right,
+        JoinRelType joinType,
+        boolean semiJoinDone) {
+      return new HashJoin(getCluster(), traitSet, left, right, condition, variablesSet, joinType);
+    }
+
+    @Override
+    public String getRelTypeName() {
+      return EnumerableHashJoin.class.getSimpleName();
+    }
+
+    @Override
+    public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+      return fix(super.implement(implementor, pref));
+    }
+  }
+}

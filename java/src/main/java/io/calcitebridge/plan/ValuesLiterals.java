@@ -1,0 +1,83 @@
+package io.calcitebridge.plan;
+
+import com.google.common.collect.ImmutableList;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.adapter.enumerable.EnumerableValues;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+
+/**
+ * Runs after cost-based planning: a literal of an {@link EnumerableValues} typed {@code DECIMAL} in
+ * a floating-point column becomes a literal of the column's type.
+ *
+ * <p>The planner folds the casts of {@code INSERT INTO t (x DOUBLE) VALUES (1.5), (NULL)} into the
+ * literals but keeps their {@code DECIMAL} type; Calcite's code for a literal (in {@code
+ * RexToLixTranslator.translateLiteral}) turns a {@code DECIMAL} into a {@code double} only for a
+ * NOT NULL column, and wrote a {@code BigDecimal} into a nullable one: the statement did not
+ * compile ("Assignment conversion not possible from BigDecimal to Double"), or, with two columns,
+ * stored a {@code BigDecimal} in a {@code DOUBLE} column.
+ */
+final class ValuesLiterals {
+  private ValuesLiterals() {}
+
+  /** {@code rel} with the literals of its values retyped; shared inputs stay shared. */
+  static RelNode apply(RelNode rel) {
+    return apply(rel, new IdentityHashMap<>());
+  }
+
+  private static RelNode apply(RelNode rel, Map<RelNode, RelNode> done) {
+    RelNode seen = done.get(rel);
+    if (seen != null) {
+      return seen;
+    }
+    List<RelNode> inputs = new ArrayList<>(rel.getInputs().size());
+    boolean changed = false;
+    for (RelNode input : rel.getInputs()) {
+      RelNode out = apply(input, done);
+      changed |= out != input;
+      inputs.add(out);
+    }
+    RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+    if (node instanceof EnumerableValues values) {
+      node = retyped(values);
+    }
+    done.put(rel, node);
+    return node;
+  }
+
+  private static RelNode retyped(EnumerableValues values) {
+    RexBuilder rex = values.getCluster().getRexBuilder();
+    List<RelDataTypeField> fields = values.getRowType().getFieldList();
+    ImmutableList.Builder<ImmutableList<RexLiteral>> tuples = ImmutableList.builder();
+    boolean changed = false;
+    for (List<RexLiteral> tuple : values.getTuples()) {
+      ImmutableList.Builder<RexLiteral> row = ImmutableList.builder();
+      for (int i = 0; i < tuple.size(); i++) {
+        RexLiteral literal = tuple.get(i);
+        RelDataType type = fields.get(i).getType();
+        if (!literal.isNull()
+            && literal.getType().getSqlTypeName() == SqlTypeName.DECIMAL
+            && SqlTypeUtil.isApproximateNumeric(type)) {
+          RelDataType notNull = rex.getTypeFactory().createTypeWithNullability(type, false);
+          row.add(rex.makeApproxLiteral(literal.getValueAs(BigDecimal.class), notNull));
+          changed = true;
+        } else {
+          row.add(literal);
+        }
+      }
+      tuples.add(row.build());
+    }
+    return changed
+        ? EnumerableValues.create(values.getCluster(), values.getRowType(), tuples.build())
+        : values;
+  }
+}
