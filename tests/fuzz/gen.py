@@ -136,6 +136,8 @@ class Node:
     kind: str
     template: str
     children: list[Node] = field(default_factory=list)
+    scoped: bool = False
+    """A sub-query: its children use the sub-query's columns and cannot stand in for it."""
 
     def sql(self) -> str:
         return self.template.format(*(c.sql() for c in self.children))
@@ -305,6 +307,7 @@ class Expressions:
             "BOOLEAN",
             "({} " + neg + f"IN (SELECT {col} FROM {table.name} WHERE {{}}))",
             [outer, where],
+            scoped=True,
         )
 
     def _exists(self, depth: int) -> Node:
@@ -314,6 +317,7 @@ class Expressions:
             "BOOLEAN",
             f"({neg}EXISTS (SELECT 1 FROM {table.name} WHERE {{}}))",
             [inner.boolean(min(depth, 1))],
+            scoped=True,
         )
 
 

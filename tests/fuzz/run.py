@@ -105,7 +105,10 @@ def shrink(
         if budget[0] <= 0:
             return None
         budget[0] -= 1
-        return _fails(ts, memory, oracle, source, p)
+        hit = _fails(ts, memory, oracle, source, p)
+        # Only the same failure counts: a simpler query that fails another way (an error where
+        # rows differed, or another error) is a different bug.
+        return hit if hit is not None and _kind(hit) == _kind(found) else None
 
     found = _fails(tables, memory, oracle, source, predicate)
     if found is None:
@@ -138,18 +141,25 @@ def shrink(
     return "\n".join(lines)
 
 
+def _kind(mismatch: oracles.Mismatch) -> str:
+    """What kind of failure: wrong rows, or an error with its first words."""
+    if "error:" in mismatch.detail or ": Error" in mismatch.detail or "fail" in mismatch.detail:
+        return mismatch.detail[:60]
+    return "rows"
+
+
 def _simpler(node: gen.Node) -> Iterator[gen.Node]:
     """Trees one step simpler than ``node``: a node replaced by a child of its type, by a
     column or a literal."""
     for child in node.children:
-        if child.kind == node.kind:
+        if child.kind == node.kind and not node.scoped:
             yield child
     if node.children:
         yield gen.Node(node.kind, "TRUE" if node.kind == "BOOLEAN" else _null(node.kind))
     for i, child in enumerate(node.children):
         for simpler in _simpler(child):
             kids = [*node.children[:i], simpler, *node.children[i + 1 :]]
-            yield gen.Node(node.kind, node.template, kids)
+            yield gen.Node(node.kind, node.template, kids, node.scoped)
 
 
 def _null(kind: str) -> str:
