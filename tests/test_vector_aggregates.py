@@ -215,6 +215,13 @@ def test_sums_equal_the_row_engine(env: cb.Environment) -> None:
     assert "ArrowAggregate" not in env.explain(small)
     with pytest.raises(cb.ExecutionError, match="out of range"):
         env.sql(small).fetchall()
+    # The Arrow aggregates raise too, for a sum past its type and past BIGINT.
+    env.register_source("more", PushingArrowSource(pa.concat_tables([table, table])))
+    for column in ("i", "b"):
+        sql = f"SELECT SUM({column}) FROM more"
+        assert env.explain(sql).startswith("ArrowAggregate("), sql
+        with pytest.raises(cb.ExecutionError, match=r"out of range|[Oo]verflow"):
+            env.sql(sql).fetchall()
 
 
 def test_a_source_that_opts_in_and_one_that_does_not(env: cb.Environment, transport: str) -> None:

@@ -22,6 +22,9 @@ JVM_OPTIONS = (
     "-Darrow.allocation.manager.type=Unsafe",
     # Reuse compiled plans: the generated code of a repeated query is the cache key.
     "-Dcalcite.bindable.cache.maxSize=512",
+    # Keep the message of exceptions the JVM throws itself (a division by zero) however often
+    # the same code throws them.
+    "-XX:-OmitStackTraceInFastThrow",
 )
 _SESSION_CLASS = "io.calcitebridge.facade.BridgeSession"
 _FORK_MESSAGE = (

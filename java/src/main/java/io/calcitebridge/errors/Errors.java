@@ -132,7 +132,10 @@ public final class Errors {
       return new BridgeError(ErrorKind.CANCELLED, "The statement was cancelled", top);
     }
     if (c instanceof ArithmeticException) {
-      String m = String.valueOf(c.getMessage());
+      // Without a message it is the JVM's preallocated exception for an integer division by
+      // zero, which compiled code throws once the same division has failed often
+      // (OmitStackTraceInFastThrow); overflow checks always say what overflowed.
+      String m = c.getMessage() == null ? "/ by zero" : c.getMessage();
       return new BridgeError(
           ErrorKind.EXECUTION, m.contains("by zero") ? "Division by zero" : m, top);
     }

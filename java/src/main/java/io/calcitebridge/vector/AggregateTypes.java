@@ -23,13 +23,20 @@ final class AggregateTypes {
   static Object narrow(long value, SqlTypeName type) {
     switch (type) {
       case TINYINT:
-        return (byte) value;
+        return (byte) fits(value, Byte.MIN_VALUE, Byte.MAX_VALUE, type);
       case SMALLINT:
-        return (short) value;
+        return (short) fits(value, Short.MIN_VALUE, Short.MAX_VALUE, type);
       case INTEGER:
-        return (int) value;
+        return (int) fits(value, Integer.MIN_VALUE, Integer.MAX_VALUE, type);
       default:
         return value;
     }
+  }
+
+  private static long fits(long value, long min, long max, SqlTypeName type) {
+    if (value < min || value > max) {
+      throw new ArithmeticException(type + " overflow: " + value + " is out of its range");
+    }
+    return value;
   }
 }

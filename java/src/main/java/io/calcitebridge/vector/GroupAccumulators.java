@@ -111,7 +111,10 @@ abstract class GroupAccumulators {
     }
   }
 
-  /** An integer SUM, added up modulo 2^64 and narrowed to the result type. */
+  /**
+   * An integer SUM, added with overflow checks and narrowed to the result type, which it must fit:
+   * an overflow is an error, as in Calcite's engine and DuckDB (README, "Integer overflow").
+   */
   private static final class IntegerSum extends GroupAccumulators {
     private long[] sums = new long[16];
 
@@ -134,14 +137,14 @@ abstract class GroupAccumulators {
       if (v instanceof BigIntVector b) {
         for (int i = 0; i < rows; i++) {
           if (!b.isNull(i)) {
-            s[ids[i]] += b.get(i);
+            s[ids[i]] = Math.addExact(s[ids[i]], b.get(i));
             seen[ids[i]] = true;
           }
         }
       } else if (v instanceof IntVector b) {
         for (int i = 0; i < rows; i++) {
           if (!b.isNull(i)) {
-            s[ids[i]] += b.get(i);
+            s[ids[i]] = Math.addExact(s[ids[i]], b.get(i));
             seen[ids[i]] = true;
           }
         }
@@ -150,7 +153,7 @@ abstract class GroupAccumulators {
         for (int i = 0; i < rows; i++) {
           Object o = r.get(i);
           if (o != null) {
-            s[ids[i]] += ((Number) o).longValue();
+            s[ids[i]] = Math.addExact(s[ids[i]], ((Number) o).longValue());
             seen[ids[i]] = true;
           }
         }

@@ -21,4 +21,13 @@ class ErrorsTest {
     assertEquals(ErrorKind.INTERNAL, e.errorKind());
     assertTrue(e.getMessage().contains("UnsupportedOperationException"), e.getMessage());
   }
+
+  @Test
+  void anArithmeticExceptionWithoutAMessageIsADivisionByZero() {
+    // The JVM throws a preallocated ArithmeticException, without its "/ by zero" message, once a
+    // division in compiled code has failed many times.
+    BridgeError e = Errors.translate(new ArithmeticException());
+    assertEquals(ErrorKind.EXECUTION, e.errorKind());
+    assertEquals("Division by zero", e.getMessage());
+  }
 }
