@@ -1,9 +1,7 @@
 package io.calcitebridge.plan;
 
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
 import org.apache.calcite.adapter.enumerable.EnumerableNestedLoopJoin;
@@ -46,22 +44,11 @@ final class JoinRewrite {
 
   /** {@code rel} with its joins replaced; shared inputs stay shared. */
   static RelNode apply(RelNode rel) {
-    return apply(rel, new IdentityHashMap<>());
+    return BottomUp.rewrite(rel, JoinRewrite::step);
   }
 
-  private static RelNode apply(RelNode rel, Map<RelNode, RelNode> done) {
-    RelNode seen = done.get(rel);
-    if (seen != null) {
-      return seen;
-    }
-    List<RelNode> inputs = new ArrayList<>(rel.getInputs().size());
-    boolean changed = false;
-    for (RelNode input : rel.getInputs()) {
-      RelNode out = apply(input, done);
-      changed |= out != input;
-      inputs.add(out);
-    }
-    RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+  private static RelNode step(RelNode rel) {
+    RelNode node = rel;
     if (node instanceof EnumerableNestedLoopJoin j
         && !(node instanceof NestedLoopJoin)
         && j.getJoinType() != JoinRelType.LEFT_MARK) {
@@ -85,7 +72,6 @@ final class JoinRewrite {
               j.getVariablesSet(),
               j.getJoinType());
     }
-    done.put(rel, node);
     return node;
   }
 

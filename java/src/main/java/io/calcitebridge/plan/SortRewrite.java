@@ -1,9 +1,5 @@
 package io.calcitebridge.plan;
 
-import java.util.ArrayList;
-import java.util.IdentityHashMap;
-import java.util.List;
-import java.util.Map;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableLimitSort;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -38,22 +34,11 @@ final class SortRewrite {
 
   /** {@code rel} with its sorts replaced; shared inputs stay shared. */
   static RelNode apply(RelNode rel) {
-    return apply(rel, new IdentityHashMap<>());
+    return BottomUp.rewrite(rel, SortRewrite::step);
   }
 
-  private static RelNode apply(RelNode rel, Map<RelNode, RelNode> done) {
-    RelNode seen = done.get(rel);
-    if (seen != null) {
-      return seen;
-    }
-    List<RelNode> inputs = new ArrayList<>(rel.getInputs().size());
-    boolean changed = false;
-    for (RelNode input : rel.getInputs()) {
-      RelNode out = apply(input, done);
-      changed |= out != input;
-      inputs.add(out);
-    }
-    RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+  private static RelNode step(RelNode rel) {
+    RelNode node = rel;
     if (node instanceof EnumerableSort s && !(node instanceof FastSort)) {
       node = new FastSort(s.getCluster(), s.getTraitSet(), s.getInput(), s.getCollation());
     } else if (node instanceof EnumerableLimitSort s && !(node instanceof FastLimitSort)) {
@@ -61,7 +46,6 @@ final class SortRewrite {
           new FastLimitSort(
               s.getCluster(), s.getTraitSet(), s.getInput(), s.getCollation(), s.offset, s.fetch);
     }
-    done.put(rel, node);
     return node;
   }
 

@@ -2,10 +2,7 @@ package io.calcitebridge.plan;
 
 import com.google.common.collect.ImmutableList;
 import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.calcite.adapter.enumerable.EnumerableValues;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
@@ -31,26 +28,14 @@ final class ValuesLiterals {
 
   /** {@code rel} with the literals of its values retyped; shared inputs stay shared. */
   static RelNode apply(RelNode rel) {
-    return apply(rel, new IdentityHashMap<>());
+    return BottomUp.rewrite(rel, ValuesLiterals::step);
   }
 
-  private static RelNode apply(RelNode rel, Map<RelNode, RelNode> done) {
-    RelNode seen = done.get(rel);
-    if (seen != null) {
-      return seen;
-    }
-    List<RelNode> inputs = new ArrayList<>(rel.getInputs().size());
-    boolean changed = false;
-    for (RelNode input : rel.getInputs()) {
-      RelNode out = apply(input, done);
-      changed |= out != input;
-      inputs.add(out);
-    }
-    RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+  private static RelNode step(RelNode rel) {
+    RelNode node = rel;
     if (node instanceof EnumerableValues values) {
       node = retyped(values);
     }
-    done.put(rel, node);
     return node;
   }
 
