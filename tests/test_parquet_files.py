@@ -137,7 +137,7 @@ def test_a_broken_file_is_an_execution_error(tmp_path: Path) -> None:
 def test_no_extension_is_installed_or_loaded_from_the_network() -> None:
     with cb.connect(backend="duckdb") as e:
         e.sql("SELECT 1 AS x").to_pylist()
-    cursor = _duckdb._cursor()
+    cursor = _duckdb._connect().cursor()
     try:
         settings = dict(
             cursor.execute(

@@ -32,6 +32,7 @@ from .errors import Error, ExecutionError, from_stream_failure
 
 _lock = threading.Lock()
 _connection: Any = None
+_local = threading.local()  # each thread's cursor, and the tables registered on it
 _registered: set[str] = set()  # the dynamic-columns functions of the connection
 _udf_class: Any = None
 
@@ -63,8 +64,8 @@ def available() -> bool:
     return importlib.util.find_spec("duckdb") is not None
 
 
-def _cursor() -> Any:
-    """A cursor of the process's DuckDB connection (one in-memory database, no extensions)."""
+def _connect() -> Any:
+    """The process's DuckDB connection (one in-memory database, no extensions)."""
     global _connection
     import duckdb
 
@@ -74,7 +75,55 @@ def _cursor() -> Any:
                 ":memory:",
                 config={"autoload_known_extensions": False, "autoinstall_known_extensions": False},
             )
-        return _connection.cursor()
+        return _connection
+
+
+class _Cursor:
+    """This thread's cursor of the process's connection, and the Arrow tables that stay
+    registered on it between statements.
+
+    Registering a table and dropping it again costs about a millisecond, as much as a top-N
+    over a million rows takes DuckDB itself, so a source's table stays registered as
+    ``scan_i`` until a statement of the thread names another relation so, a statement
+    fails, or :func:`release` is called (a table registered or dropped, an environment
+    closed). A registration holds the table's buffers alive, so it never outlives those
+    events by more than one statement of the thread."""
+
+    def __init__(self) -> None:
+        self.cursor = _connect().cursor()
+        self.tables: dict[str, pa.Table] = {}
+
+    def close(self) -> None:
+        self.tables.clear()
+        try:
+            self.cursor.close()
+        except Exception:
+            pass
+
+
+def _thread_cursor() -> _Cursor:
+    state: _Cursor | None = getattr(_local, "state", None)
+    if state is None or getattr(_local, "generation", -1) != _generation:
+        if state is not None:
+            state.close()
+        state = _local.state = _Cursor()
+        _local.generation = _generation
+    return state
+
+
+_generation = 0
+
+
+def release() -> None:
+    """Lets go of the tables the threads' cursors keep registered: this thread's now, every
+    other thread's at its next statement."""
+    global _generation
+    with _lock:
+        _generation += 1
+    state: _Cursor | None = getattr(_local, "state", None)
+    if state is not None:
+        state.close()
+        _local.state = None
 
 
 class Query:
@@ -118,7 +167,9 @@ def source_scan(source: Any, request: str, columns: list[str], schema: pa.Schema
         if opened.schema.names == columns and all(
             c.type == f.type for c, f in zip(opened.schema, schema, strict=True)
         ):
-            return opened.rename_columns(schema.names)
+            # The same table object on every run (a source's own table), so that it stays
+            # registered between statements.
+            return opened if columns == schema.names else opened.rename_columns(schema.names)
         table: pa.Table = pa.Table.from_arrays(pick(opened), schema=schema)
         return table
 
@@ -238,15 +289,17 @@ def run(sql: str, scans: list[Scan], schema: pa.Schema, statement: str | None) -
     """Runs ``sql`` over ``scans`` (``scan_0``, ``scan_1``, ...); the rows, cast to ``schema``."""
     import duckdb
 
-    cursor = _cursor()
+    state = _thread_cursor()
     _register_dyncol(sql)
+    failed = True
     try:
         try:
-            _register(cursor, scans)
-            relation = cursor.sql(sql)
+            _register(state, scans)
+            relation = state.cursor.sql(sql)
             # DuckDB 2 names it to_arrow_table; 1.x, arrow.
             fetch = getattr(relation, "to_arrow_table", None) or relation.arrow
             table = fetch()
+            failed = False
         except duckdb.Error as e:
             raise _error(e, statement) from None
         except RuntimeError as e:
@@ -255,32 +308,54 @@ def run(sql: str, scans: list[Scan], schema: pa.Schema, statement: str | None) -
                 raise KeyboardInterrupt from None
             raise
     finally:
-        _unregister(cursor, scans)
         for scan in scans:
             if isinstance(scan, pa.RecordBatchReader):
                 scan.close()
-        cursor.close()
+        if failed:  # a fresh cursor for the next statement, holding nothing
+            state.close()
+            _local.state = None
+        else:
+            _unregister(state, scans)
     return _as(table, schema)
 
 
-def _register(cursor: Any, scans: list[Scan]) -> None:
-    """Names the scans ``scan_0``, ``scan_1``, ... on ``cursor``."""
+def _register(state: _Cursor, scans: list[Scan]) -> None:
+    """Names the scans ``scan_0``, ``scan_1``, ... on the cursor; a table registered there
+    already stays."""
+    cursor = state.cursor
     for i, scan in enumerate(scans):
+        name = f"scan_{i}"
+        if isinstance(scan, pa.Table) and state.tables.get(name) is scan:
+            continue
+        if name in state.tables:
+            del state.tables[name]
+            cursor.unregister(name)
         if isinstance(scan, Query):
-            cursor.execute(f'CREATE TEMPORARY VIEW "scan_{i}" AS {scan.sql}')
+            cursor.execute(f'CREATE TEMPORARY VIEW "{name}" AS {scan.sql}')
         else:
-            cursor.register(f"scan_{i}", scan)
+            cursor.register(name, scan)
+            if isinstance(scan, pa.Table):
+                state.tables[name] = scan
 
 
-def _unregister(cursor: Any, scans: list[Scan]) -> None:
+def _unregister(state: _Cursor, scans: list[Scan]) -> None:
+    """Drops the statement's streams and views from the cursor, and the tables of earlier
+    statements that this one did not read; its own tables stay registered."""
     import duckdb
 
+    cursor = state.cursor
     for i, scan in enumerate(scans):
         try:
             if isinstance(scan, Query):
                 cursor.execute(f'DROP VIEW IF EXISTS "scan_{i}"')
-            else:
+            elif not isinstance(scan, pa.Table):
                 cursor.unregister(f"scan_{i}")
+        except duckdb.Error:
+            pass
+    for name in [n for n in state.tables if int(n[len("scan_") :]) >= len(scans)]:
+        del state.tables[name]
+        try:
+            cursor.unregister(name)
         except duckdb.Error:
             pass
 

@@ -19,6 +19,11 @@ def _import_stream(handle: Any) -> pa.RecordBatchReader:
         handle.close()
 
 
+def _schema(message: Any) -> pa.Schema:
+    """A schema the JVM sent as an Arrow IPC message (a Java ``byte[]``)."""
+    return pa.ipc.read_schema(pa.py_buffer(memoryview(message)))
+
+
 class JPypeSession:
     """A ``BridgeSession`` in this process's JVM (started on first use)."""
 
@@ -40,21 +45,22 @@ class JPypeSession:
         handle = jvm.wait(pending, sql)
         kind = str(handle.kind())
         if not str(handle.backend()):
+            if kind != "query":
+                self._forget(kind)
             return _import_stream(handle), kind
         # A backend of this process runs the query over the scans the JVM opened.
         scans: list[_duckdb.Scan] = []
         try:
             for i in range(int(handle.scanCount())):
-                stream = pa.RecordBatchReader._import_from_c(int(handle.scanAddress(i)))
                 source = handle.scanSource(i)
                 if source is None:
-                    scans.append(stream)
+                    scans.append(pa.RecordBatchReader._import_from_c(int(handle.scanAddress(i))))
                 else:  # a source of this process: opened here, no row through the JVM
-                    stream.close()
                     columns = [str(c) for c in handle.scanColumns(i)]
                     request = str(handle.scanRequest(i))
-                    scans.append(_duckdb.source_scan(source, request, columns, stream.schema))
-            schema = pa.RecordBatchReader._import_from_c(int(handle.address())).schema
+                    schema = _schema(handle.scanSchema(i))
+                    scans.append(_duckdb.source_scan(source, request, columns, schema))
+            schema = _schema(handle.schema())
             backend_sql = str(handle.backendSql())
         except BaseException:
             for scan in scans:
@@ -65,6 +71,15 @@ class JPypeSession:
             handle.close()
         table = _duckdb.run(backend_sql, scans, schema, sql)
         return table.to_reader(), kind
+
+    def _forget(self, kind: str) -> None:
+        """After a statement other than a query a table may be gone: lets go of what was kept
+        for it (DuckDB's registrations, the proxy of a dropped source)."""
+        _duckdb.release()
+        if kind == "ddl" and self._proxies:
+            names = set(self.table_names())
+            for name in [n for n in self._proxies if n not in names]:
+                del self._proxies[name]
 
     def validate(self, sql: str) -> pa.Schema:
         return _import_stream(jvm.wait(self._java.validate(sql), sql)).schema
@@ -100,6 +115,7 @@ class JPypeSession:
         proxy = SourceProxy(name, source)
         jvm.call(self._java.registerSource, name, proxy, replace)
         self._proxies[name] = proxy
+        _duckdb.release()
 
     def set_connector_factory(self, allowed_modules: Callable[[], list[str]]) -> None:
         from ..sources._glue import ConnectorFactory
@@ -108,4 +124,6 @@ class JPypeSession:
         jvm.call(self._java.setConnectorFactory, self._factory)
 
     def close(self) -> None:
+        _duckdb.release()
+        self._proxies.clear()
         jvm.call(self._java.close)

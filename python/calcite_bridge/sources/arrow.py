@@ -175,6 +175,7 @@ class ArrowTableSource(
         # One batch a chunk: pyarrow would cut a chunk into slices of 128 Ki rows, and a slice
         # must be copied before it crosses into the JVM (Arrow Java ignores array offsets).
         self._batch_size = max([1, *(len(b) for b in table.to_batches())])
+        self._selected: dict[tuple[str | int, ...], pa.Table] = {}
 
     def schema(self) -> pa.Schema:
         return self.table.schema
@@ -201,7 +202,14 @@ class ArrowTableSource(
         names = _top_level(self.table.schema, request)
         if names is None or len(set(names)) != len(names):
             return None
-        return self.table.select(names)
+        # The same object for the same columns, so that a backend can keep it registered.
+        key: tuple[str | int, ...] = tuple(names)
+        selected = self._selected.get(key)
+        if selected is None:
+            if len(self._selected) >= 16:
+                self._selected.clear()
+            selected = self._selected[key] = self.table.select(names)
+        return selected
 
 
 def _top_level(schema: pa.Schema, request: ScanRequest) -> list[str] | list[int] | None:

@@ -14,10 +14,12 @@ import io.calcitebridge.statement.RowSet;
 import io.calcitebridge.statement.SessionConfig;
 import io.calcitebridge.statement.SessionState;
 import io.calcitebridge.statement.StatementExecutor;
+import io.calcitebridge.types.ArrowTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
@@ -207,27 +209,36 @@ public final class BridgeSession implements AutoCloseable {
     if (rows.translation() == null) {
       return new StatementResult(rows.kind(), ArrowResults.export(rows));
     }
-    List<ExportedStream> scans = new ArrayList<>();
+    List<@Nullable ExportedStream> scans = new ArrayList<>();
+    List<byte[]> scanSchemas = new ArrayList<>();
     List<io.calcitebridge.connector.SourceStorage.@Nullable Prepared> prepared = new ArrayList<>();
     try {
       for (var scan : rows.scans()) {
         // A scan the reader's process opens itself comes as its schema alone.
-        scans.add(
-            scan.reader() != null
-                ? ArrowResults.exportScan(scan.reader())
-                : ArrowResults.export(RowSet.of("schema", scan.rowType(), List.of())));
+        ArrowReader reader = scan.reader();
+        scans.add(reader != null ? ArrowResults.exportScan(reader) : null);
+        scanSchemas.add(
+            reader != null
+                ? new byte[0]
+                : ArrowTypes.toSchema(scan.rowType()).serializeAsMessage());
         prepared.add(scan.prepared());
       }
     } catch (RuntimeException e) {
-      scans.forEach(ExportedStream::close);
+      scans.forEach(
+          s -> {
+            if (s != null) {
+              s.close();
+            }
+          });
       throw e;
     }
     return new StatementResult(
         rows.kind(),
-        ArrowResults.export(rows),
+        ArrowTypes.toSchema(rows.rowType()).serializeAsMessage(),
         rows.translation().backend(),
         rows.translation().sql(),
         scans,
+        scanSchemas,
         prepared);
   }
 

@@ -18,32 +18,47 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class StatementResult implements AutoCloseable {
   private final String kind;
-  private final ExportedStream stream;
+  private final @Nullable ExportedStream stream;
+  private final byte[] schema;
   private final String backend;
   private final String backendSql;
-  private final List<ExportedStream> scans;
+  private final List<@Nullable ExportedStream> scans;
+  private final List<byte[]> scanSchemas;
   private final List<SourceStorage.@Nullable Prepared> prepared;
 
   StatementResult(String kind, ExportedStream stream) {
-    this(kind, stream, "", "", List.of(), List.of());
+    this.kind = kind;
+    this.stream = stream;
+    this.schema = new byte[0];
+    this.backend = "";
+    this.backendSql = "";
+    this.scans = List.of();
+    this.scanSchemas = List.of();
+    this.prepared = List.of();
   }
 
   /**
-   * A query that a backend runs in the reader's process: {@code stream} holds no rows, only the
-   * result's schema; {@code scans} are the relations {@code backendSql} reads, {@code scan_i}.
+   * A query that a backend runs in the reader's process: {@code schema} is the result's schema (an
+   * Arrow IPC message); {@code scans} are the relations {@code backendSql} reads, {@code scan_i}: a
+   * stream of rows, or null for a scan the reader's process opens itself, whose schema is then in
+   * {@code scanSchemas}. Schemas cross as bytes: importing a C stream for a schema alone costs more
+   * than a small backend query.
    */
   StatementResult(
       String kind,
-      ExportedStream stream,
+      byte[] schema,
       String backend,
       String backendSql,
-      List<ExportedStream> scans,
+      List<@Nullable ExportedStream> scans,
+      List<byte[]> scanSchemas,
       List<SourceStorage.@Nullable Prepared> prepared) {
     this.kind = kind;
-    this.stream = stream;
+    this.stream = null;
+    this.schema = schema;
     this.backend = backend;
     this.backendSql = backendSql;
     this.scans = scans;
+    this.scanSchemas = scanSchemas;
     this.prepared = prepared;
   }
 
@@ -83,9 +98,23 @@ public final class StatementResult implements AutoCloseable {
     return scans.size();
   }
 
-  /** Address of the {@code ArrowArrayStream} struct of scan {@code i} ({@code scan_i}). */
+  /**
+   * Address of the {@code ArrowArrayStream} struct of scan {@code i} ({@code scan_i}), or 0 when
+   * the reader's process opens the scan itself ({@link #scanSource}).
+   */
   public long scanAddress(int i) {
-    return scans.get(i).address();
+    ExportedStream scan = scans.get(i);
+    return scan == null ? 0 : scan.address();
+  }
+
+  /** The schema (an Arrow IPC message) of a scan the reader's process opens itself. */
+  public byte[] scanSchema(int i) {
+    return scanSchemas.get(i);
+  }
+
+  /** The schema (an Arrow IPC message) of a result a backend of the reader's process computes. */
+  public byte[] schema() {
+    return schema;
   }
 
   /** What ran: {@code query}, {@code insert}, {@code ddl}, {@code explain}, ... */
@@ -95,7 +124,14 @@ public final class StatementResult implements AutoCloseable {
 
   /** Address of the {@code ArrowArrayStream} struct. */
   public long address() {
-    return stream.address();
+    return rows().address();
+  }
+
+  private ExportedStream rows() {
+    if (stream == null) {
+      throw new IllegalStateException("a backend of the reader's process computes these rows");
+    }
+    return stream;
   }
 
   /**
@@ -105,14 +141,20 @@ public final class StatementResult implements AutoCloseable {
   public ArrowReader toReader() {
     try (this) {
       ArrowReader imported =
-          Data.importArrayStream(ArrowMemory.allocator(), ArrowArrayStream.wrap(stream.address()));
+          Data.importArrayStream(ArrowMemory.allocator(), ArrowArrayStream.wrap(rows().address()));
       return new GuardedReader(ArrowMemory.allocator(), imported, Errors::translateRunning);
     }
   }
 
   @Override
   public void close() {
-    stream.close();
-    scans.forEach(ExportedStream::close);
+    if (stream != null) {
+      stream.close();
+    }
+    for (ExportedStream scan : scans) {
+      if (scan != null) {
+        scan.close();
+      }
+    }
   }
 }
