@@ -35,6 +35,9 @@ final class ValuesLiterals {
     RelNode node = rel;
     if (node instanceof EnumerableValues values) {
       node = retyped(values);
+      if (node instanceof EnumerableValues retyped) {
+        node = StashedValues.of(retyped);
+      }
     }
     return node;
   }

@@ -2,7 +2,6 @@ package io.calcitebridge.statement;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.calcitebridge.plan.BridgeTableScan;
 import io.calcitebridge.plan.QueryPlanner;
 import io.calcitebridge.translate.Translation;
 import java.util.ArrayList;
@@ -10,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.calcite.rel.RelNode;
 
 /** EXPLAIN of a query that a backend other than Calcite's engine runs. */
 final class Explains {
@@ -27,7 +27,7 @@ final class Explains {
    */
   static String translated(Translation t, String format) {
     String f = format.toLowerCase(Locale.ROOT);
-    List<BridgeTableScan> scans = t.scans();
+    List<RelNode> scans = t.scans();
     switch (f) {
       case "text":
         {

@@ -1,5 +1,7 @@
 package io.calcitebridge.statement;
 
+import io.calcitebridge.arrow.ArrowMemory;
+import io.calcitebridge.arrow.RowsToArrow;
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.connector.SourceStorage;
@@ -7,6 +9,7 @@ import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.PositionedException;
 import io.calcitebridge.plan.BridgeTable;
 import io.calcitebridge.plan.BridgeTableScan;
+import io.calcitebridge.plan.LiteralRows;
 import io.calcitebridge.plan.PlannerContext;
 import io.calcitebridge.plan.QueryPlanner;
 import io.calcitebridge.sql.SqlCreateTable;
@@ -28,6 +31,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.type.RelDataType;
@@ -263,7 +267,7 @@ public final class StatementExecutor {
     if (translation != null) {
       List<BackendScan> scans = new ArrayList<>();
       try {
-        for (BridgeTableScan scan : translation.scans()) {
+        for (RelNode scan : translation.scans()) {
           scans.add(backendScan(scan));
         }
       } catch (RuntimeException e) {
@@ -417,7 +421,18 @@ public final class StatementExecutor {
    * A scan for the backend: a source that lives in the backend's process (a Python source, in the
    * process where DuckDB runs) is opened there with the same request; any other is opened here.
    */
-  private static BackendScan backendScan(BridgeTableScan scan) {
+  private static BackendScan backendScan(RelNode rel) {
+    if (rel instanceof Values values) {
+      List<@Nullable Object[]> rows = java.util.Objects.requireNonNull(LiteralRows.of(values));
+      return new BackendScan(
+          values.getRowType(),
+          new RowsToArrow(
+              ArrowMemory.allocator(),
+              values.getRowType(),
+              org.apache.calcite.linq4j.Linq4j.asEnumerable(rows).enumerator()),
+          null);
+    }
+    BridgeTableScan scan = (BridgeTableScan) rel;
     if (scan.bridgeTable().storage() instanceof SourceStorage storage
         && java.lang.reflect.Proxy.isProxyClass(storage.source().getClass())) {
       return new BackendScan(

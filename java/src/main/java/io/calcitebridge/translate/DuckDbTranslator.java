@@ -1,6 +1,7 @@
 package io.calcitebridge.translate;
 
 import io.calcitebridge.plan.BridgeTableScan;
+import io.calcitebridge.plan.LiteralRows;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -10,6 +11,7 @@ import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.rel2sql.RelToSqlConverter;
 import org.apache.calcite.rel.rel2sql.SqlImplementor;
 import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
@@ -138,7 +140,7 @@ public final class DuckDbTranslator {
 
   /** Calcite's converter, with our scans as named relations. */
   public static final class Converter extends RelToSqlConverter {
-    final List<BridgeTableScan> scans = new ArrayList<>();
+    final List<RelNode> scans = new ArrayList<>();
 
     private Converter() {
       super(DuckDbDialect.INSTANCE);
@@ -154,6 +156,16 @@ public final class DuckDbTranslator {
 
     /** Visits one of our scans; called by the converter's dispatch, by reflection. */
     public Result visit(BridgeTableScan scan) {
+      return scan(scan);
+    }
+
+    /** A large {@code VALUES} (a long {@code IN} list) is read as data, not written as SQL. */
+    @Override
+    public Result visit(Values e) {
+      return LiteralRows.of(e) != null ? scan(e) : super.visit(e);
+    }
+
+    private Result scan(RelNode scan) {
       String name = Translation.scanName(scans.size());
       scans.add(scan);
       return result(new SqlIdentifier(name, SqlParserPos.ZERO), List.of(Clause.FROM), scan, null);

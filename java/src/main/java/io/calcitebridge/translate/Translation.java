@@ -1,17 +1,19 @@
 package io.calcitebridge.translate;
 
-import io.calcitebridge.plan.BridgeTableScan;
 import java.util.List;
+import org.apache.calcite.rel.RelNode;
 
 /**
  * A plan turned into a backend's SQL: the text, and the scans it reads, in order; scan {@code i} is
- * the relation named {@code scan_i}, with the scan's columns.
+ * the relation named {@code scan_i}, with the scan's columns. A scan is one of our table scans, or
+ * a large {@code VALUES} whose rows the backend reads as data ({@link
+ * io.calcitebridge.plan.LiteralRows}).
  *
  * @param backend the backend's name
  * @param sql the query, in the backend's dialect
  * @param scans the scans the query reads
  */
-public record Translation(String backend, String sql, List<BridgeTableScan> scans) {
+public record Translation(String backend, String sql, List<RelNode> scans) {
   /** The name the query uses for scan {@code i}. */
   public static String scanName(int i) {
     return "scan_" + i;
