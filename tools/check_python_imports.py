@@ -8,7 +8,8 @@ importing module is itself inside (they are already initialised when it runs).
 Layers, lowest first; a module may import modules of its own layer or of a lower one:
 
 1. leaves: ``_version``, ``errors``, ``_sql`` (identifier quoting), ``_types`` (SQL type
-   strings and Arrow types), ``_values`` (literal values on the wire)
+   strings and Arrow types), ``_values`` (literal values on the wire), ``_interrupt`` (Ctrl-C
+   during a native call)
 2. ``expressions``
 3. ``sources`` and everything under it
 4. the execution backends that run in this process: ``_duckdb``
@@ -43,6 +44,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "calcite_bridge._sql",
             "calcite_bridge._types",
             "calcite_bridge._values",
+            "calcite_bridge._interrupt",
         ),
     ),
     ("expressions", ("calcite_bridge.expressions",)),

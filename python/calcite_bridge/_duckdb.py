@@ -28,6 +28,7 @@ from typing import Any, TypeAlias
 
 import pyarrow as pa
 
+from . import _interrupt
 from .errors import Error, ExecutionError, from_stream_failure
 
 _lock = threading.Lock()
@@ -293,20 +294,22 @@ def run(sql: str, scans: list[Scan], schema: pa.Schema, statement: str | None) -
     _register_dyncol(sql)
     failed = True
     try:
-        try:
-            _register(state, scans)
-            relation = state.cursor.sql(sql)
-            # DuckDB 2 names it to_arrow_table; 1.x, arrow.
-            fetch = getattr(relation, "to_arrow_table", None) or relation.arrow
-            table = fetch()
-            failed = False
-        except duckdb.Error as e:
-            raise _error(e, statement) from None
-        except RuntimeError as e:
-            # DuckDB stops on SIGINT itself; Ctrl-C means the same here as on Calcite's engine.
-            if "interrupted" in str(e).lower():
-                raise KeyboardInterrupt from None
-            raise
+        # Ctrl-C interrupts DuckDB from the watcher thread; it means the same here as on
+        # Calcite's engine.
+        with _interrupt.cancelling(state.cursor.interrupt) as reading:
+            try:
+                _register(state, scans)
+                relation = state.cursor.sql(sql)
+                # DuckDB 2 names it to_arrow_table; 1.x, arrow.
+                fetch = getattr(relation, "to_arrow_table", None) or relation.arrow
+                table = fetch()
+                failed = False
+            except BaseException as e:
+                if reading.interrupted or "interrupted" in str(e).lower():
+                    raise KeyboardInterrupt from None
+                if isinstance(e, duckdb.Error):
+                    raise _error(e, statement) from None
+                raise
     finally:
         for scan in scans:
             if isinstance(scan, pa.RecordBatchReader):

@@ -3,12 +3,12 @@ results cross the Arrow C Data Interface without copies."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pyarrow as pa
 
-from .. import _duckdb
+from .. import _duckdb, _interrupt
 from . import jvm
 
 
@@ -17,6 +17,30 @@ def _import_stream(handle: Any) -> pa.RecordBatchReader:
         return pa.RecordBatchReader._import_from_c(int(handle.address()))
     finally:
         handle.close()
+
+
+def _cancellable(reader: pa.RecordBatchReader, handle: Any) -> pa.RecordBatchReader:
+    """``reader``, whose reads Ctrl-C stops at once: Calcite's engine runs the query inside
+    them, in the JVM, where Python cannot raise KeyboardInterrupt."""
+
+    def cancel() -> None:
+        handle.cancel()
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        with reader:
+            while True:
+                with _interrupt.cancelling(cancel) as reading:
+                    try:
+                        batch = reader.read_next_batch()
+                    except StopIteration:
+                        return
+                    except BaseException:
+                        if reading.interrupted:  # the statement stopped for Ctrl-C
+                            raise KeyboardInterrupt from None
+                        raise
+                yield batch
+
+    return pa.RecordBatchReader.from_batches(reader.schema, batches())
 
 
 def _schema(message: Any) -> pa.Schema:
@@ -47,7 +71,7 @@ class JPypeSession:
         if not str(handle.backend()):
             if kind != "query":
                 self._forget(kind)
-            return _import_stream(handle), kind
+            return _cancellable(_import_stream(handle), handle), kind
         # A backend of this process runs the query over the scans the JVM opened.
         scans: list[_duckdb.Scan] = []
         try:

@@ -207,7 +207,7 @@ public final class BridgeSession implements AutoCloseable {
       rows = executor.execute(node, sql);
     }
     if (rows.translation() == null) {
-      return new StatementResult(rows.kind(), ArrowResults.export(rows));
+      return new StatementResult(rows.kind(), ArrowResults.export(rows), cancel);
     }
     List<@Nullable ExportedStream> scans = new ArrayList<>();
     List<byte[]> scanSchemas = new ArrayList<>();

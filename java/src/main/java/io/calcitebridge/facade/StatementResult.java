@@ -7,6 +7,7 @@ import io.calcitebridge.connector.PythonSource;
 import io.calcitebridge.connector.SourceStorage;
 import io.calcitebridge.errors.Errors;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -17,6 +18,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * #address()} and then calls {@link #close()} to free the small struct that carried it.
  */
 public final class StatementResult implements AutoCloseable {
+  private final AtomicBoolean cancel;
   private final String kind;
   private final @Nullable ExportedStream stream;
   private final byte[] schema;
@@ -27,6 +29,12 @@ public final class StatementResult implements AutoCloseable {
   private final List<SourceStorage.@Nullable Prepared> prepared;
 
   StatementResult(String kind, ExportedStream stream) {
+    this(kind, stream, new AtomicBoolean());
+  }
+
+  /** Rows that stop at the next row of a scan once {@code cancel} is set ({@link #cancel}). */
+  StatementResult(String kind, ExportedStream stream, AtomicBoolean cancel) {
+    this.cancel = cancel;
     this.kind = kind;
     this.stream = stream;
     this.schema = new byte[0];
@@ -52,6 +60,7 @@ public final class StatementResult implements AutoCloseable {
       List<@Nullable ExportedStream> scans,
       List<byte[]> scanSchemas,
       List<SourceStorage.@Nullable Prepared> prepared) {
+    this.cancel = new AtomicBoolean();
     this.kind = kind;
     this.stream = null;
     this.schema = schema;
@@ -115,6 +124,14 @@ public final class StatementResult implements AutoCloseable {
   /** The schema (an Arrow IPC message) of a result a backend of the reader's process computes. */
   public byte[] schema() {
     return schema;
+  }
+
+  /**
+   * Stops the rows: the reader's next batch fails as cancelled once each scan has read its next
+   * row. Any thread may call it, also while another one reads the rows.
+   */
+  public void cancel() {
+    cancel.set(true);
   }
 
   /** What ran: {@code query}, {@code insert}, {@code ddl}, {@code explain}, ... */

@@ -248,12 +248,57 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
       int @Nullable [] projection,
       @Nullable List<List<Integer>> nested,
       @Nullable Integer limit,
-      DataContext root,
+      @Nullable DataContext root,
       boolean scalar) {
     Enumerable<Object[]> rows =
         nested != null
             ? ((ArrowStorage) table.storage()).scanPaths(filters, nested, limit)
             : table.storage().scan(filters, projection, limit);
+    // Planning reduces constant scans without a context.
+    java.util.concurrent.atomic.AtomicBoolean cancel =
+        root == null ? null : DataContext.Variable.CANCEL_FLAG.get(root);
+    if (cancel != null) {
+      rows = cancellable(rows, cancel);
+    }
     return scalar ? rows.select(r -> r[0]) : rows;
+  }
+
+  /**
+   * {@code rows}, stopping with a {@link java.util.concurrent.CancellationException} at the next
+   * row once the statement is cancelled: every plan of Calcite's engine reads its scans row by row,
+   * so a cancelled statement stops within a row of each scan, whatever operators sit above.
+   */
+  private static Enumerable<Object[]> cancellable(
+      Enumerable<Object[]> rows, java.util.concurrent.atomic.AtomicBoolean cancel) {
+    return new org.apache.calcite.linq4j.AbstractEnumerable<Object[]>() {
+      @Override
+      public org.apache.calcite.linq4j.Enumerator<Object[]> enumerator() {
+        org.apache.calcite.linq4j.Enumerator<Object[]> inner = rows.enumerator();
+        return new org.apache.calcite.linq4j.Enumerator<Object[]>() {
+          @Override
+          public Object[] current() {
+            return inner.current();
+          }
+
+          @Override
+          public boolean moveNext() {
+            if (cancel.get()) {
+              throw new java.util.concurrent.CancellationException("The statement was cancelled");
+            }
+            return inner.moveNext();
+          }
+
+          @Override
+          public void reset() {
+            inner.reset();
+          }
+
+          @Override
+          public void close() {
+            inner.close();
+          }
+        };
+      }
+    };
   }
 }

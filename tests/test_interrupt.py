@@ -1,0 +1,42 @@
+"""Ctrl-C stops a running statement, on Calcite's engine (while Python reads its rows) and on
+DuckDB, and the work ends: the process is idle afterwards and the environment still answers.
+
+Each case runs tests/helpers/interrupted_query.py in a subprocess, sends it SIGINT while a
+cross join that would take minutes runs, and reads how it ended."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+HELPER = Path(__file__).parent / "helpers" / "interrupted_query.py"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is a POSIX signal")
+@pytest.mark.parametrize(("backend", "rows"), [("enumerable", 30_000), ("duckdb", 300_000)])
+def test_ctrl_c_stops_the_statement_and_its_work(backend: str, rows: int) -> None:
+    child = subprocess.Popen(
+        [sys.executable, str(HELPER), backend, str(rows)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "started"
+        time.sleep(2)  # the cross join is running
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    lines = out.splitlines()
+    assert lines[0] == "interrupted", (out, err)
+    cpu = float(lines[1].split()[1])
+    assert cpu < 1.0, f"the process kept working after Ctrl-C: {cpu} CPU-s in 2 s"
+    assert lines[2] == f"[{{'n': {rows}}}]"
+    assert child.returncode == 0, err
