@@ -16,23 +16,30 @@ args...)`` (``io.calcitebridge.translate.DuckDbDynCol``), and the functions a qu
 registered on the connection before it runs. Each batch crosses the Arrow C Data Interface both
 ways in one JVM call (``io.calcitebridge.udf.DynColUdf``); the result is copied out of the JVM's
 memory, and released there, before the function returns.
+
+DuckDB reaches no file the environment's sandbox forbids (docs/security.md). Each database this
+module opens locks its configuration (a statement cannot change a setting) and loads no
+extension. A query of a confined environment runs in a database whose ``enable_external_access``
+is off and whose ``allowed_directories`` are the real allowed directories; the ``filesystem``
+scans hand it the real paths of files they checked. Outside a sandbox, a query that reads no
+Parquet file runs in a database with no file access at all, and only the others in one with it.
 """
 
 from __future__ import annotations
 
 import ctypes
 import inspect
+import os
 import re
 import threading
 from typing import Any, TypeAlias
 
 import pyarrow as pa
 
-from .errors import Error, ExecutionError, from_stream_failure
+from .errors import AccessDeniedError, Error, ExecutionError, from_stream_failure
+from .sources.sandbox import UNCONFINED, Sandbox
 
 _lock = threading.Lock()
-_connection: Any = None
-_registered: set[str] = set()  # the dynamic-columns functions of the connection
 _udf_class: Any = None
 
 _DYNCOL_NAME = re.compile(r"\bcb_dyncol(?:_[a-z0-9]+)+\b", re.IGNORECASE)
@@ -63,18 +70,47 @@ def available() -> bool:
     return importlib.util.find_spec("duckdb") is not None
 
 
-def _cursor() -> Any:
-    """A cursor of the process's DuckDB connection (one in-memory database, no extensions)."""
-    global _connection
-    import duckdb
+class _Database:
+    """An in-memory DuckDB database that reaches the files under ``roots`` only (real paths;
+    none when empty), or any file when ``roots`` is None. Its configuration is locked."""
 
+    def __init__(self, roots: tuple[str, ...] | None) -> None:
+        import duckdb
+
+        connection = duckdb.connect(
+            ":memory:",
+            config={"autoload_known_extensions": False, "autoinstall_known_extensions": False},
+        )
+        if roots is not None:
+            if roots:  # before access goes off: DuckDB refuses the list afterwards
+                listed = ", ".join("'" + r.replace("'", "''") + "'" for r in roots)
+                connection.execute(f"SET allowed_directories = [{listed}]")
+            connection.execute("SET enable_external_access = false")
+        connection.execute("SET lock_configuration = true")
+        self.connection = connection
+        self.registered: set[str] = set()  # its dynamic-columns functions
+
+
+_databases: dict[tuple[str, ...] | None, _Database] = {}
+
+
+def _database(sandbox: Sandbox, reads_files: bool) -> _Database:
+    """The database for a query of an environment in ``sandbox``; ``reads_files`` when the query
+    hands DuckDB Parquet files to read."""
+    roots: tuple[str, ...] | None
+    if not sandbox.external_access:
+        roots = ()
+    elif sandbox.confined:
+        roots = tuple(sorted({os.path.join(r, "") for r in sandbox.roots()}))
+    else:
+        roots = None if reads_files else ()
     with _lock:
-        if _connection is None:
-            _connection = duckdb.connect(
-                ":memory:",
-                config={"autoload_known_extensions": False, "autoinstall_known_extensions": False},
-            )
-        return _connection.cursor()
+        database = _databases.get(roots)
+        if database is None:
+            if len(_databases) >= 16:  # sandboxes come and go: keep a few
+                _databases.pop(next(k for k in _databases if k)).connection.close()
+            database = _databases[roots] = _Database(roots)
+        return database
 
 
 class Query:
@@ -146,18 +182,19 @@ def _type(code: str) -> tuple[str, pa.DataType]:
     return f"DECIMAL({precision}, {scale})", pa.decimal128(precision, scale)
 
 
-def _register_dyncol(sql: str) -> None:
-    """Registers on the connection each dynamic-columns function ``sql`` calls, once."""
-    names = {name.lower() for name in _DYNCOL_NAME.findall(sql)} - _registered
+def _register_dyncol(database: _Database, sql: str) -> None:
+    """Registers on the database each dynamic-columns function ``sql`` calls, once."""
+    registered = database.registered
+    names = {name.lower() for name in _DYNCOL_NAME.findall(sql)} - registered
     if not names:
         return
     with _lock:
-        for name in sorted(names - _registered):
+        for name in sorted(names - registered):
             try:
                 result, *arguments = (_type(c) for c in name[len("cb_dyncol_") :].split("_"))
             except ValueError:
                 continue  # a look-alike in a string literal, say: not one of ours
-            _connection.create_function(
+            database.connection.create_function(
                 name,
                 _dyncol_function(result[1], 1 + len(arguments)),
                 ["VARCHAR"] + [duck for duck, _ in arguments],
@@ -166,7 +203,7 @@ def _register_dyncol(sql: str) -> None:
                 null_handling="special",
                 side_effects=False,
             )
-            _registered.add(name)
+            registered.add(name)
 
 
 def _dyncol_function(result: pa.DataType, arity: int) -> Any:
@@ -234,12 +271,20 @@ def dyncol_batch(spec: Any, arguments: Any, result: pa.DataType) -> pa.Array:
         del exported
 
 
-def run(sql: str, scans: list[Scan], schema: pa.Schema, statement: str | None) -> pa.Table:
-    """Runs ``sql`` over ``scans`` (``scan_0``, ``scan_1``, ...); the rows, cast to ``schema``."""
+def run(
+    sql: str,
+    scans: list[Scan],
+    schema: pa.Schema,
+    statement: str | None,
+    sandbox: Sandbox = UNCONFINED,
+) -> pa.Table:
+    """Runs ``sql`` over ``scans`` (``scan_0``, ``scan_1``, ...) in a database that reaches no
+    file ``sandbox`` forbids; the rows, cast to ``schema``."""
     import duckdb
 
-    cursor = _cursor()
-    _register_dyncol(sql)
+    database = _database(sandbox, any(isinstance(s, Query) for s in scans))
+    cursor = database.connection.cursor()
+    _register_dyncol(database, sql)
     try:
         try:
             _register(cursor, scans)
@@ -247,6 +292,10 @@ def run(sql: str, scans: list[Scan], schema: pa.Schema, statement: str | None) -
             # DuckDB 2 names it to_arrow_table; 1.x, arrow.
             fetch = getattr(relation, "to_arrow_table", None) or relation.arrow
             table = fetch()
+        except duckdb.PermissionException as e:
+            raise AccessDeniedError(
+                f"DuckDB was refused a file outside the sandbox: {e}", sql=statement
+            ) from None
         except duckdb.Error as e:
             raise _error(e, statement) from None
         except RuntimeError as e:

@@ -15,6 +15,11 @@ if TYPE_CHECKING:
 EXPANSION_STRATEGY = "table.column-expansion-strategy"
 LOCAL_TIME_ZONE = "table.local-time-zone"
 PYTHON_ALLOWED_MODULES = "python.allowed-modules"
+# The sandbox (docs/security.md); lock-config freezes it and python.allowed-modules.
+FILESYSTEM_ALLOWED_PATHS = "filesystem.allowed-paths"
+EXTERNAL_ACCESS = "external-access"
+LOCK_CONFIG = "lock-config"
+_LISTS = (EXPANSION_STRATEGY, PYTHON_ALLOWED_MODULES, FILESYSTEM_ALLOWED_PATHS)
 
 ConfigValue = str | Iterable[str]
 
@@ -39,7 +44,7 @@ class Config:
     def get(self, key: str) -> str | list[str]:
         """The value of ``key``; the expansion strategy comes back as a list."""
         value = self._session.get_config(key)
-        if key in (EXPANSION_STRATEGY, PYTHON_ALLOWED_MODULES):
+        if key in _LISTS:
             return [v for v in value.split(";") if v]
         return value
 

@@ -13,6 +13,7 @@ from ._transport.session import Session
 from .config import Config, ConfigValue
 from .errors import ConfigError
 from .result import Result
+from .sources.sandbox import Sandbox
 from .table_api import Table
 
 _FORMATS = ("text", "json", "dot")
@@ -44,13 +45,24 @@ class Environment:
             session = JPypeSession()
         self._session: Session = session
         self.config = Config(session)
-        session.set_connector_factory(self._allowed_modules)
-        for key, value in (config or {}).items():
+        session.set_connector_factory(self._sandbox)
+        settings = dict(config or {})
+        lock = settings.pop("lock-config", None)  # last: it freezes the settings before it
+        for key, value in settings.items():
             self.config.set(key, value)
+        if lock is not None:
+            self.config.set("lock-config", lock)
 
-    def _allowed_modules(self) -> list[str]:
-        value = self.config.get("python.allowed-modules")
-        return [value] if isinstance(value, str) else value
+    def _sandbox(self) -> Sandbox:
+        """What this environment's SQL may reach, as its settings say now."""
+        return Sandbox.from_config(self.config.to_dict())
+
+    def lock_config(self) -> None:
+        """Freezes the security settings (``python.allowed-modules``,
+        ``filesystem.allowed-paths``, ``external-access``) for this environment's life, as
+        ``SET 'lock-config' = 'true'`` does: a later SET or RESET of them, from SQL or from
+        ``config``, raises ``ConfigError`` (docs/security.md)."""
+        self.config.set("lock-config", "true")
 
     def execute(self, sql: str) -> Result:
         """Runs any statement (query, INSERT, DDL, SET, ...) and returns its rows."""
@@ -163,6 +175,7 @@ def connect(
     allow_remote: bool = False,
     timeout: float = 10.0,
     backend: str | None = None,
+    lock_config: bool = False,
 ) -> Environment:
     """A new Environment with its own catalog and configuration.
 
@@ -174,9 +187,16 @@ def connect(
     gateway (``calcite-bridge gateway``, or ``BridgeGateway.start`` in Java), reached with
     ``token`` (or ``$CALCITE_BRIDGE_TOKEN``); an address other than loopback is refused unless
     ``allow_remote``. ``timeout`` bounds the time spent reaching the gateway, in seconds.
+
+    ``lock_config=True`` freezes the security settings once ``config`` is set: the
+    environment's SQL can then reach only the files and modules they allow, for its whole life
+    (``filesystem.allowed-paths``, ``external-access``, ``python.allowed-modules``; see
+    docs/security.md).
     """
     if backend is not None:
         config = {**(config or {}), "execution.backend": backend}
+    if lock_config:
+        config = {**(config or {}), "lock-config": "true"}
     if gateway is None:
         return Environment(config)
     from ._transport.gateway import open_session

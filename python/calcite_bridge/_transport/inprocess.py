@@ -3,12 +3,12 @@ results cross the Arrow C Data Interface without copies."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pyarrow as pa
 
 from .. import _duckdb
+from ..sources.sandbox import UNCONFINED, SandboxGetter
 from . import jvm
 
 
@@ -26,6 +26,7 @@ class JPypeSession:
         self._java = jvm.new_session()
         self._proxies: dict[str, Any] = {}  # Java holds them through JPype; keep them alive
         self._factory: Any = None
+        self._sandbox: SandboxGetter = lambda: UNCONFINED
         if _duckdb.available():
             jvm.call(self._java.setHostBackends, "duckdb")
 
@@ -63,7 +64,7 @@ class JPypeSession:
             raise
         finally:
             handle.close()
-        table = _duckdb.run(backend_sql, scans, schema, sql)
+        table = _duckdb.run(backend_sql, scans, schema, sql, self._sandbox())
         return table.to_reader(), kind
 
     def validate(self, sql: str) -> pa.Schema:
@@ -101,10 +102,11 @@ class JPypeSession:
         jvm.call(self._java.registerSource, name, proxy, replace)
         self._proxies[name] = proxy
 
-    def set_connector_factory(self, allowed_modules: Callable[[], list[str]]) -> None:
+    def set_connector_factory(self, sandbox: SandboxGetter) -> None:
         from ..sources._glue import ConnectorFactory
 
-        self._factory = ConnectorFactory(allowed_modules)
+        self._sandbox = sandbox
+        self._factory = ConnectorFactory(sandbox)
         jvm.call(self._java.setConnectorFactory, self._factory)
 
     def close(self) -> None:
