@@ -75,7 +75,9 @@ def test_a_plain_scan_hands_over_the_table_itself(
     seen: list[Any] = []
     run = _duckdb.run
 
-    def spy(sql: str, scans: list[Any], schema: pa.Schema, statement: str | None, *rest: Any) -> Any:
+    def spy(
+        sql: str, scans: list[Any], schema: pa.Schema, statement: str | None, *rest: Any
+    ) -> Any:
         seen.extend(scans)
         return run(sql, scans, schema, statement, *rest)
 

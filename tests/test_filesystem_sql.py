@@ -355,9 +355,7 @@ def test_insert_failing_while_the_file_is_written_leaves_nothing(
     assert len(env.execute("SELECT * FROM people").fetchall()) == 6
 
 
-def test_stray_temporary_files_are_skipped_and_kept(
-    env: cb.Environment, parquet_dir: Path
-) -> None:
+def test_stray_temporary_files_are_skipped_and_kept(env: cb.Environment, parquet_dir: Path) -> None:
     # A file left by a writer that died: readers skip it, and nothing removes what this
     # process did not create (the user may).
     stray = parquet_dir / f"{TMP_PREFIX}0123456789abcdef.parquet"

@@ -93,7 +93,9 @@ def scans(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     run = _duckdb.run
 
-    def spy(sql: str, scan_list: list[Any], schema: pa.Schema, statement: str | None, *rest: Any) -> Any:
+    def spy(
+        sql: str, scan_list: list[Any], schema: pa.Schema, statement: str | None, *rest: Any
+    ) -> Any:
         seen.extend("duckdb" if isinstance(s, _duckdb.Query) else "pyarrow" for s in scan_list)
         return run(sql, scan_list, schema, statement, *rest)
 

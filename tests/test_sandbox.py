@@ -40,7 +40,9 @@ def build(root: Path) -> dict[str, str]:
     allowed, secret, sibling = root / "allowed", root / "secret", root / "allowed_sibling"
     for d in (allowed / "data", allowed / "nested" / "deeper", allowed / "parts", secret, sibling):
         d.mkdir(parents=True)
-    pq.write_table(pa.table({"a": pa.array([1, 2], pa.int64())}), allowed / "data" / "part-0.parquet")
+    pq.write_table(
+        pa.table({"a": pa.array([1, 2], pa.int64())}), allowed / "data" / "part-0.parquet"
+    )
     pq.write_table(pa.table({"a": pa.array([1], pa.int64())}), allowed / "one.parquet")
     pq.write_table(pa.table({"a": pa.array([42], pa.int64())}), secret / "secret.parquet")
     pq.write_table(pa.table({"a": pa.array([43], pa.int64())}), sibling / "x.parquet")
@@ -155,7 +157,9 @@ def test_tables_inside_the_allowed_directories_work(
         "size BIGINT METADATA FROM 'file.size' VIRTUAL) "
         f"WITH ('connector' = 'filesystem', 'path' = '{allowed}/data')"
     )
-    env.execute(f"CREATE TABLE w (a BIGINT) WITH ('connector' = 'filesystem', 'path' = '{allowed}/w')")
+    env.execute(
+        f"CREATE TABLE w (a BIGINT) WITH ('connector' = 'filesystem', 'path' = '{allowed}/w')"
+    )
     env.execute("INSERT INTO w SELECT a * 10 FROM t")
     size = os.path.getsize(f"{allowed}/data/part-0.parquet")
     for backend in backends(transport):
@@ -209,7 +213,9 @@ def test_settings_are_listed_with_their_defaults(env: cb.Environment) -> None:
     assert settings["lock-config"] == "false"
     assert settings["python.allowed-modules"] == ""
     shown = dict(env.execute("SET").fetchall())
-    assert {k: shown[k] for k in ("filesystem.allowed-paths", "external-access", "lock-config")} == {
+    assert {
+        k: shown[k] for k in ("filesystem.allowed-paths", "external-access", "lock-config")
+    } == {
         "filesystem.allowed-paths": "",
         "external-access": "true",
         "lock-config": "false",
@@ -226,7 +232,9 @@ def test_settings_are_listed_with_their_defaults(env: cb.Environment) -> None:
         ("lock-config", "yes", "allowed values: true, false"),
     ],
 )
-def test_bad_values_are_refused_when_set(env: cb.Environment, key: str, value: str, message: str) -> None:
+def test_bad_values_are_refused_when_set(
+    env: cb.Environment, key: str, value: str, message: str
+) -> None:
     with pytest.raises(cb.ConfigError, match=message.replace("(", r"\(")):
         env.execute(f"SET '{key}' = '{value}'")
     with pytest.raises(cb.ConfigError):
@@ -327,9 +335,8 @@ def test_external_access_off_refuses_the_file_and_python_connectors(
 ) -> None:
     env, where = sandboxed
     env.config.set("python.allowed-modules", "tests.helpers")
-    env.execute(
-        f"CREATE TABLE f (a BIGINT) WITH ('connector' = 'filesystem', 'path' = '{where['allowed']}/data')"
-    )
+    data = f"{where['allowed']}/data"
+    env.execute(f"CREATE TABLE f (a BIGINT) WITH ('connector' = 'filesystem', 'path' = '{data}')")
     env.execute(
         "CREATE TABLE p (id INT, name STRING) WITH ('connector' = 'python', "
         "'class' = 'tests.helpers.sink:MetadataSink')"
@@ -371,7 +378,9 @@ def test_duckdb_of_a_confined_environment_reaches_only_the_allowed_directories(
     allowed = where["allowed"]
     env.config.set("filesystem.allowed-paths", allowed)
     env.lock_config()
-    env.execute(f"CREATE TABLE t (a BIGINT) WITH ('connector' = 'filesystem', 'path' = '{allowed}/data')")
+    env.execute(
+        f"CREATE TABLE t (a BIGINT) WITH ('connector' = 'filesystem', 'path' = '{allowed}/data')"
+    )
     plan = env.explain("SELECT a FROM t WHERE a > 1", backend="duckdb")
     assert "read_parquet" not in plan  # the scan is handed over at run time, not planned as SQL
     assert env.sql("SELECT a FROM t WHERE a > 1", backend="duckdb").fetchall() == [(2,)]
@@ -417,7 +426,7 @@ def test_duckdb_reaches_no_file_for_a_query_that_reads_none(env: cb.Environment)
         cursor.close()
 
 
-# --- files the project did not create --------------------------------------------------------------
+# --- files the project did not create -----------------------------------------------------
 
 
 @pytest.mark.parametrize("fmt", ["parquet", "csv", "json"])
@@ -438,8 +447,10 @@ def test_create_and_insert_never_touch_files_they_did_not_create(
         f"'format' = '{fmt}')"
     )
     env.execute("INSERT INTO t VALUES (1), (2)")
-    env.execute("CREATE TABLE t2 (a BIGINT) WITH ('connector' = 'filesystem', "
-                f"'path' = '{tmp_path}', 'format' = '{fmt}')")
+    env.execute(
+        "CREATE TABLE t2 (a BIGINT) WITH ('connector' = 'filesystem', "
+        f"'path' = '{tmp_path}', 'format' = '{fmt}')"
+    )
     assert sorted(env.sql("SELECT a FROM t2").fetchall()) == [(1,), (2,)]
     for name, data in users.items():
         assert (tmp_path / name).read_bytes() == data, name
@@ -453,7 +464,9 @@ def test_a_failing_insert_removes_only_its_own_temporary_file(
     from calcite_bridge.sources.filesystem import FileSystemSource
 
     (tmp_path / ".tmp-1-x.parquet").write_bytes(b"mine")
-    env.execute(f"CREATE TABLE t (a BIGINT) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}')")
+    env.execute(
+        f"CREATE TABLE t (a BIGINT) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}')"
+    )
     seen: list[str] = []
 
     def failing(self: FileSystemSource, table: pa.Table, fh: object) -> None:
@@ -483,7 +496,12 @@ def test_the_cli_takes_the_sandbox_settings(tmp_path: Path) -> None:
         f"CREATE TABLE s (a BIGINT) WITH ('connector' = 'filesystem', 'path' = '{secret}');\n"
     )
     base = [str(cli), "query", "--catalog", str(catalog)]
-    confined = ["--set", f"filesystem.allowed-paths={tmp_path / 'allowed'}", "--set", "lock-config=true"]
+    confined = [
+        "--set",
+        f"filesystem.allowed-paths={tmp_path / 'allowed'}",
+        "--set",
+        "lock-config=true",
+    ]
     run = subprocess.run(
         [*base, *confined, "SELECT a FROM s"], capture_output=True, text=True, check=False
     )
@@ -498,3 +516,31 @@ def test_the_cli_takes_the_sandbox_settings(tmp_path: Path) -> None:
     assert run.returncode == 1 and "The configuration is locked" in run.stderr, run.stderr
     run = subprocess.run([*base, "SELECT a FROM s"], capture_output=True, text=True, check=False)
     assert run.returncode == 0 and "42" in run.stdout, run.stderr
+
+
+def test_a_setting_applies_from_the_next_statement_and_within_a_script(
+    sandboxed: tuple[cb.Environment, dict[str, str]], transport: str
+) -> None:
+    env, where = sandboxed
+    allowed, secret = where["allowed"], f"{where['secret']}/secret.parquet"
+    env.execute(f"CREATE TABLE s (a BIGINT) WITH ('connector' = 'filesystem', 'path' = '{secret}')")
+    env.execute(
+        f"CREATE TABLE t (a BIGINT) WITH ('connector' = 'filesystem', 'path' = '{allowed}/data')"
+    )
+    assert env.sql("SELECT a FROM s").fetchall() == SECRET_ROWS  # read once: the sandbox is kept
+    env.execute(f"SET 'filesystem.allowed-paths' = '{allowed}'")
+    with pytest.raises(cb.AccessDeniedError):
+        env.sql("SELECT a FROM s").fetchall()
+    env.config.reset("filesystem.allowed-paths")
+    assert env.sql("SELECT a FROM s").fetchall() == SECRET_ROWS
+    script = (
+        "SELECT COUNT(*) FROM t;\n"  # reads the sandbox before the SET
+        f"SET 'filesystem.allowed-paths' = '{allowed}';\n"
+        f"CREATE TABLE u (a BIGINT) WITH ('connector' = 'filesystem', 'path' = '{secret}');\n"
+    )
+    with pytest.raises(cb.AccessDeniedError):
+        env.execute_script(script)
+    assert "u" not in env.tables()
+    env.execute("SET 'external-access' = 'false'")
+    with pytest.raises(cb.AccessDeniedError, match="connector is off"):
+        env.sql("SELECT a FROM t").fetchall()

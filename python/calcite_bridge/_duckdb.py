@@ -87,7 +87,7 @@ class _Database:
                 connection.execute(f"SET allowed_directories = [{listed}]")
             connection.execute("SET enable_external_access = false")
         connection.execute("SET lock_configuration = true")
-        self.connection = connection
+        self.connection: Any = connection
         self.registered: set[str] = set()  # its dynamic-columns functions
 
 

@@ -6,7 +6,7 @@ module turns Python values into the text form, a list into ``;``-separated value
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -34,12 +34,16 @@ def to_text(value: ConfigValue) -> str:
 class Config:
     """The settings of one Environment, as ``SET`` sees them."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, on_change: Callable[[], None] | None = None) -> None:
         self._session = session
+        self._on_change = on_change or (lambda: None)
 
     def set(self, key: str, value: ConfigValue) -> None:
         """Sets ``key``; an unknown key or value fails now, naming the allowed ones."""
-        self._session.set_config(key, to_text(value))
+        try:
+            self._session.set_config(key, to_text(value))
+        finally:
+            self._on_change()
 
     def get(self, key: str) -> str | list[str]:
         """The value of ``key``; the expansion strategy comes back as a list."""
@@ -50,7 +54,10 @@ class Config:
 
     def reset(self, key: str | None = None) -> None:
         """Resets ``key`` to its default, or every key when None."""
-        self._session.reset_config(key)
+        try:
+            self._session.reset_config(key)
+        finally:
+            self._on_change()
 
     def items(self) -> Iterator[tuple[str, str]]:
         for entry in self._session.config_entries():

@@ -44,7 +44,11 @@ class Environment:
 
             session = JPypeSession()
         self._session: Session = session
-        self.config = Config(session)
+        self.config = Config(session, self._settings_changed)
+        # The sandbox as the settings say, read once between two changes of them (a statement
+        # can change them, a script between two of its statements: no caching while one runs).
+        self._cached_sandbox: Sandbox | None = None
+        self._scripts = 0
         session.set_connector_factory(self._sandbox)
         settings = dict(config or {})
         lock = settings.pop("lock-config", None)  # last: it freezes the settings before it
@@ -55,7 +59,15 @@ class Environment:
 
     def _sandbox(self) -> Sandbox:
         """What this environment's SQL may reach, as its settings say now."""
-        return Sandbox.from_config(self.config.to_dict())
+        sandbox = self._cached_sandbox
+        if sandbox is None:
+            sandbox = Sandbox.from_config(self.config.to_dict())
+            if not self._scripts:
+                self._cached_sandbox = sandbox
+        return sandbox
+
+    def _settings_changed(self) -> None:
+        self._cached_sandbox = None
 
     def lock_config(self) -> None:
         """Freezes the security settings (``python.allowed-modules``,
@@ -66,7 +78,10 @@ class Environment:
 
     def execute(self, sql: str) -> Result:
         """Runs any statement (query, INSERT, DDL, SET, ...) and returns its rows."""
-        reader, kind = self._session.run(sql, False)
+        try:
+            reader, kind = self._session.run(sql, False)
+        finally:
+            self._settings_changed()  # a SET or RESET, perhaps
         return Result(reader, kind=kind, sql=sql)
 
     def sql(self, sql: str, backend: str | None = None) -> Result:
@@ -77,7 +92,13 @@ class Environment:
 
     def execute_script(self, sql: str) -> int:
         """Runs every statement of ``sql`` (separated by ``;``); returns how many ran."""
-        return self._session.execute_script(sql)
+        self._scripts += 1
+        self._settings_changed()
+        try:
+            return self._session.execute_script(sql)
+        finally:
+            self._scripts -= 1
+            self._settings_changed()
 
     def explain(self, sql: str, format: str = "text", backend: str | None = None) -> str:
         """The optimized plan of a query or INSERT, as ``text``, ``json`` or ``dot``: for a
