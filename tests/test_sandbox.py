@@ -544,3 +544,30 @@ def test_a_setting_applies_from_the_next_statement_and_within_a_script(
     env.execute("SET 'external-access' = 'false'")
     with pytest.raises(cb.AccessDeniedError, match="connector is off"):
         env.sql("SELECT a FROM t").fetchall()
+
+
+def test_real_paths_with_wildcards_are_not_handed_to_duckdb(tmp_path: Path) -> None:
+    from calcite_bridge.sources.base import ScanRequest
+    from calcite_bridge.sources.parquet_files import parquet_files
+
+    schema = pa.schema([("a", pa.int64())])
+    pq.write_table(pa.table({"a": pa.array([1], pa.int64())}), tmp_path / "x[1].parquet")
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "a.parquet").symlink_to(tmp_path / "x[1].parquet")
+    files = parquet_files(str(tmp_path / "d"), schema, ScanRequest(columns=("a",)), [".", "_"])
+    assert files is not None and files.resolved() is None
+
+
+def test_a_python_table_stops_when_its_module_leaves_the_allowed_list(env: cb.Environment) -> None:
+    env.config.set("python.allowed-modules", "tests.helpers")
+    env.execute(
+        "CREATE TABLE p (id INT, name STRING) WITH ('connector' = 'python', "
+        "'class' = 'tests.helpers.sink:MetadataSink')"
+    )
+    env.execute("INSERT INTO p VALUES (1, 'a')")
+    env.config.set("python.allowed-modules", "tests.other")
+    env.lock_config()
+    with pytest.raises(cb.AccessDeniedError, match=r"no longer in 'python\.allowed-modules'"):
+        env.sql("SELECT id FROM p").fetchall()
+    with pytest.raises(cb.AccessDeniedError, match="no longer"):
+        env.execute("INSERT INTO p VALUES (2, 'b')")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import json
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -257,6 +257,10 @@ class _Failed:
         raise self.exc
 
 
+def _module_allowed(module: str, allowed: Sequence[str]) -> bool:
+    return any(module == a or module.startswith(a + ".") for a in allowed)
+
+
 def load_source_class(spec: str, allowed: list[str]) -> Any:
     """The class named ``'package.module:Name'``, from a module the user allowed.
 
@@ -266,7 +270,7 @@ def load_source_class(spec: str, allowed: list[str]) -> Any:
     module, sep, name = spec.partition(":")
     if not sep or not module or not name:
         raise ValueError(f"'class' must look like 'package.module:Name', got {spec!r}")
-    if not any(module == a or module.startswith(a + ".") for a in allowed):
+    if not _module_allowed(module, allowed):
         raise PermissionError(
             f"module {module!r} is not allowed; add it to 'python.allowed-modules' "
             f"(now: {';'.join(allowed) or 'empty'})"
@@ -281,15 +285,23 @@ def create_source(
     sandbox: SandboxGetter,
 ) -> tuple[Any, Callable[[], None]] | None:
     """The source object of a DDL-declared table of ``connector``, with the gate its every call
-    passes (it refuses once ``external-access`` is ``false``); None for an unknown connector.
+    passes: it refuses once ``external-access`` is ``false``, and a ``python`` table once its
+    module has left ``python.allowed-modules``. None for an unknown connector.
 
     A failure to create it is kept in a stand-in source, so that CREATE TABLE reports it.
     """
     if connector not in CONNECTORS:
         return None
+    loaded: list[str] = []  # the module of a python table's class, once imported
 
     def gate() -> None:
-        check_connector(sandbox(), connector)
+        now = sandbox()
+        check_connector(now, connector)
+        if loaded and not _module_allowed(loaded[0], now.allowed_modules):
+            raise AccessDeniedError(
+                f"module {loaded[0]!r} is no longer in 'python.allowed-modules' "
+                f"(now: {';'.join(now.allowed_modules) or 'empty'})"
+            )
 
     try:
         gate()
@@ -299,6 +311,7 @@ def create_source(
             if "class" not in options:
                 raise ValueError("the python connector needs the option 'class'")
             cls = load_source_class(options["class"], list(sandbox().allowed_modules))
+            loaded.append(str(options["class"]).partition(":")[0])
             return cls(declared, options), gate
         if "path" not in options:
             raise ValueError("the filesystem connector needs the option 'path'")

@@ -171,6 +171,7 @@ class FileSystemSource(
 
     def file_schema(self) -> pa.Schema | None:
         """The files' own schema (the first file's), or None when there are no files yet."""
+        self._confine()  # first: whether a path outside exists is not to be told either
         if not os.path.exists(self.path):
             return None
         dataset = self._dataset(None)

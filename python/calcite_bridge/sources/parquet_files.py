@@ -56,10 +56,13 @@ class ParquetFiles:
     types: tuple[pa.DataType, ...]
     select: str
 
-    def resolved(self) -> ParquetFiles:
+    def resolved(self) -> ParquetFiles | None:
         """The same scan over the files' real paths (every symbolic link resolved), for a DuckDB
-        confined to the real allowed directories."""
+        confined to the real allowed directories; None when a real path holds a character
+        ``read_parquet`` takes for a wildcard."""
         real = tuple(os.path.realpath(f) for f in self.files)
+        if any(c in f for f in real for c in _GLOB):
+            return None
         select = self.select.replace(_listed(self.files), _listed(real), 1)
         return ParquetFiles(real, self.columns, self.types, select)
 
