@@ -80,6 +80,7 @@ def gateway_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``HOST:PORT`` of a gateway process (``calcite-bridge gateway``), shared by the run."""
     folder = tmp_path_factory.mktemp("gateway")
     (folder / "token").write_text(GATEWAY_TOKEN)
+    (folder / "token").chmod(0o600)  # a token file others may read is refused
     with (folder / "stderr").open("w") as err:
         proc = subprocess.Popen(
             [sys.executable, "-m", "calcite_bridge", "gateway", "--token-file", "token"],

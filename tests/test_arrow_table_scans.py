@@ -75,9 +75,11 @@ def test_a_plain_scan_hands_over_the_table_itself(
     seen: list[Any] = []
     run = _duckdb.run
 
-    def spy(sql: str, scans: list[Any], schema: pa.Schema, statement: str | None) -> Any:
+    def spy(
+        sql: str, scans: list[Any], schema: pa.Schema, statement: str | None, *rest: Any
+    ) -> Any:
         seen.extend(scans)
-        return run(sql, scans, schema, statement)
+        return run(sql, scans, schema, statement, *rest)
 
     monkeypatch.setattr(_duckdb, "run", spy)
     env.sql("SELECT k, COUNT(*) AS n FROM t GROUP BY k", backend="duckdb").to_arrow_table()

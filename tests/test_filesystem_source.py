@@ -196,16 +196,16 @@ def test_failed_fsync_leaves_no_visible_file(users: Path, monkeypatch: pytest.Mo
     assert sorted(os.listdir(users)) == before
 
 
-def test_stray_temporary_files_are_ignored_then_swept(users: Path) -> None:
+def test_stray_temporary_files_are_ignored_and_never_removed(users: Path) -> None:
     stray = users / f"{TMP_PREFIX}999999999-abc.parquet"
     stray.write_bytes(b"PAR1 torn")
-    own = users / f"{TMP_PREFIX}notapid.parquet"
-    own.write_bytes(b"torn")
-    source = FileSystemSource(users, "parquet", SCHEMA)  # opening sweeps
-    assert not stray.exists() and not own.exists()
-    stray.write_bytes(b"PAR1 torn")  # appears after the open: readers skip it
-    assert len(ids(source)) == ROWS
-    assert source.sweep() == [str(stray)]
+    users_own = users / ".tmp-notes.parquet"  # the user's own file, named as ours once were
+    users_own.write_bytes(b"mine")
+    source = FileSystemSource(users, "parquet", SCHEMA)
+    assert len(ids(source)) == ROWS  # readers skip both
+    source.write(pa.table({"id": pa.array([1], pa.int64()), "user": pa.array([None], USER)}))
+    assert stray.read_bytes() == b"PAR1 torn" and users_own.read_bytes() == b"mine"
+    assert not hasattr(source, "sweep")
 
 
 def test_discover_column_from_the_files(users: Path) -> None:

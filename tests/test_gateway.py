@@ -321,7 +321,8 @@ def test_the_cli_writes_a_new_token_file_for_clients(tmp_path: Path) -> None:
         address = re.search(r"listening on (\S+)", lines[0])
         assert address is not None
         assert proc.stdout is not None
-        assert "token=<the token>" in proc.stdout.readline()  # not printed: it is in the file
+        # not printed: it is in the file
+        assert f"token=<the token in {token_file}>" in proc.stdout.readline()
         env = cb.connect(gateway=address.group(1), token=token_file.read_text().strip())
         assert env.sql("SELECT 1 AS a").to_pylist() == [{"a": 1}]
         with pytest.raises(cb.GatewayError, match="refused the token"):
@@ -335,7 +336,7 @@ def test_the_cli_writes_a_new_token_file_for_clients(tmp_path: Path) -> None:
 def test_the_cli_refuses_a_non_loopback_address(tmp_path: Path) -> None:
     cli = Path(sys.executable).parent / "calcite-bridge"
     proc = subprocess.run(
-        [str(cli), "gateway", "--host", "192.0.2.1", "--token", "t"],
+        [str(cli), "gateway", "--host", "192.0.2.1", "--token", GATEWAY_TOKEN],
         capture_output=True,
         text=True,
         timeout=TIMEOUT,
@@ -349,7 +350,8 @@ def test_the_cli_refuses_a_non_loopback_address(tmp_path: Path) -> None:
 def test_a_gateway_started_with_java_alone(tmp_path: Path) -> None:
     java_home = _jvm._java_home_of(_jvm.find_jvm())
     assert java_home is not None
-    (tmp_path / "token").write_text("from-a-file\n")
+    (tmp_path / "token").write_text("from-a-file-of-the-owner\n")
+    (tmp_path / "token").chmod(0o600)
     args = [
         str(java_home / "bin" / "java"),
         "--add-opens=java.base/java.nio=ALL-UNNAMED",
@@ -365,7 +367,7 @@ def test_a_gateway_started_with_java_alone(tmp_path: Path) -> None:
     try:
         address = re.search(r"listening on (\S+)", lines[0])
         assert address is not None
-        env = cb.connect(gateway=address.group(1), token="from-a-file")
+        env = cb.connect(gateway=address.group(1), token="from-a-file-of-the-owner")
         env.execute("CREATE TABLE t (a INT) WITH ('connector' = 'memory')")
         env.execute("INSERT INTO t VALUES (1), (2)")
         assert env.sql("SELECT SUM(a) AS s FROM t").to_pylist() == [{"s": 3}]
@@ -405,7 +407,7 @@ def test_the_cli_reports_a_port_in_use_and_exits(tmp_path: Path) -> None:
         taken.listen()
         port = taken.getsockname()[1]
         proc = subprocess.run(
-            [str(cli), "gateway", "--port", str(port), "--token", "t"],
+            [str(cli), "gateway", "--port", str(port), "--token", GATEWAY_TOKEN],
             capture_output=True,
             text=True,
             timeout=TIMEOUT,
@@ -423,3 +425,113 @@ def test_a_gateway_of_another_version_is_refused(
     monkeypatch.setattr(cb._version, "__version__", "9.9.9")
     with pytest.raises(cb.GatewayError, match=r"runs calcite-bridge 0\.1\.0 but .* is 9\.9\.9"):
         cb.connect(gateway=gateway_address, token=GATEWAY_TOKEN)
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["--token", "a"], "the token given with --token is 1 bytes long"),
+        (["--token", "é" * 7 + "a"], "is 15 bytes long"),  # 8 characters, 15 bytes
+    ],
+)
+def test_the_cli_refuses_a_token_under_16_bytes(
+    tmp_path: Path, args: list[str], reason: str
+) -> None:
+    cli = Path(sys.executable).parent / "calcite-bridge"
+    proc = subprocess.run(
+        [str(cli), "gateway", *args],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2, proc.stdout
+    assert reason in proc.stderr
+    assert "at least 16 bytes" in proc.stderr and "guessed" in proc.stderr
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o604, 0o620, 0o602])
+def test_the_cli_refuses_a_token_file_others_may_read_or_write(tmp_path: Path, mode: int) -> None:
+    cli = Path(sys.executable).parent / "calcite-bridge"
+    token_file = tmp_path / "token"
+    token_file.write_text(GATEWAY_TOKEN)
+    token_file.chmod(mode)
+    proc = subprocess.run(
+        [str(cli), "gateway", "--token-file", str(token_file)],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2, proc.stdout
+    assert f"has mode {mode:04o}" in proc.stderr
+    assert "other users can read or change the token" in proc.stderr
+    assert f"chmod 600 {token_file}" in proc.stderr
+
+
+def test_the_cli_refuses_a_short_token_in_a_file(tmp_path: Path) -> None:
+    cli = Path(sys.executable).parent / "calcite-bridge"
+    token_file = tmp_path / "token"
+    token_file.write_text("short\n")
+    token_file.chmod(0o600)
+    proc = subprocess.run(
+        [str(cli), "gateway", "--token-file", str(token_file)],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2, proc.stdout
+    assert f"the token in {token_file} is 5 bytes long" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "mode", "reason"),
+    [
+        ("from-a-file-of-the-owner", 0o644, "rw-r--r--: other users can read or change"),
+        ("short", 0o600, "The token is 5 bytes long; a gateway needs one of at least 16"),
+    ],
+)
+def test_a_gateway_started_with_java_alone_refuses_a_weak_token(
+    tmp_path: Path, content: str, mode: int, reason: str
+) -> None:
+    java_home = _jvm._java_home_of(_jvm.find_jvm())
+    assert java_home is not None
+    (tmp_path / "token").write_text(content)
+    (tmp_path / "token").chmod(mode)
+    proc = subprocess.run(
+        [
+            str(java_home / "bin" / "java"),
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "-cp",
+            str(_jvm.jar_path()),
+            "io.calcitebridge.gateway.BridgeGateway",
+            "--token-file",
+            "token",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 1, proc.stdout
+    assert reason in proc.stderr
+
+
+def test_the_wrong_token_message_names_every_way_a_gateway_takes_its_token(
+    gateway_address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The fixture's gateway read its token from --token-file and printed none: the message must
+    # not send the user looking for a printed one only.
+    with pytest.raises(cb.GatewayError) as given:
+        cb.connect(gateway=gateway_address, token="not-the-token-but-long-enough")
+    message = str(given.value)
+    assert "refused the token given as token=" in message
+    assert "the one it printed if it made one" in message and "--token-file" in message
+    monkeypatch.setenv("CALCITE_BRIDGE_TOKEN", "another-wrong-token-long-enough")
+    with pytest.raises(cb.GatewayError, match=r"refused the token from \$CALCITE_BRIDGE_TOKEN"):
+        cb.connect(gateway=gateway_address)

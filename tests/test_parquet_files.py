@@ -93,9 +93,11 @@ def scans(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     run = _duckdb.run
 
-    def spy(sql: str, scan_list: list[Any], schema: pa.Schema, statement: str | None) -> Any:
+    def spy(
+        sql: str, scan_list: list[Any], schema: pa.Schema, statement: str | None, *rest: Any
+    ) -> Any:
         seen.extend("duckdb" if isinstance(s, _duckdb.Query) else "pyarrow" for s in scan_list)
-        return run(sql, scan_list, schema, statement)
+        return run(sql, scan_list, schema, statement, *rest)
 
     monkeypatch.setattr(_duckdb, "run", spy)
     return seen
@@ -137,20 +139,24 @@ def test_a_broken_file_is_an_execution_error(tmp_path: Path) -> None:
 def test_no_extension_is_installed_or_loaded_from_the_network() -> None:
     with cb.connect(backend="duckdb") as e:
         e.sql("SELECT 1 AS x").to_pylist()
-    cursor = _duckdb._connect().cursor()
-    try:
-        settings = dict(
-            cursor.execute(
-                "SELECT name, value FROM duckdb_settings() WHERE name IN "
-                "('autoinstall_known_extensions', 'autoload_known_extensions')"
-            ).fetchall()
-        )
-    finally:
-        cursor.close()
-    assert settings == {
-        "autoinstall_known_extensions": "false",
-        "autoload_known_extensions": "false",
-    }
+    assert _duckdb._databases
+    for database in list(_duckdb._databases.values()):
+        cursor = database.connection.cursor()
+        try:
+            settings = dict(
+                cursor.execute(
+                    "SELECT name, value FROM duckdb_settings() WHERE name IN "
+                    "('autoinstall_known_extensions', 'autoload_known_extensions', "
+                    "'lock_configuration')"
+                ).fetchall()
+            )
+        finally:
+            cursor.close()
+        assert settings == {
+            "autoinstall_known_extensions": "false",
+            "autoload_known_extensions": "false",
+            "lock_configuration": "true",
+        }
 
 
 def _request(**kwargs: Any) -> ScanRequest:

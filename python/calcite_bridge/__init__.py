@@ -7,6 +7,7 @@ reached through a gateway with ``connect(gateway="HOST:PORT", token=...)``.
 from ._version import __version__
 from .environment import ColumnInfo, Environment, connect
 from .errors import (
+    AccessDeniedError,
     CatalogError,
     ConfigError,
     Error,
@@ -25,6 +26,7 @@ from .result import Result
 from .table_api import Table
 
 __all__ = [
+    "AccessDeniedError",
     "CatalogError",
     "ColumnInfo",
     "ConfigError",

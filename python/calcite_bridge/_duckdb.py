@@ -16,12 +16,20 @@ args...)`` (``io.calcitebridge.translate.DuckDbDynCol``), and the functions a qu
 registered on the connection before it runs. Each batch crosses the Arrow C Data Interface both
 ways in one JVM call (``io.calcitebridge.udf.DynColUdf``); the result is copied out of the JVM's
 memory, and released there, before the function returns.
+
+DuckDB reaches no file the environment's sandbox forbids (docs/security.md). Each database this
+module opens locks its configuration (a statement cannot change a setting) and loads no
+extension. A query of a confined environment runs in a database whose ``enable_external_access``
+is off and whose ``allowed_directories`` are the real allowed directories; the ``filesystem``
+scans hand it the real paths of files they checked. Outside a sandbox, a query that reads no
+Parquet file runs in a database with no file access at all, and only the others in one with it.
 """
 
 from __future__ import annotations
 
 import ctypes
 import inspect
+import os
 import re
 import threading
 from typing import Any, TypeAlias
@@ -29,12 +37,11 @@ from typing import Any, TypeAlias
 import pyarrow as pa
 
 from . import _interrupt
-from .errors import Error, ExecutionError, from_stream_failure
+from .errors import AccessDeniedError, Error, ExecutionError, from_stream_failure
+from .sources.sandbox import UNCONFINED, Sandbox
 
 _lock = threading.Lock()
-_connection: Any = None
-_local = threading.local()  # each thread's cursor, and the tables registered on it
-_registered: set[str] = set()  # the dynamic-columns functions of the connection
+_local = threading.local()  # each thread's cursors, and the tables registered on them
 _udf_class: Any = None
 
 _DYNCOL_NAME = re.compile(r"\bcb_dyncol(?:_[a-z0-9]+)+\b", re.IGNORECASE)
@@ -65,23 +72,54 @@ def available() -> bool:
     return importlib.util.find_spec("duckdb") is not None
 
 
-def _connect() -> Any:
-    """The process's DuckDB connection (one in-memory database, no extensions)."""
-    global _connection
-    import duckdb
+class _Database:
+    """An in-memory DuckDB database that reaches the files under ``roots`` only (real paths;
+    none when empty), or any file when ``roots`` is None. Its configuration is locked."""
 
+    def __init__(self, roots: tuple[str, ...] | None) -> None:
+        import duckdb
+
+        connection = duckdb.connect(
+            ":memory:",
+            config={"autoload_known_extensions": False, "autoinstall_known_extensions": False},
+        )
+        if roots is not None:
+            if roots:  # before access goes off: DuckDB refuses the list afterwards
+                listed = ", ".join("'" + r.replace("'", "''") + "'" for r in roots)
+                connection.execute(f"SET allowed_directories = [{listed}]")
+            connection.execute("SET enable_external_access = false")
+        connection.execute("SET lock_configuration = true")
+        self.connection: Any = connection
+        self.registered: set[str] = set()  # its dynamic-columns functions
+
+
+_databases: dict[tuple[str, ...] | None, _Database] = {}
+
+
+def _database(sandbox: Sandbox, reads_files: bool) -> _Database:
+    """The database for a query of an environment in ``sandbox``; ``reads_files`` when the query
+    hands DuckDB Parquet files to read."""
+    global _generation
+    roots: tuple[str, ...] | None
+    if not sandbox.external_access:
+        roots = ()
+    elif sandbox.confined:
+        roots = tuple(sorted({os.path.join(r, "") for r in sandbox.roots()}))
+    else:
+        roots = None if reads_files else ()
     with _lock:
-        if _connection is None:
-            _connection = duckdb.connect(
-                ":memory:",
-                config={"autoload_known_extensions": False, "autoinstall_known_extensions": False},
-            )
-        return _connection
+        database = _databases.get(roots)
+        if database is None:
+            if len(_databases) >= 16:  # sandboxes come and go: keep a few
+                _generation += 1  # no thread's cursor of it is used again
+                _databases.pop(next(k for k in _databases if k)).connection.close()
+            database = _databases[roots] = _Database(roots)
+        return database
 
 
 class _Cursor:
-    """This thread's cursor of the process's connection, and the Arrow tables that stay
-    registered on it between statements.
+    """A thread's cursor of one database, and the Arrow tables that stay registered on it
+    between statements.
 
     Registering a table and dropping it again costs about a millisecond, as much as a top-N
     over a million rows takes DuckDB itself, so a source's table stays registered as
@@ -90,29 +128,44 @@ class _Cursor:
     closed). A registration holds the table's buffers alive, so it never outlives those
     events by more than one statement of the thread."""
 
-    def __init__(self) -> None:
-        self.cursor = _connect().cursor()
+    def __init__(self, database: _Database) -> None:
+        self.cursor = database.connection.cursor()
         self.tables: dict[str, pa.Table] = {}
 
     def close(self) -> None:
         self.tables.clear()
         try:
             self.cursor.close()
-        except Exception:
+        except Exception:  # noqa: BLE001 - closing a cursor that failed: nothing more to do
             pass
 
 
-def _thread_cursor() -> _Cursor:
-    state: _Cursor | None = getattr(_local, "state", None)
-    if state is None or getattr(_local, "generation", -1) != _generation:
-        if state is not None:
-            state.close()
-        state = _local.state = _Cursor()
+_generation = 0
+
+
+def _cursors() -> dict[int, _Cursor]:
+    """This thread's cursors, by database."""
+    cursors: dict[int, _Cursor] | None = getattr(_local, "cursors", None)
+    if cursors is None or getattr(_local, "generation", -1) != _generation:
+        for cursor in (cursors or {}).values():
+            cursor.close()
+        cursors = _local.cursors = {}
         _local.generation = _generation
+    return cursors
+
+
+def _thread_cursor(database: _Database) -> _Cursor:
+    cursors = _cursors()
+    state = cursors.get(id(database))
+    if state is None:
+        state = cursors[id(database)] = _Cursor(database)
     return state
 
 
-_generation = 0
+def _drop_cursor(database: _Database) -> None:
+    state = _cursors().pop(id(database), None)
+    if state is not None:
+        state.close()
 
 
 def release() -> None:
@@ -121,10 +174,7 @@ def release() -> None:
     global _generation
     with _lock:
         _generation += 1
-    state: _Cursor | None = getattr(_local, "state", None)
-    if state is not None:
-        state.close()
-        _local.state = None
+    _cursors()
 
 
 class Query:
@@ -198,18 +248,19 @@ def _type(code: str) -> tuple[str, pa.DataType]:
     return f"DECIMAL({precision}, {scale})", pa.decimal128(precision, scale)
 
 
-def _register_dyncol(sql: str) -> None:
-    """Registers on the connection each dynamic-columns function ``sql`` calls, once."""
-    names = {name.lower() for name in _DYNCOL_NAME.findall(sql)} - _registered
+def _register_dyncol(database: _Database, sql: str) -> None:
+    """Registers on the database each dynamic-columns function ``sql`` calls, once."""
+    registered = database.registered
+    names = {name.lower() for name in _DYNCOL_NAME.findall(sql)} - registered
     if not names:
         return
     with _lock:
-        for name in sorted(names - _registered):
+        for name in sorted(names - registered):
             try:
                 result, *arguments = (_type(c) for c in name[len("cb_dyncol_") :].split("_"))
             except ValueError:
                 continue  # a look-alike in a string literal, say: not one of ours
-            _connection.create_function(
+            database.connection.create_function(
                 name,
                 _dyncol_function(result[1], 1 + len(arguments)),
                 ["VARCHAR"] + [duck for duck, _ in arguments],
@@ -218,7 +269,7 @@ def _register_dyncol(sql: str) -> None:
                 null_handling="special",
                 side_effects=False,
             )
-            _registered.add(name)
+            registered.add(name)
 
 
 def _dyncol_function(result: pa.DataType, arity: int) -> Any:
@@ -286,12 +337,20 @@ def dyncol_batch(spec: Any, arguments: Any, result: pa.DataType) -> pa.Array:
         del exported
 
 
-def run(sql: str, scans: list[Scan], schema: pa.Schema, statement: str | None) -> pa.Table:
-    """Runs ``sql`` over ``scans`` (``scan_0``, ``scan_1``, ...); the rows, cast to ``schema``."""
+def run(
+    sql: str,
+    scans: list[Scan],
+    schema: pa.Schema,
+    statement: str | None,
+    sandbox: Sandbox = UNCONFINED,
+) -> pa.Table:
+    """Runs ``sql`` over ``scans`` (``scan_0``, ``scan_1``, ...) in a database that reaches no
+    file ``sandbox`` forbids; the rows, cast to ``schema``."""
     import duckdb
 
-    state = _thread_cursor()
-    _register_dyncol(sql)
+    database = _database(sandbox, any(isinstance(s, Query) for s in scans))
+    state = _thread_cursor(database)
+    _register_dyncol(database, sql)
     failed = True
     try:
         # Ctrl-C interrupts DuckDB from the watcher thread; it means the same here as on
@@ -307,6 +366,10 @@ def run(sql: str, scans: list[Scan], schema: pa.Schema, statement: str | None) -
             except BaseException as e:
                 if reading.interrupted or "interrupted" in str(e).lower():
                     raise KeyboardInterrupt from None
+                if isinstance(e, duckdb.PermissionException):
+                    raise AccessDeniedError(
+                        f"DuckDB was refused a file outside the sandbox: {e}", sql=statement
+                    ) from None
                 if isinstance(e, duckdb.Error):
                     raise _error(e, statement) from None
                 raise
@@ -315,8 +378,7 @@ def run(sql: str, scans: list[Scan], schema: pa.Schema, statement: str | None) -
             if isinstance(scan, pa.RecordBatchReader):
                 scan.close()
         if failed:  # a fresh cursor for the next statement, holding nothing
-            state.close()
-            _local.state = None
+            _drop_cursor(database)
         else:
             _unregister(state, scans)
     return _as(table, schema)

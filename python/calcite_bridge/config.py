@@ -6,7 +6,7 @@ module turns Python values into the text form, a list into ``;``-separated value
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -15,6 +15,11 @@ if TYPE_CHECKING:
 EXPANSION_STRATEGY = "table.column-expansion-strategy"
 LOCAL_TIME_ZONE = "table.local-time-zone"
 PYTHON_ALLOWED_MODULES = "python.allowed-modules"
+# The sandbox (docs/security.md); lock-config freezes it and python.allowed-modules.
+FILESYSTEM_ALLOWED_PATHS = "filesystem.allowed-paths"
+EXTERNAL_ACCESS = "external-access"
+LOCK_CONFIG = "lock-config"
+_LISTS = (EXPANSION_STRATEGY, PYTHON_ALLOWED_MODULES, FILESYSTEM_ALLOWED_PATHS)
 
 ConfigValue = str | Iterable[str]
 
@@ -29,23 +34,30 @@ def to_text(value: ConfigValue) -> str:
 class Config:
     """The settings of one Environment, as ``SET`` sees them."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, on_change: Callable[[], None] | None = None) -> None:
         self._session = session
+        self._on_change = on_change or (lambda: None)
 
     def set(self, key: str, value: ConfigValue) -> None:
         """Sets ``key``; an unknown key or value fails now, naming the allowed ones."""
-        self._session.set_config(key, to_text(value))
+        try:
+            self._session.set_config(key, to_text(value))
+        finally:
+            self._on_change()
 
     def get(self, key: str) -> str | list[str]:
         """The value of ``key``; the expansion strategy comes back as a list."""
         value = self._session.get_config(key)
-        if key in (EXPANSION_STRATEGY, PYTHON_ALLOWED_MODULES):
+        if key in _LISTS:
             return [v for v in value.split(";") if v]
         return value
 
     def reset(self, key: str | None = None) -> None:
         """Resets ``key`` to its default, or every key when None."""
-        self._session.reset_config(key)
+        try:
+            self._session.reset_config(key)
+        finally:
+            self._on_change()
 
     def items(self) -> Iterator[tuple[str, str]]:
         for entry in self._session.config_entries():

@@ -13,6 +13,7 @@ from ._transport.session import Session
 from .config import Config, ConfigValue
 from .errors import ConfigError
 from .result import Result
+from .sources.sandbox import Sandbox
 from .table_api import Table
 
 _FORMATS = ("text", "json", "dot")
@@ -43,18 +44,44 @@ class Environment:
 
             session = JPypeSession()
         self._session: Session = session
-        self.config = Config(session)
-        session.set_connector_factory(self._allowed_modules)
-        for key, value in (config or {}).items():
+        self.config = Config(session, self._settings_changed)
+        # The sandbox as the settings say, read once between two changes of them (a statement
+        # can change them, a script between two of its statements: no caching while one runs).
+        self._cached_sandbox: Sandbox | None = None
+        self._scripts = 0
+        session.set_connector_factory(self._sandbox)
+        settings = dict(config or {})
+        lock = settings.pop("lock-config", None)  # last: it freezes the settings before it
+        for key, value in settings.items():
             self.config.set(key, value)
+        if lock is not None:
+            self.config.set("lock-config", lock)
 
-    def _allowed_modules(self) -> list[str]:
-        value = self.config.get("python.allowed-modules")
-        return [value] if isinstance(value, str) else value
+    def _sandbox(self) -> Sandbox:
+        """What this environment's SQL may reach, as its settings say now."""
+        sandbox = self._cached_sandbox
+        if sandbox is None:
+            sandbox = Sandbox.from_config(self.config.to_dict())
+            if not self._scripts:
+                self._cached_sandbox = sandbox
+        return sandbox
+
+    def _settings_changed(self) -> None:
+        self._cached_sandbox = None
+
+    def lock_config(self) -> None:
+        """Freezes the security settings (``python.allowed-modules``,
+        ``filesystem.allowed-paths``, ``external-access``) for this environment's life, as
+        ``SET 'lock-config' = 'true'`` does: a later SET or RESET of them, from SQL or from
+        ``config``, raises ``ConfigError`` (docs/security.md)."""
+        self.config.set("lock-config", "true")
 
     def execute(self, sql: str) -> Result:
         """Runs any statement (query, INSERT, DDL, SET, ...) and returns its rows."""
-        reader, kind = self._session.run(sql, False)
+        try:
+            reader, kind = self._session.run(sql, False)
+        finally:
+            self._settings_changed()  # a SET or RESET, perhaps
         return Result(reader, kind=kind, sql=sql)
 
     def sql(self, sql: str, backend: str | None = None) -> Result:
@@ -65,7 +92,13 @@ class Environment:
 
     def execute_script(self, sql: str) -> int:
         """Runs every statement of ``sql`` (separated by ``;``); returns how many ran."""
-        return self._session.execute_script(sql)
+        self._scripts += 1
+        self._settings_changed()
+        try:
+            return self._session.execute_script(sql)
+        finally:
+            self._scripts -= 1
+            self._settings_changed()
 
     def explain(self, sql: str, format: str = "text", backend: str | None = None) -> str:
         """The optimized plan of a query or INSERT, as ``text``, ``json`` or ``dot``: for a
@@ -163,6 +196,7 @@ def connect(
     allow_remote: bool = False,
     timeout: float = 10.0,
     backend: str | None = None,
+    lock_config: bool = False,
 ) -> Environment:
     """A new Environment with its own catalog and configuration.
 
@@ -174,9 +208,16 @@ def connect(
     gateway (``calcite-bridge gateway``, or ``BridgeGateway.start`` in Java), reached with
     ``token`` (or ``$CALCITE_BRIDGE_TOKEN``); an address other than loopback is refused unless
     ``allow_remote``. ``timeout`` bounds the time spent reaching the gateway, in seconds.
+
+    ``lock_config=True`` freezes the security settings once ``config`` is set: the
+    environment's SQL can then reach only the files and modules they allow, for its whole life
+    (``filesystem.allowed-paths``, ``external-access``, ``python.allowed-modules``; see
+    docs/security.md).
     """
     if backend is not None:
         config = {**(config or {}), "execution.backend": backend}
+    if lock_config:
+        config = {**(config or {}), "lock-config": "true"}
     if gateway is None:
         return Environment(config)
     from ._transport.gateway import open_session

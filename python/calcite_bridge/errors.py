@@ -84,6 +84,14 @@ class SourceContractError(SourceError):
     error_class = "SOURCE_CONTRACT"
 
 
+class AccessDeniedError(Error, PermissionError):
+    """The sandbox refused: a path outside ``filesystem.allowed-paths`` (once ``..`` and symbolic
+    links are resolved), or a ``filesystem`` or ``python`` table under ``external-access =
+    false`` (docs/security.md)."""
+
+    error_class = "ACCESS"
+
+
 class UnsupportedError(Error, NotImplementedError):
     """The statement or feature is not supported."""
 
@@ -124,6 +132,7 @@ _BY_KIND: dict[str, type[Error]] = {
         ConfigError,
         SourceError,
         SourceContractError,
+        AccessDeniedError,
         UnsupportedError,
         ResourceError,
         ExecutionError,

@@ -28,6 +28,7 @@ import pyarrow as pa
 
 from .. import _version
 from ..errors import Error, GatewayError, from_java_failure
+from ..sources.sandbox import SandboxGetter
 from .net import callback_host, is_loopback, parse_address
 
 _POLL_MILLIS = 200
@@ -77,10 +78,13 @@ def _deferred_interrupt() -> Iterator[None]:
 class _Client:
     """This process's channel on one gateway; every Environment on that gateway shares it."""
 
-    def __init__(self, host: str, port: int, token: str, timeout: float) -> None:
+    def __init__(
+        self, host: str, port: int, token: str, timeout: float, from_variable: bool = False
+    ) -> None:
         from py4j.java_gateway import GatewayParameters, JavaGateway
         from py4j.protocol import Py4JAuthenticationError, Py4JError
 
+        self._from = f" from ${TOKEN_VARIABLE}" if from_variable else " given as token="
         self.address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         try:
             socket.create_connection((host, port), timeout=timeout).close()
@@ -112,8 +116,10 @@ class _Client:
                 lobby.close()
         except Py4JAuthenticationError:
             raise GatewayError(
-                f"The gateway at {self.address} refused the token; pass the token it printed "
-                "when it started."
+                f"The gateway at {self.address} refused the token{self._from}. Pass the token "
+                "the gateway was started with: the one it printed if it made one, the one its "
+                "--token gave, or the one in its --token-file (BridgeGateway.start's token, "
+                "for a gateway started in Java)."
             ) from None
         except Py4JError as e:
             raise GatewayError(
@@ -230,7 +236,7 @@ def _client(gateway: str, token: str | None, allow_remote: bool, timeout: float)
     with _lock:
         client = _clients.get(key)
         if client is None:
-            client = _Client(host, port, secret, timeout)
+            client = _Client(host, port, secret, timeout, from_variable=token is None)
             _clients[key] = client
         return client
 
@@ -361,10 +367,10 @@ class Py4JSession:
         self._call("registerSource", name, proxy, replace)
         self._proxies[name] = proxy
 
-    def set_connector_factory(self, allowed_modules: Callable[[], list[str]]) -> None:
+    def set_connector_factory(self, sandbox: SandboxGetter) -> None:
         from ..sources._remote import RemoteConnectorFactory
 
-        self._factory = RemoteConnectorFactory(allowed_modules)
+        self._factory = RemoteConnectorFactory(sandbox)
         self._call("setConnectorFactory", self._factory)
 
     def close(self) -> None:

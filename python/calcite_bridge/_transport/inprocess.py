@@ -3,12 +3,13 @@ results cross the Arrow C Data Interface without copies."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pyarrow as pa
 
 from .. import _duckdb, _interrupt
+from ..sources.sandbox import UNCONFINED, SandboxGetter
 from . import jvm
 
 
@@ -55,6 +56,7 @@ class JPypeSession:
         self._java = jvm.new_session()
         self._proxies: dict[str, Any] = {}  # Java holds them through JPype; keep them alive
         self._factory: Any = None
+        self._sandbox: SandboxGetter = lambda: UNCONFINED
         if _duckdb.available():
             jvm.call(self._java.setHostBackends, "duckdb")
 
@@ -93,7 +95,7 @@ class JPypeSession:
             raise
         finally:
             handle.close()
-        table = _duckdb.run(backend_sql, scans, schema, sql)
+        table = _duckdb.run(backend_sql, scans, schema, sql, self._sandbox())
         return table.to_reader(), kind
 
     def _forget(self, kind: str) -> None:
@@ -141,10 +143,11 @@ class JPypeSession:
         self._proxies[name] = proxy
         _duckdb.release()
 
-    def set_connector_factory(self, allowed_modules: Callable[[], list[str]]) -> None:
+    def set_connector_factory(self, sandbox: SandboxGetter) -> None:
         from ..sources._glue import ConnectorFactory
 
-        self._factory = ConnectorFactory(allowed_modules)
+        self._sandbox = sandbox
+        self._factory = ConnectorFactory(sandbox)
         jvm.call(self._java.setConnectorFactory, self._factory)
 
     def close(self) -> None:

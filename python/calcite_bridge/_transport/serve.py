@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import signal
+import stat
 import sys
 import threading
 from pathlib import Path
@@ -30,11 +31,38 @@ def start_gateway(host: str, port: int, token: str, allow_remote: bool) -> Any:
         raise GatewayError(f"The gateway did not start: {e.getMessage()}") from None
 
 
+MIN_TOKEN_BYTES = 16  # as BridgeGateway.MIN_TOKEN_BYTES: a shorter token can be guessed
+
+
+def _check_token(token: str, where: str) -> str:
+    """``token``, refused when it is shorter than :data:`MIN_TOKEN_BYTES` bytes."""
+    length = len(token.encode("utf-8"))
+    if length < MIN_TOKEN_BYTES:
+        raise click.UsageError(
+            f"the token {where} is {length} bytes long; a gateway needs one of at least "
+            f"{MIN_TOKEN_BYTES} bytes, because a short token can be guessed by trying. Omit "
+            "--token to have a random one made"
+        )
+    return token
+
+
+def _check_token_file(token_file: Path) -> None:
+    """Refuses a token file that group or others may read or write: anyone who can read it can
+    use the gateway, and anyone who can write it can replace the token."""
+    mode = stat.S_IMODE(token_file.stat().st_mode)
+    if mode & 0o066:
+        raise click.UsageError(
+            f"the token file {token_file} has mode {mode:04o}: other users can read or change "
+            f"the token in it. Make it its owner's only (chmod 600 {token_file})"
+        )
+
+
 def _read_token(token: str | None, token_file: Path | None) -> tuple[str, bool]:
     """The token to require, and whether it was generated here (and is to be shown).
 
     A token file that does not exist yet is created, readable by its owner only, with a new
-    token in it: clients on the same machine then read the token from there.
+    token in it: clients on the same machine then read the token from there. An existing one
+    must be its owner's only, and a token at least :data:`MIN_TOKEN_BYTES` bytes long.
     """
     if token is not None and token_file is not None:
         raise click.UsageError("give --token or --token-file, not both")
@@ -52,11 +80,13 @@ def _read_token(token: str | None, token_file: Path | None) -> tuple[str, bool]:
             return made, False
         if token_file.is_dir():
             raise click.UsageError(f"the token file {token_file} is a directory")
+        _check_token_file(token_file)
         token = token_file.read_text().strip()
         if not token:
             raise click.UsageError(f"the token file {token_file} is empty")
+        return _check_token(token, f"in {token_file}"), False
     if token:
-        return token, False
+        return _check_token(token, "given with --token"), False
     return secrets.token_urlsafe(24), True
 
 
@@ -101,7 +131,12 @@ def gateway(
     click.echo(f"calcite-bridge gateway listening on {address}")
     if generated:
         click.echo(f"token: {secret}")
-    shown = repr(secret) if generated else "<the token>"
+    if generated:
+        shown = repr(secret)
+    elif token_file is not None:
+        shown = f"<the token in {token_file}>"
+    else:
+        shown = "<the token given with --token>"
     click.echo(f"connect with: cb.connect(gateway={address!r}, token={shown})", nl=True)
     sys.stdout.flush()
     try:

@@ -8,10 +8,11 @@ Config, the Table API and Result are the same for both.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Protocol
 
 import pyarrow as pa
+
+from ..sources.sandbox import SandboxGetter
 
 
 class Session(Protocol):
@@ -44,8 +45,9 @@ class Session(Protocol):
 
     def register_source(self, name: str, source: Any, replace: bool) -> None: ...
 
-    def set_connector_factory(self, allowed_modules: Callable[[], list[str]]) -> None:
-        """Lets DDL declare ``filesystem`` and ``python`` tables, whose code runs here."""
+    def set_connector_factory(self, sandbox: SandboxGetter) -> None:
+        """Lets DDL declare ``filesystem`` and ``python`` tables, whose code runs here, within
+        the environment's sandbox as ``sandbox()`` tells it at each call."""
         ...
 
     def close(self) -> None: ...

@@ -8,16 +8,17 @@ from __future__ import annotations
 import importlib
 import json
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pyarrow as pa
 
-from ..errors import STREAM_FAILURE_MARKER, SourceContractError, SourceError
+from ..errors import STREAM_FAILURE_MARKER, AccessDeniedError, SourceContractError, SourceError
 from .arrow import ArrowTableSource
 from .base import ScanRequest, check_filter_result, filters_from_json, to_reader
 from .filesystem import FileSystemSource
 from .parquet_files import ParquetFiles
+from .sandbox import SandboxGetter, check_connector
 
 CONNECTORS = ("filesystem", "python")
 
@@ -27,6 +28,9 @@ def error_json(exc: BaseException, source: str | None = None, action: str = "") 
     kind = "SOURCE_CONTRACT" if isinstance(exc, SourceContractError) else "SOURCE"
     if isinstance(exc, SourceContractError):
         message = str(exc)
+    elif isinstance(exc, AccessDeniedError):
+        kind = "ACCESS"
+        message = f"Access denied to table {source!r}: {exc}" if source else str(exc)
     else:
         where = f"source {source!r} failed in {action}: " if source else ""
         message = f"{where}{type(exc).__name__}: {exc}"
@@ -91,12 +95,15 @@ def _ability(source: Any, method: str) -> bool:
 class SourceCalls:
     """The calls on one source; a failure is answered as a JSON error text (a ``str``)."""
 
-    def __init__(self, name: str, source: Any) -> None:
+    def __init__(self, name: str, source: Any, gate: Callable[[], None] | None = None) -> None:
         self.name = name
         self.source = source
+        # For a DDL-declared connector: raises AccessDeniedError when the sandbox turned it off.
+        self._gate = gate or (lambda: None)
 
     def schema(self) -> pa.Schema | str:
         try:
+            self._gate()
             schema: pa.Schema = self.source.schema()
             return schema
         except Exception as e:
@@ -132,6 +139,7 @@ class SourceCalls:
 
     def apply_filters(self, filters_json: str) -> str:
         try:
+            self._gate()
             offered = filters_from_json(filters_json)
             result = self.source.apply_filters(list(offered))
             accepted, remaining = check_filter_result(self.name, offered, result)
@@ -142,6 +150,7 @@ class SourceCalls:
     def scan(self, request_json: str, deliver: Callable[[pa.RecordBatchReader], Any]) -> Any:
         """Runs the scan and hands its reader to ``deliver``; answers what ``deliver`` returns."""
         try:
+            self._gate()
             request = ScanRequest.from_json(request_json)
             if request.limit is not None:
                 _tell(self.source, "apply_limit", request.limit)
@@ -160,6 +169,7 @@ class SourceCalls:
         the backend can read it in parallel); anything else is a reader whose failure while it
         streams is typed. A failure of the scan itself raises ``SourceError``."""
         try:
+            self._gate()
             request = ScanRequest.from_json(request_json)
             if request.limit is not None:
                 _tell(self.source, "apply_limit", request.limit)
@@ -174,7 +184,7 @@ class SourceCalls:
             if isinstance(result, pa.Table):
                 return result
             return _carried(to_reader(result, None, self.name), self.name)
-        except SourceContractError:
+        except (SourceContractError, AccessDeniedError):
             raise
         except Exception as e:
             raise SourceError(
@@ -193,12 +203,16 @@ class SourceCalls:
         ):
             return None
         try:
+            self._gate()
             return source.parquet_files(ScanRequest.from_json(request_json))
+        except AccessDeniedError:
+            raise
         except Exception:
             return None
 
     def readable_metadata(self) -> str:
         try:
+            self._gate()
             listing = getattr(self.source, "list_readable_metadata", None)
             return json.dumps(dict(listing()) if callable(listing) else {})
         except Exception as e:
@@ -206,6 +220,7 @@ class SourceCalls:
 
     def discover_column(self, name: str) -> str | None:
         try:
+            self._gate()
             found = self.source.discover_column(name)
             return None if found is None else str(found)
         except Exception as e:
@@ -214,6 +229,7 @@ class SourceCalls:
     def write(self, rows: Callable[[], pa.Table], metadata_keys_json: str) -> str | None:
         """Writes the table ``rows()`` reads (an INSERT); None, or an error object."""
         try:
+            self._gate()
             keys = json.loads(metadata_keys_json)
             _check_writable(self.name, self.source, keys)
             table = rows()
@@ -241,6 +257,10 @@ class _Failed:
         raise self.exc
 
 
+def _module_allowed(module: str, allowed: Sequence[str]) -> bool:
+    return any(module == a or module.startswith(a + ".") for a in allowed)
+
+
 def load_source_class(spec: str, allowed: list[str]) -> Any:
     """The class named ``'package.module:Name'``, from a module the user allowed.
 
@@ -250,7 +270,7 @@ def load_source_class(spec: str, allowed: list[str]) -> Any:
     module, sep, name = spec.partition(":")
     if not sep or not module or not name:
         raise ValueError(f"'class' must look like 'package.module:Name', got {spec!r}")
-    if not any(module == a or module.startswith(a + ".") for a in allowed):
+    if not _module_allowed(module, allowed):
         raise PermissionError(
             f"module {module!r} is not allowed; add it to 'python.allowed-modules' "
             f"(now: {';'.join(allowed) or 'empty'})"
@@ -262,26 +282,46 @@ def create_source(
     connector: str,
     options_json: str,
     schema: Callable[[], pa.Schema],
-    allowed_modules: Callable[[], list[str]],
-) -> Any:
-    """The source object of a DDL-declared table of ``connector``; None for an unknown one.
+    sandbox: SandboxGetter,
+) -> tuple[Any, Callable[[], None]] | None:
+    """The source object of a DDL-declared table of ``connector``, with the gate its every call
+    passes: it refuses once ``external-access`` is ``false``, and a ``python`` table once its
+    module has left ``python.allowed-modules``. None for an unknown connector.
 
     A failure to create it is kept in a stand-in source, so that CREATE TABLE reports it.
     """
     if connector not in CONNECTORS:
         return None
+    loaded: list[str] = []  # the module of a python table's class, once imported
+
+    def gate() -> None:
+        now = sandbox()
+        check_connector(now, connector)
+        if loaded and not _module_allowed(loaded[0], now.allowed_modules):
+            raise AccessDeniedError(
+                f"module {loaded[0]!r} is no longer in 'python.allowed-modules' "
+                f"(now: {';'.join(now.allowed_modules) or 'empty'})"
+            )
+
     try:
+        gate()
         options = json.loads(options_json)
         declared = schema()
         if connector == "python":
             if "class" not in options:
                 raise ValueError("the python connector needs the option 'class'")
-            cls = load_source_class(options["class"], list(allowed_modules()))
-            return cls(declared, options)
+            cls = load_source_class(options["class"], list(sandbox().allowed_modules))
+            loaded.append(str(options["class"]).partition(":")[0])
+            return cls(declared, options), gate
         if "path" not in options:
             raise ValueError("the filesystem connector needs the option 'path'")
-        return FileSystemSource(
-            options["path"], options.get("format", "parquet"), schema=declared, options=options
+        source = FileSystemSource(
+            options["path"],
+            options.get("format", "parquet"),
+            schema=declared,
+            options=options,
+            sandbox=sandbox,
         )
+        return source, gate
     except Exception as e:
-        return _Failed(e)
+        return _Failed(e), gate

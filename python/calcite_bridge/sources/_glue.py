@@ -11,6 +11,7 @@ import pyarrow as pa
 from jpype import JImplements, JOverride
 
 from ._calls import CONNECTORS, SourceCalls, create_source, load_source_class
+from .sandbox import UNCONFINED, SandboxGetter
 
 __all__ = ["ConnectorFactory", "SourceProxy", "load_source_class", "zero_offsets"]
 
@@ -58,8 +59,8 @@ def zero_offsets(reader: pa.RecordBatchReader) -> pa.RecordBatchReader:
 class SourceProxy:
     """Adapts a Python source object (``schema()``, ``scan(request)``, abilities) to the JVM."""
 
-    def __init__(self, name: str, source: Any) -> None:
-        self._calls = SourceCalls(name, source)
+    def __init__(self, name: str, source: Any, gate: Callable[[], None] | None = None) -> None:
+        self._calls = SourceCalls(name, source, gate)
         self.source = source
 
     @JOverride
@@ -134,8 +135,8 @@ class ConnectorFactory:
 
     CONNECTORS = CONNECTORS
 
-    def __init__(self, allowed_modules: Callable[[], list[str]] | None = None) -> None:
-        self._allowed: Callable[[], list[str]] = allowed_modules or list
+    def __init__(self, sandbox: SandboxGetter | None = None) -> None:
+        self._sandbox: SandboxGetter = sandbox or (lambda: UNCONFINED)
 
     @JOverride
     def connectors(self) -> str:
@@ -143,10 +144,10 @@ class ConnectorFactory:
 
     @JOverride
     def create(self, connector: Any, table: Any, options_json: Any, schema_address: int) -> Any:
-        source = create_source(
+        made = create_source(
             str(connector),
             str(options_json),
             lambda: pa.Schema._import_from_c(int(schema_address)),
-            self._allowed,
+            self._sandbox,
         )
-        return None if source is None else SourceProxy(str(table), source)
+        return None if made is None else SourceProxy(str(table), *made)

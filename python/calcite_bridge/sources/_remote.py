@@ -13,6 +13,7 @@ from typing import Any
 import pyarrow as pa
 
 from ._calls import CONNECTORS, SourceCalls, create_source
+from .sandbox import SandboxGetter
 
 
 def to_ipc(reader: pa.RecordBatchReader) -> bytes:
@@ -31,8 +32,8 @@ def _bytes_or_error(answer: bytes | str) -> bytes:
 class RemoteSourceProxy:
     """Adapts a Python source object to the JVM across processes."""
 
-    def __init__(self, name: str, source: Any) -> None:
-        self._calls = SourceCalls(name, source)
+    def __init__(self, name: str, source: Any, gate: Callable[[], None] | None = None) -> None:
+        self._calls = SourceCalls(name, source, gate)
         self.source = source
 
     def name(self) -> str:
@@ -72,20 +73,20 @@ class RemoteSourceProxy:
 class RemoteConnectorFactory:
     """Creates the sources of connectors written in Python, for tables declared in DDL."""
 
-    def __init__(self, allowed_modules: Callable[[], list[str]]) -> None:
-        self._allowed = allowed_modules
+    def __init__(self, sandbox: SandboxGetter) -> None:
+        self._sandbox = sandbox
 
     def connectors(self) -> str:
         return ",".join(CONNECTORS)
 
     def create(self, connector: str, table: str, options_json: str, schema: str) -> Any:
-        source = create_source(
+        made = create_source(
             connector,
             options_json,
             lambda: pa.ipc.open_stream(pa.py_buffer(base64.b64decode(schema))).schema,
-            self._allowed,
+            self._sandbox,
         )
-        return None if source is None else RemoteSourceProxy(table, source)
+        return None if made is None else RemoteSourceProxy(table, *made)
 
     class Java:
         implements = ("io.calcitebridge.gateway.RemoteConnectorFactory",)

@@ -7,8 +7,15 @@ no columns (``COUNT(*)``) is answered from row counts where the statistics allow
 columns differ from the table's go through the dataset scanner, which fills and casts.
 
 ``INSERT`` writes one new file per call: a temporary file in the same directory, fsynced, renamed
-into place, then the directory fsynced. Temporary files start with ``.tmp-``; readers skip them
-and the next open sweeps the ones no live writer owns.
+into place, then the directory fsynced. A temporary file is named
+``.calcite-bridge-tmp-<random>.<format>``, a name no user would choose; readers skip it (its name
+starts with a dot), and only the writer that made it removes it (if its write fails). Nothing
+here deletes or overwrites a file it did not create: a process killed in the middle of a write
+leaves its temporary file, hidden from readers, for the user to delete.
+
+A source that DDL declares gets its environment's sandbox (:mod:`~.sources.sandbox`), and checks
+every read, write, listing and metadata value against ``filesystem.allowed-paths`` and
+``external-access`` at each call.
 """
 
 from __future__ import annotations
@@ -18,8 +25,8 @@ import datetime as dt
 import decimal
 import json
 import os
+import secrets
 import threading
-import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -48,10 +55,11 @@ from calcite_bridge.sources.base import (
 from calcite_bridge.sources.parquet import scan_parquet
 from calcite_bridge.sources.parquet_files import ParquetFiles, parquet_files
 from calcite_bridge.sources.pruning import prune_row_groups
+from calcite_bridge.sources.sandbox import SandboxGetter, check_connector, confine
 
 __all__ = ["METADATA", "TMP_PREFIX", "FileSystemSource"]
 
-TMP_PREFIX = ".tmp-"
+TMP_PREFIX = ".calcite-bridge-tmp-"
 METADATA: dict[str, str] = {
     "file.path": "STRING",
     "file.name": "STRING",
@@ -60,27 +68,7 @@ METADATA: dict[str, str] = {
 }
 _FORMATS = {"parquet": "parquet", "csv": "csv", "json": "json", "jsonl": "json", "ndjson": "json"}
 _EXTENSIONS = {"parquet": "parquet", "csv": "csv", "json": "json"}
-_IGNORE_PREFIXES = [TMP_PREFIX, ".", "_"]
-_in_flight: set[str] = set()  # temporary files this process is writing
-_in_flight_lock = threading.Lock()
-
-
-def _owner_alive(name: str) -> bool:
-    """Whether the process named in ``.tmp-<pid>-...`` may still be writing the file."""
-    pid_text = name[len(TMP_PREFIX) :].split("-", 1)[0]
-    if not pid_text.isdigit():
-        return False
-    pid = int(pid_text)
-    if pid == os.getpid():
-        with _in_flight_lock:
-            return name in _in_flight
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
+_IGNORE_PREFIXES = [".", "_"]
 
 
 def _fsync_dir(path: str) -> None:
@@ -125,7 +113,9 @@ class FileSystemSource(
         format: str = "parquet",
         schema: pa.Schema | None = None,
         options: Mapping[str, str] | None = None,
+        sandbox: SandboxGetter | None = None,
     ) -> None:
+        self._sandbox = sandbox
         self.path = os.path.abspath(os.fspath(path))
         fmt = _FORMATS.get(str(format).lower())
         if fmt is None:
@@ -135,23 +125,20 @@ class FileSystemSource(
         self._declared = schema
         self._discovered: dict[str, pa.Field] = {}
         self._lock = threading.Lock()
-        self.sweep()
+        self._confine()
 
     # --- files ---------------------------------------------------------------------------------
 
-    def sweep(self) -> list[str]:
-        """Removes temporary files that no live writer owns; returns their paths."""
-        if not os.path.isdir(self.path):
-            return []
-        removed: list[str] = []
-        for entry in os.scandir(self.path):
-            if entry.name.startswith(TMP_PREFIX) and not _owner_alive(entry.name):
-                try:
-                    os.unlink(entry.path)
-                    removed.append(entry.path)
-                except FileNotFoundError:
-                    pass
-        return removed
+    def _confine(self, what: str = "path") -> str:
+        """The path to read or write: refused under ``external-access = false`` and outside
+        ``filesystem.allowed-paths`` (with every entry below it). Its real path when confined."""
+        if self._sandbox is None:
+            return self.path
+        sandbox = self._sandbox()
+        check_connector(sandbox, "filesystem")
+        if not sandbox.confined:
+            return self.path
+        return confine(self.path, sandbox, _IGNORE_PREFIXES, what)
 
     def _file_format(self, schema: pa.Schema | None) -> ds.FileFormat:
         if self.format == "parquet":
@@ -169,6 +156,7 @@ class FileSystemSource(
         return ds.JsonFileFormat(parse_options=parse)
 
     def _dataset(self, schema: pa.Schema | None) -> ds.Dataset:
+        self._confine()
         fmt = self._file_format(schema)
         if not os.path.exists(self.path):
             if schema is None:
@@ -183,6 +171,7 @@ class FileSystemSource(
 
     def file_schema(self) -> pa.Schema | None:
         """The files' own schema (the first file's), or None when there are no files yet."""
+        self._confine()  # first: whether a path outside exists is not to be told either
         if not os.path.exists(self.path):
             return None
         dataset = self._dataset(None)
@@ -240,6 +229,7 @@ class FileSystemSource(
     # --- reading -------------------------------------------------------------------------------
 
     def scan(self, request: ScanRequest) -> pa.RecordBatchReader:
+        self._confine()
         self.apply_readable_metadata(list(request.metadata_keys))
         schema = self._scan_schema()
         fields = [pa.field(k, sql_to_arrow(METADATA[k])) for k in request.metadata_keys]
@@ -256,7 +246,12 @@ class FileSystemSource(
         None when it must be read by :meth:`scan` (see :mod:`~.sources.parquet_files`)."""
         if self.format != "parquet":
             return None
-        return parquet_files(self.path, self._scan_schema(), request, _IGNORE_PREFIXES)
+        real = self._confine()
+        files = parquet_files(self.path, self._scan_schema(), request, _IGNORE_PREFIXES)
+        if files is None or real == self.path:
+            return files
+        # Confined: DuckDB reads the real paths, within the real allowed directories it is given.
+        return files.resolved()
 
     @staticmethod
     def _metadata_values(keys: Sequence[str]) -> Any:
@@ -301,34 +296,37 @@ class FileSystemSource(
 
     def write(self, table: pa.Table) -> None:
         """Adds ``table`` as one new file, atomically; a failure leaves no visible file."""
+        self._confine("INSERT target")
         if os.path.isfile(self.path):
             raise UnsupportedError(f"INSERT into {self.path} needs a directory path, not a file")
         table = self._conform(table)
         if table.num_rows == 0:
             return
         os.makedirs(self.path, exist_ok=True)
-        token = uuid.uuid4().hex
+        self._confine("INSERT target")  # what makedirs made, through links made meanwhile
+        token = secrets.token_hex(16)
         ext = _EXTENSIONS[self.format]
-        tmp_name = f"{TMP_PREFIX}{os.getpid()}-{token}.{ext}"
-        tmp = os.path.join(self.path, tmp_name)
+        tmp = os.path.join(self.path, f"{TMP_PREFIX}{token}.{ext}")
         final = os.path.join(self.path, f"part-{token}.{ext}")
-        with _in_flight_lock:
-            _in_flight.add(tmp_name)
+        made = False  # whether the temporary file is ours: only then is it ours to remove
         try:
+            # O_EXCL: never a file (or a link) that is there already
             with open(tmp, "xb") as fh:
+                made = True
                 self._write_file(table, fh)
                 fh.flush()
                 os.fsync(fh.fileno())
+            if os.path.lexists(final):
+                raise SourceError(f"INSERT into {self.path}: {final} exists; nothing replaced")
             os.rename(tmp, final)
+            made = False
             _fsync_dir(self.path)
         except BaseException as exc:
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
+            if made:
+                try:
+                    os.unlink(tmp)
+                except FileNotFoundError:
+                    pass
             if isinstance(exc, Exception) and not isinstance(exc, SourceError):
                 raise SourceError(f"INSERT into {self.path} failed: {exc}") from exc
             raise
-        finally:
-            with _in_flight_lock:
-                _in_flight.discard(tmp_name)

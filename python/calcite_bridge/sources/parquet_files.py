@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -54,6 +55,21 @@ class ParquetFiles:
     columns: tuple[str, ...]
     types: tuple[pa.DataType, ...]
     select: str
+
+    def resolved(self) -> ParquetFiles | None:
+        """The same scan over the files' real paths (every symbolic link resolved), for a DuckDB
+        confined to the real allowed directories; None when a real path holds a character
+        ``read_parquet`` takes for a wildcard."""
+        real = tuple(os.path.realpath(f) for f in self.files)
+        if any(c in f for f in real for c in _GLOB):
+            return None
+        select = self.select.replace(_listed(self.files), _listed(real), 1)
+        return ParquetFiles(real, self.columns, self.types, select)
+
+
+def _listed(files: Sequence[str]) -> str:
+    """``files`` as the list ``read_parquet`` takes."""
+    return "[" + ", ".join("'" + f.replace("'", "''") + "'" for f in files) + "]"
 
 
 def _q(name: str) -> str:
@@ -237,11 +253,10 @@ def parquet_files(
         return None  # DuckDB would read a name with a wildcard as a pattern
     if not _files_fit(files, schema, {*names, *filters.columns}):
         return None
-    listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
     select = ", ".join(_q(n) for n in names)
     where = " AND ".join(c for c in conditions if c is not None)
     sql = (
-        f"SELECT {select} FROM read_parquet([{listed}], hive_partitioning = false, "
+        f"SELECT {select} FROM read_parquet({_listed(files)}, hive_partitioning = false, "
         f"union_by_name = false, filename = false, file_row_number = false)"
     )
     if where:

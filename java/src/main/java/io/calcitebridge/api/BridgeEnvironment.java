@@ -43,6 +43,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 public final class BridgeEnvironment implements AutoCloseable {
   private static final List<String> FORMATS = List.of("text", "json", "dot");
+  private static final String LOCK_CONFIG = "lock-config";
 
   private final BridgeSession session = new BridgeSession();
   private final JavaConnectors connectors = new JavaConnectors(ArrowMemory.allocator());
@@ -69,8 +70,44 @@ public final class BridgeEnvironment implements AutoCloseable {
    */
   public static BridgeEnvironment create(Map<String, String> config) {
     BridgeEnvironment env = new BridgeEnvironment();
-    config.forEach(env::setConfig);
+    // lock-config last, so the security settings of the same map are set before it freezes them
+    config.forEach(
+        (k, v) -> {
+          if (!LOCK_CONFIG.equals(k)) {
+            env.setConfig(k, v);
+          }
+        });
+    if (config.containsKey(LOCK_CONFIG)) {
+      env.setConfig(LOCK_CONFIG, config.get(LOCK_CONFIG));
+    }
     return env;
+  }
+
+  /**
+   * A new environment with {@code config} set and, when {@code lockConfig}, its security settings
+   * ({@code python.allowed-modules}, {@code filesystem.allowed-paths}, {@code external-access})
+   * frozen for its life: see {@link #lockConfig()}.
+   *
+   * @param config settings, the sandbox's included
+   * @param lockConfig whether to lock them once set
+   * @return the environment
+   * @throws BridgeException of kind {@code CONFIG} for an unknown key or value
+   */
+  public static BridgeEnvironment create(Map<String, String> config, boolean lockConfig) {
+    BridgeEnvironment env = create(config);
+    if (lockConfig) {
+      env.lockConfig();
+    }
+    return env;
+  }
+
+  /**
+   * Freezes the security settings for the life of this environment, as {@code SET 'lock-config' =
+   * 'true'} does: a later {@code SET} or {@code RESET} of them, from SQL or from this API, fails
+   * with kind {@code CONFIG}. See docs/security.md.
+   */
+  public void lockConfig() {
+    setConfig(LOCK_CONFIG, "true");
   }
 
   /**

@@ -21,6 +21,11 @@ public final class BridgeException extends RuntimeException {
     SOURCE,
     /** A table source broke the source contract (lost or invented a filter, ...). */
     SOURCE_CONTRACT,
+    /**
+     * The sandbox refused a file or connector: a path outside {@code filesystem.allowed-paths}, or
+     * a {@code filesystem}/{@code python} table under {@code external-access = false}.
+     */
+    ACCESS,
     /** The statement uses something calcite-bridge does not support. */
     UNSUPPORTED,
     /** An unknown configuration key or value, or an unknown explain format. */

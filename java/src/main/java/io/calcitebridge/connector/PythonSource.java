@@ -7,8 +7,8 @@ import org.apache.arrow.c.ArrowArrayStream;
  * coarse: the schema once, {@code applyFilters} at most once per scan at plan time, {@code scan}
  * once per execution. Arrow data crosses as C structs the JVM allocates and Python fills. A method
  * that fails returns (or, for void methods, {@link #lastError} holds) a JSON error object {@code
- * {"error": {"kind": "SOURCE" | "SOURCE_CONTRACT", "message": ..., "traceback": ...}}}, so Python
- * exceptions reach the user with their traceback.
+ * {"error": {"kind": "SOURCE" | "SOURCE_CONTRACT" | "ACCESS", "message": ..., "traceback": ...}}},
+ * so Python exceptions reach the user with their traceback.
  */
 public interface PythonSource {
   /** The name the source was registered under, for messages. */

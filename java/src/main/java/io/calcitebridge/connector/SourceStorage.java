@@ -10,6 +10,7 @@ import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.FilterableStorage;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.catalog.TableStorage;
+import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.SourceException;
 import io.calcitebridge.expr.Expression;
 import io.calcitebridge.types.BridgeTypeFactory;
@@ -274,9 +275,12 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
     }
     JsonNode error = node.get("error");
     if (error != null && !error.isNull()) {
+      String kind = error.path("kind").asText();
       throw new SourceException(
           error.path("message").asText(),
-          "SOURCE_CONTRACT".equals(error.path("kind").asText()),
+          "ACCESS".equals(kind)
+              ? ErrorKind.ACCESS
+              : "SOURCE_CONTRACT".equals(kind) ? ErrorKind.SOURCE_CONTRACT : ErrorKind.SOURCE,
           error.path("traceback").asText());
     }
     return node;

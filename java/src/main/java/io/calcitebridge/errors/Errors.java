@@ -102,15 +102,7 @@ public final class Errors {
     }
     if (c instanceof SourceException) {
       SourceException e = (SourceException) c;
-      return new BridgeError(
-          e.isContractViolation() ? ErrorKind.SOURCE_CONTRACT : ErrorKind.SOURCE,
-          e.getMessage(),
-          0,
-          0,
-          0,
-          0,
-          e.sourceTraceback(),
-          top);
+      return new BridgeError(e.kind(), e.getMessage(), 0, 0, 0, 0, e.sourceTraceback(), top);
     }
     if (c instanceof SqlValidatorException) {
       return new BridgeError(ErrorKind.VALIDATION, c.getMessage(), top);
@@ -184,10 +176,10 @@ public final class Errors {
     }
     if (carried != null
         && (carried.errorKind() == ErrorKind.SOURCE
-            || carried.errorKind() == ErrorKind.SOURCE_CONTRACT)) {
+            || carried.errorKind() == ErrorKind.SOURCE_CONTRACT
+            || carried.errorKind() == ErrorKind.ACCESS)) {
       // The source's side wrote the whole message (Python sources: with the exception's type).
-      return new SourceException(
-          carried.getMessage(), carried.errorKind() == ErrorKind.SOURCE_CONTRACT, carried.detail());
+      return new SourceException(carried.getMessage(), carried.errorKind(), carried.detail());
     }
     String message =
         carried != null

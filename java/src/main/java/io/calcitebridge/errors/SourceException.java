@@ -1,21 +1,31 @@
 package io.calcitebridge.errors;
 
-/** A table source failed, or broke the source contract. */
+/** A table source failed, broke the source contract, or was refused by the sandbox. */
 public final class SourceException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  private final boolean contract;
+  private final ErrorKind kind;
   private final String sourceTraceback;
 
   public SourceException(String message, boolean contract, String sourceTraceback) {
+    this(message, contract ? ErrorKind.SOURCE_CONTRACT : ErrorKind.SOURCE, sourceTraceback);
+  }
+
+  /** A failure of {@code kind}: {@code SOURCE}, {@code SOURCE_CONTRACT} or {@code ACCESS}. */
+  public SourceException(String message, ErrorKind kind, String sourceTraceback) {
     super(message);
-    this.contract = contract;
+    this.kind = kind;
     this.sourceTraceback = sourceTraceback == null ? "" : sourceTraceback;
   }
 
   /** Whether the source broke the contract (lost or invented a filter, ...). */
   public boolean isContractViolation() {
-    return contract;
+    return kind == ErrorKind.SOURCE_CONTRACT;
+  }
+
+  /** {@code SOURCE}, {@code SOURCE_CONTRACT}, or {@code ACCESS} for a sandbox refusal. */
+  public ErrorKind kind() {
+    return kind;
   }
 
   /** The source's own traceback (Python's, for a Python source), or "". */

@@ -7,8 +7,11 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,6 +29,9 @@ import py4j.GatewayServer;
  * [--allow-remote]}.
  */
 public final class BridgeGateway implements AutoCloseable {
+  /** The shortest token a gateway accepts, in bytes (UTF-8): a shorter one can be guessed. */
+  public static final int MIN_TOKEN_BYTES = 16;
+
   private final InetAddress address;
   private final String token;
   private final boolean allowRemote;
@@ -48,13 +54,23 @@ public final class BridgeGateway implements AutoCloseable {
    * Starts a gateway on {@code host} and {@code port} (0 for an ephemeral one; see {@link #port}).
    * A {@code host} that is not a loopback address is refused unless {@code allowRemote}.
    *
-   * @throws IllegalArgumentException for an empty token, an unknown host, or a non-loopback host
-   *     without {@code allowRemote}
+   * @throws IllegalArgumentException for a token shorter than {@link #MIN_TOKEN_BYTES} bytes, an
+   *     unknown host, or a non-loopback host without {@code allowRemote}
    * @throws IllegalStateException if the port cannot be bound
    */
   public static BridgeGateway start(String host, int port, String token, boolean allowRemote) {
     if (token == null || token.isBlank()) {
       throw new IllegalArgumentException("A gateway needs an auth token; none was given");
+    }
+    int length = token.getBytes(StandardCharsets.UTF_8).length;
+    if (length < MIN_TOKEN_BYTES) {
+      throw new IllegalArgumentException(
+          "The token is "
+              + length
+              + " bytes long; a gateway needs one of at least "
+              + MIN_TOKEN_BYTES
+              + " bytes, because a short token can be guessed by trying. Use a random one (the"
+              + " gateway makes one when none is given)");
     }
     InetAddress address;
     try {
@@ -131,8 +147,7 @@ public final class BridgeGateway implements AutoCloseable {
         case "--host" -> host = value(args, ++i, arg);
         case "--port" -> port = Integer.parseInt(value(args, ++i, arg));
         case "--token" -> token = value(args, ++i, arg);
-        case "--token-file" ->
-            token = Files.readString(Path.of(value(args, ++i, arg)), StandardCharsets.UTF_8).trim();
+        case "--token-file" -> token = readTokenFile(Path.of(value(args, ++i, arg)));
         case "--allow-remote" -> allowRemote = true;
         default -> {
           System.err.println(
@@ -148,7 +163,14 @@ public final class BridgeGateway implements AutoCloseable {
       new SecureRandom().nextBytes(bytes);
       token = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
-    BridgeGateway gateway = start(host, port, token, allowRemote);
+    BridgeGateway gateway;
+    try {
+      gateway = start(host, port, token, allowRemote);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      System.err.println("GatewayError: " + e.getMessage());
+      System.exit(1);
+      return;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -163,6 +185,38 @@ public final class BridgeGateway implements AutoCloseable {
     }
     System.out.flush();
     stopped.await();
+  }
+
+  /**
+   * The token in {@code file}, refused when the file is readable or writable by group or others:
+   * anyone who can read it can use the gateway, and anyone who can write it can replace the token.
+   */
+  static String readTokenFile(Path file) throws IOException {
+    try {
+      Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
+      Set<PosixFilePermission> open =
+          EnumSet.of(
+              PosixFilePermission.GROUP_READ,
+              PosixFilePermission.GROUP_WRITE,
+              PosixFilePermission.OTHERS_READ,
+              PosixFilePermission.OTHERS_WRITE);
+      open.retainAll(perms);
+      if (!open.isEmpty()) {
+        System.err.println(
+            "GatewayError: the token file "
+                + file
+                + " is "
+                + PosixFilePermissions.toString(perms)
+                + ": other users can read or change the token in it. Make it its owner's only"
+                + " (chmod 600 "
+                + file
+                + ")");
+        System.exit(1);
+      }
+    } catch (UnsupportedOperationException e) {
+      // not a POSIX file system: nothing to check
+    }
+    return Files.readString(file, StandardCharsets.UTF_8).trim();
   }
 
   private static String value(String[] args, int i, String option) {

@@ -114,6 +114,19 @@ public final class DdlExecutor {
       }
       return new MemoryTable(def);
     }
+    if ((connector.equals("filesystem") || connector.equals("python"))
+        && session.config().get(SessionConfig.EXTERNAL_ACCESS).equals("false")) {
+      throw new PositionedException(
+          ErrorKind.ACCESS,
+          "The '"
+              + connector
+              + "' connector is off in this environment ('"
+              + SessionConfig.EXTERNAL_ACCESS
+              + "' = 'false'): table '"
+              + def.name()
+              + "' cannot be created",
+          create.getParserPosition());
+    }
     ConnectorFactory factory = session.connectorFactory();
     PythonSource source;
     try (ExportedSchema schema =

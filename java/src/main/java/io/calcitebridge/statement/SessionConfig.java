@@ -26,6 +26,15 @@ public final class SessionConfig {
   public static final String EXECUTION_BACKEND = "execution.backend";
   public static final String PLAN_CACHE_SIZE = "planner.plan-cache.size";
 
+  // The sandbox (docs/security.md): what SQL may reach, and the lock that freezes it.
+  public static final String FILESYSTEM_ALLOWED_PATHS = "filesystem.allowed-paths";
+  public static final String EXTERNAL_ACCESS = "external-access";
+  public static final String LOCK_CONFIG = "lock-config";
+
+  /** The settings that {@link #LOCK_CONFIG} freezes. */
+  public static final List<String> SECURITY_KEYS =
+      List.of(PYTHON_ALLOWED_MODULES, FILESYSTEM_ALLOWED_PATHS, EXTERNAL_ACCESS, LOCK_CONFIG);
+
   /** The default of {@link #PLAN_CACHE_SIZE}: how many planned statements an environment keeps. */
   public static final int DEFAULT_PLAN_CACHE_SIZE = 256;
 
@@ -44,23 +53,55 @@ public final class SessionConfig {
     KEYS.put(
         PLAN_CACHE_SIZE,
         new Key(Integer.toString(DEFAULT_PLAN_CACHE_SIZE), SessionConfig::normalizeSize));
+    KEYS.put(FILESYSTEM_ALLOWED_PATHS, new Key("", SessionConfig::normalizePaths));
+    KEYS.put(EXTERNAL_ACCESS, new Key("true", v -> normalizeBoolean(EXTERNAL_ACCESS, v)));
+    KEYS.put(LOCK_CONFIG, new Key("false", v -> normalizeBoolean(LOCK_CONFIG, v)));
   }
 
   private final Map<String, String> values = new ConcurrentHashMap<>();
 
-  /** Sets {@code key}; fails naming the allowed keys or values. */
-  public void set(String key, String value) {
-    values.put(key, key(key).normalizer.apply(value == null ? "" : value));
+  /** Sets {@code key}; fails naming the allowed keys or values, or when the key is locked. */
+  public synchronized void set(String key, String value) {
+    String normalized = key(key).normalizer.apply(value == null ? "" : value);
+    if (locked() && SECURITY_KEYS.contains(key)) {
+      if (key.equals(LOCK_CONFIG) && normalized.equals("true")) {
+        return; // locking again changes nothing
+      }
+      throw locked("SET '" + key + "'");
+    }
+    values.put(key, normalized);
   }
 
-  /** Resets {@code key} to its default; every key when null. */
-  public void reset(@Nullable String key) {
+  /** Resets {@code key} to its default; every key when null. Fails for a locked key. */
+  public synchronized void reset(@Nullable String key) {
     if (key == null) {
+      if (locked()) {
+        throw locked("RESET (of every key)");
+      }
       values.clear();
     } else {
       key(key);
+      if (locked() && SECURITY_KEYS.contains(key)) {
+        throw locked("RESET '" + key + "'");
+      }
       values.remove(key);
     }
+  }
+
+  /** Whether {@link #LOCK_CONFIG} froze the security settings for the environment's life. */
+  public boolean locked() {
+    return "true".equals(values.get(LOCK_CONFIG));
+  }
+
+  private static ConfigException locked(String what) {
+    return new ConfigException(
+        "The configuration is locked ('"
+            + LOCK_CONFIG
+            + "' = 'true'): "
+            + what
+            + " is refused. The security settings ("
+            + String.join(", ", SECURITY_KEYS)
+            + ") keep their values for the life of this environment");
   }
 
   public String get(String key) {
@@ -156,6 +197,32 @@ public final class SessionConfig {
       }
     }
     return String.join(";", out);
+  }
+
+  /** Absolute directories, {@code ;}-separated; resolved where the files are read. */
+  private static String normalizePaths(String value) {
+    String list = normalizeList(value);
+    for (String p : list.split(";")) {
+      if (!p.isEmpty() && !(p.startsWith("/") || p.matches("^[A-Za-z]:[\\\\/].*"))) {
+        throw new ConfigException(
+            "Invalid value '"
+                + p
+                + "' for '"
+                + FILESYSTEM_ALLOWED_PATHS
+                + "': expected absolute directory paths separated by ';' (no URIs, no relative"
+                + " paths)");
+      }
+    }
+    return list;
+  }
+
+  private static String normalizeBoolean(String key, String value) {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    if (!v.equals("true") && !v.equals("false")) {
+      throw new ConfigException(
+          "Invalid value '" + value.trim() + "' for '" + key + "'; allowed values: true, false");
+    }
+    return v;
   }
 
   private static String normalizeSize(String value) {

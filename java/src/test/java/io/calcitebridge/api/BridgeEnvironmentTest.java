@@ -155,6 +155,65 @@ class BridgeEnvironmentTest {
   }
 
   @Test
+  void aLockedConfigurationKeepsItsSecuritySettings() {
+    // lock-config first in the map: it is applied last all the same
+    Map<String, String> config = new java.util.LinkedHashMap<>();
+    config.put("lock-config", "true");
+    config.put("filesystem.allowed-paths", "/data;/scratch");
+    config.put("python.allowed-modules", "pkg");
+    try (BridgeEnvironment locked = BridgeEnvironment.create(config)) {
+      assertEquals("/data;/scratch", locked.getConfig("filesystem.allowed-paths"));
+      for (String sql :
+          List.of(
+              "SET 'python.allowed-modules' = 'os;subprocess;builtins'",
+              "SET 'filesystem.allowed-paths' = '/'",
+              "SET 'external-access' = 'true'",
+              "SET 'lock-config' = 'false'",
+              "RESET 'filesystem.allowed-paths'",
+              "RESET")) {
+        BridgeException e = assertThrows(BridgeException.class, () -> locked.execute(sql).close());
+        assertEquals("CONFIG", e.kind(), sql);
+        assertTrue(e.getMessage().contains("The configuration is locked"), e.getMessage());
+      }
+      BridgeException api =
+          assertThrows(
+              BridgeException.class, () -> locked.setConfig("python.allowed-modules", "os"));
+      assertEquals("CONFIG", api.kind());
+      assertThrows(BridgeException.class, () -> locked.resetConfig("external-access"));
+      assertThrows(BridgeException.class, locked::resetConfig);
+      assertEquals("pkg", locked.getConfig("python.allowed-modules"));
+      locked.setConfig("table.local-time-zone", "Europe/Paris"); // other settings still change
+      locked.lockConfig(); // locking again changes nothing
+    }
+    try (BridgeEnvironment locked = BridgeEnvironment.create(Map.of(), true)) {
+      assertEquals("true", locked.getConfig("lock-config"));
+      assertThrows(BridgeException.class, () -> locked.setConfig("external-access", "false"));
+    }
+    env.lockConfig();
+    assertThrows(BridgeException.class, () -> env.setConfig("filesystem.allowed-paths", "/"));
+  }
+
+  @Test
+  void externalAccessOffRefusesTheFileAndPythonConnectorsWithAPosition() {
+    env.registerConnector("filesystem", (table, options, schema) -> null);
+    env.setConfig("external-access", "false");
+    for (String connector : List.of("filesystem", "python")) {
+      BridgeException e =
+          assertThrows(
+              BridgeException.class,
+              () ->
+                  run(
+                      "CREATE TABLE f (a INT) WITH ('connector' = '"
+                          + connector
+                          + "', 'path' = '/')"));
+      assertEquals("ACCESS", e.kind());
+      assertEquals(1, e.line());
+      assertTrue(e.getMessage().contains("'external-access' = 'false'"), e.getMessage());
+    }
+    run("CREATE TABLE m (a INT) WITH ('connector' = 'memory')"); // the application's own
+  }
+
+  @Test
   void configGetSetResetAndEntries() {
     assertEquals(
         Map.of(
@@ -167,7 +226,13 @@ class BridgeEnvironmentTest {
             "execution.backend",
             "auto",
             "planner.plan-cache.size",
-            "256"),
+            "256",
+            "filesystem.allowed-paths",
+            "",
+            "external-access",
+            "true",
+            "lock-config",
+            "false"),
         env.configEntries());
     env.setConfig("table.local-time-zone", "Europe/Paris");
     run("SET 'table.column-expansion-strategy' = 'EXCLUDE_COMPUTED_COLUMNS'");

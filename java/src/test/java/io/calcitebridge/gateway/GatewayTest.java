@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Test;
 
 /** The gateway's guards, and a remote session's answers read as a Python client reads them. */
 class GatewayTest {
+  private static final String TOKEN = "a-token-of-24-bytes-long";
+
   private final RemoteSession session = new RemoteSession();
 
   @AfterEach
@@ -37,7 +39,7 @@ class GatewayTest {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> BridgeGateway.start("192.0.2.1", 0, "token", false));
+            () -> BridgeGateway.start("192.0.2.1", 0, TOKEN, false));
     assertTrue(e.getMessage().contains("loopback"), e.getMessage());
   }
 
@@ -47,8 +49,24 @@ class GatewayTest {
   }
 
   @Test
+  void refusesATokenUnder16BytesSayingWhy() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> BridgeGateway.start(0, "a"));
+    assertTrue(e.getMessage().contains("1 bytes long"), e.getMessage());
+    assertTrue(e.getMessage().contains("at least 16 bytes"), e.getMessage());
+    assertTrue(e.getMessage().contains("guessed"), e.getMessage());
+    // 8 characters but 15 bytes of UTF-8: still too short; 16 ASCII bytes are enough
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> BridgeGateway.start(0, "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9a"));
+    try (BridgeGateway gateway = BridgeGateway.start(0, "0123456789abcdef")) {
+      assertTrue(gateway.port() > 0);
+    }
+  }
+
+  @Test
   void listensOnAnEphemeralLoopbackPort() {
-    try (BridgeGateway gateway = BridgeGateway.start(0, "token")) {
+    try (BridgeGateway gateway = BridgeGateway.start(0, TOKEN)) {
       assertTrue(gateway.port() > 0);
       assertEquals("127.0.0.1:" + gateway.port(), gateway.address());
     }
