@@ -78,6 +78,25 @@ final class FilterSubQueryRule extends SubQueryRemoveRule {
     call.transformTo(builder.build());
   }
 
+  @Override
+  protected RexNode apply(
+      RexSubQuery e,
+      Set<CorrelationId> variablesSet,
+      Logic logic,
+      RelBuilder builder,
+      int inputCount,
+      int offset,
+      int subQueryIndex) {
+    return super.apply(
+        e,
+        variablesSet,
+        SubQueryRules.rewrite(e, logic),
+        builder,
+        inputCount,
+        offset,
+        subQueryIndex);
+  }
+
   /**
    * The logic {@code seek} is evaluated in within filter condition {@code condition}: the fewest
    * values that still give the filter's answer, as {@code LogicVisitor.find(TRUE, ...)} chooses
