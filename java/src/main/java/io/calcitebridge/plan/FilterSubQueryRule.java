@@ -133,8 +133,11 @@ final class FilterSubQueryRule extends SubQueryRemoveRule {
           case IS_TRUE, IS_NOT_TRUE -> Logic.UNKNOWN_AS_FALSE;
           case IS_FALSE, IS_NOT_FALSE -> Logic.UNKNOWN_AS_TRUE;
           case NOT -> logic.negate2();
-            // TRUE ("only TRUE rows pass") holds through AND alone, as in Calcite.
-          case AND -> logic;
+            // TRUE ("only TRUE rows pass") holds through AND alone, as in Calcite. FALSE ("only
+            // FALSE rows pass", below a NOT) does not: one operand that is FALSE is enough, so each
+            // operand counts as FALSE or not FALSE (Calcite passed FALSE through, and in
+            // NOT (a IS NULL AND NOT EXISTS (...)) the EXISTS had to be TRUE even where a was set).
+          case AND -> logic == Logic.FALSE ? Logic.UNKNOWN_AS_TRUE : logic;
           case OR -> logic == Logic.TRUE ? Logic.TRUE_FALSE_UNKNOWN : logic;
             // Any other operator may turn UNKNOWN into TRUE or FALSE: all three values count.
           default -> logic == Logic.TRUE_FALSE ? logic : Logic.TRUE_FALSE_UNKNOWN;
