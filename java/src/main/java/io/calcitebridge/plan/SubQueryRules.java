@@ -81,8 +81,8 @@ final class SubQueryRules {
       throw new UnsupportedOperationException(
           "A sub-query in the condition of a "
               + join.getJoinType()
-              + " join that reads columns of its inputs is not supported by the"
-              + " enumerable backend");
+              + " join that reads columns of its inputs is not supported: the"
+              + " enumerable backend cannot run it");
     }
     for (RelNode input : rel.getInputs()) {
       refuseRemaining(input);
