@@ -2,11 +2,11 @@ package io.calcitebridge.plan;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.Project;
-import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.tools.RelBuilder;
@@ -19,8 +19,8 @@ import org.apache.calcite.tools.RelBuilder;
  * has rows, none when it is empty.
  *
  * <p>{@code RelDecorrelator.decorrelateRel(Aggregate)} (Calcite 1.42, unchanged upstream) drops
- * group keys that are literals of the project below and, when no correlated column is left to
- * group on, builds {@code Aggregate(group=[{}])}, which has one row even over an empty input: in a
+ * group keys that are literals of the project below and, when no correlated column is left to group
+ * on, builds {@code Aggregate(group=[{}])}, which has one row even over an empty input: in a
  * statement with a correlated sub-query, an unrelated {@code EXISTS} over an empty result was TRUE
  * (a FULL join {@code ON EXISTS (...)} matched rows it must not). The decorrelator leaves the
  * rewritten form as it is.

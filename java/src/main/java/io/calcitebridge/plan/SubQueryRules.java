@@ -26,8 +26,8 @@ final class SubQueryRules {
   /**
    * The builder of plans that may still hold sub-queries: it does not simplify expressions.
    *
-   * <p>{@code RelOptPredicateList.isEffectivelyNotNull} (Calcite 1.42, unchanged upstream) takes
-   * an {@code IN} sub-query for a comparison of its left-hand operands alone, so {@code RexSimplify}
+   * <p>{@code RelOptPredicateList.isEffectivelyNotNull} (Calcite 1.42, unchanged upstream) takes an
+   * {@code IN} sub-query for a comparison of its left-hand operands alone, so {@code RexSimplify}
    * held {@code DATE '2024-02-01' IN (SELECT d FROM t)} NOT NULL even when {@code d} has NULLs:
    * {@code CASE WHEN CASE WHEN x IN (...) THEN c ELSE TRUE END THEN 1 ELSE 0 END} became {@code
    * CASE WHEN (x IN (...) AND c) OR NOT (x IN (...)) THEN 1 ELSE 0 END}, which gives 0 where the IN
@@ -95,10 +95,10 @@ final class SubQueryRules {
    * <p>Calcite's {@code rewriteIn} (1.42, unchanged upstream) reads an {@code IN} whose left-hand
    * side is all literals ({@code DATE '2024-02-01' IN (SELECT d FROM t)}) from a derived table that
    * keeps the sub-query's NULL rows, and maps "only a NULL row matched" to UNKNOWN for the
-   * three-valued logics and to TRUE for every other logic: in {@code UNKNOWN_AS_FALSE} (under {@code
-   * IS TRUE}, or a CASE condition that the simplifier turned into one) an IN that is UNKNOWN became
-   * TRUE. {@code TRUE_FALSE} gives the same answer for every other IN, and reads only the matching
-   * rows, so an UNKNOWN is FALSE.
+   * three-valued logics and to TRUE for every other logic: in {@code UNKNOWN_AS_FALSE} (under
+   * {@code IS TRUE}, or a CASE condition that the simplifier turned into one) an IN that is UNKNOWN
+   * became TRUE. {@code TRUE_FALSE} gives the same answer for every other IN, and reads only the
+   * matching rows, so an UNKNOWN is FALSE.
    */
   static Logic rewrite(RexSubQuery e, Logic logic) {
     if (e.getKind() == SqlKind.IN
