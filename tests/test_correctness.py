@@ -3,7 +3,8 @@ fixtures/correctness.sql, on every backend, against its right answer (DuckDB's, 
 
 A case gives its ``rows`` (compared as a multiset, numbers as floats, NULL as None) or the typed
 ``error`` it raises; ``refused: duckdb`` marks a query the DuckDB translation does not cover, which
-the duckdb backend refuses and auto runs on Calcite's engine.
+the duckdb backend refuses and auto runs on Calcite's engine (``refused: enumerable``: one Calcite's
+engine cannot run, which auto runs on DuckDB).
 """
 
 from __future__ import annotations
@@ -58,7 +59,12 @@ INSERT INTO j1 VALUES (1, 'x'), (3, 'y');
 CREATE TABLE nr (id INT, r ROW<a INT, xs ARRAY<INT>>) WITH ('connector' = 'memory');
 INSERT INTO nr VALUES (1, ROW(NULL, ARRAY[1, 2])), (2, ROW(3, ARRAY[4]));
 CREATE TABLE pn (b BIGINT, c DOUBLE, e BOOLEAN) WITH ('connector' = 'memory');
-INSERT INTO pn VALUES (1, 2.0, TRUE), (CAST(NULL AS BIGINT), 3.0, FALSE)
+INSERT INTO pn VALUES (1, 2.0, TRUE), (CAST(NULL AS BIGINT), 3.0, FALSE);
+CREATE TABLE fa (d DATE, i INT) WITH ('connector' = 'memory');
+INSERT INTO fa VALUES (CAST(NULL AS DATE), 0);
+CREATE TABLE fb (b BOOLEAN) WITH ('connector' = 'memory');
+INSERT INTO fb VALUES (CAST(NULL AS BOOLEAN));
+CREATE TABLE fe (a INT) WITH ('connector' = 'memory')
 """
 
 

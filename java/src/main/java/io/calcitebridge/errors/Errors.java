@@ -140,16 +140,30 @@ public final class Errors {
       return new BridgeError(ErrorKind.UNSUPPORTED, c.getMessage(), top);
     }
     if (c.getClass().getName().startsWith("org.codehaus.")) {
-      // Janino: typically a method past the JVM's 64 KB limit (a huge IN list or OR chain).
       while (c.getCause() != null && c.getCause() != c) {
         c = c.getCause();
       }
+      String m = c.getMessage() == null ? c.toString() : firstLine(c.getMessage());
+      if (tooLarge(m)) {
+        // Janino: a method past the JVM's 64 KB limit (a huge IN list or OR chain).
+        return new BridgeError(
+            ErrorKind.UNSUPPORTED, "The statement is too large to compile: " + m, top);
+      }
+      // Any other compile error is one of the code Calcite generated for the statement.
       return new BridgeError(
-          ErrorKind.UNSUPPORTED,
-          "The statement is too large to compile: " + firstLine(c.getMessage()),
-          top);
+          ErrorKind.INTERNAL, "The code generated for the statement does not compile: " + m, top);
     }
     return null;
+  }
+
+  /** Whether Janino's message {@code m} says a method or class is past the JVM's size limits. */
+  private static boolean tooLarge(String m) {
+    String lower = m.toLowerCase(java.util.Locale.ROOT);
+    return lower.contains("too large")
+        || lower.contains("too many")
+        || lower.contains("64 kb")
+        || lower.contains("grows beyond")
+        || lower.contains("exceeds");
   }
 
   /** {@code t}, raised while rows were produced, translated and ready to cross a C stream. */

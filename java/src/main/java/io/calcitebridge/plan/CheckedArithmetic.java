@@ -246,6 +246,23 @@ final class CheckedArithmetic {
       if (!integer(visited.getType())) {
         return visited;
       }
+      if (visited.getOperator().getName().equals("ABS") && visited.operands.size() == 1) {
+        // ABS(x) as CASE WHEN x < 0 THEN -x ELSE x END with a checked minus: Calcite's ABS wraps
+        // ABS(-2147483648) to itself.
+        RexNode x = visited.operands.get(0);
+        return rex.makeCall(
+            visited.getParserPosition(),
+            visited.getType(),
+            SqlStdOperatorTable.CASE,
+            List.of(
+                rex.makeCall(SqlStdOperatorTable.LESS_THAN, x, rex.makeZeroLiteral(x.getType())),
+                rex.makeCall(
+                    visited.getParserPosition(),
+                    visited.getType(),
+                    SqlStdOperatorTable.CHECKED_UNARY_MINUS,
+                    List.of(x)),
+                x));
+      }
       SqlOperator checked =
           switch (visited.getKind()) {
             case PLUS -> SqlStdOperatorTable.CHECKED_PLUS;

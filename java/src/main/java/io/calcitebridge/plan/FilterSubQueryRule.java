@@ -78,6 +78,25 @@ final class FilterSubQueryRule extends SubQueryRemoveRule {
     call.transformTo(builder.build());
   }
 
+  @Override
+  protected RexNode apply(
+      RexSubQuery e,
+      Set<CorrelationId> variablesSet,
+      Logic logic,
+      RelBuilder builder,
+      int inputCount,
+      int offset,
+      int subQueryIndex) {
+    return super.apply(
+        e,
+        variablesSet,
+        SubQueryRules.rewrite(e, logic),
+        builder,
+        inputCount,
+        offset,
+        subQueryIndex);
+  }
+
   /**
    * The logic {@code seek} is evaluated in within filter condition {@code condition}: the fewest
    * values that still give the filter's answer, as {@code LogicVisitor.find(TRUE, ...)} chooses
@@ -114,8 +133,11 @@ final class FilterSubQueryRule extends SubQueryRemoveRule {
           case IS_TRUE, IS_NOT_TRUE -> Logic.UNKNOWN_AS_FALSE;
           case IS_FALSE, IS_NOT_FALSE -> Logic.UNKNOWN_AS_TRUE;
           case NOT -> logic.negate2();
-            // TRUE ("only TRUE rows pass") holds through AND alone, as in Calcite.
-          case AND -> logic;
+            // TRUE ("only TRUE rows pass") holds through AND alone, as in Calcite. FALSE ("only
+            // FALSE rows pass", below a NOT) does not: one operand that is FALSE is enough, so each
+            // operand counts as FALSE or not FALSE (Calcite passed FALSE through, and in
+            // NOT (a IS NULL AND NOT EXISTS (...)) the EXISTS had to be TRUE even where a was set).
+          case AND -> logic == Logic.FALSE ? Logic.UNKNOWN_AS_TRUE : logic;
           case OR -> logic == Logic.TRUE ? Logic.TRUE_FALSE_UNKNOWN : logic;
             // Any other operator may turn UNKNOWN into TRUE or FALSE: all three values count.
           default -> logic == Logic.TRUE_FALSE ? logic : Logic.TRUE_FALSE_UNKNOWN;

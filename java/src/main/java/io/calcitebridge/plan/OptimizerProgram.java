@@ -12,6 +12,7 @@ import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.JoinPushThroughJoinRule;
@@ -44,7 +45,7 @@ final class OptimizerProgram {
   /**
    * Removes sub-queries: {@code Programs.subQuery} with the filter rule replaced by {@link
    * FilterSubQueryRule}, which evaluates a sub-query below a comparison of booleans in all three
-   * values.
+   * values, and the project and join rules by {@link SubQueryRules}.
    */
   private static final Program SUB_QUERIES =
       Programs.of(
@@ -52,8 +53,8 @@ final class OptimizerProgram {
               .addRuleCollection(
                   List.of(
                       FilterSubQueryRule.INSTANCE,
-                      CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
-                      CoreRules.JOIN_SUB_QUERY_TO_CORRELATE,
+                      SubQueryRules.PROJECT,
+                      SubQueryRules.JOIN,
                       CoreRules.PROJECT_OVER_SUM_TO_SUM0_RULE))
               .build(),
           true,
@@ -68,6 +69,7 @@ final class OptimizerProgram {
   static final Program HEURISTIC =
       Programs.sequence(
           SUB_QUERIES,
+          OptimizerProgram::constantGroupKeys,
           Programs.decorrelate(),
           MOVE_FILTERS,
           MOVE_FILTERS,
@@ -88,7 +90,7 @@ final class OptimizerProgram {
               true,
               DefaultRelMetadataProvider.INSTANCE),
           OptimizerProgram::dumpIfAsked,
-          Programs.trim());
+          OptimizerProgram::trim);
 
   /**
    * The cost-based pass to Calcite's Enumerable convention; on the Enumerable plan, sorts are given
@@ -102,6 +104,40 @@ final class OptimizerProgram {
         OptimizerProgram::fastSorts,
         physicalRewrites,
         OptimizerProgram::fixes);
+  }
+
+  /** {@link ConstantGroupKeys}, before the decorrelator. */
+  private static RelNode constantGroupKeys(
+      RelOptPlanner planner,
+      RelNode rel,
+      RelTraitSet traits,
+      List<RelOptMaterialization> materializations,
+      List<RelOptLattice> lattices) {
+    return ConstantGroupKeys.apply(
+        rel, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null));
+  }
+
+  private static final Program TRIM = Programs.trim();
+
+  /**
+   * {@code Programs.trim()}, which leaves the plan as it is when it holds a join whose condition
+   * keeps a correlated sub-query ({@link SubQueryRules}): the trimmer rebuilds such a RIGHT or FULL
+   * join with {@code RelBuilder}, which refuses it.
+   */
+  private static RelNode trim(
+      RelOptPlanner planner,
+      RelNode rel,
+      RelTraitSet traits,
+      List<RelOptMaterialization> materializations,
+      List<RelOptLattice> lattices) {
+    try {
+      return TRIM.run(planner, rel, traits, materializations, lattices);
+    } catch (IllegalArgumentException e) {
+      if (e.getMessage() == null || !e.getMessage().startsWith("Correlated ")) {
+        throw e;
+      }
+      return rel;
+    }
   }
 
   /** With {@code -Dcalcitebridge.dump-plans=true}, prints the plan after the heuristic pass. */

@@ -174,7 +174,10 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
         reader,
         cluster(),
         StandardConvertletTable.INSTANCE,
-        SqlToRelConverter.config().withTrimUnusedFields(true).withExpand(false));
+        SqlToRelConverter.config()
+            .withTrimUnusedFields(true)
+            .withExpand(false)
+            .withRelBuilderConfigTransform(SubQueryRules::builderConfig));
   }
 
   /** Converts a validated query to a logical plan whose output is exactly its columns. */
@@ -223,6 +226,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   /** Makes the plan of {@link #heuristic} executable on Calcite's Enumerable engine. */
   public EnumerableRel physical(RelNode heuristic) {
     RelTraitSet traits = heuristic.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
+    SubQueryRules.refuseRemaining(heuristic);
     RelNode fixed = RowCasts.apply(CheckedArithmetic.apply(NegativeZero.normalise(heuristic)));
     return (EnumerableRel)
         context.program().run(costBasedPlanner(), fixed, traits, List.of(), List.of());
@@ -282,7 +286,10 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
             inner.reader,
             cluster(),
             StandardConvertletTable.INSTANCE,
-            SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
+            SqlToRelConverter.config()
+                .withTrimUnusedFields(false)
+                .withExpand(false)
+                .withRelBuilderConfigTransform(SubQueryRules::builderConfig));
     try (DiscoveryScope.Entered ignored = inner.discovery.enter()) {
       return converter.convertQuery(validated, true, false);
     }
