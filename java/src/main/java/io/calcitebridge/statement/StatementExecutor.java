@@ -100,6 +100,8 @@ public final class StatementExecutor {
           List.<Object[]>of(new Object[] {plan}));
     } else if (node.getKind() == SqlKind.INSERT) {
       return insert((SqlInsert) node);
+    } else if (node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE) {
+      return new RowLevelModify(context, this::rowsOf).run((org.apache.calcite.sql.SqlCall) node);
     } else if (node.isA(SqlKind.QUERY)) {
       return query(node);
     }
@@ -411,6 +413,22 @@ public final class StatementExecutor {
     RelDataType type =
         context.typeFactory().builder().add("rows_inserted", SqlTypeName.BIGINT).build();
     return RowSet.of("insert", type, List.<Object[]>of(new Object[] {n}));
+  }
+
+  /**
+   * The rows of the query {@code build} makes (afresh for each validation after a field discovery),
+   * planned and run on Calcite's engine: the rows an UPDATE or DELETE writes back.
+   */
+  private List<Object[]> rowsOf(java.util.function.Supplier<SqlNode> build) {
+    QueryPlanner planner = planner(build);
+    SqlNode validated = planner.validate(build.get());
+    EnumerableRel physical = planner.physical(planner.heuristic(planner.toLogical(validated)));
+    planner.release();
+    List<Object[]> rows = new ArrayList<>();
+    for (Object[] row : run(physical)) {
+      rows.add(row);
+    }
+    return rows;
   }
 
   /**
