@@ -9,6 +9,10 @@ columns differ from the table's go through the dataset scanner, which fills and 
 ``INSERT`` writes one new file per call: a temporary file in the same directory, fsynced, renamed
 into place, then the directory fsynced. Temporary files start with ``.tmp-``; readers skip them
 and the next open sweeps the ones no live writer owns.
+
+``UPDATE`` and ``DELETE`` (``overwrite``) write the table's new rows the same way, as one new file,
+then remove the files that were there before; a failure before the new file is renamed into place
+leaves every file as it was. A table that is one file is replaced with one rename.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ from calcite_bridge.sources.base import (
     SupportsLimitPushDown,
     SupportsProjectionPushDown,
     SupportsReadingMetadata,
+    SupportsRowLevelDelete,
+    SupportsRowLevelUpdate,
     SupportsWriting,
     TableSource,
 )
@@ -111,6 +117,8 @@ class FileSystemSource(
     SupportsReadingMetadata,
     SupportsDynamicColumns,
     SupportsWriting,
+    SupportsRowLevelUpdate,
+    SupportsRowLevelDelete,
     SupportsAggregatePushDown,
 ):
     """A file or a directory of files in one format (``parquet``, ``csv`` or ``json`` lines).
@@ -308,10 +316,58 @@ class FileSystemSource(
             return
         os.makedirs(self.path, exist_ok=True)
         token = uuid.uuid4().hex
+        self._publish(table, self.path, f"part-{token}.{_EXTENSIONS[self.format]}", "INSERT into")
+
+    def overwrite(self, table: pa.Table) -> None:
+        """Replaces every row with ``table`` (UPDATE, DELETE): one new file takes the place of
+        the files there were. A failure before the new file is in place changes nothing."""
+        table = self._conform(table)
+        self._check_keeps_columns()
+        if os.path.isfile(self.path):
+            directory, name = os.path.split(self.path)
+            self._publish(table, directory, name, "Rewrite of")
+            return
+        old = self._files()
+        if table.num_rows:
+            os.makedirs(self.path, exist_ok=True)
+            token = uuid.uuid4().hex
+            self._publish(table, self.path, f"part-{token}.{_EXTENSIONS[self.format]}", "Rewrite of")
+        for path in old:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+        if old and os.path.isdir(self.path):
+            _fsync_dir(self.path)
+
+    def _files(self) -> list[str]:
+        """The data files a scan reads now."""
+        if not os.path.isdir(self.path):
+            return []
+        files = getattr(self._dataset(self._scan_schema()), "files", None) or []
+        return [os.path.abspath(f) for f in files]
+
+    def _check_keeps_columns(self) -> None:
+        """Refuses to rewrite files that hold columns the DDL doesn't declare: they would be
+        lost."""
+        if self._declared is None:
+            return
+        found = self.file_schema()
+        extra = [] if found is None else [n for n in found.names if n not in self._declared.names]
+        if extra:
+            raise UnsupportedError(
+                f"the files at {self.path} hold columns the table does not declare "
+                f"({', '.join(extra)}); rewriting them would drop those columns"
+            )
+
+    def _publish(self, table: pa.Table, directory: str, name: str, verb: str) -> None:
+        """Writes ``table`` to a temporary file in ``directory``, fsyncs it and renames it to
+        ``name`` (replacing a file of that name); a failure leaves no visible file."""
+        token = uuid.uuid4().hex
         ext = _EXTENSIONS[self.format]
         tmp_name = f"{TMP_PREFIX}{os.getpid()}-{token}.{ext}"
-        tmp = os.path.join(self.path, tmp_name)
-        final = os.path.join(self.path, f"part-{token}.{ext}")
+        tmp = os.path.join(directory, tmp_name)
+        final = os.path.join(directory, name)
         with _in_flight_lock:
             _in_flight.add(tmp_name)
         try:
@@ -319,15 +375,15 @@ class FileSystemSource(
                 self._write_file(table, fh)
                 fh.flush()
                 os.fsync(fh.fileno())
-            os.rename(tmp, final)
-            _fsync_dir(self.path)
+            os.replace(tmp, final)
+            _fsync_dir(directory)
         except BaseException as exc:
             try:
                 os.unlink(tmp)
             except FileNotFoundError:
                 pass
             if isinstance(exc, Exception) and not isinstance(exc, SourceError):
-                raise SourceError(f"INSERT into {self.path} failed: {exc}") from exc
+                raise SourceError(f"{verb} {self.path} failed: {exc}") from exc
             raise
         finally:
             with _in_flight_lock:
