@@ -315,14 +315,14 @@ class FileSystemSource(
         if table.num_rows == 0:
             return
         os.makedirs(self.path, exist_ok=True)
-        token = uuid.uuid4().hex
-        self._publish(table, self.path, f"part-{token}.{_EXTENSIONS[self.format]}", "INSERT into")
+        name = f"part-{uuid.uuid4().hex}.{_EXTENSIONS[self.format]}"
+        self._publish(table, self.path, name, "INSERT into")
 
     def overwrite(self, table: pa.Table) -> None:
         """Replaces every row with ``table`` (UPDATE, DELETE): one new file takes the place of
         the files there were. A failure before the new file is in place changes nothing."""
-        table = self._conform(table)
         self._check_keeps_columns()
+        table = self._conform(table)
         if os.path.isfile(self.path):
             directory, name = os.path.split(self.path)
             self._publish(table, directory, name, "Rewrite of")
@@ -330,8 +330,8 @@ class FileSystemSource(
         old = self._files()
         if table.num_rows:
             os.makedirs(self.path, exist_ok=True)
-            token = uuid.uuid4().hex
-            self._publish(table, self.path, f"part-{token}.{_EXTENSIONS[self.format]}", "Rewrite of")
+            name = f"part-{uuid.uuid4().hex}.{_EXTENSIONS[self.format]}"
+            self._publish(table, self.path, name, "Rewrite of")
         for path in old:
             try:
                 os.unlink(path)

@@ -233,6 +233,17 @@ final class RowLevelModify {
       }
       int i = def.indexOf(name);
       if (i < 0) {
+        if (!blob && def.dynamicColumns()) {
+          throw new PositionedException(
+              ErrorKind.UNSUPPORTED,
+              "Column '"
+                  + name
+                  + "' is not declared by table '"
+                  + def.name()
+                  + "': its dynamic columns are read from the source, and UPDATE sets declared"
+                  + " columns only",
+              column.getParserPosition());
+        }
         if (!blob) {
           throw new PositionedException(
               ErrorKind.VALIDATION,
