@@ -374,3 +374,16 @@ def test_over_a_gateway(gateway_address: str, tmp_path: Path) -> None:
         assert _rows(env, "SELECT k, a FROM t WHERE a < 0") == [(3.0, -30.0), (4.0, -40.0)]
     finally:
         env.close()
+
+
+def test_explain_shows_the_query_that_computes_the_rows() -> None:
+    env = cb.connect()
+    env.execute("CREATE TABLE m (i INT, s STRING) WITH ('connector' = 'memory')")
+    plan = env.explain("UPDATE m SET s = 'x' WHERE i = 2").splitlines()
+    assert plan[0] == "Update(table=[m])"
+    assert "CASE(" in plan[1] and plan[-1].strip() == "BridgeTableScan(table=[[m]])"
+    rows = env.execute("EXPLAIN DELETE FROM m WHERE i > 1").to_pylist()
+    assert rows[0]["plan"].startswith("Delete(table=[m])\n  EnumerableCalc(")
+    with pytest.raises(cb.UnsupportedError, match="'arr'"):
+        env.register_arrow("arr", pa.table({"x": [1]}))
+        env.explain("DELETE FROM arr")

@@ -55,7 +55,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 final class RowLevelModify {
   private static final String COND = "$cb_cond";
   private static final String SET = "$cb_set";
-  private static final String MATCHED = "$cb_matched";
+  private static final String MATCHED = "$matched";
 
   private final PlannerContext context;
   private final Function<Supplier<SqlNode>, List<Object[]>> rowsOf;
@@ -69,7 +69,24 @@ final class RowLevelModify {
     this.rowsOf = rowsOf;
   }
 
-  RowSet run(SqlCall statement) {
+  /** What an UPDATE or DELETE writes to, and the query that computes the table's new rows. */
+  record Prepared(
+      boolean update,
+      TableDef def,
+      RowLevelStorage storage,
+      Map<String, Assignment> sets,
+      Supplier<SqlNode> query) {
+    /** {@code Update(table=[t])} or {@code Delete(table=[t])}, as EXPLAIN shows it. */
+    String label() {
+      return (update ? "Update" : "Delete") + "(table=[" + def.name() + "])";
+    }
+  }
+
+  /**
+   * Checks the statement (the table, its ability, the SET targets) and builds the query that reads
+   * every row of the table with its new values and whether the condition holds.
+   */
+  Prepared prepare(SqlCall statement) {
     boolean update = statement.getKind() == SqlKind.UPDATE;
     String verb = update ? "UPDATE" : "DELETE";
     SqlNode target =
@@ -130,7 +147,17 @@ final class RowLevelModify {
     }
     String skeleton = sql.toString();
     Supplier<SqlNode> build = () -> substitute(skeleton, condition, statement);
+    return new Prepared(update, def, storage, sets, build);
+  }
 
+  /** Runs the statement: computes the table's new rows, and hands them to the storage. */
+  RowSet run(SqlCall statement) {
+    Prepared prepared = prepare(statement);
+    boolean update = prepared.update();
+    List<ColumnDef> writable = prepared.def().writableColumns();
+    Map<String, Assignment> sets = prepared.sets();
+    Supplier<SqlNode> build = prepared.query();
+    RowLevelStorage storage = prepared.storage();
     List<Object[]> read = rowsOf.apply(build);
     List<Object[]> rows = new ArrayList<>(read.size());
     BitSet deleted = new BitSet();
@@ -168,7 +195,7 @@ final class RowLevelModify {
   }
 
   /** One {@code column = value} of a SET list; {@code index} is its position there. */
-  private record Assignment(int index, SqlIdentifier column, SqlNode value) {}
+  record Assignment(int index, SqlIdentifier column, SqlNode value) {}
 
   private BridgeTable table(SqlNode target, String verb) {
     if (target instanceof SqlIdentifier id) {

@@ -33,6 +33,7 @@ import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDescribeTable;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -101,7 +102,7 @@ public final class StatementExecutor {
     } else if (node.getKind() == SqlKind.INSERT) {
       return insert((SqlInsert) node);
     } else if (node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE) {
-      return new RowLevelModify(context, this::rowsOf).run((org.apache.calcite.sql.SqlCall) node);
+      return new RowLevelModify(context, this::rowsOf).run((SqlCall) node);
     } else if (node.isA(SqlKind.QUERY)) {
       return query(node);
     }
@@ -344,10 +345,21 @@ public final class StatementExecutor {
     return plan;
   }
 
-  /** The optimized plan of a query or INSERT. */
+  /** The optimized plan of a query, INSERT, UPDATE or DELETE. */
   public String explain(SqlNode node, String format) {
     if (node instanceof SqlExplain) {
       node = ((SqlExplain) node).getExplicandum();
+    }
+    if (node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE) {
+      var prepared = new RowLevelModify(context, this::rowsOf).prepare((SqlCall) node);
+      QueryPlanner planner = planner(prepared.query());
+      SqlNode validated = planner.validate(prepared.query().get());
+      String inner =
+          QueryPlanner.render(
+              planner.physical(planner.heuristic(planner.toLogical(validated))), format);
+      return !"text".equalsIgnoreCase(format)
+          ? inner
+          : prepared.label() + "\n  " + inner.replace("\n", "\n  ");
     }
     QueryPlanner planner = planner(node.getKind() == SqlKind.INSERT ? null : reparser());
     SqlNode validated = planner.validate(prepareInsert(node));
