@@ -23,6 +23,7 @@ CASE_FILES = {
     "backend_cases.sql": False,
     "parquet_files.sql": False,
     "correctness.sql": False,
+    "row_level.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.
 GOLDEN_FILES = [

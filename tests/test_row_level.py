@@ -12,7 +12,7 @@ from __future__ import annotations
 import decimal
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +129,19 @@ def test_case(
     assert result.kind == ("update" if update else "delete")
     assert result.to_pylist() == [{column: int(case.get("count") or "-1")}]
     assert _rows(env) == _multiset(case.literal("rows"))
+
+
+@pytest.mark.golden
+@pytest.mark.jpype_only(reason="plans are the same on both transports")
+def test_golden_plans(
+    envs: dict[str, cb.Environment],
+    tmp_path: Path,
+    golden: Callable[[str, dict[str, str]], None],
+) -> None:
+    """The plan that computes the new rows of each case that runs (tests/golden/row_level.plan)."""
+    env = envs["enumerable"]
+    _fresh_t(env, "memory", tmp_path)
+    golden("row_level.sql", {c.name: env.explain(c.sql) for c in CASES if not c.has("error")})
 
 
 def test_the_result_mirrors_insert(tmp_path: Path) -> None:
