@@ -179,16 +179,16 @@ public final class MemoryTable implements TableStorage, RowLevelStorage {
   }
 
   /**
-   * Replaces the rows with one swap. A row keeps its insert time when the statement read as many
-   * rows as the table holds (it read them in order; a row inserted meanwhile makes every kept row
-   * take the time of this statement).
+   * Replaces the rows with one swap. The statement read the rows in order, so row {@code r} keeps
+   * the insert time of the stored row {@code r}; rows an INSERT appended after the statement read
+   * the table are kept after them. (Two UPDATE or DELETE statements at once: the last one wins.)
    */
   @Override
   public void overwrite(List<Object[]> newRows, BitSet deleted) {
     synchronized (rows) {
       final long now = System.currentTimeMillis();
       final List<StoredRow> current = rows.get();
-      final boolean aligned = current.size() == newRows.size();
+      final boolean aligned = current.size() >= newRows.size();
       final List<StoredRow> next = new ArrayList<>(newRows.size() - deleted.cardinality());
       for (int r = 0; r < newRows.size(); r++) {
         if (deleted.get(r)) {
@@ -200,6 +200,9 @@ public final class MemoryTable implements TableStorage, RowLevelStorage {
               "Row has " + values.length + " values; expected " + writable.size());
         }
         next.add(new StoredRow(values.clone(), aligned ? current.get(r).insertTime : now));
+      }
+      if (aligned) {
+        next.addAll(current.subList(newRows.size(), current.size()));
       }
       rows.set(Collections.unmodifiableList(next));
     }
