@@ -162,6 +162,10 @@ def test_the_rightmost_assignment_of_a_column_wins() -> None:
     env.execute("INSERT INTO m VALUES (1, 1)")
     env.execute("UPDATE m SET x = 3, y = x + 10, x = 5")
     assert env.sql("SELECT x, y FROM m").to_pylist() == [{"x": 5, "y": 11}]
+    # A target may be qualified by the table's name or alias.
+    env.execute("UPDATE m SET m.x = 6")
+    env.execute("UPDATE m AS q SET q.y = q.x + 1")
+    assert env.sql("SELECT x, y FROM m").to_pylist() == [{"x": 6, "y": 7}]
 
 
 # --- atomicity -------------------------------------------------------------------------------

@@ -110,7 +110,7 @@ final class RowLevelModify {
         sets.remove(name); // the rightmost assignment wins
         sets.put(name, new Assignment(i, column, u.getSourceExpressionList().get(i)));
       }
-      checkTargets(def, sets);
+      checkTargets(def, sets, alias);
     }
 
     String qualifier = TypeNames.quote(alias != null ? alias.getSimple() : def.name());
@@ -247,12 +247,21 @@ final class RowLevelModify {
     return (RowLevelStorage) storage;
   }
 
-  private static void checkTargets(TableDef def, Map<String, Assignment> sets) {
+  /** Whether {@code column} is {@code table.column} or {@code alias.column}. */
+  private static boolean qualifies(
+      SqlIdentifier column, TableDef def, @Nullable SqlIdentifier alias) {
+    String first = column.names.get(0);
+    return column.names.size() == 2
+        && (first.equals(def.name()) || (alias != null && first.equals(alias.getSimple())));
+  }
+
+  private static void checkTargets(
+      TableDef def, Map<String, Assignment> sets, @Nullable SqlIdentifier alias) {
     boolean blob = def.indexOf(ColumnDef.SHADOW_NAME) >= 0;
     for (Map.Entry<String, Assignment> e : sets.entrySet()) {
       String name = e.getKey();
       SqlIdentifier column = e.getValue().column();
-      if (column.names.size() > 1) {
+      if (column.names.size() > 1 && !qualifies(column, def, alias)) {
         throw new PositionedException(
             ErrorKind.UNSUPPORTED,
             "SET of a field inside column '" + column.names.get(0) + "' is not supported",

@@ -405,15 +405,19 @@ public final class StatementExecutor {
     List<Object[]> rows = new ArrayList<>();
     TableDef def = table.def();
     List<ColumnDef> scanned = def.scannedColumns();
-    for (Object[] row : run(source)) {
-      Object[] out = new Object[def.writableColumns().size()];
-      int j = 0;
-      for (int i = 0; i < scanned.size(); i++) {
-        if (scanned.get(i).isWritable()) {
-          out[j++] = row[i];
+    // Closed however the reading ends, so that the scans' Arrow buffers are released.
+    try (org.apache.calcite.linq4j.Enumerator<Object[]> e = run(source).enumerator()) {
+      while (e.moveNext()) {
+        Object[] row = e.current();
+        Object[] out = new Object[def.writableColumns().size()];
+        int j = 0;
+        for (int i = 0; i < scanned.size(); i++) {
+          if (scanned.get(i).isWritable()) {
+            out[j++] = row[i];
+          }
         }
+        rows.add(out);
       }
-      rows.add(out);
     }
     long n;
     try {
@@ -437,8 +441,11 @@ public final class StatementExecutor {
     EnumerableRel physical = planner.physical(planner.heuristic(planner.toLogical(validated)));
     planner.release();
     List<Object[]> rows = new ArrayList<>();
-    for (Object[] row : run(physical)) {
-      rows.add(row);
+    // Closed however the reading ends, so that the scans' Arrow buffers are released.
+    try (org.apache.calcite.linq4j.Enumerator<Object[]> e = run(physical).enumerator()) {
+      while (e.moveNext()) {
+        rows.add(e.current());
+      }
     }
     return rows;
   }

@@ -146,6 +146,16 @@ class JavaSourceRowLevelTest {
   }
 
   @Test
+  void arrowMemoryIsReleasedAfterwards() {
+    rows("UPDATE users SET score = 0 WHERE id > 3");
+    assertEquals(0, io.calcitebridge.facade.BridgeSession.allocatedBytes(), "update");
+    rows("DELETE FROM users WHERE id = 1");
+    assertEquals(0, io.calcitebridge.facade.BridgeSession.allocatedBytes(), "delete");
+    assertThrows(BridgeException.class, () -> env.execute("UPDATE users SET id = id / (id - 4)"));
+    assertEquals(0, io.calcitebridge.facade.BridgeSession.allocatedBytes(), "failed");
+  }
+
+  @Test
   void aMemoryTableTakesUpdateAndDelete() {
     env.executeScript(
         "CREATE TABLE m (k INT NOT NULL, v STRING) WITH ('connector' = 'memory');"
