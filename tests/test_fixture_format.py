@@ -24,6 +24,7 @@ CASE_FILES = {
     "parquet_files.sql": False,
     "correctness.sql": False,
     "sandbox_escapes.sql": False,
+    "row_level.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.
 GOLDEN_FILES = [

@@ -136,7 +136,7 @@ class _Cursor:
         self.tables.clear()
         try:
             self.cursor.close()
-        except Exception:  # noqa: BLE001 - closing a cursor that failed: nothing more to do
+        except Exception:
             pass
 
 

@@ -127,6 +127,15 @@ class SourceCalls:
     def supports_writing(self) -> bool:
         return callable(getattr(self.source, "write", None))
 
+    def supports_row_level_update(self) -> bool:
+        return self._overwrites() and _ability(self.source, "supports_row_level_update")
+
+    def supports_row_level_delete(self) -> bool:
+        return self._overwrites() and _ability(self.source, "supports_row_level_delete")
+
+    def _overwrites(self) -> bool:
+        return callable(getattr(self.source, "overwrite", None))
+
     def abilities(self) -> dict[str, bool]:
         return {
             "filters": self.supports_filter_push_down(),
@@ -135,6 +144,8 @@ class SourceCalls:
             "aggregates": self.supports_aggregate_pushdown(),
             "dynamic_columns": self.supports_dynamic_columns(),
             "writing": self.supports_writing(),
+            "row_level_update": self.supports_row_level_update(),
+            "row_level_delete": self.supports_row_level_delete(),
         }
 
     def apply_filters(self, filters_json: str) -> str:
@@ -239,6 +250,20 @@ class SourceCalls:
             return None
         except Exception as e:
             return error_json(e, self.name, "write()")
+
+    def overwrite(self, rows: Callable[[], pa.Table], metadata_keys_json: str) -> str | None:
+        """Replaces the source's rows with the table ``rows()`` reads (an UPDATE or DELETE);
+        None, or an error object."""
+        try:
+            keys = json.loads(metadata_keys_json)
+            _check_writable(self.name, self.source, keys)
+            table = rows()
+            if keys:
+                _tell(self.source, "apply_writable_metadata", keys)
+            self.source.overwrite(table)
+            return None
+        except Exception as e:
+            return error_json(e, self.name, "overwrite()")
 
 
 class _Failed:

@@ -128,6 +128,21 @@ class SourceProxy:
 
         return self._calls.write(rows, str(metadata_keys_json))
 
+    @JOverride
+    def supportsRowLevelUpdate(self) -> bool:
+        return self._calls.supports_row_level_update()
+
+    @JOverride
+    def supportsRowLevelDelete(self) -> bool:
+        return self._calls.supports_row_level_delete()
+
+    @JOverride
+    def overwrite(self, address: int, metadata_keys_json: Any) -> str | None:
+        def rows() -> pa.Table:
+            return pa.RecordBatchReader._import_from_c(int(address)).read_all()
+
+        return self._calls.overwrite(rows, str(metadata_keys_json))
+
 
 @JImplements("io.calcitebridge.connector.ConnectorFactory", deferred=True)
 class ConnectorFactory:

@@ -66,6 +66,12 @@ class RemoteSourceProxy:
 
         return self._calls.write(table, metadata_keys_json)
 
+    def overwrite(self, rows: str, metadata_keys_json: str) -> str | None:
+        def table() -> pa.Table:
+            return pa.ipc.open_stream(pa.py_buffer(base64.b64decode(rows))).read_all()
+
+        return self._calls.overwrite(table, metadata_keys_json)
+
     class Java:
         implements = ("io.calcitebridge.gateway.RemoteSource",)
 

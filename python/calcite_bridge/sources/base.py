@@ -22,6 +22,8 @@ __all__ = [
     "SupportsLimitPushDown",
     "SupportsProjectionPushDown",
     "SupportsReadingMetadata",
+    "SupportsRowLevelDelete",
+    "SupportsRowLevelUpdate",
     "SupportsWriting",
     "SupportsWritingMetadata",
     "TableSource",
@@ -194,6 +196,37 @@ class SupportsDynamicColumns:
 class SupportsWriting:
     def write(self, table: pa.Table) -> None:
         """Appends ``table`` atomically: all rows become visible, or none."""
+        raise NotImplementedError
+
+
+class SupportsRowLevelUpdate:
+    """``UPDATE`` rewrites the source's rows, as Flink's ``SupportsRowLevelUpdate`` in its
+    ``ALL_ROWS`` mode: the engine reads every row, computes the new values and hands all the
+    rows to ``overwrite``. A source without the ability refuses ``UPDATE`` with
+    ``UnsupportedError``."""
+
+    def supports_row_level_update(self) -> bool:
+        """True: ``UPDATE`` may rewrite this source's rows."""
+        return True
+
+    def overwrite(self, table: pa.Table) -> None:
+        """Replaces every row with ``table`` atomically: afterwards the source holds exactly
+        these rows, or, when this raises, exactly what it held before. The columns are those
+        ``write`` receives."""
+        raise NotImplementedError
+
+
+class SupportsRowLevelDelete:
+    """``DELETE`` rewrites the source's rows, as Flink's ``SupportsRowLevelDelete`` in its
+    ``REMAINING_ROWS`` mode: the engine hands the rows that remain to ``overwrite``. A source
+    without the ability refuses ``DELETE`` with ``UnsupportedError``."""
+
+    def supports_row_level_delete(self) -> bool:
+        """True: ``DELETE`` may rewrite this source's rows."""
+        return True
+
+    def overwrite(self, table: pa.Table) -> None:
+        """As :meth:`SupportsRowLevelUpdate.overwrite`."""
         raise NotImplementedError
 
 

@@ -13,6 +13,11 @@ starts with a dot), and only the writer that made it removes it (if its write fa
 here deletes or overwrites a file it did not create: a process killed in the middle of a write
 leaves its temporary file, hidden from readers, for the user to delete.
 
+``UPDATE`` and ``DELETE`` (``overwrite``) write the table's new rows the same way, as one new file,
+then remove the files that were there before; a failure before the new file is renamed into place
+leaves every file as it was. A table that is one file is replaced with one rename. These are the
+only files removed or replaced, and only because the statement says so.
+
 A source that DDL declares gets its environment's sandbox (:mod:`~.sources.sandbox`), and checks
 every read, write, listing and metadata value against ``filesystem.allowed-paths`` and
 ``external-access`` at each call.
@@ -49,6 +54,8 @@ from calcite_bridge.sources.base import (
     SupportsLimitPushDown,
     SupportsProjectionPushDown,
     SupportsReadingMetadata,
+    SupportsRowLevelDelete,
+    SupportsRowLevelUpdate,
     SupportsWriting,
     TableSource,
 )
@@ -99,6 +106,8 @@ class FileSystemSource(
     SupportsReadingMetadata,
     SupportsDynamicColumns,
     SupportsWriting,
+    SupportsRowLevelUpdate,
+    SupportsRowLevelDelete,
     SupportsAggregatePushDown,
 ):
     """A file or a directory of files in one format (``parquet``, ``csv`` or ``json`` lines).
@@ -304,10 +313,62 @@ class FileSystemSource(
             return
         os.makedirs(self.path, exist_ok=True)
         self._confine("INSERT target")  # what makedirs made, through links made meanwhile
-        token = secrets.token_hex(16)
+        name = f"part-{secrets.token_hex(16)}.{_EXTENSIONS[self.format]}"
+        self._publish(table, self.path, name, "INSERT into", replace=False)
+
+    def overwrite(self, table: pa.Table) -> None:
+        """Replaces every row with ``table`` (UPDATE, DELETE): one new file takes the place of
+        the files there were. A failure before the new file is in place changes nothing."""
+        self._confine("UPDATE or DELETE target")
+        self._check_keeps_columns()
+        table = self._conform(table)
+        if os.path.isfile(self.path):
+            directory, name = os.path.split(self.path)
+            self._publish(table, directory, name, "Rewrite of", replace=True)
+            return
+        old = self._files()
+        if table.num_rows:
+            os.makedirs(self.path, exist_ok=True)
+            self._confine("UPDATE or DELETE target")
+            name = f"part-{secrets.token_hex(16)}.{_EXTENSIONS[self.format]}"
+            self._publish(table, self.path, name, "Rewrite of", replace=False)
+        for path in old:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+        if old and os.path.isdir(self.path):
+            _fsync_dir(self.path)
+
+    def _files(self) -> list[str]:
+        """The data files a scan reads now."""
+        if not os.path.isdir(self.path):
+            return []
+        files = getattr(self._dataset(self._scan_schema()), "files", None) or []
+        return [os.path.abspath(f) for f in files]
+
+    def _check_keeps_columns(self) -> None:
+        """Refuses to rewrite files that hold columns the DDL doesn't declare: they would be
+        lost."""
+        if self._declared is None:
+            return
+        found = self.file_schema()
+        extra = [] if found is None else [n for n in found.names if n not in self._declared.names]
+        if extra:
+            raise UnsupportedError(
+                f"the files at {self.path} hold columns the table does not declare "
+                f"({', '.join(extra)}); rewriting them would drop those columns"
+            )
+
+    def _publish(
+        self, table: pa.Table, directory: str, name: str, verb: str, *, replace: bool
+    ) -> None:
+        """Writes ``table`` to a temporary file of its own in ``directory``, fsyncs it and
+        renames it to ``name``: replacing a file of that name when ``replace`` (the rewrite of a
+        one-file table), else never; a failure leaves no visible file."""
         ext = _EXTENSIONS[self.format]
-        tmp = os.path.join(self.path, f"{TMP_PREFIX}{token}.{ext}")
-        final = os.path.join(self.path, f"part-{token}.{ext}")
+        tmp = os.path.join(directory, f"{TMP_PREFIX}{secrets.token_hex(16)}.{ext}")
+        final = os.path.join(directory, name)
         made = False  # whether the temporary file is ours: only then is it ours to remove
         try:
             # O_EXCL: never a file (or a link) that is there already
@@ -316,11 +377,11 @@ class FileSystemSource(
                 self._write_file(table, fh)
                 fh.flush()
                 os.fsync(fh.fileno())
-            if os.path.lexists(final):
-                raise SourceError(f"INSERT into {self.path}: {final} exists; nothing replaced")
-            os.rename(tmp, final)
+            if not replace and os.path.lexists(final):
+                raise SourceError(f"{verb} {self.path}: {final} exists; nothing replaced")
+            os.replace(tmp, final)
             made = False
-            _fsync_dir(self.path)
+            _fsync_dir(directory)
         except BaseException as exc:
             if made:
                 try:
@@ -328,5 +389,5 @@ class FileSystemSource(
                 except FileNotFoundError:
                     pass
             if isinstance(exc, Exception) and not isinstance(exc, SourceError):
-                raise SourceError(f"INSERT into {self.path} failed: {exc}") from exc
+                raise SourceError(f"{verb} {self.path} failed: {exc}") from exc
             raise

@@ -120,9 +120,10 @@ public final class BridgeEnvironment implements AutoCloseable {
   }
 
   /**
-   * Runs any statement: a query, {@code INSERT}, DDL, {@code SET}, {@code DESCRIBE}, {@code
-   * EXPLAIN}, ... An {@code INSERT} returns one row with the count ({@code rows_inserted}); DDL and
-   * {@code SET} return one row {@code OK}.
+   * Runs any statement: a query, {@code INSERT}, {@code UPDATE}, {@code DELETE}, DDL, {@code SET},
+   * {@code DESCRIBE}, {@code EXPLAIN}, ... An {@code INSERT} returns one row with the count ({@code
+   * rows_inserted}), an {@code UPDATE} or {@code DELETE} likewise ({@code rows_updated}, {@code
+   * rows_deleted}); DDL and {@code SET} return one row {@code OK}.
    *
    * @param sql one statement
    * @return its rows, which the caller reads and closes

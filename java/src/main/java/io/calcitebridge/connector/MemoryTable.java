@@ -2,9 +2,11 @@ package io.calcitebridge.connector;
 
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.ColumnKind;
+import io.calcitebridge.catalog.RowLevelStorage;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.catalog.TableStorage;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -19,9 +21,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>Metadata keys: {@code timestamp} (the insert time unless written), {@code offset} (the row
  * position, read-only) and any other key the DDL declares (NULL until written). An INSERT builds
  * the new row list aside and publishes it with one reference swap, so a failed INSERT changes
- * nothing and a reader sees the rows before or after it, never half of them.
+ * nothing and a reader sees the rows before or after it, never half of them. UPDATE and DELETE
+ * publish the table's new rows the same way; a row keeps its insert time.
  */
-public final class MemoryTable implements TableStorage {
+public final class MemoryTable implements TableStorage, RowLevelStorage {
   /** Metadata keys with a meaning of their own; every other key is free-form. */
   public static final String TIMESTAMP = "timestamp";
 
@@ -163,6 +166,46 @@ public final class MemoryTable implements TableStorage {
     }
     rows.set(Collections.unmodifiableList(next));
     return newRows.size();
+  }
+
+  @Override
+  public boolean supportsRowLevelUpdate() {
+    return true;
+  }
+
+  @Override
+  public boolean supportsRowLevelDelete() {
+    return true;
+  }
+
+  /**
+   * Replaces the rows with one swap. The statement read the rows in order, so row {@code r} keeps
+   * the insert time of the stored row {@code r}; rows an INSERT appended after the statement read
+   * the table are kept after them. (Two UPDATE or DELETE statements at once: the last one wins.)
+   */
+  @Override
+  public void overwrite(List<Object[]> newRows, BitSet deleted) {
+    synchronized (rows) {
+      final long now = System.currentTimeMillis();
+      final List<StoredRow> current = rows.get();
+      final boolean aligned = current.size() >= newRows.size();
+      final List<StoredRow> next = new ArrayList<>(newRows.size() - deleted.cardinality());
+      for (int r = 0; r < newRows.size(); r++) {
+        if (deleted.get(r)) {
+          continue;
+        }
+        Object[] values = newRows.get(r);
+        if (values.length != writable.size()) {
+          throw new IllegalStateException(
+              "Row has " + values.length + " values; expected " + writable.size());
+        }
+        next.add(new StoredRow(values.clone(), aligned ? current.get(r).insertTime : now));
+      }
+      if (aligned) {
+        next.addAll(current.subList(newRows.size(), current.size()));
+      }
+      rows.set(Collections.unmodifiableList(next));
+    }
   }
 
   /** The number of rows. */

@@ -61,4 +61,22 @@ public interface PythonSource {
 
   /** Whether the source implements {@code write}. */
   boolean supportsWriting();
+
+  /** Whether the source answers {@code supports_row_level_update()} with true. */
+  default boolean supportsRowLevelUpdate() {
+    return false;
+  }
+
+  /** Whether the source answers {@code supports_row_level_delete()} with true. */
+  default boolean supportsRowLevelDelete() {
+    return false;
+  }
+
+  /**
+   * Replaces every row of the source with the Arrow stream at {@code address} (an UPDATE or
+   * DELETE), atomically; columns as {@link #write} has them. Returns null or an error object.
+   */
+  default String overwrite(long address, String metadataKeysJson) {
+    throw new UnsupportedOperationException("Source '" + name() + "' has no overwrite()");
+  }
 }

@@ -8,6 +8,7 @@ import io.calcitebridge.arrow.RowsToArrow;
 import io.calcitebridge.catalog.ArrowStorage;
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.FilterableStorage;
+import io.calcitebridge.catalog.RowLevelStorage;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.catalog.TableStorage;
 import io.calcitebridge.errors.ErrorKind;
@@ -30,7 +31,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * of the table's columns (physical ones by name, metadata ones by key), honouring the filters the
  * source accepted; the rows are read in place through the C Data Interface.
  */
-public final class SourceStorage implements ArrowStorage, FilterableStorage {
+public final class SourceStorage implements ArrowStorage, FilterableStorage, RowLevelStorage {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final PythonSource source;
@@ -232,6 +233,34 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
       throw new UnsupportedOperationException(
           "Source '" + source.name() + "' is read-only: it has no write()");
     }
+    send(rows, source::write);
+    return rows.size();
+  }
+
+  @Override
+  public boolean supportsRowLevelUpdate() {
+    return source.supportsRowLevelUpdate();
+  }
+
+  @Override
+  public boolean supportsRowLevelDelete() {
+    return source.supportsRowLevelDelete();
+  }
+
+  /** Hands the rows not {@code deleted} to the source's {@code overwrite}. */
+  @Override
+  public void overwrite(List<Object[]> rows, java.util.BitSet deleted) {
+    List<Object[]> kept = new ArrayList<>(rows.size() - deleted.cardinality());
+    for (int r = 0; r < rows.size(); r++) {
+      if (!deleted.get(r)) {
+        kept.add(rows.get(r));
+      }
+    }
+    send(kept, source::overwrite);
+  }
+
+  /** Exports {@code rows} (in the order of the writable columns) as a stream to {@code call}. */
+  private void send(List<Object[]> rows, java.util.function.BiFunction<Long, String, String> call) {
     var tf = BridgeTypeFactory.INSTANCE;
     var builder = tf.builder();
     List<String> keys = new ArrayList<>();
@@ -244,9 +273,8 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage {
     try (var stream =
         ArrowStreams.exportStream(
             allocator, RowsToArrow.fromRows(allocator, builder.build(), rows))) {
-      check(source.write(stream.address(), write(keys)));
+      check(call.apply(stream.address(), write(keys)));
     }
-    return rows.size();
   }
 
   @Override

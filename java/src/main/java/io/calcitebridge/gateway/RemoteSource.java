@@ -13,7 +13,7 @@ public interface RemoteSource {
   /**
    * What the source can do, once for all, as a JSON object of booleans: {@code filters}, {@code
    * nested_filters}, {@code nested_projection}, {@code aggregates}, {@code dynamic_columns}, {@code
-   * writing}.
+   * writing}, {@code row_level_update}, {@code row_level_delete}.
    */
   String abilities();
 
@@ -37,4 +37,12 @@ public interface RemoteSource {
    * going to Python cross as base64 text: py4j decodes byte arrays a byte at a time.
    */
   String write(String rows, String metadataKeysJson);
+
+  /**
+   * Replaces every row of the source with the rows of an IPC stream, in base64 (an UPDATE or
+   * DELETE); returns null or an error object.
+   */
+  default String overwrite(String rows, String metadataKeysJson) {
+    throw new UnsupportedOperationException("Source '" + name() + "' has no overwrite()");
+  }
 }

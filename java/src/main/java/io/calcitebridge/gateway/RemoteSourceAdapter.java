@@ -93,14 +93,7 @@ final class RemoteSourceAdapter implements PythonSource {
 
   @Override
   public @Nullable String write(long address, String metadataKeysJson) {
-    String rows;
-    try (ArrowReader reader =
-        Data.importArrayStream(ArrowMemory.allocator(), ArrowArrayStream.wrap(address))) {
-      rows = Base64.getEncoder().encodeToString(Ipc.of(reader));
-    } catch (IOException e) {
-      throw new IllegalStateException("Could not read the rows to write: " + e.getMessage(), e);
-    }
-    return remote.write(rows, metadataKeysJson);
+    return remote.write(base64(address), metadataKeysJson);
   }
 
   @Override
@@ -126,5 +119,30 @@ final class RemoteSourceAdapter implements PythonSource {
   @Override
   public boolean supportsWriting() {
     return can("writing");
+  }
+
+  @Override
+  public boolean supportsRowLevelUpdate() {
+    return can("row_level_update");
+  }
+
+  @Override
+  public boolean supportsRowLevelDelete() {
+    return can("row_level_delete");
+  }
+
+  @Override
+  public @Nullable String overwrite(long address, String metadataKeysJson) {
+    return remote.overwrite(base64(address), metadataKeysJson);
+  }
+
+  /** The stream at {@code address} as IPC bytes in base64 (see {@link RemoteSource#write}). */
+  private static String base64(long address) {
+    try (ArrowReader reader =
+        Data.importArrayStream(ArrowMemory.allocator(), ArrowArrayStream.wrap(address))) {
+      return Base64.getEncoder().encodeToString(Ipc.of(reader));
+    } catch (IOException e) {
+      throw new IllegalStateException("Could not read the rows to write: " + e.getMessage(), e);
+    }
   }
 }

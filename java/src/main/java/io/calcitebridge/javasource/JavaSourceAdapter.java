@@ -10,6 +10,8 @@ import io.calcitebridge.api.source.SupportsDynamicColumns;
 import io.calcitebridge.api.source.SupportsFilterPushDown;
 import io.calcitebridge.api.source.SupportsProjectionPushDown;
 import io.calcitebridge.api.source.SupportsReadingMetadata;
+import io.calcitebridge.api.source.SupportsRowLevelDelete;
+import io.calcitebridge.api.source.SupportsRowLevelUpdate;
 import io.calcitebridge.api.source.SupportsWriting;
 import io.calcitebridge.api.source.SupportsWritingMetadata;
 import io.calcitebridge.api.source.TableSource;
@@ -190,6 +192,39 @@ public final class JavaSourceAdapter implements PythonSource {
   @Override
   public boolean supportsWriting() {
     return source instanceof SupportsWriting;
+  }
+
+  @Override
+  public boolean supportsRowLevelUpdate() {
+    return source instanceof SupportsRowLevelUpdate u
+        && ask("supportsRowLevelUpdate()", u::supportsRowLevelUpdate);
+  }
+
+  @Override
+  public boolean supportsRowLevelDelete() {
+    return source instanceof SupportsRowLevelDelete d
+        && ask("supportsRowLevelDelete()", d::supportsRowLevelDelete);
+  }
+
+  @Override
+  public @Nullable String overwrite(long address, String metadataKeysJson) {
+    List<String> keys = read(metadataKeysJson, new TypeReference<List<String>>() {});
+    return guard(
+        "overwrite()",
+        () -> {
+          try (ArrowReader rows =
+              Data.importArrayStream(allocator, ArrowArrayStream.wrap(address))) {
+            if (!keys.isEmpty() && source instanceof SupportsWritingMetadata m) {
+              m.applyWritableMetadata(keys);
+            }
+            if (source instanceof SupportsRowLevelUpdate u) {
+              u.overwrite(rows);
+            } else {
+              ((SupportsRowLevelDelete) source).overwrite(rows);
+            }
+          }
+          return null;
+        });
   }
 
   private ScanRequest request(String json) {

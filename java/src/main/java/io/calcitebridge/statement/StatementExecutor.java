@@ -37,6 +37,7 @@ import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDescribeTable;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -104,6 +105,8 @@ public final class StatementExecutor {
           List.<Object[]>of(new Object[] {plan}));
     } else if (node.getKind() == SqlKind.INSERT) {
       return insert((SqlInsert) node);
+    } else if (node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE) {
+      return new RowLevelModify(context, this::rowsOf).run((SqlCall) node);
     } else if (node.isA(SqlKind.QUERY)) {
       return query(node);
     }
@@ -346,10 +349,21 @@ public final class StatementExecutor {
     return plan;
   }
 
-  /** The optimized plan of a query or INSERT. */
+  /** The optimized plan of a query, INSERT, UPDATE or DELETE. */
   public String explain(SqlNode node, String format) {
     if (node instanceof SqlExplain) {
       node = ((SqlExplain) node).getExplicandum();
+    }
+    if (node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE) {
+      var prepared = new RowLevelModify(context, this::rowsOf).prepare((SqlCall) node);
+      QueryPlanner planner = planner(prepared.query());
+      SqlNode validated = planner.validate(prepared.query().get());
+      String inner =
+          QueryPlanner.render(
+              planner.physical(planner.heuristic(planner.toLogical(validated))), format);
+      return !"text".equalsIgnoreCase(format)
+          ? inner
+          : prepared.label() + "\n  " + inner.replace("\n", "\n  ");
     }
     QueryPlanner planner = planner(node.getKind() == SqlKind.INSERT ? null : reparser());
     SqlNode validated = planner.validate(prepareInsert(node));
@@ -395,15 +409,19 @@ public final class StatementExecutor {
     List<Object[]> rows = new ArrayList<>();
     TableDef def = table.def();
     List<ColumnDef> scanned = def.scannedColumns();
-    for (Object[] row : run(source)) {
-      Object[] out = new Object[def.writableColumns().size()];
-      int j = 0;
-      for (int i = 0; i < scanned.size(); i++) {
-        if (scanned.get(i).isWritable()) {
-          out[j++] = row[i];
+    // Closed however the reading ends, so that the scans' Arrow buffers are released.
+    try (org.apache.calcite.linq4j.Enumerator<Object[]> e = run(source).enumerator()) {
+      while (e.moveNext()) {
+        Object[] row = e.current();
+        Object[] out = new Object[def.writableColumns().size()];
+        int j = 0;
+        for (int i = 0; i < scanned.size(); i++) {
+          if (scanned.get(i).isWritable()) {
+            out[j++] = row[i];
+          }
         }
+        rows.add(out);
       }
-      rows.add(out);
     }
     long n;
     try {
@@ -415,6 +433,25 @@ public final class StatementExecutor {
     RelDataType type =
         context.typeFactory().builder().add("rows_inserted", SqlTypeName.BIGINT).build();
     return RowSet.of("insert", type, List.<Object[]>of(new Object[] {n}));
+  }
+
+  /**
+   * The rows of the query {@code build} makes (afresh for each validation after a field discovery),
+   * planned and run on Calcite's engine: the rows an UPDATE or DELETE writes back.
+   */
+  private List<Object[]> rowsOf(java.util.function.Supplier<SqlNode> build) {
+    QueryPlanner planner = planner(build);
+    SqlNode validated = planner.validate(build.get());
+    EnumerableRel physical = planner.physical(planner.heuristic(planner.toLogical(validated)));
+    planner.release();
+    List<Object[]> rows = new ArrayList<>();
+    // Closed however the reading ends, so that the scans' Arrow buffers are released.
+    try (org.apache.calcite.linq4j.Enumerator<Object[]> e = run(physical).enumerator()) {
+      while (e.moveNext()) {
+        rows.add(e.current());
+      }
+    }
+    return rows;
   }
 
   /**

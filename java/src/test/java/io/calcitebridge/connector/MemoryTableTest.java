@@ -84,6 +84,26 @@ class MemoryTableTest {
   }
 
   @Test
+  void overwriteReplacesTheRowsAndKeepsRowsInsertedSinceTheStatementRead() {
+    MemoryTable t = new MemoryTable(def());
+    t.insert(List.of(row(1, "a", 5L, "x"), row(2, "b", 6L, null), row(3, "c", 7L, "z")));
+    // The statement read three rows; an INSERT appends a fourth before it writes them back.
+    List<Object[]> read =
+        List.of(row(1, "A", 5L, "x"), row(2, "b", 6L, null), row(3, "C", 7L, "z"));
+    t.insert(List.<Object[]>of(row(4, "d", 8L, null)));
+    java.util.BitSet deleted = new java.util.BitSet();
+    deleted.set(1);
+    t.overwrite(read, deleted);
+    assertEquals(
+        List.of(
+            Arrays.asList(1, "A", 5L, 0L, "x", "x"),
+            Arrays.asList(3, "C", 7L, 1L, "z", "z"),
+            Arrays.asList(4, "d", 8L, 2L, null, null)),
+        rows(t));
+    assertTrue(t.supportsRowLevelUpdate() && t.supportsRowLevelDelete());
+  }
+
+  @Test
   void insertedArraysAreCopied() {
     MemoryTable t = new MemoryTable(def());
     Object[] r = row(1, "a", 5L, "x");
