@@ -147,10 +147,12 @@ def test_every_scan_is_released_when_the_statement_ends(local: cb.Environment) -
     bridge = jpype.JClass("io.calcitebridge.facade.BridgeSession")
     local.execute("CREATE TABLE m (a INT) WITH ('connector' = 'memory')")
     local.execute("INSERT INTO m VALUES (1), (2), (3)")
+    # What earlier tests left (a Python sink keeps the batches it was given) is not this one's.
+    before = int(bridge.allocatedBytes())
     for _ in range(3):
         local.sql("SELECT f.k, m.a FROM fact f JOIN m ON f.k = m.a", backend="duckdb").fetchall()
         local.sql(GROUP_BY, backend="duckdb").fetchall()
-    assert int(bridge.allocatedBytes()) == 0
+    assert int(bridge.allocatedBytes()) == before
 
 
 def test_a_gateway_has_no_duckdb_and_auto_runs_on_calcites_engine(gateway_address: str) -> None:
