@@ -64,11 +64,14 @@ class JPypeSession:
         self, sql: str, query_only: bool, backend: str | None = None
     ) -> tuple[pa.RecordBatchReader, str]:
         java = self._java
-        if query_only:
-            pending = java.query(sql) if backend is None else java.query(sql, backend)
-        else:
-            pending = java.execute(sql)
-        handle = jvm.wait(pending, sql)
+        # A cached plan runs on this thread: handing it to a worker costs more than it does.
+        handle = jvm.call(java.queryCached, sql, backend, sql=sql) if query_only else None
+        if handle is None:
+            if query_only:
+                pending = java.query(sql) if backend is None else java.query(sql, backend)
+            else:
+                pending = java.execute(sql)
+            handle = jvm.wait(pending, sql)
         kind = str(handle.kind())
         if not str(handle.backend()):
             if kind != "query":
