@@ -29,7 +29,7 @@ import org.apache.calcite.tools.RelBuilder;
  * below any other operator (a comparison of booleans, say) the sub-query needs all three values.
  * The rest of the rule is Calcite's {@code matchFilter}.
  */
-final class FilterSubQueryRule extends SubQueryRemoveRule {
+final class FilterSubQueryRule extends SubQueryRules.Rule {
   static final FilterSubQueryRule INSTANCE = new FilterSubQueryRule();
 
   private FilterSubQueryRule() {
@@ -76,25 +76,6 @@ final class FilterSubQueryRule extends SubQueryRemoveRule {
     }
     builder.project(fields);
     call.transformTo(builder.build());
-  }
-
-  @Override
-  protected RexNode apply(
-      RexSubQuery e,
-      Set<CorrelationId> variablesSet,
-      Logic logic,
-      RelBuilder builder,
-      int inputCount,
-      int offset,
-      int subQueryIndex) {
-    return super.apply(
-        e,
-        variablesSet,
-        SubQueryRules.rewrite(e, logic),
-        builder,
-        inputCount,
-        offset,
-        subQueryIndex);
   }
 
   /**

@@ -110,7 +110,7 @@ final class SubQueryRules {
   }
 
   /** Calcite's rule with {@link #rewrite}'s logic. */
-  private static final class Rule extends SubQueryRemoveRule {
+  static class Rule extends SubQueryRemoveRule {
     Rule(Config config) {
       super(config);
     }
