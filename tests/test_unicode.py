@@ -52,3 +52,67 @@ def test_an_error_after_a_unicode_literal_keeps_its_position() -> None:
         e.sql("SELECT '中文' AS c FROM")
     assert info.value.line == 1
     assert info.value.column is not None and info.value.column >= 20
+
+
+# Case mapping and length as Flink computes them (Java's String.toUpperCase / toLowerCase and a
+# count of code points). DuckDB alone gives 'STRAẞE', 'i' for 'İ', 'οδοσ' for the final sigma.
+CASES = [
+    # (word, UPPER, LOWER, CHAR_LENGTH)
+    ("straße", "STRASSE", "straße", 6),
+    ("ΟΔΟΣ ΟΔΟΣ", "ΟΔΟΣ ΟΔΟΣ", "οδος οδος", 9),
+    ("İstanbul", "İSTANBUL", "i̇stanbul", 8),
+    ("ﬁne ﬂow", "FINE FLOW", "ﬁne ﬂow", 7),
+    ("中😀", "中😀", "中😀", 2),
+    ("😀😀😀", "😀😀😀", "😀😀😀", 3),
+    ("ǰ", "J̌", "ǰ", 1),
+    ("", "", "", 0),
+    ("plain ASCII", "PLAIN ASCII", "plain ascii", 11),
+]
+# Every character whose Unicode case mapping gives more than one character (SpecialCasing.txt).
+SPECIAL = [
+    chr(c)
+    for c in range(0x20000)
+    if not 0xD800 <= c <= 0xDFFF and (len(chr(c).upper()) > 1 or len(chr(c).lower()) > 1)
+]
+
+
+@pytest.fixture(scope="module")
+def words() -> Iterator[cb.Environment]:
+    e = cb.connect()
+    column = [w for w, *_ in CASES] + [None]
+    e.register_arrow("words", pa.table({"id": pa.array(range(len(column))), "w": column}))
+    e.register_arrow("special", pa.table({"c": SPECIAL}))
+    yield e
+    e.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_case_mapping_and_length_of_columns(words: cb.Environment, backend: str) -> None:
+    sql = "SELECT UPPER(w) AS u, LOWER(w) AS l, CHAR_LENGTH(w) AS n FROM words ORDER BY id"
+    got = [tuple(r.values()) for r in words.sql(sql, backend=backend).to_pylist()]
+    assert got == [tuple(expected) for _, *expected in CASES] + [(None, None, None)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c[0] or "empty")
+def test_case_mapping_and_length_of_literals(
+    words: cb.Environment, case: tuple[str, str, str, int], backend: str
+) -> None:
+    word, *expected = case
+    sql = f"SELECT UPPER('{word}') AS u, LOWER('{word}') AS l, CHARACTER_LENGTH('{word}') AS n"
+    assert list(words.sql(sql, backend=backend).to_pylist()[0].values()) == expected
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_special_case_mapping(words: cb.Environment, backend: str) -> None:
+    sql = "SELECT c, UPPER(c) AS u, LOWER(c) AS l, CHAR_LENGTH(c) AS n FROM special"
+    rows = words.sql(sql, backend=backend).to_pylist()
+    assert len(rows) == len(SPECIAL) > 100
+    for r in rows:
+        assert (r["u"], r["l"], r["n"]) == (r["c"].upper(), r["c"].lower(), 1), r["c"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_case_mapping_in_a_predicate(words: cb.Environment, backend: str) -> None:
+    sql = "SELECT id FROM words WHERE UPPER(w) = 'STRASSE' OR LOWER(w) LIKE '%ς%' ORDER BY id"
+    assert [r["id"] for r in words.sql(sql, backend=backend).to_pylist()] == [0, 1]

@@ -89,11 +89,38 @@ class _Database:
                 connection.execute(f"SET allowed_directories = [{listed}]")
             connection.execute("SET enable_external_access = false")
         connection.execute("SET lock_configuration = true")
+        for name, method in (("cb_upper", str.upper), ("cb_lower", str.lower)):
+            connection.create_function(
+                name, _case_function(method), ["VARCHAR"], "VARCHAR", type="arrow"
+            )
         self.connection: Any = connection
         self.registered: set[str] = set()  # its dynamic-columns functions
 
 
 _databases: dict[tuple[str, ...] | None, _Database] = {}
+
+
+def _case_function(method: Any) -> Any:
+    """The Arrow function behind ``cb_upper`` / ``cb_lower``, the translation of UPPER and LOWER:
+    Java's full case mapping, which Python's ``str.upper`` and ``str.lower`` share (``'ß'`` becomes
+    ``'SS'``, a final ``'Σ'`` becomes ``'ς'``), where DuckDB maps one character to one. A batch of
+    ASCII strings takes Arrow's ASCII kernel; any other is mapped a value at a time."""
+    import pyarrow.compute as pc
+
+    ascii_kernel = pc.ascii_upper if method is str.upper else pc.ascii_lower
+
+    def function(values: Any) -> pa.Array:
+        if isinstance(values, pa.ChunkedArray):
+            values = values.combine_chunks()
+        if not pa.types.is_string(values.type):
+            values = values.cast(pa.string())
+        if pc.all(pc.string_is_ascii(values)).as_py() is not False:
+            return ascii_kernel(values)
+        return pa.array(
+            [None if v is None else method(v) for v in values.to_pylist()], pa.string()
+        )
+
+    return function
 
 
 def _database(sandbox: Sandbox, reads_files: bool) -> _Database:

@@ -29,7 +29,6 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
-import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -173,7 +172,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
         validator,
         reader,
         cluster(),
-        StandardConvertletTable.INSTANCE,
+        Convertlets.INSTANCE,
         SqlToRelConverter.config()
             .withTrimUnusedFields(true)
             .withExpand(false)
@@ -285,7 +284,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
             inner.validator,
             inner.reader,
             cluster(),
-            StandardConvertletTable.INSTANCE,
+            Convertlets.INSTANCE,
             SqlToRelConverter.config()
                 .withTrimUnusedFields(false)
                 .withExpand(false)

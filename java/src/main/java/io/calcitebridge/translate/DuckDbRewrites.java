@@ -1,6 +1,7 @@
 package io.calcitebridge.translate;
 
 import io.calcitebridge.dyncol.DynColOperators.DynColFunction;
+import io.calcitebridge.plan.Convertlets;
 import java.math.BigDecimal;
 import java.util.List;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
@@ -24,6 +25,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *   <li>{@code a[i]} over an ARRAY is NULL for an index below 1 in Calcite; DuckDB counts a
  *       negative index from the end, so a non-literal index is guarded with {@code CASE WHEN i >=
  *       1} and a literal one below 1 becomes NULL.
+ *   <li>{@code UPPER} and {@code LOWER} become {@link DuckDbOperators#UPPER} and {@link
+ *       DuckDbOperators#LOWER}, Java's full case mapping, which DuckDB's functions do not do.
+ *   <li>Our code-point {@code CHAR_LENGTH} ({@link Convertlets#CHAR_LENGTH}) is written as the
+ *       standard one: DuckDB's also counts code points.
  *   <li>A dynamic-columns call ({@code COLUMN_GET}, ...) becomes a call of the backend's
  *       user-defined function for it ({@link DuckDbDynCol}).
  * </ul>
@@ -54,6 +59,15 @@ final class DuckDbRewrites extends RexShuttle {
       return DuckDbDynCol.rewrite(rex, call, operands);
     }
     RexCall visited = (RexCall) super.visitCall(call);
+    if (visited.getOperator() == Convertlets.CHAR_LENGTH) {
+      return rex.makeCall(visited.getType(), SqlStdOperatorTable.CHAR_LENGTH, visited.operands);
+    }
+    if (visited.getOperator() == SqlStdOperatorTable.UPPER) {
+      return rex.makeCall(visited.getType(), DuckDbOperators.UPPER, visited.operands);
+    }
+    if (visited.getOperator() == SqlStdOperatorTable.LOWER) {
+      return rex.makeCall(visited.getType(), DuckDbOperators.LOWER, visited.operands);
+    }
     if (visited.getKind() == SqlKind.DIVIDE
         && isInteger(visited.operands.get(0))
         && isInteger(visited.operands.get(1))) {

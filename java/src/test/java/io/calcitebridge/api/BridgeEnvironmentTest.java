@@ -86,6 +86,16 @@ class BridgeEnvironmentTest {
   }
 
   @Test
+  void charLengthCountsCodePointsAndCaseMappingIsJavas() {
+    run("CREATE TABLE u (s STRING) WITH ('connector' = 'memory')");
+    run("INSERT INTO u VALUES ('中😀'), ('straße'), (NULL)");
+    assertEquals(
+        List.of("[6, STRASSE]", "[2, 中😀]", "[null, null]"),
+        rows("SELECT CHAR_LENGTH(s), UPPER(s) FROM u ORDER BY s NULLS LAST"));
+    assertEquals(List.of("[2, 3]"), rows("SELECT CHAR_LENGTH('中😀'), CHARACTER_LENGTH('a😀b')"));
+  }
+
+  @Test
   void hiddenMetadataColumnsFollowTheExpansionStrategy() throws Exception {
     assertEquals(List.of("i", "s", "rt1", "rt2", "doubled"), names(env.sql("SELECT * FROM t")));
     env.setConfig(STRATEGY, "EXCLUDE_DEFAULT_VIRTUAL_METADATA_COLUMNS");

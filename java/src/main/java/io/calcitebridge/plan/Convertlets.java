@@ -1,0 +1,64 @@
+package io.calcitebridge.plan;
+
+import java.util.List;
+import org.apache.calcite.linq4j.function.Strict;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.InferTypes;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+import org.apache.calcite.sql2rel.SqlRexConvertlet;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Calcite's convertlets, but for the functions whose Calcite implementation gives another answer
+ * than Flink's:
+ *
+ * <ul>
+ *   <li>{@code CHAR_LENGTH} (and {@code CHARACTER_LENGTH}) counts code points, as Flink and DuckDB
+ *       do; Calcite's counts UTF-16 units, so {@code CHAR_LENGTH('中😀')} was 3, not 2. The call
+ *       becomes {@link #CHAR_LENGTH}, whose implementation the Enumerable engine and constant
+ *       reduction both call, so a folded literal has the same value as a computed one.
+ * </ul>
+ */
+public final class Convertlets implements SqlRexConvertletTable {
+  /** The table the planners convert with. */
+  public static final Convertlets INSTANCE = new Convertlets();
+
+  /** {@code CHAR_LENGTH} counting code points; rendered and explained as {@code CHAR_LENGTH}. */
+  public static final SqlUserDefinedFunction CHAR_LENGTH =
+      new SqlUserDefinedFunction(
+          new SqlIdentifier("CHAR_LENGTH", SqlParserPos.ZERO),
+          ReturnTypes.INTEGER_NULLABLE,
+          InferTypes.VARCHAR_1024,
+          OperandTypes.CHARACTER,
+          null,
+          ScalarFunctionImpl.create(Convertlets.class, "charLength"));
+
+  private Convertlets() {}
+
+  @Override
+  public @Nullable SqlRexConvertlet get(SqlCall call) {
+    if (call.getKind() == SqlKind.CHAR_LENGTH) {
+      return (cx, c) -> {
+        List<RexNode> operands = c.getOperandList().stream().map(cx::convertExpression).toList();
+        return cx.getRexBuilder()
+            .makeCall(cx.getValidator().getValidatedNodeType(c), CHAR_LENGTH, operands);
+      };
+    }
+    return StandardConvertletTable.INSTANCE.get(call);
+  }
+
+  /** The number of code points of {@code s}: Flink's {@code CHAR_LENGTH}. */
+  @Strict
+  public static int charLength(String s) {
+    return s.codePointCount(0, s.length());
+  }
+}
