@@ -79,10 +79,11 @@ def test_result_accessors(emp_env: cb.Environment) -> None:
     )
     table = res.to_arrow_table()
     assert table.to_pydict() == {"id": [1, 2, 3], "name": ["ann", "bob", "cy"]}
-    # Read once, then every accessor works again from the kept table.
+    # Read once, then every accessor works again from the kept table; the fetch methods are a
+    # cursor over it, each call going on from the last.
     assert res.fetchall() == [(1, "ann"), (2, "bob"), (3, "cy")]
     assert res.to_pylist()[0] == {"id": 1, "name": "ann"}
-    assert res.fetchone() == (1, "ann")
+    assert res.fetchone() is None
     assert len(res) == 3
     assert res.to_arrow_reader().read_all().equals(table)
 

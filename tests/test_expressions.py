@@ -290,9 +290,7 @@ _ATOMS = st.one_of(
         st.sampled_from(["a%", "%b", "_", "a\\%", "%", "a!%", "A!_b"]),
         st.sampled_from([None, "!"]),
     ).map(
-        lambda p: call(
-            "LIKE", S, lit(p[0], "STRING"), *([lit(p[1], "CHAR(1)")] if p[1] else [])
-        )
+        lambda p: call("LIKE", S, lit(p[0], "STRING"), *([lit(p[1], "CHAR(1)")] if p[1] else []))
     ),
 )
 _PREDICATES = st.recursive(

@@ -116,9 +116,7 @@ def _case_function(method: Any) -> Any:
             values = values.cast(pa.string())
         if pc.all(pc.string_is_ascii(values)).as_py() is not False:
             return ascii_kernel(values)
-        return pa.array(
-            [None if v is None else method(v) for v in values.to_pylist()], pa.string()
-        )
+        return pa.array([None if v is None else method(v) for v in values.to_pylist()], pa.string())
 
     return function
 

@@ -110,6 +110,13 @@ class QueryCancelledError(Error):
     error_class = "CANCELLED"
 
 
+class ResultConsumedError(Error, RuntimeError):
+    """The rows of a result were already streamed out once (``to_arrow_reader()``, or a
+    ``fetch`` call that began reading them), so they cannot be read as a whole again."""
+
+    error_class = "CONSUMED"
+
+
 class JvmStartupError(Error, RuntimeError):
     """The JVM could not be started, or is not usable by calcite-bridge."""
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from typing import Any
 
 import pyarrow as pa
 
-from .errors import from_stream_failure
+from .errors import ResultConsumedError, from_stream_failure
 
 
 def _checked(reader: pa.RecordBatchReader, sql: str | None) -> pa.RecordBatchReader:
@@ -30,9 +31,17 @@ def _checked(reader: pa.RecordBatchReader, sql: str | None) -> pa.RecordBatchRea
 class Result:
     """The rows of one statement.
 
-    The rows stream from the JVM once. ``to_arrow_reader()`` hands that stream out as it is;
-    every other accessor reads it fully first and keeps the table, so it can be called again.
+    The rows stream from the JVM once. ``to_arrow_reader()`` hands that stream out as it is,
+    and the ``fetch`` methods read it as a cursor does, a batch at a time; every other accessor
+    (``to_arrow_table()``, ``to_pylist()``, ``to_pandas()``, ``to_polars()``, ``len()`` and the
+    Arrow PyCapsule stream that ``pa.table(res)``, ``pl.DataFrame(res)`` and ``duckdb.sql("FROM
+    res")`` read) reads it fully once and keeps the table, so each can be called again. Once the
+    stream was handed out, or a ``fetch`` call began reading it, those raise
+    :class:`ResultConsumedError`.
     """
+
+    #: How many rows ``fetchmany()`` returns when no size is given (PEP 249).
+    arraysize: int = 1
 
     def __init__(
         self, reader: pa.RecordBatchReader, kind: str = "query", sql: str | None = None
@@ -40,6 +49,8 @@ class Result:
         self._reader: pa.RecordBatchReader | None = _checked(reader, sql)
         self._schema = reader.schema
         self._table: pa.Table | None = None
+        self._consumed_by: str | None = None
+        self._cursor: Iterator[tuple[Any, ...]] | None = None
         self.kind = kind
 
     @property
@@ -52,33 +63,61 @@ class Result:
         """The column names, in order."""
         return list(self._schema.names)
 
-    def to_arrow_reader(self) -> pa.RecordBatchReader:
-        """The rows as a stream of record batches (no copy)."""
-        if self._table is not None:
-            return pa.RecordBatchReader.from_batches(self._schema, self._table.to_batches())
+    def _take_reader(self, by: str) -> pa.RecordBatchReader:
         reader = self._reader
         if reader is None:
-            raise RuntimeError("the rows of this result were already consumed")
+            raise ResultConsumedError(
+                f"the rows of this result were already read by {self._consumed_by}; "
+                "call to_arrow_table() first to read them more than once"
+            )
         self._reader = None
+        self._consumed_by = by
         return reader
 
+    def to_arrow_reader(self) -> pa.RecordBatchReader:
+        """The rows as a stream of record batches (no copy). The stream can be read once."""
+        if self._table is not None:
+            return pa.RecordBatchReader.from_batches(self._schema, self._table.to_batches())
+        return self._take_reader("to_arrow_reader()")
+
     def to_arrow_table(self) -> pa.Table:
-        """The rows as one ``pyarrow.Table``."""
+        """The rows as one ``pyarrow.Table`` (no copy), kept for the next call."""
         if self._table is None:
-            self._table = self.to_arrow_reader().read_all()
-            self._reader = None
+            self._table = self._take_reader("to_arrow_table()").read_all()
         return self._table
 
-    def fetchall(self) -> list[tuple[Any, ...]]:
-        """The rows as tuples."""
-        table = self.to_arrow_table()
-        cols = [c.to_pylist() for c in table.columns]
-        return list(zip(*cols, strict=True)) if cols else []
+    def to_pandas(self, **kwargs: Any) -> Any:
+        """The rows as a ``pandas.DataFrame`` (``pyarrow.Table.to_pandas(**kwargs)``)."""
+        return self.to_arrow_table().to_pandas(**kwargs)
+
+    def to_polars(self) -> Any:
+        """The rows as a ``polars.DataFrame``."""
+        import polars as pl
+
+        return pl.from_arrow(self.to_arrow_table())
+
+    def _rows(self) -> Iterator[tuple[Any, ...]]:
+        """The cursor: the rows not fetched yet, converted a batch at a time."""
+        if self._cursor is None:
+            if self._table is not None:
+                batches: Any = self._table.to_batches()
+            else:
+                batches = self._take_reader("a fetch call")
+            self._cursor = _tuples(batches)
+        return self._cursor
 
     def fetchone(self) -> tuple[Any, ...] | None:
-        """The first row, or None."""
-        rows = self.fetchall()
-        return rows[0] if rows else None
+        """The next row as a tuple, or None when every row was fetched."""
+        return next(self._rows(), None)
+
+    def fetchmany(self, size: int | None = None) -> list[tuple[Any, ...]]:
+        """The next ``size`` rows (``arraysize`` by default) as tuples; fewer at the end."""
+        n = self.arraysize if size is None else size
+        return list(itertools.islice(self._rows(), max(n, 0)))
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        """The rows not fetched yet, as tuples (every row on a fresh result)."""
+        return list(self._rows())
 
     def to_pylist(self) -> list[dict[str, Any]]:
         """The rows as dicts keyed by column name."""
@@ -86,7 +125,7 @@ class Result:
         return rows
 
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
-        return self.to_arrow_reader().__arrow_c_stream__(requested_schema)
+        return self.to_arrow_table().__arrow_c_stream__(requested_schema)
 
     def __len__(self) -> int:
         return int(self.to_arrow_table().num_rows)
@@ -95,3 +134,12 @@ class Result:
         if self._table is None:
             return f"<Result {self.kind} columns={self.columns}>"
         return f"<Result {self.kind} rows={self._table.num_rows} columns={self.columns}>"
+
+
+def _tuples(batches: Any) -> Iterator[tuple[Any, ...]]:
+    for batch in batches:
+        columns = [c.to_pylist() for c in batch.columns]
+        if columns:
+            yield from zip(*columns, strict=True)
+        else:
+            yield from itertools.repeat((), batch.num_rows)
