@@ -79,7 +79,7 @@ class _Database:
     def __init__(self, roots: tuple[str, ...] | None) -> None:
         import duckdb
 
-        connection = duckdb.connect(
+        connection: Any = duckdb.connect(
             ":memory:",
             config={"autoload_known_extensions": False, "autoinstall_known_extensions": False},
         )
@@ -93,7 +93,7 @@ class _Database:
             connection.create_function(
                 name, _case_function(method), ["VARCHAR"], "VARCHAR", type="arrow"
             )
-        self.connection: Any = connection
+        self.connection = connection
         self.registered: set[str] = set()  # its dynamic-columns functions
 
 
