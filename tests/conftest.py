@@ -76,6 +76,12 @@ def transport(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture(scope="session")
+def gateway_token() -> str:
+    """The token of the gateway that ``gateway_address`` starts."""
+    return GATEWAY_TOKEN
+
+
+@pytest.fixture(scope="session")
 def gateway_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``HOST:PORT`` of a gateway process (``calcite-bridge gateway``), shared by the run."""
     folder = tmp_path_factory.mktemp("gateway")

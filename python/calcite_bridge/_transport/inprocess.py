@@ -10,12 +10,12 @@ import pyarrow as pa
 
 from .. import _duckdb, _interrupt
 from ..sources.sandbox import UNCONFINED, SandboxGetter
-from . import jvm
+from . import cdata, jvm
 
 
 def _import_stream(handle: Any) -> pa.RecordBatchReader:
     try:
-        return pa.RecordBatchReader._import_from_c(int(handle.address()))
+        return cdata.reader(int(handle.address()))
     finally:
         handle.close()
 

@@ -262,9 +262,10 @@ class _Session:
 def _at_exit() -> None:
     """Frees what Python can still free while the JVM is up, before JPype shuts it down.
 
-    Result buffers belong to the JVM and are released through JNI when Python frees them; a
-    buffer freed after the JVM has shut down can only be reported as a warning by Arrow. (Leaving
-    the JVM running through the interpreter's finalization instead made some exits abort.)
+    Result buffers belong to the JVM and are released through JNI when Python frees them. Those
+    a script still holds are freed after the JVM has shut down, where Arrow Java's release could
+    only print a warning; :mod:`.cdata` then marks them released instead. (Leaving the JVM
+    running through the interpreter's finalization made some exits abort.)
     """
     import gc
 
@@ -275,6 +276,9 @@ def _at_exit() -> None:
         _facade.quiesce(2000)
     except Exception:  # the JVM is going away; nothing more to do
         pass
+    from . import cdata
+
+    cdata.stop()  # results still held are freed after the JVM stopped: only mark them released
 
 
 def new_session() -> Any:
