@@ -18,13 +18,12 @@ import ctypes
 import os
 import threading
 from collections.abc import Iterator
-from typing import Any
 
 import pyarrow as pa
 
 
 class _Array(ctypes.Structure):
-    _fields_ = [  # noqa: RUF012 (ctypes reads this class attribute)
+    _fields_ = [
         ("length", ctypes.c_int64),
         ("null_count", ctypes.c_int64),
         ("offset", ctypes.c_int64),
@@ -39,7 +38,7 @@ class _Array(ctypes.Structure):
 
 
 class _Stream(ctypes.Structure):
-    _fields_ = [  # noqa: RUF012
+    _fields_ = [
         ("get_schema", ctypes.c_void_p),
         ("get_next", ctypes.c_void_p),
         ("get_last_error", ctypes.c_void_p),
@@ -150,6 +149,6 @@ def _release_stream(stream: _Stream) -> None:
 
 
 def reader(address: int) -> pa.RecordBatchReader:
-    """A ``pyarrow.RecordBatchReader`` over the stream at ``address`` (see :func:`import_stream`)."""
+    """A ``pyarrow.RecordBatchReader`` over the stream at ``address`` (:func:`import_stream`)."""
     schema, batches = import_stream(address)
     return pa.RecordBatchReader.from_batches(schema, batches)
