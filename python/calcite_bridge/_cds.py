@@ -1,11 +1,20 @@
-"""Builds the class-data-sharing archive that halves the JVM's start-up (``make build`` runs it).
+"""Builds the class-data-sharing archive that halves the JVM's start-up.
 
-Run as ``CALCITE_BRIDGE_JVM_OPTIONS=-XX:ArchiveClassesAtExit=FILE python -m calcite_bridge._cds``:
-a representative workload loads the classes a first query needs, and the JVM writes them to
-FILE at exit. ``_transport.jvm`` uses the archive next to the jar when it exists.
+Run as ``CALCITE_BRIDGE_JVM_OPTIONS=-XX:ArchiveClassesAtExit=FILE python -m calcite_bridge._cds``
+(``make build`` does, for the archive beside the jar): a representative workload loads the
+classes a first query needs, and the JVM writes them to FILE at exit.
+
+``python -m calcite_bridge._cds --write FILE`` runs that in a child process and moves the archive
+into place once it is whole; an installed package's first start runs it in the background for
+the archive in the user's cache directory (``_transport.jvm``).
 """
 
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pyarrow as pa
 
@@ -29,5 +38,31 @@ def workload() -> None:
     env.sql("SELECT * FROM u WHERE v = 'p'").to_arrow_table()
 
 
+def write(archive: Path) -> int:
+    """Writes ``archive`` through a child process, then lets go of its lock file."""
+    partial = archive.with_name(f"{archive.name}.{os.getpid()}.partial")
+    options = f"-XX:ArchiveClassesAtExit={partial} -Xlog:cds=off -Xlog:cds+dynamic=off"
+    env = {**os.environ, "CALCITE_BRIDGE_JVM_OPTIONS": options}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "calcite_bridge._cds"],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=600,
+            check=False,
+        )
+        if done.returncode == 0 and partial.is_file():
+            os.replace(partial, archive)
+            return 0
+        return 1
+    finally:
+        partial.unlink(missing_ok=True)
+        archive.with_suffix(".lock").unlink(missing_ok=True)
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--write"]:
+        sys.exit(write(Path(sys.argv[2])))
     workload()

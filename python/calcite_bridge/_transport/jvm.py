@@ -78,23 +78,67 @@ def _garbage_collector(extra: list[str]) -> list[str]:
     return ["-XX:+UseSerialGC"]
 
 
-def _class_data_sharing(jar: Path, extra: list[str]) -> list[str]:
-    """Options that use the class-data-sharing archive beside the jar, when there is one.
+def _class_data_sharing(jar: Path, jvm: Path, extra: list[str]) -> list[str]:
+    """Options that use a class-data-sharing archive, which halves the JVM's start-up.
 
-    ``make build`` writes it (``python -m calcite_bridge._cds``); it halves the JVM's start-up.
-    A stale archive (the jar was rebuilt) is ignored by the JVM, quietly.
+    In the repository ``make build`` writes one beside the jar. An installed package has none
+    there (an archive fits one JVM build): the first start writes one in the user's cache
+    directory, keyed by the jar and the JVM, in a background process (:mod:`.._cds`), and the
+    starts after it use it. A stale or broken archive is ignored by the JVM, quietly.
     """
-    archive = jar.with_suffix(".jsa")
-    if not archive.is_file() or any(
-        "SharedArchiveFile" in o or "ArchiveClasses" in o for o in extra
-    ):
+    if any("SharedArchiveFile" in o or "ArchiveClasses" in o for o in extra):
         return []
+    archive = jar.with_suffix(".jsa")
+    if not archive.is_file():
+        archive = _cached_archive(jar, jvm)
+        if not archive.is_file():
+            _start_archive_build(archive)
+            return []
     return [
         f"-XX:SharedArchiveFile={archive}",
         "-Xshare:auto",
         "-Xlog:cds=off",
         "-Xlog:cds+dynamic=off",
     ]
+
+
+def _cached_archive(jar: Path, jvm: Path) -> Path:
+    import hashlib
+
+    import platformdirs
+
+    key = hashlib.sha256()
+    for path in (jar, jvm):
+        stat = path.stat()
+        key.update(f"{path.resolve()}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+    folder = Path(platformdirs.user_cache_dir("calcite-bridge")) / "cds"
+    return folder / f"{_version.__version__}-{key.hexdigest()[:20]}.jsa"
+
+
+def _start_archive_build(archive: Path) -> None:
+    """Starts writing ``archive`` in the background, unless another process already is."""
+    import subprocess
+    import sys
+    import time
+
+    if os.environ.get("CALCITE_BRIDGE_NO_CDS_BUILD"):
+        return
+    lock = archive.with_suffix(".lock")
+    try:
+        archive.parent.mkdir(parents=True, exist_ok=True)
+        if lock.exists() and time.time() - lock.stat().st_mtime > 600:
+            lock.unlink(missing_ok=True)  # a build that died
+        os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except OSError:
+        return  # being built, or the cache directory is not writable: start without it
+    subprocess.Popen(
+        [sys.executable, "-m", "calcite_bridge._cds", "--write", str(archive)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        close_fds=True,
+    )
 
 
 def find_jvm() -> Path:
@@ -132,8 +176,15 @@ def preflight() -> tuple[Path, Path]:
         )
     jar = jar_path()
     if not jar.is_file():
+        source_tree = Path(__file__).resolve().parents[3] / "java" / "pom.xml"
+        fix = (
+            "Build it with `make build`"
+            if source_tree.is_file()
+            else "Reinstall calcite-bridge (`pip install --force-reinstall calcite-bridge`): "
+            "its wheel carries the jar"
+        )
         raise JvmStartupError(
-            f"The calcite-bridge jar is missing: {jar}. Build it with `make build` "
+            f"The calcite-bridge jar is missing: {jar}. {fix} "
             "(or set CALCITE_BRIDGE_JAR to its path)."
         )
     return jvm, jar
@@ -176,7 +227,7 @@ def facade() -> Any:
             jvm, jar = preflight()
             try:
                 extra = os.environ.get("CALCITE_BRIDGE_JVM_OPTIONS", "").split()
-                extra = [*_garbage_collector(extra), *_class_data_sharing(jar, extra), *extra]
+                extra = [*_garbage_collector(extra), *_class_data_sharing(jar, jvm, extra), *extra]
                 jpype.startJVM(
                     *JVM_OPTIONS,
                     *extra,
