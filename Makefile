@@ -8,7 +8,7 @@ PKG_JAR := python/calcite_bridge/_jars/calcite-bridge.jar
 MVN ?= mvn -B -q
 JAVA_SOURCES := $(shell find java/src/main -type f 2>/dev/null) java/pom.xml
 
-.PHONY: build jar venv demo test test-java test-python test-java-example install-java bench lint fmt clean \
+.PHONY: wheel wheel-check build jar venv demo test test-java test-python test-java-example install-java bench lint fmt clean \
 	golden differential-report fuzz logic
 
 PKG_JSA := python/calcite_bridge/_jars/calcite-bridge.jsa
@@ -89,6 +89,16 @@ test-java-example: install-java
 	java --add-opens=java.base/java.nio=ALL-UNNAMED \
 		-cp "$(EXAMPLE_JAVA)/target/classes:$$(cat $(EXAMPLE_JAVA)/target/classpath.txt)" \
 		io.calcitebridge.examples.Main
+
+# The wheel users install: the package with the jar (tools/build_backend runs Maven when needed).
+wheel: venv
+	rm -f dist/calcite_bridge-*.whl
+	$(PIP) wheel -q --no-deps -w dist .
+
+# Installs that wheel into a new virtual environment outside the repository and runs the README's
+# examples and a CLI call there (tools/check_wheel.py).
+wheel-check: wheel
+	$(PY) tools/check_wheel.py
 
 bench: build
 	$(PY) bench/run.py
