@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pyarrow as pa
 import pytest
+from tests.helpers.fixtures import SqlCase, load_cases
 
 import calcite_bridge as cb
 
@@ -253,3 +254,13 @@ def test_a_carried_error_keeps_its_kind_and_position() -> None:
     e = cb.errors.from_stream_failure(OSError(text), "SELECT nme FROM t")
     assert type(e) is cb.SqlValidationError
     assert (e.message, e.line, e.column, e.end_column) == ("bad", 1, 8, 10)
+
+
+@pytest.mark.parametrize("case", load_cases("parse_errors.sql"), ids=lambda c: c.name)
+def test_parse_errors_say_what_to_do(env: cb.Environment, case: SqlCase) -> None:
+    with pytest.raises(cb.SqlParseError) as info:
+        env.execute(case.sql)
+    assert info.value.message == case.get("message")
+    assert "<" not in info.value.message.replace("<EOF>", "")  # no internal token names
+    line, column = (int(n) for n in case.split("at"))
+    assert (info.value.line, info.value.column) == (line, column)

@@ -257,17 +257,16 @@ public final class Errors {
         top);
   }
 
-  /** Calcite's parse messages list every expected token; keep the first line and a short list. */
+  /** Calcite's parse message made actionable ({@link ParseHints}), without the SQL text. */
   static String parseMessage(SqlParseException e) {
-    String msg = e.getMessage() == null ? "Syntax error" : e.getMessage();
-    String first = msg.split("\n", 2)[0].replaceAll(" at line \\d+, column \\d+\\.?$", "");
-    java.util.Collection<String> expected = e.getExpectedTokenNames();
-    if (expected != null && !expected.isEmpty() && first.startsWith("Encountered")) {
-      java.util.List<String> list = new java.util.ArrayList<>(expected);
-      java.util.Collections.sort(list);
-      String shown = String.join(", ", list.subList(0, Math.min(8, list.size())));
-      return first + "; expected one of " + shown + (list.size() > 8 ? ", ..." : "");
-    }
-    return first;
+    return ParseHints.message(e, null);
+  }
+
+  /**
+   * Translates a parse failure of {@code sql}: with the text, the message can name the misspelt
+   * keyword ("did you mean SELECT?").
+   */
+  public static BridgeError translateParse(SqlParseException e, String sql) {
+    return at(ErrorKind.PARSE, ParseHints.message(e, sql), e.getPos(), e);
   }
 }

@@ -265,7 +265,7 @@ public final class BridgeSession implements AutoCloseable {
     try {
       return context.parseStatement(sql);
     } catch (SqlParseException e) {
-      throw Errors.translate(e);
+      throw Errors.translateParse(e, sql);
     }
   }
 
@@ -273,7 +273,7 @@ public final class BridgeSession implements AutoCloseable {
     try {
       return context.parseStatements(sql);
     } catch (SqlParseException e) {
-      throw Errors.translate(e);
+      throw Errors.translateParse(e, sql);
     }
   }
 
