@@ -20,6 +20,7 @@ from .errors import (
     SourceError,
     SqlParseError,
     SqlValidationError,
+    TimeoutError,
     UnsupportedError,
 )
 from .result import Result
@@ -42,6 +43,7 @@ __all__ = [
     "SourceError",
     "SqlParseError",
     "SqlValidationError",
+    "TimeoutError",
     "Table",
     "UnsupportedError",
     "__version__",

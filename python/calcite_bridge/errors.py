@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import json
 from typing import Any
 
@@ -110,6 +111,13 @@ class QueryCancelledError(Error):
     error_class = "CANCELLED"
 
 
+class TimeoutError(Error, builtins.TimeoutError):
+    """The statement ran longer than ``execution.timeout`` (or its ``timeout=``), or planned
+    longer than ``planner.timeout``; its work was stopped and the environment keeps working."""
+
+    error_class = "TIMEOUT"
+
+
 class JvmStartupError(Error, RuntimeError):
     """The JVM could not be started, or is not usable by calcite-bridge."""
 
@@ -137,6 +145,7 @@ _BY_KIND: dict[str, type[Error]] = {
         ResourceError,
         ExecutionError,
         QueryCancelledError,
+        TimeoutError,
     )
 }
 

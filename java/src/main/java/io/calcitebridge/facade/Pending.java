@@ -1,6 +1,7 @@
 package io.calcitebridge.facade;
 
 import io.calcitebridge.errors.Errors;
+import io.calcitebridge.errors.Stop;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -43,6 +44,9 @@ public final class Pending<T> {
     } catch (ExecutionException e) {
       throw Errors.translate(e.getCause());
     } catch (CancellationException | InterruptedException e) {
+      if (Stop.hasReason(cancelFlag)) {
+        throw Stop.stopped(cancelFlag); // its timeout, say
+      }
       throw Errors.translate(e);
     }
   }

@@ -1,0 +1,82 @@
+package io.calcitebridge.errors;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The cancel flag of one statement, with why it was set: Calcite's engine, its planners ({@code
+ * CancelFlag}) and the bridge's scans read it as a plain {@link AtomicBoolean}; whoever stops the
+ * statement for a reason other than a cancel (its timeout, the memory guard) records the error the
+ * caller gets. The first reason wins.
+ */
+public final class Stop extends AtomicBoolean {
+  private static final long serialVersionUID = 1L;
+  private static final ThreadLocal<@Nullable AtomicBoolean> CURRENT = new ThreadLocal<>();
+
+  private volatile @Nullable ErrorKind kind;
+  private volatile @Nullable String message;
+  private volatile long deadlineMillis;
+  private volatile String deadlineMessage = "";
+
+  /**
+   * Records when the statement's time is up ({@link System#currentTimeMillis}) and the error it
+   * then fails with, for a backend that runs the statement outside the JVM.
+   */
+  public void deadline(long atMillis, String text) {
+    deadlineMillis = atMillis;
+    deadlineMessage = text;
+  }
+
+  /** Milliseconds left before the deadline (0 once past), or -1 without one. */
+  public long remainingMillis() {
+    long at = deadlineMillis;
+    return at == 0 ? -1 : Math.max(0, at - System.currentTimeMillis());
+  }
+
+  /** The error message of the deadline, or "". */
+  public String deadlineMessage() {
+    return deadlineMessage;
+  }
+
+  /** Sets the flag, with the error the statement fails with. */
+  public synchronized void stop(ErrorKind why, String text) {
+    if (kind == null && !get()) {
+      kind = why;
+      message = text;
+    }
+    set(true);
+  }
+
+  /** The error of a statement stopped by {@code flag}: its reason, else a cancellation. */
+  public static RuntimeException stopped(@Nullable AtomicBoolean flag) {
+    if (flag instanceof Stop) {
+      Stop s = (Stop) flag;
+      ErrorKind k = s.kind;
+      String m = s.message;
+      if (k != null && m != null) {
+        return new BridgeError(k, m, null);
+      }
+    }
+    return new CancellationException("The statement was cancelled");
+  }
+
+  /** Whether {@code flag} was stopped for a reason other than a cancel. */
+  public static boolean hasReason(@Nullable AtomicBoolean flag) {
+    return flag instanceof Stop && ((Stop) flag).kind != null;
+  }
+
+  /** The flag of the statement running on this thread, or null. */
+  public static @Nullable AtomicBoolean current() {
+    return CURRENT.get();
+  }
+
+  /** Makes {@code flag} the one of the statement on this thread (null: none). */
+  public static void setCurrent(@Nullable AtomicBoolean flag) {
+    if (flag == null) {
+      CURRENT.remove();
+    } else {
+      CURRENT.set(flag);
+    }
+  }
+}
