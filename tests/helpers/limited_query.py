@@ -6,7 +6,8 @@ run afterwards.
 
 Cases: ``enumerable``/``duckdb`` (a cross join past ``timeout=``), ``reading`` (the rows of
 Calcite's engine read past ``execution.timeout``), ``planning`` (a join of many tables past
-``planner.timeout``), ``memory`` (a 10^5 x 10^5 cross join with ORDER BY read into Arrow).
+``planner.timeout``), ``memory`` (a 10^5 x 10^5 cross join with ORDER BY read into Arrow), ``arrow`` (the
+rows of a 10^5 x 10^5 cross join read into Arrow past ``execution.memory-limit``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import calcite_bridge as cb
 
 case = sys.argv[1]
 env = cb.connect()
-rows = {"duckdb": 300_000, "memory": 100_000}.get(case, 30_000)
+rows = {"duckdb": 300_000, "memory": 100_000, "arrow": 100_000}.get(case, 30_000)
 env.register_arrow("big", pa.table({"x": pa.array(range(rows), pa.int64())}))
 env.sql("SELECT COUNT(*) AS n FROM big").to_pylist()  # the JVM and DuckDB started
 CROSS = "SELECT a.x, b.x AS y FROM big a, big b WHERE a.x + b.x < 0"
@@ -42,6 +43,9 @@ try:
         env.sql(
             "SELECT a.x, b.x AS y FROM big a, big b ORDER BY a.x + b.x", backend="enumerable"
         ).to_arrow_table()
+    elif case == "arrow":
+        env.config.set("execution.memory-limit", "64 MB")
+        env.sql("SELECT a.x, b.x AS y FROM big a, big b", backend="enumerable").to_arrow_table()
     print("finished", flush=True)
 except cb.Error as e:
     print(f"error {type(e).__name__}: {str(e).splitlines()[0]}", flush=True)

@@ -296,9 +296,10 @@ public final class BridgeSession implements AutoCloseable {
   }
 
   /** The rows of a statement that ran, for the reader; {@code cancel} stops them. */
-  private static StatementResult result(RowSet rows, AtomicBoolean cancel) {
+  private StatementResult result(RowSet rows, AtomicBoolean cancel) {
+    long memoryLimit = config.memoryLimitBytes();
     if (rows.translation() == null) {
-      return new StatementResult(rows.kind(), ArrowResults.export(rows), cancel);
+      return new StatementResult(rows.kind(), ArrowResults.export(rows, memoryLimit), cancel);
     }
     List<@Nullable ExportedStream> scans = new ArrayList<>();
     List<byte[]> scanSchemas = new ArrayList<>();

@@ -87,6 +87,7 @@ public final class Workers {
    */
   public static <T> Pending<T> submit(Function<AtomicBoolean, T> task, long timeoutMillis) {
     Stop stop = new Stop();
+    MemoryGuard.watch(stop);
     AtomicReference<@Nullable Future<?>> running = new AtomicReference<>();
     String message =
         "The statement ran longer than its timeout ("
@@ -112,6 +113,7 @@ public final class Workers {
    * error once {@code timeoutMillis} (none when 0) have passed.
    */
   public static void stopAfter(Stop stop, long timeoutMillis) {
+    MemoryGuard.watch(stop);
     if (timeoutMillis > 0) {
       String message =
           "The statement ran longer than its timeout ("
