@@ -71,7 +71,8 @@ class Environment:
 
     def lock_config(self) -> None:
         """Freezes the security settings (``python.allowed-modules``,
-        ``filesystem.allowed-paths``, ``external-access``) for this environment's life, as
+        ``filesystem.allowed-paths``, ``external-access``, and the limits ``execution.timeout``,
+        ``planner.timeout``, ``execution.memory-limit``) for this environment's life, as
         ``SET 'lock-config' = 'true'`` does: a later SET or RESET of them, from SQL or from
         ``config``, raises ``ConfigError`` (docs/security.md)."""
         self.config.set("lock-config", "true")

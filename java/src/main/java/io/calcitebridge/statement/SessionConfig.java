@@ -37,7 +37,14 @@ public final class SessionConfig {
 
   /** The settings that {@link #LOCK_CONFIG} freezes. */
   public static final List<String> SECURITY_KEYS =
-      List.of(PYTHON_ALLOWED_MODULES, FILESYSTEM_ALLOWED_PATHS, EXTERNAL_ACCESS, LOCK_CONFIG);
+      List.of(
+          PYTHON_ALLOWED_MODULES,
+          FILESYSTEM_ALLOWED_PATHS,
+          EXTERNAL_ACCESS,
+          EXECUTION_TIMEOUT,
+          PLANNER_TIMEOUT,
+          MEMORY_LIMIT,
+          LOCK_CONFIG);
 
   /** The default of {@link #PLAN_CACHE_SIZE}: how many planned statements an environment keeps. */
   public static final int DEFAULT_PLAN_CACHE_SIZE = 256;
