@@ -6,8 +6,9 @@ run afterwards.
 
 Cases: ``enumerable``/``duckdb`` (a cross join past ``timeout=``), ``reading`` (the rows of
 Calcite's engine read past ``execution.timeout``), ``planning`` (a join of many tables past
-``planner.timeout``), ``memory`` (a 10^5 x 10^5 cross join with ORDER BY read into Arrow), ``arrow`` (the
-rows of a 10^5 x 10^5 cross join read into Arrow past ``execution.memory-limit``).
+``planner.timeout``), ``memory`` (a 10^5 x 10^5 cross join with ORDER BY read into Arrow),
+``arrow`` (the rows of a 10^5 x 10^5 cross join read into Arrow past
+``execution.memory-limit``).
 """
 
 from __future__ import annotations

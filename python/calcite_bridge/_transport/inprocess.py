@@ -65,9 +65,7 @@ class JPypeSession:
     ) -> tuple[pa.RecordBatchReader, str]:
         java = self._java
         # A cached plan runs on this thread: handing it to a worker costs more than it does.
-        handle = (
-            jvm.call(java.queryCached, sql, backend, timeout, sql=sql) if query_only else None
-        )
+        handle = jvm.call(java.queryCached, sql, backend, timeout, sql=sql) if query_only else None
         if handle is None:
             if query_only:
                 pending = java.query(sql, backend, timeout)

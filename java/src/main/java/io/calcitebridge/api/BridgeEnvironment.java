@@ -135,8 +135,8 @@ public final class BridgeEnvironment implements AutoCloseable {
 
   /**
    * Runs any statement, as {@link #execute(String)}, within {@code timeout} instead of the
-   * environment's {@code execution.timeout}: past it the statement is stopped, while it plans,
-   * runs or its rows are read, and fails with kind {@code TIMEOUT}.
+   * environment's {@code execution.timeout}: past it the statement is stopped, while it plans, runs
+   * or its rows are read, and fails with kind {@code TIMEOUT}.
    *
    * @param sql one statement
    * @param timeout how long it may take; {@link java.time.Duration#ZERO} for no limit

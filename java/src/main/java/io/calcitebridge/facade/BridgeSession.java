@@ -265,8 +265,10 @@ public final class BridgeSession implements AutoCloseable {
         requireQuery(node);
       }
       SqlNode parsed = node;
-      rows = node.isA(SqlKind.QUERY) ? planning(cancel, () -> executor.execute(parsed, sql))
-          : executor.execute(node, sql);
+      rows =
+          node.isA(SqlKind.QUERY)
+              ? planning(cancel, () -> executor.execute(parsed, sql))
+              : executor.execute(node, sql);
     }
     return result(rows, cancel);
   }

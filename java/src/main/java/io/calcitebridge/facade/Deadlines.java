@@ -55,7 +55,10 @@ final class Deadlines {
    * work} if it still runs.
    */
   static Deadline after(
-      long millis, Stop stop, String message, java.util.function.Supplier<@Nullable Future<?>> work) {
+      long millis,
+      Stop stop,
+      String message,
+      java.util.function.Supplier<@Nullable Future<?>> work) {
     if (millis <= 0) {
       return NONE;
     }

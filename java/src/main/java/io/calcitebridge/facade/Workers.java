@@ -1,9 +1,9 @@
 package io.calcitebridge.facade;
 
-import java.util.concurrent.Callable;
 import io.calcitebridge.errors.BridgeError;
 import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.Stop;
+import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -125,8 +125,8 @@ public final class Workers {
   }
 
   /**
-   * Runs {@code task} with {@code stop} as the statement's flag; once the flag is set, whatever
-   * the task failed with becomes the reason it was stopped (a timeout, a cancel).
+   * Runs {@code task} with {@code stop} as the statement's flag; once the flag is set, whatever the
+   * task failed with becomes the reason it was stopped (a timeout, a cancel).
    */
   private static <T> T guarded(Stop stop, Function<AtomicBoolean, T> task) {
     Stop.setCurrent(stop);

@@ -58,7 +58,9 @@ public final class RemoteSession implements AutoCloseable {
     return start(() -> session.query(sql, backend, timeout));
   }
 
-  /** Runs any statement, stopped after {@code timeout} (see {@link #query(String, String, String)}). */
+  /**
+   * Runs any statement, stopped after {@code timeout} (see {@link #query(String, String, String)}).
+   */
   public long execute(String sql, String timeout) {
     return start(() -> session.execute(sql, timeout));
   }

@@ -43,9 +43,9 @@ public final class ArrowResults {
   }
 
   /**
-   * As {@link #export(RowSet)}; the rows Calcite's engine produces hold at most {@code
-   * memoryLimit} bytes of Arrow buffers at once (none when 0), those the reader still holds
-   * included, past which the stream fails with a RESOURCE error ({@code execution.memory-limit}).
+   * As {@link #export(RowSet)}; the rows Calcite's engine produces hold at most {@code memoryLimit}
+   * bytes of Arrow buffers at once (none when 0), those the reader still holds included, past which
+   * the stream fails with a RESOURCE error ({@code execution.memory-limit}).
    */
   public static ExportedStream export(RowSet rows, long memoryLimit) {
     ArrowReader reader;

@@ -141,7 +141,9 @@ public final class SessionConfig {
     return Limits.millis(get(PLANNER_TIMEOUT));
   }
 
-  /** Bytes of Arrow memory a statement's rows may hold ({@code execution.memory-limit}); 0: none. */
+  /**
+   * Bytes of Arrow memory a statement's rows may hold ({@code execution.memory-limit}); 0: none.
+   */
   public long memoryLimitBytes() {
     return Limits.bytes(get(MEMORY_LIMIT));
   }
