@@ -6,7 +6,8 @@ run afterwards.
 
 Cases: ``enumerable``/``duckdb`` (a cross join past ``timeout=``), ``reading`` (the rows of
 Calcite's engine read past ``execution.timeout``), ``planning`` (a join of many tables past
-``planner.timeout``), ``memory`` (a 10^5 x 10^5 cross join with ORDER BY read into Arrow),
+``planner.timeout``), ``source`` (a Python source computing on a worker thread past
+``timeout=``), ``memory`` (a 10^5 x 10^5 cross join with ORDER BY read into Arrow),
 ``arrow`` (the rows of a 10^5 x 10^5 cross join read into Arrow past
 ``execution.memory-limit``).
 """
@@ -19,6 +20,25 @@ import time
 import pyarrow as pa
 
 import calcite_bridge as cb
+
+
+class SlowSource:
+    """A source whose ``apply_filters`` (run on a JVM worker thread as the query is planned)
+    computes for a minute."""
+
+    def schema(self) -> pa.Schema:
+        return pa.schema([("x", pa.int64())])
+
+    def apply_filters(self, filters: list[object]) -> list[object]:
+        end = time.monotonic() + 60
+        n = 0
+        while time.monotonic() < end:
+            n += 1
+        return filters
+
+    def scan(self, request: object) -> pa.Table:
+        return pa.table({"x": pa.array([1, 2, 3], pa.int64())})
+
 
 case = sys.argv[1]
 env = cb.connect()
@@ -44,6 +64,9 @@ try:
         env.sql(
             "SELECT a.x, b.x AS y FROM big a, big b ORDER BY a.x + b.x", backend="enumerable"
         ).to_arrow_table()
+    elif case == "source":
+        env.register_source("slow", SlowSource())
+        env.sql("SELECT x FROM slow WHERE x > 1", timeout=2).to_pylist()
     elif case == "arrow":
         env.config.set("execution.memory-limit", "64 MB")
         env.sql("SELECT a.x, b.x AS y FROM big a, big b", backend="enumerable").to_arrow_table()

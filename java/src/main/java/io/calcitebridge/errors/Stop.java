@@ -16,6 +16,7 @@ public final class Stop extends AtomicBoolean {
 
   private volatile @Nullable ErrorKind kind;
   private volatile @Nullable String message;
+  private volatile @Nullable Thread worker;
   private volatile long deadlineMillis;
   private volatile String deadlineMessage = "";
 
@@ -66,6 +67,12 @@ public final class Stop extends AtomicBoolean {
     return flag instanceof Stop && ((Stop) flag).kind != null;
   }
 
+  /** The name of the thread that runs the statement now, or "" when none does. */
+  public String workerName() {
+    Thread t = worker;
+    return t == null ? "" : t.getName();
+  }
+
   /** The flag of the statement running on this thread, or null. */
   public static @Nullable AtomicBoolean current() {
     return CURRENT.get();
@@ -73,10 +80,17 @@ public final class Stop extends AtomicBoolean {
 
   /** Makes {@code flag} the one of the statement on this thread (null: none). */
   public static void setCurrent(@Nullable AtomicBoolean flag) {
+    AtomicBoolean previous = CURRENT.get();
+    if (previous instanceof Stop) {
+      ((Stop) previous).worker = null;
+    }
     if (flag == null) {
       CURRENT.remove();
     } else {
       CURRENT.set(flag);
+      if (flag instanceof Stop) {
+        ((Stop) flag).worker = Thread.currentThread();
+      }
     }
   }
 }

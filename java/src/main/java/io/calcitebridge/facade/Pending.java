@@ -51,6 +51,14 @@ public final class Pending<T> {
     }
   }
 
+  /**
+   * The name of the worker thread running the statement now, or "": the host interrupts the code of
+   * its own that the statement runs there (a Python source).
+   */
+  public String workerName() {
+    return cancelFlag instanceof Stop ? ((Stop) cancelFlag).workerName() : "";
+  }
+
   /** Asks the statement to stop: sets Calcite's cancel flag and interrupts the worker. */
   public void cancel() {
     cancelFlag.set(true);
