@@ -152,3 +152,14 @@ def test_more_statements_at_once_than_worker_threads_all_answer() -> None:
 def test_timeout_error_is_a_bridge_error() -> None:
     assert issubclass(cb.TimeoutError, cb.Error)
     assert issubclass(cb.TimeoutError, TimeoutError)
+
+
+@pytest.mark.parametrize("key", ["execution.timeout", "planner.timeout", "execution.memory-limit"])
+def test_a_locked_configuration_keeps_its_limits(key: str) -> None:
+    env = cb.connect({key: "1 s" if "timeout" in key else "64 MB"}, lock_config=True)
+    with pytest.raises(cb.ConfigError, match="locked"):
+        env.execute(f"SET '{key}' = '0'")
+    with pytest.raises(cb.ConfigError, match="locked"):
+        env.config.reset(key)
+    # The application's own timeout= still applies to a statement.
+    assert env.sql("SELECT 1 AS x", timeout=30).to_pylist() == [{"x": 1}]
