@@ -6,7 +6,8 @@ run afterwards.
 
 Cases: ``enumerable``/``duckdb`` (a cross join past ``timeout=``), ``reading`` (the rows of
 Calcite's engine read past ``execution.timeout``), ``planning`` (a join of many tables past
-``planner.timeout``), ``source`` (a Python source computing on a worker thread past
+``planner.timeout``), ``or_chain`` (an OR chain of 10^4 terms past ``planner.timeout``),
+``source`` (a Python source computing on a worker thread past
 ``timeout=``), ``memory`` (a 10^5 x 10^5 cross join with ORDER BY read into Arrow),
 ``arrow`` (the rows of a 10^5 x 10^5 cross join read into Arrow past
 ``execution.memory-limit``).
@@ -64,6 +65,10 @@ try:
         env.sql(
             "SELECT a.x, b.x AS y FROM big a, big b ORDER BY a.x + b.x", backend="enumerable"
         ).to_arrow_table()
+    elif case == "or_chain":
+        env.config.set("planner.timeout", "2 s")
+        terms = " OR ".join(f"x = {i}" for i in range(10_000))
+        env.sql(f"SELECT x FROM big WHERE {terms}", backend="enumerable")
     elif case == "source":
         env.register_source("slow", SlowSource())
         env.sql("SELECT x FROM slow WHERE x > 1", timeout=2).to_pylist()

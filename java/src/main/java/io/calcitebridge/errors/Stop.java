@@ -17,6 +17,7 @@ public final class Stop extends AtomicBoolean {
   private volatile @Nullable ErrorKind kind;
   private volatile @Nullable String message;
   private volatile @Nullable Thread worker;
+  private volatile @Nullable Runnable onStop;
   private volatile long deadlineMillis;
   private volatile String deadlineMessage = "";
 
@@ -41,12 +42,24 @@ public final class Stop extends AtomicBoolean {
   }
 
   /** Sets the flag, with the error the statement fails with. */
-  public synchronized void stop(ErrorKind why, String text) {
-    if (kind == null && !get()) {
-      kind = why;
-      message = text;
+  public void stop(ErrorKind why, String text) {
+    Runnable then;
+    synchronized (this) {
+      if (kind == null && !get()) {
+        kind = why;
+        message = text;
+      }
+      set(true);
+      then = onStop;
     }
-    set(true);
+    if (then != null) {
+      then.run(); // the caller gets the error now, whatever the worker is doing
+    }
+  }
+
+  /** What {@link #stop} does after setting the flag, such as cancelling the worker's future. */
+  public void onStop(Runnable action) {
+    onStop = action;
   }
 
   /** The error of a statement stopped by {@code flag}: its reason, else a cancellation. */

@@ -260,15 +260,20 @@ public final class BridgeSession implements AutoCloseable {
     StatementExecutor executor = new StatementExecutor(state, cancel).withBackend(backend);
     RowSet rows = executor.cachedQuery(sql);
     if (rows == null) {
-      SqlNode node = parse(sql);
-      if (queryOnly) {
-        requireQuery(node);
+      // Parsing counts towards planning: a huge statement takes long to parse too.
+      Deadlines.Deadline planning = planningDeadline(cancel);
+      try {
+        SqlNode node = parse(sql);
+        if (queryOnly) {
+          requireQuery(node);
+        }
+        if (!node.isA(SqlKind.QUERY)) {
+          planning.cancel(); // DDL, INSERT, ... run here: execution.timeout bounds them
+        }
+        rows = executor.execute(node, sql);
+      } finally {
+        planning.cancel();
       }
-      SqlNode parsed = node;
-      rows =
-          node.isA(SqlKind.QUERY)
-              ? planning(cancel, () -> executor.execute(parsed, sql))
-              : executor.execute(node, sql);
     }
     return result(rows, cancel);
   }
@@ -278,23 +283,27 @@ public final class BridgeSession implements AutoCloseable {
    * planner.timeout}.
    */
   private <T> T planning(AtomicBoolean cancel, Supplier<T> plan) {
-    long millis = translated(config::plannerTimeoutMillis);
-    if (millis <= 0 || !(cancel instanceof Stop)) {
-      return plan.get();
-    }
-    Deadlines.Deadline deadline =
-        Deadlines.after(
-            millis,
-            (Stop) cancel,
-            "The statement took longer than "
-                + Deadlines.describe(millis)
-                + " to plan (planner.timeout) and was stopped",
-            () -> null);
+    Deadlines.Deadline deadline = planningDeadline(cancel);
     try {
       return plan.get();
     } finally {
       deadline.cancel();
     }
+  }
+
+  /** The deadline of {@code planner.timeout} from now for the statement of {@code cancel}. */
+  private Deadlines.Deadline planningDeadline(AtomicBoolean cancel) {
+    long millis = translated(config::plannerTimeoutMillis);
+    if (millis <= 0 || !(cancel instanceof Stop)) {
+      return Deadlines.NONE;
+    }
+    return Deadlines.after(
+        millis,
+        (Stop) cancel,
+        "The statement took longer than "
+            + Deadlines.describe(millis)
+            + " to plan (planner.timeout) and was stopped",
+        () -> null);
   }
 
   /** The rows of a statement that ran, for the reader; {@code cancel} stops them. */

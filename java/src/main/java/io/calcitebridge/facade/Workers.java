@@ -105,6 +105,8 @@ public final class Workers {
       throw e;
     }
     running.set(future);
+    Future<T> submitted = future;
+    stop.onStop(() -> submitted.cancel(true));
     return new Pending<>(future, stop);
   }
 
