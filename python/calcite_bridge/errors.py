@@ -111,13 +111,6 @@ class QueryCancelledError(Error):
     error_class = "CANCELLED"
 
 
-class TimeoutError(Error, builtins.TimeoutError):
-    """The statement ran longer than ``execution.timeout`` (or its ``timeout=``), or planned
-    longer than ``planner.timeout``; its work was stopped and the environment keeps working."""
-
-    error_class = "TIMEOUT"
-
-
 class JvmStartupError(Error, RuntimeError):
     """The JVM could not be started, or is not usable by calcite-bridge."""
 
@@ -129,6 +122,13 @@ class GatewayError(Error, ConnectionError):
     allowed, version mismatch), or the connection to it was lost."""
 
     error_class = "GATEWAY"
+
+
+class TimeoutError(Error, builtins.TimeoutError):
+    """The statement ran longer than ``execution.timeout`` (or its ``timeout=``), or planned
+    longer than ``planner.timeout``; its work was stopped and the environment keeps working."""
+
+    error_class = "TIMEOUT"
 
 
 _BY_KIND: dict[str, type[Error]] = {
