@@ -535,3 +535,19 @@ def test_the_wrong_token_message_names_every_way_a_gateway_takes_its_token(
     monkeypatch.setenv("CALCITE_BRIDGE_TOKEN", "another-wrong-token-long-enough")
     with pytest.raises(cb.GatewayError, match=r"refused the token from \$CALCITE_BRIDGE_TOKEN"):
         cb.connect(gateway=gateway_address)
+
+
+def test_a_statement_past_its_timeout_stops_on_the_gateway(gw: cb.Environment) -> None:
+    gw.execute("CREATE TABLE big (x BIGINT) WITH ('connector' = 'memory')")
+    gw.execute("INSERT INTO big VALUES " + ", ".join(f"({i})" for i in range(3000)))
+    cross = "SELECT a.x FROM big a, big b, big c WHERE a.x + b.x + c.x < 0"
+    for timeout, setting in ((2, None), (None, "2 s")):
+        if setting is not None:
+            gw.config.set("execution.timeout", setting)
+        start = time.monotonic()
+        with pytest.raises(cb.TimeoutError, match=r"execution\.timeout"):
+            gw.sql(cross, timeout=timeout).to_arrow_table()
+        elapsed = time.monotonic() - start
+        assert elapsed < 2 + 1.5, f"raised {elapsed:.2f} s after a 2 s limit"
+    gw.config.reset("execution.timeout")
+    assert gw.sql("SELECT COUNT(*) AS n FROM big").to_pylist() == [{"n": 3000}]

@@ -2,7 +2,8 @@
 DuckDB, and the work ends: the process is idle afterwards and the environment still answers.
 
 Each case runs tests/helpers/interrupted_query.py in a subprocess, sends it SIGINT while a
-cross join that would take minutes runs, and reads how it ended."""
+cross join that would take minutes runs (or a Python source computes on a JVM worker thread),
+and reads how it ended."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ HELPER = Path(__file__).parent / "helpers" / "interrupted_query.py"
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is a POSIX signal")
-@pytest.mark.parametrize(("backend", "rows"), [("enumerable", 30_000), ("duckdb", 300_000)])
+@pytest.mark.parametrize(
+    ("backend", "rows"), [("enumerable", 30_000), ("duckdb", 300_000), ("source", 1_000)]
+)
 def test_ctrl_c_stops_the_statement_and_its_work(backend: str, rows: int) -> None:
     child = subprocess.Popen(
         [sys.executable, str(HELPER), backend, str(rows)],

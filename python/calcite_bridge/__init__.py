@@ -21,6 +21,7 @@ from .errors import (
     SourceError,
     SqlParseError,
     SqlValidationError,
+    TimeoutError,
     UnsupportedError,
 )
 from .result import Result
@@ -45,6 +46,7 @@ __all__ = [
     "SqlParseError",
     "SqlValidationError",
     "Table",
+    "TimeoutError",
     "UnsupportedError",
     "__version__",
     "connect",

@@ -38,6 +38,7 @@ import pyarrow as pa
 
 from . import _interrupt
 from .errors import AccessDeniedError, Error, ExecutionError, from_stream_failure
+from .errors import TimeoutError as StatementTimeoutError
 from .sources.sandbox import UNCONFINED, Sandbox
 
 _lock = threading.Lock()
@@ -368,15 +369,28 @@ def run(
     schema: pa.Schema,
     statement: str | None,
     sandbox: Sandbox = UNCONFINED,
+    deadline: tuple[float, str] | None = None,
 ) -> pa.Table:
     """Runs ``sql`` over ``scans`` (``scan_0``, ``scan_1``, ...) in a database that reaches no
-    file ``sandbox`` forbids; the rows, cast to ``schema``."""
+    file ``sandbox`` forbids; the rows, cast to ``schema``. ``deadline`` (seconds left, the
+    message): past it DuckDB is interrupted and ``TimeoutError`` raised."""
     import duckdb
 
     database = _database(sandbox, any(isinstance(s, Query) for s in scans))
     state = _thread_cursor(database)
     _register_dyncol(database, sql)
     failed = True
+    timer: threading.Timer | None = None
+    timed_out = threading.Event()
+    if deadline is not None:
+
+        def time_out() -> None:
+            timed_out.set()
+            state.cursor.interrupt()
+
+        timer = threading.Timer(deadline[0], time_out)
+        timer.daemon = True
+        timer.start()
     try:
         # Ctrl-C interrupts DuckDB from the watcher thread; it means the same here as on
         # Calcite's engine.
@@ -389,6 +403,8 @@ def run(
                 table = fetch()
                 failed = False
             except BaseException as e:
+                if timed_out.is_set() and deadline is not None:
+                    raise StatementTimeoutError(deadline[1], sql=statement) from None
                 if reading.interrupted or "interrupted" in str(e).lower():
                     raise KeyboardInterrupt from None
                 if isinstance(e, duckdb.PermissionException):
@@ -399,6 +415,8 @@ def run(
                     raise _error(e, statement) from None
                 raise
     finally:
+        if timer is not None:
+            timer.cancel()
         for scan in scans:
             if isinstance(scan, pa.RecordBatchReader):
                 scan.close()

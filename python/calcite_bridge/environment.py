@@ -71,23 +71,30 @@ class Environment:
 
     def lock_config(self) -> None:
         """Freezes the security settings (``python.allowed-modules``,
-        ``filesystem.allowed-paths``, ``external-access``) for this environment's life, as
+        ``filesystem.allowed-paths``, ``external-access``, and the limits ``execution.timeout``,
+        ``planner.timeout``, ``execution.memory-limit``) for this environment's life, as
         ``SET 'lock-config' = 'true'`` does: a later SET or RESET of them, from SQL or from
         ``config``, raises ``ConfigError`` (docs/security.md)."""
         self.config.set("lock-config", "true")
 
-    def execute(self, sql: str) -> Result:
-        """Runs any statement (query, INSERT, DDL, SET, ...) and returns its rows."""
+    def execute(self, sql: str, timeout: float | str | None = None) -> Result:
+        """Runs any statement (query, INSERT, DDL, SET, ...) and returns its rows. ``timeout``
+        (seconds, or a duration such as ``'30 s'``) overrides ``execution.timeout`` for it."""
         try:
-            reader, kind = self._session.run(sql, False)
+            reader, kind = self._session.run(sql, False, None, _duration(timeout))
         finally:
             self._settings_changed()  # a SET or RESET, perhaps
         return Result(reader, kind=kind, sql=sql)
 
-    def sql(self, sql: str, backend: str | None = None) -> Result:
+    def sql(
+        self, sql: str, backend: str | None = None, timeout: float | str | None = None
+    ) -> Result:
         """Runs a query (SELECT, WITH, VALUES) and returns its rows. ``backend`` (``auto``, the
-        default, ``enumerable``, ``duckdb``) overrides ``execution.backend`` for this query."""
-        reader, kind = self._session.run(sql, True, backend)
+        default, ``enumerable``, ``duckdb``) overrides ``execution.backend`` for this query;
+        ``timeout`` (seconds, or a duration such as ``'30 s'``) overrides ``execution.timeout``:
+        past it, planning, running or reading the rows raises ``TimeoutError`` and the work
+        stops."""
+        reader, kind = self._session.run(sql, True, backend, _duration(timeout))
         return Result(reader, kind=kind, sql=sql)
 
     def execute_script(self, sql: str) -> int:
@@ -171,6 +178,15 @@ class Environment:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _duration(timeout: float | str | None) -> str | None:
+    """A ``timeout=`` argument as the JVM reads it: seconds become ``'<n> ms'``."""
+    if timeout is None or isinstance(timeout, str):
+        return timeout
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout < 0:
+        raise ConfigError(f"timeout must be a number of seconds, 0 or more, got {timeout!r}")
+    return f"{round(timeout * 1000)} ms" if timeout else "0"
 
 
 def _to_reader(data: Any) -> pa.RecordBatchReader:

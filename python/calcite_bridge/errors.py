@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import json
 from typing import Any
 
@@ -130,6 +131,13 @@ class GatewayError(Error, ConnectionError):
     error_class = "GATEWAY"
 
 
+class TimeoutError(Error, builtins.TimeoutError):
+    """The statement ran longer than ``execution.timeout`` (or its ``timeout=``), or planned
+    longer than ``planner.timeout``; its work was stopped and the environment keeps working."""
+
+    error_class = "TIMEOUT"
+
+
 _BY_KIND: dict[str, type[Error]] = {
     cls.error_class: cls
     for cls in (
@@ -144,6 +152,7 @@ _BY_KIND: dict[str, type[Error]] = {
         ResourceError,
         ExecutionError,
         QueryCancelledError,
+        TimeoutError,
     )
 }
 

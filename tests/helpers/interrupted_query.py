@@ -1,7 +1,9 @@
 """Runs a query that would take minutes, for tests/test_interrupt.py to stop with SIGINT.
 
-Usage: interrupted_query.py BACKEND ROWS. Prints ``started`` once the statement runs, then how
-it ended, the CPU time the process used in the 2 s after, and a query run afterwards."""
+Usage: interrupted_query.py BACKEND ROWS; BACKEND ``source`` runs a query whose Python source
+computes on a JVM worker thread as the query is planned. Prints ``started`` once the statement
+runs, then how it ended, the CPU time the process used in the 2 s after, and a query run
+afterwards."""
 
 from __future__ import annotations
 
@@ -12,13 +14,38 @@ import pyarrow as pa
 
 import calcite_bridge as cb
 
+
+class SlowSource:
+    """A source whose ``apply_filters`` (run on a JVM worker thread as the query is planned)
+    computes for a minute."""
+
+    def schema(self) -> pa.Schema:
+        return pa.schema([("x", pa.int64())])
+
+    def apply_filters(self, filters: list[object]) -> list[object]:
+        end = time.monotonic() + 60
+        n = 0
+        while time.monotonic() < end:
+            n += 1
+        return filters
+
+    def scan(self, request: object) -> pa.Table:
+        return pa.table({"x": pa.array([1, 2, 3], pa.int64())})
+
+
 backend, rows = sys.argv[1], int(sys.argv[2])
-env = cb.connect(backend=backend)
+env = cb.connect(backend="enumerable" if backend == "source" else backend)
 env.register_arrow("big", pa.table({"x": pa.array(range(rows), pa.int64())}))
+env.register_source("slow", SlowSource())
+QUERY = (
+    "SELECT x FROM slow WHERE x > 1"
+    if backend == "source"
+    else "SELECT a.x, b.x AS y FROM big a, big b WHERE a.x + b.x < 0"
+)
 env.sql("SELECT COUNT(*) AS n FROM big").to_pylist()  # the JVM and DuckDB started
 print("started", flush=True)
 try:
-    env.sql("SELECT a.x, b.x AS y FROM big a, big b WHERE a.x + b.x < 0").to_arrow_table()
+    env.sql(QUERY).to_arrow_table()
     print("finished", flush=True)
 except KeyboardInterrupt:
     print("interrupted", flush=True)

@@ -317,9 +317,14 @@ class Py4JSession:
         return first[:end].decode(), memoryview(first)[end + 1 :], statement
 
     def run(
-        self, sql: str, query_only: bool, backend: str | None = None
+        self, sql: str, query_only: bool, backend: str | None = None, timeout: str | None = None
     ) -> tuple[pa.RecordBatchReader, str]:
-        if query_only and backend is not None:
+        if timeout is not None:
+            args = (sql, backend, timeout) if query_only else (sql, timeout)
+            header, body, statement = self._start(
+                "query" if query_only else "execute", *args, sql=sql
+            )
+        elif query_only and backend is not None:
             header, body, statement = self._start("query", sql, backend, sql=sql)
         else:
             header, body, statement = self._start(

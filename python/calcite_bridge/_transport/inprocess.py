@@ -61,16 +61,16 @@ class JPypeSession:
             jvm.call(self._java.setHostBackends, "duckdb")
 
     def run(
-        self, sql: str, query_only: bool, backend: str | None = None
+        self, sql: str, query_only: bool, backend: str | None = None, timeout: str | None = None
     ) -> tuple[pa.RecordBatchReader, str]:
         java = self._java
         # A cached plan runs on this thread: handing it to a worker costs more than it does.
-        handle = jvm.call(java.queryCached, sql, backend, sql=sql) if query_only else None
+        handle = jvm.call(java.queryCached, sql, backend, timeout, sql=sql) if query_only else None
         if handle is None:
             if query_only:
-                pending = java.query(sql) if backend is None else java.query(sql, backend)
+                pending = java.query(sql, backend, timeout)
             else:
-                pending = java.execute(sql)
+                pending = java.execute(sql, timeout)
             handle = jvm.wait(pending, sql)
         kind = str(handle.kind())
         if not str(handle.backend()):
@@ -91,6 +91,8 @@ class JPypeSession:
                     scans.append(_duckdb.source_scan(source, request, columns, schema))
             schema = _schema(handle.schema())
             backend_sql = str(handle.backendSql())
+            remaining = int(handle.remainingMillis())
+            deadline = (remaining / 1000, str(handle.timeoutMessage())) if remaining >= 0 else None
         except BaseException:
             for scan in scans:
                 if isinstance(scan, pa.RecordBatchReader):
@@ -98,7 +100,7 @@ class JPypeSession:
             raise
         finally:
             handle.close()
-        table = _duckdb.run(backend_sql, scans, schema, sql, self._sandbox())
+        table = _duckdb.run(backend_sql, scans, schema, sql, self._sandbox(), deadline)
         return table.to_reader(), kind
 
     def _forget(self, kind: str) -> None:

@@ -343,9 +343,22 @@ def wait(pending: Any, sql: str | None = None) -> Any:
         while not pending.waitFor(_POLL_MILLIS):
             pass
     except KeyboardInterrupt:
+        worker = str(pending.workerName())
         pending.cancel()
+        _stop_worker(pending, worker)
         raise
+    # Done, yet still on its worker: stopped (its timeout) while there; its Python code stops too.
+    _stop_worker(pending, str(pending.workerName()))
     return call(pending.result, sql=sql)
+
+
+def _stop_worker(pending: Any, worker: str) -> None:
+    """Stops the Python code (a source) that the stopped statement of ``pending`` may still run
+    on worker thread ``worker``."""
+    if worker:
+        from .threads import interrupt_worker
+
+        interrupt_worker(worker, lambda: str(pending.workerName()) != worker)
 
 
 def call(fn: Any, *args: Any, sql: str | None = None) -> Any:

@@ -19,10 +19,11 @@ class Session(Protocol):
     """One catalog and configuration in the JVM. Every failure is an ``errors.Error``."""
 
     def run(
-        self, sql: str, query_only: bool, backend: str | None = None
+        self, sql: str, query_only: bool, backend: str | None = None, timeout: str | None = None
     ) -> tuple[pa.RecordBatchReader, str]:
         """Runs a statement: its rows, and what ran (``query``, ``insert``, ``ddl``, ...).
-        ``backend`` overrides ``execution.backend`` for a query."""
+        ``backend`` overrides ``execution.backend`` for a query, ``timeout`` (a duration such
+        as ``'30 s'``) ``execution.timeout`` for this statement."""
         ...
 
     def validate(self, sql: str) -> pa.Schema: ...

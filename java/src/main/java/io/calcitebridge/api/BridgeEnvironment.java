@@ -134,6 +134,20 @@ public final class BridgeEnvironment implements AutoCloseable {
   }
 
   /**
+   * Runs any statement, as {@link #execute(String)}, within {@code timeout} instead of the
+   * environment's {@code execution.timeout}: past it the statement is stopped, while it plans, runs
+   * or its rows are read, and fails with kind {@code TIMEOUT}.
+   *
+   * @param sql one statement
+   * @param timeout how long it may take; {@link java.time.Duration#ZERO} for no limit
+   * @return its rows, which the caller reads and closes
+   * @throws BridgeException when the statement fails, or of kind {@code TIMEOUT} past its time
+   */
+  public ArrowReader execute(String sql, java.time.Duration timeout) {
+    return Calls.rows(session.execute(sql, millis(timeout)));
+  }
+
+  /**
    * Runs a query ({@code SELECT}, {@code WITH}, {@code VALUES}); another statement is an error.
    *
    * @param sql one query
@@ -142,6 +156,27 @@ public final class BridgeEnvironment implements AutoCloseable {
    */
   public ArrowReader sql(String sql) {
     return Calls.rows(session.query(sql));
+  }
+
+  /**
+   * Runs a query, as {@link #sql(String)}, within {@code timeout} instead of the environment's
+   * {@code execution.timeout}: past it the query is stopped, while it plans, runs or its rows are
+   * read, and fails with kind {@code TIMEOUT}.
+   *
+   * @param sql one query
+   * @param timeout how long it may take; {@link java.time.Duration#ZERO} for no limit
+   * @return its rows, which the caller reads and closes
+   * @throws BridgeException when the query fails, or of kind {@code TIMEOUT} past its time
+   */
+  public ArrowReader sql(String sql, java.time.Duration timeout) {
+    return Calls.rows(session.query(sql, null, millis(timeout)));
+  }
+
+  private static String millis(java.time.Duration timeout) {
+    if (timeout.isNegative()) {
+      throw new IllegalArgumentException("timeout must not be negative: " + timeout);
+    }
+    return timeout.isZero() ? "0" : Math.max(1, timeout.toMillis()) + " ms";
   }
 
   /**

@@ -36,6 +36,8 @@ public final class BridgeException extends RuntimeException {
     EXECUTION,
     /** The statement was cancelled. */
     CANCELLED,
+    /** The statement ran past {@code execution.timeout} or planned past {@code planner.timeout}. */
+    TIMEOUT,
     /** Anything else: a bug in calcite-bridge. */
     INTERNAL
   }

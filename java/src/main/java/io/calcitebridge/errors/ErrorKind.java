@@ -30,6 +30,8 @@ public enum ErrorKind {
   EXECUTION,
   /** The statement was cancelled. */
   CANCELLED,
+  /** The statement ran past {@code execution.timeout} or planned past {@code planner.timeout}. */
+  TIMEOUT,
   /** Anything else: a bug in calcite-bridge. */
   INTERNAL
 }

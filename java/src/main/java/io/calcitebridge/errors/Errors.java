@@ -117,6 +117,14 @@ public final class Errors {
       return new BridgeError(
           ErrorKind.RESOURCE, "The statement is nested too deeply to plan (stack overflow)", top);
     }
+    if (c instanceof org.apache.arrow.memory.OutOfMemoryException) {
+      return new BridgeError(
+          ErrorKind.RESOURCE,
+          "Out of memory: the statement's rows reached execution.memory-limit ("
+              + plainMessage(c.getMessage())
+              + ")",
+          top);
+    }
     if (c instanceof OutOfMemoryError) {
       return new BridgeError(ErrorKind.RESOURCE, "Out of memory: " + c.getMessage(), top);
     }

@@ -8,8 +8,10 @@ import io.calcitebridge.connector.PythonSource;
 import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.Errors;
 import io.calcitebridge.errors.PositionedException;
+import io.calcitebridge.errors.Stop;
 import io.calcitebridge.plan.PlannerContext;
 import io.calcitebridge.statement.ArrowResults;
+import io.calcitebridge.statement.Limits;
 import io.calcitebridge.statement.RowSet;
 import io.calcitebridge.statement.SessionConfig;
 import io.calcitebridge.statement.SessionState;
@@ -61,7 +63,15 @@ public final class BridgeSession implements AutoCloseable {
 
   /** Runs any statement. */
   public Pending<StatementResult> execute(String sql) {
-    return Workers.submit(cancel -> run(sql, cancel, false));
+    return execute(sql, null);
+  }
+
+  /**
+   * Runs any statement, stopped once {@code timeout} (a duration such as {@code '30 s'}; null for
+   * the environment's {@code execution.timeout}) has passed.
+   */
+  public Pending<StatementResult> execute(String sql, @Nullable String timeout) {
+    return Workers.submit(cancel -> run(sql, cancel, false), timeoutMillis(timeout));
   }
 
   /** Runs a query ({@code SELECT}, {@code WITH}, {@code VALUES}); anything else is an error. */
@@ -74,7 +84,26 @@ public final class BridgeSession implements AutoCloseable {
    * environment's {@code execution.backend} when it is null.
    */
   public Pending<StatementResult> query(String sql, @Nullable String backend) {
-    return Workers.submit(cancel -> run(sql, cancel, true, backend));
+    return query(sql, backend, null);
+  }
+
+  /**
+   * As {@link #query(String, String)}, stopped once {@code timeout} (a duration such as {@code '30
+   * s'}; null for the environment's {@code execution.timeout}) has passed: planning, running and
+   * reading the rows.
+   */
+  public Pending<StatementResult> query(
+      String sql, @Nullable String backend, @Nullable String timeout) {
+    return Workers.submit(cancel -> run(sql, cancel, true, backend), timeoutMillis(timeout));
+  }
+
+  /** Milliseconds of {@code timeout}, or of the environment's {@code execution.timeout}. */
+  private long timeoutMillis(@Nullable String timeout) {
+    if (timeout == null || timeout.isBlank()) {
+      return translated(config::timeoutMillis);
+    }
+    return translated(
+        () -> Limits.millis(Limits.normalizeDuration(SessionConfig.EXECUTION_TIMEOUT, timeout)));
   }
 
   /**
@@ -83,11 +112,22 @@ public final class BridgeSession implements AutoCloseable {
    * worker thread and waiting for it (about half a millisecond, as long as a small DuckDB query).
    */
   public @Nullable StatementResult queryCached(String sql, @Nullable String backend) {
-    AtomicBoolean cancel = new AtomicBoolean();
+    return queryCached(sql, backend, null);
+  }
+
+  /** As {@link #queryCached(String, String)}, with the timeout of {@link #query}. */
+  public @Nullable StatementResult queryCached(
+      String sql, @Nullable String backend, @Nullable String timeout) {
+    long millis = timeoutMillis(timeout);
     return translated(
         () -> {
+          Stop cancel = new Stop();
           RowSet rows = new StatementExecutor(state, cancel).withBackend(backend).cachedQuery(sql);
-          return rows == null ? null : result(rows, cancel);
+          if (rows == null) {
+            return null;
+          }
+          Workers.stopAfter(cancel, millis); // the rows are read within the timeout
+          return result(rows, cancel);
         });
   }
 
@@ -116,7 +156,8 @@ public final class BridgeSession implements AutoCloseable {
             rows.rows().enumerator().close();
           }
           return nodes.size();
-        });
+        },
+        timeoutMillis(null));
   }
 
   /** The plan of a query or INSERT as {@code text}, {@code json} or {@code dot}. */
@@ -128,9 +169,13 @@ public final class BridgeSession implements AutoCloseable {
   public Pending<String> explain(String sql, String format, @Nullable String backend) {
     return Workers.submit(
         cancel ->
-            new StatementExecutor(state, cancel)
-                .withBackend(backend)
-                .explain(sql, () -> parse(sql), format));
+            planning(
+                cancel,
+                () ->
+                    new StatementExecutor(state, cancel)
+                        .withBackend(backend)
+                        .explain(sql, () -> parse(sql), format)),
+        timeoutMillis(null));
   }
 
   /** Validates a query; returns the address of an exported Arrow schema of its result. */
@@ -141,7 +186,8 @@ public final class BridgeSession implements AutoCloseable {
               new StatementExecutor(state, cancel).validate(sql, () -> requireQuery(parse(sql)));
           return new StatementResult(
               "schema", ArrowResults.export(RowSet.of("schema", rowType, List.of())));
-        });
+        },
+        timeoutMillis(null));
   }
 
   public void setConfig(String key, String value) {
@@ -214,19 +260,57 @@ public final class BridgeSession implements AutoCloseable {
     StatementExecutor executor = new StatementExecutor(state, cancel).withBackend(backend);
     RowSet rows = executor.cachedQuery(sql);
     if (rows == null) {
-      SqlNode node = parse(sql);
-      if (queryOnly) {
-        requireQuery(node);
+      // Parsing counts towards planning: a huge statement takes long to parse too.
+      Deadlines.Deadline planning = planningDeadline(cancel);
+      try {
+        SqlNode node = parse(sql);
+        if (queryOnly) {
+          requireQuery(node);
+        }
+        if (!node.isA(SqlKind.QUERY)) {
+          planning.cancel(); // DDL, INSERT, ... run here: execution.timeout bounds them
+        }
+        rows = executor.execute(node, sql);
+      } finally {
+        planning.cancel();
       }
-      rows = executor.execute(node, sql);
     }
     return result(rows, cancel);
   }
 
+  /**
+   * Runs {@code plan}, which plans a query (its rows are read later), within {@code
+   * planner.timeout}.
+   */
+  private <T> T planning(AtomicBoolean cancel, Supplier<T> plan) {
+    Deadlines.Deadline deadline = planningDeadline(cancel);
+    try {
+      return plan.get();
+    } finally {
+      deadline.cancel();
+    }
+  }
+
+  /** The deadline of {@code planner.timeout} from now for the statement of {@code cancel}. */
+  private Deadlines.Deadline planningDeadline(AtomicBoolean cancel) {
+    long millis = translated(config::plannerTimeoutMillis);
+    if (millis <= 0 || !(cancel instanceof Stop)) {
+      return Deadlines.NONE;
+    }
+    return Deadlines.after(
+        millis,
+        (Stop) cancel,
+        "The statement took longer than "
+            + Deadlines.describe(millis)
+            + " to plan (planner.timeout) and was stopped",
+        () -> null);
+  }
+
   /** The rows of a statement that ran, for the reader; {@code cancel} stops them. */
-  private static StatementResult result(RowSet rows, AtomicBoolean cancel) {
+  private StatementResult result(RowSet rows, AtomicBoolean cancel) {
+    long memoryLimit = config.memoryLimitBytes();
     if (rows.translation() == null) {
-      return new StatementResult(rows.kind(), ArrowResults.export(rows), cancel);
+      return new StatementResult(rows.kind(), ArrowResults.export(rows, memoryLimit), cancel);
     }
     List<@Nullable ExportedStream> scans = new ArrayList<>();
     List<byte[]> scanSchemas = new ArrayList<>();
@@ -252,6 +336,7 @@ public final class BridgeSession implements AutoCloseable {
       throw e;
     }
     return new StatementResult(
+        cancel,
         rows.kind(),
         ArrowTypes.toSchema(rows.rowType()).serializeAsMessage(),
         rows.translation().backend(),

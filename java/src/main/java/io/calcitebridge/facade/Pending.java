@@ -1,6 +1,7 @@
 package io.calcitebridge.facade;
 
 import io.calcitebridge.errors.Errors;
+import io.calcitebridge.errors.Stop;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -43,8 +44,19 @@ public final class Pending<T> {
     } catch (ExecutionException e) {
       throw Errors.translate(e.getCause());
     } catch (CancellationException | InterruptedException e) {
+      if (Stop.hasReason(cancelFlag)) {
+        throw Stop.stopped(cancelFlag); // its timeout, say
+      }
       throw Errors.translate(e);
     }
+  }
+
+  /**
+   * The name of the worker thread running the statement now, or "": the host interrupts the code of
+   * its own that the statement runs there (a Python source).
+   */
+  public String workerName() {
+    return cancelFlag instanceof Stop ? ((Stop) cancelFlag).workerName() : "";
   }
 
   /** Asks the statement to stop: sets Calcite's cancel flag and interrupts the worker. */

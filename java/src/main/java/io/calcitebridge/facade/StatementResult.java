@@ -6,6 +6,7 @@ import io.calcitebridge.arrow.GuardedReader;
 import io.calcitebridge.connector.PythonSource;
 import io.calcitebridge.connector.SourceStorage;
 import io.calcitebridge.errors.Errors;
+import io.calcitebridge.errors.Stop;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.c.ArrowArrayStream;
@@ -53,6 +54,7 @@ public final class StatementResult implements AutoCloseable {
    * than a small backend query.
    */
   StatementResult(
+      AtomicBoolean cancel,
       String kind,
       byte[] schema,
       String backend,
@@ -60,7 +62,7 @@ public final class StatementResult implements AutoCloseable {
       List<@Nullable ExportedStream> scans,
       List<byte[]> scanSchemas,
       List<SourceStorage.@Nullable Prepared> prepared) {
-    this.cancel = new AtomicBoolean();
+    this.cancel = cancel;
     this.kind = kind;
     this.stream = null;
     this.schema = schema;
@@ -132,6 +134,19 @@ public final class StatementResult implements AutoCloseable {
    */
   public void cancel() {
     cancel.set(true);
+  }
+
+  /**
+   * Milliseconds left before the statement's timeout (0 once past), or -1 without one: a backend of
+   * the reader's process stops its work then, failing with {@link #timeoutMessage}.
+   */
+  public long remainingMillis() {
+    return cancel instanceof Stop ? ((Stop) cancel).remainingMillis() : -1;
+  }
+
+  /** The message of the error a statement past its timeout fails with. */
+  public String timeoutMessage() {
+    return cancel instanceof Stop ? ((Stop) cancel).deadlineMessage() : "";
   }
 
   /** What ran: {@code query}, {@code insert}, {@code ddl}, {@code explain}, ... */

@@ -1,13 +1,19 @@
 package io.calcitebridge.facade;
 
+import io.calcitebridge.errors.BridgeError;
+import io.calcitebridge.errors.ErrorKind;
+import io.calcitebridge.errors.Stop;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -19,13 +25,31 @@ public final class Workers {
   /** Stack size of a worker thread. */
   public static final long STACK_BYTES = 256L * 1024 * 1024;
 
-  private static final ExecutorService POOL =
-      new ThreadPoolExecutor(0, 64, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), new Factory());
+  /** How many statements run at once; more wait in a queue of {@link #QUEUED} places. */
+  public static final int THREADS = 64;
+
+  /** How many statements may wait for a worker; past them a statement fails as RESOURCE. */
+  public static final int QUEUED = 10_000;
+
+  private static final ThreadPoolExecutor POOL = pool();
 
   private static volatile @Nullable ThreadHooks hooks;
   private static volatile boolean stopping;
 
   private Workers() {}
+
+  private static ThreadPoolExecutor pool() {
+    ThreadPoolExecutor p =
+        new ThreadPoolExecutor(
+            THREADS,
+            THREADS,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(QUEUED),
+            new Factory());
+    p.allowCoreThreadTimeOut(true);
+    return p;
+  }
 
   /**
    * What the host process runs on each worker thread as it starts and as it ends. Python uses it to
@@ -48,13 +72,95 @@ public final class Workers {
   /** Runs {@code task} on a worker thread. */
   public static <T> Pending<T> submit(Callable<T> task) {
     AtomicBoolean cancelFlag = new AtomicBoolean();
-    return new Pending<>(POOL.submit(task), cancelFlag);
+    return new Pending<>(queue(task), cancelFlag);
   }
 
   /** Runs {@code task} on a worker thread, handing it the cancel flag of the statement. */
-  public static <T> Pending<T> submit(java.util.function.Function<AtomicBoolean, T> task) {
-    AtomicBoolean cancelFlag = new AtomicBoolean();
-    return new Pending<>(POOL.submit(() -> task.apply(cancelFlag)), cancelFlag);
+  public static <T> Pending<T> submit(Function<AtomicBoolean, T> task) {
+    return submit(task, 0);
+  }
+
+  /**
+   * Runs {@code task} on a worker thread, handing it the cancel flag of the statement, which fails
+   * with a timeout error once {@code timeoutMillis} (none when 0) have passed since now, waiting in
+   * the queue included; so do the rows it returns, while they are read.
+   */
+  public static <T> Pending<T> submit(Function<AtomicBoolean, T> task, long timeoutMillis) {
+    Stop stop = new Stop();
+    MemoryGuard.watch(stop);
+    AtomicReference<@Nullable Future<?>> running = new AtomicReference<>();
+    String message =
+        "The statement ran longer than its timeout ("
+            + Deadlines.describe(timeoutMillis)
+            + ", execution.timeout) and was stopped";
+    if (timeoutMillis > 0) {
+      stop.deadline(System.currentTimeMillis() + timeoutMillis, message);
+    }
+    Deadlines.Deadline deadline = Deadlines.after(timeoutMillis, stop, message, running::get);
+    Future<T> future;
+    try {
+      future = queue(() -> guarded(stop, task));
+    } catch (RuntimeException e) {
+      deadline.cancel();
+      throw e;
+    }
+    running.set(future);
+    Future<T> submitted = future;
+    stop.onStop(() -> submitted.cancel(true));
+    return new Pending<>(future, stop);
+  }
+
+  /**
+   * Stops {@code stop}, the flag of a statement that runs on the caller's thread, with a timeout
+   * error once {@code timeoutMillis} (none when 0) have passed.
+   */
+  public static void stopAfter(Stop stop, long timeoutMillis) {
+    MemoryGuard.watch(stop);
+    if (timeoutMillis > 0) {
+      String message =
+          "The statement ran longer than its timeout ("
+              + Deadlines.describe(timeoutMillis)
+              + ", execution.timeout) and was stopped";
+      stop.deadline(System.currentTimeMillis() + timeoutMillis, message);
+      Deadlines.after(timeoutMillis, stop, message, () -> null);
+    }
+  }
+
+  /**
+   * Runs {@code task} with {@code stop} as the statement's flag; once the flag is set, whatever the
+   * task failed with becomes the reason it was stopped (a timeout, a cancel).
+   */
+  private static <T> T guarded(Stop stop, Function<AtomicBoolean, T> task) {
+    Stop.setCurrent(stop);
+    try {
+      return task.apply(stop);
+    } catch (RuntimeException | Error e) {
+      if (stop.get()) {
+        RuntimeException reason = Stop.stopped(stop);
+        reason.addSuppressed(e);
+        throw reason;
+      }
+      throw e;
+    } finally {
+      Stop.setCurrent(null);
+    }
+  }
+
+  private static <T> Future<T> queue(Callable<T> task) {
+    try {
+      return POOL.submit(task);
+    } catch (RejectedExecutionException e) {
+      throw new BridgeError(
+          ErrorKind.RESOURCE,
+          stopping
+              ? "The process is exiting: no new statement runs"
+              : "Too many statements at once: "
+                  + THREADS
+                  + " run and "
+                  + QUEUED
+                  + " wait already; run this one when others have finished",
+          e);
+    }
   }
 
   /**

@@ -50,6 +50,21 @@ public final class RemoteSession implements AutoCloseable {
     return start(() -> session.query(sql, backend));
   }
 
+  /**
+   * Runs a query on {@code backend} (null: the environment's), stopped after {@code timeout} (a
+   * duration such as {@code '30 s'}; null: the environment's {@code execution.timeout}).
+   */
+  public long query(String sql, String backend, String timeout) {
+    return start(() -> session.query(sql, backend, timeout));
+  }
+
+  /**
+   * Runs any statement, stopped after {@code timeout} (see {@link #query(String, String, String)}).
+   */
+  public long execute(String sql, String timeout) {
+    return start(() -> session.execute(sql, timeout));
+  }
+
   /** Validates a query; its answer is an IPC stream of the result's schema, without batches. */
   public long validate(String sql) {
     return start(() -> session.validate(sql));

@@ -283,7 +283,8 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
           @Override
           public boolean moveNext() {
             if (cancel.get()) {
-              throw new java.util.concurrent.CancellationException("The statement was cancelled");
+              // A timeout or the memory guard fails with its own error (Stop).
+              throw io.calcitebridge.errors.Stop.stopped(cancel);
             }
             return inner.moveNext();
           }

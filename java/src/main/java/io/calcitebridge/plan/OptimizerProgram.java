@@ -27,12 +27,56 @@ final class OptimizerProgram {
   private OptimizerProgram() {}
 
   /**
+   * {@code Programs.hep}, whose planner shares the context of the statement's planner, so that the
+   * statement's cancel flag (its timeout, Ctrl-C) stops it too.
+   */
+  private static Program hep(
+      List<? extends org.apache.calcite.plan.RelOptRule> rules,
+      boolean noDag,
+      org.apache.calcite.rel.metadata.RelMetadataProvider metadata) {
+    HepProgramBuilder builder = HepProgram.builder();
+    for (org.apache.calcite.plan.RelOptRule rule : rules) {
+      builder.addRuleInstance(rule);
+    }
+    return of(builder.build(), noDag, metadata);
+  }
+
+  /**
+   * {@code Programs.of(HepProgram, boolean, RelMetadataProvider)} with one change: its {@code
+   * HepPlanner} gets the context of the statement's planner (Calcite's gets none), which carries
+   * the statement's {@code CancelFlag}.
+   */
+  private static Program of(
+      HepProgram program,
+      boolean noDag,
+      org.apache.calcite.rel.metadata.RelMetadataProvider metadata) {
+    return (planner, rel, traits, materializations, lattices) -> {
+      org.apache.calcite.plan.hep.HepPlanner hep =
+          new org.apache.calcite.plan.hep.HepPlanner(
+              program,
+              planner.getContext(), // changed: Calcite passes null
+              noDag,
+              null,
+              org.apache.calcite.plan.RelOptCostImpl.FACTORY);
+      hep.registerMetadataProviders(new java.util.ArrayList<>(List.of(metadata)));
+      for (RelOptMaterialization m : materializations) {
+        hep.addMaterialization(m);
+      }
+      for (RelOptLattice l : lattices) {
+        hep.addLattice(l);
+      }
+      hep.setRoot(rel);
+      return hep.findBestExp();
+    };
+  }
+
+  /**
    * Moves filters down through projections, into joins and into the branches of set operations. Run
    * twice: a filter that one rule moves may only then match another (into a join, then below the
    * projection of a join key).
    */
   private static final Program MOVE_FILTERS =
-      Programs.hep(
+      hep(
           List.of(
               CoreRules.FILTER_PROJECT_TRANSPOSE,
               CoreRules.FILTER_SET_OP_TRANSPOSE,
@@ -48,7 +92,7 @@ final class OptimizerProgram {
    * values, and the project and join rules by {@link SubQueryRules}.
    */
   private static final Program SUB_QUERIES =
-      Programs.of(
+      of(
           HepProgram.builder()
               .addRuleCollection(
                   List.of(
@@ -73,7 +117,7 @@ final class OptimizerProgram {
           Programs.decorrelate(),
           MOVE_FILTERS,
           MOVE_FILTERS,
-          Programs.hep(
+          hep(
               List.of(
                   CoreRules.FILTER_PROJECT_TRANSPOSE,
                   CoreRules.FILTER_MERGE,
@@ -85,7 +129,7 @@ final class OptimizerProgram {
           // Conditions simplified once the sources have been offered theirs (as written): a
           // comparison with a NULL literal left in a filter made the planner's predicate metadata
           // fail ("Comparison with NULL in pulledUpPredicates", CALCITE-7598, fixed after 1.42).
-          Programs.hep(
+          hep(
               List.of(CoreRules.FILTER_REDUCE_EXPRESSIONS, CoreRules.JOIN_REDUCE_EXPRESSIONS),
               true,
               DefaultRelMetadataProvider.INSTANCE),
@@ -200,7 +244,7 @@ final class OptimizerProgram {
           .build();
 
   private static final Program ORDER_JOINS =
-      Programs.of(JOIN_ORDER, false, DefaultRelMetadataProvider.INSTANCE);
+      of(JOIN_ORDER, false, DefaultRelMetadataProvider.INSTANCE);
 
   private static RelNode costBased(
       RelOptPlanner planner,

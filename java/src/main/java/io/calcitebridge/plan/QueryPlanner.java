@@ -74,7 +74,8 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   private RelOptCluster cluster() {
     RelOptCluster c = cluster;
     if (c == null) {
-      VolcanoPlanner p = new VolcanoPlanner();
+      // The statement's flag stops the cost-based search at its next rule (a timeout, Ctrl-C).
+      VolcanoPlanner p = new VolcanoPlanner(null, cancelContext());
       // Trait definitions come first: the cluster's empty trait set is made from them.
       p.addRelTraitDef(ConventionTraitDef.INSTANCE);
       p.addRelTraitDef(RelCollationTraitDef.INSTANCE);
@@ -83,6 +84,14 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
       cluster = c;
     }
     return c;
+  }
+
+  /** A planner context with the cancel flag of the statement on this thread, if any. */
+  public static org.apache.calcite.plan.Context cancelContext() {
+    java.util.concurrent.atomic.AtomicBoolean flag = io.calcitebridge.errors.Stop.current();
+    return flag == null
+        ? org.apache.calcite.plan.Contexts.empty()
+        : org.apache.calcite.plan.Contexts.of(new org.apache.calcite.util.CancelFlag(flag));
   }
 
   /** The cluster's planner, without rules until {@link #physical} needs them. */

@@ -39,12 +39,39 @@ public final class ArrowResults {
    * the same typed error.
    */
   public static ExportedStream export(RowSet rows) {
-    ArrowReader reader =
-        rows.direct() != null
-            ? rows.direct()
-            : new RowsToArrow(ALLOCATOR, rows.rowType(), rows.rows().enumerator());
+    return export(rows, 0);
+  }
+
+  /**
+   * As {@link #export(RowSet)}; the rows Calcite's engine produces hold at most {@code memoryLimit}
+   * bytes of Arrow buffers at once (none when 0), those the reader still holds included, past which
+   * the stream fails with a RESOURCE error ({@code execution.memory-limit}).
+   */
+  public static ExportedStream export(RowSet rows, long memoryLimit) {
+    ArrowReader reader;
+    BufferAllocator allocator = ALLOCATOR;
+    if (rows.direct() != null) {
+      reader = rows.direct();
+    } else if (memoryLimit > 0) {
+      ArrowMemory.Scoped scoped = ArrowMemory.scoped(memoryLimit);
+      // The exported batches stay charged to the allocator that exports them.
+      allocator = scoped.allocator();
+      reader =
+          new RowsToArrow(scoped.allocator(), rows.rowType(), rows.rows().enumerator()) {
+            @Override
+            protected void closeReadSource() {
+              try {
+                super.closeReadSource();
+              } finally {
+                scoped.done();
+              }
+            }
+          };
+    } else {
+      reader = new RowsToArrow(ALLOCATOR, rows.rowType(), rows.rows().enumerator());
+    }
     return ArrowStreams.exportStream(
-        ALLOCATOR, new GuardedReader(ALLOCATOR, reader, Errors::forStream));
+        allocator, new GuardedReader(allocator, reader, Errors::forStream));
   }
 
   /**

@@ -25,6 +25,10 @@ public final class SessionConfig {
   public static final String PYTHON_ALLOWED_MODULES = "python.allowed-modules";
   public static final String EXECUTION_BACKEND = "execution.backend";
   public static final String PLAN_CACHE_SIZE = "planner.plan-cache.size";
+  // Limits of one statement (docs/limits.md); 0 means none.
+  public static final String EXECUTION_TIMEOUT = "execution.timeout";
+  public static final String PLANNER_TIMEOUT = "planner.timeout";
+  public static final String MEMORY_LIMIT = "execution.memory-limit";
 
   // The sandbox (docs/security.md): what SQL may reach, and the lock that freezes it.
   public static final String FILESYSTEM_ALLOWED_PATHS = "filesystem.allowed-paths";
@@ -33,7 +37,14 @@ public final class SessionConfig {
 
   /** The settings that {@link #LOCK_CONFIG} freezes. */
   public static final List<String> SECURITY_KEYS =
-      List.of(PYTHON_ALLOWED_MODULES, FILESYSTEM_ALLOWED_PATHS, EXTERNAL_ACCESS, LOCK_CONFIG);
+      List.of(
+          PYTHON_ALLOWED_MODULES,
+          FILESYSTEM_ALLOWED_PATHS,
+          EXTERNAL_ACCESS,
+          EXECUTION_TIMEOUT,
+          PLANNER_TIMEOUT,
+          MEMORY_LIMIT,
+          LOCK_CONFIG);
 
   /** The default of {@link #PLAN_CACHE_SIZE}: how many planned statements an environment keeps. */
   public static final int DEFAULT_PLAN_CACHE_SIZE = 256;
@@ -53,6 +64,9 @@ public final class SessionConfig {
     KEYS.put(
         PLAN_CACHE_SIZE,
         new Key(Integer.toString(DEFAULT_PLAN_CACHE_SIZE), SessionConfig::normalizeSize));
+    KEYS.put(EXECUTION_TIMEOUT, new Key("0", v -> Limits.normalizeDuration(EXECUTION_TIMEOUT, v)));
+    KEYS.put(PLANNER_TIMEOUT, new Key("0", v -> Limits.normalizeDuration(PLANNER_TIMEOUT, v)));
+    KEYS.put(MEMORY_LIMIT, new Key("0", v -> Limits.normalizeSize(MEMORY_LIMIT, v)));
     KEYS.put(FILESYSTEM_ALLOWED_PATHS, new Key("", SessionConfig::normalizePaths));
     KEYS.put(EXTERNAL_ACCESS, new Key("true", v -> normalizeBoolean(EXTERNAL_ACCESS, v)));
     KEYS.put(LOCK_CONFIG, new Key("false", v -> normalizeBoolean(LOCK_CONFIG, v)));
@@ -115,6 +129,23 @@ public final class SessionConfig {
       m.put(k, get(k));
     }
     return m;
+  }
+
+  /** Milliseconds a statement may run ({@code execution.timeout}); 0 for no limit. */
+  public long timeoutMillis() {
+    return Limits.millis(get(EXECUTION_TIMEOUT));
+  }
+
+  /** Milliseconds a statement may plan ({@code planner.timeout}); 0 for no limit of its own. */
+  public long plannerTimeoutMillis() {
+    return Limits.millis(get(PLANNER_TIMEOUT));
+  }
+
+  /**
+   * Bytes of Arrow memory a statement's rows may hold ({@code execution.memory-limit}); 0: none.
+   */
+  public long memoryLimitBytes() {
+    return Limits.bytes(get(MEMORY_LIMIT));
   }
 
   /** The parsed expansion strategy. */

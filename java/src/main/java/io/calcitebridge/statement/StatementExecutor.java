@@ -251,8 +251,11 @@ public final class StatementExecutor {
   public RowSet query(SqlNode node) {
     QueryPlanner planner = planner(reparser());
     SqlNode validated = planner.validate(node);
+    checkStopped(); // the validator and the converter cannot be stopped inside: check between
     RelDataType rowType = planner.rowType(validated);
-    RelNode heuristic = planner.heuristic(planner.toLogical(validated));
+    RelNode logical = planner.toLogical(validated);
+    checkStopped();
+    RelNode heuristic = planner.heuristic(logical);
     EnumerableRel early = arrowAggregate(planner, heuristic);
     Translation translation = early == null ? translate(heuristic) : null;
     EnumerableRel physical =
@@ -261,6 +264,13 @@ public final class StatementExecutor {
     planner.release();
     cache(cacheKey, plan);
     return run(plan);
+  }
+
+  /** Fails as the statement was stopped (its timeout, Ctrl-C) once its flag is set. */
+  private void checkStopped() {
+    if (cancelFlag.get()) {
+      throw io.calcitebridge.errors.Stop.stopped(cancelFlag);
+    }
   }
 
   /** Runs a planned query: its scans are opened here, each time. */

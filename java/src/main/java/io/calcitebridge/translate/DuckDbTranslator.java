@@ -76,7 +76,8 @@ public final class DuckDbTranslator {
     }
     HepProgramBuilder program = new HepProgramBuilder();
     program.addRuleInstance(REDUCE_AVG);
-    HepPlanner planner = new HepPlanner(program.build());
+    HepPlanner planner =
+        new HepPlanner(program.build(), io.calcitebridge.plan.QueryPlanner.cancelContext());
     planner.setRoot(plan);
     return planner.findBestExp();
   }
@@ -107,7 +108,8 @@ public final class DuckDbTranslator {
     }
     HepPlanner planner =
         new HepPlanner(
-            new HepProgramBuilder().addRuleInstance(CoreRules.SORT_REMOVE_CONSTANT_KEYS).build());
+            new HepProgramBuilder().addRuleInstance(CoreRules.SORT_REMOVE_CONSTANT_KEYS).build(),
+            io.calcitebridge.plan.QueryPlanner.cancelContext());
     planner.setRoot(plan);
     return planner.findBestExp();
   }

@@ -56,8 +56,9 @@ public final class VectorAggregates {
     try (ArrowReader reader = opened.reader()) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       while (ArrowBatches.load(reader, storage)) {
-        if (Thread.currentThread().isInterrupted()) {
-          throw new java.util.concurrent.CancellationException("The query was cancelled");
+        java.util.concurrent.atomic.AtomicBoolean stop = io.calcitebridge.errors.Stop.current();
+        if (Thread.currentThread().isInterrupted() || (stop != null && stop.get())) {
+          throw io.calcitebridge.errors.Stop.stopped(stop);
         }
         int rows = root.getRowCount();
         for (GroupAccumulators acc : accs) {

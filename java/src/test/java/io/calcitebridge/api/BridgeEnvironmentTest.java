@@ -226,23 +226,18 @@ class BridgeEnvironmentTest {
   @Test
   void configGetSetResetAndEntries() {
     assertEquals(
-        Map.of(
-            STRATEGY,
-            "",
-            "table.local-time-zone",
-            "UTC",
-            "python.allowed-modules",
-            "",
-            "execution.backend",
-            "auto",
-            "planner.plan-cache.size",
-            "256",
-            "filesystem.allowed-paths",
-            "",
-            "external-access",
-            "true",
-            "lock-config",
-            "false"),
+        Map.ofEntries(
+            Map.entry(STRATEGY, ""),
+            Map.entry("table.local-time-zone", "UTC"),
+            Map.entry("python.allowed-modules", ""),
+            Map.entry("execution.backend", "auto"),
+            Map.entry("planner.plan-cache.size", "256"),
+            Map.entry("execution.timeout", "0"),
+            Map.entry("planner.timeout", "0"),
+            Map.entry("execution.memory-limit", "0"),
+            Map.entry("filesystem.allowed-paths", ""),
+            Map.entry("external-access", "true"),
+            Map.entry("lock-config", "false")),
         env.configEntries());
     env.setConfig("table.local-time-zone", "Europe/Paris");
     run("SET 'table.column-expansion-strategy' = 'EXCLUDE_COMPUTED_COLUMNS'");

@@ -1,0 +1,123 @@
+package io.calcitebridge.facade;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.calcitebridge.errors.BridgeError;
+import io.calcitebridge.errors.ErrorKind;
+import io.calcitebridge.statement.Limits;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Statement limits: timeouts, the worker pool's queue, the settings' text forms. */
+class LimitsTest {
+  @Test
+  void moreStatementsThanWorkersWaitTheirTurn() {
+    int n = Workers.THREADS + 16;
+    List<Pending<Integer>> pending = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      int v = i;
+      pending.add(
+          Workers.submit(
+              cancel -> {
+                try {
+                  Thread.sleep(200);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+                return v;
+              }));
+    }
+    for (int i = 0; i < n; i++) {
+      assertEquals(i, pending.get(i).result());
+    }
+  }
+
+  @Test
+  void aStatementPastItsTimeoutFailsAsTimeout() {
+    Pending<Integer> p =
+        Workers.submit(
+            cancel -> {
+              while (!cancel.get()) {
+                Thread.onSpinWait();
+              }
+              throw new java.util.concurrent.CancellationException("stopped");
+            },
+            300);
+    BridgeError e = assertThrows(BridgeError.class, p::result);
+    assertEquals(ErrorKind.TIMEOUT, e.errorKind());
+    assertTrue(e.getMessage().contains("timeout"), e.getMessage());
+  }
+
+  @Test
+  void theRowsOfAQueryStopAtItsTimeout() throws Exception {
+    try (BridgeSession s = new BridgeSession()) {
+      s.execute("CREATE TABLE t (x BIGINT) WITH ('connector' = 'memory')").result().close();
+      StringBuilder values = new StringBuilder("INSERT INTO t VALUES (0)");
+      for (int i = 1; i < 3000; i++) {
+        values.append(", (").append(i).append(")");
+      }
+      s.execute(values.toString()).result().close();
+      s.setConfig("execution.timeout", "3 s");
+      ArrowReader reader =
+          s.query("SELECT a.x FROM t a, t b, t c WHERE a.x + b.x + c.x < 0", "enumerable")
+              .result()
+              .toReader();
+      long start = System.nanoTime();
+      RuntimeException e = assertThrows(RuntimeException.class, reader::loadNextBatch);
+      reader.close();
+      assertTrue(e.getMessage().contains("timeout"), e.getMessage());
+      assertTrue(System.nanoTime() - start < 8_000_000_000L);
+    }
+  }
+
+  @Test
+  void theJavaApiTakesATimeoutPerStatement() {
+    try (io.calcitebridge.api.BridgeEnvironment env =
+        io.calcitebridge.api.BridgeEnvironment.create()) {
+      env.execute("CREATE TABLE t (x BIGINT) WITH ('connector' = 'memory')").close();
+      env.execute("INSERT INTO t VALUES (1), (2), (3)").close();
+      StringBuilder from = new StringBuilder("SELECT COUNT(*) FROM t t0");
+      StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+      for (int i = 1; i < 24; i++) {
+        from.append(", t t").append(i);
+        where.append(" AND t").append(i - 1).append(".x = t").append(i).append(".x + ").append(i);
+      }
+      env.setConfig("planner.timeout", "1 s");
+      io.calcitebridge.api.BridgeException e =
+          assertThrows(
+              io.calcitebridge.api.BridgeException.class,
+              () -> env.sql(from.toString() + where, java.time.Duration.ofMinutes(5)).close());
+      assertEquals("TIMEOUT", e.kind());
+      try (ArrowReader r = env.sql("SELECT x FROM t", java.time.Duration.ofSeconds(30))) {
+        assertTrue(r.loadNextBatch());
+        assertEquals(3, r.getVectorSchemaRoot().getRowCount());
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource({"30 s,30000", "500 ms,500", "2 min,120000", "1.5 s,1500", "0,0", "1 h,3600000"})
+  void durations(String text, long millis) {
+    assertEquals(millis, Limits.millis(Limits.normalizeDuration("execution.timeout", text)));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"256 MB,268435456", "1 GB,1073741824", "1024,1024", "0,0", "64kb,65536"})
+  void sizes(String text, long bytes) {
+    assertEquals(bytes, Limits.bytes(Limits.normalizeSize("execution.memory-limit", text)));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"30", "ten s", "-1 s", "5 parsecs"})
+  void badDurationsAreRefused(String text) {
+    assertThrows(RuntimeException.class, () -> Limits.normalizeDuration("execution.timeout", text));
+  }
+}

@@ -1,0 +1,86 @@
+"""Runs a statement past a limit, for tests/test_limits.py.
+
+Usage: limited_query.py CASE. Prints ``started`` once the JVM runs, then how the statement
+ended and after how many seconds, the CPU time the process used in the 2 s after, and a query
+run afterwards.
+
+Cases: ``enumerable``/``duckdb`` (a cross join past ``timeout=``), ``reading`` (the rows of
+Calcite's engine read past ``execution.timeout``), ``planning`` (a join of many tables past
+``planner.timeout``), ``or_chain`` (an OR chain of 10^4 terms past ``planner.timeout``),
+``source`` (a Python source computing on a worker thread past
+``timeout=``), ``memory`` (a 10^5 x 10^5 cross join with ORDER BY read into Arrow),
+``arrow`` (the rows of a 10^5 x 10^5 cross join read into Arrow past
+``execution.memory-limit``).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pyarrow as pa
+
+import calcite_bridge as cb
+
+
+class SlowSource:
+    """A source whose ``apply_filters`` (run on a JVM worker thread as the query is planned)
+    computes for a minute."""
+
+    def schema(self) -> pa.Schema:
+        return pa.schema([("x", pa.int64())])
+
+    def apply_filters(self, filters: list[object]) -> list[object]:
+        end = time.monotonic() + 60
+        n = 0
+        while time.monotonic() < end:
+            n += 1
+        return filters
+
+    def scan(self, request: object) -> pa.Table:
+        return pa.table({"x": pa.array([1, 2, 3], pa.int64())})
+
+
+case = sys.argv[1]
+env = cb.connect()
+rows = {"duckdb": 300_000, "memory": 100_000, "arrow": 100_000}.get(case, 30_000)
+env.register_arrow("big", pa.table({"x": pa.array(range(rows), pa.int64())}))
+env.sql("SELECT COUNT(*) AS n FROM big").to_pylist()  # the JVM and DuckDB started
+CROSS = "SELECT a.x, b.x AS y FROM big a, big b WHERE a.x + b.x < 0"
+print("started", flush=True)
+start = time.monotonic()
+try:
+    if case in ("enumerable", "duckdb"):
+        env.sql(CROSS, backend=case, timeout=2).to_arrow_table()
+    elif case == "reading":
+        env.config.set("execution.timeout", "2 s")
+        env.sql(CROSS, backend="enumerable").to_arrow_table()
+    elif case == "planning":
+        env.config.set("planner.timeout", "2 s")
+        n = 24
+        tables = ", ".join(f"big t{i}" for i in range(n))
+        joins = " AND ".join(f"t{i}.x = t{i + 1}.x + {i}" for i in range(n - 1))
+        env.sql(f"SELECT COUNT(*) AS n FROM {tables} WHERE {joins}", backend="enumerable")
+    elif case == "memory":
+        env.sql(
+            "SELECT a.x, b.x AS y FROM big a, big b ORDER BY a.x + b.x", backend="enumerable"
+        ).to_arrow_table()
+    elif case == "or_chain":
+        env.config.set("planner.timeout", "2 s")
+        terms = " OR ".join(f"x = {i}" for i in range(10_000))
+        env.sql(f"SELECT x FROM big WHERE {terms}", backend="enumerable")
+    elif case == "source":
+        env.register_source("slow", SlowSource())
+        env.sql("SELECT x FROM slow WHERE x > 1", timeout=2).to_pylist()
+    elif case == "arrow":
+        env.config.set("execution.memory-limit", "64 MB")
+        env.sql("SELECT a.x, b.x AS y FROM big a, big b", backend="enumerable").to_arrow_table()
+    print("finished", flush=True)
+except cb.Error as e:
+    print(f"error {type(e).__name__}: {str(e).splitlines()[0]}", flush=True)
+print(f"seconds {time.monotonic() - start:.2f}", flush=True)
+env.config.reset()
+cpu = time.process_time()
+time.sleep(2)
+print(f"cpu {time.process_time() - cpu:.2f}", flush=True)
+print(env.sql("SELECT COUNT(*) AS n FROM big").to_pylist(), flush=True)
