@@ -45,5 +45,5 @@ def test_the_oracle_tells_internal_errors_from_typed_ones() -> None:
 def test_a_crash_is_detected_and_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CALCITE_BRIDGE_FUZZ_CRASH_ON", "SELECT")
     report = crash.run_batches(5, statements=3)
-    assert len(report.crashes) == 1, report.line()
+    assert report.crashes, report.line()
     assert "CREATE TABLE t" in report.crashes[0]

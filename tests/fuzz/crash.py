@@ -23,6 +23,7 @@ import json
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -548,6 +549,8 @@ def child(seed: int, batch: int, count: int) -> int:
     for statement in TABLES.strip().split(";\n"):
         env.execute(statement)
 
+    crash_on = os.environ.get("CALCITE_BRIDGE_FUZZ_CRASH_ON")
+
     def emit(**event: Any) -> None:
         sys.stdout.write(json.dumps(event) + "\n")
         sys.stdout.flush()
@@ -556,6 +559,8 @@ def child(seed: int, batch: int, count: int) -> int:
         sql = gen.statement()
         backend = rng.choice(BACKENDS)
         emit(event="start", n=n, sql=sql, backend=backend)
+        if crash_on and crash_on in sql:
+            os.kill(os.getpid(), signal.SIGKILL)  # how the tests check that a crash is seen
         outcome = judge(env, sql, backend)
         if outcome.verdict == "internal":
             key = outcome.key()
@@ -631,6 +636,13 @@ def run_batches(
             return False
         return seconds is None or time.monotonic() - started < seconds
 
+    # A JVM that crashes writes its report to the temporary directory, not into the work tree.
+    jvm_options = " ".join(
+        (
+            os.environ.get("CALCITE_BRIDGE_JVM_OPTIONS", ""),
+            f"-XX:ErrorFile={tempfile.gettempdir()}/calcite-bridge-fuzz-hs_err_%p.log",
+        )
+    ).strip()
     while more():
         size = batch_size if statements is None else min(batch_size, statements - report.statements)
         with tempfile.TemporaryFile("w+") as log:
@@ -639,7 +651,7 @@ def run_batches(
                 cwd=ROOT,
                 stdout=log,
                 stderr=subprocess.DEVNULL,
-                env={**os.environ, "PYTHONFAULTHANDLER": ""},
+                env={**os.environ, "CALCITE_BRIDGE_JVM_OPTIONS": jvm_options},
             )
             # A batch may take as long as its statements at hang_seconds each, but a statement
             # that takes longer than that is a hang.
