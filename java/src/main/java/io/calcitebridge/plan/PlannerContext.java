@@ -86,6 +86,13 @@ public final class PlannerContext {
 
   /** Parses one statement. */
   public SqlNode parseStatement(String sql) throws SqlParseException {
+    if (sql.isBlank()) {
+      // The generated parser fails on an empty input with an index out of bounds.
+      throw new io.calcitebridge.errors.PositionedException(
+          io.calcitebridge.errors.ErrorKind.PARSE,
+          "The statement is empty",
+          org.apache.calcite.sql.parser.SqlParserPos.ZERO);
+    }
     return SqlParser.create(sql, parserConfig()).parseStmt();
   }
 

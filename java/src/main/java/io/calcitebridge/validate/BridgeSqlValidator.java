@@ -18,7 +18,11 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.runtime.Resources;
+import io.calcitebridge.errors.ErrorKind;
+import io.calcitebridge.errors.PositionedException;
 import org.apache.calcite.sql.JoinConditionType;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlLiteral;
@@ -112,6 +116,49 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
 
   private static String prefix(String message) {
     return message.substring(0, message.indexOf('\u0000'));
+  }
+
+  // ----- Conditions and sub-queries -----------------------------------------------------------
+
+  /**
+   * A condition of a ROW type is refused as any other non-boolean one: Calcite's check takes a
+   * record type for a sub-query's and asserts that it has one column (an IllegalStateException).
+   */
+  @Override
+  protected void validateWhereOrOn(SqlValidatorScope scope, SqlNode condition, String clause) {
+    try {
+      super.validateWhereOrOn(scope, condition, clause);
+    } catch (IllegalStateException e) {
+      throw newValidationError(condition, RESOURCE.condMustBeBoolean(clause));
+    }
+    if (!condition.isA(SqlKind.QUERY) && deriveType(scope, condition).isStruct()) {
+      throw newValidationError(condition, RESOURCE.condMustBeBoolean(clause));
+    }
+  }
+
+  @Override
+  protected void validateHavingClause(SqlSelect select) {
+    try {
+      super.validateHavingClause(select);
+    } catch (IllegalStateException e) {
+      SqlNode having = select.getHaving();
+      throw newValidationError(having == null ? select : having, RESOURCE.havingMustBeBoolean());
+    }
+  }
+
+  /** {@code EXISTS} and {@code UNIQUE} take a sub-query; the parser lets any expression follow. */
+  @Override
+  public void validateCall(SqlCall call, SqlValidatorScope scope) {
+    if ((call.getKind() == SqlKind.EXISTS || call.getKind() == SqlKind.UNIQUE)
+        && call.operandCount() == 1
+        && !call.operand(0).isA(SqlKind.QUERY)) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          call.getOperator().getName() + " takes a sub-query, such as EXISTS (SELECT ...), not an"
+              + " expression",
+          call.operand(0).getParserPosition());
+    }
+    super.validateCall(call, scope);
   }
 
   // ----- Star expansion -------------------------------------------------------------------
