@@ -159,7 +159,23 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
           call.operand(0).getParserPosition());
     }
     super.validateCall(call, scope);
+    if (call.getOperator() instanceof org.apache.calcite.sql.SqlFunction
+        && !NULL_TYPED_OK.contains(call.getOperator().getName())
+        && deriveType(scope, call).getSqlTypeName()
+            == org.apache.calcite.sql.type.SqlTypeName.NULL) {
+      // ABS(NULL), BIT_AND(NULL): a function of an untyped NULL has no implementation to run.
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "Cannot infer the type of "
+              + call.getOperator().getName()
+              + "(...) from an untyped NULL; give it a type, as in CAST(NULL AS INT)",
+          call.getParserPosition());
+    }
   }
+
+  /** Functions whose result may be an untyped NULL: they pass their operands through. */
+  private static final Set<String> NULL_TYPED_OK =
+      Set.of("COALESCE", "NULLIF", "IFNULL", "NVL", "IF", "CASE", "CAST");
 
   // ----- Star expansion -------------------------------------------------------------------
 
