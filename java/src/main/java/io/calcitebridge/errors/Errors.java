@@ -172,6 +172,12 @@ public final class Errors {
             ErrorKind.EXECUTION, "A scalar sub-query returned more than one row", top);
       }
     }
+    if (c instanceof IllegalArgumentException
+        && c.getMessage() != null
+        && c.getMessage().matches("(?s)Invalid (DATE|TIME|TIMESTAMP)\\b.*")) {
+      // A string cast to a date or time at run time (avatica's DateTimeUtils).
+      return new BridgeError(ErrorKind.EXECUTION, firstLine(c.getMessage()), top);
+    }
     if (c instanceof UnsupportedOperationException && c.getMessage() != null) {
       // Without a message it is a bug (an immutable collection changed, say), not a construct
       // we do not support: it falls through to an internal error naming the class.

@@ -93,12 +93,17 @@ public final class PlannerContext {
           "The statement is empty",
           org.apache.calcite.sql.parser.SqlParserPos.ZERO);
     }
-    return SqlParser.create(sql, parserConfig()).parseStmt();
+    return io.calcitebridge.sql.LongChains.balance(
+        SqlParser.create(sql, parserConfig()).parseStmt());
   }
 
   /** Parses statements separated by semicolons. */
   public List<SqlNode> parseStatements(String sql) throws SqlParseException {
-    return SqlParser.create(sql, parserConfig()).parseStmtList().getList();
+    List<SqlNode> out = new java.util.ArrayList<>();
+    for (SqlNode n : SqlParser.create(sql, parserConfig()).parseStmtList()) {
+      out.add(io.calcitebridge.sql.LongChains.balance(n));
+    }
+    return out;
   }
 
   /** Parses one SQL expression (a computed column's, say). */
