@@ -203,7 +203,7 @@ def test_deep_json_is_refused_before_it_is_parsed(env: cb.Environment, tmp_path:
         f"CREATE TABLE deep (a STRING) WITH ('connector' = 'filesystem', 'path' = '{folder}',"
         " 'format' = 'json')"
     )
-    with pytest.raises(cb.SourceError, match="nested 100001 levels deep.*limit of 1000"):
+    with pytest.raises(cb.SourceError, match=r"nested 100001 levels deep.*limit of 1000"):
         env.sql("SELECT * FROM deep").fetchall()
 
 
@@ -217,5 +217,5 @@ def test_the_json_depth_limit_is_a_table_option(env: cb.Environment, tmp_path: o
     env.execute(f"CREATE TABLE ok (s STRING) WITH ({options}, 'json.max-depth' = '4')")
     assert sorted(env.sql("SELECT s FROM ok").fetchall()) == [("[[[[[[[[[[",), ("x",)]
     env.execute(f"CREATE TABLE low (s STRING) WITH ({options}, 'json.max-depth' = '3')")
-    with pytest.raises(cb.SourceError, match="nested 4 levels deep.*limit of 3"):
+    with pytest.raises(cb.SourceError, match=r"nested 4 levels deep.*limit of 3"):
         env.sql("SELECT s FROM low").fetchall()

@@ -37,7 +37,7 @@ def test_typed_error_or_right_answer(tables: cb.Environment, case: SqlCase, back
     error = case.get("error")
     if error is None:
         rows = tables.sql(case.sql, backend=run).fetchall()
-        assert rows == eval(case.get("rows") or "None"), case.where  # noqa: S307 (fixture rows)
+        assert rows == eval(case.get("rows") or "None"), case.where
         return
     with pytest.raises(cb.Error) as raised:
         tables.sql(case.sql, backend=run).fetchall()
@@ -129,7 +129,8 @@ class _Failing:
     ],
 )
 @pytest.mark.parametrize(
-    "sql", ["SELECT * FROM s", "SELECT i + 1 AS j FROM s", "SELECT COUNT(*) AS n FROM s WHERE i > 1"]
+    "sql",
+    ["SELECT * FROM s", "SELECT i + 1 AS j FROM s", "SELECT COUNT(*) AS n FROM s WHERE i > 1"],
 )
 def test_a_sources_own_message_reaches_the_user(
     backend: str, mode: str, text: str, sql: str

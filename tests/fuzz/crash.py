@@ -248,6 +248,16 @@ LEAKS = re.compile(
 )
 
 
+# Internal errors found and not fixed yet: counted and printed as known, not as findings. Each
+# names its cause; remove the entry once it is fixed.
+KNOWN = {
+    # CAST(NULL AS ROW<...>): the converted VALUES type loses the ROW's PEEK_FIELDS_NO_EXPAND kind.
+    "Conversion to relational algebra failed to preserve datatypes": "null ROW cast",
+    # VALUES (1), (DATE '...'): validation finds a common type for INT and DATE, and the
+    # collation check of the VALUES then compares a DateString with a BigDecimal.
+    "DateString cannot be cast to class BigDecimal": "VALUES of INT and DATE",
+}
+
 # ---------------------------------------------------------------------------------------------
 # Generation
 
@@ -303,7 +313,7 @@ class Generator:
             return self.rng.choice(("mp['k']", "mp[s]"))
         return name
 
-    def expr(self, depth: int) -> str:  # noqa: PLR0911 (one return per shape)
+    def expr(self, depth: int) -> str:  # noqa: PLR0911, PLR0912 (one return per shape)
         rng = self.rng
         if depth <= 0 or rng.random() < 0.25:
             return self.column() if rng.random() < 0.6 else rng.choice(LITERALS)
@@ -443,9 +453,9 @@ class Generator:
             kind = rng.randrange(8)
             if at > 0 and toks[at - 1].upper() in ("FROM", "JOIN") and rng.random() < 0.8:
                 toks[at] = rng.choice(("t", "e"))
-            elif kind == 0 and upper in BINARY or tok in ("=", "<", ">", "+", "-", "*", "/"):
+            elif (kind == 0 and upper in BINARY) or tok in ("=", "<", ">", "+", "-", "*", "/"):
                 toks[at] = rng.choice(BINARY)
-            elif kind <= 1 and upper in FUNCTIONS or upper in AGGREGATES:
+            elif (kind <= 1 and upper in FUNCTIONS) or upper in AGGREGATES:
                 toks[at] = rng.choice((*FUNCTIONS, *AGGREGATES))
             elif kind <= 2 and (tok[0].isdigit() or tok[0] == "'" or upper in ("NULL", "TRUE")):
                 toks[at] = rng.choice(LITERALS)
@@ -475,7 +485,9 @@ class Outcome:
 
     def key(self) -> str:
         """What tells two findings apart: the class and the message's shape."""
-        text = re.sub(r"'[^']*'|`[^`]*`|\d+", "_", self.message.splitlines()[0] if self.message else "")
+        text = re.sub(
+            r"'[^']*'|`[^`]*`|\d+", "_", self.message.splitlines()[0] if self.message else ""
+        )
         return f"{self.kind}: {text[:90]}"
 
 
@@ -495,7 +507,7 @@ def judge(env: Any, sql: str, backend: str) -> Outcome:
         if LEAKS.search(first):
             return Outcome("internal", f"cb.{type(e).__name__} with Java text", first)
         return Outcome("typed", type(e).__name__, first)
-    except Exception as e:  # noqa: BLE001 (any other exception is the finding)
+    except Exception as e:
         first = str(e).splitlines()[0] if str(e) else ""
         return Outcome("internal", f"{type(e).__module__}.{type(e).__name__}", first)
     return Outcome("ok")
@@ -519,7 +531,7 @@ def _candidates(toks: list[str]) -> Iterator[list[str]]:
                 break
         if depth == 0 and end - at > 2:
             for literal in ("NULL", "1", "i"):
-                yield toks[:at] + [literal] + toks[end + 1 :]
+                yield [*toks[:at], literal, *toks[end + 1 :]]
 
 
 def minimise(check: Callable[[str], bool], sql: str, budget: float = 20.0) -> str:
@@ -565,7 +577,7 @@ def child(seed: int, batch: int, count: int) -> int:
         if outcome.verdict == "internal":
             key = outcome.key()
 
-            def same(candidate: str, key: str = key) -> bool:
+            def same(candidate: str, key: str = key, backend: str = backend) -> bool:
                 o = judge(env, candidate, backend)
                 return o.verdict == "internal" and o.key() == key
 
@@ -596,6 +608,7 @@ class Report:
     statements: int = 0
     verdicts: Counter[str] = field(default_factory=Counter)
     findings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    known: Counter[str] = field(default_factory=Counter)
     finding_count: int = 0
     crashes: list[str] = field(default_factory=list)
     hangs: list[str] = field(default_factory=list)
@@ -606,7 +619,8 @@ class Report:
         return (
             f"seed {self.seed}: {self.statements} statements ({v['ok']} ran, {v['typed']} typed "
             f"errors), {self.finding_count} internal errors ({len(self.findings)} distinct), "
-            f"{len(self.crashes)} crashes, {len(self.hangs)} hangs ({self.seconds:.0f} s)"
+            f"{len(self.crashes)} crashes, {len(self.hangs)} hangs, {sum(self.known.values())}"
+            f" known internal errors not fixed yet ({self.seconds:.0f} s)"
         )
 
     @property
@@ -619,7 +633,7 @@ def repro(sql: str, backend: str) -> str:
     return f"{TABLES.strip()};\n{sql};{run}"
 
 
-def run_batches(
+def run_batches(  # noqa: PLR0912, PLR0915 (one loop reads a batch's events)
     seed: int,
     seconds: float | None = None,
     statements: int | None = None,
@@ -647,7 +661,15 @@ def run_batches(
         size = batch_size if statements is None else min(batch_size, statements - report.statements)
         with tempfile.TemporaryFile("w+") as log:
             proc = subprocess.Popen(
-                [sys.executable, "-m", "tests.fuzz.crash", "--child", str(seed), str(batch), str(size)],
+                [
+                    sys.executable,
+                    "-m",
+                    "tests.fuzz.crash",
+                    "--child",
+                    str(seed),
+                    str(batch),
+                    str(size),
+                ],
                 cwd=ROOT,
                 stdout=log,
                 stderr=subprocess.DEVNULL,
@@ -679,6 +701,10 @@ def run_batches(
                 report.verdicts[ev["verdict"]] += 1
                 last_start = None
             elif ev["event"] == "finding":
+                known = next((v for k, v in KNOWN.items() if k in ev["message"]), None)
+                if known is not None:
+                    report.known[known] += 1
+                    continue
                 report.finding_count += 1
                 if ev["key"] not in report.findings:
                     report.findings[ev["key"]] = ev

@@ -32,11 +32,10 @@ public final class LongChains extends SqlShuttle {
   private LongChains() {}
 
   /**
-   * The terms of an OR chain with its comparisons of one expression to literals ({@code x = 1
-   * OR x = 2 ...}) gathered into one {@code x IN (1, 2, ...)}, which means the same, NULLs
-   * included, and plans as one list however long. Each IN stands where its first comparison
-   * stood; literals of different kinds (numbers, strings) stay apart, as the comparisons' implicit
-   * casts may differ.
+   * The terms of an OR chain with its comparisons of one expression to literals ({@code x = 1 OR x
+   * = 2 ...}) gathered into one {@code x IN (1, 2, ...)}, which means the same, NULLs included, and
+   * plans as one list however long. Each IN stands where its first comparison stood; literals of
+   * different kinds (numbers, strings) stay apart, as the comparisons' implicit casts may differ.
    */
   private static List<SqlNode> equalitiesAsInLists(List<SqlNode> terms) {
     java.util.Map<String, List<SqlNode>> groups = new java.util.LinkedHashMap<>();
@@ -86,8 +85,8 @@ public final class LongChains extends SqlShuttle {
   }
 
   /** For {@code e = literal} or {@code literal = e}, with a number or string literal: {e, lit}. */
-  private static SqlNode @org.checkerframework.checker.nullness.qual.Nullable [] comparisonWithLiteral(
-      SqlNode term) {
+  private static SqlNode @org.checkerframework.checker.nullness.qual.Nullable []
+      comparisonWithLiteral(SqlNode term) {
     if (term.getKind() != SqlKind.EQUALS || !(term instanceof SqlCall)) {
       return null;
     }
@@ -107,8 +106,10 @@ public final class LongChains extends SqlShuttle {
         || n instanceof org.apache.calcite.sql.SqlCharStringLiteral;
   }
 
-  /** Statements nesting queries deeper than this are refused: planning time grows with the
-   * square of the depth (10^4 nested derived tables took over 90 s). */
+  /**
+   * Statements nesting queries deeper than this are refused: planning time grows with the square of
+   * the depth (10^4 nested derived tables took over 90 s).
+   */
   static final int MAX_QUERY_DEPTH = 500;
 
   /** {@code node} with every long OR and AND chain balanced (changed in place where it can). */
@@ -153,8 +154,10 @@ public final class LongChains extends SqlShuttle {
     return super.visit(call);
   }
 
-  /** The operands of the chain of {@code kind} rooted at {@code call}, left to right, found
-   * without recursion (the chain may be deeper than the stack). */
+  /**
+   * The operands of the chain of {@code kind} rooted at {@code call}, left to right, found without
+   * recursion (the chain may be deeper than the stack).
+   */
   private static List<SqlNode> terms(SqlCall call, SqlKind kind) {
     List<SqlNode> out = new ArrayList<>();
     Deque<SqlNode> todo = new ArrayDeque<>();
@@ -175,8 +178,10 @@ public final class LongChains extends SqlShuttle {
     return out;
   }
 
-  /** Refuses a statement whose queries nest deeper than {@link #MAX_QUERY_DEPTH}, walking the
-   * tree without recursion. */
+  /**
+   * Refuses a statement whose queries nest deeper than {@link #MAX_QUERY_DEPTH}, walking the tree
+   * without recursion.
+   */
   private static void checkQueryDepth(SqlNode root) {
     Deque<SqlNode> nodes = new ArrayDeque<>();
     Deque<Integer> depths = new ArrayDeque<>();

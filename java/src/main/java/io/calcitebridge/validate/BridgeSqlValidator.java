@@ -7,6 +7,8 @@ import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.ColumnKind;
 import io.calcitebridge.catalog.ExpansionStrategy;
 import io.calcitebridge.catalog.TableDef;
+import io.calcitebridge.errors.ErrorKind;
+import io.calcitebridge.errors.PositionedException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -18,13 +20,11 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.runtime.Resources;
-import io.calcitebridge.errors.ErrorKind;
-import io.calcitebridge.errors.PositionedException;
 import org.apache.calcite.sql.JoinConditionType;
 import org.apache.calcite.sql.SqlCall;
-import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -154,7 +154,8 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
         && !call.operand(0).isA(SqlKind.QUERY)) {
       throw new PositionedException(
           ErrorKind.VALIDATION,
-          call.getOperator().getName() + " takes a sub-query, such as EXISTS (SELECT ...), not an"
+          call.getOperator().getName()
+              + " takes a sub-query, such as EXISTS (SELECT ...), not an"
               + " expression",
           call.operand(0).getParserPosition());
     }
