@@ -23,7 +23,7 @@ def test_no_crash_and_no_internal_error(seed: int) -> None:
     )
     assert not report.findings, report.line() + "\n\n" + shown
     # The statements must reach the planner and the engine, not only the parser.
-    assert report.verdicts["ok"] >= STATEMENTS // 20, report.line()
+    assert report.verdicts["ok"] >= STATEMENTS // 50, report.line()
 
 
 def test_the_oracle_tells_internal_errors_from_typed_ones() -> None:
