@@ -25,6 +25,7 @@ CASE_FILES = {
     "correctness.sql": False,
     "sandbox_escapes.sql": False,
     "row_level.sql": False,
+    "internal_errors.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.
 GOLDEN_FILES = [
