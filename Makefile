@@ -9,7 +9,7 @@ MVN ?= mvn -B -q
 JAVA_SOURCES := $(shell find java/src/main -type f 2>/dev/null) java/pom.xml
 
 .PHONY: wheel wheel-check build jar venv demo test test-java test-python test-java-example install-java bench lint fmt clean \
-	golden differential-report fuzz logic
+	golden differential-report fuzz fuzz-errors logic
 
 PKG_JSA := python/calcite_bridge/_jars/calcite-bridge.jsa
 
@@ -67,6 +67,11 @@ MINUTES ?= 15
 SEED ?= 1
 fuzz: build
 	$(PY) -m tests.fuzz --minutes $(MINUTES) --seed $(SEED)
+
+# Crash and internal-error fuzzing (tests/fuzz/crash.py): mutated fixture queries and random
+# expressions, each batch in a child process; a finding prints a minimised repro.
+fuzz-errors: build
+	$(PY) -m tests.fuzz.crash --minutes $(MINUTES) --seed $(SEED)
 
 # Runs sqllogictest files (default: the ones make test runs) and prints every failure:
 # make logic FILES="tests/logic/files/select5.test" BACKEND=duckdb

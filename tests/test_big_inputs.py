@@ -118,3 +118,104 @@ def test_the_duckdb_query_reads_a_long_list_as_a_scan(env: cb.Environment) -> No
     plan = env.explain(sql, backend="duckdb")
     assert "scan_1: LogicalValues" in plan
     assert "VALUES" not in plan.split("\n", 1)[0].upper()
+
+
+# Part 3 of issue 14: long OR chains, deep nesting, deep JSON. Times are measured and printed,
+# not asserted; a statement either answers or raises a typed error.
+
+
+def _timed(run: object) -> float:
+    import time
+
+    started = time.monotonic()
+    assert callable(run)
+    run()
+    return time.monotonic() - started
+
+
+def test_an_or_chain_of_ten_thousand_equalities_answers(env: cb.Environment) -> None:
+    env.register_arrow("o", pa.table({"x": pa.array(range(20_000), pa.int32())}))
+    sql = "SELECT COUNT(*) AS n FROM o WHERE " + " OR ".join(f"x = {k}" for k in range(10_000))
+    rows: list[object] = []
+    seconds = _timed(lambda: rows.extend(env.sql(sql).fetchall()))
+    print(f"OR chain of 10^4 equalities: {seconds:.1f} s")
+    assert rows == [(10_000,)]
+
+
+def test_an_or_chain_mixing_columns_and_nulls_answers_as_duckdb(env: cb.Environment) -> None:
+    data = pa.table(
+        {
+            "x": pa.array([k if k % 7 else None for k in range(300)], pa.int32()),
+            "s": pa.array([str(k) for k in range(300)]),
+        }
+    )
+    env.register_arrow("o2", data)
+    terms = [f"x = {k}" for k in range(0, 200, 3)] + [f"'{k}' = s" for k in range(100, 150)]
+    terms += ["x IS NULL AND s = '7'", "x = NULL"]
+    where = " OR ".join(terms)
+    ours = sorted(env.sql(f"SELECT x, s FROM o2 WHERE {where}").fetchall(), key=repr)
+    con = duckdb.connect()
+    con.register("o2", data)
+    assert ours == sorted(con.sql(f"SELECT x, s FROM o2 WHERE {where}").fetchall(), key=repr)
+
+
+def test_an_or_chain_past_the_limit_is_refused_with_its_position(env: cb.Environment) -> None:
+    env.register_arrow("o3", pa.table({"x": pa.array([1], pa.int32())}))
+    where = " OR ".join(f"(x = {k} AND x > 0)" for k in range(10_000))
+    with pytest.raises(cb.UnsupportedError, match="OR chain has 10000 terms") as info:
+        env.sql(f"SELECT x FROM o3 WHERE {where}")
+    assert (info.value.line, info.value.column) == (1, 24)
+
+
+@pytest.mark.parametrize("shape", ["derived", "in"])
+def test_ten_thousand_nested_queries_are_refused_quickly(env: cb.Environment, shape: str) -> None:
+    env.register_arrow(f"q_{shape}", pa.table({"x": pa.array([1, 2], pa.int32())}))
+    sql = f"SELECT x FROM q_{shape}"
+    for k in range(10_000):
+        sql = (
+            f"SELECT x FROM ({sql}) AS d{k}"
+            if shape == "derived"
+            else f"SELECT x FROM q_{shape} WHERE x IN ({sql})"
+        )
+
+    def refused() -> None:
+        with pytest.raises(cb.UnsupportedError, match="nests queries more than 500 deep"):
+            env.sql(sql)
+
+    print(f"10^4 nested ({shape}): refused in {_timed(refused):.1f} s")
+
+
+def test_a_hundred_nested_derived_tables_answer(env: cb.Environment) -> None:
+    env.register_arrow("q2", pa.table({"x": pa.array([1, 2], pa.int32())}))
+    sql = "SELECT x FROM q2"
+    for k in range(100):
+        sql = f"SELECT x FROM ({sql}) AS d{k} WHERE x > 1"
+    assert env.sql(sql).fetchall() == [(2,)]
+
+
+def test_deep_json_is_refused_before_it_is_parsed(env: cb.Environment, tmp_path: object) -> None:
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    depth = 100_000
+    (folder / "deep.json").write_text('{"a": ' + "[" * depth + "1" + "]" * depth + "}\n")
+    env.execute(
+        f"CREATE TABLE deep (a STRING) WITH ('connector' = 'filesystem', 'path' = '{folder}',"
+        " 'format' = 'json')"
+    )
+    with pytest.raises(cb.SourceError, match=r"nested 100001 levels deep.*limit of 1000"):
+        env.sql("SELECT * FROM deep").fetchall()
+
+
+def test_the_json_depth_limit_is_a_table_option(env: cb.Environment, tmp_path: object) -> None:
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    # Brackets inside strings open nothing.
+    (folder / "a.json").write_text('{"a": [[[1]]], "s": "[[[[[[[[[["}\n{"a": [[[2]]], "s": "x"}\n')
+    options = f"'connector' = 'filesystem', 'path' = '{folder}', 'format' = 'json'"
+    env.execute(f"CREATE TABLE ok (s STRING) WITH ({options}, 'json.max-depth' = '4')")
+    assert sorted(env.sql("SELECT s FROM ok").fetchall()) == [("[[[[[[[[[[",), ("x",)]
+    env.execute(f"CREATE TABLE low (s STRING) WITH ({options}, 'json.max-depth' = '3')")
+    with pytest.raises(cb.SourceError, match=r"nested 4 levels deep.*limit of 3"):
+        env.sql("SELECT s FROM low").fetchall()

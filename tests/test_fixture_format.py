@@ -26,6 +26,7 @@ CASE_FILES = {
     "sandbox_escapes.sql": False,
     "row_level.sql": False,
     "parse_errors.sql": False,
+    "internal_errors.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.
 GOLDEN_FILES = [

@@ -30,6 +30,7 @@ import datetime as dt
 import decimal
 import json
 import os
+import re
 import secrets
 import threading
 from collections.abc import Mapping, Sequence
@@ -76,6 +77,65 @@ METADATA: dict[str, str] = {
 _FORMATS = {"parquet": "parquet", "csv": "csv", "json": "json", "jsonl": "json", "ndjson": "json"}
 _EXTENSIONS = {"parquet": "parquet", "csv": "csv", "json": "json"}
 _IGNORE_PREFIXES = [".", "_"]
+
+# JSON nested deeper than this (objects and arrays) is refused before pyarrow parses it: its
+# parser recurses once a level, and a file nested 10^5 deep ends the process. The table option
+# 'json.max-depth' changes it.
+JSON_MAX_DEPTH = 1000
+_JSON_CHUNK = 16 << 20
+_JSON_STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"')
+_checked_json: dict[tuple[str, int, int, int], None] = {}
+
+
+def json_depth(path: str) -> int:
+    """The deepest nesting of objects and arrays in the JSON lines file at ``path``.
+
+    Strings are removed first (a bracket in a string opens nothing); the file is read in chunks
+    that end at a line's end, and numpy counts the depth of every byte at C speed."""
+    import numpy as np
+
+    deepest = 0
+    carry = b""
+    with open(path, "rb") as fh:
+        while True:
+            block = fh.read(_JSON_CHUNK)
+            data = carry + block
+            if block:
+                cut = data.rfind(b"\n") + 1
+                if cut == 0:
+                    carry = data
+                    continue
+                data, carry = data[:cut], data[cut:]
+            else:
+                carry = b""
+            if data:
+                bare = np.frombuffer(_JSON_STRING.sub(b'""', data), dtype=np.uint8)
+                steps = (
+                    (bare == ord("[")).astype(np.int64)
+                    + (bare == ord("{"))
+                    - (bare == ord("]"))
+                    - (bare == ord("}"))
+                )
+                if steps.size:
+                    deepest = max(deepest, int(np.cumsum(steps).max()))
+            if not block:
+                return deepest
+
+
+def check_json_depth(path: str, limit: int) -> None:
+    """Refuses (``SourceError``) a JSON file nested deeper than ``limit``; a file already
+    checked, unchanged since, is not read again."""
+    st = os.stat(path)
+    key = (path, st.st_mtime_ns, st.st_size, limit)
+    if key in _checked_json:
+        return
+    depth = json_depth(path)
+    if depth > limit:
+        raise SourceError(
+            f"JSON file {path} is nested {depth} levels deep, deeper than the limit of {limit}"
+            " (the table option 'json.max-depth')"
+        )
+    _checked_json[key] = None
 
 
 def _fsync_dir(path: str) -> None:
@@ -171,12 +231,31 @@ class FileSystemSource(
             if schema is None:
                 raise SourceError(f"filesystem path {self.path} does not exist and has no schema")
             return ds.dataset([], schema=schema, format=fmt)
+        if self.format == "json":
+            self._check_json_depth()
         try:
             return ds.dataset(
                 self.path, schema=schema, format=fmt, ignore_prefixes=_IGNORE_PREFIXES
             )
         except (pa.ArrowException, OSError, ValueError) as exc:
             raise SourceError(f"cannot open {self.format} files at {self.path}: {exc}") from exc
+
+    def _check_json_depth(self) -> None:
+        raw = self.options.get("json.max-depth", str(JSON_MAX_DEPTH))
+        try:
+            limit = int(raw)
+        except ValueError:
+            limit = -1
+        if limit < 1:
+            raise ConfigError(f"'json.max-depth' must be a positive whole number, not {raw!r}")
+        if os.path.isfile(self.path):
+            check_json_depth(self.path, limit)
+            return
+        for folder, dirs, files in os.walk(self.path):
+            dirs[:] = [d for d in dirs if not d.startswith(tuple(_IGNORE_PREFIXES))]
+            for name in files:
+                if not name.startswith(tuple(_IGNORE_PREFIXES)):
+                    check_json_depth(os.path.join(folder, name), limit)
 
     def file_schema(self) -> pa.Schema | None:
         """The files' own schema (the first file's), or None when there are no files yet."""

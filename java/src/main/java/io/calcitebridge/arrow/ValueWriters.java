@@ -164,6 +164,20 @@ final class ValueWriters {
         return 8;
       };
     }
+    if (v instanceof org.apache.arrow.vector.DurationVector) {
+      org.apache.arrow.vector.DurationVector d = (org.apache.arrow.vector.DurationVector) v;
+      return (i, x) -> {
+        d.setSafe(i, ((Number) x).longValue());
+        return 8;
+      };
+    } else if (v instanceof org.apache.arrow.vector.IntervalMonthDayNanoVector) {
+      org.apache.arrow.vector.IntervalMonthDayNanoVector m =
+          (org.apache.arrow.vector.IntervalMonthDayNanoVector) v;
+      return (i, x) -> {
+        m.setSafe(i, ((Number) x).intValue(), 0, 0L);
+        return 16;
+      };
+    }
     throw new UnsupportedOperationException(
         "Cannot write Arrow vector of type "
             + v.getField().getType()

@@ -27,9 +27,37 @@ public final class Errors {
         break;
       }
     }
-    String msg = t.getMessage() == null ? t.toString() : firstLine(t.getMessage());
-    return new BridgeError(ErrorKind.INTERNAL, msg, t);
+    return new BridgeError(ErrorKind.INTERNAL, internalMessage(t), t);
   }
+
+  private static final java.util.regex.Pattern QUALIFIED_CLASS =
+      java.util.regex.Pattern.compile("\\b(?:[a-z_$][\\w$]*\\.)+([A-Z][\\w$]*)");
+
+  /**
+   * The message of an internal error (a bug): what failed, without Java class names or Calcite's
+   * plan dumps; the Java stack trace stays in the error's detail.
+   */
+  static String internalMessage(Throwable t) {
+    String m = plainMessage(t.getMessage());
+    if (m.isEmpty()) {
+      m = t.getClass().getSimpleName();
+    }
+    m = QUALIFIED_CLASS.matcher(m).replaceAll("$1");
+    m = m.replaceAll(" \\([^()]*in unnamed module[^()]*\\)", "");
+    int plan = m.indexOf("(expr#");
+    if (plan >= 0) {
+      m = m.substring(0, plan);
+    }
+    return "Internal error in calcite-bridge (please report it with the statement): " + m.strip();
+  }
+
+  /**
+   * Calcite's engine has no implementation of an expression for its operand types: its code
+   * generation failed ("Unable to implement"), or the code it generated does not compile.
+   */
+  private static final String NO_IMPLEMENTATION =
+      "The enumerable engine cannot run this statement: an expression in it has no"
+          + " implementation for the types of its operands (cast them to the types you mean)";
 
   /**
    * Translates {@code t}, raised while a statement's rows were produced: a failure that is not of a
@@ -142,6 +170,22 @@ public final class Errors {
     if (c instanceof NumberFormatException) {
       return new BridgeError(ErrorKind.EXECUTION, "Invalid number: " + c.getMessage(), top);
     }
+    if (c instanceof IllegalStateException && c.getMessage() != null) {
+      String m = c.getMessage();
+      if (m.startsWith("Unable to implement ")) {
+        return new BridgeError(ErrorKind.UNSUPPORTED, NO_IMPLEMENTATION, top);
+      }
+      if (m.startsWith("more than one value in agg SINGLE_VALUE")) {
+        return new BridgeError(
+            ErrorKind.EXECUTION, "A scalar sub-query returned more than one row", top);
+      }
+    }
+    if (c instanceof IllegalArgumentException
+        && c.getMessage() != null
+        && c.getMessage().matches("(?s)Invalid (DATE|TIME|TIMESTAMP)\\b.*")) {
+      // A string cast to a date or time at run time (avatica's DateTimeUtils).
+      return new BridgeError(ErrorKind.EXECUTION, firstLine(c.getMessage()), top);
+    }
     if (c instanceof UnsupportedOperationException && c.getMessage() != null) {
       // Without a message it is a bug (an immutable collection changed, say), not a construct
       // we do not support: it falls through to an internal error naming the class.
@@ -157,9 +201,9 @@ public final class Errors {
         return new BridgeError(
             ErrorKind.UNSUPPORTED, "The statement is too large to compile: " + m, top);
       }
-      // Any other compile error is one of the code Calcite generated for the statement.
-      return new BridgeError(
-          ErrorKind.INTERNAL, "The code generated for the statement does not compile: " + m, top);
+      // Any other compile error is one of the code Calcite generated for the statement: an
+      // operator implemented for other operand types than the statement's.
+      return new BridgeError(ErrorKind.UNSUPPORTED, NO_IMPLEMENTATION, top);
     }
     return null;
   }

@@ -86,12 +86,24 @@ public final class PlannerContext {
 
   /** Parses one statement. */
   public SqlNode parseStatement(String sql) throws SqlParseException {
-    return SqlParser.create(sql, parserConfig()).parseStmt();
+    if (sql.isBlank()) {
+      // The generated parser fails on an empty input with an index out of bounds.
+      throw new io.calcitebridge.errors.PositionedException(
+          io.calcitebridge.errors.ErrorKind.PARSE,
+          "The statement is empty",
+          org.apache.calcite.sql.parser.SqlParserPos.ZERO);
+    }
+    return io.calcitebridge.sql.LongChains.balance(
+        SqlParser.create(sql, parserConfig()).parseStmt());
   }
 
   /** Parses statements separated by semicolons. */
   public List<SqlNode> parseStatements(String sql) throws SqlParseException {
-    return SqlParser.create(sql, parserConfig()).parseStmtList().getList();
+    List<SqlNode> out = new java.util.ArrayList<>();
+    for (SqlNode n : SqlParser.create(sql, parserConfig()).parseStmtList()) {
+      out.add(io.calcitebridge.sql.LongChains.balance(n));
+    }
+    return out;
   }
 
   /** Parses one SQL expression (a computed column's, say). */

@@ -133,6 +133,16 @@ public final class ArrowTypes {
       case NULL:
         return ArrowType.Null.INSTANCE;
       default:
+        if (type.getSqlTypeName().getFamily()
+            == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_YEAR_MONTH) {
+          // A number of months, as DuckDB's INTERVAL: Arrow's month-day-nano interval.
+          return new ArrowType.Interval(org.apache.arrow.vector.types.IntervalUnit.MONTH_DAY_NANO);
+        }
+        if (type.getSqlTypeName().getFamily()
+            == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_DAY_TIME) {
+          // An exact length of time, in milliseconds at run time: a duration.
+          return new ArrowType.Duration(TimeUnit.MILLISECOND);
+        }
         throw new UnsupportedOperationException(
             "No Arrow type for SQL type " + type.getFullTypeString());
     }

@@ -7,6 +7,8 @@ import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.ColumnKind;
 import io.calcitebridge.catalog.ExpansionStrategy;
 import io.calcitebridge.catalog.TableDef;
+import io.calcitebridge.errors.ErrorKind;
+import io.calcitebridge.errors.PositionedException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -19,8 +21,10 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.runtime.Resources;
 import org.apache.calcite.sql.JoinConditionType;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -113,6 +117,66 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
   private static String prefix(String message) {
     return message.substring(0, message.indexOf('\u0000'));
   }
+
+  // ----- Conditions and sub-queries -----------------------------------------------------------
+
+  /**
+   * A condition of a ROW type is refused as any other non-boolean one: Calcite's check takes a
+   * record type for a sub-query's and asserts that it has one column (an IllegalStateException).
+   */
+  @Override
+  protected void validateWhereOrOn(SqlValidatorScope scope, SqlNode condition, String clause) {
+    try {
+      super.validateWhereOrOn(scope, condition, clause);
+    } catch (IllegalStateException e) {
+      throw newValidationError(condition, RESOURCE.condMustBeBoolean(clause));
+    }
+    if (!condition.isA(SqlKind.QUERY) && deriveType(scope, condition).isStruct()) {
+      throw newValidationError(condition, RESOURCE.condMustBeBoolean(clause));
+    }
+  }
+
+  @Override
+  protected void validateHavingClause(SqlSelect select) {
+    try {
+      super.validateHavingClause(select);
+    } catch (IllegalStateException e) {
+      SqlNode having = select.getHaving();
+      throw newValidationError(having == null ? select : having, RESOURCE.havingMustBeBoolean());
+    }
+  }
+
+  /** {@code EXISTS} and {@code UNIQUE} take a sub-query; the parser lets any expression follow. */
+  @Override
+  public void validateCall(SqlCall call, SqlValidatorScope scope) {
+    if ((call.getKind() == SqlKind.EXISTS || call.getKind() == SqlKind.UNIQUE)
+        && call.operandCount() == 1
+        && !call.operand(0).isA(SqlKind.QUERY)) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          call.getOperator().getName()
+              + " takes a sub-query, such as EXISTS (SELECT ...), not an"
+              + " expression",
+          call.operand(0).getParserPosition());
+    }
+    super.validateCall(call, scope);
+    if (call.getOperator() instanceof org.apache.calcite.sql.SqlFunction
+        && !NULL_TYPED_OK.contains(call.getOperator().getName())
+        && deriveType(scope, call).getSqlTypeName()
+            == org.apache.calcite.sql.type.SqlTypeName.NULL) {
+      // ABS(NULL), BIT_AND(NULL): a function of an untyped NULL has no implementation to run.
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "Cannot infer the type of "
+              + call.getOperator().getName()
+              + "(...) from an untyped NULL; give it a type, as in CAST(NULL AS INT)",
+          call.getParserPosition());
+    }
+  }
+
+  /** Functions whose result may be an untyped NULL: they pass their operands through. */
+  private static final Set<String> NULL_TYPED_OK =
+      Set.of("COALESCE", "NULLIF", "IFNULL", "NVL", "IF", "CASE", "CAST");
 
   // ----- Star expansion -------------------------------------------------------------------
 
