@@ -488,9 +488,10 @@ def test_script_with_f_runs_ddl_set_insert_and_queries_in_one_environment() -> N
 
 def test_script_on_stdin_runs_like_f() -> None:
     text = (SCRIPTS / "mixed.sql").read_text()
-    assert ok("--format", "csv", input=text).output == ok(
-        "--format", "csv", "-f", str(SCRIPTS / "mixed.sql")
-    ).output
+    assert (
+        ok("--format", "csv", input=text).output
+        == ok("--format", "csv", "-f", str(SCRIPTS / "mixed.sql")).output
+    )
 
 
 def test_query_f_runs_a_script_of_several_statements() -> None:

@@ -254,13 +254,20 @@ def main(
     config = _parse_settings(settings)
     stdin = sys.stdin
     if sql_file is None and stdin is not None and not stdin.closed and stdin.isatty():
-        from .shell import run_shell
-
-        _run(lambda: run_shell(_environment(config, catalogs), fmt=fmt, max_rows=max_rows))
+        _run(lambda: _shell(_environment(config, catalogs), fmt, max_rows))
         return
     text = _read_text(None, sql_file)
     name = str(sql_file) if sql_file is not None else "<stdin>"
     _run(lambda: _run_script(_environment(config, catalogs), text, name, fmt, max_rows, None))
+
+
+def _shell(env: Environment, fmt: str, max_rows: int) -> None:
+    from .shell import run_shell
+
+    def run_statement(env: Environment, statement: Statement, mode: str, rows: int) -> None:
+        _run_statement(env, statement, mode, rows, None)
+
+    run_shell(env, run_statement, _print_error, fmt=fmt, max_rows=max_rows)
 
 
 class _ScriptFailed(Exception):
@@ -291,7 +298,7 @@ def _run_script(
 
 def _is_ok_only(table: pa.Table) -> bool:
     """The one ``result = 'OK'`` row of DDL and SET, which scripts do not print."""
-    return table.column_names == ["result"] and table.column(0).to_pylist() == ["OK"]
+    return bool(table.column_names == ["result"] and table.column(0).to_pylist() == ["OK"])
 
 
 def _run_statement(
@@ -502,28 +509,30 @@ def _plain(value: Any, type_: pa.DataType) -> Any:
     return value
 
 
+def _json_scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, decimal.Decimal):
+        return format(value, "f") if value.is_finite() else "null"
+    if isinstance(value, bytes):
+        return json.dumps(value.hex())
+    if hasattr(value, "isoformat"):
+        return json.dumps(value.isoformat())
+    if isinstance(value, (int, float, str)):
+        return json.dumps(value, ensure_ascii=False)
+    return json.dumps(str(value), ensure_ascii=False)
+
+
 def _to_json(value: Any) -> str:
     """JSON text of a plain value: DECIMAL as a number with all its digits, BYTES as hex,
     dates and times as ISO 8601 strings."""
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, decimal.Decimal):
-        if value.is_finite():
-            return format(value, "f")
-        return "null"
-    if isinstance(value, (int, float, str)):
-        return json.dumps(value, ensure_ascii=False)
     if isinstance(value, dict):
         return "{" + ", ".join(f"{_to_json(str(k))}: {_to_json(v)}" for k, v in value.items()) + "}"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_to_json(v) for v in value) + "]"
-    if isinstance(value, bytes):
-        return json.dumps(value.hex())
-    if hasattr(value, "isoformat"):
-        return json.dumps(value.isoformat())
-    return json.dumps(str(value), ensure_ascii=False)
+    return _json_scalar(value)
 
 
 def _is_nested(type_: pa.DataType) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import shlex
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,10 +25,13 @@ from prompt_toolkit.lexers import PygmentsLexer
 from prompt_toolkit.output import Output
 from pygments.lexers.sql import SqlLexer
 
-from . import cli
 from .environment import Environment
 from .errors import Error
-from .script import is_complete, split_all
+from .script import Statement, is_complete, split_all
+
+# How the command line runs one statement (statement, mode, max rows) and reports an error.
+RunStatement = Callable[[Environment, Statement, str, int], None]
+ReportError = Callable[[BaseException], None]
 
 MODES = ("table", "csv", "json", "line")
 
@@ -106,7 +109,7 @@ class SqlCompleter(Completer):
 @dataclass
 class ShellState:
     mode: str = "table"
-    max_rows: int = cli.DEFAULT_MAX_ROWS
+    max_rows: int = 40
     timer: bool = False
     explain: bool = False
     done: bool = False
@@ -115,8 +118,16 @@ class ShellState:
 class Shell:
     """Runs statements and dot commands against one environment."""
 
-    def __init__(self, env: Environment, state: ShellState | None = None) -> None:
+    def __init__(
+        self,
+        env: Environment,
+        run_statement: RunStatement,
+        report: ReportError,
+        state: ShellState | None = None,
+    ) -> None:
         self.env = env
+        self.run_statement = run_statement
+        self.report = report
         self.state = state or ShellState()
 
     def echo(self, text: str) -> None:
@@ -131,14 +142,9 @@ class Shell:
                 if self.state.explain:
                     self.echo(self.env.explain(statement.positioned()))
                 else:
-                    cli._run_statement(
-                        self.env, statement, self.state.mode, self.state.max_rows, None
-                    )
-            except Error as e:
-                cli._print_error(e)
-                return False
-            except (OSError, pa.ArrowException) as e:
-                cli._print_error(e)
+                    self.run_statement(self.env, statement, self.state.mode, self.state.max_rows)
+            except (Error, OSError, pa.ArrowException) as e:
+                self.report(e)
                 return False
             except KeyboardInterrupt:
                 click.echo("Cancelled.", err=True)
@@ -152,52 +158,78 @@ class Shell:
         try:
             words = shlex.split(line)
         except ValueError as e:
-            click.echo(f"Error: {e}", err=True)
+            _fail(str(e))
             return
         command, args = words[0].lower(), words[1:]
-        if command in (".quit", ".exit"):
-            self.state.done = True
-        elif command == ".help":
-            self.echo(HELP.format(max_rows=self.state.max_rows))
-        elif command == ".mode":
-            if len(args) == 1 and args[0] in MODES:
-                self.state.mode = args[0]
-            elif not args:
-                self.echo(f"mode {self.state.mode}")
-            else:
-                click.echo(f"Error: .mode expects one of {'|'.join(MODES)}", err=True)
-        elif command == ".maxrows":
-            if len(args) == 1 and args[0].isdigit():
-                self.state.max_rows = int(args[0])
-            elif not args:
-                self.echo(f"maxrows {self.state.max_rows}")
-            else:
-                click.echo("Error: .maxrows expects a number of rows", err=True)
-        elif command in (".timer", ".explain"):
-            if len(args) == 1 and args[0].lower() in ("on", "off"):
-                setattr(self.state, command[1:], args[0].lower() == "on")
-            else:
-                click.echo(f"Error: {command} expects on or off", err=True)
-        elif command == ".read":
-            if len(args) != 1:
-                click.echo("Error: .read expects a file name", err=True)
-                return
-            try:
-                text = Path(args[0]).expanduser().read_text()
-            except OSError as e:
-                click.echo(f"Error: cannot read {args[0]}: {e.strerror}", err=True)
-                return
-            self.run_text(text)
-        elif command == ".tables":
-            for name in self.env.tables():
-                self.echo(name)
-        elif command == ".schema":
-            if len(args) != 1:
-                click.echo("Error: .schema expects a table name", err=True)
-                return
-            self.run_text(f"DESCRIBE {_quote(args[0])}")
+        handler = {
+            ".quit": self._quit,
+            ".exit": self._quit,
+            ".help": self._help,
+            ".mode": self._mode,
+            ".maxrows": self._maxrows,
+            ".timer": self._switch,
+            ".explain": self._switch,
+            ".read": self._read,
+            ".tables": self._tables,
+            ".schema": self._schema,
+        }.get(command)
+        if handler is None:
+            _fail(f"unknown command {command}; .help lists them")
+            return
+        handler(command, args)
+
+    def _quit(self, command: str, args: list[str]) -> None:
+        self.state.done = True
+
+    def _help(self, command: str, args: list[str]) -> None:
+        self.echo(HELP.format(max_rows=self.state.max_rows))
+
+    def _mode(self, command: str, args: list[str]) -> None:
+        if not args:
+            self.echo(f"mode {self.state.mode}")
+        elif len(args) == 1 and args[0] in MODES:
+            self.state.mode = args[0]
         else:
-            click.echo(f"Error: unknown command {command}; .help lists them", err=True)
+            _fail(f".mode expects one of {'|'.join(MODES)}")
+
+    def _maxrows(self, command: str, args: list[str]) -> None:
+        if not args:
+            self.echo(f"maxrows {self.state.max_rows}")
+        elif len(args) == 1 and args[0].isdigit():
+            self.state.max_rows = int(args[0])
+        else:
+            _fail(".maxrows expects a number of rows")
+
+    def _switch(self, command: str, args: list[str]) -> None:
+        if len(args) == 1 and args[0].lower() in ("on", "off"):
+            setattr(self.state, command[1:], args[0].lower() == "on")
+        else:
+            _fail(f"{command} expects on or off")
+
+    def _read(self, command: str, args: list[str]) -> None:
+        if len(args) != 1:
+            _fail(".read expects a file name")
+            return
+        try:
+            text = Path(args[0]).expanduser().read_text()
+        except OSError as e:
+            _fail(f"cannot read {args[0]}: {e.strerror}")
+            return
+        self.run_text(text)
+
+    def _tables(self, command: str, args: list[str]) -> None:
+        for name in self.env.tables():
+            self.echo(name)
+
+    def _schema(self, command: str, args: list[str]) -> None:
+        if len(args) != 1:
+            _fail(".schema expects a table name")
+            return
+        self.run_text(f"DESCRIBE {_quote(args[0])}")
+
+
+def _fail(message: str) -> None:
+    click.echo(f"Error: {message}", err=True)
 
 
 def _quote(name: str) -> str:
@@ -208,15 +240,17 @@ def _quote(name: str) -> str:
 
 def run_shell(
     env: Environment,
+    run_statement: RunStatement,
+    report: ReportError,
     fmt: str = "table",
-    max_rows: int = cli.DEFAULT_MAX_ROWS,
+    max_rows: int = 40,
     input: Input | None = None,
     output: Output | None = None,
     history: History | None = None,
 ) -> None:
     """The read-eval-print loop; returns on ``.quit``, ``.exit`` or Ctrl-D."""
     mode = fmt if fmt in MODES else "table"
-    shell = Shell(env, ShellState(mode=mode, max_rows=max_rows))
+    shell = Shell(env, run_statement, report, ShellState(mode=mode, max_rows=max_rows))
     if history is None:
         path = history_path()
         try:
