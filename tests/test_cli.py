@@ -502,7 +502,7 @@ def test_query_f_runs_a_script_of_several_statements() -> None:
 
 
 def test_script_stops_at_the_first_error_naming_its_line_in_the_script() -> None:
-    path = SCRIPTS / "fails_on_line_9.sql"
+    path = SCRIPTS / "fails_on_line_8.sql"
     result = run("--format", "csv", "-f", str(path))
     assert result.exit_code == 1
     assert_no_traceback(result)

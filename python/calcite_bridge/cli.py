@@ -287,10 +287,10 @@ def _run_script(
 ) -> None:
     """Runs each statement of ``text`` in ``env``, printing the rows of each; stops at the
     first error, naming its line in the script."""
-    statements = split_all(text)
-    for i, statement in enumerate(statements):
+    printed = False
+    for statement in split_all(text):
         try:
-            _run_statement(env, statement, fmt, max_rows, output, first=i == 0)
+            printed |= _run_statement(env, statement, fmt, max_rows, output, first=not printed)
         except Error as e:
             line = e.line if e.line is not None else statement.line
             raise _ScriptFailed(f"{name}, line {line}:", e) from e
@@ -308,17 +308,19 @@ def _run_statement(
     max_rows: int,
     output: Path | None,
     first: bool = True,
-) -> pa.Table | None:
+) -> bool:
+    """Runs one statement and prints its rows; returns whether it printed any (DDL and SET
+    print nothing)."""
     table = _fetch(env, statement.positioned())
     try:
         if _is_ok_only(table):
-            return None
+            return False
         if not first and fmt == "table":
             _out_console().print()
         _write(table, fmt, output, max_rows=max_rows, zone=_zone(env))
     finally:
         del table  # Arrow buffers live in the JVM: release them before it shuts down
-    return None
+    return True
 
 
 def _fetch(env: Environment, sql: str) -> pa.Table:
