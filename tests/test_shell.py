@@ -191,3 +191,34 @@ def test_shell_on_a_pseudo_terminal_end_to_end(tmp_path: Path) -> None:
     assert child.exitstatus == 0
     history = (tmp_path / "data" / "calcite-bridge" / "history").read_text()
     assert "SELECT COUNT(*) AS n FROM emp;" in history
+
+
+SPLIT_CASES = [
+    # (script, [(statement, line, column)])
+    ("SELECT 1; SELECT 2", [("SELECT 1", 1, 1), ("SELECT 2", 1, 11)]),
+    ("SELECT 'a;b';\nSELECT 'it''s;';", [("SELECT 'a;b'", 1, 1), ("SELECT 'it''s;'", 2, 1)]),
+    ("SELECT `a;b` FROM t;", [("SELECT `a;b` FROM t", 1, 1)]),
+    ('SELECT "a;b" FROM t;', [('SELECT "a;b" FROM t', 1, 1)]),
+    ("-- c;\nSELECT 1 -- x;\n;", [("SELECT 1 -- x;", 2, 1)]),
+    ("/* a;\n b; */ SELECT 1;\n\n  SELECT 2;", [("SELECT 1", 2, 8), ("SELECT 2", 4, 3)]),
+    (";;  ;\n-- only a comment\n", []),
+]
+
+
+@pytest.mark.parametrize(("script", "expected"), SPLIT_CASES)
+def test_scripts_split_at_semicolons_outside_literals_and_comments(
+    script: str, expected: list[tuple[str, int, int]]
+) -> None:
+    from calcite_bridge.script import split_all
+
+    assert [(s.text, s.line, s.column) for s in split_all(script)] == expected
+
+
+def test_a_statement_is_complete_only_when_its_semicolon_is_outside_a_literal() -> None:
+    from calcite_bridge.script import is_complete
+
+    assert is_complete("SELECT 1;")
+    assert is_complete("SELECT 1; -- done")
+    assert not is_complete("SELECT ';")
+    assert not is_complete("SELECT 1 /* ; */")
+    assert not is_complete("")

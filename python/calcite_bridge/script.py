@@ -25,21 +25,24 @@ class Statement:
         return "\n" * (self.line - 1) + " " * (self.column - 1) + self.text
 
 
-def _only_comments(text: str) -> bool:
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch.isspace():
+def _skip_blank(text: str, i: int, end: int) -> int:
+    """The index of the first character at or after ``i`` that is not a blank or a comment."""
+    while i < end:
+        if text[i].isspace():
             i += 1
         elif text.startswith("--", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end + 1
+            stop = text.find("\n", i, end)
+            i = end if stop < 0 else stop + 1
         elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = n if end < 0 else end + 2
+            stop = text.find("*/", i + 2, end)
+            i = end if stop < 0 else stop + 2
         else:
-            return False
-    return True
+            return i
+    return end
+
+
+def _only_comments(text: str) -> bool:
+    return _skip_blank(text, 0, len(text)) == len(text)
 
 
 def split(script: str) -> tuple[list[Statement], str]:
@@ -84,14 +87,12 @@ def split_all(script: str) -> list[Statement]:
 
 
 def _add(statements: list[Statement], script: str, start: int, end: int) -> None:
-    chunk = script[start:end]
-    if _only_comments(chunk):
+    begin = _skip_blank(script, start, end)
+    if begin == end:
         return
-    lead = len(chunk) - len(chunk.lstrip())
-    begin = start + lead
     line = script.count("\n", 0, begin) + 1
     column = begin - (script.rfind("\n", 0, begin) + 1) + 1
-    statements.append(Statement(chunk.strip(), line, column))
+    statements.append(Statement(script[begin:end].rstrip(), line, column))
 
 
 def is_complete(text: str) -> bool:
