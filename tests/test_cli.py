@@ -207,14 +207,22 @@ def test_describe_lists_every_column_with_its_kind() -> None:
         cells = [c.strip() for c in line.split("│")[1:-1]]
         if len(cells) == 7 and cells[0] not in ("", "name"):
             kinds[cells[0]] = cells
-    assert kinds["id"][1:4] == ["INT", "NO", "PHYSICAL"]
+    assert kinds["id"][1:4] == ["INT", "false", "PHYSICAL"]
     assert kinds["addr"][3] == "PHYSICAL"
     assert kinds["addr"][1].startswith("ROW<")
     assert kinds["bonus"][3] == "COMPUTED"
     assert "salary" in kinds["bonus"][6]
-    assert kinds["inserted"][3:6] == ["METADATA", "timestamp", "TRUE"]
-    assert kinds["part"][3:6] == ["METADATA", "partition", "FALSE"]
-    assert kinds["topic"][3:6] == ["METADATA", "topic", "TRUE"]
+    assert kinds["inserted"][3:6] == ["METADATA", "timestamp", "true"]
+    assert kinds["part"][3:6] == ["METADATA", "partition", "false"]
+    assert kinds["topic"][3:6] == ["METADATA", "topic", "true"]
+
+
+def test_describe_prints_what_sql_describe_prints() -> None:
+    # One spelling of nullability (and of every other column) for both.
+    cli = ok("describe", "--catalog", CATALOG, "emp").output
+    sql = ok("query", "--catalog", CATALOG, "DESCRIBE emp").output
+    assert cli == sql
+    assert "nullable" in cli.splitlines()[1]
 
 
 def test_describe_an_unknown_table_exits_1_naming_it() -> None:
@@ -435,7 +443,7 @@ def test_installed_console_script_end_to_end(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines() == ['"name","level"', '"bob","junior"']
+    assert proc.stdout.splitlines() == ["name,level", "bob,junior"]
     # Nothing is left behind in JVM memory at exit, and no warning is printed.
     assert proc.stderr == ""
 
@@ -456,3 +464,170 @@ def test_version_option_prints_the_package_version() -> None:
     from calcite_bridge import __version__
 
     assert __version__ in ok("--version").output
+
+
+# --- scripts ---------------------------------------------------------------------------------
+
+SCRIPTS = FIXTURES / "scripts"
+
+
+def test_script_with_f_runs_ddl_set_insert_and_queries_in_one_environment() -> None:
+    out = ok("--format", "csv", "-f", str(SCRIPTS / "mixed.sql")).output
+    # DDL and SET print nothing; INSERT its count; each query its rows.
+    assert out.splitlines() == [
+        "rows_inserted",
+        "3",
+        "id,a;b",
+        "1,ann;x",
+        "2,it's",
+        "3,",
+        "n",
+        "3",
+    ]
+
+
+def test_script_on_stdin_runs_like_f() -> None:
+    text = (SCRIPTS / "mixed.sql").read_text()
+    assert (
+        ok("--format", "csv", input=text).output
+        == ok("--format", "csv", "-f", str(SCRIPTS / "mixed.sql")).output
+    )
+
+
+def test_query_f_runs_a_script_of_several_statements() -> None:
+    out = ok("query", "--format", "json", "-f", str(SCRIPTS / "mixed.sql")).output
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert rows[-1] == {"n": 3}
+    assert {"id": 2, "a;b": "it's"} in rows
+
+
+def test_script_stops_at_the_first_error_naming_its_line_in_the_script() -> None:
+    path = SCRIPTS / "fails_on_line_8.sql"
+    result = run("--format", "csv", "-f", str(path))
+    assert result.exit_code == 1
+    assert_no_traceback(result)
+    assert result.stdout.splitlines() == ["rows_inserted", "1", "id", "1"]
+    assert f"{path}, line 8:" in result.stderr
+    assert "8 |   nosuch" in result.stderr
+    assert caret_column(result.stderr) == 3
+    assert "never" not in result.stdout
+
+
+def test_script_error_without_a_position_names_the_line_of_its_statement(
+    tmp_path: Path,
+) -> None:
+    script = tmp_path / "s.sql"
+    script.write_text("SELECT 1 AS x;\n\nSET 'no.such.key' = 'x';\nSELECT 2;\n")
+    result = run("-f", str(script))
+    assert result.exit_code == 1
+    assert f"{script}, line 3:" in result.stderr
+    assert "no.such.key" in result.stderr
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+def test_table_shows_at_most_max_rows_with_a_footer_of_hidden_rows() -> None:
+    sql = "SELECT x FROM UNNEST(SEQUENCE(1, 100)) AS t(x)"
+    sql = "SELECT * FROM (VALUES " + ", ".join(f"({i})" for i in range(1, 101)) + ") AS t(x)"
+    out = ok("query", sql).output
+    cells = [ln.split("│")[1].strip() for ln in out.splitlines() if ln.startswith("│")]
+    assert cells == [str(i) for i in range(1, 41)]
+    assert out.rstrip().splitlines()[-1] == "100 rows (60 hidden; --max-rows to show more)"
+    out = ok("query", "--max-rows", "5", sql).output
+    assert [ln for ln in out.splitlines() if ln.startswith("│")][-1].split("│")[1].strip() == "5"
+    assert "100 rows (95 hidden" in out
+    few = ok("query", "--max-rows", "5", "SELECT 1 AS x").output
+    assert "hidden" not in few and "rows" not in few
+
+
+def test_csv_and_json_stay_complete_beyond_max_rows() -> None:
+    sql = "SELECT * FROM (VALUES " + ", ".join(f"({i})" for i in range(1, 101)) + ") AS t(x)"
+    assert len(ok("query", "--format", "csv", "--max-rows", "3", sql).output.splitlines()) == 101
+    assert len(ok("query", "--format", "json", "--max-rows", "3", sql).output.splitlines()) == 100
+
+
+VALUES_SQL = (
+    "SELECT * FROM (VALUES (1, TRUE, X'01AB41', CAST(1.50 AS DECIMAL(10, 2)), 'ann'),"
+    " (2, FALSE, CAST(NULL AS BYTES), CAST(NULL AS DECIMAL(10, 2)), ''),"
+    " (3, CAST(NULL AS BOOLEAN), X'', CAST(12345678901234567.89 AS DECIMAL(20, 2)),"
+    " CAST(NULL AS STRING))) AS t(id, b, bin, d, s)"
+)
+
+
+def table_cells(out: str) -> list[list[str]]:
+    return [[c.strip() for c in ln.split("│")[1:-1]] for ln in out.splitlines() if "│" in ln]
+
+
+def test_table_shows_booleans_bytes_and_null_as_duckdb_does() -> None:
+    import duckdb
+
+    rows = table_cells(ok("query", VALUES_SQL).output)
+    assert rows[0] == ["1", "true", r"\x01\xABA", "1.50", "ann"]
+    assert rows[1] == ["2", "false", "NULL", "NULL", ""]  # NULL is not the empty string
+    assert rows[2] == ["3", "NULL", "", "12345678901234567.89", "NULL"]
+    # DuckDB spells a BLOB the same way.
+    assert duckdb.sql(r"SELECT '\x01\xABA'::BLOB::VARCHAR").fetchall() == [(r"\x01\xABA",)]
+
+
+def test_json_writes_decimal_as_a_number_with_all_its_digits() -> None:
+    out = ok("query", "--format", "json", VALUES_SQL).output
+    lines = out.splitlines()
+    assert '"d": 1.50' in lines[0]
+    assert '"d": 12345678901234567.89' in lines[2]
+    import decimal
+
+    rows = [json.loads(ln, parse_float=decimal.Decimal) for ln in lines]
+    assert [r["d"] for r in rows] == [
+        decimal.Decimal("1.50"),
+        None,
+        decimal.Decimal("12345678901234567.89"),
+    ]
+    assert [r["b"] for r in rows] == [True, False, None]
+    assert [r["s"] for r in rows] == ["ann", "", None]
+
+
+def test_csv_quotes_only_where_rfc_4180_needs_it_as_duckdb_does(tmp_path: Path) -> None:
+    import duckdb
+
+    values = "(1, 'ann'), (2, ''), (3, CAST(NULL AS STRING)), (4, 'a,b'), (5, 'say \"hi\"')"
+    ours = ok("query", "--format", "csv", f"SELECT * FROM (VALUES {values}) AS t(id, name)")
+    target = tmp_path / "duck.csv"
+    duckdb.sql(
+        f"COPY (SELECT * FROM (VALUES {values.replace('STRING', 'VARCHAR')}) t(id, name))"
+        f" TO '{target}' (HEADER)"
+    )
+    assert ours.output == target.read_text()
+    assert ours.output.splitlines()[1] == "1,ann"
+
+
+def test_timestamp_ltz_is_shown_in_the_session_zone() -> None:
+    sql = "SELECT CAST(TIMESTAMP '2024-01-01 10:00:00' AS TIMESTAMP_LTZ(3)) AS ts"
+    paris = ok("query", "--set", "table.local-time-zone=Europe/Paris", "--format", "csv", sql)
+    utc = ok("query", "--set", "table.local-time-zone=UTC", "--format", "csv", sql)
+    # The same wall-clock literal, read in each session zone, shown in that zone.
+    assert paris.output.splitlines()[1] == "2024-01-01 10:00:00+01:00"
+    assert utc.output.splitlines()[1] == "2024-01-01 10:00:00+00:00"
+    # An instant stored under one zone, shown under another.
+    script = (
+        "SET 'table.local-time-zone' = 'Europe/Paris';\n"
+        "CREATE TABLE t (ts TIMESTAMP_LTZ(3)) WITH ('connector' = 'memory');\n"
+        "INSERT INTO t VALUES (CAST(TIMESTAMP '2024-01-01 10:00:00' AS TIMESTAMP_LTZ(3)));\n"
+        "SET 'table.local-time-zone' = 'Asia/Tokyo';\n"
+        "SELECT ts FROM t;\n"
+    )
+    out = ok("--format", "csv", input=script).output
+    assert out.splitlines()[-1] == "2024-01-01 18:00:00+09:00"
+
+
+def test_no_color_flag_and_env_leave_no_escape_codes() -> None:
+    bad = "SELECT nosuch FROM emp"
+    plain = run("--no-color", "query", "--catalog", CATALOG, bad)
+    assert plain.exit_code == 1 and "\x1b[" not in plain.stderr
+    coloured = CliRunner().invoke(main, ["query", "--catalog", CATALOG, bad], color=True)
+    assert "\x1b[" in coloured.stderr
+    env_plain = CliRunner(env={"NO_COLOR": "1"}).invoke(
+        main, ["query", "--catalog", CATALOG, bad], color=True
+    )
+    assert "\x1b[" not in env_plain.stderr
+    assert "SqlValidationError" in env_plain.stderr

@@ -17,7 +17,8 @@ Layers, lowest first; a module may import modules of its own layer or of a lower
 6. ``config``, ``result``
 7. ``table_api``
 8. ``environment``
-9. the package itself (``calcite_bridge/__init__.py``), ``cli``, ``__main__``, ``_cds``
+9. the package itself (``calcite_bridge/__init__.py``), ``cli``, ``shell``, ``script``,
+   ``__main__``, ``_cds``
 
 A module in no layer is reported, so a new module needs a place here. Run it with
 ``python tools/check_python_imports.py [PACKAGE_DIR]`` (``make lint`` does); it prints each
@@ -59,6 +60,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "calcite_bridge",
             "calcite_bridge.cli",
+            "calcite_bridge.shell",
+            "calcite_bridge.script",
             "calcite_bridge.__main__",
             "calcite_bridge._cds",
         ),

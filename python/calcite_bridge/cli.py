@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+import decimal
 import json
+import os
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,22 +18,37 @@ import click
 import pyarrow as pa
 from rich.console import Console
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from ._transport.serve import gateway as _gateway_command
 from .environment import Environment, connect
 from .errors import Error
+from .script import Statement, split_all
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-err_console = Console(stderr=True)
+DEFAULT_MAX_ROWS = 40
+_options: dict[str, bool] = {"no_color": False}
+
+
+def _no_color() -> bool:
+    """``--no-color`` or a non-empty ``NO_COLOR`` (https://no-color.org) turn styling off."""
+    return _options["no_color"] or bool(os.environ.get("NO_COLOR"))
+
+
+def _err_console() -> Console:
+    if _no_color():
+        return Console(stderr=True, color_system=None)
+    return Console(stderr=True)
 
 
 def _out_console() -> Console:
     """Rich output on stdout: the terminal's width there; never cut or wrapped when piped."""
-    console = Console()
+    plain: dict[str, Any] = {"color_system": None} if _no_color() else {}
+    console = Console(**plain)
     if console.is_terminal:
         return console
-    return Console(width=100_000, soft_wrap=True)
+    return Console(width=100_000, soft_wrap=True, **plain)
 
 
 def _common(fn: F) -> F:
@@ -60,8 +79,8 @@ def _common(fn: F) -> F:
 _NO_SQL = "no SQL given: pass it as an argument, with -f FILE, or on stdin"
 
 
-def _read_sql(sql: str | None, sql_file: Path | None) -> str:
-    """The one statement to run; a trailing ``;`` is dropped, as a file usually ends in one."""
+def _read_text(sql: str | None, sql_file: Path | None) -> str:
+    """The SQL text from the argument, ``-f FILE`` or stdin."""
     if sql is not None and sql_file is not None:
         raise click.UsageError("give the SQL as an argument or with -f, not both")
     if sql_file is not None:
@@ -73,12 +92,18 @@ def _read_sql(sql: str | None, sql_file: Path | None) -> str:
         if stdin is None or stdin.closed or stdin.isatty():
             raise click.UsageError(_NO_SQL)
         text = stdin.read()
-    stripped = text.rstrip()
-    while stripped.endswith(";"):
-        stripped = stripped[:-1].rstrip()
-    if not stripped.strip():
+    if not split_all(text):
         raise click.UsageError(_NO_SQL)
-    return stripped
+    return text
+
+
+def _read_sql(sql: str | None, sql_file: Path | None) -> str:
+    """The one statement to run; a trailing ``;`` is dropped, as a file usually ends in one."""
+    text = _read_text(sql, sql_file)
+    statements = split_all(text)
+    if len(statements) == 1:
+        return statements[0].positioned()
+    return text.rstrip().rstrip(";")
 
 
 def _parse_settings(settings: tuple[str, ...]) -> dict[str, str]:
@@ -91,14 +116,38 @@ def _parse_settings(settings: tuple[str, ...]) -> dict[str, str]:
     return config
 
 
+PROGRESS_DELAY = 1.0
+
+
 @contextmanager
-def _progress(message: str) -> Iterator[None]:
-    """A spinner on a terminal; silent when stderr is redirected."""
-    if err_console.is_terminal:
-        with err_console.status(message):
-            yield
-    else:
+def _progress(message: str, rows: Callable[[], int] | None = None) -> Iterator[None]:
+    """After a second, a status line with the time spent (and ``rows`` read so far) on a
+    terminal; nothing when stderr is redirected or the step is quick."""
+    console = _err_console()
+    if not console.is_terminal:
         yield
+        return
+    start = time.monotonic()
+    done = threading.Event()
+
+    def text() -> str:
+        line = f"{message} {time.monotonic() - start:.1f} s"
+        return line if rows is None else f"{line}, {rows():,} rows read"
+
+    def show() -> None:
+        if done.wait(PROGRESS_DELAY):
+            return
+        with console.status(text()) as status:
+            while not done.wait(0.1):
+                status.update(text())
+
+    thread = threading.Thread(target=show, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 class _CatalogFailed(Exception):
@@ -125,7 +174,8 @@ def _print_error(e: BaseException, context: str | None = None) -> None:
     name = type(e).__name__
     if context:
         click.echo(context, err=True)
-    click.echo(click.style(name, fg="red", bold=True) + ": " + str(e), err=True)
+    label = name if _no_color() else click.style(name, fg="red", bold=True)
+    click.echo(label + ": " + str(e), err=True)
 
 
 def _run(action: Callable[[], None]) -> None:
@@ -133,6 +183,9 @@ def _run(action: Callable[[], None]) -> None:
         action()
     except _CatalogFailed as e:
         _print_error(e.error, f"in catalog file {e.path}:")
+        sys.exit(1)
+    except _ScriptFailed as e:
+        _print_error(e.error, e.where)
         sys.exit(1)
     except Error as e:
         _print_error(e)
@@ -145,10 +198,149 @@ def _run(action: Callable[[], None]) -> None:
         sys.exit(130)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+_FORMATS = ["table", "csv", "json", "line", "parquet"]
+
+
+def _max_rows_option(fn: F) -> F:
+    return click.option(
+        "--max-rows",
+        type=click.IntRange(min=0),
+        default=DEFAULT_MAX_ROWS,
+        show_default=True,
+        help="Rows the table format shows; the others are counted in a footer.",
+    )(fn)
+
+
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"]},
+    invoke_without_command=True,
+)
 @click.version_option(package_name="calcite-bridge")
-def main() -> None:
-    """Explain, validate and run SQL with calcite-bridge."""
+@click.option("--no-color", is_flag=True, help="No colours or styles (as NO_COLOR=1 does).")
+@click.option(
+    "-f",
+    "--file",
+    "sql_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Run the statements of this script and exit.",
+)
+@click.option(
+    "--catalog",
+    "catalogs",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="SQL file whose statements run first. Repeatable.",
+)
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE", help="A setting.")
+@click.option("--format", "fmt", type=click.Choice(_FORMATS[:-1]), default="table")
+@_max_rows_option
+@click.pass_context
+def main(
+    ctx: click.Context,
+    no_color: bool,
+    sql_file: Path | None,
+    catalogs: tuple[Path, ...],
+    settings: tuple[str, ...],
+    fmt: str,
+    max_rows: int,
+) -> None:
+    """Explain, validate and run SQL with calcite-bridge.
+
+    With no command: run the script of -f FILE or of stdin, or, on a terminal, open the SQL
+    shell."""
+    _options["no_color"] = no_color
+    if ctx.invoked_subcommand is not None:
+        return
+    config = _parse_settings(settings)
+    stdin = sys.stdin
+    if sql_file is None and stdin is not None and not stdin.closed and stdin.isatty():
+        _run(lambda: _shell(_environment(config, catalogs), fmt, max_rows))
+        return
+    text = _read_text(None, sql_file)
+    name = str(sql_file) if sql_file is not None else "<stdin>"
+    _run(lambda: _run_script(_environment(config, catalogs), text, name, fmt, max_rows, None))
+
+
+def _shell(env: Environment, fmt: str, max_rows: int) -> None:
+    from .shell import run_shell
+
+    def run_statement(env: Environment, statement: Statement, mode: str, rows: int) -> None:
+        _run_statement(env, statement, mode, rows, None)
+
+    run_shell(env, run_statement, _print_error, fmt=fmt, max_rows=max_rows)
+
+
+class _ScriptFailed(Exception):
+    def __init__(self, where: str, error: Error) -> None:
+        super().__init__(str(error))
+        self.where = where
+        self.error = error
+
+
+def _run_script(
+    env: Environment,
+    text: str,
+    name: str,
+    fmt: str,
+    max_rows: int,
+    output: Path | None,
+) -> None:
+    """Runs each statement of ``text`` in ``env``, printing the rows of each; stops at the
+    first error, naming its line in the script."""
+    printed = False
+    for statement in split_all(text):
+        try:
+            printed |= _run_statement(env, statement, fmt, max_rows, output, first=not printed)
+        except Error as e:
+            line = e.line if e.line is not None else statement.line
+            raise _ScriptFailed(f"{name}, line {line}:", e) from e
+
+
+def _is_ok_only(table: pa.Table) -> bool:
+    """The one ``result = 'OK'`` row of DDL and SET, which scripts do not print."""
+    return bool(table.column_names == ["result"] and table.column(0).to_pylist() == ["OK"])
+
+
+def _run_statement(
+    env: Environment,
+    statement: Statement,
+    fmt: str,
+    max_rows: int,
+    output: Path | None,
+    first: bool = True,
+) -> bool:
+    """Runs one statement and prints its rows; returns whether it printed any (DDL and SET
+    print nothing)."""
+    table = _fetch(env, statement.positioned())
+    try:
+        if _is_ok_only(table):
+            return False
+        if not first and fmt == "table":
+            _out_console().print()
+        _write(table, fmt, output, max_rows=max_rows, zone=_zone(env))
+    finally:
+        del table  # Arrow buffers live in the JVM: release them before it shuts down
+    return True
+
+
+def _fetch(env: Environment, sql: str) -> pa.Table:
+    """Runs ``sql`` and reads its rows, with a progress line on a slow statement."""
+    read = [0]
+    with _progress("Running…", rows=lambda: read[0]):
+        reader = env.execute(sql).to_arrow_reader()
+        batches = []
+        for batch in reader:
+            batches.append(batch)
+            read[0] += batch.num_rows
+        return pa.Table.from_batches(batches, schema=reader.schema)
+
+
+def _zone(env: Environment) -> str | None:
+    try:
+        zone = env.config.get("table.local-time-zone")
+    except Error:
+        return None
+    return zone if isinstance(zone, str) and zone else None
 
 
 @main.command()
@@ -211,29 +403,23 @@ def describe(table: str, catalogs: tuple[Path, ...], settings: tuple[str, ...]) 
 
     def act() -> None:
         env = _environment(config, catalogs)
-        cols = env.describe(table)
-        out = RichTable("name", "type", "null", "kind", "key", "virtual", "expression")
-        for c in cols:
-            out.add_row(
-                c.name,
-                c.data_type,
-                "YES" if c.nullable else "NO",
-                c.kind,
-                c.metadata_key or "",
-                "" if c.virtual is None else str(c.virtual).upper(),
-                c.expression or "",
-            )
-        _out_console().print(out)
+        # The rows of SQL DESCRIBE, shown as a query's are: one spelling for both.
+        from ._sql import quote_identifier
+
+        rows = _fetch(env, f"DESCRIBE {quote_identifier(table)}")
+        try:
+            _write(rows, "table", None)
+        finally:
+            del rows
 
     _run(act)
 
 
 @main.command()
 @_common
-@click.option(
-    "--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table"
-)
+@click.option("--format", "fmt", type=click.Choice(_FORMATS), default="table")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path))
+@_max_rows_option
 def query(
     sql: str | None,
     sql_file: Path | None,
@@ -241,19 +427,24 @@ def query(
     catalogs: tuple[Path, ...],
     fmt: str,
     output: Path | None,
+    max_rows: int,
 ) -> None:
-    """Run a statement and print its rows."""
-    text = _read_sql(sql, sql_file)
+    """Run a statement, or a script of statements separated by ;, and print the rows."""
+    text = _read_text(sql, sql_file)
     config = _parse_settings(settings)
     if fmt == "parquet" and output is None:
         raise click.UsageError("--format parquet needs --output FILE")
+    statements = split_all(text)
 
     def act() -> None:
         env = _environment(config, catalogs)
-        with _progress("Running…"):
-            table = env.execute(text).to_arrow_table()
+        if len(statements) > 1:
+            name = str(sql_file) if sql_file is not None else "script"
+            _run_script(env, text, name, fmt, max_rows, output)
+            return
+        table = _fetch(env, statements[0].positioned())
         try:
-            _write(table, fmt, output)
+            _write(table, fmt, output, max_rows=max_rows, zone=_zone(env))
         finally:
             del table  # Arrow buffers live in the JVM: release them before it shuts down
 
@@ -320,20 +511,48 @@ def _plain(value: Any, type_: pa.DataType) -> Any:
     return value
 
 
-def _json_default(value: Any) -> Any:
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
+def _json_scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, decimal.Decimal):
+        return format(value, "f") if value.is_finite() else "null"
     if isinstance(value, bytes):
-        return value.hex()
-    return str(value)
+        return json.dumps(value.hex())
+    if hasattr(value, "isoformat"):
+        return json.dumps(value.isoformat())
+    if isinstance(value, (int, float, str)):
+        return json.dumps(value, ensure_ascii=False)
+    return json.dumps(str(value), ensure_ascii=False)
 
 
 def _to_json(value: Any) -> str:
-    return json.dumps(value, default=_json_default, ensure_ascii=False)
+    """JSON text of a plain value: DECIMAL as a number with all its digits, BYTES as hex,
+    dates and times as ISO 8601 strings."""
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_to_json(str(k))}: {_to_json(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_to_json(v) for v in value) + "]"
+    return _json_scalar(value)
 
 
 def _is_nested(type_: pa.DataType) -> bool:
     return bool(pa.types.is_nested(type_))
+
+
+def _in_zone(table: pa.Table, zone: str | None) -> pa.Table:
+    """TIMESTAMP_LTZ columns (Arrow timestamps with a zone) shown in the session zone."""
+    if zone is None:
+        return table
+    for i, field in enumerate(table.schema):
+        if pa.types.is_timestamp(field.type) and field.type.tz and field.type.tz != zone:
+            try:
+                column = table.column(i).cast(pa.timestamp(field.type.unit, tz=zone))
+            except pa.ArrowException:
+                continue
+            table = table.set_column(i, field.name, column)
+    return table
 
 
 def _rows(table: pa.Table) -> Iterator[dict[str, Any]]:
@@ -342,47 +561,119 @@ def _rows(table: pa.Table) -> Iterator[dict[str, Any]]:
         yield {f.name: _plain(row[f.name], f.type) for f in fields}
 
 
-def _cell(value: Any) -> str:
+def blob_text(value: bytes) -> str:
+    """BYTES as DuckDB prints a BLOB: printable ASCII as is, other bytes as ``\\xAB``."""
+    out = []
+    for byte in value:
+        if 32 <= byte < 127 and chr(byte) not in "\\'\"":
+            out.append(chr(byte))
+        else:
+            out.append(f"\\x{byte:02X}")
+    return "".join(out)
+
+
+def cell_text(value: Any) -> str | None:
+    """How a table shows a value: ``true``/``false``, BYTES as DuckDB's BLOB text, nested
+    values as JSON; ``None`` for NULL (shown as a styled NULL)."""
     if value is None:
-        return "NULL"
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, bytes):
+        return blob_text(value)
     if isinstance(value, (dict, list)):
         return _to_json(value)
     return str(value)
 
 
-def _write(table: pa.Table, fmt: str, output: Path | None) -> None:
-    import pyarrow.csv as pacsv
+_NULL = Text("NULL", style="dim italic")
+
+
+def _cell(value: Any) -> Text | str:
+    text = cell_text(value)
+    return _NULL if text is None else text
+
+
+def _footer(total: int, shown: int) -> str:
+    rows = "row" if total == 1 else "rows"
+    if shown < total:
+        return f"{total:,} {rows} ({total - shown:,} hidden; --max-rows to show more)"
+    return f"{total:,} {rows}"
+
+
+def _write(
+    table: pa.Table,
+    fmt: str,
+    output: Path | None,
+    max_rows: int | None = None,
+    zone: str | None = None,
+) -> None:
     import pyarrow.parquet as pq
 
     if fmt == "parquet":
         pq.write_table(table, str(output))
         return
+    table = _in_zone(table, zone)
     if fmt == "csv":
-        # CSV has no nested values: ROW, ARRAY and MAP columns are written as JSON text.
-        for i, field in enumerate(table.schema):
-            if _is_nested(field.type):
-                values = [
-                    None if v is None else _to_json(_plain(v, field.type))
-                    for v in table.column(i).to_pylist()
-                ]
-                table = table.set_column(i, field.name, pa.array(values, pa.string()))
-        sink: Any = str(output) if output else sys.stdout.buffer
-        if not output:
-            sys.stdout.flush()
-        pacsv.write_csv(table, sink)
+        _write_csv(table, output)
         return
     if fmt == "json":
-        text = "".join(_to_json(r) + "\n" for r in _rows(table))
+        text = "".join(
+            "{" + ", ".join(f"{json.dumps(k)}: {_to_json(v)}" for k, v in r.items()) + "}\n"
+            for r in _rows(table)
+        )
+        _emit(text, output)
+        return
+    total = table.num_rows
+    shown = table if max_rows is None or total <= max_rows else table.slice(0, max_rows)
+    if fmt == "line":
+        width = max((len(n) for n in table.column_names), default=0)
+        blocks = []
+        for row in _rows(shown):
+            blocks.append(
+                "\n".join(f"{k:>{width}} = {cell_text(v) or 'NULL'}" for k, v in row.items())
+            )
+        text = "\n\n".join(blocks) + ("\n" if blocks else "")
+        if shown.num_rows < total:
+            text += ("\n" if blocks else "") + _footer(total, shown.num_rows) + "\n"
         _emit(text, output)
         return
     out = RichTable(*table.column_names)
-    for row in _rows(table):
+    for row in _rows(shown):
         out.add_row(*(_cell(v) for v in row.values()), end_section=False)
+    footer = _footer(total, shown.num_rows) if shown.num_rows < total else None
     if output:
         with output.open("w") as fh:
-            Console(file=fh, width=100_000, soft_wrap=True).print(out)
+            console = Console(file=fh, width=100_000, soft_wrap=True, color_system=None)
+            console.print(out)
+            if footer:
+                console.print(footer)
     else:
-        _out_console().print(out)
+        console = _out_console()
+        console.print(out)
+        if footer:
+            console.print(footer, style="dim")
+
+
+def csv_field(value: Any) -> str:
+    """One CSV field as RFC 4180 wants it: quoted only when it holds a comma, a quote or a
+    line break, or is the empty string (NULL is an empty field). ROW, ARRAY and MAP values
+    are written as JSON text."""
+    if value is None:
+        return ""
+    text = cell_text(value)
+    assert text is not None
+    if text == "" or any(c in text for c in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _write_csv(table: pa.Table, output: Path | None) -> None:
+    lines = [",".join(csv_field(name) for name in table.column_names)]
+    for batch in table.to_batches(max_chunksize=65_536):
+        for row in _rows(pa.Table.from_batches([batch], schema=table.schema)):
+            lines.append(",".join(csv_field(v) for v in row.values()))
+    _emit("\n".join(lines) + "\n", output)
 
 
 def _emit(text: str, output: Path | None) -> None:
