@@ -48,4 +48,20 @@ class SubQueryRulesTest {
     String kept = session.logical("SELECT a FROM ts WHERE a IN (SELECT b FROM ts) AND 1 = 1");
     assertTrue(kept.contains("IN"), kept);
   }
+
+  @Test
+  void aCorrelatedSubQueryInTheLeftOfAnInIsRemovedOnItsOwn() {
+    session.exec("CREATE TABLE l (a INT)");
+    session.exec("INSERT INTO l VALUES (4)");
+    session.exec("CREATE TABLE tb (b BIGINT)");
+    session.exec("INSERT INTO tb VALUES (3), (CAST(NULL AS BIGINT))");
+    String inner = "CASE WHEN 3 NOT IN (SELECT b FROM tb WHERE tb.b >= ts.b) THEN a ELSE 4 END";
+    List<Object[]> rows =
+        session.exec("SELECT a FROM ts WHERE " + inner + " NOT IN (SELECT a FROM l)");
+    assertEquals(1, rows.size());
+    assertEquals(2, rows.get(0)[0]);
+    rows = session.exec("SELECT a, " + inner + " IN (SELECT a FROM l) FROM ts ORDER BY a");
+    assertArrayEquals(new Object[] {1, true}, rows.get(0));
+    assertArrayEquals(new Object[] {2, false}, rows.get(1));
+  }
 }
