@@ -10,6 +10,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /** Translates every Java failure into a {@link BridgeError}, in one place. */
 public final class Errors {
   private static final String RUNNING = "The query failed while it ran: ";
+  private static final String SINGLE_VALUE = "more than one value in agg SINGLE_VALUE";
 
   private Errors() {}
 
@@ -166,6 +167,14 @@ public final class Errors {
       String m = c.getMessage() == null ? "/ by zero" : c.getMessage();
       return new BridgeError(
           ErrorKind.EXECUTION, m.contains("by zero") ? "Division by zero" : m, top);
+    }
+    if (c instanceof IllegalStateException
+        && c.getMessage() != null
+        && c.getMessage().startsWith(SINGLE_VALUE)) {
+      // Calcite's code for a scalar sub-query (its SINGLE_VALUE aggregate) throws this when the
+      // sub-query gives a second row: the data is at fault, not the plan.
+      return new BridgeError(
+          ErrorKind.EXECUTION, "A scalar sub-query returned more than one row", top);
     }
     if (c instanceof NumberFormatException) {
       return new BridgeError(ErrorKind.EXECUTION, "Invalid number: " + c.getMessage(), top);

@@ -61,16 +61,20 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 final class CheckedArithmetic {
   private CheckedArithmetic() {}
 
-  /** {@code rel} (logical) with checked integer operators. */
+  /**
+   * {@code rel} (logical) with checked integer operators, and its integer averages summed in a
+   * wider type ({@link WideAverages}).
+   */
   static RelNode apply(RelNode rel) {
-    return rel.accept(
-        new RelHomogeneousShuttle() {
-          @Override
-          public RelNode visit(RelNode other) {
-            RelNode visited = super.visit(other);
-            return visited.accept(new Operators(visited.getCluster().getRexBuilder()));
-          }
-        });
+    return WideAverages.apply(rel)
+        .accept(
+            new RelHomogeneousShuttle() {
+              @Override
+              public RelNode visit(RelNode other) {
+                RelNode visited = super.visit(other);
+                return visited.accept(new Operators(visited.getCluster().getRexBuilder()));
+              }
+            });
   }
 
   private static boolean integer(RelDataType type) {

@@ -112,6 +112,7 @@ final class OptimizerProgram {
    */
   static final Program HEURISTIC =
       Programs.sequence(
+          (planner, rel, traits, materializations, lattices) -> NestedSubQueries.lift(rel),
           SUB_QUERIES,
           OptimizerProgram::constantGroupKeys,
           Programs.decorrelate(),

@@ -201,7 +201,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
     if (FLATTEN) {
       root = root.withRel(converter.flattenTypes(root.rel, true));
     }
-    return NarrowingCasts.strip(root.project());
+    return SubQueryRules.simplifyWithoutSubQueries(NarrowingCasts.strip(root.project()));
   }
 
   /**

@@ -1,19 +1,31 @@
 package io.calcitebridge.plan;
 
+import java.util.List;
 import java.util.Set;
 import org.apache.calcite.plan.Contexts;
+import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil.Logic;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.rules.SubQueryRemoveRule;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexExecutor;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSimplify;
 import org.apache.calcite.rex.RexSubQuery;
+import org.apache.calcite.rex.RexUnknownAs;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.tools.RelBuilderFactory;
+import org.apache.calcite.util.Util;
 
 /**
  * Calcite's sub-query removal for projects and joins ({@code
@@ -35,6 +47,74 @@ final class SubQueryRules {
    */
   static RelBuilder.Config builderConfig(RelBuilder.Config config) {
     return config.withPushJoinCondition(true).withSimplify(false);
+  }
+
+  /**
+   * {@code rel} with the expressions of its filters and projections simplified, as the builder
+   * would have, when no sub-query is left in it (the builder's simplification is off for every plan
+   * while it is built, see {@link #builderConfig}). Without it, constant expressions such as {@code
+   * CAST(2):DOUBLE} stayed in plans, and {@code CASE WHEN TRUE THEN d ELSE d END} inside a boolean
+   * CASE met a bug of {@code RexSimplify.simplifyCase} (Calcite 1.42): a branch value simplified
+   * under UNKNOWN-as-FALSE ({@code IS TRUE(d = x)} to {@code d = x}) is cast back to the CASE's
+   * {@code BOOLEAN NOT NULL}, which declares {@code d} NOT NULL to the rest of the simplification.
+   */
+  static RelNode simplifyWithoutSubQueries(RelNode rel) {
+    if (hasSubQuery(rel, new java.util.HashSet<>())) {
+      return rel;
+    }
+    return rel.accept(
+        new RelHomogeneousShuttle() {
+          @Override
+          public RelNode visit(RelNode other) {
+            RelNode visited = super.visit(other);
+            RexBuilder rex = visited.getCluster().getRexBuilder();
+            RexExecutor executor =
+                Util.first(visited.getCluster().getPlanner().getExecutor(), RexUtil.EXECUTOR);
+            RexSimplify simplify = new RexSimplify(rex, RelOptPredicateList.EMPTY, executor);
+            if (visited instanceof LogicalFilter filter) {
+              RexNode condition =
+                  simplify.simplifyUnknownAs(filter.getCondition(), RexUnknownAs.FALSE);
+              return condition.equals(filter.getCondition())
+                  ? filter
+                  : filter.copy(filter.getTraitSet(), filter.getInput(), condition);
+            }
+            if (visited instanceof LogicalProject project) {
+              List<RexNode> exprs =
+                  project.getProjects().stream()
+                      .map(e -> simplify.simplifyPreservingType(e, RexUnknownAs.UNKNOWN, true))
+                      .toList();
+              return exprs.equals(project.getProjects())
+                  ? project
+                  : project.copy(
+                      project.getTraitSet(), project.getInput(), exprs, project.getRowType());
+            }
+            return visited;
+          }
+        });
+  }
+
+  private static boolean hasSubQuery(RelNode rel, java.util.Set<RelNode> seen) {
+    if (!seen.add(rel)) {
+      return false;
+    }
+    boolean[] found = {false};
+    rel.accept(
+        new RexShuttle() {
+          @Override
+          public RexNode visitSubQuery(RexSubQuery subQuery) {
+            found[0] = true;
+            return subQuery;
+          }
+        });
+    if (found[0]) {
+      return true;
+    }
+    for (RelNode input : rel.getInputs()) {
+      if (hasSubQuery(input, seen)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static final RelBuilderFactory UNSIMPLIFIED =
@@ -109,7 +189,22 @@ final class SubQueryRules {
     return logic;
   }
 
-  /** Calcite's rule with {@link #rewrite}'s logic. */
+  /**
+   * Whether {@code e} is {@code NULL IN (q)}, q correlated, in a logic that tells FALSE from
+   * UNKNOWN.
+   */
+  static boolean nullInCorrelated(RexSubQuery e, Set<CorrelationId> variablesSet, Logic logic) {
+    return e.getKind() == SqlKind.IN
+        && e.getOperands().size() == 1
+        && RexUtil.isNullLiteral(e.getOperands().get(0), true)
+        && !variablesSet.isEmpty()
+        && (logic == Logic.TRUE_FALSE_UNKNOWN || logic == Logic.UNKNOWN_AS_TRUE);
+  }
+
+  /**
+   * Calcite's rule with {@link #rewrite}'s logic, and {@code NULL IN (q)} over a correlated {@code
+   * q} as {@code CASE WHEN EXISTS (q) THEN UNKNOWN ELSE FALSE END} ({@link #nullInCorrelated}).
+   */
   static class Rule extends SubQueryRemoveRule {
     Rule(Config config) {
       super(config);
@@ -124,6 +219,24 @@ final class SubQueryRules {
         int inputCount,
         int offset,
         int subQueryIndex) {
+      if (nullInCorrelated(e, variablesSet, logic)) {
+        // NULL IN (q) is FALSE over no rows and UNKNOWN otherwise. Calcite's rewriteIn (1.42,
+        // unchanged upstream) tests for no rows only when q is not correlated, and gave UNKNOWN.
+        RexNode exists =
+            super.apply(
+                RexSubQuery.exists(e.rel),
+                variablesSet,
+                Logic.TRUE_FALSE,
+                builder,
+                inputCount,
+                offset,
+                subQueryIndex);
+        return builder.call(
+            SqlStdOperatorTable.CASE,
+            exists,
+            builder.getRexBuilder().makeNullLiteral(e.getType()),
+            builder.literal(false));
+      }
       return super.apply(
           e, variablesSet, rewrite(e, logic), builder, inputCount, offset, subQueryIndex);
     }

@@ -47,7 +47,18 @@ public final class DuckDbTranslator {
     RelNode rewritten = DuckDbRewrites.rewrite(reduced);
     Whitelist.check(rewritten);
     Converter converter = new Converter();
-    SqlImplementor.Result result = converter.visitRoot(rewritten);
+    SqlImplementor.Result result;
+    try {
+      result = converter.visitRoot(rewritten);
+    } catch (NullPointerException e) {
+      // Calcite's SqlImplementor (1.42) fails so when a correlation variable is read outside the
+      // correlate that sets it (a sub-query left in the ON of an outer join, beside a correlated
+      // sub-query of the WHERE): the SQL cannot be written.
+      if (e.getMessage() != null && e.getMessage().startsWith("variable $cor")) {
+        throw new Refusal(BACKEND, "a correlated sub-query read outside its correlation");
+      }
+      throw e;
+    }
     SqlNode node = result.asStatement();
     String sql =
         node.toSqlString(

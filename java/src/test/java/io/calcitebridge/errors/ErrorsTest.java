@@ -30,4 +30,15 @@ class ErrorsTest {
     assertEquals(ErrorKind.EXECUTION, e.errorKind());
     assertEquals("Division by zero", e.getMessage());
   }
+
+  @Test
+  void aScalarSubQueryOfSeveralRowsIsAnExecutionError() {
+    BridgeError e =
+        Errors.translateRunning(
+            new IllegalStateException("more than one value in agg SINGLE_VALUE"));
+    assertEquals(ErrorKind.EXECUTION, e.errorKind());
+    assertEquals(
+        "The query failed while it ran: A scalar sub-query returned more than one row",
+        e.getMessage());
+  }
 }

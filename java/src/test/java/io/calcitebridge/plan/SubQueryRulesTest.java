@@ -1,0 +1,67 @@
+package io.calcitebridge.plan;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link SubQueryRules}: NULL IN a correlated sub-query, and plans simplified without any. */
+class SubQueryRulesTest {
+  private PlanningSession session;
+
+  @BeforeEach
+  void createTables() {
+    session = new PlanningSession();
+    session.exec("CREATE TABLE ts (a INT, b INT)");
+    session.exec("INSERT INTO ts VALUES (1, 1), (2, 5)");
+    session.exec("CREATE TABLE fa (d DATE)");
+    session.exec("INSERT INTO fa VALUES (CAST(NULL AS DATE))");
+  }
+
+  @Test
+  void nullNotInACorrelatedSubQueryIsTrueOverNoRows() {
+    List<Object[]> rows =
+        session.exec(
+            "SELECT a, CAST(NULL AS INT) NOT IN (SELECT b FROM ts AS u WHERE u.b = ts.a)"
+                + " FROM ts ORDER BY a");
+    assertArrayEquals(new Object[] {1, null}, rows.get(0));
+    assertArrayEquals(new Object[] {2, true}, rows.get(1));
+  }
+
+  @Test
+  void aCaseOverNotDistinctFromACaseIsUnknownForNull() {
+    String p =
+        "CASE WHEN (DATE '2024-01-01' IS NOT DISTINCT FROM CASE WHEN TRUE THEN d ELSE d END)"
+            + " THEN DATE '2024-01-01' ELSE d END = d";
+    assertEquals(0L, session.exec("SELECT COUNT(*) FROM fa WHERE " + p).get(0)[0]);
+    assertEquals(1L, session.exec("SELECT COUNT(*) FROM fa WHERE (" + p + ") IS NULL").get(0)[0]);
+  }
+
+  @Test
+  void aPlanWithoutSubQueriesIsSimplified() {
+    String logical = session.logical("SELECT a FROM ts WHERE CAST(2 AS DOUBLE) < b AND a = NULL");
+    assertFalse(logical.contains("CAST(2)"), logical);
+    String kept = session.logical("SELECT a FROM ts WHERE a IN (SELECT b FROM ts) AND 1 = 1");
+    assertTrue(kept.contains("IN"), kept);
+  }
+
+  @Test
+  void aCorrelatedSubQueryInTheLeftOfAnInIsRemovedOnItsOwn() {
+    session.exec("CREATE TABLE l (a INT)");
+    session.exec("INSERT INTO l VALUES (4)");
+    session.exec("CREATE TABLE tb (b BIGINT)");
+    session.exec("INSERT INTO tb VALUES (3), (CAST(NULL AS BIGINT))");
+    String inner = "CASE WHEN 3 NOT IN (SELECT b FROM tb WHERE tb.b >= ts.b) THEN a ELSE 4 END";
+    List<Object[]> rows =
+        session.exec("SELECT a FROM ts WHERE " + inner + " NOT IN (SELECT a FROM l)");
+    assertEquals(1, rows.size());
+    assertEquals(2, rows.get(0)[0]);
+    rows = session.exec("SELECT a, " + inner + " IN (SELECT a FROM l) FROM ts ORDER BY a");
+    assertArrayEquals(new Object[] {1, true}, rows.get(0));
+    assertArrayEquals(new Object[] {2, false}, rows.get(1));
+  }
+}
