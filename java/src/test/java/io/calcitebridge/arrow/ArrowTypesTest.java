@@ -19,6 +19,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.StructKind;
 import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.junit.jupiter.api.Test;
 
 /** Tests {@link ArrowTypes} in both directions. */
@@ -162,11 +163,28 @@ class ArrowTypesTest {
     assertTrue(e.getMessage().contains("'dur'"), e.getMessage());
     assertThrows(
         UnsupportedOperationException.class,
-        () ->
-            ArrowTypes.toField(
+        () -> ArrowTypes.toField("x", TF.createSqlType(SqlTypeName.GEOMETRY)));
+  }
+
+  @Test
+  void intervalResultsAreDurationsOrMonthDayNanoIntervals() {
+    assertEquals(
+        new ArrowType.Duration(TimeUnit.MILLISECOND),
+        ArrowTypes.toField(
                 "x",
                 TF.createSqlIntervalType(
                     new SqlIntervalQualifier(
-                        org.apache.calcite.avatica.util.TimeUnit.DAY, null, SqlParserPos.ZERO))));
+                        org.apache.calcite.avatica.util.TimeUnit.DAY, null, SqlParserPos.ZERO)))
+            .getType());
+    assertEquals(
+        new ArrowType.Interval(org.apache.arrow.vector.types.IntervalUnit.MONTH_DAY_NANO),
+        ArrowTypes.toField(
+                "x",
+                TF.createSqlIntervalType(
+                    new SqlIntervalQualifier(
+                        org.apache.calcite.avatica.util.TimeUnit.YEAR,
+                        org.apache.calcite.avatica.util.TimeUnit.MONTH,
+                        SqlParserPos.ZERO)))
+            .getType());
   }
 }
