@@ -112,10 +112,18 @@ def test_readme_queries_agree(index: int, backend: str, monkeypatch: pytest.Monk
             name = f"block{index}.q{len(seen) + 1}"
             seen.append(f"{suite}:{name}")
             env.sql = plain  # type: ignore[method-assign]
+            # A statement's own timeout bounds its comparison runs too.
+            limit = kw.get("timeout")
+            before = env.config.get("execution.timeout")
+            if limit is not None:
+                seconds = isinstance(limit, (int, float))
+                env.config.set("execution.timeout", f"{limit} s" if seconds else str(limit))
             try:
                 problem = check(compare(env, suite, name, text, backend))
             finally:
                 env.sql = sql  # type: ignore[method-assign]
+                if limit is not None:
+                    env.config.set("execution.timeout", before)
             if problem:
                 problems.append(problem)
             return plain(text, *args, **kw)
