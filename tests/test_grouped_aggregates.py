@@ -137,12 +137,13 @@ def test_group_by_equals_duckdb_and_the_row_engine(
         assert group_env.explain(sql, backend="auto").startswith("DuckDB(")
     mem = sql.replace("FROM facts", "FROM mem")
     row_engine = group_env.sql(mem)
+    row_engine_rows = _without_floats(row_engine.fetchall())
     theirs = _without_floats(duckdb.sql(_duck(sql, parquet_dir)).fetchall())
     for backend in backends:
         ours = group_env.sql(sql, backend=backend)
         assert ours.schema == row_engine.schema, backend
         ours_rows = _without_floats(ours.fetchall())
-        assert _same(ours_rows, _without_floats(row_engine.fetchall())), backend
+        assert _same(ours_rows, row_engine_rows), backend
         assert _same(ours_rows, theirs), (backend, ours_rows[:5], theirs[:5])
         if where == "WHERE i > 100000":
             assert ours_rows == []
@@ -213,10 +214,10 @@ def test_averages(group_env: cb.Environment, backends: tuple[str, ...]) -> None:
     )
     assert "ArrowAggregate" not in group_env.explain(sql)
     row_engine = group_env.sql(sql.replace("FROM facts", "FROM mem"))
+    expected = sorted(row_engine.fetchall(), key=_key)
     for backend in backends:
         ours = group_env.sql(sql, backend=backend)
         assert ours.schema == row_engine.schema
-        expected = sorted(row_engine.fetchall(), key=_key)
         assert _same(sorted(ours.fetchall(), key=_key), expected), backend
 
 

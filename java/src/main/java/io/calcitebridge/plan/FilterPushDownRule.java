@@ -55,7 +55,10 @@ public final class FilterPushDownRule extends RelRule<RuleConfig<FilterPushDownR
     BridgeTableScan scan = call.rel(1);
     FilterableStorage storage = (FilterableStorage) scan.bridgeTable().storage();
     RexBuilder rexBuilder = filter.getCluster().getRexBuilder();
-    RexNode cnf = RexUtil.toCnf(rexBuilder, filter.getCondition());
+    // The simplifier folds ranges and NOT IN lists into SEARCH; expand them first so that each
+    // bound reaches the source as its own conjunct.
+    RexNode expanded = RexUtil.expandSearch(rexBuilder, null, filter.getCondition());
+    RexNode cnf = RexUtil.toCnf(rexBuilder, expanded);
     List<RexNode> conjuncts = RelOptUtil.conjunctions(cnf);
     RexToExpression translator = new RexToExpression(scan.getRowType(), rexBuilder);
 
