@@ -13,12 +13,16 @@ import os
 import pty
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner, Result
 
+import calcite_bridge as cb
 from calcite_bridge.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -501,6 +505,28 @@ def test_query_f_runs_a_script_of_several_statements() -> None:
     assert {"id": 2, "a;b": "it's"} in rows
 
 
+@pytest.mark.parametrize("fmt", ["csv", "json", "table", "line"])
+def test_script_with_o_writes_every_result_to_the_file(fmt: str, tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    out.write_text("left from before\n")
+    ok("query", "--format", fmt, "-o", str(out), "-f", str(SCRIPTS / "mixed.sql"))
+    on_stdout = ok("query", "--format", fmt, "-f", str(SCRIPTS / "mixed.sql")).output
+    written = out.read_text()
+    assert "left from before" not in written
+    if fmt == "table":  # stdout's table fits the terminal; the file's is never cut
+        assert written.count("rows_inserted") == 1 and "it's" in written and "┃ n " in written
+    else:
+        assert written == on_stdout
+
+
+def test_script_with_o_refuses_a_second_result_in_one_parquet_file(tmp_path: Path) -> None:
+    out = tmp_path / "out.parquet"
+    result = run("query", "--format", "parquet", "-o", str(out), "-f", str(SCRIPTS / "mixed.sql"))
+    assert result.exit_code == 2, result.output
+    assert "writes one result" in result.stderr
+    assert pq.read_table(out).column_names == ["rows_inserted"]
+
+
 def test_script_stops_at_the_first_error_naming_its_line_in_the_script() -> None:
     path = SCRIPTS / "fails_on_line_8.sql"
     result = run("--format", "csv", "-f", str(path))
@@ -631,3 +657,42 @@ def test_no_color_flag_and_env_leave_no_escape_codes() -> None:
     )
     assert "\x1b[" not in env_plain.stderr
     assert "SqlValidationError" in env_plain.stderr
+
+
+class _TrickleSource:
+    """Five batches of 1,000 rows, a fifth of a second apart."""
+
+    def schema(self) -> pa.Schema:
+        return pa.schema([("x", pa.int64())])
+
+    def scan(self, request: object) -> pa.RecordBatchReader:
+        def batches() -> Iterator[pa.RecordBatch]:
+            for i in range(5):
+                time.sleep(0.2)
+                yield pa.record_batch(
+                    [pa.array(range(i * 1000, (i + 1) * 1000), pa.int64())], ["x"]
+                )
+
+        return pa.RecordBatchReader.from_batches(self.schema(), batches())
+
+
+def test_a_slow_statement_shows_a_progress_line_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rich.console import Console
+
+    from calcite_bridge import cli
+
+    screen = io.StringIO()
+    terminal = Console(file=screen, force_terminal=True, color_system=None, width=100)
+    monkeypatch.setattr(cli, "_err_console", lambda: terminal)
+    monkeypatch.setattr(cli, "PROGRESS_DELAY", 0.1)
+    env = cb.connect()
+    env.register_source("trickle", _TrickleSource())
+    table = cli._fetch(env, "SELECT x FROM trickle")
+    assert table.num_rows == 5000 and table.column("x").to_pylist() == list(range(5000))
+    shown = screen.getvalue()
+    assert "Running…" in shown and " s, " in shown and "rows read" in shown
+    # Not on a pipe: the same statement prints no status at all.
+    monkeypatch.setattr(cli, "_err_console", lambda: Console(file=io.StringIO()))
+    assert cli._fetch(env, "SELECT x FROM trickle").num_rows == 5000

@@ -38,10 +38,55 @@ METADATA = (
 
 
 def ddl(name: str, path: Path, fmt: str, columns: str = COLUMNS) -> str:
+    """The DDL of a table over ``path``; one that does not exist yet is made by the first INSERT."""
+    create = "" if path.exists() else ", 'sink.create-path' = 'true'"
     return (
         f"CREATE TABLE {name} ({columns}) "
-        f"WITH ('connector' = 'filesystem', 'path' = '{path}', 'format' = '{fmt}')"
+        f"WITH ('connector' = 'filesystem', 'path' = '{path}', 'format' = '{fmt}'{create})"
     )
+
+
+# --- the path --------------------------------------------------------------------------------
+
+
+def test_a_path_that_does_not_exist_fails_at_create(env: cb.Environment, tmp_path: Path) -> None:
+    missing = tmp_path / "mistyped"
+    sql = (
+        "CREATE TABLE lost (a BIGINT) "
+        f"WITH ('connector' = 'filesystem', 'path' = '{missing}', 'format' = 'csv')"
+    )
+    with pytest.raises(cb.ConfigError) as info:
+        env.execute(sql)
+    assert f"the path '{missing}' does not exist" in str(info.value)
+    assert "'sink.create-path' = 'true'" in str(info.value)
+    assert "lost" not in env.tables()  # the catalog is as it was
+    assert not missing.exists()
+
+
+def test_sink_create_path_lets_the_first_insert_create_it(
+    env: cb.Environment, tmp_path: Path
+) -> None:
+    made = tmp_path / "new" / "deeper"
+    env.execute(
+        "CREATE TABLE fresh (a BIGINT, s STRING) WITH ('connector' = 'filesystem', "
+        f"'path' = '{made}', 'format' = 'csv', 'sink.create-path' = 'true')"
+    )
+    assert env.execute("SELECT COUNT(*) FROM fresh").fetchall() == [(0,)]
+    env.execute("INSERT INTO fresh VALUES (1, 'x'), (2, NULL)")
+    assert made.is_dir()
+    assert sorted(env.execute("SELECT a, s FROM fresh").fetchall()) == [(1, "x"), (2, None)]
+
+
+@pytest.mark.parametrize("value", ["yes", "", "1"])
+def test_sink_create_path_takes_true_or_false(
+    env: cb.Environment, tmp_path: Path, value: str
+) -> None:
+    with pytest.raises(cb.ConfigError, match="'sink.create-path' must be 'true' or 'false'"):
+        env.execute(
+            "CREATE TABLE odd (a BIGINT) WITH ('connector' = 'filesystem', "
+            f"'path' = '{tmp_path}', 'sink.create-path' = '{value}')"
+        )
+    assert "odd" not in env.tables()
 
 
 def snapshot(d: Path) -> dict[str, bytes]:

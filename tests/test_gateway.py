@@ -296,6 +296,8 @@ def test_the_cli_makes_a_token_and_stops_on_sigterm(tmp_path: Path) -> None:
         assert f"cb.connect(gateway='{address.group(1)}'" in connect_line
         env = cb.connect(gateway=address.group(1), token=token.group(1))
         assert env.sql("SELECT 40 + 2 AS a").to_pylist() == [{"a": 42}]
+        with pytest.raises(cb.GatewayError, match=r"printed it on the line 'token: \.\.\.'"):
+            cb.connect(gateway=address.group(1), token="not-the-token-but-long-enough")
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=TIMEOUT)
         assert proc.returncode == 0, err
@@ -325,8 +327,9 @@ def test_the_cli_writes_a_new_token_file_for_clients(tmp_path: Path) -> None:
         assert f"token=<the token in {token_file}>" in proc.stdout.readline()
         env = cb.connect(gateway=address.group(1), token=token_file.read_text().strip())
         assert env.sql("SELECT 1 AS a").to_pylist() == [{"a": 1}]
-        with pytest.raises(cb.GatewayError, match="refused the token"):
+        with pytest.raises(cb.GatewayError, match="refused the token") as refused:
             cb.connect(gateway=address.group(1), token=token + "x")
+        assert f"It reads its token from the file {token_file};" in str(refused.value)
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=TIMEOUT)
@@ -525,13 +528,14 @@ def test_a_gateway_started_with_java_alone_refuses_a_weak_token(
 def test_the_wrong_token_message_names_every_way_a_gateway_takes_its_token(
     gateway_address: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The fixture's gateway read its token from --token-file and printed none: the message must
-    # not send the user looking for a printed one only.
+    # The fixture's gateway read its token from --token-file and printed none: the message names
+    # that file, where the client's token came from, and not a printed token.
     with pytest.raises(cb.GatewayError) as given:
         cb.connect(gateway=gateway_address, token="not-the-token-but-long-enough")
     message = str(given.value)
     assert "refused the token given as token=" in message
-    assert "the one it printed if it made one" in message and "--token-file" in message
+    assert "It reads its token from the file " in message and "printed" not in message
+    assert message.rstrip(".").split("from the file ")[1].split(";")[0].endswith("/token")
     monkeypatch.setenv("CALCITE_BRIDGE_TOKEN", "another-wrong-token-long-enough")
     with pytest.raises(cb.GatewayError, match=r"refused the token from \$CALCITE_BRIDGE_TOKEN"):
         cb.connect(gateway=gateway_address)
@@ -551,3 +555,20 @@ def test_a_statement_past_its_timeout_stops_on_the_gateway(gw: cb.Environment) -
         assert elapsed < 2 + 1.5, f"raised {elapsed:.2f} s after a 2 s limit"
     gw.config.reset("execution.timeout")
     assert gw.sql("SELECT COUNT(*) AS n FROM big").to_pylist() == [{"n": 3000}]
+
+
+def test_a_record_of_a_gateway_that_is_gone_gives_no_hint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from calcite_bridge._transport import announce
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    record = announce.announce(1, "option", None)
+    assert record is not None and stat.S_IMODE(record.stat().st_mode) == 0o600
+    assert announce.token_hint(1) == "It was started with --token; pass the same value."
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    record.write_text(record.read_text().replace(str(os.getpid()), str(dead.pid)))
+    assert announce.token_hint(1) is None  # a record left by a gateway that is gone
+    announce.withdraw(record)
+    assert not record.exists() and announce.token_hint(1) is None

@@ -92,7 +92,10 @@ def _fresh_t(env: cb.Environment, connector: str, tmp_path: Path) -> None:
     env.execute("DROP TABLE IF EXISTS t")
     options = "'connector' = 'memory'"
     if connector == "filesystem":
-        options = f"'connector' = 'filesystem', 'path' = '{tmp_path / 't'}', 'format' = 'parquet'"
+        options = (
+            f"'connector' = 'filesystem', 'path' = '{tmp_path / 't'}', 'format' = 'parquet', "
+            "'sink.create-path' = 'true'"
+        )
     env.execute(f"CREATE TABLE t ({T_COLUMNS}) WITH ({options})")
     env.execute(f"INSERT INTO t VALUES {T_ROWS}")
 

@@ -9,7 +9,7 @@ Layers, lowest first; a module may import modules of its own layer or of a lower
 
 1. leaves: ``_version``, ``errors``, ``_sql`` (identifier quoting), ``_types`` (SQL type
    strings and Arrow types), ``_values`` (literal values on the wire), ``_interrupt`` (Ctrl-C
-   during a native call)
+   during a native call), ``_cdata`` (Arrow C streams from the JVM, released quietly at exit)
 2. ``expressions``
 3. ``sources`` and everything under it
 4. the execution backends that run in this process: ``_duckdb``
@@ -46,6 +46,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "calcite_bridge._types",
             "calcite_bridge._values",
             "calcite_bridge._interrupt",
+            "calcite_bridge._cdata",
         ),
     ),
     ("expressions", ("calcite_bridge.expressions",)),

@@ -315,9 +315,14 @@ def _run_statement(
     try:
         if _is_ok_only(table):
             return False
-        if not first and fmt == "table":
+        if not first and fmt == "parquet":
+            raise click.UsageError(
+                "--format parquet writes one result to its --output file, and this script "
+                "returns more than one; write each to its own file, or use csv or json"
+            )
+        if not first and fmt == "table" and output is None:
             _out_console().print()
-        _write(table, fmt, output, max_rows=max_rows, zone=_zone(env))
+        _write(table, fmt, output, max_rows=max_rows, zone=_zone(env), append=not first)
     finally:
         del table  # Arrow buffers live in the JVM: release them before it shuts down
     return True
@@ -607,7 +612,10 @@ def _write(
     output: Path | None,
     max_rows: int | None = None,
     zone: str | None = None,
+    append: bool = False,
 ) -> None:
+    """Writes ``table`` to ``output`` (stdout when None); ``append`` adds it after the results a
+    script wrote there before."""
     import pyarrow.parquet as pq
 
     if fmt == "parquet":
@@ -615,14 +623,14 @@ def _write(
         return
     table = _in_zone(table, zone)
     if fmt == "csv":
-        _write_csv(table, output)
+        _write_csv(table, output, append)
         return
     if fmt == "json":
         text = "".join(
             "{" + ", ".join(f"{json.dumps(k)}: {_to_json(v)}" for k, v in r.items()) + "}\n"
             for r in _rows(table)
         )
-        _emit(text, output)
+        _emit(text, output, append)
         return
     total = table.num_rows
     shown = table if max_rows is None or total <= max_rows else table.slice(0, max_rows)
@@ -636,15 +644,17 @@ def _write(
         text = "\n\n".join(blocks) + ("\n" if blocks else "")
         if shown.num_rows < total:
             text += ("\n" if blocks else "") + _footer(total, shown.num_rows) + "\n"
-        _emit(text, output)
+        _emit(("\n" if append else "") + text, output, append)
         return
     out = RichTable(*table.column_names)
     for row in _rows(shown):
         out.add_row(*(_cell(v) for v in row.values()), end_section=False)
     footer = _footer(total, shown.num_rows) if shown.num_rows < total else None
     if output:
-        with output.open("w") as fh:
+        with output.open("a" if append else "w") as fh:
             console = Console(file=fh, width=100_000, soft_wrap=True, color_system=None)
+            if append:
+                console.print()
             console.print(out)
             if footer:
                 console.print(footer)
@@ -668,17 +678,18 @@ def csv_field(value: Any) -> str:
     return text
 
 
-def _write_csv(table: pa.Table, output: Path | None) -> None:
+def _write_csv(table: pa.Table, output: Path | None, append: bool = False) -> None:
     lines = [",".join(csv_field(name) for name in table.column_names)]
     for batch in table.to_batches(max_chunksize=65_536):
         for row in _rows(pa.Table.from_batches([batch], schema=table.schema)):
             lines.append(",".join(csv_field(v) for v in row.values()))
-    _emit("\n".join(lines) + "\n", output)
+    _emit("\n".join(lines) + "\n", output, append)
 
 
-def _emit(text: str, output: Path | None) -> None:
+def _emit(text: str, output: Path | None, append: bool = False) -> None:
     if output:
-        output.write_text(text)
+        with output.open("a" if append else "w") as fh:
+            fh.write(text)
     else:
         sys.stdout.write(text)
 

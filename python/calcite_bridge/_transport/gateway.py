@@ -29,6 +29,7 @@ import pyarrow as pa
 from .. import _version
 from ..errors import Error, GatewayError, from_java_failure
 from ..sources.sandbox import SandboxGetter
+from .announce import token_hint
 from .net import callback_host, is_loopback, parse_address
 
 _POLL_MILLIS = 200
@@ -115,11 +116,15 @@ class _Client:
             finally:
                 lobby.close()
         except Py4JAuthenticationError:
+            hint = token_hint(port) if is_loopback(host) else None
             raise GatewayError(
-                f"The gateway at {self.address} refused the token{self._from}. Pass the token "
-                "the gateway was started with: the one it printed if it made one, the one its "
-                "--token gave, or the one in its --token-file (BridgeGateway.start's token, "
-                "for a gateway started in Java)."
+                f"The gateway at {self.address} refused the token{self._from}. "
+                + (
+                    hint
+                    or "Pass the token the gateway was started with: the one it printed if it "
+                    "made one, the one its --token gave, or the one in its --token-file "
+                    "(BridgeGateway.start's token, for a gateway started in Java)."
+                )
             ) from None
         except Py4JError as e:
             raise GatewayError(

@@ -8,9 +8,10 @@ from typing import Any
 
 import pyarrow as pa
 
+from .. import _cdata as cdata
 from .. import _duckdb, _interrupt
 from ..sources.sandbox import UNCONFINED, SandboxGetter
-from . import cdata, jvm
+from . import jvm
 
 
 def _import_stream(handle: Any) -> pa.RecordBatchReader:
@@ -83,7 +84,7 @@ class JPypeSession:
             for i in range(int(handle.scanCount())):
                 source = handle.scanSource(i)
                 if source is None:
-                    scans.append(pa.RecordBatchReader._import_from_c(int(handle.scanAddress(i))))
+                    scans.append(cdata.reader(int(handle.scanAddress(i))))
                 else:  # a source of this process: opened here, no row through the JVM
                     columns = [str(c) for c in handle.scanColumns(i)]
                     request = str(handle.scanRequest(i))

@@ -315,7 +315,7 @@ def _at_exit() -> None:
 
     Result buffers belong to the JVM and are released through JNI when Python frees them. Those
     a script still holds are freed after the JVM has shut down, where Arrow Java's release could
-    only print a warning; :mod:`.cdata` then marks them released instead. (Leaving the JVM
+    only print a warning; :mod:`.._cdata` then marks them released instead. (Leaving the JVM
     running through the interpreter's finalization made some exits abort.)
     """
     import gc
@@ -327,7 +327,7 @@ def _at_exit() -> None:
         _facade.quiesce(2000)
     except Exception:  # the JVM is going away; nothing more to do
         pass
-    from . import cdata
+    from .. import _cdata as cdata
 
     cdata.stop()  # results still held are freed after the JVM stopped: only mark them released
 

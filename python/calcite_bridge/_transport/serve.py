@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from ..errors import Error, GatewayError
+from .announce import announce, withdraw
 
 GATEWAY_CLASS = "io.calcitebridge.gateway.BridgeGateway"
 
@@ -128,6 +129,8 @@ def gateway(
         click.echo(click.style("GatewayError", fg="red", bold=True) + ": " + str(e), err=True)
         sys.exit(1)
     address = str(server.address())
+    how = "printed" if generated else "file" if token_file is not None else "option"
+    record = announce(int(address.rsplit(":", 1)[1]), how, token_file)
     click.echo(f"calcite-bridge gateway listening on {address}")
     if generated:
         click.echo(f"token: {secret}")
@@ -146,4 +149,5 @@ def gateway(
         pass
     finally:
         server.close()
+        withdraw(record)
         click.echo("gateway stopped", err=True)

@@ -7,13 +7,20 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pyarrow as pa
 
-from ..errors import STREAM_FAILURE_MARKER, AccessDeniedError, SourceContractError, SourceError
+from ..errors import (
+    STREAM_FAILURE_MARKER,
+    AccessDeniedError,
+    ConfigError,
+    SourceContractError,
+    SourceError,
+)
 from .arrow import ArrowTableSource
 from .base import ScanRequest, check_filter_result, filters_from_json, to_reader
 from .filesystem import FileSystemSource
@@ -31,6 +38,9 @@ def error_json(exc: BaseException, source: str | None = None, action: str = "") 
     elif isinstance(exc, AccessDeniedError):
         kind = "ACCESS"
         message = f"Access denied to table {source!r}: {exc}" if source else str(exc)
+    elif isinstance(exc, ConfigError):
+        kind = "CONFIG"
+        message = f"table {source!r}: {exc}" if source else str(exc)
     else:
         where = f"source {source!r} failed in {action}: " if source else ""
         message = f"{where}{type(exc).__name__}: {exc}"
@@ -347,6 +357,20 @@ def create_source(
             options=options,
             sandbox=sandbox,
         )
+        _check_path_exists(source.path, options)
         return source, gate
     except Exception as e:
         return _Failed(e), gate
+
+
+def _check_path_exists(path: str, options: dict[str, str]) -> None:
+    """A ``filesystem`` table's path exists when it is created, unless ``'sink.create-path'`` lets
+    the first INSERT create it: a mistyped path fails here instead of reading as empty."""
+    value = str(options.get("sink.create-path", "false")).strip().lower()
+    if value not in ("true", "false"):
+        raise ConfigError(f"'sink.create-path' must be 'true' or 'false', not {value!r}")
+    if value == "false" and not os.path.exists(path):
+        raise ConfigError(
+            f"the path {path!r} does not exist; create it first, or set "
+            "'sink.create-path' = 'true' to let the first INSERT create it"
+        )

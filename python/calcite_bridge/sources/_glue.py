@@ -10,6 +10,7 @@ from typing import Any
 import pyarrow as pa
 from jpype import JImplements, JOverride
 
+from .. import _cdata as cdata
 from ._calls import CONNECTORS, SourceCalls, create_source, load_source_class
 from .sandbox import UNCONFINED, SandboxGetter
 
@@ -124,7 +125,7 @@ class SourceProxy:
     @JOverride
     def write(self, address: int, metadata_keys_json: Any) -> str | None:
         def rows() -> pa.Table:
-            return pa.RecordBatchReader._import_from_c(int(address)).read_all()
+            return cdata.reader(int(address)).read_all()
 
         return self._calls.write(rows, str(metadata_keys_json))
 
@@ -139,7 +140,7 @@ class SourceProxy:
     @JOverride
     def overwrite(self, address: int, metadata_keys_json: Any) -> str | None:
         def rows() -> pa.Table:
-            return pa.RecordBatchReader._import_from_c(int(address)).read_all()
+            return cdata.reader(int(address)).read_all()
 
         return self._calls.overwrite(rows, str(metadata_keys_json))
 

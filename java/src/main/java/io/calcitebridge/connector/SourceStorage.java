@@ -304,12 +304,15 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
     JsonNode error = node.get("error");
     if (error != null && !error.isNull()) {
       String kind = error.path("kind").asText();
+      ErrorKind errorKind =
+          switch (kind) {
+            case "ACCESS" -> ErrorKind.ACCESS;
+            case "SOURCE_CONTRACT" -> ErrorKind.SOURCE_CONTRACT;
+            case "CONFIG" -> ErrorKind.CONFIG;
+            default -> ErrorKind.SOURCE;
+          };
       throw new SourceException(
-          error.path("message").asText(),
-          "ACCESS".equals(kind)
-              ? ErrorKind.ACCESS
-              : "SOURCE_CONTRACT".equals(kind) ? ErrorKind.SOURCE_CONTRACT : ErrorKind.SOURCE,
-          error.path("traceback").asText());
+          error.path("message").asText(), errorKind, error.path("traceback").asText());
     }
     return node;
   }

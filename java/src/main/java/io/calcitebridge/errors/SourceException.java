@@ -11,7 +11,10 @@ public final class SourceException extends RuntimeException {
     this(message, contract ? ErrorKind.SOURCE_CONTRACT : ErrorKind.SOURCE, sourceTraceback);
   }
 
-  /** A failure of {@code kind}: {@code SOURCE}, {@code SOURCE_CONTRACT} or {@code ACCESS}. */
+  /**
+   * A failure of {@code kind}: {@code SOURCE}, {@code SOURCE_CONTRACT}, {@code ACCESS}, or {@code
+   * CONFIG} for a table's options that cannot work (a path that does not exist, ...).
+   */
   public SourceException(String message, ErrorKind kind, String sourceTraceback) {
     super(message);
     this.kind = kind;
@@ -23,7 +26,7 @@ public final class SourceException extends RuntimeException {
     return kind == ErrorKind.SOURCE_CONTRACT;
   }
 
-  /** {@code SOURCE}, {@code SOURCE_CONTRACT}, or {@code ACCESS} for a sandbox refusal. */
+  /** {@code SOURCE}, {@code SOURCE_CONTRACT}, {@code ACCESS} for a sandbox refusal, or {@code CONFIG}. */
   public ErrorKind kind() {
     return kind;
   }
