@@ -142,6 +142,12 @@ public final class Errors {
     if (c instanceof ConfigException) {
       return new BridgeError(ErrorKind.CONFIG, c.getMessage(), top);
     }
+    if (c instanceof ExceptionInInitializerError && c.getCause() != null) {
+      // Calcite's generated code computes a statement's constant expressions in a static
+      // initialiser, when its rows are first asked for: a constant that fails there, such as
+      // CAST('+2' AS BOOLEAN), is a failure of the running statement.
+      return translateRunning(c.getCause());
+    }
     if (c instanceof StackOverflowError) {
       return new BridgeError(
           ErrorKind.RESOURCE, "The statement is nested too deeply to plan (stack overflow)", top);

@@ -159,9 +159,6 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
               + " expression",
           call.operand(0).getParserPosition());
     }
-    if (call.getKind() == SqlKind.OVER) {
-      refuseSubQueryInWindow(call, scope);
-    }
     super.validateCall(call, scope);
     if (call.getOperator() instanceof org.apache.calcite.sql.SqlFunction
         && !NULL_TYPED_OK.contains(call.getOperator().getName())
@@ -175,52 +172,6 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
               + "(...) from an untyped NULL; give it a type, as in CAST(NULL AS INT)",
           call.getParserPosition());
     }
-  }
-
-  /**
-   * A sub-query in a window function's arguments, PARTITION BY or ORDER BY is refused: Calcite's
-   * sub-query removal does not look inside windows and failed with "not found: IN(...)".
-   */
-  private void refuseSubQueryInWindow(SqlCall over, SqlValidatorScope scope) {
-    List<SqlNode> parts = new ArrayList<>();
-    parts.add(over.operand(0));
-    SqlNode window = over.operand(1);
-    if (window instanceof SqlIdentifier) {
-      try {
-        window = resolveWindow(window, scope);
-      } catch (RuntimeException e) {
-        return; // an unknown window name: Calcite's own validation says so
-      }
-    }
-    parts.add(window);
-    for (SqlNode part : parts) {
-      SqlNode query = part == null ? null : firstSubQuery(part);
-      if (query != null) {
-        throw new PositionedException(
-            ErrorKind.UNSUPPORTED,
-            "A sub-query inside a window function (OVER) is not supported; compute it in a"
-                + " derived table first, as in SELECT SUM(x) OVER (...) FROM (SELECT ...,"
-                + " (sub-query) AS x FROM ...)",
-            query.getParserPosition());
-      }
-    }
-  }
-
-  private static @Nullable SqlNode firstSubQuery(SqlNode node) {
-    if (node.isA(SqlKind.QUERY)) {
-      return node;
-    }
-    List<SqlNode> children =
-        node instanceof SqlNodeList list
-            ? list.getList()
-            : node instanceof SqlCall call ? call.getOperandList() : List.of();
-    for (SqlNode child : children) {
-      SqlNode found = child == null ? null : firstSubQuery(child);
-      if (found != null) {
-        return found;
-      }
-    }
-    return null;
   }
 
   /** Functions whose result may be an untyped NULL: they pass their operands through. */
