@@ -160,6 +160,9 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
           call.operand(0).getParserPosition());
     }
     super.validateCall(call, scope);
+    if (call.getKind() == SqlKind.BETWEEN) {
+      refuseBooleanBesideOtherTypes(call, scope);
+    }
     if (call.getOperator() instanceof org.apache.calcite.sql.SqlFunction
         && !NULL_TYPED_OK.contains(call.getOperator().getName())
         && deriveType(scope, call).getSqlTypeName()
@@ -170,6 +173,32 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
           "Cannot infer the type of "
               + call.getOperator().getName()
               + "(...) from an untyped NULL; give it a type, as in CAST(NULL AS INT)",
+          call.getParserPosition());
+    }
+  }
+
+  /**
+   * {@code ts BETWEEN 'a' AND FALSE} validated (each bound alone compares with {@code ts} after
+   * coercion) and failed in the planner, which compared the string and the boolean bound (a
+   * ClassCastException). A BOOLEAN operand beside one of another type is refused, as in Flink.
+   */
+  private void refuseBooleanBesideOtherTypes(SqlCall call, SqlValidatorScope scope) {
+    boolean bool = false;
+    boolean other = false;
+    for (SqlNode operand : call.getOperandList()) {
+      if (operand == null) {
+        continue;
+      }
+      org.apache.calcite.sql.type.SqlTypeName name = deriveType(scope, operand).getSqlTypeName();
+      bool |= name == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN;
+      other |=
+          name != org.apache.calcite.sql.type.SqlTypeName.BOOLEAN
+              && name != org.apache.calcite.sql.type.SqlTypeName.NULL;
+    }
+    if (bool && other) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "Cannot apply BETWEEN to a BOOLEAN and a value of another type; cast them to one type",
           call.getParserPosition());
     }
   }
