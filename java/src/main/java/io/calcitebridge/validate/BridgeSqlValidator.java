@@ -161,7 +161,7 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     }
     super.validateCall(call, scope);
     if (call.getKind() == SqlKind.BETWEEN) {
-      refuseBooleanBesideOtherTypes(call, scope);
+      refuseOperandsWithoutCommonType(call, scope);
     }
     if (call.getOperator() instanceof org.apache.calcite.sql.SqlFunction
         && !NULL_TYPED_OK.contains(call.getOperator().getName())
@@ -180,25 +180,22 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
   /**
    * {@code ts BETWEEN 'a' AND FALSE} validated (each bound alone compares with {@code ts} after
    * coercion) and failed in the planner, which compared the string and the boolean bound (a
-   * ClassCastException). A BOOLEAN operand beside one of another type is refused, as in Flink.
+   * ClassCastException). Operands without a common type are refused, as in Flink.
    */
-  private void refuseBooleanBesideOtherTypes(SqlCall call, SqlValidatorScope scope) {
-    boolean bool = false;
-    boolean other = false;
+  private void refuseOperandsWithoutCommonType(SqlCall call, SqlValidatorScope scope) {
+    List<RelDataType> types = new ArrayList<>();
     for (SqlNode operand : call.getOperandList()) {
-      if (operand == null) {
-        continue;
+      RelDataType type = operand == null ? null : deriveType(scope, operand);
+      if (type != null && type.getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.NULL) {
+        types.add(type);
       }
-      org.apache.calcite.sql.type.SqlTypeName name = deriveType(scope, operand).getSqlTypeName();
-      bool |= name == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN;
-      other |=
-          name != org.apache.calcite.sql.type.SqlTypeName.BOOLEAN
-              && name != org.apache.calcite.sql.type.SqlTypeName.NULL;
     }
-    if (bool && other) {
+    if (!types.isEmpty() && getTypeFactory().leastRestrictive(types) == null) {
       throw new PositionedException(
           ErrorKind.VALIDATION,
-          "Cannot apply BETWEEN to a BOOLEAN and a value of another type; cast them to one type",
+          "Cannot apply BETWEEN to values of types "
+              + types.stream().map(RelDataType::getFullTypeString).distinct().toList()
+              + "; cast them to one type",
           call.getParserPosition());
     }
   }
