@@ -118,6 +118,22 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     return message.substring(0, message.indexOf('\u0000'));
   }
 
+  // ----- Stopping ------------------------------------------------------------------------------
+
+  /**
+   * Checks the statement's cancel flag at each expression typed: Calcite's validator has no cancel
+   * hook of its own, so after a {@code planner.timeout} a worker validating an OR chain of 10^4
+   * terms went on for seconds.
+   */
+  @Override
+  public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
+    java.util.concurrent.atomic.AtomicBoolean stop = io.calcitebridge.errors.Stop.current();
+    if (stop != null && stop.get()) {
+      throw io.calcitebridge.errors.Stop.stopped(stop);
+    }
+    return super.deriveType(scope, expr);
+  }
+
   // ----- Conditions and sub-queries -----------------------------------------------------------
 
   /**
