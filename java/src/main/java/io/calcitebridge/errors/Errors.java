@@ -216,9 +216,7 @@ public final class Errors {
       // Calcite's Util.needToImplement(node): "class <node's class>: <node>".
       String node = c.getMessage().replaceFirst("^class [\\w.$]+: ", "");
       return new BridgeError(
-          ErrorKind.UNSUPPORTED,
-          "This construct is not supported here: " + firstLine(node),
-          top);
+          ErrorKind.UNSUPPORTED, "This construct is not supported here: " + firstLine(node), top);
     }
     if (c instanceof ClassCastException
         && c.getMessage() != null

@@ -38,9 +38,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       perhaps cast, becomes a NULL: once the pattern was folded to a NULL literal, Calcite's
  *       {@code RexSimplify.simplifyLike} read its value as a non-null string (a
  *       NullPointerException).
- *   <li>{@code CAST(NULL AS ROW<...>)} keeps the validated type, whose ROW fields are reached
- *       with {@code x.a}; Calcite's conversion derived the type again without that struct kind,
- *       and its check that conversion preserves types failed.
+ *   <li>{@code CAST(NULL AS ROW<...>)} keeps the validated type, whose ROW fields are reached with
+ *       {@code x.a}; Calcite's conversion derived the type again without that struct kind, and its
+ *       check that conversion preserves types failed.
  * </ul>
  */
 public final class Convertlets implements SqlRexConvertletTable {

@@ -42,8 +42,8 @@ public final class FilterPushDownRule extends RelRule<RuleConfig<FilterPushDownR
   static final long MAX_CNF_CLAUSES = 256;
 
   /**
-   * The number of clauses of the conjunctive normal form {@link RexUtil#toCnf} makes of {@code
-   * rex} (of {@code NOT rex} when {@code negated}), saturating just past {@link #MAX_CNF_CLAUSES}.
+   * The number of clauses of the conjunctive normal form {@link RexUtil#toCnf} makes of {@code rex}
+   * (of {@code NOT rex} when {@code negated}), saturating just past {@link #MAX_CNF_CLAUSES}.
    */
   static long cnfClauses(RexNode rex, boolean negated) {
     SqlKind kind = rex.getKind();

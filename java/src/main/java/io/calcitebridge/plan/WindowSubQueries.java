@@ -93,11 +93,7 @@ public final class WindowSubQueries extends RelRule<RuleConfig<WindowSubQueries>
     }
     LogicalProject lower =
         LogicalProject.create(
-            project.getInput(),
-            List.of(),
-            below,
-            (List<String>) null,
-            project.getVariablesSet());
+            project.getInput(), List.of(), below, (List<String>) null, project.getVariablesSet());
     RexShuttle replace =
         new RexShuttle() {
           @Override
@@ -110,7 +106,6 @@ public final class WindowSubQueries extends RelRule<RuleConfig<WindowSubQueries>
     for (RexNode e : project.getProjects()) {
       above.add(e.accept(replace));
     }
-    call.transformTo(
-        project.copy(project.getTraitSet(), lower, above, project.getRowType()));
+    call.transformTo(project.copy(project.getTraitSet(), lower, above, project.getRowType()));
   }
 }
