@@ -36,7 +36,12 @@ public final class GuardedReader extends ArrowReader {
   public boolean loadNextBatch() throws IOException {
     try {
       return in.loadNextBatch();
-    } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
+    } catch (IOException
+        | RuntimeException
+        | StackOverflowError
+        | OutOfMemoryError
+        | LinkageError e) { // ExceptionInInitializerError: a constant of the generated code failed
+
       Exception mapped = onFailure.apply(e);
       if (mapped instanceof IOException io) {
         throw io;

@@ -142,6 +142,21 @@ public final class Errors {
     if (c instanceof ConfigException) {
       return new BridgeError(ErrorKind.CONFIG, c.getMessage(), top);
     }
+    if (c instanceof ExceptionInInitializerError && c.getCause() != null) {
+      // Calcite's generated code computes a statement's constant expressions in a static
+      // initialiser, when its rows are first asked for: a constant that fails there, such as
+      // CAST('+2' AS BOOLEAN), is a failure of the running statement.
+      return translateRunning(c.getCause());
+    }
+    if (c instanceof ExceptionInInitializerError && c.getMessage() != null) {
+      // The same failure seen again (NoClassDefFoundError, caused by this error without its
+      // cause): "Exception <class>: <message> [in thread ...]".
+      String m =
+          c.getMessage()
+              .replaceFirst("^Exception [\\w.$]+: ", "")
+              .replaceFirst(" \\[in thread [^\\]]*\\]$", "");
+      return new BridgeError(ErrorKind.EXECUTION, RUNNING + firstLine(m), top);
+    }
     if (c instanceof StackOverflowError) {
       return new BridgeError(
           ErrorKind.RESOURCE, "The statement is nested too deeply to plan (stack overflow)", top);
@@ -194,6 +209,25 @@ public final class Errors {
         && c.getMessage().matches("(?s)Invalid (DATE|TIME|TIMESTAMP)\\b.*")) {
       // A string cast to a date or time at run time (avatica's DateTimeUtils).
       return new BridgeError(ErrorKind.EXECUTION, firstLine(c.getMessage()), top);
+    }
+    if (c instanceof UnsupportedOperationException
+        && c.getMessage() != null
+        && c.getMessage().startsWith("class org.apache.calcite.")) {
+      // Calcite's Util.needToImplement(node): "class <node's class>: <node>".
+      String node = c.getMessage().replaceFirst("^class [\\w.$]+: ", "");
+      return new BridgeError(
+          ErrorKind.UNSUPPORTED, "This construct is not supported here: " + firstLine(node), top);
+    }
+    if (c instanceof ClassCastException
+        && c.getMessage() != null
+        && c.getMessage().contains("java.lang.Comparable")) {
+      // Calcite's engine orders by Comparable values only: an ARRAY, MAP or ROW sort key of a
+      // window (a top-level ORDER BY compares them item by item).
+      return new BridgeError(
+          ErrorKind.UNSUPPORTED,
+          "Calcite's engine cannot order a window's rows by ARRAY, MAP or ROW values; order by a"
+              + " scalar expression, or run the statement on the duckdb backend",
+          top);
     }
     if (c instanceof UnsupportedOperationException && c.getMessage() != null) {
       // Without a message it is a bug (an immutable collection changed, say), not a construct

@@ -2,11 +2,14 @@ package io.calcitebridge.plan;
 
 import java.util.List;
 import org.apache.calcite.linq4j.function.Strict;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
@@ -26,6 +29,18 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       do; Calcite's counts UTF-16 units, so {@code CHAR_LENGTH('中😀')} was 3, not 2. The call
  *       becomes {@link #CHAR_LENGTH}, whose implementation the Enumerable engine and constant
  *       reduction both call, so a folded literal has the same value as a computed one.
+ * </ul>
+ *
+ * <p>And for two calls whose conversion fails in Calcite:
+ *
+ * <ul>
+ *   <li>{@code x LIKE p} (and {@code NOT LIKE}, {@code ILIKE}) whose pattern or escape is a NULL,
+ *       perhaps cast, becomes a NULL: once the pattern was folded to a NULL literal, Calcite's
+ *       {@code RexSimplify.simplifyLike} read its value as a non-null string (a
+ *       NullPointerException).
+ *   <li>{@code CAST(NULL AS ROW<...>)} keeps the validated type, whose ROW fields are reached with
+ *       {@code x.a}; Calcite's conversion derived the type again without that struct kind, and its
+ *       check that conversion preserves types failed.
  * </ul>
  */
 public final class Convertlets implements SqlRexConvertletTable {
@@ -53,7 +68,29 @@ public final class Convertlets implements SqlRexConvertletTable {
             .makeCall(cx.getValidator().getValidatedNodeType(c), CHAR_LENGTH, operands);
       };
     }
-    return StandardConvertletTable.INSTANCE.get(call);
+    if (call.getKind() == SqlKind.LIKE
+        && call.getOperandList().stream().skip(1).anyMatch(Convertlets::isNull)) {
+      return (cx, c) ->
+          cx.getRexBuilder().makeNullLiteral(cx.getValidator().getValidatedNodeType(c));
+    }
+    SqlRexConvertlet standard = StandardConvertletTable.INSTANCE.get(call);
+    if (standard != null
+        && call.getKind() == SqlKind.CAST
+        && SqlUtil.isNullLiteral(call.operand(0), false)) {
+      return (cx, c) -> {
+        RelDataType type = cx.getValidator().getValidatedNodeType(c);
+        return type.isStruct()
+            ? cx.getRexBuilder().makeNullLiteral(type)
+            : standard.convertCall(cx, c);
+      };
+    }
+    return standard;
+  }
+
+  /** A NULL literal, perhaps in casts: {@code CAST(CAST(NULL AS INT) AS VARCHAR)}. */
+  private static boolean isNull(SqlNode node) {
+    return SqlUtil.isNullLiteral(node, false)
+        || node.getKind() == SqlKind.CAST && isNull(((SqlCall) node).operand(0));
   }
 
   /** The number of code points of {@code s}: Flink's {@code CHAR_LENGTH}. */

@@ -15,8 +15,10 @@ import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
 
 /**
  * Offers the conjuncts of a filter over a {@link BridgeTableScan} to the table's source (DESIGN
@@ -35,6 +37,30 @@ public final class FilterPushDownRule extends RelRule<RuleConfig<FilterPushDownR
           FilterPushDownRule::new);
 
   public static final FilterPushDownRule INSTANCE = CONFIG.toRule();
+
+  /** The most clauses the conjunctive normal form of a pushed condition may have. */
+  static final long MAX_CNF_CLAUSES = 256;
+
+  /**
+   * The number of clauses of the conjunctive normal form {@link RexUtil#toCnf} makes of {@code rex}
+   * (of {@code NOT rex} when {@code negated}), saturating just past {@link #MAX_CNF_CLAUSES}.
+   */
+  static long cnfClauses(RexNode rex, boolean negated) {
+    SqlKind kind = rex.getKind();
+    if (kind == SqlKind.NOT) {
+      return cnfClauses(((RexCall) rex).getOperands().get(0), !negated);
+    }
+    if (kind != SqlKind.AND && kind != SqlKind.OR) {
+      return 1;
+    }
+    boolean sum = (kind == SqlKind.AND) != negated; // AND, or NOT (OR): clauses add up
+    long n = sum ? 0 : 1;
+    for (RexNode operand : ((RexCall) rex).getOperands()) {
+      long k = cnfClauses(operand, negated);
+      n = Math.min(sum ? n + k : n * k, MAX_CNF_CLAUSES + 1);
+    }
+    return n;
+  }
 
   private FilterPushDownRule(RuleConfig<FilterPushDownRule> config) {
     super(config);
@@ -58,7 +84,14 @@ public final class FilterPushDownRule extends RelRule<RuleConfig<FilterPushDownR
     // The simplifier folds ranges and NOT IN lists into SEARCH; expand them first so that each
     // bound reaches the source as its own conjunct.
     RexNode expanded = RexUtil.expandSearch(rexBuilder, null, filter.getCondition());
-    RexNode cnf = RexUtil.toCnf(rexBuilder, expanded);
+    // CNF can grow exponentially: an OR of 60 `(x = k AND y > k - 1)` terms did not plan in a
+    // minute. Calcite's node limit of toCnf does not count the clauses an OR multiplies out, so
+    // the clauses are counted first; past MAX_CNF_CLAUSES the condition's own conjuncts are
+    // offered.
+    RexNode cnf =
+        cnfClauses(expanded, false) > MAX_CNF_CLAUSES
+            ? expanded
+            : RexUtil.toCnf(rexBuilder, expanded);
     List<RexNode> conjuncts = RelOptUtil.conjunctions(cnf);
     RexToExpression translator = new RexToExpression(scan.getRowType(), rexBuilder);
 

@@ -89,11 +89,13 @@ final class OptimizerProgram {
   /**
    * Removes sub-queries: {@code Programs.subQuery} with the filter rule replaced by {@link
    * FilterSubQueryRule}, which evaluates a sub-query below a comparison of booleans in all three
-   * values, and the project and join rules by {@link SubQueryRules}.
+   * values, and the project and join rules by {@link SubQueryRules}. First, the sub-queries of
+   * window functions move below the windows ({@link WindowSubQueries}).
    */
   private static final Program SUB_QUERIES =
       of(
           HepProgram.builder()
+              .addRuleInstance(WindowSubQueries.INSTANCE)
               .addRuleCollection(
                   List.of(
                       FilterSubQueryRule.INSTANCE,

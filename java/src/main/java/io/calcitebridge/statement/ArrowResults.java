@@ -53,11 +53,12 @@ public final class ArrowResults {
     if (rows.direct() != null) {
       reader = rows.direct();
     } else if (memoryLimit > 0) {
+      org.apache.calcite.linq4j.Enumerator<Object[]> source = enumerator(rows);
       ArrowMemory.Scoped scoped = ArrowMemory.scoped(memoryLimit);
       // The exported batches stay charged to the allocator that exports them.
       allocator = scoped.allocator();
       reader =
-          new RowsToArrow(scoped.allocator(), rows.rowType(), rows.rows().enumerator()) {
+          new RowsToArrow(scoped.allocator(), rows.rowType(), source) {
             @Override
             protected void closeReadSource() {
               try {
@@ -68,10 +69,22 @@ public final class ArrowResults {
             }
           };
     } else {
-      reader = new RowsToArrow(ALLOCATOR, rows.rowType(), rows.rows().enumerator());
+      reader = new RowsToArrow(ALLOCATOR, rows.rowType(), enumerator(rows));
     }
     return ArrowStreams.exportStream(
         allocator, new GuardedReader(allocator, reader, Errors::forStream));
+  }
+
+  /**
+   * The enumerator of {@code rows}. Making it may already compute rows (a sort reads its input
+   * there): a failure then is one of the running statement, as it would be while rows stream.
+   */
+  private static org.apache.calcite.linq4j.Enumerator<Object[]> enumerator(RowSet rows) {
+    try {
+      return rows.rows().enumerator();
+    } catch (RuntimeException | LinkageError e) {
+      throw Errors.translateRunning(e);
+    }
   }
 
   /**

@@ -525,7 +525,14 @@ public final class StatementExecutor {
             code.parameters(),
             config.timeZone(),
             cancelFlag);
-    Enumerable<Object> rows = code.bindable().bind(dc);
+    Enumerable<Object> rows;
+    try {
+      rows = code.bindable().bind(dc);
+    } catch (RuntimeException | LinkageError e) {
+      // bind computes windows and other state at once: a failure there is one of the running
+      // statement (a value that does not cast), as it would be while the rows stream.
+      throw io.calcitebridge.errors.Errors.translateRunning(e);
+    }
     if (rel.getRowType().getFieldCount() == 1) {
       return rows.select(v -> new Object[] {v});
     }

@@ -58,6 +58,10 @@ public final class DuckDbTranslator {
         throw new Refusal(BACKEND, "a correlated sub-query read outside its correlation");
       }
       throw e;
+    } catch (ClassCastException e) {
+      // Calcite's SqlImplementor (1.42) casts the operand of a field access to an identifier:
+      // `x.a` of a ROW literal, such as CAST(NULL AS ROW<a INT>), has no SQL it can write.
+      throw new Refusal(BACKEND, "a field of an expression that is not a column");
     }
     SqlNode node = result.asStatement();
     String sql =

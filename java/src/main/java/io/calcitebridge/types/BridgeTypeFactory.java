@@ -1,12 +1,49 @@
 package io.calcitebridge.types;
 
+import java.util.List;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeSystem;
+import org.apache.calcite.sql.type.SqlTypeMappingRule;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
-/** The type factory of every environment: types are interned and shared. */
-public final class BridgeTypeFactory {
+/**
+ * The type factory of every environment: types are interned and shared.
+ *
+ * <p>Numbers and datetimes have no common type, as in Flink and DuckDB. Calcite's {@code
+ * leastRestrictive} takes the datetime for a number next to one (a shortcut for its datetime
+ * arithmetic), so {@code VALUES (1), (DATE '2024-01-01')}, {@code SELECT 1 UNION ALL SELECT DATE
+ * ...} and {@code COALESCE(dt, 1)} validated and read the number 1 as 1970-01-02, or failed in the
+ * planner with a ClassCastException. They are validation errors now. Nor have strings and ARRAY,
+ * MAP or ROW values a common type: Calcite took the ARRAY for {@code SELECT CAST(NULL AS
+ * ARRAY<INT>) UNION SELECT 'bc'}, as a string may be cast to one, and failed in conversion.
+ */
+public final class BridgeTypeFactory extends JavaTypeFactoryImpl {
   /** The single instance, over {@link BridgeTypeSystem}. */
-  public static final JavaTypeFactory INSTANCE = new JavaTypeFactoryImpl(BridgeTypeSystem.INSTANCE);
+  public static final JavaTypeFactory INSTANCE = new BridgeTypeFactory(BridgeTypeSystem.INSTANCE);
 
-  private BridgeTypeFactory() {}
+  private BridgeTypeFactory(RelDataTypeSystem typeSystem) {
+    super(typeSystem);
+  }
+
+  @Override
+  public @Nullable RelDataType leastRestrictive(
+      List<RelDataType> types, SqlTypeMappingRule mappingRule) {
+    boolean number = false;
+    boolean datetime = false;
+    boolean string = false;
+    boolean composite = false;
+    for (RelDataType type : types) {
+      number |= SqlTypeUtil.isNumeric(type);
+      datetime |= SqlTypeUtil.isDatetime(type);
+      string |= SqlTypeUtil.isCharacter(type);
+      composite |= type.isStruct() || SqlTypeUtil.isCollection(type) || SqlTypeUtil.isMap(type);
+    }
+    if (number && datetime || string && composite) {
+      return null;
+    }
+    return super.leastRestrictive(types, mappingRule);
+  }
 }

@@ -118,6 +118,22 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     return message.substring(0, message.indexOf('\u0000'));
   }
 
+  // ----- Stopping ------------------------------------------------------------------------------
+
+  /**
+   * Checks the statement's cancel flag at each expression typed: Calcite's validator has no cancel
+   * hook of its own, so after a {@code planner.timeout} a worker validating an OR chain of 10^4
+   * terms went on for seconds.
+   */
+  @Override
+  public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
+    java.util.concurrent.atomic.AtomicBoolean stop = io.calcitebridge.errors.Stop.current();
+    if (stop != null && stop.get()) {
+      throw io.calcitebridge.errors.Stop.stopped(stop);
+    }
+    return super.deriveType(scope, expr);
+  }
+
   // ----- Conditions and sub-queries -----------------------------------------------------------
 
   /**
@@ -160,6 +176,9 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
           call.operand(0).getParserPosition());
     }
     super.validateCall(call, scope);
+    if (call.getKind() == SqlKind.BETWEEN) {
+      refuseOperandsWithoutCommonType(call, scope);
+    }
     if (call.getOperator() instanceof org.apache.calcite.sql.SqlFunction
         && !NULL_TYPED_OK.contains(call.getOperator().getName())
         && deriveType(scope, call).getSqlTypeName()
@@ -170,6 +189,29 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
           "Cannot infer the type of "
               + call.getOperator().getName()
               + "(...) from an untyped NULL; give it a type, as in CAST(NULL AS INT)",
+          call.getParserPosition());
+    }
+  }
+
+  /**
+   * {@code ts BETWEEN 'a' AND FALSE} validated (each bound alone compares with {@code ts} after
+   * coercion) and failed in the planner, which compared the string and the boolean bound (a
+   * ClassCastException). Operands without a common type are refused, as in Flink.
+   */
+  private void refuseOperandsWithoutCommonType(SqlCall call, SqlValidatorScope scope) {
+    List<RelDataType> types = new ArrayList<>();
+    for (SqlNode operand : call.getOperandList()) {
+      RelDataType type = operand == null ? null : deriveType(scope, operand);
+      if (type != null && type.getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.NULL) {
+        types.add(type);
+      }
+    }
+    if (!types.isEmpty() && getTypeFactory().leastRestrictive(types) == null) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "Cannot apply BETWEEN to values of types "
+              + types.stream().map(RelDataType::getFullTypeString).distinct().toList()
+              + "; cast them to one type",
           call.getParserPosition());
     }
   }

@@ -9,16 +9,37 @@ import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Calcite's implicit type coercion, except that a sign ({@code +d}, {@code -d}) does not turn a
  * string into a number: {@code SELECT + + d} with {@code d STRING} validated, then failed on the
  * first value that was not a number. As in Flink and DuckDB, a sign needs a numeric or interval
  * operand, and a string one is a validation error.
+ *
+ * <p>Nor has a string a common type with an ARRAY, MAP or ROW: {@code SELECT CAST(NULL AS
+ * ARRAY<INT>) UNION SELECT 'bc'} validated as an ARRAY and failed in conversion (a
+ * ClassCastException); Flink and DuckDB refuse it.
  */
 public final class BridgeTypeCoercion extends TypeCoercionImpl {
   public BridgeTypeCoercion(RelDataTypeFactory typeFactory, SqlValidator validator) {
     super(typeFactory, validator);
+  }
+
+  @Override
+  public @Nullable RelDataType getWiderTypeForTwo(
+      @Nullable RelDataType type1, @Nullable RelDataType type2, boolean stringPromotion) {
+    if (type1 != null
+        && type2 != null
+        && (composite(type1) && SqlTypeUtil.isCharacter(type2)
+            || composite(type2) && SqlTypeUtil.isCharacter(type1))) {
+      return null;
+    }
+    return super.getWiderTypeForTwo(type1, type2, stringPromotion);
+  }
+
+  private static boolean composite(RelDataType type) {
+    return type.isStruct() || SqlTypeUtil.isCollection(type) || SqlTypeUtil.isMap(type);
   }
 
   @Override
