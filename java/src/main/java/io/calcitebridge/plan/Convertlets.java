@@ -1,5 +1,7 @@
 package io.calcitebridge.plan;
 
+import io.calcitebridge.functions.ConditionalFunctions;
+import io.calcitebridge.functions.FlinkFunctions;
 import java.util.List;
 import org.apache.calcite.linq4j.function.Strict;
 import org.apache.calcite.rex.RexNode;
@@ -7,6 +9,7 @@ import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
@@ -26,6 +29,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       do; Calcite's counts UTF-16 units, so {@code CHAR_LENGTH('中😀')} was 3, not 2. The call
  *       becomes {@link #CHAR_LENGTH}, whose implementation the Enumerable engine and constant
  *       reduction both call, so a folded literal has the same value as a computed one.
+ *   <li>{@code LOG10} and {@code REPLACE} become Flink's ({@link FlinkFunctions#replacing}).
+ *   <li>Flink's {@code IF}, {@code IFNULL}, {@code GREATEST} and {@code LEAST} ({@link
+ *       ConditionalFunctions#convert}).
  * </ul>
  */
 public final class Convertlets implements SqlRexConvertletTable {
@@ -52,6 +58,24 @@ public final class Convertlets implements SqlRexConvertletTable {
         return cx.getRexBuilder()
             .makeCall(cx.getValidator().getValidatedNodeType(c), CHAR_LENGTH, operands);
       };
+    }
+    SqlOperator flink = FlinkFunctions.replacing(call.getOperator());
+    if (flink != null) {
+      return (cx, c) ->
+          cx.getRexBuilder()
+              .makeCall(
+                  cx.getValidator().getValidatedNodeType(c),
+                  flink,
+                  c.getOperandList().stream().map(cx::convertExpression).toList());
+    }
+    if (ConditionalFunctions.CONVERTED.contains(call.getOperator())) {
+      // Flink's IF, IFNULL, GREATEST, LEAST: operands cast to the result type, IF as CASE.
+      return (cx, c) ->
+          ConditionalFunctions.convert(
+              cx.getRexBuilder(),
+              c.getOperator(),
+              cx.getValidator().getValidatedNodeType(c),
+              c.getOperandList().stream().map(cx::convertExpression).toList());
     }
     return StandardConvertletTable.INSTANCE.get(call);
   }

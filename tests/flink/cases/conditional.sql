@@ -1,0 +1,74 @@
+-- Flink's conditional functions (format: see string.sql).
+
+-- function: IF
+IF(1 < 2, 'yes', 'no')
+IF(1 > 2, 'yes', 'no')
+IF(CAST(NULL AS BOOLEAN), 'yes', 'no')
+IF(TRUE, 1, 2.5)
+IF(TRUE, CAST(NULL AS INT), 2)
+IF(FALSE, 1, CAST(NULL AS BIGINT))
+SELECT IF(a > 1, a, -a) FROM (VALUES (1), (2), (CAST(NULL AS INT))) AS t(a)
+
+-- function: IFNULL
+IFNULL(CAST(NULL AS INT), 5)
+IFNULL(3, 5)
+IFNULL(CAST(NULL AS STRING), 'x')
+IFNULL(CAST(NULL AS INT), CAST(NULL AS INT))
+IFNULL(1, 2.5)
+SELECT IFNULL(a, 0) FROM (VALUES (1), (CAST(NULL AS INT))) AS t(a)
+
+-- function: NULLIF
+NULLIF(1, 1)
+NULLIF(1, 2)
+NULLIF(CAST(NULL AS INT), 1)
+
+-- function: COALESCE
+COALESCE(CAST(NULL AS INT), 2, 3)
+COALESCE(CAST(NULL AS STRING), CAST(NULL AS STRING))
+
+-- function: GREATEST
+GREATEST(1, 3, 2)
+GREATEST(1, CAST(NULL AS INT), 2)
+GREATEST('a', 'c', 'b')
+GREATEST(1, 2.5)
+GREATEST(1.5, 2.25)
+GREATEST(CAST(1 AS DOUBLE), 2)
+GREATEST(DATE '2020-01-01', DATE '2021-01-01')
+SELECT GREATEST(a, b) FROM (VALUES (1, 2), (3, CAST(NULL AS INT))) AS t(a, b)
+
+-- function: LEAST
+LEAST(1, 3, 2)
+LEAST(1, CAST(NULL AS INT), 2)
+LEAST('a', 'c', 'b')
+LEAST(1, 2.5)
+LEAST(TRUE, FALSE)
+
+-- function: IS_ALPHA
+IS_ALPHA('abc')
+IS_ALPHA('ab1')
+IS_ALPHA('')
+IS_ALPHA('中文')
+IS_ALPHA(CAST(NULL AS STRING))
+
+-- function: IS_DECIMAL
+IS_DECIMAL('123')
+IS_DECIMAL('1.5')
+IS_DECIMAL('-1.5e3')
+IS_DECIMAL('abc')
+IS_DECIMAL('')
+IS_DECIMAL(CAST(NULL AS STRING))
+
+-- function: IS_DIGIT
+IS_DIGIT('123')
+IS_DIGIT('12a')
+IS_DIGIT('')
+IS_DIGIT('-1')
+IS_DIGIT(CAST(NULL AS STRING))
+
+-- Over columns.
+-- function: IS_DIGIT
+SELECT IS_DIGIT(s), IS_ALPHA(s), IS_DECIMAL(s) FROM (VALUES ('12'), ('ab'), ('1.5'), (CAST(NULL AS STRING))) AS t(s)
+-- function: LEAST
+SELECT LEAST(a, b, c) FROM (VALUES (1, 2.5, 3), (4, CAST(NULL AS DECIMAL(2, 1)), 0)) AS t(a, b, c)
+-- function: IFNULL
+SELECT IFNULL(s, 'none') FROM (VALUES ('a'), (CAST(NULL AS STRING))) AS t(s)
