@@ -111,8 +111,8 @@ def run_flink() -> int:
         by_category.setdefault(case.category, []).append(
             oracle.Golden(case.category, case.function, case.sql, type_, result)
         )
-    for category, rows in by_category.items():
-        oracle.write_golden(category, rows, FLINK_VERSION)
+    for category, goldens in by_category.items():
+        oracle.write_golden(category, goldens, FLINK_VERSION)
     return 0
 
 

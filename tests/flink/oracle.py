@@ -4,10 +4,10 @@
 one function; every other line that is neither blank nor a comment is one case: an expression,
 run as ``SELECT <expression>``, or a whole query (a line starting with SELECT, VALUES or WITH).
 
-``tools/flink_golden.py`` runs every case in PyFlink and writes ``tests/flink/golden/<category>.tsv``
-(``function  sql  type  result``): Flink's result type and its rows as text (:func:`render`), or
-``error: <message>`` when Flink refuses the query. ``tests/flink/functions.tsv`` lists the
-functions Flink has (``SHOW FUNCTIONS``).
+``tools/flink_golden.py`` runs every case in PyFlink and writes
+``tests/flink/golden/<category>.tsv`` (``function  sql  type  result``): Flink's result type
+and its rows as text (:func:`render`), or ``error: <message>`` when Flink refuses the query.
+``tests/flink/functions.tsv`` lists the functions Flink has (``SHOW FUNCTIONS``).
 
 ``tests/flink/expected.tsv`` lists the cases known to differ here, per backend (``*`` for
 all), with the outcome (:data:`OUTCOMES`) and the reason. ``tests/test_flink_functions.py``
