@@ -3,6 +3,7 @@
 -- function: MD5
 MD5('hello')
 MD5('')
+MD5('中😀')
 MD5(CAST(NULL AS STRING))
 
 -- function: SHA1

@@ -17,6 +17,7 @@ CONCAT_WS('-', 'a', CAST(NULL AS STRING), 'c')
 CONCAT_WS(CAST(NULL AS STRING), 'a', 'b')
 CONCAT_WS('', 'a', 'b')
 CONCAT_WS(', ', 'x')
+CONCAT_WS('-', CAST(NULL AS STRING))
 SELECT CONCAT_WS(s, a, b) FROM (VALUES ('/', 'a', 'b'), ('/', CAST(NULL AS STRING), 'c'), (CAST(NULL AS STRING), 'd', 'e')) AS t(s, a, b)
 
 -- function: LPAD
@@ -30,6 +31,8 @@ LPAD(CAST(NULL AS STRING), 5, 'x')
 LPAD('hi', CAST(NULL AS INT), 'x')
 LPAD('hi', 5, CAST(NULL AS STRING))
 LPAD('中', 3, '😀')
+LPAD('abc', 5, '')
+LPAD('', 3, 'ab')
 
 -- function: RPAD
 RPAD('hi', 5, '??')
@@ -62,6 +65,7 @@ BTRIM('xxabxx', 'x')
 BTRIM('abcba', 'ab')
 BTRIM(CAST(NULL AS STRING))
 BTRIM('ab', CAST(NULL AS STRING))
+BTRIM('xyaxy', 'yx')
 
 -- function: TRIM
 TRIM('  ab  ')
@@ -96,6 +100,8 @@ REGEXP_EXTRACT('foothebar', 'foo(.*?)(bar)')
 REGEXP_EXTRACT('foothebar', 'x(.*)', 1)
 REGEXP_EXTRACT('foothebar', 'foo(.*?)(bar)', 3)
 REGEXP_EXTRACT('foothebar', 'foo(.*?)(bar)', -1)
+REGEXP_EXTRACT('abc', '(', 1)
+REGEXP_EXTRACT('abcabc', 'b', 0)
 REGEXP_EXTRACT(CAST(NULL AS STRING), 'a', 1)
 REGEXP_EXTRACT('abc', CAST(NULL AS STRING), 1)
 REGEXP_EXTRACT('abc', 'a', CAST(NULL AS INT))
@@ -104,6 +110,7 @@ REGEXP_EXTRACT('abc', 'a', CAST(NULL AS INT))
 REGEXP('abc', 'b')
 REGEXP('abc', '^b')
 REGEXP(CAST(NULL AS STRING), 'b')
+REGEXP('abc', '(')
 
 -- function: STARTSWITH
 STARTSWITH('hello', 'he')
@@ -123,6 +130,7 @@ TRANSLATE('hello', 'el', 'ip')
 TRANSLATE('hello', 'el', 'i')
 TRANSLATE('hello', 'l', '')
 TRANSLATE('hello', '', 'x')
+TRANSLATE('a😀b', 'b', 'c')
 TRANSLATE(CAST(NULL AS STRING), 'a', 'b')
 TRANSLATE('abc', CAST(NULL AS STRING), 'b')
 TRANSLATE('abc', 'a', CAST(NULL AS STRING))
@@ -132,6 +140,7 @@ LEFT('hello', 2)
 LEFT('hello', 0)
 LEFT('hello', -1)
 LEFT('hello', 10)
+LEFT('😀ab', 1)
 LEFT(CAST(NULL AS STRING), 2)
 LEFT('hello', CAST(NULL AS INT))
 
@@ -140,6 +149,7 @@ RIGHT('hello', 2)
 RIGHT('hello', 0)
 RIGHT('hello', -1)
 RIGHT('hello', 10)
+RIGHT('ab😀', 1)
 RIGHT(CAST(NULL AS STRING), 2)
 
 -- function: LOCATE
@@ -148,6 +158,8 @@ LOCATE('l', 'hello', 4)
 LOCATE('x', 'hello')
 LOCATE('', 'hello')
 LOCATE('l', 'hello', 0)
+LOCATE('b', '😀b')
+LOCATE('b', 'abab', -1)
 LOCATE('l', 'hello', 10)
 LOCATE(CAST(NULL AS STRING), 'hello')
 LOCATE('l', CAST(NULL AS STRING))
@@ -155,6 +167,7 @@ LOCATE('l', CAST(NULL AS STRING))
 -- function: INSTR
 INSTR('hello', 'l')
 INSTR('hello', 'x')
+INSTR('😀b', 'b')
 INSTR('hello', '')
 INSTR(CAST(NULL AS STRING), 'l')
 INSTR('hello', CAST(NULL AS STRING))
@@ -167,6 +180,7 @@ POSITION(CAST(NULL AS STRING) IN 'hello')
 -- function: REVERSE
 REVERSE('hello')
 REVERSE('')
+REVERSE('a😀')
 REVERSE('中😀a')
 REVERSE(CAST(NULL AS STRING))
 
@@ -177,6 +191,9 @@ SPLIT_INDEX('a,b,c', ',', 3)
 SPLIT_INDEX('a,b,c', ',', -1)
 SPLIT_INDEX('a,,c', ',', 1)
 SPLIT_INDEX('a||b', '||', 1)
+SPLIT_INDEX('abc', '', 0)
+SPLIT_INDEX(',a,', ',', 0)
+SPLIT_INDEX(',a,', ',', 2)
 SPLIT_INDEX(CAST(NULL AS STRING), ',', 1)
 SPLIT_INDEX('a,b', CAST(NULL AS STRING), 1)
 SPLIT_INDEX('a,b', ',', CAST(NULL AS INT))
@@ -190,6 +207,7 @@ TO_BASE64(CAST(NULL AS STRING))
 -- function: FROM_BASE64
 FROM_BASE64('aGVsbG8gd29ybGQ=')
 FROM_BASE64('')
+FROM_BASE64('not base64!')
 FROM_BASE64(CAST(NULL AS STRING))
 
 -- function: CHR
@@ -198,6 +216,7 @@ CHR(97)
 CHR(0)
 CHR(256)
 CHR(-1)
+CHR(321)
 CHR(CAST(NULL AS INT))
 
 -- function: ASCII
@@ -213,6 +232,8 @@ SUBSTR('hello', 0, 2)
 SUBSTR('hello', -2)
 SUBSTR('hello', 2, -1)
 SUBSTR('hello', 10)
+SUBSTR('😀abc', 2, 2)
+SUBSTR('hello', -10, 3)
 SUBSTR(CAST(NULL AS STRING), 2)
 SUBSTR('hello', CAST(NULL AS INT))
 
@@ -256,33 +277,56 @@ ELT(2, 'a', 'b', 'c')
 ELT(4, 'a', 'b', 'c')
 ELT(0, 'a', 'b')
 ELT(CAST(NULL AS INT), 'a', 'b')
+ELT(1, CAST(NULL AS STRING), 'b')
+ELT(2, 'ab', 'c')
 
 -- function: PRINTF
 PRINTF('%d-%s', 1, 'a')
 PRINTF('%5.2f', 3.14159)
+PRINTF('%s and %s', 'a', CAST(NULL AS STRING))
+PRINTF('%x', 255)
+PRINTF(CAST(NULL AS STRING), 1)
+PRINTF('%d', 'x')
 
 -- function: URL_ENCODE
 URL_ENCODE('a b&c=d')
 URL_ENCODE(CAST(NULL AS STRING))
+URL_ENCODE('中 ~*')
 
 -- function: URL_DECODE
 URL_DECODE('a+b%26c%3Dd')
 URL_DECODE(CAST(NULL AS STRING))
+URL_DECODE('%zz')
+URL_DECODE('%E4%B8%AD')
 
 -- function: JSON_QUOTE
 JSON_QUOTE('a"b')
 JSON_QUOTE(CAST(NULL AS STRING))
+JSON_QUOTE('a/b\\c')
+JSON_QUOTE('中')
+JSON_QUOTE('')
 
 -- function: JSON_UNQUOTE
 JSON_UNQUOTE('"a\"b"')
 JSON_UNQUOTE('abc')
+JSON_UNQUOTE('"\\u4e2d"')
+JSON_UNQUOTE('"a')
+JSON_UNQUOTE(CAST(NULL AS STRING))
 
 -- function: INET_ATON
 INET_ATON('127.0.0.1')
 INET_ATON('a.b')
+INET_ATON('256.0.0.1')
+INET_ATON('1.2.3')
+INET_ATON(CAST(NULL AS STRING))
+INET_ATON('01.2.3.4')
 
 -- function: INET_NTOA
 INET_NTOA(2130706433)
+INET_NTOA(0)
+INET_NTOA(-1)
+INET_NTOA(CAST(NULL AS BIGINT))
+INET_NTOA(4294967296)
 
 -- Over columns, so that the functions run on rows rather than as constants folded when planning.
 -- function: LPAD

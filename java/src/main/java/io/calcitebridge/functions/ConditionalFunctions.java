@@ -1,7 +1,7 @@
 package io.calcitebridge.functions;
 
-import static io.calcitebridge.functions.FlinkFunctions.fn;
-import static io.calcitebridge.functions.FlinkFunctions.strict;
+import static io.calcitebridge.functions.Fn.fn;
+import static io.calcitebridge.functions.Fn.strict;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -99,7 +99,7 @@ public final class ConditionalFunctions {
   private static SqlOperator predicate(String name, String method) {
     return fn(
         name,
-        FlinkFunctions.type(f -> f.createSqlType(SqlTypeName.BOOLEAN), FlinkFunctions.Nulls.NEVER),
+        Fn.type(f -> f.createSqlType(SqlTypeName.BOOLEAN), Fn.Nulls.NEVER),
         OperandTypes.CHARACTER,
         C,
         method,
@@ -187,13 +187,13 @@ public final class ConditionalFunctions {
     return s != null && !s.isEmpty() && s.chars().allMatch(Character::isDigit);
   }
 
-  /** A number ({@code 1}, {@code -1.5e3}); FALSE for NULL and ''. */
+  /** A number ({@code 1}, {@code -1.5e3}, {@code ' 1'}); FALSE for NULL and ''. */
   public static boolean isDecimal(String s) {
-    if (s == null || s.isEmpty()) {
+    if (s == null || s.isBlank()) {
       return false;
     }
     try {
-      new BigDecimal(s);
+      new BigDecimal(s.trim());
       return true;
     } catch (NumberFormatException e) {
       return false;

@@ -1,6 +1,6 @@
 package io.calcitebridge.functions;
 
-import static io.calcitebridge.functions.FlinkFunctions.strict;
+import static io.calcitebridge.functions.Fn.strict;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -23,7 +23,7 @@ public final class HashFunctions {
   private static final Class<?> C = HashFunctions.class;
 
   private static SqlReturnTypeInference chars(SqlTypeName name, int n) {
-    return FlinkFunctions.type(f -> f.createSqlType(name, n), FlinkFunctions.Nulls.ANY);
+    return Fn.type(f -> f.createSqlType(name, n), Fn.Nulls.ANY);
   }
 
   private static SqlOperator digest(String name, int hexDigits, String method) {

@@ -1,11 +1,11 @@
 package io.calcitebridge.functions;
 
-import static io.calcitebridge.functions.FlinkFunctions.Nulls.ALWAYS;
-import static io.calcitebridge.functions.FlinkFunctions.Nulls.ANY;
-import static io.calcitebridge.functions.FlinkFunctions.Nulls.NEVER;
-import static io.calcitebridge.functions.FlinkFunctions.of;
-import static io.calcitebridge.functions.FlinkFunctions.strict;
-import static io.calcitebridge.functions.FlinkFunctions.string;
+import static io.calcitebridge.functions.Fn.Nulls.ALWAYS;
+import static io.calcitebridge.functions.Fn.Nulls.ANY;
+import static io.calcitebridge.functions.Fn.Nulls.NEVER;
+import static io.calcitebridge.functions.Fn.of;
+import static io.calcitebridge.functions.Fn.strict;
+import static io.calcitebridge.functions.Fn.string;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
@@ -50,8 +50,7 @@ public final class MathFunctions {
   public static final SqlOperator UNHEX =
       strict(
           "UNHEX",
-          FlinkFunctions.type(
-              f -> f.createSqlType(SqlTypeName.VARBINARY, Integer.MAX_VALUE), ALWAYS),
+          Fn.type(f -> f.createSqlType(SqlTypeName.VARBINARY, Integer.MAX_VALUE), ALWAYS),
           OperandTypes.CHARACTER,
           C,
           "unhex");

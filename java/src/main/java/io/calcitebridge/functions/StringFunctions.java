@@ -1,11 +1,11 @@
 package io.calcitebridge.functions;
 
-import static io.calcitebridge.functions.FlinkFunctions.Nulls.ALWAYS;
-import static io.calcitebridge.functions.FlinkFunctions.Nulls.ANY;
-import static io.calcitebridge.functions.FlinkFunctions.fn;
-import static io.calcitebridge.functions.FlinkFunctions.of;
-import static io.calcitebridge.functions.FlinkFunctions.strict;
-import static io.calcitebridge.functions.FlinkFunctions.string;
+import static io.calcitebridge.functions.Fn.Nulls.ALWAYS;
+import static io.calcitebridge.functions.Fn.Nulls.ANY;
+import static io.calcitebridge.functions.Fn.fn;
+import static io.calcitebridge.functions.Fn.of;
+import static io.calcitebridge.functions.Fn.strict;
+import static io.calcitebridge.functions.Fn.string;
 
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -55,7 +55,7 @@ public final class StringFunctions {
   private static final SqlReturnTypeInference VARYING_ARG0 =
       ReturnTypes.ARG0.andThen(SqlTypeTransforms.TO_VARYING);
 
-  private static SqlReturnTypeInference varyingArg0(FlinkFunctions.Nulls nulls) {
+  private static SqlReturnTypeInference varyingArg0(Fn.Nulls nulls) {
     return nulls == ANY
         ? VARYING_ARG0.andThen(SqlTypeTransforms.TO_NULLABLE)
         : VARYING_ARG0.andThen(SqlTypeTransforms.FORCE_NULLABLE);
@@ -125,6 +125,15 @@ public final class StringFunctions {
    */
   public static final SqlOperator TRANSLATE =
       fn("TRANSLATE3", STRING_ARG0_NULLS, SSS, C, "translate", NullPolicy.NONE);
+
+  public static final SqlOperator PRINTF =
+      fn(
+          "PRINTF",
+          string(ALWAYS),
+          OperandTypes.repeat(SqlOperandCountRanges.from(1), OperandTypes.ANY),
+          C,
+          "printf",
+          NullPolicy.NONE);
 
   /** Standard {@code REPLACE}, but an empty search string matches between every character. */
   public static final SqlOperator REPLACE = strict("REPLACE", string(ANY), SSS, C, "replace");
@@ -205,7 +214,8 @@ public final class StringFunctions {
           JSON_QUOTE,
           JSON_UNQUOTE,
           INET_ATON,
-          INET_NTOA);
+          INET_NTOA,
+          PRINTF);
 
   // ---- the implementations, called by generated code ----------------------------------------
 
@@ -318,11 +328,12 @@ public final class StringFunctions {
     }
   }
 
-  public static Boolean regexp(String s, String regex) {
+  /** Whether a part of {@code s} matches; FALSE for an invalid pattern, as in Flink. */
+  public static boolean regexp(String s, String regex) {
     try {
       return Pattern.compile(regex).matcher(s).find();
     } catch (PatternSyntaxException e) {
-      return null;
+      return false;
     }
   }
 
@@ -360,25 +371,35 @@ public final class StringFunctions {
     return b.toString();
   }
 
+  /** The first {@code n} code points. */
   public static String left(String s, int n) {
-    return n <= 0 ? "" : s.substring(0, Math.min(n, s.length()));
+    int count = s.codePointCount(0, s.length());
+    return n <= 0 ? "" : s.substring(0, s.offsetByCodePoints(0, Math.min(n, count)));
   }
 
+  /** The last {@code n} code points. */
   public static String right(String s, int n) {
-    return n <= 0 ? "" : s.substring(s.length() - Math.min(n, s.length()));
+    int count = s.codePointCount(0, s.length());
+    return n <= 0 ? "" : s.substring(s.offsetByCodePoints(0, count - Math.min(n, count)));
   }
 
   public static int locate(String sub, String s) {
-    return s.indexOf(sub) + 1;
+    return locate(sub, s, 1);
   }
 
-  /** Positions below 1 count as 1. */
+  /** The code-point position (from 1) of {@code sub} at or after {@code from}; 0 if none. */
   public static int locate(String sub, String s, int from) {
-    return s.indexOf(sub, Math.max(from, 1) - 1) + 1;
+    int count = s.codePointCount(0, s.length());
+    int start = Math.max(from, 1) - 1;
+    if (start > count) {
+      return 0;
+    }
+    int at = s.indexOf(sub, s.offsetByCodePoints(0, start));
+    return at < 0 ? 0 : s.codePointCount(0, at) + 1;
   }
 
   public static int instr(String s, String sub) {
-    return s.indexOf(sub) + 1;
+    return locate(sub, s, 1);
   }
 
   public static String reverse(String s) {
@@ -447,6 +468,21 @@ public final class StringFunctions {
     return s.replace(search, replacement);
   }
 
+  /**
+   * {@code format} filled in as Java's {@link String#format} does (a NULL value prints {@code
+   * null}); NULL for a NULL format or one that does not fit the values.
+   */
+  public static String printf(String format, Object... values) {
+    if (format == null) {
+      return null;
+    }
+    try {
+      return String.format(java.util.Locale.ROOT, format, values);
+    } catch (java.util.IllegalFormatException e) {
+      return null;
+    }
+  }
+
   /** The value at {@code index} (from 1); NULL outside them. */
   public static String elt(Integer index, String... values) {
     if (index == null || index < 1 || index > values.length) {
@@ -455,7 +491,10 @@ public final class StringFunctions {
     return values[index - 1];
   }
 
-  /** {@code s} as a JSON string literal. */
+  /**
+   * {@code s} as a JSON string literal, as Flink writes it: {@code /} escaped, and every character
+   * outside printable ASCII as {@code \\uXXXX}.
+   */
   public static String jsonQuote(String s) {
     StringBuilder b = new StringBuilder("\"");
     for (int i = 0; i < s.length(); i++) {
@@ -482,9 +521,12 @@ public final class StringFunctions {
         case '\t':
           b.append("\\t");
           break;
+        case '/':
+          b.append("\\/");
+          break;
         default:
-          if (c < 0x20) {
-            b.append(String.format("\\u%04x", (int) c));
+          if (c < 0x20 || c >= 0x7f) {
+            b.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
           } else {
             b.append(c);
           }
@@ -546,14 +588,18 @@ public final class StringFunctions {
     return b.toString();
   }
 
-  /** The number of a dotted IPv4 address; NULL for anything else. */
+  /**
+   * The number of a dotted IPv4 address; NULL for anything else. Of fewer than four parts, as in
+   * MySQL, the last is the lowest byte: {@code '1.2.3'} is {@code 1.2.0.3}.
+   */
   public static Long inetAton(String s) {
     String[] parts = s.split("\\.", -1);
-    if (parts.length != 4) {
+    if (parts.length < 2 || parts.length > 4) {
       return null;
     }
     long n = 0;
-    for (String p : parts) {
+    for (int i = 0; i < parts.length; i++) {
+      String p = parts[i];
       if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(ch -> ch >= '0' && ch <= '9')) {
         return null;
       }
@@ -561,7 +607,8 @@ public final class StringFunctions {
       if (v > 255) {
         return null;
       }
-      n = n * 256 + v;
+      int shift = i == parts.length - 1 ? 0 : 8 * (3 - i);
+      n |= (long) v << shift;
     }
     return n;
   }
