@@ -4,7 +4,7 @@
 apache-flink==2.3.0``, Java 17; never the project's own). It starts one batch-mode
 TableEnvironment (parallelism 1, time zone UTC), runs every case in it and writes
 ``tests/flink/golden/<category>.tsv`` with each case's result type (from the resolved schema) and
-rows as text, or the error Flink raised, and ``tests/flink/functions.tsv`` (``SHOW FUNCTIONS``).
+rows as text, or the error Flink raised, and ``tests/flink/functions.tsv`` (Flink's functions).
 
 ``python tools/flink_golden.py docs`` needs neither PyFlink nor the project: it writes
 ``docs/flink-compatibility.md`` from the golden files and ``tests/flink/expected.tsv``.
@@ -26,8 +26,37 @@ from tests.flink import oracle
 
 FLINK_VERSION = "2.3.0"
 
-# Function names of SHOW FUNCTIONS kept in functions.tsv: names, not operator symbols.
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# Names of Flink's built-in function definitions kept in functions.tsv: SQL function names, not
+# operator symbols (`+`, `IS NULL`), and not the definitions that are syntax rather than functions
+# (AND, BETWEEN, CAST as written with AS, ...), Table API names or internal helpers.
+_NAME = re.compile(r"^[A-Z_][A-Z0-9_]*$")
+_NOT_FUNCTIONS = frozenset(
+    "AND OR NOT IFTHENELSE BETWEEN NOTBETWEEN LIKE IN AS ASSIGNMENT DEFAULT REINTERPRET_CAST "
+    "LOWERCASE UPPERCASE TEMPORALOVERLAPS STREAMRECORDTIMESTAMP AT DISTINCT SUM0 "
+    "AGG_DECIMAL_PLUS HIVE_AGG_DECIMAL_PLUS".split()
+)
+# SQL names that the definitions spell otherwise.
+_RENAMED = {"CURRENTDATABASE": "CURRENT_DATABASE"}
+
+
+def write_functions() -> None:
+    """tests/flink/functions.tsv: Flink's built-in functions that SQL calls, with their kind."""
+    from pyflink.java_gateway import get_gateway
+
+    defs = get_gateway().jvm.org.apache.flink.table.functions.BuiltInFunctionDefinitions
+    functions: dict[str, str] = {}
+    for d in defs.getDefinitions():
+        kind = str(d.getKind()).lower()
+        name = str(d.getSqlName() or d.getName()).upper()
+        name = _RENAMED.get(name, name)
+        if d.isInternal() or kind == "other" or name in _NOT_FUNCTIONS or not _NAME.match(name):
+            continue
+        functions[name] = kind.replace("process_table", "table")
+    oracle.FUNCTIONS.write_text(
+        f"# Flink's built-in functions called from SQL (BuiltInFunctionDefinitions of PyFlink\n"
+        f"# {FLINK_VERSION}, by SQL name) and their kind; written by tools/flink_golden.py.\n"
+        + "".join(f"{n}\t{functions[n]}\n" for n in sorted(functions))
+    )
 
 
 def _flink_error(exc: BaseException) -> str:
@@ -60,7 +89,7 @@ def _run(env: Any, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
     return names, rows
 
 
-def run_flink() -> int:
+def run_flink(functions_only: bool = False) -> int:
     from pyflink.table import EnvironmentSettings, TableEnvironment
 
     env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
@@ -68,15 +97,9 @@ def run_flink() -> int:
     config.set("parallelism.default", "1")
     config.set("table.local-time-zone", "UTC")
 
-    names = sorted(
-        {str(r[0]).upper() for r in env.execute_sql("SHOW FUNCTIONS").collect()}, key=str
-    )
-    oracle.FUNCTIONS.write_text(
-        f"# Flink's built-in functions (SHOW FUNCTIONS, PyFlink {FLINK_VERSION}), written by\n"
-        "# tools/flink_golden.py; operator symbols are left out.\n"
-        + "".join(n + "\n" for n in names if _NAME.match(n))
-    )
-
+    write_functions()
+    if functions_only:
+        return 0
     cases = oracle.load_cases()
     answers: dict[str, tuple[str, str]] = {}
     # Constant expressions run as the columns of one query, a chunk at a time (a job takes a
@@ -125,8 +148,11 @@ def write_docs() -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("what", choices=["flink", "docs"])
+    parser.add_argument(
+        "--functions-only", action="store_true", help="only write tests/flink/functions.tsv"
+    )
     args = parser.parse_args(argv)
-    return run_flink() if args.what == "flink" else write_docs()
+    return run_flink(args.functions_only) if args.what == "flink" else write_docs()
 
 
 if __name__ == "__main__":
