@@ -167,3 +167,8 @@ SELECT BIN(n), HEX(n) FROM (VALUES (CAST(10 AS BIGINT)), (CAST(-2 AS BIGINT)), (
 SELECT HEX(s) FROM (VALUES ('ab'), (CAST(NULL AS STRING))) AS t(s)
 -- function: UNHEX
 SELECT UNHEX(s) FROM (VALUES ('4142'), ('4'), ('x1'), (CAST(NULL AS STRING))) AS t(s)
+
+-- function: UUID
+CHAR_LENGTH(UUID())
+UUID() = UUID()
+REGEXP(UUID(), '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$')

@@ -353,3 +353,62 @@ SELECT CHR(n) FROM (VALUES (72), (CAST(NULL AS INT))) AS t(n)
 SELECT REPEAT(s, n) FROM (VALUES ('ab', 2), ('x', 0), (CAST(NULL AS STRING), 1)) AS t(s, n)
 -- function: ELT
 SELECT ELT(i, 'x', 'y') FROM (VALUES (1), (2), (3), (CAST(NULL AS INT))) AS t(i)
+
+-- function: REGEXP_COUNT
+REGEXP_COUNT('abcabc', 'b')
+REGEXP_COUNT('abc', 'x')
+REGEXP_COUNT('aaa', 'aa')
+REGEXP_COUNT('abc', '')
+REGEXP_COUNT('abc', '(')
+REGEXP_COUNT(CAST(NULL AS STRING), 'a')
+REGEXP_COUNT('abc', CAST(NULL AS STRING))
+
+-- function: REGEXP_INSTR
+REGEXP_INSTR('abcabc', 'c')
+REGEXP_INSTR('abc', 'x')
+REGEXP_INSTR('😀abc', 'b')
+REGEXP_INSTR('abc', '(')
+REGEXP_INSTR(CAST(NULL AS STRING), 'a')
+
+-- function: REGEXP_SUBSTR
+REGEXP_SUBSTR('abc123def', '[0-9]+')
+REGEXP_SUBSTR('abc', '[0-9]+')
+REGEXP_SUBSTR('abc', '(')
+REGEXP_SUBSTR(CAST(NULL AS STRING), 'a')
+REGEXP_SUBSTR('abc', CAST(NULL AS STRING))
+
+-- function: REGEXP_EXTRACT_ALL
+REGEXP_EXTRACT_ALL('a1b22c333', '[a-z]([0-9]+)', 1)
+REGEXP_EXTRACT_ALL('a1b22c333', '[0-9]+')
+REGEXP_EXTRACT_ALL('abc', '[0-9]+')
+REGEXP_EXTRACT_ALL(CAST(NULL AS STRING), 'a')
+
+-- function: PARSE_URL
+PARSE_URL('http://user:pw@example.com:8080/a/b.html?k=v&x=1#frag', 'HOST')
+PARSE_URL('http://user:pw@example.com:8080/a/b.html?k=v&x=1#frag', 'PATH')
+PARSE_URL('http://user:pw@example.com:8080/a/b.html?k=v&x=1#frag', 'QUERY')
+PARSE_URL('http://user:pw@example.com:8080/a/b.html?k=v&x=1#frag', 'QUERY', 'x')
+PARSE_URL('http://user:pw@example.com:8080/a/b.html?k=v&x=1#frag', 'QUERY', 'nope')
+PARSE_URL('http://user:pw@example.com:8080/a/b.html?k=v&x=1#frag', 'REF')
+PARSE_URL('http://user:pw@example.com:8080/a/b.html?k=v&x=1#frag', 'PROTOCOL')
+PARSE_URL('http://user:pw@example.com:8080/a/b.html?k=v&x=1#frag', 'FILE')
+PARSE_URL('http://user:pw@example.com:8080/a/b.html?k=v&x=1#frag', 'AUTHORITY')
+PARSE_URL('http://user:pw@example.com:8080/a/b.html?k=v&x=1#frag', 'USERINFO')
+PARSE_URL('http://example.com/a', 'QUERY')
+PARSE_URL('http://example.com/a', 'BOGUS')
+PARSE_URL('not a url', 'HOST')
+PARSE_URL(CAST(NULL AS STRING), 'HOST')
+
+-- function: ENCODE
+ENCODE('abc', 'UTF-8')
+ENCODE('中', 'UTF-8')
+ENCODE('中', 'UTF-16BE')
+ENCODE('é', 'ISO-8859-1')
+ENCODE(CAST(NULL AS STRING), 'UTF-8')
+ENCODE('a', 'NOPE')
+
+-- function: DECODE
+DECODE(X'616263', 'UTF-8')
+DECODE(X'E4B8AD', 'UTF-8')
+DECODE(X'E9', 'ISO-8859-1')
+DECODE(CAST(NULL AS BYTES), 'UTF-8')

@@ -72,6 +72,12 @@ final class Fn extends SqlUserDefinedFunction {
         : SqlFunctionCategory.USER_DEFINED_FUNCTION;
   }
 
+  /** {@code UUID()} gives another value each call: never folded into a constant. */
+  @Override
+  public boolean isDeterministic() {
+    return !getName().equals("UUID");
+  }
+
   @Override
   public SqlOperandCountRange getOperandCountRange() {
     return operands.getOperandCountRange();

@@ -58,7 +58,12 @@ public final class MathFunctions {
   /** Standard {@code LOG10} as Flink computes it, {@link Math#log10} (exact for powers of 10). */
   public static final SqlOperator LOG10 = unary("LOG10", "log10");
 
-  static final List<SqlOperator> ALL = List.of(LOG, LOG2, SINH, COSH, TANH, E, BIN, HEX, UNHEX);
+  /** A random (version 4) UUID; never folded into a constant ({@link Fn#isDeterministic}). */
+  public static final SqlOperator UUID =
+      strict("UUID", string(NEVER), OperandTypes.NILADIC, C, "uuid");
+
+  static final List<SqlOperator> ALL =
+      List.of(LOG, LOG2, SINH, COSH, TANH, E, BIN, HEX, UNHEX, UUID);
 
   public static double log(double x) {
     return Math.log(x);
@@ -87,6 +92,10 @@ public final class MathFunctions {
 
   public static double tanh(double x) {
     return Math.tanh(x);
+  }
+
+  public static String uuid() {
+    return java.util.UUID.randomUUID().toString();
   }
 
   public static double e() {

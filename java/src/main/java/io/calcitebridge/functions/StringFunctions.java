@@ -126,6 +126,41 @@ public final class StringFunctions {
   public static final SqlOperator TRANSLATE =
       fn("TRANSLATE3", STRING_ARG0_NULLS, SSS, C, "translate", NullPolicy.NONE);
 
+  public static final SqlOperator REGEXP_COUNT =
+      strict("REGEXP_COUNT", of(SqlTypeName.INTEGER, ALWAYS), SS, C, "regexpCount");
+  public static final SqlOperator REGEXP_INSTR =
+      strict("REGEXP_INSTR", of(SqlTypeName.INTEGER, ALWAYS), SS, C, "regexpInstr");
+  public static final SqlOperator REGEXP_SUBSTR =
+      strict("REGEXP_SUBSTR", string(ALWAYS), SS, C, "regexpSubstr");
+  public static final SqlOperator REGEXP_EXTRACT_ALL =
+      strict(
+          "REGEXP_EXTRACT_ALL",
+          Fn.type(
+              f ->
+                  f.createArrayType(
+                      f.createTypeWithNullability(
+                          f.createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE), true),
+                      -1),
+              ALWAYS),
+          OperandTypes.or(SS, SSI),
+          C,
+          "regexpExtractAll");
+  public static final SqlOperator PARSE_URL =
+      strict("PARSE_URL", string(ALWAYS), OperandTypes.or(SS, SSS), C, "parseUrl");
+  public static final SqlOperator ENCODE =
+      strict(
+          "ENCODE",
+          Fn.type(f -> f.createSqlType(SqlTypeName.VARBINARY, Integer.MAX_VALUE), ANY),
+          SS,
+          C,
+          "encode");
+  public static final SqlOperator DECODE =
+      strict(
+          "DECODE",
+          string(ANY),
+          OperandTypes.family(SqlTypeFamily.BINARY, SqlTypeFamily.CHARACTER),
+          C,
+          "decode");
   public static final SqlOperator PRINTF =
       fn(
           "PRINTF",
@@ -215,7 +250,14 @@ public final class StringFunctions {
           JSON_UNQUOTE,
           INET_ATON,
           INET_NTOA,
-          PRINTF);
+          PRINTF,
+          REGEXP_COUNT,
+          REGEXP_INSTR,
+          REGEXP_SUBSTR,
+          REGEXP_EXTRACT_ALL,
+          PARSE_URL,
+          ENCODE,
+          DECODE);
 
   // ---- the implementations, called by generated code ----------------------------------------
 
@@ -334,6 +376,129 @@ public final class StringFunctions {
       return Pattern.compile(regex).matcher(s).find();
     } catch (PatternSyntaxException e) {
       return false;
+    }
+  }
+
+  /** The number of matches; NULL for an invalid pattern. */
+  public static Integer regexpCount(String s, String regex) {
+    try {
+      Matcher m = Pattern.compile(regex).matcher(s);
+      int n = 0;
+      while (m.find()) {
+        n++;
+      }
+      return n;
+    } catch (PatternSyntaxException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The code-point position (from 1) of the first match, 0 without one; NULL for an invalid one.
+   */
+  public static Integer regexpInstr(String s, String regex) {
+    try {
+      Matcher m = Pattern.compile(regex).matcher(s);
+      return m.find() ? m.start() + 1 : 0;
+    } catch (PatternSyntaxException e) {
+      return null;
+    }
+  }
+
+  /** The first match; NULL without one or for an invalid pattern. */
+  public static String regexpSubstr(String s, String regex) {
+    try {
+      Matcher m = Pattern.compile(regex).matcher(s);
+      return m.find() ? m.group() : null;
+    } catch (PatternSyntaxException e) {
+      return null;
+    }
+  }
+
+  /** Group 1 of every match, as in Flink. */
+  public static List<String> regexpExtractAll(String s, String regex) {
+    return regexpExtractAll(s, regex, 1);
+  }
+
+  /** Group {@code index} of every match; NULL for an invalid pattern or group. */
+  public static List<String> regexpExtractAll(String s, String regex, int index) {
+    try {
+      Matcher m = Pattern.compile(regex).matcher(s);
+      if (index < 0 || index > m.groupCount()) {
+        return null;
+      }
+      List<String> out = new java.util.ArrayList<>();
+      while (m.find()) {
+        out.add(m.group(index));
+      }
+      return out;
+    } catch (PatternSyntaxException e) {
+      return null;
+    }
+  }
+
+  public static String parseUrl(String url, String part) {
+    java.net.URL u = url(url);
+    if (u == null) {
+      return null;
+    }
+    switch (part) {
+      case "HOST":
+        return u.getHost();
+      case "PATH":
+        return u.getPath();
+      case "QUERY":
+        return u.getQuery();
+      case "REF":
+        return u.getRef();
+      case "PROTOCOL":
+        return u.getProtocol();
+      case "FILE":
+        return u.getFile();
+      case "AUTHORITY":
+        return u.getAuthority();
+      case "USERINFO":
+        return u.getUserInfo();
+      default:
+        return null;
+    }
+  }
+
+  /** The value of parameter {@code key} of the URL's query ({@code part} being QUERY). */
+  public static String parseUrl(String url, String part, String key) {
+    if (!part.equals("QUERY")) {
+      return null;
+    }
+    String query = parseUrl(url, part);
+    if (query == null) {
+      return null;
+    }
+    Matcher m = Pattern.compile("(&|^)" + Pattern.quote(key) + "=([^&]*)").matcher(query);
+    return m.find() ? m.group(2) : null;
+  }
+
+  @SuppressWarnings("deprecation") // java.net.URL(String) parses as Flink does
+  private static java.net.URL url(String s) {
+    try {
+      return new java.net.URL(s);
+    } catch (java.net.MalformedURLException e) {
+      return null;
+    }
+  }
+
+  public static org.apache.calcite.avatica.util.ByteString encode(String s, String charset) {
+    return new org.apache.calcite.avatica.util.ByteString(s.getBytes(charset(charset)));
+  }
+
+  public static String decode(org.apache.calcite.avatica.util.ByteString b, String charset) {
+    return new String(b.getBytes(), charset(charset));
+  }
+
+  private static java.nio.charset.Charset charset(String name) {
+    try {
+      return java.nio.charset.Charset.forName(name);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Unsupported character set '" + name + "'", e);
     }
   }
 
