@@ -48,8 +48,7 @@ OUTCOMES = {
 
 _QUERY = re.compile(r"^\s*(SELECT|VALUES|WITH)\b", re.IGNORECASE)
 _MISSING = re.compile(
-    r"No match found for function signature|Function '[^']*' not found|Unknown function|"
-    r"Incorrect syntax near the keyword '[A-Z_]+'",
+    r"No match found for function signature|Function '[^']*' not found|Unknown function",
     re.IGNORECASE,
 )
 
