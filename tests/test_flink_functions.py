@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import pyarrow as pa
 import pytest
 from tests.flink import oracle
 
@@ -47,10 +48,16 @@ def _type(env: cb.Environment, sql: str) -> str | None:
 def _answer(env: cb.Environment, sql: str, backend: str) -> tuple[str | None, str | None]:
     """(result as text, error message): one of them is None."""
     try:
-        rows = env.sql(sql, backend=backend).fetchall()
+        table = env.sql(sql, backend=backend).to_arrow_table()
     except cb.Error as e:
         return None, f"{type(e).__name__}: {e}"
-    return oracle.render(rows), None
+    columns = []
+    for column in table.columns:
+        values = column.to_pylist()
+        if pa.types.is_map(column.type):  # pairs in Arrow, a dict in PyFlink
+            values = [None if v is None else dict(v) for v in values]
+        columns.append(values)
+    return oracle.render(list(zip(*columns, strict=True))), None
 
 
 def _cases() -> Iterator[object]:

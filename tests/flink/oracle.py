@@ -199,7 +199,8 @@ def render_value(value: object) -> str:  # noqa: PLR0911
     if isinstance(value, datetime.date | datetime.time):
         return value.isoformat()
     if isinstance(value, Mapping):
-        inner = ", ".join(f"{render_value(k)}: {render_value(v)}" for k, v in value.items())
+        pairs = sorted((render_value(k), render_value(v)) for k, v in value.items())
+        inner = ", ".join(f"{k}: {v}" for k, v in pairs)
         return "{" + inner + "}"
     if isinstance(value, list):
         return "[" + ", ".join(render_value(v) for v in value) + "]"
@@ -209,14 +210,15 @@ def render_value(value: object) -> str:  # noqa: PLR0911
 
 
 def render(rows: Sequence[Sequence[object]]) -> str:
-    """A result's rows as text: one value per one-column row, rows separated by `` | ``."""
+    """A result's rows as text: one value per one-column row, rows sorted (Flink's order of VALUES
+    rows is not stable) and separated by `` | ``."""
     out = []
     for row in rows:
         if len(row) == 1:
             out.append(render_value(row[0]))
         else:
             out.append("(" + ", ".join(render_value(v) for v in row) + ")")
-    return " | ".join(out)
+    return " | ".join(sorted(out))
 
 
 def render_error(message: str) -> str:

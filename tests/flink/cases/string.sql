@@ -412,3 +412,13 @@ DECODE(X'616263', 'UTF-8')
 DECODE(X'E4B8AD', 'UTF-8')
 DECODE(X'E9', 'ISO-8859-1')
 DECODE(CAST(NULL AS BYTES), 'UTF-8')
+
+-- function: STR_TO_MAP
+STR_TO_MAP('a=1,b=2')
+STR_TO_MAP('a:1;b:2', ';', ':')
+STR_TO_MAP('a=1,b')
+STR_TO_MAP('a=1,a=2')
+STR_TO_MAP('')
+STR_TO_MAP('a.1|b.2', '[|]', '[.]')
+STR_TO_MAP(CAST(NULL AS STRING))
+SELECT STR_TO_MAP(s)['k'] FROM (VALUES ('k=v,x=y'), ('x=y'), (CAST(NULL AS STRING))) AS t(s)

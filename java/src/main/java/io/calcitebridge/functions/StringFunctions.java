@@ -161,6 +161,20 @@ public final class StringFunctions {
           OperandTypes.family(SqlTypeFamily.BINARY, SqlTypeFamily.CHARACTER),
           C,
           "decode");
+  public static final SqlOperator STR_TO_MAP =
+      strict(
+          "STR_TO_MAP",
+          Fn.type(
+              f -> {
+                RelDataType str =
+                    f.createTypeWithNullability(
+                        f.createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE), true);
+                return f.createMapType(str, str);
+              },
+              ALWAYS),
+          OperandTypes.or(S, SSS),
+          C,
+          "strToMap");
   public static final SqlOperator PRINTF =
       fn(
           "PRINTF",
@@ -257,7 +271,8 @@ public final class StringFunctions {
           REGEXP_EXTRACT_ALL,
           PARSE_URL,
           ENCODE,
-          DECODE);
+          DECODE,
+          STR_TO_MAP);
 
   // ---- the implementations, called by generated code ----------------------------------------
 
@@ -500,6 +515,27 @@ public final class StringFunctions {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Unsupported character set '" + name + "'", e);
     }
+  }
+
+  public static java.util.Map<String, String> strToMap(String s) {
+    return strToMap(s, ",", "=");
+  }
+
+  /**
+   * The pairs of {@code s} split at {@code pairs}, each split at its first {@code keyValue} (both
+   * regular expressions); a key without a value maps to NULL, a later key wins.
+   */
+  public static java.util.Map<String, String> strToMap(String s, String pairs, String keyValue) {
+    java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+    if (s.isEmpty()) {
+      return out;
+    }
+    Pattern kv = Pattern.compile(keyValue);
+    for (String pair : s.split(pairs, -1)) {
+      String[] parts = kv.split(pair, 2);
+      out.put(parts[0], parts.length > 1 ? parts[1] : null);
+    }
+    return out;
   }
 
   public static boolean startsWith(String s, String prefix) {
