@@ -9,7 +9,7 @@ MVN ?= mvn -B -q
 JAVA_SOURCES := $(shell find java/src/main -type f 2>/dev/null) java/pom.xml
 
 .PHONY: wheel wheel-check build jar venv demo test test-java test-python test-java-example install-java bench lint fmt clean \
-	golden differential-report fuzz fuzz-errors logic
+	golden golden-flink flink-docs differential-report fuzz fuzz-errors logic
 
 PKG_JSA := python/calcite_bridge/_jars/calcite-bridge.jsa
 
@@ -56,6 +56,24 @@ test-python: build
 golden: build
 	$(PY) -m pytest tests -q -m golden --update-golden
 	cd java && $(MVN) test -Dtest=PushDownPlanTest -Dgolden.update=true
+
+# Flink's answers to tests/flink/cases/ (tests/flink/golden/, functions.tsv), from PyFlink in its
+# own virtual environment (FLINK_VENV; made here when missing, never the project's), then the
+# compatibility page. Review `git diff tests/flink docs` before committing.
+FLINK_VENV ?= .flink-venv
+FLINK_VERSION := 2.3.0
+$(FLINK_VENV)/.installed:
+	python3 -m venv $(FLINK_VENV)
+	$(FLINK_VENV)/bin/pip install -q apache-flink==$(FLINK_VERSION)
+	touch $@
+
+golden-flink: $(FLINK_VENV)/.installed
+	$(FLINK_VENV)/bin/python tools/flink_golden.py flink
+	$(MAKE) flink-docs
+
+# docs/flink-compatibility.md from the golden files and tests/flink/expected.tsv (no PyFlink).
+flink-docs: venv
+	$(PY) tools/flink_golden.py docs
 
 # Runs every test query on every execution backend against the reference (tests/differential/)
 # and writes the counts to docs/backends.md; review the diff before committing it.

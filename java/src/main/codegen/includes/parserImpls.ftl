@@ -648,3 +648,22 @@ String DynColTypeName() :
     ]
     { return b.toString(); }
 }
+
+/**
+ * Parses Flink's UUID(): UUID is also a type name and starts a UUID literal,
+ * so the call is not a named function call. The validator looks the
+ * function up by name.
+ */
+SqlNode UuidFunctionCall() :
+{
+    final Span s;
+}
+{
+    <UUID> { s = span(); } <LPAREN> <RPAREN>
+    {
+        return new org.apache.calcite.sql.SqlUnresolvedFunction(
+            new SqlIdentifier("UUID", s.end(this)), null, null, null, null,
+            org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION)
+            .createCall(s.end(this));
+    }
+}

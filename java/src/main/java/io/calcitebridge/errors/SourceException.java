@@ -26,7 +26,10 @@ public final class SourceException extends RuntimeException {
     return kind == ErrorKind.SOURCE_CONTRACT;
   }
 
-  /** {@code SOURCE}, {@code SOURCE_CONTRACT}, {@code ACCESS} for a sandbox refusal, or {@code CONFIG}. */
+  /**
+   * {@code SOURCE}, {@code SOURCE_CONTRACT}, {@code ACCESS} for a sandbox refusal, or {@code
+   * CONFIG}.
+   */
   public ErrorKind kind() {
     return kind;
   }

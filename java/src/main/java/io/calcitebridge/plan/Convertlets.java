@@ -1,5 +1,7 @@
 package io.calcitebridge.plan;
 
+import io.calcitebridge.functions.ConditionalFunctions;
+import io.calcitebridge.functions.FlinkFunctions;
 import java.util.List;
 import org.apache.calcite.linq4j.function.Strict;
 import org.apache.calcite.rel.type.RelDataType;
@@ -9,6 +11,7 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.InferTypes;
@@ -29,6 +32,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       do; Calcite's counts UTF-16 units, so {@code CHAR_LENGTH('中😀')} was 3, not 2. The call
  *       becomes {@link #CHAR_LENGTH}, whose implementation the Enumerable engine and constant
  *       reduction both call, so a folded literal has the same value as a computed one.
+ *   <li>{@code LOG10} and {@code REPLACE} become Flink's ({@link FlinkFunctions#replacing}).
+ *   <li>Flink's {@code IF}, {@code IFNULL}, {@code GREATEST} and {@code LEAST} ({@link
+ *       ConditionalFunctions#convert}).
  * </ul>
  *
  * <p>And for two calls whose conversion fails in Calcite:
@@ -72,6 +78,24 @@ public final class Convertlets implements SqlRexConvertletTable {
         && call.getOperandList().stream().skip(1).anyMatch(Convertlets::isNull)) {
       return (cx, c) ->
           cx.getRexBuilder().makeNullLiteral(cx.getValidator().getValidatedNodeType(c));
+    }
+    SqlOperator flink = FlinkFunctions.replacing(call.getOperator());
+    if (flink != null) {
+      return (cx, c) ->
+          cx.getRexBuilder()
+              .makeCall(
+                  cx.getValidator().getValidatedNodeType(c),
+                  flink,
+                  c.getOperandList().stream().map(cx::convertExpression).toList());
+    }
+    if (ConditionalFunctions.CONVERTED.contains(call.getOperator())) {
+      // Flink's IF, IFNULL, GREATEST, LEAST: operands cast to the result type, IF as CASE.
+      return (cx, c) ->
+          ConditionalFunctions.convert(
+              cx.getRexBuilder(),
+              c.getOperator(),
+              cx.getValidator().getValidatedNodeType(c),
+              c.getOperandList().stream().map(cx::convertExpression).toList());
     }
     SqlRexConvertlet standard = StandardConvertletTable.INSTANCE.get(call);
     if (standard != null

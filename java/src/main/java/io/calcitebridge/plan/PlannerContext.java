@@ -3,6 +3,7 @@ package io.calcitebridge.plan;
 import io.calcitebridge.catalog.Catalog;
 import io.calcitebridge.catalog.ExpansionStrategy;
 import io.calcitebridge.dyncol.DynColOperators;
+import io.calcitebridge.functions.FlinkFunctions;
 import io.calcitebridge.sql.BridgeParser;
 import io.calcitebridge.types.BridgeTypeFactory;
 import io.calcitebridge.validate.BridgeSqlValidator;
@@ -142,7 +143,8 @@ public final class PlannerContext {
 
   /** The operators SQL can call. */
   public SqlOperatorTable operatorTable(CalciteCatalogReader reader) {
-    return SqlOperatorTables.chain(SqlStdOperatorTable.instance(), DynColOperators.table(), reader);
+    return SqlOperatorTables.chain(
+        SqlStdOperatorTable.instance(), FlinkFunctions.table(), DynColOperators.table(), reader);
   }
 
   /** A fresh validator. */

@@ -11,6 +11,7 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
@@ -27,6 +28,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *       1} and a literal one below 1 becomes NULL.
  *   <li>{@code UPPER} and {@code LOWER} become {@link DuckDbOperators#UPPER} and {@link
  *       DuckDbOperators#LOWER}, Java's full case mapping, which DuckDB's functions do not do.
+ *   <li>Flink's functions that DuckDB has under another name ({@link DuckDbOperators#FLINK}).
  *   <li>Our code-point {@code CHAR_LENGTH} ({@link Convertlets#CHAR_LENGTH}) is written as the
  *       standard one: DuckDB's also counts code points.
  *   <li>A dynamic-columns call ({@code COLUMN_GET}, ...) becomes a call of the backend's
@@ -61,6 +63,10 @@ final class DuckDbRewrites extends RexShuttle {
     RexCall visited = (RexCall) super.visitCall(call);
     if (visited.getOperator() == Convertlets.CHAR_LENGTH) {
       return rex.makeCall(visited.getType(), SqlStdOperatorTable.CHAR_LENGTH, visited.operands);
+    }
+    SqlFunction duck = DuckDbOperators.FLINK.get(visited.getOperator());
+    if (duck != null) {
+      return rex.makeCall(visited.getType(), duck, visited.operands);
     }
     if (visited.getOperator() == SqlStdOperatorTable.UPPER) {
       return rex.makeCall(visited.getType(), DuckDbOperators.UPPER, visited.operands);

@@ -101,7 +101,23 @@ final class Whitelist {
 
   /** Functions, by name, whose DuckDB function of the same name has the same semantics. */
   static final Set<String> FUNCTIONS =
-      Set.of("cb_upper", "cb_lower", "CHAR_LENGTH", "CHARACTER_LENGTH", "ABS", "||", "//", "MOD");
+      Set.of(
+          "cb_upper",
+          "cb_lower",
+          "CHAR_LENGTH",
+          "CHARACTER_LENGTH",
+          "ABS",
+          "||",
+          "//",
+          "MOD",
+          // Flink's functions, as DuckDbRewrites names them (DuckDbOperators.FLINK).
+          "starts_with",
+          "ends_with",
+          "concat_ws",
+          "repeat",
+          "md5",
+          "sha1",
+          "sha256");
 
   /**
    * Aggregate functions. {@code LITERAL_AGG} (a constant for each group, which the removal of an IN

@@ -1,0 +1,44 @@
+package io.calcitebridge.functions;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Flink's built-in functions that Calcite's standard operator table lacks, one class per category
+ * of Flink's documentation: {@link StringFunctions}, {@link ConditionalFunctions}, {@link
+ * HashFunctions}, {@link MathFunctions}. Their names, argument types, result types and NULL
+ * handling are Flink 2.3's, checked against PyFlink's answers in {@code tests/flink/}.
+ */
+public final class FlinkFunctions {
+  private FlinkFunctions() {}
+
+  /** The operator table of every function of every category. */
+  public static SqlOperatorTable table() {
+    List<SqlOperator> all = new ArrayList<>();
+    all.addAll(StringFunctions.ALL);
+    all.addAll(ConditionalFunctions.ALL);
+    all.addAll(HashFunctions.ALL);
+    all.addAll(MathFunctions.ALL);
+    return SqlOperatorTables.of(all);
+  }
+
+  /**
+   * The function that replaces a standard one whose Calcite implementation gives another answer
+   * than Flink's ({@code LOG10(1000)} is 3.0, {@code REPLACE('ab', '', 'x')} is {@code 'xaxbx'}),
+   * or null. SQL conversion makes the swap, keeping the validated type.
+   */
+  public static @Nullable SqlOperator replacing(SqlOperator standard) {
+    if (standard == SqlStdOperatorTable.LOG10) {
+      return MathFunctions.LOG10;
+    }
+    if (standard == SqlStdOperatorTable.REPLACE) {
+      return StringFunctions.REPLACE;
+    }
+    return null;
+  }
+}

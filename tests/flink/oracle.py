@@ -1,0 +1,320 @@
+"""Flink's built-in functions as an oracle: cases, golden answers, known differences.
+
+``tests/flink/cases/<category>.sql`` hold the cases. ``-- function: NAME`` starts the cases of
+one function; every other line that is neither blank nor a comment is one case: an expression,
+run as ``SELECT <expression>``, or a whole query (a line starting with SELECT, VALUES or WITH).
+
+``tools/flink_golden.py`` runs every case in PyFlink and writes
+``tests/flink/golden/<category>.tsv`` (``function  sql  type  result``): Flink's result type
+and its rows as text (:func:`render`), or ``error: <message>`` when Flink refuses the query.
+``tests/flink/functions.tsv`` lists the functions Flink's SQL has, with their kind.
+
+``tests/flink/expected.tsv`` lists the cases known to differ here, per backend (``*`` for
+all), with the outcome (:data:`OUTCOMES`) and the reason. ``tests/test_flink_functions.py``
+fails on a difference that is not listed and on a listed one that no longer happens, so the list
+only shrinks. ``docs/flink-compatibility.md`` is rendered from the same files (:func:`render_docs`).
+
+This module needs neither PyFlink nor calcite_bridge.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CASES = HERE / "cases"
+GOLDEN = HERE / "golden"
+FUNCTIONS = HERE / "functions.tsv"
+EXPECTED = HERE / "expected.tsv"
+ROOT = HERE.parent.parent
+DOCS = ROOT / "docs" / "flink-compatibility.md"
+
+BACKENDS = ("auto", "enumerable", "duckdb")
+
+#: How a case can differ from Flink's answer.
+OUTCOMES = {
+    "missing": "the function does not exist here",
+    "error": "an error here where Flink answers",
+    "no-error": "an answer here where Flink raises an error",
+    "value": "a different value",
+    "type": "the same value with a different type",
+}
+
+_QUERY = re.compile(r"^\s*(SELECT|VALUES|WITH)\b", re.IGNORECASE)
+_MISSING = re.compile(
+    r"No match found for function signature|Function '[^']*' not found|Unknown function",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    category: str
+    function: str
+    sql: str
+    line: int
+    #: Whether the line was an expression (run as ``SELECT <expression>``), not a whole query.
+    expression: bool
+
+
+@dataclass(frozen=True)
+class Golden:
+    category: str
+    function: str
+    sql: str
+    type: str
+    result: str
+
+    @property
+    def error(self) -> bool:
+        return self.result.startswith("error: ")
+
+
+@dataclass(frozen=True)
+class Known:
+    backend: str
+    sql: str
+    outcome: str
+    reason: str
+
+
+def load_cases(directory: Path = CASES) -> list[Case]:
+    """Every case of every category file, in file order."""
+    cases: list[Case] = []
+    seen: dict[str, str] = {}
+    for path in sorted(directory.glob("*.sql")):
+        function = ""
+        for number, raw in enumerate(path.read_text().splitlines(), 1):
+            line = raw.strip()
+            where = f"{path.name}:{number}"
+            if not line:
+                continue
+            if line.startswith("--"):
+                m = re.match(r"--\s*function:\s*(\S+)\s*$", line)
+                if m:
+                    function = m.group(1).upper()
+                continue
+            if not function:
+                raise ValueError(f"{where}: a case before the first '-- function:' line")
+            expression = not _QUERY.match(line)
+            sql = f"SELECT {line}" if expression else line
+            if sql in seen:
+                raise ValueError(f"{where}: the same case as {seen[sql]}")
+            seen[sql] = where
+            cases.append(Case(path.stem, function, sql, number, expression))
+    return cases
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\(.)", lambda m: {"t": "\t", "n": "\n"}.get(m.group(1), m.group(1)), text)
+
+
+GOLDEN_HEADER = (
+    "# Flink's answers (PyFlink {version}, batch mode), written by tools/flink_golden.py from\n"
+    "# tests/flink/cases/{category}.sql; do not edit.\n"
+    "# function\tsql\ttype\tresult\n"
+)
+
+
+def write_golden(category: str, rows: Iterable[Golden], version: str) -> None:
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    lines = [GOLDEN_HEADER.format(version=version, category=category)]
+    for g in rows:
+        cells = (g.function, g.sql, g.type, g.result)
+        lines.append("\t".join(_escape(c) for c in cells) + "\n")
+    (GOLDEN / f"{category}.tsv").write_text("".join(lines))
+
+
+def load_golden(directory: Path = GOLDEN) -> list[Golden]:
+    out: list[Golden] = []
+    for path in sorted(directory.glob("*.tsv")):
+        for line in path.read_text().splitlines():
+            if not line or line.startswith("#"):
+                continue
+            function, sql, type_, result = (_unescape(c) for c in line.split("\t"))
+            out.append(Golden(path.stem, function, sql, type_, result))
+    return out
+
+
+def load_functions() -> list[tuple[str, str]]:
+    """Flink's functions: (name, kind) with kind ``scalar``, ``aggregate`` or ``table``."""
+    out = []
+    for line in FUNCTIONS.read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, _, kind = line.partition("\t")
+            out.append((name, kind))
+    return out
+
+
+def load_known(path: Path = EXPECTED) -> list[Known]:
+    out = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cells = line.split("\t")
+        if len(cells) != 4 or cells[2] not in OUTCOMES:
+            raise ValueError(f"{path.name}:{number}: expected 'backend  sql  outcome  reason'")
+        out.append(Known(*cells))
+    return out
+
+
+def known_for(known: Sequence[Known], sql: str, backend: str) -> Known | None:
+    for k in known:
+        if k.sql == sql and k.backend in ("*", backend):
+            return k
+    return None
+
+
+# ---- values as text -------------------------------------------------------------------------
+
+
+def render_value(value: object) -> str:  # noqa: PLR0911
+    """One value as text, the same whichever side produced it."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bytes | bytearray | memoryview):
+        return "X'" + bytes(value).hex().upper() + "'"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, decimal.Decimal):
+        return format(value, "f")
+    if isinstance(value, datetime.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        pairs = sorted((render_value(k), render_value(v)) for k, v in value.items())
+        inner = ", ".join(f"{k}: {v}" for k, v in pairs)
+        return "{" + inner + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(render_value(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(render_value(v) for v in value) + ")"
+    return repr(value)
+
+
+def render(rows: Sequence[Sequence[object]]) -> str:
+    """A result's rows as text: one value per one-column row, rows sorted (Flink's order of VALUES
+    rows is not stable) and separated by `` | ``."""
+    out = []
+    for row in rows:
+        if len(row) == 1:
+            out.append(render_value(row[0]))
+        else:
+            out.append("(" + ", ".join(render_value(v) for v in row) + ")")
+    return " | ".join(sorted(out))
+
+
+def render_error(message: str) -> str:
+    first = message.strip().splitlines()[0] if message.strip() else "error"
+    return "error: " + first[:200]
+
+
+def outcome(golden: Golden, type_: str | None, result: str | None, error: str | None) -> str | None:
+    """How an answer here differs from Flink's; None when it is the same."""
+    if error is not None:
+        if golden.error:
+            return None
+        return "missing" if _MISSING.search(error) else "error"
+    if golden.error:
+        return "no-error"
+    if result != golden.result:
+        return "value"
+    if type_ != golden.type:
+        return "type"
+    return None
+
+
+# ---- the compatibility page -----------------------------------------------------------------
+
+
+def function_status(
+    goldens: Sequence[Golden], known: Sequence[Known], backend: str = "auto"
+) -> dict[str, tuple[str, list[str]]]:
+    """Per function with cases: (status, reasons), status ``same``, ``differs`` or ``missing``."""
+    by_function: dict[str, list[Golden]] = {}
+    for g in goldens:
+        by_function.setdefault(g.function, []).append(g)
+    out: dict[str, tuple[str, list[str]]] = {}
+    for function, cases in by_function.items():
+        hits = [k for g in cases if (k := known_for(known, g.sql, backend)) is not None]
+        reasons = list(dict.fromkeys(k.reason for k in hits))
+        if not hits:
+            out[function] = ("same", [])
+        elif len(hits) == len(cases) and all(k.outcome == "missing" for k in hits):
+            out[function] = ("missing", reasons)
+        else:
+            out[function] = ("differs", reasons)
+    return out
+
+
+_STATUS_TEXT = {
+    "same": "same result",
+    "differs": "differs",
+    "missing": "missing",
+    "untested": "no cases yet",
+}
+
+
+def render_docs(
+    goldens: Sequence[Golden], known: Sequence[Known], functions: Sequence[tuple[str, str]]
+) -> str:
+    status = function_status(goldens, known)
+    categories: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    for g in goldens:
+        categories.setdefault(g.function, g.category)
+        counts[g.function] = counts.get(g.function, 0) + 1
+    kinds = dict(functions)
+    names = sorted(set(kinds) | set(status))
+    tally = {s: 0 for s in _STATUS_TEXT}
+    for n in names:
+        tally[status.get(n, ("untested", []))[0]] += 1
+    tested = len(status)
+    lines = [
+        "# Flink SQL functions: compatibility",
+        "",
+        "<!-- Generated by `make golden-flink` (tools/flink_golden.py) from tests/flink/; "
+        "do not edit. -->",
+        "",
+        "Every built-in function of Flink 2.3 that SQL calls (the built-in function definitions "
+        "of PyFlink 2.3.0 with a SQL name, in `tests/flink/functions.tsv`) and how it "
+        "runs here. Each function with cases in `tests/flink/cases/` is run in Flink, whose "
+        "value and type are kept in `tests/flink/golden/`; `tests/test_flink_functions.py` runs "
+        "the same cases here, on every backend, and compares both. A function has the *same "
+        "result* when every case gives Flink's value and type on the default backend; the "
+        "cases that differ are listed, with the reason, in `tests/flink/expected.tsv`. "
+        "Operators written as symbols (`+`, `=`, ...) and syntax (`AND`, `BETWEEN`, `LIKE`) "
+        "are not listed; functions of Calcite's standard that cases cover (`NULLIF`) are.",
+        "",
+        f"Functions: {len(names)}. With cases: {tested}; the same result: {tally['same']}; "
+        f"differ in some case: {tally['differs']}; missing: {tally['missing']}. "
+        f"No cases yet: {tally['untested']}.",
+        "",
+        "| function | kind | category | cases | status | why |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for n in names:
+        st, reasons = status.get(n, ("untested", []))
+        why = "; ".join(reasons).replace("|", "\\|")
+        lines.append(
+            f"| `{n}` | {kinds.get(n, '')} | {categories.get(n, '')} | {counts.get(n, 0)} "
+            f"| {_STATUS_TEXT[st]} | {why} |"
+        )
+    return "\n".join(lines) + "\n"

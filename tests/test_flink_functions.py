@@ -1,0 +1,106 @@
+"""Flink's built-in functions give Flink's answers: every case of ``tests/flink/cases/`` against
+the value and type PyFlink gave (``tests/flink/golden/``, written by ``make golden-flink``).
+
+Each case runs on the default backend, on ``enumerable`` and on ``duckdb``; DuckDB may refuse a
+query (``cb.UnsupportedError``, then ``auto`` runs it on Calcite's engine), but a query it
+accepts must give the same answer. A case that differs must be listed in
+``tests/flink/expected.tsv`` with its outcome and reason, and a listed case that no longer
+differs fails too, so the list only shrinks. PyFlink is not needed here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pyarrow as pa
+import pytest
+from tests.flink import oracle
+
+import calcite_bridge as cb
+
+GOLDEN = oracle.load_golden()
+KNOWN = oracle.load_known()
+
+
+@pytest.fixture(scope="module")
+def env() -> Iterator[cb.Environment]:
+    e = cb.connect()
+    e.config.set("table.local-time-zone", "UTC")
+    yield e
+    e.close()
+
+
+_TYPES: dict[str, str | None] = {}
+
+
+def _type(env: cb.Environment, sql: str) -> str | None:
+    """The result type as Flink writes it (``STRING NOT NULL``, ``DECIMAL(4, 2)``)."""
+    if sql not in _TYPES:
+        env.execute(f"CREATE TEMPORARY VIEW flink_case AS {sql}")
+        try:
+            cols = env.describe("flink_case")
+        finally:
+            env.execute("DROP VIEW flink_case")
+        _TYPES[sql] = ", ".join(c.data_type + ("" if c.nullable else " NOT NULL") for c in cols)
+    return _TYPES[sql]
+
+
+def _answer(env: cb.Environment, sql: str, backend: str) -> tuple[str | None, str | None]:
+    """(result as text, error message): one of them is None."""
+    try:
+        table = env.sql(sql, backend=backend).to_arrow_table()
+    except cb.Error as e:
+        return None, f"{type(e).__name__}: {e}"
+    columns = []
+    for column in table.columns:
+        values = column.to_pylist()
+        if pa.types.is_map(column.type):  # pairs in Arrow, a dict in PyFlink
+            values = [None if v is None else dict(v) for v in values]
+        columns.append(values)
+    return oracle.render(list(zip(*columns, strict=True))), None
+
+
+def _cases() -> Iterator[object]:
+    for g in GOLDEN:
+        for backend in oracle.BACKENDS:
+            yield pytest.param(g, backend, id=f"{g.category}:{g.sql}:{backend}")
+
+
+@pytest.mark.parametrize(("golden", "backend"), list(_cases()))
+def test_flink_function(env: cb.Environment, golden: oracle.Golden, backend: str) -> None:
+    result, error = _answer(env, golden.sql, backend)
+    if backend == "duckdb" and error is not None and error.startswith("UnsupportedError"):
+        return  # refused: `auto` runs it on Calcite's engine, checked by the other backends
+    type_ = _type(env, golden.sql) if error is None else None
+    got = oracle.outcome(golden, type_, result, error)
+    known = oracle.known_for(KNOWN, golden.sql, backend)
+    detail = (
+        f"{golden.sql}\n  Flink: {golden.type} {golden.result}\n"
+        f"  here ({backend}): {type_} {result if error is None else error}"
+    )
+    if known is None:
+        assert got is None, f"differs from Flink ({got}): {detail}"
+    else:
+        assert got == known.outcome, (
+            f"listed in tests/flink/expected.tsv as {known.outcome!r} ({known.reason}), "
+            f"but {'now gives Flink answer' if got is None else got}: {detail}"
+        )
+
+
+def test_every_case_has_a_golden_answer() -> None:
+    """The cases and the golden files agree: `make golden-flink` ran after the last edit."""
+    cases = [(c.category, c.function, c.sql) for c in oracle.load_cases()]
+    goldens = [(g.category, g.function, g.sql) for g in GOLDEN]
+    assert cases == goldens
+
+
+def test_expected_lists_only_cases() -> None:
+    sqls = {g.sql for g in GOLDEN}
+    stale = [k.sql for k in KNOWN if k.sql not in sqls]
+    assert not stale, f"tests/flink/expected.tsv lists cases that do not exist: {stale}"
+    assert all(k.backend in ("*", *oracle.BACKENDS) for k in KNOWN)
+
+
+def test_compatibility_page_is_current() -> None:
+    text = oracle.render_docs(GOLDEN, KNOWN, oracle.load_functions())
+    assert oracle.DOCS.read_text() == text, "run `make flink-docs` and commit the page"

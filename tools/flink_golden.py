@@ -1,0 +1,159 @@
+"""Flink's answers to the cases of tests/flink/cases/, and the compatibility page made from them.
+
+``python tools/flink_golden.py flink`` runs in an environment with PyFlink (``pip install
+apache-flink==2.3.0``, Java 17; never the project's own). It starts one batch-mode
+TableEnvironment (parallelism 1, time zone UTC), runs every case in it and writes
+``tests/flink/golden/<category>.tsv`` with each case's result type (from the resolved schema) and
+rows as text, or the error Flink raised, and ``tests/flink/functions.tsv`` (Flink's functions).
+
+``python tools/flink_golden.py docs`` needs neither PyFlink nor the project: it writes
+``docs/flink-compatibility.md`` from the golden files and ``tests/flink/expected.tsv``.
+
+``make golden-flink`` runs both. See tests/flink/oracle.py for the formats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.flink import oracle
+
+FLINK_VERSION = "2.3.0"
+
+# Names of Flink's built-in function definitions kept in functions.tsv: SQL function names, not
+# operator symbols (`+`, `IS NULL`), and not the definitions that are syntax rather than functions
+# (AND, BETWEEN, CAST as written with AS, ...), Table API names or internal helpers.
+_NAME = re.compile(r"^[A-Z_][A-Z0-9_]*$")
+_NOT_FUNCTIONS = frozenset(
+    "AND OR NOT IFTHENELSE BETWEEN NOTBETWEEN LIKE IN AS ASSIGNMENT DEFAULT REINTERPRET_CAST "
+    "LOWERCASE UPPERCASE TEMPORALOVERLAPS STREAMRECORDTIMESTAMP AT DISTINCT SUM0 "
+    "AGG_DECIMAL_PLUS HIVE_AGG_DECIMAL_PLUS".split()
+)
+# SQL names that the definitions spell otherwise.
+_RENAMED = {"CURRENTDATABASE": "CURRENT_DATABASE"}
+
+
+def write_functions() -> None:
+    """tests/flink/functions.tsv: Flink's built-in functions that SQL calls, with their kind."""
+    from pyflink.java_gateway import get_gateway
+
+    defs = get_gateway().jvm.org.apache.flink.table.functions.BuiltInFunctionDefinitions
+    functions: dict[str, str] = {}
+    for d in defs.getDefinitions():
+        kind = str(d.getKind()).lower()
+        name = str(d.getSqlName() or d.getName()).upper()
+        name = _RENAMED.get(name, name)
+        if d.isInternal() or kind == "other" or name in _NOT_FUNCTIONS or not _NAME.match(name):
+            continue
+        functions[name] = kind.replace("process_table", "table")
+    oracle.FUNCTIONS.write_text(
+        f"# Flink's built-in functions called from SQL (BuiltInFunctionDefinitions of PyFlink\n"
+        f"# {FLINK_VERSION}, by SQL name) and their kind; written by tools/flink_golden.py.\n"
+        + "".join(f"{n}\t{functions[n]}\n" for n in sorted(functions))
+    )
+
+
+def _flink_error(exc: BaseException) -> str:
+    """The message of the innermost Java cause of a PyFlink error."""
+    java = getattr(exc, "java_exception", None)
+    if java is None:
+        return oracle.render_error(f"{type(exc).__name__}: {exc}")
+    cause: Any = java
+    while cause.getCause() is not None and cause.getCause() is not cause:
+        cause = cause.getCause()
+    name = str(cause.getClass().getSimpleName())
+    message = str(cause.getMessage() or "")
+    return oracle.render_error(f"{name}: {message}")
+
+
+def _row(row: Any) -> tuple[Any, ...]:
+    return tuple(row[i] for i in range(len(row)))
+
+
+CHUNK = 25
+
+
+def _run(env: Any, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """The column types and the rows of one query."""
+    table = env.sql_query(sql)
+    types = table._j_table.getResolvedSchema().getColumnDataTypes()
+    names = [str(types.get(j).toString()) for j in range(types.size())]
+    with table.execute().collect() as results:
+        rows = [_row(r) for r in results]
+    return names, rows
+
+
+def run_flink(functions_only: bool = False) -> int:
+    from pyflink.table import EnvironmentSettings, TableEnvironment
+
+    env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    config = env.get_config()
+    config.set("parallelism.default", "1")
+    config.set("table.local-time-zone", "UTC")
+
+    write_functions()
+    if functions_only:
+        return 0
+    cases = oracle.load_cases()
+    answers: dict[str, tuple[str, str]] = {}
+    # Constant expressions run as the columns of one query, a chunk at a time (a job takes a
+    # second or two to start); a chunk that fails runs again as two halves, down to single cases.
+    single = [c for c in cases if not c.expression]
+    exprs = [c for c in cases if c.expression]
+    pending = [exprs[i : i + CHUNK] for i in range(0, len(exprs), CHUNK)]
+    while pending:
+        chunk = pending.pop()
+        if len(chunk) == 1:
+            single.extend(chunk)
+            continue
+        sql = "SELECT " + ", ".join(c.sql[len("SELECT ") :] for c in chunk)
+        try:
+            types, rows = _run(env, sql)
+        except Exception:
+            half = len(chunk) // 2
+            pending += [chunk[:half], chunk[half:]]
+            continue
+        for j, c in enumerate(chunk):
+            answers[c.sql] = (types[j], oracle.render([(r[j],) for r in rows]))
+    for i, case in enumerate(single, 1):
+        try:
+            types, rows = _run(env, case.sql)
+            answers[case.sql] = (", ".join(types), oracle.render(rows))
+        except Exception as exc:
+            answers[case.sql] = ("", _flink_error(exc))
+        print(f"[{i}/{len(single)}] {case.sql} -> {answers[case.sql]}", flush=True)
+    by_category: dict[str, list[oracle.Golden]] = {}
+    for case in cases:
+        type_, result = answers[case.sql]
+        by_category.setdefault(case.category, []).append(
+            oracle.Golden(case.category, case.function, case.sql, type_, result)
+        )
+    for category, goldens in by_category.items():
+        oracle.write_golden(category, goldens, FLINK_VERSION)
+    return 0
+
+
+def write_docs() -> int:
+    text = oracle.render_docs(oracle.load_golden(), oracle.load_known(), oracle.load_functions())
+    oracle.DOCS.write_text(text)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("what", choices=["flink", "docs"])
+    parser.add_argument(
+        "--functions-only", action="store_true", help="only write tests/flink/functions.tsv"
+    )
+    args = parser.parse_args(argv)
+    return run_flink(args.functions_only) if args.what == "flink" else write_docs()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
