@@ -112,7 +112,8 @@ final class OptimizerProgram {
    */
   static final Program HEURISTIC =
       Programs.sequence(
-          (planner, rel, traits, materializations, lattices) -> NestedSubQueries.lift(rel),
+          (planner, rel, traits, materializations, lattices) ->
+              NestedSubQueries.lift(OuterJoinSubQueries.rewrite(rel)),
           SUB_QUERIES,
           OptimizerProgram::constantGroupKeys,
           Programs.decorrelate(),
