@@ -82,6 +82,7 @@ final class OptimizerProgram {
               CoreRules.FILTER_SET_OP_TRANSPOSE,
               CoreRules.FILTER_INTO_JOIN,
               CoreRules.JOIN_CONDITION_PUSH,
+              CoreRules.JOIN_PUSH_EXPRESSIONS,
               CoreRules.FILTER_MERGE),
           true,
           DefaultRelMetadataProvider.INSTANCE);
@@ -113,8 +114,9 @@ final class OptimizerProgram {
   static final Program HEURISTIC =
       Programs.sequence(
           (planner, rel, traits, materializations, lattices) ->
-              NestedSubQueries.lift(OuterJoinSubQueries.rewrite(rel)),
+              NestedSubQueries.lift(OuterJoinSubQueries.rewrite(dump("conversion", rel))),
           SUB_QUERIES,
+          (planner, rel, traits, materializations, lattices) -> dump("sub-query removal", rel),
           OptimizerProgram::constantGroupKeys,
           Programs.decorrelate(),
           MOVE_FILTERS,
@@ -193,8 +195,12 @@ final class OptimizerProgram {
       RelTraitSet traits,
       List<RelOptMaterialization> materializations,
       List<RelOptLattice> lattices) {
+    return dump("heuristic pass", rel);
+  }
+
+  private static RelNode dump(String after, RelNode rel) {
     if (Boolean.getBoolean("calcitebridge.dump-plans")) {
-      System.err.println("-- after the heuristic pass:\n" + RelOptUtil.toString(rel));
+      System.err.println("-- after the " + after + ":\n" + RelOptUtil.toString(rel));
     }
     return rel;
   }

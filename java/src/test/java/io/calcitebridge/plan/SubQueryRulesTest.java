@@ -92,4 +92,19 @@ class SubQueryRulesTest {
     assertArrayEquals(new Object[] {1, null}, rows.get(0));
     assertArrayEquals(new Object[] {2, null}, rows.get(1));
   }
+
+  @Test
+  void aSelectedSubQueryOverAJoinOnALeftColumnReadsTheRightColumns() {
+    session.exec("CREATE TABLE pn (b BIGINT, e BOOLEAN)");
+    session.exec("INSERT INTO pn VALUES (1, TRUE), (CAST(NULL AS BIGINT), FALSE)");
+    List<Object[]> rows =
+        session.exec(
+            "SELECT pn.e, EXISTS (SELECT 1 FROM fa WHERE ts.b <= ts.b) FROM ts FULL JOIN pn"
+                + " ON ts.a IS NULL ORDER BY pn.e NULLS LAST, ts.a");
+    assertEquals(4, rows.size());
+    assertArrayEquals(new Object[] {false, false}, rows.get(0));
+    assertArrayEquals(new Object[] {true, false}, rows.get(1));
+    assertArrayEquals(new Object[] {null, true}, rows.get(2));
+    assertArrayEquals(new Object[] {null, true}, rows.get(3));
+  }
 }
