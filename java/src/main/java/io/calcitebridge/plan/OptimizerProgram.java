@@ -264,9 +264,9 @@ final class OptimizerProgram {
   static final int BUSHY_JOIN_ORDER_FROM = 16;
 
   /**
-   * The joins gathered into one {@code MultiJoin} and ordered by {@code MultiJoinOptimizeBushyRule};
-   * a {@code MultiJoin} that rule refuses (one with outer joins) is ordered by {@code
-   * LoptOptimizeJoinRule}.
+   * The joins gathered into one {@code MultiJoin} and ordered by {@code
+   * MultiJoinOptimizeBushyRule}; a {@code MultiJoin} that rule refuses (one with outer joins) is
+   * ordered by {@code LoptOptimizeJoinRule}.
    */
   private static final HepProgram BUSHY_JOIN_ORDER =
       new HepProgramBuilder()

@@ -173,10 +173,10 @@ public final class DuckDbTranslator {
     /**
      * A filter over an aggregate that groups by expressions is written as a WHERE over the
      * aggregate in a sub-query, not as a HAVING. Calcite's converter (1.42) writes the HAVING with
-     * each grouped column replaced by its expression and without parentheses, so {@code $f6 AND
-     * NOT $f4}, {@code $f6} grouping {@code NULL AND c IS NULL}, became {@code NULL AND c IS NULL
-     * AND ...}, which DuckDB reads as one conjunction that matches no grouping expression ("column
-     * must appear in the GROUP BY clause").
+     * each grouped column replaced by its expression and without parentheses, so {@code $f6 AND NOT
+     * $f4}, {@code $f6} grouping {@code NULL AND c IS NULL}, became {@code NULL AND c IS NULL AND
+     * ...}, which DuckDB reads as one conjunction that matches no grouping expression ("column must
+     * appear in the GROUP BY clause").
      */
     @Override
     public Result visit(Filter e) {
