@@ -12,10 +12,13 @@ import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.JoinPushThroughJoinRule;
+import org.apache.calcite.rel.rules.MultiJoin;
+import org.apache.calcite.rel.rules.MultiJoinOptimizeBushyRule;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 
@@ -264,6 +267,23 @@ final class OptimizerProgram {
   static final int BUSHY_JOIN_ORDER_FROM = 16;
 
   /**
+   * {@code MultiJoinOptimizeBushyRule} for a {@code MultiJoin} of inner joins only. The rule
+   * refuses one with LEFT or RIGHT joins, but not one that is a FULL join (Calcite 1.42): it built
+   * a plan of another type ("Cannot add expression of different type to set").
+   */
+  private static final RelOptRule BUSHY =
+      MultiJoinOptimizeBushyRule.Config.DEFAULT
+          .withOperandSupplier(
+              b -> b.operand(MultiJoin.class).predicate(OptimizerProgram::innerOnly).anyInputs())
+          .as(MultiJoinOptimizeBushyRule.Config.class)
+          .toRule();
+
+  private static boolean innerOnly(MultiJoin join) {
+    return !join.isFullOuterJoin()
+        && join.getJoinTypes().stream().allMatch(t -> t == JoinRelType.INNER);
+  }
+
+  /**
    * The joins gathered into one {@code MultiJoin} and ordered by {@code
    * MultiJoinOptimizeBushyRule}; a {@code MultiJoin} that rule refuses (one with outer joins) is
    * ordered by {@code LoptOptimizeJoinRule}.
@@ -272,7 +292,7 @@ final class OptimizerProgram {
       new HepProgramBuilder()
           .addMatchOrder(HepMatchOrder.BOTTOM_UP)
           .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
-          .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE_BUSHY)
+          .addRuleInstance(BUSHY)
           .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
           .build();
 

@@ -161,4 +161,19 @@ class QueryPlannerTest {
     assertEquals(5L, rows.get(0)[0]);
     assertEquals(2L, rows.get(0)[1]);
   }
+
+  @Test
+  void aFullJoinAmongManyJoinsKeepsItsType() {
+    int n = OptimizerProgram.BUSHY_JOIN_ORDER_FROM + 2;
+    chainTables(n);
+    StringBuilder sql = new StringBuilder("SELECT COUNT(*), COUNT(j0.a) FROM j0");
+    for (int i = 1; i < n; i++) {
+      sql.append(i == n / 2 ? " FULL JOIN j" : " JOIN j").append(i).append(" ON j").append(i);
+      sql.append(".a = j").append(i - 1).append(".a");
+    }
+    List<Object[]> rows = session.exec(sql.toString());
+    // DuckDB's answer: the inner joins after the FULL join drop its NULL-extended rows.
+    assertEquals(4L, rows.get(0)[0]);
+    assertEquals(4L, rows.get(0)[1]);
+  }
 }
