@@ -64,7 +64,11 @@ CREATE TABLE fa (d DATE, i INT) WITH ('connector' = 'memory');
 INSERT INTO fa VALUES (CAST(NULL AS DATE), 0);
 CREATE TABLE fb (b BOOLEAN) WITH ('connector' = 'memory');
 INSERT INTO fb VALUES (CAST(NULL AS BOOLEAN));
-CREATE TABLE fe (a INT) WITH ('connector' = 'memory')
+CREATE TABLE fe (a INT) WITH ('connector' = 'memory');
+CREATE TABLE th (x DOUBLE, y DOUBLE, t TIMESTAMP(3)) WITH ('connector' = 'memory');
+INSERT INTO th VALUES (2.0, 1.0, TIMESTAMP '2024-01-01 10:00:00'),
+    (1.0, 1.0, TIMESTAMP '2024-01-01 10:00:00'),
+    (CAST(NULL AS DOUBLE), CAST(NULL AS DOUBLE), CAST(NULL AS TIMESTAMP(3)))
 """
 
 

@@ -332,3 +332,42 @@ def test_csv_and_json_files(env: cb.Environment, tmp_path: Path) -> None:
         plan = env.explain(sql)
         assert plan.startswith("ArrowAggregate(")
         assert env.sql(sql).fetchall() == expected
+
+
+def test_integer_averages_sum_in_a_wider_type_from_the_batches(
+    env: cb.Environment, tmp_path: Path
+) -> None:
+    """An integer AVG sums in a wider type so that the sum does not overflow: the vectorized
+    aggregate adds the column's values into BIGINT (DECIMAL for a BIGINT column) itself."""
+    table = pa.table(
+        {
+            "i": pa.array([2147483647, 2147483647, None, 1], pa.int32()),
+            "b": pa.array([9223372036854775807, 9223372036854775807, None, -3], pa.int64()),
+            "s": pa.array([32767, 32767, None, 1], pa.int16()),
+        }
+    )
+    pq.write_table(table, tmp_path / "p.parquet")
+    env.execute(
+        "CREATE TABLE wide (i INT, b BIGINT, s SMALLINT) WITH ('connector' = 'filesystem', "
+        f"'path' = '{tmp_path}', 'format' = 'parquet')"
+    )
+    env.execute("CREATE TABLE wide_mem (i INT, b BIGINT, s SMALLINT) WITH ('connector' = 'memory')")
+    env.execute("INSERT INTO wide_mem SELECT * FROM wide")
+    for where, expected in [
+        ("", [(1431655765, 6148914691236517203, 21845, 4)]),
+        ("WHERE i IS NULL", [(None, None, None, 1)]),
+        ("WHERE b < 0", [(1, -3, 1, 1)]),
+    ]:
+        sql = f"SELECT AVG(i), AVG(b), AVG(s), COUNT(*) FROM wide {where}"
+        assert "ArrowAggregate(" in env.explain(sql, backend="enumerable")
+        assert env.sql(sql, backend="enumerable").fetchall() == expected
+        mem = sql.replace("FROM wide", "FROM wide_mem")
+        assert env.sql(mem, backend="enumerable").fetchall() == expected
+        theirs = duckdb.sql(
+            sql.replace("FROM wide", f"FROM read_parquet('{tmp_path}/p.parquet')")
+        ).fetchall()
+        for ours_value, their_value in zip(expected[0], theirs[0], strict=True):
+            # DuckDB's AVG is a DOUBLE; ours keeps the column's type, rounded toward zero.
+            assert (ours_value is None) == (their_value is None)
+            if ours_value is not None:
+                assert math.isclose(ours_value, their_value, rel_tol=1e-12)

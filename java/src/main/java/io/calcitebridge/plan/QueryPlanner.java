@@ -185,7 +185,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
         SqlToRelConverter.config()
             .withTrimUnusedFields(true)
             .withExpand(false)
-            .withRelBuilderConfigTransform(SubQueryRules::builderConfig));
+            .withRelBuilderConfigTransform(SubQueryRules::converterConfig));
   }
 
   /** Converts a validated query to a logical plan whose output is exactly its columns. */
@@ -297,7 +297,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
             SqlToRelConverter.config()
                 .withTrimUnusedFields(false)
                 .withExpand(false)
-                .withRelBuilderConfigTransform(SubQueryRules::builderConfig));
+                .withRelBuilderConfigTransform(SubQueryRules::converterConfig));
     try (DiscoveryScope.Entered ignored = inner.discovery.enter()) {
       return converter.convertQuery(validated, true, false);
     }

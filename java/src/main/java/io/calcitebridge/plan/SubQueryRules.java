@@ -50,6 +50,19 @@ final class SubQueryRules {
   }
 
   /**
+   * The builder of {@code SqlToRelConverter}: {@link #builderConfig}, except that the expressions
+   * of a join condition stay in the join. {@code SqlToRelConverter} (1.42) resolves the columns of
+   * a select list that holds a correlated sub-query against the join's inputs as if a column pushed
+   * into the left input ({@code ON t1.x IS NULL} becomes a column {@code $f5} of {@code t1}) were
+   * one of the join's: {@code SELECT c, EXISTS (SELECT ... t1.y ...) FROM t1 JOIN t0 ON t1.x IS
+   * NULL} read the column after {@code c}. The expressions are pushed into the inputs later, once
+   * the plan is decorrelated ({@code CoreRules.JOIN_PUSH_EXPRESSIONS} in {@link OptimizerProgram}).
+   */
+  static RelBuilder.Config converterConfig(RelBuilder.Config config) {
+    return builderConfig(config).withPushJoinCondition(false);
+  }
+
+  /**
    * {@code rel} with the expressions of its filters and projections simplified, as the builder
    * would have, when no sub-query is left in it (the builder's simplification is off for every plan
    * while it is built, see {@link #builderConfig}). Without it, constant expressions such as {@code

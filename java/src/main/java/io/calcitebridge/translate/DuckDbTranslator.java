@@ -10,12 +10,15 @@ import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.rel2sql.RelToSqlConverter;
 import org.apache.calcite.rel.rel2sql.SqlImplementor;
 import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlDataTypeSpec;
@@ -169,6 +172,39 @@ public final class DuckDbTranslator {
       List<SqlNode> items = new ArrayList<>(groupByList.size());
       groupByList.forEach(item -> items.add(groupingItem(item)));
       return super.buildAggregate(e, builder, selectList, items);
+    }
+
+    /**
+     * A filter over an aggregate that groups by expressions is written as a WHERE over the
+     * aggregate in a sub-query, not as a HAVING. Calcite's converter (1.42) writes the HAVING with
+     * each grouped column replaced by its expression and without parentheses, so {@code $f6 AND NOT
+     * $f4}, {@code $f6} grouping {@code NULL AND c IS NULL}, became {@code NULL AND c IS NULL AND
+     * ...}, which DuckDB reads as one conjunction that matches no grouping expression ("column must
+     * appear in the GROUP BY clause").
+     */
+    @Override
+    public Result visit(Filter e) {
+      if (!(e.getInput() instanceof Aggregate aggregate)
+          || !e.getVariablesSet().isEmpty()
+          || !groupsByExpressions(aggregate)) {
+        return super.visit(e);
+      }
+      Result x = visitInput(e, 0, Clause.WHERE);
+      Builder builder = x.builder(e);
+      builder.setWhere(builder.context.toSql(null, e.getCondition()));
+      return builder.result();
+    }
+
+    private static boolean groupsByExpressions(Aggregate aggregate) {
+      if (!(aggregate.getInput() instanceof Project project)) {
+        return false;
+      }
+      for (int key : aggregate.getGroupSet()) {
+        if (!(project.getProjects().get(key) instanceof RexInputRef)) {
+          return true;
+        }
+      }
+      return false;
     }
 
     /** Visits one of our scans; called by the converter's dispatch, by reflection. */

@@ -16,6 +16,12 @@ import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Calc;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLocalRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
@@ -65,6 +71,9 @@ public final class ArrowAggregateRule extends RelRule<RuleConfig<ArrowAggregateR
     if (input instanceof Calc calc) {
       map = SelectOnly.columns(calc.getProgram());
       if (map == null) {
+        map = widenedColumns(calc.getProgram());
+      }
+      if (map == null) {
         return;
       }
       input = strip(calc.getInput());
@@ -100,6 +109,45 @@ public final class ArrowAggregateRule extends RelRule<RuleConfig<ArrowAggregateR
     call.transformTo(new ArrowAggregate(agg.getCluster(), agg.getTraitSet(), narrowed, calls));
   }
 
+  /**
+   * The input columns {@code program} selects, each as it is or cast to a wider integer type
+   * (BIGINT, or DECIMAL without a scale), or null. The sums of an integer {@code AVG}, widened so
+   * that they do not overflow ({@code WideAverages}), read their column through such a cast; the
+   * vectorized sum adds the column's values into the wider type itself.
+   */
+  static int @Nullable [] widenedColumns(RexProgram program) {
+    if (program.getCondition() != null) {
+      return null;
+    }
+    List<RexLocalRef> projects = program.getProjectList();
+    int[] map = new int[projects.size()];
+    for (int i = 0; i < map.length; i++) {
+      RexNode e = program.expandLocalRef(projects.get(i));
+      if (e instanceof RexCall cast
+          && cast.getKind() == SqlKind.CAST
+          && cast.getOperands().get(0) instanceof RexInputRef ref
+          && widens(ref.getType(), cast.getType())) {
+        map[i] = ref.getIndex();
+      } else if (e instanceof RexInputRef ref) {
+        map[i] = ref.getIndex();
+      } else {
+        return null;
+      }
+    }
+    return map;
+  }
+
+  private static boolean widens(RelDataType from, RelDataType to) {
+    if (!AggregateTypes.isInteger(from.getSqlTypeName())) {
+      return false;
+    }
+    return switch (to.getSqlTypeName()) {
+      case BIGINT -> true;
+      case DECIMAL -> to.getScale() == 0 && to.getPrecision() >= 19;
+      default -> false;
+    };
+  }
+
   private static boolean supported(AggregateCall c, @Nullable SqlTypeName argType) {
     if (c.isDistinct()
         || c.isApproximate()
@@ -119,7 +167,9 @@ public final class ArrowAggregateRule extends RelRule<RuleConfig<ArrowAggregateR
         // A TINYINT or SMALLINT sum that leaves its type fails in Calcite's engine: keep it there.
         return argType != null
             && ((AggregateTypes.isInteger(argType)
-                    && (result == SqlTypeName.INTEGER || result == SqlTypeName.BIGINT))
+                    && (result == SqlTypeName.INTEGER
+                        || result == SqlTypeName.BIGINT
+                        || (result == SqlTypeName.DECIMAL && c.getType().getScale() == 0)))
                 || (AggregateTypes.isFloating(argType) && AggregateTypes.isFloating(result)));
       case MIN:
       case MAX:

@@ -35,6 +35,9 @@ abstract class GroupAccumulators {
         return new Count(call);
       case SUM:
       case SUM0:
+        if (call.type() == SqlTypeName.DECIMAL) {
+          return new WideSum(call);
+        }
         return AggregateTypes.isFloating(call.type())
             ? new FloatingSum(call)
             : new IntegerSum(call);
@@ -168,6 +171,80 @@ abstract class GroupAccumulators {
             : null;
       }
       return AggregateTypes.narrow(sums[group], call.type());
+    }
+  }
+
+  /**
+   * An integer SUM into a DECIMAL without a scale (the sum of an integer {@code AVG}): added in a
+   * {@code long} while it fits, and exactly from the first overflow on.
+   */
+  private static final class WideSum extends GroupAccumulators {
+    private long[] sums = new long[16];
+    private java.math.@Nullable BigDecimal[] overflowed = new java.math.BigDecimal[16];
+
+    WideSum(VectorAggregateCall call) {
+      super(call);
+    }
+
+    @Override
+    void grow(int size) {
+      sums = Arrays.copyOf(sums, size);
+      overflowed = Arrays.copyOf(overflowed, size);
+    }
+
+    private void add(int group, long value) {
+      long s = sums[group];
+      long r = s + value;
+      // Overflow when both operands have the sign the result does not have (Math.addExact's test).
+      if (((s ^ r) & (value ^ r)) < 0) {
+        java.math.BigDecimal o = overflowed[group];
+        overflowed[group] =
+            (o == null ? java.math.BigDecimal.ZERO : o)
+                .add(java.math.BigDecimal.valueOf(s))
+                .add(java.math.BigDecimal.valueOf(value));
+        sums[group] = 0;
+      } else {
+        sums[group] = r;
+      }
+      any[group] = true;
+    }
+
+    @Override
+    void add(@Nullable FieldVector v, int rows, int[] ids) {
+      if (v == null) {
+        return;
+      }
+      if (v instanceof BigIntVector b) {
+        for (int i = 0; i < rows; i++) {
+          if (!b.isNull(i)) {
+            add(ids[i], b.get(i));
+          }
+        }
+      } else if (v instanceof IntVector b) {
+        for (int i = 0; i < rows; i++) {
+          if (!b.isNull(i)) {
+            add(ids[i], b.get(i));
+          }
+        }
+      } else {
+        ValueReader r = ValueReaders.of(v);
+        for (int i = 0; i < rows; i++) {
+          Object o = r.get(i);
+          if (o != null) {
+            add(ids[i], ((Number) o).longValue());
+          }
+        }
+      }
+    }
+
+    @Override
+    @Nullable Object result(int group) {
+      if (!any[group]) {
+        return call.kind() == VectorAggregateKind.SUM0 ? java.math.BigDecimal.ZERO : null;
+      }
+      java.math.BigDecimal sum = java.math.BigDecimal.valueOf(sums[group]);
+      java.math.BigDecimal o = overflowed[group];
+      return o == null ? sum : o.add(sum);
     }
   }
 

@@ -120,4 +120,60 @@ class QueryPlannerTest {
     BridgeTable wider = table.withDef(table.def().withColumns(scope.discovered("d")));
     assertEquals(3, wider.def().columns().size());
   }
+
+  /** Tables j0 .. j{n-1}, each with rows (1, i), (2, NULL), (i, 3). */
+  private void chainTables(int n) {
+    for (int i = 0; i < n; i++) {
+      session.exec("CREATE TABLE j" + i + " (a INT, b INT)");
+      session.exec("INSERT INTO j" + i + " VALUES (1, " + i + "), (2, NULL), (" + i + ", 3)");
+    }
+  }
+
+  @Test
+  void aJoinOfManyTablesIsOrderedGreedilyAndGivesItsRows() {
+    int n = OptimizerProgram.BUSHY_JOIN_ORDER_FROM + 4;
+    chainTables(n);
+    StringBuilder from = new StringBuilder("j0");
+    StringBuilder where = new StringBuilder("TRUE");
+    for (int i = 1; i < n; i++) {
+      from.append(", j").append(i);
+      where.append(" AND j").append(i).append(".a = j").append(i - 1).append(".a");
+    }
+    String sql = "SELECT COUNT(*), SUM(j0.a) FROM " + from + " WHERE " + where;
+    String plan = session.plan(sql);
+    assertFalse(plan.contains("MultiJoin"), plan);
+    // a = 1 and a = 2 match in every table; j1 has (1, 1) as well, so a = 1 twice there.
+    List<Object[]> rows = session.exec(sql);
+    assertEquals(4L, rows.get(0)[0]);
+    assertEquals(6L, ((Number) rows.get(0)[1]).longValue());
+  }
+
+  @Test
+  void aChainOfManyOuterJoinsFallsBackToTheLeftDeepOrder() {
+    int n = OptimizerProgram.BUSHY_JOIN_ORDER_FROM + 2;
+    chainTables(n);
+    StringBuilder sql = new StringBuilder("SELECT COUNT(*), COUNT(j" + (n - 1) + ".b) FROM j0");
+    for (int i = 1; i < n; i++) {
+      sql.append(" LEFT JOIN j").append(i).append(" ON j").append(i).append(".a = j");
+      sql.append(i - 1).append(".a");
+    }
+    List<Object[]> rows = session.exec(sql.toString());
+    assertEquals(5L, rows.get(0)[0]);
+    assertEquals(2L, rows.get(0)[1]);
+  }
+
+  @Test
+  void aFullJoinAmongManyJoinsKeepsItsType() {
+    int n = OptimizerProgram.BUSHY_JOIN_ORDER_FROM + 2;
+    chainTables(n);
+    StringBuilder sql = new StringBuilder("SELECT COUNT(*), COUNT(j0.a) FROM j0");
+    for (int i = 1; i < n; i++) {
+      sql.append(i == n / 2 ? " FULL JOIN j" : " JOIN j").append(i).append(" ON j").append(i);
+      sql.append(".a = j").append(i - 1).append(".a");
+    }
+    List<Object[]> rows = session.exec(sql.toString());
+    // DuckDB's answer: the inner joins after the FULL join drop its NULL-extended rows.
+    assertEquals(4L, rows.get(0)[0]);
+    assertEquals(4L, rows.get(0)[1]);
+  }
 }

@@ -64,4 +64,47 @@ class SubQueryRulesTest {
     assertArrayEquals(new Object[] {1, true}, rows.get(0));
     assertArrayEquals(new Object[] {2, false}, rows.get(1));
   }
+
+  @Test
+  void anOuterJoinOnASubQueryOfBothInputsKeepsEachSideAndItsDuplicates() {
+    session.exec("CREATE TABLE r (a INT)");
+    session.exec("INSERT INTO r VALUES (5), (5), (CAST(NULL AS INT))");
+    String on = " ON r.a IN (SELECT b FROM ts AS u WHERE u.a = ts.a)";
+    List<Object[]> rows =
+        session.exec(
+            "SELECT ts.a, r.a FROM ts FULL JOIN r" + on + " ORDER BY ts.a NULLS LAST, r.a");
+    assertEquals(4, rows.size());
+    assertArrayEquals(new Object[] {1, null}, rows.get(0));
+    assertArrayEquals(new Object[] {2, 5}, rows.get(1));
+    assertArrayEquals(new Object[] {2, 5}, rows.get(2));
+    assertArrayEquals(new Object[] {null, null}, rows.get(3));
+  }
+
+  @Test
+  void anUnknownConditionMatchesNoRow() {
+    session.exec("CREATE TABLE s (a INT)");
+    session.exec("INSERT INTO s VALUES (CAST(NULL AS INT))");
+    List<Object[]> rows =
+        session.exec(
+            "SELECT ts.a, s.a FROM ts LEFT JOIN s ON ts.b NOT IN (SELECT a FROM s AS u)"
+                + " ORDER BY ts.a");
+    assertEquals(2, rows.size());
+    assertArrayEquals(new Object[] {1, null}, rows.get(0));
+    assertArrayEquals(new Object[] {2, null}, rows.get(1));
+  }
+
+  @Test
+  void aSelectedSubQueryOverAJoinOnALeftColumnReadsTheRightColumns() {
+    session.exec("CREATE TABLE pn (b BIGINT, e BOOLEAN)");
+    session.exec("INSERT INTO pn VALUES (1, TRUE), (CAST(NULL AS BIGINT), FALSE)");
+    List<Object[]> rows =
+        session.exec(
+            "SELECT pn.e, EXISTS (SELECT 1 FROM fa WHERE ts.b <= ts.b) FROM ts FULL JOIN pn"
+                + " ON ts.a IS NULL ORDER BY pn.e NULLS LAST, ts.a");
+    assertEquals(4, rows.size());
+    assertArrayEquals(new Object[] {false, false}, rows.get(0));
+    assertArrayEquals(new Object[] {true, false}, rows.get(1));
+    assertArrayEquals(new Object[] {null, true}, rows.get(2));
+    assertArrayEquals(new Object[] {null, true}, rows.get(3));
+  }
 }

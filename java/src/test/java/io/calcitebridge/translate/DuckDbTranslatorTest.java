@@ -1,0 +1,41 @@
+package io.calcitebridge.translate;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.calcitebridge.plan.PlanningSession;
+import io.calcitebridge.plan.QueryPlanner;
+import org.apache.calcite.rel.RelNode;
+import org.junit.jupiter.api.Test;
+
+/** {@link DuckDbTranslator}: the SQL it writes for plans Calcite's converter writes wrongly. */
+class DuckDbTranslatorTest {
+  private static String sql(PlanningSession session, String query) {
+    QueryPlanner planner = session.planner(query);
+    RelNode heuristic =
+        planner.heuristic(planner.toLogical(planner.validate(session.parse(query))));
+    return DuckDbTranslator.translate(heuristic).sql();
+  }
+
+  @Test
+  void aFilterOfGroupsByExpressionsIsAWhereOverTheAggregate() {
+    PlanningSession session = new PlanningSession();
+    session.exec("CREATE TABLE ts (a INT, b INT)");
+    session.exec("CREATE TABLE th (x DOUBLE, y DOUBLE, t TIMESTAMP(3))");
+    String sql =
+        sql(
+            session,
+            "SELECT x FROM th WHERE EXISTS (SELECT 1 FROM ts WHERE CASE WHEN TIMESTAMP"
+                + " '2024-01-01 10:00:00' = th.t THEN 1.0 <> th.x ELSE th.y <> th.y END)");
+    assertFalse(sql.contains("HAVING"), sql);
+    assertTrue(sql.contains("GROUP BY"), sql);
+  }
+
+  @Test
+  void aFilterOfGroupsByColumnsStaysAHaving() {
+    PlanningSession session = new PlanningSession();
+    session.exec("CREATE TABLE ts (a INT, b INT)");
+    String sql = sql(session, "SELECT a, SUM(b) FROM ts GROUP BY a HAVING SUM(b) > 1");
+    assertTrue(sql.contains("HAVING"), sql);
+  }
+}
