@@ -81,7 +81,7 @@ def test_sink_create_path_lets_the_first_insert_create_it(
 def test_sink_create_path_takes_true_or_false(
     env: cb.Environment, tmp_path: Path, value: str
 ) -> None:
-    with pytest.raises(cb.ConfigError, match="'sink.create-path' must be 'true' or 'false'"):
+    with pytest.raises(cb.ConfigError, match=r"'sink\.create-path' must be 'true' or 'false'"):
         env.execute(
             "CREATE TABLE odd (a BIGINT) WITH ('connector' = 'filesystem', "
             f"'path' = '{tmp_path}', 'sink.create-path' = '{value}')"

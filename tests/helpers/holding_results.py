@@ -10,7 +10,6 @@ import pyarrow as pa
 import calcite_bridge as cb
 
 
-
 class Keeper:
     """A Python source that keeps the rows written to it."""
 
