@@ -17,7 +17,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pyarrow as pa
 
@@ -52,37 +52,59 @@ _GET = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 _LAST_ERROR = ctypes.CFUNCTYPE(ctypes.c_char_p, ctypes.c_void_p)
 _RELEASE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
-_live = True  # False once the JVM is about to stop
 _pid = os.getpid()
 _lock = threading.Lock()
 _next_key = 0
+# Whether the JVM still runs (False once it is about to stop); the callback holds this dict
+# itself, so it still reads it while the interpreter shuts down and module globals are cleared.
+_state = {"live": True}
 # What each batch handed out had in its release and private_data fields, by our private_data.
 _originals: dict[int, tuple[int, int | None]] = {}
+_RELEASE_FIELD = _Array.release.offset
 
 
 def stop() -> None:
     """From now on, batches freed only count as released: the JVM is about to stop."""
-    global _live
-    _live = False
+    _state["live"] = False
 
 
 def _jvm_usable() -> bool:
-    return _live and os.getpid() == _pid
+    return _state["live"] and os.getpid() == _pid
 
 
-def _release(address: int) -> None:
-    array = _Array.from_address(address)
-    key = array.private_data or 0
-    with _lock:
-        original = _originals.pop(key, None)
-    if original is None:  # not ours: nothing to forward to
-        array.release = None
-        return
-    release, private_data = original
-    array.private_data = private_data
-    if _jvm_usable():
-        _RELEASE(release)(address)
-    array.release = None
+def _make_release() -> Callable[[int], None]:
+    """The release callback of every batch handed out. What it uses is held in its closure: a
+    batch may be freed while the interpreter shuts down, after this module's globals were
+    cleared. Whatever happens, the struct ends up marked released, as the C Data Interface
+    requires (Arrow C++ aborts the process otherwise)."""
+    array_at, pointer_at, field = _Array, ctypes.c_void_p, _RELEASE_FIELD
+    state, originals, lock, pid, getpid, forward = (
+        _state,
+        _originals,
+        _lock,
+        _pid,
+        os.getpid,
+        _RELEASE,
+    )
+
+    def release(address: int) -> None:
+        try:
+            array = array_at.from_address(address)
+            key = array.private_data or 0
+            with lock:
+                original = originals.pop(key, None)
+            if original is not None:
+                callback, private_data = original
+                array.private_data = private_data
+                if state["live"] and getpid() == pid:
+                    forward(callback)(address)
+        finally:
+            pointer_at.from_address(address + field).value = None
+
+    return release
+
+
+_release = _make_release()
 
 
 # The callback lives as long as the process: a batch may be freed during the interpreter's
