@@ -348,7 +348,10 @@ def wait(pending: Any, sql: str | None = None) -> Any:
         _stop_worker(pending, worker)
         raise
     # Done, yet still on its worker: stopped (its timeout) while there; its Python code stops too.
-    _stop_worker(pending, str(pending.workerName()))
+    # A statement that ended by itself is left alone: interrupting its worker as it leaves Python
+    # could hand the KeyboardInterrupt to the next statement's source call on that thread.
+    if pending.stopped():
+        _stop_worker(pending, str(pending.workerName()))
     return call(pending.result, sql=sql)
 
 

@@ -59,6 +59,14 @@ public final class Pending<T> {
     return cancelFlag instanceof Stop ? ((Stop) cancelFlag).workerName() : "";
   }
 
+  /**
+   * Whether the statement was asked to stop (cancelled, or past its timeout): only then does the
+   * host interrupt its code on the worker; a statement that ended by itself leaves it alone.
+   */
+  public boolean stopped() {
+    return cancelFlag.get() || Stop.hasReason(cancelFlag);
+  }
+
   /** Asks the statement to stop: sets Calcite's cancel flag and interrupts the worker. */
   public void cancel() {
     cancelFlag.set(true);
