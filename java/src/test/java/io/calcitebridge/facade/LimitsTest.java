@@ -1,6 +1,7 @@
 package io.calcitebridge.facade;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,6 +53,22 @@ class LimitsTest {
     BridgeError e = assertThrows(BridgeError.class, p::result);
     assertEquals(ErrorKind.TIMEOUT, e.errorKind());
     assertTrue(e.getMessage().contains("timeout"), e.getMessage());
+    assertTrue(p.stopped(), "a statement past its timeout was stopped");
+  }
+
+  @Test
+  void aStatementThatEndsByItselfWasNotStopped() {
+    // The host interrupts a statement's code on its worker only when it was stopped.
+    Pending<Integer> done = Workers.submit(cancel -> 7, 60_000);
+    assertEquals(7, done.result());
+    assertFalse(done.stopped());
+    Pending<Integer> failed =
+        Workers.submit(
+            cancel -> {
+              throw new IllegalStateException("its own failure");
+            });
+    assertThrows(RuntimeException.class, failed::result);
+    assertFalse(failed.stopped());
   }
 
   @Test
