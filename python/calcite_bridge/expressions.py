@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import functools
 import json
 import math
 from collections.abc import Iterator
@@ -271,7 +272,10 @@ class Call(Expression):
         raise UnsupportedError(f"{self} has no pyarrow translation")
 
 
-_NULL_BOOL = pa.scalar(None, pa.bool_())
+@functools.cache
+def _null_bool() -> pc.Expression:
+    """A NULL BOOLEAN; made on first use, as making a pyarrow scalar imports pandas."""
+    return pc.scalar(pa.scalar(None, pa.bool_()))
 
 
 def _sql_operand(expr: Expression) -> str:
@@ -294,9 +298,9 @@ def _in_to_pyarrow(tested: Expression, items: tuple[Expression, ...]) -> pc.Expr
     operand = tested.to_pyarrow()
     # is_in is false for a NULL operand; SQL says NULL. "false | NULL" and "true | NULL" keep
     # SQL's answer (and Parquet statistics still prune through it).
-    out = operand.isin(value_set) | (operand.is_null() & pc.scalar(_NULL_BOOL))
+    out = operand.isin(value_set) | (operand.is_null() & _null_bool())
     if has_null:  # x IN (1, NULL) is TRUE when x = 1 and NULL otherwise
-        out = out | pc.scalar(_NULL_BOOL)
+        out = out | _null_bool()
     return out
 
 
@@ -306,7 +310,7 @@ def _like_to_pyarrow(args: tuple[Expression, ...]) -> pc.Expression:
         raise UnsupportedError("LIKE needs a literal pattern for pyarrow")
     esc = escape.value if escape is not None else None
     if pattern.value is None or (escape is not None and esc is None):
-        return pc.scalar(_NULL_BOOL)
+        return _null_bool()
     if esc is not None and len(esc) != 1:
         raise UnsupportedError(f"LIKE escape must be one character: {escape}")
     return pc.Expression._call(

@@ -54,11 +54,14 @@ class JPypeSession:
     """A ``BridgeSession`` in this process's JVM (started on first use)."""
 
     def __init__(self) -> None:
+        with_duckdb = _duckdb.available()
+        if with_duckdb:
+            _duckdb.prefetch()  # imports it while the JVM starts
         self._java = jvm.new_session()
         self._proxies: dict[str, Any] = {}  # Java holds them through JPype; keep them alive
         self._factory: Any = None
         self._sandbox: SandboxGetter = lambda: UNCONFINED
-        if _duckdb.available():
+        if with_duckdb:
             jvm.call(self._java.setHostBackends, "duckdb")
 
     def run(

@@ -278,7 +278,7 @@ class _Detacher:
             import jpype
 
             if jpype.isJVMStarted() and threading.current_thread() is not threading.main_thread():
-                jpype.java.lang.Thread.detach()
+                jpype.JClass("java.lang.Thread").detach()
         except Exception:  # the interpreter or the JVM is shutting down
             pass
 

@@ -52,7 +52,8 @@ def _java_name() -> str:
     try:
         import jpype
 
-        return str(jpype.java.lang.Thread.currentThread().getName())
+        # JClass, not jpype.java.lang: a JPackage lists every package of the JDK's image first.
+        return str(jpype.JClass("java.lang.Thread").currentThread().getName())
     except Exception:  # no name: the worker cannot be interrupted from Python, only cancelled
         return ""
 

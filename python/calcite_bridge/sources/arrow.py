@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
 
 from calcite_bridge.errors import SourceError, UnsupportedError
 from calcite_bridge.expressions import Expression, is_nested
@@ -20,6 +19,9 @@ from calcite_bridge.sources.base import (
     SupportsProjectionPushDown,
     TableSource,
 )
+
+if TYPE_CHECKING:
+    import pyarrow.dataset as ds
 
 __all__ = [
     "ArrowTableSource",
@@ -149,6 +151,8 @@ def scan_dataset(
     out_schema = pa.schema([*scanner.projected_schema, *metadata])
 
     def batches() -> Iterator[pa.RecordBatch]:
+        import pyarrow.dataset as ds  # here: it imports pandas
+
         for fragment in dataset.get_fragments(filter=flt):
             values = metadata_values(fragment)
             part = ds.Scanner.from_fragment(
@@ -170,6 +174,8 @@ class ArrowTableSource(
     """An in-memory source over a ``pyarrow.Table``; accepts every filter pyarrow can apply."""
 
     def __init__(self, table: pa.Table) -> None:
+        import pyarrow.dataset as ds  # here: it imports pandas
+
         self.table = table
         self._dataset = ds.dataset(table)
         # One batch a chunk: pyarrow would cut a chunk into slices of 128 Ki rows, and a slice

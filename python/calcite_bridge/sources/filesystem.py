@@ -34,11 +34,10 @@ import re
 import secrets
 import threading
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.csv as pcsv
-import pyarrow.dataset as ds
 import pyarrow.json as pjson
 import pyarrow.parquet as pq
 
@@ -64,6 +63,9 @@ from calcite_bridge.sources.parquet import scan_parquet
 from calcite_bridge.sources.parquet_files import ParquetFiles, parquet_files
 from calcite_bridge.sources.pruning import prune_row_groups
 from calcite_bridge.sources.sandbox import SandboxGetter, check_connector, confine
+
+if TYPE_CHECKING:
+    import pyarrow.dataset as ds
 
 __all__ = ["METADATA", "TMP_PREFIX", "FileSystemSource"]
 
@@ -210,6 +212,8 @@ class FileSystemSource(
         return confine(self.path, sandbox, _IGNORE_PREFIXES, what)
 
     def _file_format(self, schema: pa.Schema | None) -> ds.FileFormat:
+        import pyarrow.dataset as ds  # here: it imports pandas
+
         if self.format == "parquet":
             return ds.ParquetFileFormat()
         if self.format == "csv":
@@ -225,6 +229,8 @@ class FileSystemSource(
         return ds.JsonFileFormat(parse_options=parse)
 
     def _dataset(self, schema: pa.Schema | None) -> ds.Dataset:
+        import pyarrow.dataset as ds  # here: it imports pandas
+
         self._confine()
         fmt = self._file_format(schema)
         if not os.path.exists(self.path):

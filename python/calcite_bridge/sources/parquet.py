@@ -27,7 +27,6 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from pyarrow import acero
 
 from calcite_bridge.errors import SourceError
 from calcite_bridge.expressions import Expression, FieldReference
@@ -383,6 +382,8 @@ def _merged(reads: Sequence[_Read], budget: int) -> list[_Read]:
 def _filtered(table: pa.Table, expr: pc.Expression) -> pa.Table:
     """The rows of ``table`` where ``expr`` is TRUE, in order, on the calling thread (reads run
     in parallel already; Arrow's threads would only add hand-offs)."""
+    from pyarrow import acero  # here: it imports pyarrow.dataset, and that pandas
+
     plan = acero.Declaration.from_sequence(
         [
             acero.Declaration("table_source", acero.TableSourceNodeOptions(table)),

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
-from typing import Any
-
-import pyarrow.dataset as ds
+from typing import TYPE_CHECKING, Any
 
 from calcite_bridge.expressions import COMPARISONS, Call, Expression, FieldReference, Literal
 from calcite_bridge.expressions import NestedFieldReference as Nested
+
+if TYPE_CHECKING:
+    import pyarrow.dataset as ds
 
 __all__ = [
     "RowGroupClass",
@@ -254,6 +255,8 @@ def classify_row_groups(
 
 def prune_row_groups(dataset: ds.Dataset, filters: Sequence[Expression]) -> ds.Dataset:
     """``dataset`` restricted to the row groups the filters may pass (Parquet only)."""
+    import pyarrow.dataset as ds  # here: it imports pandas
+
     if not filters or not isinstance(dataset, ds.FileSystemDataset):
         return dataset
     if not isinstance(dataset.format, ds.ParquetFileFormat):
