@@ -66,6 +66,22 @@ def test_import_does_not_start_a_jvm() -> None:
     assert proc.stdout.strip() == "False"
 
 
+def test_connecting_and_a_first_query_leave_pandas_and_pyarrow_dataset_unimported() -> None:
+    # Each costs a tenth of a second or more of a first query's time; a user with neither in
+    # their program should not wait for them.
+    proc = python(
+        """
+        import sys
+        import calcite_bridge as cb
+        env = cb.connect()
+        assert env.sql("SELECT 1 AS x").fetchall() == [(1,)]
+        print(sorted(m for m in ("pandas", "pyarrow.dataset") if m in sys.modules))
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+
+
 def test_missing_jar_names_the_path_and_the_build_command() -> None:
     message = expect_startup_error(
         "def attempt():\n    import calcite_bridge as cb\n    cb.connect()\n",
