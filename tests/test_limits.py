@@ -12,12 +12,15 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pyarrow as pa
 import pytest
 
 import calcite_bridge as cb
+from calcite_bridge.expressions import Expression
+from calcite_bridge.sources import FilterPushDownResult
 
 HELPER = Path(__file__).parent / "helpers" / "limited_query.py"
 
@@ -168,3 +171,47 @@ def test_a_locked_configuration_keeps_its_limits(key: str) -> None:
         env.config.reset(key)
     # The application's own timeout= still applies to a statement.
     assert env.sql("SELECT 1 AS x", timeout=30).to_pylist() == [{"x": 1}]
+
+
+class _Spinning:
+    """A source whose ``apply_filters`` (on a JVM worker, as the query is planned) computes in
+    Python for ``seconds``: around a statement's timeout, it is stopped there or just after it
+    has left Python."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def schema(self) -> pa.Schema:
+        return pa.schema([("x", pa.int64())])
+
+    def apply_filters(self, filters: list[Expression]) -> FilterPushDownResult:
+        end = time.monotonic() + self.seconds
+        while time.monotonic() < end:
+            pass
+        return FilterPushDownResult(accepted=(), remaining=tuple(filters))
+
+    def scan(self, request: object) -> pa.Table:
+        return pa.table({"x": pa.array([1, 2, 3], pa.int64())})
+
+
+def test_the_interruption_of_a_stopped_statement_never_reaches_the_next_one() -> None:
+    # The worker of a statement stopped while it ran Python code gets a KeyboardInterrupt there;
+    # one raised after the code returned must not surface in the next statement's source call
+    # on that worker, as an internal error. Durations straddle the timeout to hit both cases.
+    env = cb.connect()
+    outcomes: set[str] = set()
+    for i in range(40):
+        env.register_source("spin", _Spinning(0.1 + (i % 9) * 0.025), replace=True)
+        try:
+            env.sql("SELECT x FROM spin WHERE x > 1", timeout=0.2).to_pylist()
+            outcomes.add("rows")
+        except cb.TimeoutError:
+            outcomes.add("stopped")
+        for _ in range(3):
+            env.register_source("after", _Spinning(0), replace=True)
+            assert env.sql("SELECT x FROM after WHERE x > 1 ORDER BY x").to_pylist() == [
+                {"x": 2},
+                {"x": 3},
+            ]
+    assert outcomes == {"rows", "stopped"}
+    env.close()

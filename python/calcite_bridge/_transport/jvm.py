@@ -358,10 +358,13 @@ def wait(pending: Any, sql: str | None = None) -> Any:
 def _stop_worker(pending: Any, worker: str) -> None:
     """Stops the Python code (a source) that the stopped statement of ``pending`` may still run
     on worker thread ``worker``."""
-    if worker:
+    if worker and pending.beginHostInterrupt(worker):
         from .threads import interrupt_worker
 
-        interrupt_worker(worker, lambda: str(pending.workerName()) != worker)
+        try:
+            interrupt_worker(worker)
+        finally:
+            pending.endHostInterrupt()  # the worker settles it as the statement leaves
 
 
 def call(fn: Any, *args: Any, sql: str | None = None) -> Any:

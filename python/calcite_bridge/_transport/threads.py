@@ -13,8 +13,6 @@ from __future__ import annotations
 import ctypes
 import sys
 import threading
-import time
-from collections.abc import Callable
 from typing import Any
 
 _ensure = ctypes.pythonapi.PyGILState_Ensure
@@ -58,29 +56,22 @@ def _java_name() -> str:
         return ""
 
 
-def interrupt_worker(name: str, finished: Callable[[], bool]) -> None:
+def interrupt_worker(name: str) -> None:
     """Raises KeyboardInterrupt in the Python code (a source) that worker ``name`` runs now, so
-    that a cancelled statement stops there too. Python raises it at the worker's next bytecode;
-    if the worker left Python before that, the exception is taken back once ``finished()``
-    says the statement ended there, so that no later call of the worker gets it."""
+    that a stopped statement stops there too. Python raises it at the worker's next bytecode. The
+    caller has made sure the statement still runs there (``Pending.beginHostInterrupt``); if the
+    worker leaves Python before the exception is raised, it takes it back itself (``settle``)
+    before it runs anything else, so that no later call of the worker gets it."""
     ident = _workers.get(name)
     if ident is None or ident not in sys._current_frames():
         return  # not in Python code now: the Java side stops at its next check
-    if _set_async_exc(ident, KeyboardInterrupt) != 1:
-        return
+    _set_async_exc(ident, KeyboardInterrupt)
 
-    def take_back() -> None:
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            try:
-                if finished():
-                    break
-            except Exception:
-                break
-            time.sleep(0.05)
-        _set_async_exc(ident, None)
 
-    threading.Thread(target=take_back, name="calcite-bridge-interrupt-worker", daemon=True).start()
+def _settle() -> None:
+    # A KeyboardInterrupt still pending on this thread is raised as this runs (Java ignores it);
+    # otherwise there is none, or nothing is left to take back.
+    _set_async_exc(threading.get_ident(), None)
 
 
 def thread_hooks() -> Any:
@@ -96,5 +87,9 @@ def thread_hooks() -> Any:
         @JOverride
         def ending(self) -> None:
             _give_back()
+
+        @JOverride
+        def settle(self) -> None:
+            _settle()
 
     return _Hooks()

@@ -1,6 +1,8 @@
 package io.calcitebridge.errors;
 
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -19,6 +21,7 @@ public final class Stop extends AtomicBoolean {
   private volatile @Nullable Thread worker;
   private volatile @Nullable Runnable onStop;
   private volatile long deadlineMillis;
+  private @Nullable CountDownLatch hostInterrupt; // guarded by this
   private volatile String deadlineMessage = "";
 
   /**
@@ -84,6 +87,48 @@ public final class Stop extends AtomicBoolean {
   public String workerName() {
     Thread t = worker;
     return t == null ? "" : t.getName();
+  }
+
+  /**
+   * Called by the host before it interrupts its own code (a Python source) that the statement runs
+   * on worker {@code name}: true when the statement still runs there. The worker then waits for
+   * {@link #endHostInterrupt} as the statement leaves it, and settles the interruption before it
+   * takes other work, so that an interruption meant for this statement never reaches the next.
+   */
+  public synchronized boolean beginHostInterrupt(String name) {
+    Thread t = worker;
+    if (t == null || !t.getName().equals(name) || hostInterrupt != null) {
+      return false;
+    }
+    hostInterrupt = new CountDownLatch(1);
+    return true;
+  }
+
+  /** Called by the host once the interruption that {@link #beginHostInterrupt} allowed is made. */
+  public synchronized void endHostInterrupt() {
+    CountDownLatch latch = hostInterrupt;
+    if (latch != null) {
+      latch.countDown();
+    }
+  }
+
+  /**
+   * Called on the worker as the statement leaves it: no interruption can begin from now on. Returns
+   * whether the host interrupted the statement's code there (after waiting for it to finish doing
+   * so); the worker must then settle that interruption.
+   */
+  public boolean leaveWorker() throws InterruptedException {
+    CountDownLatch latch;
+    synchronized (this) {
+      worker = null;
+      latch = hostInterrupt;
+      hostInterrupt = null;
+    }
+    if (latch == null) {
+      return false;
+    }
+    latch.await(5, TimeUnit.SECONDS); // the host is only making a call; never held for long
+    return true;
   }
 
   /** The flag of the statement running on this thread, or null. */

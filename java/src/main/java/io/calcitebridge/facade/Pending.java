@@ -60,6 +60,22 @@ public final class Pending<T> {
   }
 
   /**
+   * Whether the host may interrupt its own code that the statement runs on worker {@code name} now;
+   * if so, the host calls {@link #endHostInterrupt} once it has, and the worker settles the
+   * interruption before it takes other work (see {@link Workers.ThreadHooks#settle}).
+   */
+  public boolean beginHostInterrupt(String name) {
+    return cancelFlag instanceof Stop && ((Stop) cancelFlag).beginHostInterrupt(name);
+  }
+
+  /** Says the interruption that {@link #beginHostInterrupt} allowed has been made. */
+  public void endHostInterrupt() {
+    if (cancelFlag instanceof Stop) {
+      ((Stop) cancelFlag).endHostInterrupt();
+    }
+  }
+
+  /**
    * Whether the statement was asked to stop (cancelled, or past its timeout): only then does the
    * host interrupt its code on the worker; a statement that ended by itself leaves it alone.
    */

@@ -62,6 +62,13 @@ public final class Workers {
 
     /** Runs last on a worker thread that ends while the process keeps running. */
     void ending();
+
+    /**
+     * Runs on a worker after a statement whose host code there was interrupted, before the worker
+     * takes other work: the host takes back the interruption if that code had already returned. A
+     * failure it throws (the interruption itself) is ignored.
+     */
+    void settle();
   }
 
   /** Sets the hooks of the worker threads started from now on. */
@@ -142,7 +149,28 @@ public final class Workers {
       }
       throw e;
     } finally {
+      leave(stop);
+    }
+  }
+
+  /** Ends {@code stop}'s time on this worker, settling a host interruption made during it. */
+  private static void leave(Stop stop) {
+    boolean interrupted;
+    try {
+      interrupted = stop.leaveWorker();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      interrupted = true;
+    } finally {
       Stop.setCurrent(null);
+    }
+    ThreadHooks h = hooks;
+    if (interrupted && h != null) {
+      try {
+        h.settle();
+      } catch (RuntimeException e) {
+        // The interruption itself, raised in the hook instead of in the next statement.
+      }
     }
   }
 
