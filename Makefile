@@ -69,6 +69,7 @@ $(FLINK_VENV)/.installed:
 
 golden-flink: $(FLINK_VENV)/.installed
 	$(FLINK_VENV)/bin/python tools/flink_golden.py flink
+	$(FLINK_VENV)/bin/python tools/flink_names.py
 	$(MAKE) flink-docs
 
 # docs/flink-compatibility.md from the golden files and tests/flink/expected.tsv (no PyFlink).

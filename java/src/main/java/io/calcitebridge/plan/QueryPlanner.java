@@ -170,9 +170,9 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
     return new FieldDiscovery(discovery, context.typeFactory(), context::parseType);
   }
 
-  /** The row type of a validated query. */
+  /** The row type of a validated query, with unique column names ({@link OutputNames}). */
   public RelDataType rowType(SqlNode validated) {
-    return validator.getValidatedNodeType(validated);
+    return OutputNames.unique(validator.getValidatedNodeType(validated), context.typeFactory());
   }
 
   private SqlToRelConverter converter() {
@@ -201,7 +201,8 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
     if (FLATTEN) {
       root = root.withRel(converter.flattenTypes(root.rel, true));
     }
-    return SubQueryRules.simplifyWithoutSubQueries(NarrowingCasts.strip(root.project()));
+    return OutputNames.unique(
+        SubQueryRules.simplifyWithoutSubQueries(NarrowingCasts.strip(root.project())));
   }
 
   /**
