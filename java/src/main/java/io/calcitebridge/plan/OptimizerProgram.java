@@ -105,7 +105,8 @@ final class OptimizerProgram {
                       FilterSubQueryRule.INSTANCE,
                       SubQueryRules.PROJECT,
                       SubQueryRules.JOIN,
-                      CoreRules.PROJECT_OVER_SUM_TO_SUM0_RULE))
+                      CoreRules.PROJECT_OVER_SUM_TO_SUM0_RULE,
+                      RankDistributions.INSTANCE))
               .build(),
           true,
           DefaultRelMetadataProvider.INSTANCE);

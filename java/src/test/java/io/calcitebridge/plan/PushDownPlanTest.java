@@ -241,6 +241,17 @@ class PushDownPlanTest {
     assertEquals(List.of(List.of(">(u.age, 30)")), s.offers);
   }
 
+  // ----- Window functions -------------------------------------------------------------------
+
+  @Test
+  void cumeDistAndPercentRankComeFromCountAndRank() {
+    src(new RecordingStorage(true, false, RecordingStorage::acceptAll));
+    String sql =
+        "SELECT id, CUME_DIST() OVER (PARTITION BY name ORDER BY score),"
+            + " PERCENT_RANK() OVER (PARTITION BY name ORDER BY score) FROM src";
+    GOLDEN.check("rank_distributions", session.plan(sql));
+  }
+
   /** The one scan of {@code rel}. */
   static BridgeTableScan scan(RelNode rel) {
     List<BridgeTableScan> found = new ArrayList<>();
