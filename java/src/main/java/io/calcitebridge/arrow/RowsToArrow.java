@@ -70,8 +70,9 @@ public class RowsToArrow extends ArrowReader {
 
   /**
    * Creates a reader over the raw result of a Calcite Enumerable plan: each element is an {@code
-   * Object[]}, except that a row type of one field yields the bare value (which may itself be an
-   * {@code Object[]} for a ROW column), as Calcite's generated code does.
+   * Object[]} or a {@code List} ({@link #asRow}), except that a row type of one field yields the
+   * bare value (which may itself be an {@code Object[]} for a ROW column), as Calcite's generated
+   * code does.
    */
   public static RowsToArrow fromCalcite(
       BufferAllocator allocator, RelDataType rowType, Enumerator<?> results) {
@@ -80,8 +81,17 @@ public class RowsToArrow extends ArrowReader {
     Enumerator<Object[]> rows =
         rowType.getFieldCount() == 1
             ? Linq4j.transform(raw, v -> new Object[] {v})
-            : Linq4j.transform(raw, v -> (Object[]) v);
+            : Linq4j.transform(raw, RowsToArrow::asRow);
     return new RowsToArrow(allocator, rowType, rows);
+  }
+
+  /**
+   * A row of several fields as Calcite's generated code yields it: an {@code Object[]}, or a {@code
+   * List} when the plan's root formats its rows as lists (an {@code UNNEST}, {@code
+   * EnumerableUncollect}, whatever the format asked for).
+   */
+  public static Object[] asRow(Object row) {
+    return row instanceof Object[] array ? array : ((List<?>) row).toArray();
   }
 
   /** A reader over a small list of rows, for example the rows of a DESCRIBE or SHOW result. */

@@ -125,6 +125,7 @@ final class OptimizerProgram {
           (planner, rel, traits, materializations, lattices) -> dump("sub-query removal", rel),
           OptimizerProgram::constantGroupKeys,
           Programs.decorrelate(),
+          (planner, rel, traits, materializations, lattices) -> NullCollections.filter(rel),
           MOVE_FILTERS,
           MOVE_FILTERS,
           hep(

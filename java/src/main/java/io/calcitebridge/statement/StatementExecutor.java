@@ -536,6 +536,6 @@ public final class StatementExecutor {
     if (rel.getRowType().getFieldCount() == 1) {
       return rows.select(v -> new Object[] {v});
     }
-    return (Enumerable<Object[]>) (Enumerable<?>) rows;
+    return rows.select(io.calcitebridge.arrow.RowsToArrow::asRow);
   }
 }
