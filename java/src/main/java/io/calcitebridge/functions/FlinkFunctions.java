@@ -24,6 +24,8 @@ public final class FlinkFunctions {
     all.addAll(ConditionalFunctions.ALL);
     all.addAll(HashFunctions.ALL);
     all.addAll(MathFunctions.ALL);
+    all.add(AggregateFunctions.FIRST_VALUE);
+    all.add(AggregateFunctions.LAST_VALUE);
     return SqlOperatorTables.of(all);
   }
 

@@ -141,7 +141,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   }
 
   private SqlNode validateInScope(SqlNode node) {
-    SqlNode current = node;
+    SqlNode current = io.calcitebridge.functions.AggregateFunctions.aggregates(node);
     for (int attempt = 0; ; attempt++) {
       try {
         return validator.validate(current);
