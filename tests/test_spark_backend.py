@@ -36,7 +36,12 @@ DATA = pa.table(
         "A": pa.array([10, 20, 30, 40], pa.int32()),
         "a": pa.array([-1, -2, -3, None], pa.int32()),
         "ts": pa.array(
-            [dt.datetime(2024, 3, 10, 1, 30), None, dt.datetime(2024, 1, 1), dt.datetime(2024, 7, 4, 23, 59, 59)],
+            [
+                dt.datetime(2024, 3, 10, 1, 30),
+                None,
+                dt.datetime(2024, 1, 1),
+                dt.datetime(2024, 7, 4, 23, 59, 59),
+            ],
             pa.timestamp("us"),
         ),
         "amount": pa.array(
@@ -158,10 +163,11 @@ CASES = {
     # `order` is a keyword, `a.b` holds a dot, `A` and `a` differ only in case
     "awkward_names": "SELECT `order`, `a.b`, `A`, `a`, `A` + `a` FROM t",
     "string_literals": "SELECT id, `a.b` = 'it''s \\ ü', 'it''s \\ ü' FROM t",
-    "group_by": "SELECT `a.b` IS NULL, COUNT(*), SUM(`A`), MIN(id), MAX(ts) FROM t GROUP BY `a.b` IS NULL",
+    "group_by": (
+        "SELECT `a.b` IS NULL, COUNT(*), SUM(`A`), MIN(id), MAX(ts) FROM t GROUP BY `a.b` IS NULL"
+    ),
     "join": (
-        "SELECT x.id, y.id FROM t x JOIN t y ON x.`order` = y.id "
-        "LEFT JOIN t z ON z.`a` = x.`order`"
+        "SELECT x.id, y.id FROM t x JOIN t y ON x.`order` = y.id LEFT JOIN t z ON z.`a` = x.`order`"
     ),
     "window": "SELECT id, ROW_NUMBER() OVER (ORDER BY `A` DESC), SUM(id) OVER () FROM t",
     "set_operations": "SELECT id FROM t UNION SELECT `order` FROM t EXCEPT SELECT 3",
@@ -182,9 +188,7 @@ def _rows(env: cb.Environment, sql: str) -> tuple[pa.Schema, list[tuple[Any, ...
 
 
 @pytest.mark.parametrize("name", list(CASES))
-def test_same_rows_as_the_reference(
-    envs: tuple[cb.Environment, cb.Environment], name: str
-) -> None:
+def test_same_rows_as_the_reference(envs: tuple[cb.Environment, cb.Environment], name: str) -> None:
     on_spark, reference = envs
     sql = CASES[name]
     want_schema, want = _rows(reference, sql)

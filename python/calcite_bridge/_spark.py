@@ -99,9 +99,7 @@ class Runner:
         session time zone ``time_zone``)."""
         with self._lock:
             if self._session is None:
-                self._session = (
-                    remote_session(self._remote) if self._remote else local_session()
-                )
+                self._session = remote_session(self._remote) if self._remote else local_session()
             spark = self._session
             if self._zone != time_zone:
                 spark.conf.set("spark.sql.caseSensitive", "true")
@@ -244,7 +242,9 @@ class _Filters:
         return _literal(v)
 
 
-def files_scan(source: Any, request_json: str, columns: list[str], schema: pa.Schema) -> Files | None:
+def files_scan(  # noqa: PLR0911, PLR0912 (one return per reason to read it ourselves)
+    source: Any, request_json: str, columns: list[str], schema: pa.Schema
+) -> Files | None:
     """The scan as Spark's own Parquet relation, when the source is the ``filesystem``
     connector over Parquet files of one schema, the columns and filters are ones Spark reads
     and compares as our reader does, and no metadata column is asked for; else None."""

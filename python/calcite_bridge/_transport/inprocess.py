@@ -95,7 +95,7 @@ class JPypeSession:
         scans, schema, backend_sql, deadline = self._scans(handle)
         if backend == "spark":
             zone = self.get_config("table.local-time-zone")
-            spark_scans: list[_spark.Scan] = scans  # type: ignore[assignment]
+            spark_scans: list[_spark.Scan] = scans
             table = _spark.run(self._spark_runner(), backend_sql, spark_scans, schema, sql, zone)
         else:
             table = _duckdb.run(backend_sql, scans, schema, sql, self._sandbox(), deadline)
@@ -142,7 +142,7 @@ class JPypeSession:
             handle.close()
             raise _spark_unsupported(sql)
         scans, _, backend_sql, _ = self._scans(handle)
-        return scans, backend_sql  # type: ignore[return-value]
+        return scans, backend_sql
 
     def spark_explain(self, sql: str) -> str:
         """Spark's physical plan of the query ``sql`` on the spark backend."""

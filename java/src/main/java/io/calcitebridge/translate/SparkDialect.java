@@ -16,9 +16,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Calcite's Spark dialect with the spellings our translation needs: identifiers always in
- * backticks, Spark's own type names in casts ({@code TIMESTAMP_NTZ}, {@code TIMESTAMP_LTZ},
- * {@code STRING}, {@code STRUCT<...>}), timestamp literals of the right kind, and string literals
- * with Spark's backslash escapes.
+ * backticks, Spark's own type names in casts ({@code TIMESTAMP_NTZ}, {@code TIMESTAMP_LTZ}, {@code
+ * STRING}, {@code STRUCT<...>}), timestamp literals of the right kind, and string literals with
+ * Spark's backslash escapes.
  */
 final class SparkDialect extends SparkSqlDialect {
   static final SparkDialect INSTANCE = new SparkDialect();

@@ -25,8 +25,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *   <li>{@code a / b} over integers truncates in Calcite; Spark's {@code /} divides as DOUBLE, so
  *       it becomes {@code CAST(a div b AS <type>)} ({@link SparkOperators#DIV}).
  *   <li>{@code a[i]} over an ARRAY is 1-based and NULL out of range in Calcite; Spark's {@code []}
- *       is 0-based and fails out of range, so it becomes {@code try_element_at(a, i)}, guarded
- *       with {@code CASE WHEN i >= 1} (a literal index below 1 becomes NULL).
+ *       is 0-based and fails out of range, so it becomes {@code try_element_at(a, i)}, guarded with
+ *       {@code CASE WHEN i >= 1} (a literal index below 1 becomes NULL).
  *   <li>A field of a computed ROW ({@code items[1].x}) becomes {@link SparkOperators#FIELD}.
  *   <li>A ROW constructor becomes {@code named_struct} ({@link SparkOperators#NAMED_STRUCT}).
  *   <li>{@code FLOOR(ts TO unit)} of a TIMESTAMP becomes {@link SparkOperators#FLOOR_NTZ}.
@@ -98,7 +98,8 @@ final class SparkRewrites extends RexShuttle {
         if (value == null || value.signum() <= 0) {
           return rex.makeNullLiteral(visited.getType());
         }
-        return rex.makeCall(visited.getType(), SparkOperators.TRY_ELEMENT_AT, List.of(array, index));
+        return rex.makeCall(
+            visited.getType(), SparkOperators.TRY_ELEMENT_AT, List.of(array, index));
       }
       RexNode element =
           rex.makeCall(visited.getType(), SparkOperators.TRY_ELEMENT_AT, List.of(array, index));

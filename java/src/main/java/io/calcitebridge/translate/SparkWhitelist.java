@@ -246,8 +246,7 @@ final class SparkWhitelist {
   }
 
   /**
-   * Refuses a binary value: no function on one is checked to give the reference's answer in
-   * Spark.
+   * Refuses a binary value: no function on one is checked to give the reference's answer in Spark.
    */
   private static void binary(RelDataType type, String what) {
     if (type.getSqlTypeName() == SqlTypeName.VARBINARY
