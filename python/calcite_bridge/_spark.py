@@ -27,6 +27,7 @@ from typing import Any, TypeAlias
 import pyarrow as pa
 
 from .errors import ConfigError, Error, ExecutionError, ResourceError, from_stream_failure
+from .errors import TimeoutError as StatementTimeoutError
 from .expressions import COMPARISONS, Call, Expression, FieldReference, Literal
 from .expressions import NestedFieldReference as _Nested
 
@@ -389,23 +390,49 @@ def run(
     schema: pa.Schema,
     statement: str | None,
     time_zone: str,
+    deadline: tuple[float, str] | None = None,
 ) -> pa.Table:
     """Runs ``sql`` over ``scans`` (``scan_0``, ...) on the runner's session; the rows, cast
-    to ``schema``."""
+    to ``schema``. ``deadline`` (seconds left, the message): past it the session's operations
+    are interrupted and ``TimeoutError`` raised."""
     from . import _duckdb
 
+    timed_out = threading.Event()
+    finished = threading.Event()
+    timer: threading.Timer | None = None
     try:
         with runner._lock:
             spark = runner.session(time_zone)
             names: list[str] = []
+            if deadline is not None:
+
+                def time_out() -> None:
+                    timed_out.set()
+                    # Again until the query ends: an operation may start after an interrupt.
+                    while not finished.wait(0.25 if timed_out.is_set() else 0):
+                        try:
+                            spark.interruptAll()
+                        except Exception:
+                            pass
+
+                timer = threading.Timer(max(deadline[0], 0.0), time_out)
+                timer.daemon = True
+                timer.start()
             try:
                 names = _register(spark, scans, "scan_", runner.upload_limit)
                 table = spark.sql(sql).toArrow()
+                if timed_out.is_set() and deadline is not None:
+                    raise StatementTimeoutError(deadline[1], sql=statement)
             except Error:
                 raise
             except Exception as e:
+                if timed_out.is_set() and deadline is not None:
+                    raise StatementTimeoutError(deadline[1], sql=statement) from None
                 raise _error(e, statement) from None
             finally:
+                finished.set()
+                if timer is not None:
+                    timer.cancel()
                 _drop(spark, names)
     finally:
         _close(scans)

@@ -96,7 +96,8 @@ class JPypeSession:
         if backend == "spark":
             zone = self.get_config("table.local-time-zone")
             spark_scans: list[_spark.Scan] = scans
-            table = _spark.run(self._spark_runner(), backend_sql, spark_scans, schema, sql, zone)
+            runner = self._spark_runner()
+            table = _spark.run(runner, backend_sql, spark_scans, schema, sql, zone, deadline)
         else:
             table = _duckdb.run(backend_sql, scans, schema, sql, self._sandbox(), deadline)
         return table.to_reader(), kind
