@@ -21,6 +21,7 @@ import decimal
 import re
 import threading
 import uuid
+import warnings
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -74,7 +75,11 @@ def remote_session(url: str) -> Any:
     from pyspark.sql import SparkSession
 
     try:
-        return SparkSession.builder.remote(url).getOrCreate()
+        with warnings.catch_warnings():
+            # pyspark warns of any pandas >= 3 when its Connect client loads; nothing here
+            # goes through pandas.
+            warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas")
+            return SparkSession.builder.remote(url).getOrCreate()
     except ImportError as e:  # pyspark without the Connect client's dependencies (grpcio, ...)
         raise ConfigError(
             f"A Spark Connect client needs pyspark's connect extra: "
@@ -94,6 +99,18 @@ class Runner:
         self.upload_limit = upload_limit
         self._lock = threading.RLock()  # the temporary views are the session's: one query at a time
         self._zone: str | None = None
+
+    def close(self) -> None:
+        """Ends the Spark Connect client this runner made (a ``local[1]`` session stays, for
+        other environments of the process; a session of the user's is the user's)."""
+        with self._lock:
+            if self._remote and self._session is not None:
+                try:
+                    self._session.stop()
+                except Exception:
+                    pass
+                self._session = None
+                self._zone = None
 
     def session(self, time_zone: str) -> Any:
         """The session, configured for the translation (case-sensitive names, ANSI mode, the

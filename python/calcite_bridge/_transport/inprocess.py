@@ -211,6 +211,8 @@ class JPypeSession:
 
     def close(self) -> None:
         _duckdb.release()
+        if self._spark is not None:
+            self._spark.close()
         self._proxies.clear()
         jvm.call(self._java.close)
 
