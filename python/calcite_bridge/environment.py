@@ -90,10 +90,10 @@ class Environment:
         self, sql: str, backend: str | None = None, timeout: float | str | None = None
     ) -> Result:
         """Runs a query (SELECT, WITH, VALUES) and returns its rows. ``backend`` (``auto``, the
-        default, ``enumerable``, ``duckdb``) overrides ``execution.backend`` for this query;
-        ``timeout`` (seconds, or a duration such as ``'30 s'``) overrides ``execution.timeout``:
-        past it, planning, running or reading the rows raises ``TimeoutError`` and the work
-        stops."""
+        default, ``enumerable``, ``duckdb``, ``spark``) overrides ``execution.backend`` for this
+        query; ``timeout`` (seconds, or a duration such as ``'30 s'``) overrides
+        ``execution.timeout``: past it, planning, running or reading the rows raises
+        ``TimeoutError`` and the work stops."""
         reader, kind = self._session.run(sql, True, backend, _duration(timeout))
         return Result(reader, kind=kind, sql=sql)
 
@@ -232,8 +232,8 @@ def connect(
 ) -> Environment:
     """A new Environment with its own catalog and configuration.
 
-    ``backend`` sets ``execution.backend`` (``auto``, ``enumerable``, ``duckdb``): what runs
-    the part of each query that the sources don't absorb.
+    ``backend`` sets ``execution.backend`` (``auto``, ``enumerable``, ``duckdb``, ``spark``):
+    what runs the part of each query that the sources don't absorb.
 
     Without ``gateway`` the JVM runs in this process (started on first use), and results cross
     without copies. With ``gateway="HOST:PORT"`` the Environment lives in the JVM of a running
