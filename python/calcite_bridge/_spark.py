@@ -87,6 +87,9 @@ def remote_session(url: str) -> Any:
         ) from None
 
 
+_LOCK = threading.RLock()
+
+
 class Runner:
     """The SparkSession an environment's spark queries run on: the user's, a Spark Connect
     client of ``remote``, or a ``local[1]`` session made on first use."""
@@ -97,7 +100,9 @@ class Runner:
         self._session = session
         self._remote = remote
         self.upload_limit = upload_limit
-        self._lock = threading.RLock()  # the temporary views are the session's: one query at a time
+        # The temporary views scan_i are a session's, and environments share the local session:
+        # one query at a time in the process.
+        self._lock = _LOCK
         self._zone: str | None = None
 
     def close(self) -> None:
