@@ -114,7 +114,7 @@ class Environment:
             raise ConfigError(f"Unknown explain format {format!r}; expected one of {_FORMATS}")
         text = self._session.explain(sql, format, backend)
         wanted = backend or self.config.get("execution.backend")
-        if format == "text" and str(wanted).lower() == "spark":
+        if format == "text" and str(wanted).lower() == "spark" and text.startswith("Spark("):
             spark_explain = getattr(self._session, "spark_explain", None)
             if spark_explain is not None:
                 text += "\n\nSpark's plan:\n" + spark_explain(sql)
