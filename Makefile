@@ -18,7 +18,7 @@ build: venv $(PKG_JAR) $(PKG_JSA)
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
-	$(PIP) install -q -e '.[dev]'
+	$(PIP) install -q -e '.[dev,spark]'
 	touch $@
 
 venv: $(VENV)/.installed

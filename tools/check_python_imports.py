@@ -12,7 +12,7 @@ Layers, lowest first; a module may import modules of its own layer or of a lower
    during a native call), ``_cdata`` (Arrow C streams from the JVM, released quietly at exit)
 2. ``expressions``
 3. ``sources`` and everything under it
-4. the execution backends that run in this process: ``_duckdb``
+4. the execution backends that run in this process: ``_duckdb``, ``_spark``
 5. ``_transport`` and everything under it (the Session protocol, JPype and py4j)
 6. ``config``, ``result``
 7. ``table_api``
@@ -51,7 +51,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     ("expressions", ("calcite_bridge.expressions",)),
     ("sources", ("calcite_bridge.sources.*",)),
-    ("backends", ("calcite_bridge._duckdb",)),
+    ("backends", ("calcite_bridge._duckdb", "calcite_bridge._spark")),
     ("transport", ("calcite_bridge._transport.*",)),
     ("config and result", ("calcite_bridge.config", "calcite_bridge.result")),
     ("table API", ("calcite_bridge.table_api",)),

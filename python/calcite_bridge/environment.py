@@ -11,7 +11,7 @@ import pyarrow as pa
 from ._sql import quote_identifier
 from ._transport.session import Session
 from .config import Config, ConfigValue
-from .errors import ConfigError
+from .errors import ConfigError, UnsupportedError
 from .result import Result
 from .sources.sandbox import Sandbox
 from .table_api import Table
@@ -90,10 +90,10 @@ class Environment:
         self, sql: str, backend: str | None = None, timeout: float | str | None = None
     ) -> Result:
         """Runs a query (SELECT, WITH, VALUES) and returns its rows. ``backend`` (``auto``, the
-        default, ``enumerable``, ``duckdb``) overrides ``execution.backend`` for this query;
-        ``timeout`` (seconds, or a duration such as ``'30 s'``) overrides ``execution.timeout``:
-        past it, planning, running or reading the rows raises ``TimeoutError`` and the work
-        stops."""
+        default, ``enumerable``, ``duckdb``, ``spark``) overrides ``execution.backend`` for this
+        query; ``timeout`` (seconds, or a duration such as ``'30 s'``) overrides
+        ``execution.timeout``: past it, planning, running or reading the rows raises
+        ``TimeoutError`` and the work stops."""
         reader, kind = self._session.run(sql, True, backend, _duration(timeout))
         return Result(reader, kind=kind, sql=sql)
 
@@ -112,7 +112,21 @@ class Environment:
         query a backend runs, the backend, the SQL it runs and the scans it reads."""
         if format not in _FORMATS:
             raise ConfigError(f"Unknown explain format {format!r}; expected one of {_FORMATS}")
-        return self._session.explain(sql, format, backend)
+        text = self._session.explain(sql, format, backend)
+        wanted = backend or self.config.get("execution.backend")
+        if format == "text" and str(wanted).lower() == "spark" and text.startswith("Spark("):
+            spark_explain = getattr(self._session, "spark_explain", None)
+            if spark_explain is not None:
+                text += "\n\nSpark's plan:\n" + spark_explain(sql)
+        return text
+
+    def to_spark(self, sql: str) -> Any:
+        """The query ``sql`` as a Spark DataFrame, planned as for the ``spark`` backend, for
+        work that goes on in Spark (docs/spark.md)."""
+        to_spark = getattr(self._session, "to_spark", None)
+        if to_spark is None:
+            raise UnsupportedError("to_spark needs an environment of this process, not a gateway's")
+        return to_spark(sql)
 
     def validate(self, sql: str) -> pa.Schema:
         """Validates a query and returns the schema of its result, without running it."""
@@ -213,11 +227,13 @@ def connect(
     timeout: float = 10.0,
     backend: str | None = None,
     lock_config: bool = False,
+    spark: Any = None,
+    spark_remote: str | None = None,
 ) -> Environment:
     """A new Environment with its own catalog and configuration.
 
-    ``backend`` sets ``execution.backend`` (``auto``, ``enumerable``, ``duckdb``): what runs
-    the part of each query that the sources don't absorb.
+    ``backend`` sets ``execution.backend`` (``auto``, ``enumerable``, ``duckdb``, ``spark``):
+    what runs the part of each query that the sources don't absorb.
 
     Without ``gateway`` the JVM runs in this process (started on first use), and results cross
     without copies. With ``gateway="HOST:PORT"`` the Environment lives in the JVM of a running
@@ -229,13 +245,29 @@ def connect(
     environment's SQL can then reach only the files and modules they allow, for its whole life
     (``filesystem.allowed-paths``, ``external-access``, ``python.allowed-modules``; see
     docs/security.md).
+
+    ``spark`` (a SparkSession) or ``spark_remote`` (``"sc://host:15002"``, a Spark Connect
+    server) is where queries of the ``spark`` backend run; without either, a ``local[1]``
+    session is made when one first does. ``auto`` never chooses Spark (docs/spark.md).
     """
+    if spark is not None or spark_remote is not None or str(backend).lower() == "spark":
+        from . import _spark
+
+        if not _spark.available():
+            raise ConfigError(f"The spark backend needs pyspark: {_spark.INSTALL_HINT}")
+        if gateway is not None:
+            raise ConfigError("The spark backend runs in this process, not behind a gateway")
     if backend is not None:
         config = {**(config or {}), "execution.backend": backend}
     if lock_config:
         config = {**(config or {}), "lock-config": "true"}
     if gateway is None:
-        return Environment(config)
+        env = Environment(config)
+        if spark is not None or spark_remote is not None:
+            from . import _spark
+
+            env._session.set_spark(_spark.Runner(spark, spark_remote))  # type: ignore[attr-defined]
+        return env
     from ._transport.gateway import open_session
 
     return Environment(

@@ -24,7 +24,7 @@ from tests.helpers.tables import ordered
 import calcite_bridge as cb
 
 REFERENCE = "enumerable"
-BACKENDS = ("duckdb",)
+BACKENDS = ("duckdb", "spark")
 REL_TOL = 1e-9
 
 HERE = Path(__file__).resolve().parent
@@ -48,6 +48,22 @@ class Outcome:
     @property
     def key(self) -> str:
         return f"{self.suite}:{self.name}"
+
+    @property
+    def listing(self) -> str:
+        """Its key in differences.txt (:func:`listing`)."""
+        return listing(self.backend, self.key)
+
+
+def listing(backend: str, key: str) -> str:
+    """A query's key in differences.txt: ``<file>:<case>`` for duckdb, prefixed with the
+    backend for any other (``spark/<file>:<case>``)."""
+    return key if backend == "duckdb" else f"{backend}/{key}"
+
+
+def unlisted(entry: str) -> str:
+    """The ``<file>:<case>`` of a differences.txt entry."""
+    return entry.split("/", 1)[1] if "/" in entry.split(":", 1)[0] else entry
 
 
 @dataclass
@@ -306,7 +322,8 @@ _ENTRY = re.compile(r"^(\S+?\.(?:sql|md):\S+):\s+(.*)$")
 
 
 def load_differences(path: Path = DIFFERENCES) -> dict[str, str]:
-    """``<file>:<case>`` to the reason it differs; a reason may go on over indented lines."""
+    """``[<backend>/]<file>:<case>`` to the reason it differs; a reason may go on over indented
+    lines."""
     entries: dict[str, str] = {}
     last: str | None = None
     for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):

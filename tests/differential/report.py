@@ -17,7 +17,7 @@ def _rows(collector: Collector) -> list[tuple[str, str, Counter[str]]]:
     for o in collector.outcomes:
         status = o.status
         if status == DIFFERS:
-            status = LISTED if o.key in collector.listed else UNLISTED
+            status = LISTED if o.listing in collector.listed else UNLISTED
         counts.setdefault((o.backend, o.suite), Counter())[status] += 1
     return [(backend, suite, c) for (backend, suite), c in counts.items()]
 
@@ -90,6 +90,6 @@ def markdown(collector: Collector) -> str:
     if not differing:
         out.append("None.")
     for o in differing:
-        reason = collector.listed.get(o.key, "not listed")
+        reason = collector.listed.get(o.listing, "not listed")
         out.append(f"- `{o.key}` ({o.backend}): {reason}")
     return "\n".join(out) + "\n"

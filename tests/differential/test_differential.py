@@ -20,7 +20,9 @@ from tests.differential.harness import (
     DIFFERS,
     Outcome,
     compare,
+    listing,
     load_differences,
+    unlisted,
 )
 from tests.differential.suites import Query, Suite, settings_of, suites
 from tests.helpers.docs import runnable_blocks
@@ -70,7 +72,7 @@ def check(outcome: Outcome) -> str | None:
     """Why the outcome fails the run (an unlisted difference, a listed query that no longer
     differs), or None."""
     COLLECTOR.outcomes.append(outcome)
-    reason = LISTED.get(outcome.key)
+    reason = LISTED.get(outcome.listing)
     if outcome.status == DIFFERS and reason is None:
         return (
             f"{outcome.key} differs on {outcome.backend} (not in differences.txt):\n"
@@ -133,8 +135,8 @@ def test_readme_queries_agree(index: int, backend: str, monkeypatch: pytest.Monk
 
     monkeypatch.setattr(cb, "connect", connecting)
     exec(compile(BLOCKS[index], f"README.md[{index}]", "exec"), {"__name__": "__doc_example__"})
-    prefix = f"{suite}:block{index}."
-    stale = [k for k in LISTED if k.startswith(prefix) and k not in seen]
+    prefix = listing(backend, f"{suite}:block{index}.")
+    stale = [k for k in LISTED if k.startswith(prefix) and unlisted(k) not in seen]
     problems += [
         f"{k} is listed in differences.txt but the example makes no such query" for k in stale
     ]
@@ -145,5 +147,9 @@ def test_readme_queries_agree(index: int, backend: str, monkeypatch: pytest.Monk
 
 def test_every_listed_difference_names_a_query() -> None:
     known = {q.key for q in QUERIES}
-    stale = [k for k in LISTED if not k.startswith(f"{README.name}:") and k not in known]
+    stale = [
+        k
+        for k in LISTED
+        if not unlisted(k).startswith(f"{README.name}:") and unlisted(k) not in known
+    ]
     assert not stale, f"differences.txt lists queries that do not exist: {stale}"

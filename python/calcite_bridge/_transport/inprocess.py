@@ -9,7 +9,7 @@ from typing import Any
 import pyarrow as pa
 
 from .. import _cdata as cdata
-from .. import _duckdb, _interrupt
+from .. import _duckdb, _interrupt, _spark
 from ..sources.sandbox import UNCONFINED, SandboxGetter
 from . import jvm
 
@@ -61,8 +61,21 @@ class JPypeSession:
         self._proxies: dict[str, Any] = {}  # Java holds them through JPype; keep them alive
         self._factory: Any = None
         self._sandbox: SandboxGetter = lambda: UNCONFINED
-        if with_duckdb:
-            jvm.call(self._java.setHostBackends, "duckdb")
+        self._spark: _spark.Runner | None = None  # made when a query first runs on Spark
+        found = (("duckdb", with_duckdb), ("spark", _spark.available()))
+        hosted = [name for name, there in found if there]
+        if hosted:
+            jvm.call(self._java.setHostBackends, ",".join(hosted))
+
+    def set_spark(self, runner: _spark.Runner) -> None:
+        """Runs this environment's ``spark`` queries on ``runner``'s session."""
+        self._spark = runner
+        jvm.call(self._java.setHostBackends, ",".join(("duckdb", "spark")))
+
+    def _spark_runner(self) -> _spark.Runner:
+        if self._spark is None:
+            self._spark = _spark.Runner()
+        return self._spark
 
     def run(
         self, sql: str, query_only: bool, backend: str | None = None, timeout: str | None = None
@@ -82,7 +95,24 @@ class JPypeSession:
                 self._forget(kind)
             return _cancellable(_import_stream(handle), handle), kind
         # A backend of this process runs the query over the scans the JVM opened.
-        scans: list[_duckdb.Scan] = []
+        backend = str(handle.backend())
+        scans, schema, backend_sql, deadline = self._scans(handle)
+        if backend == "spark":
+            zone = self.get_config("table.local-time-zone")
+            spark_scans: list[_spark.Scan] = scans
+            runner = self._spark_runner()
+            table = _spark.run(runner, backend_sql, spark_scans, schema, sql, zone, deadline)
+        else:
+            table = _duckdb.run(backend_sql, scans, schema, sql, self._sandbox(), deadline)
+        return table.to_reader(), kind
+
+    def _scans(
+        self, handle: Any
+    ) -> tuple[list[_duckdb.Scan], pa.Schema, str, tuple[float, str] | None]:
+        """The scans of a query a backend of this process runs, its schema, its SQL and its
+        deadline; the handle is closed."""
+        spark = str(handle.backend()) == "spark"
+        scans: list[Any] = []
         try:
             for i in range(int(handle.scanCount())):
                 source = handle.scanSource(i)
@@ -92,7 +122,11 @@ class JPypeSession:
                     columns = [str(c) for c in handle.scanColumns(i)]
                     request = str(handle.scanRequest(i))
                     schema = _schema(handle.scanSchema(i))
-                    scans.append(_duckdb.source_scan(source, request, columns, schema))
+                    if spark:
+                        confined = self._sandbox().confined or not self._sandbox().external_access
+                        scans.append(_spark.source_scan(source, request, columns, schema, confined))
+                    else:
+                        scans.append(_duckdb.source_scan(source, request, columns, schema))
             schema = _schema(handle.schema())
             backend_sql = str(handle.backendSql())
             remaining = int(handle.remainingMillis())
@@ -104,8 +138,28 @@ class JPypeSession:
             raise
         finally:
             handle.close()
-        table = _duckdb.run(backend_sql, scans, schema, sql, self._sandbox(), deadline)
-        return table.to_reader(), kind
+        return scans, schema, backend_sql, deadline
+
+    def _spark_handle(self, sql: str) -> tuple[list[_spark.Scan], str]:
+        """The scans and the Spark SQL of the query ``sql`` planned for the spark backend."""
+        handle = jvm.wait(self._java.query(sql, "spark", None), sql)
+        if str(handle.backend()) != "spark":  # nothing left to run: the scan is the result
+            handle.close()
+            raise _spark_unsupported(sql)
+        scans, _, backend_sql, _ = self._scans(handle)
+        return scans, backend_sql
+
+    def spark_explain(self, sql: str) -> str:
+        """Spark's physical plan of the query ``sql`` on the spark backend."""
+        scans, backend_sql = self._spark_handle(sql)
+        zone = self.get_config("table.local-time-zone")
+        return _spark.explain(self._spark_runner(), backend_sql, scans, zone)
+
+    def to_spark(self, sql: str) -> Any:
+        """A Spark DataFrame of the query ``sql``."""
+        scans, backend_sql = self._spark_handle(sql)
+        zone = self.get_config("table.local-time-zone")
+        return _spark.to_spark(self._spark_runner(), backend_sql, scans, zone)
 
     def _forget(self, kind: str) -> None:
         """After a statement other than a query a table may be gone: lets go of what was kept
@@ -161,5 +215,13 @@ class JPypeSession:
 
     def close(self) -> None:
         _duckdb.release()
+        if self._spark is not None:
+            self._spark.close()
         self._proxies.clear()
         jvm.call(self._java.close)
+
+
+def _spark_unsupported(sql: str) -> Exception:
+    from ..errors import UnsupportedError
+
+    return UnsupportedError("The spark backend has nothing to run for this query", sql=sql)

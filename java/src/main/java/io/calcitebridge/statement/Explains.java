@@ -109,6 +109,6 @@ final class Explains {
   }
 
   private static String label(String backend) {
-    return backend.equals("duckdb") ? "DuckDB" : backend;
+    return backend.equals("duckdb") ? "DuckDB" : backend.equals("spark") ? "Spark" : backend;
   }
 }

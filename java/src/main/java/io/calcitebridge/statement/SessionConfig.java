@@ -50,7 +50,7 @@ public final class SessionConfig {
   public static final int DEFAULT_PLAN_CACHE_SIZE = 256;
 
   /** Values of {@link #EXECUTION_BACKEND}. */
-  public static final List<String> BACKENDS = List.of("auto", "enumerable", "duckdb");
+  public static final List<String> BACKENDS = List.of("auto", "enumerable", "duckdb", "spark");
 
   private record Key(String defaultValue, UnaryOperator<String> normalizer) {}
 

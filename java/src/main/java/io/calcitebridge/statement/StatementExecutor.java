@@ -153,16 +153,24 @@ public final class StatementExecutor {
     if (auto && absorbed(heuristic)) {
       return null; // the source's own batches come back as they are: nothing is left to run
     }
-    if (!session.hostBackends().contains("duckdb")) {
+    // auto never chooses spark: a cluster is chosen by name only.
+    String name = auto ? "duckdb" : wanted;
+    if (!session.hostBackends().contains(name)) {
       if (auto) {
         return null;
       }
       throw new UnsupportedOperationException(
-          "The duckdb backend runs in the Python process that reads the results; it is not"
-              + " available here (the Java API, or a gateway's clients)");
+          "The "
+              + name
+              + " backend runs in the Python process that reads the results; it is not"
+              + " available here (the Java API, or a gateway's clients"
+              + (name.equals("spark") ? ", or a process without pyspark" : "")
+              + ")");
     }
     try {
-      return DuckDbTranslator.translate(heuristic);
+      return name.equals("spark")
+          ? io.calcitebridge.translate.SparkTranslator.translate(heuristic)
+          : DuckDbTranslator.translate(heuristic);
     } catch (Refusal refusal) {
       if (auto) {
         return null;

@@ -88,7 +88,7 @@ public final class DuckDbTranslator {
           .withFunctionsToReduce(EnumSet.of(SqlKind.AVG))
           .toRule();
 
-  private static RelNode reduceAverages(RelNode plan) {
+  static RelNode reduceAverages(RelNode plan) {
     if (!averages(plan)) {
       return plan; // the rule would match nothing: skip building a planner for the plan
     }
@@ -120,7 +120,7 @@ public final class DuckDbTranslator {
    * literal Calcite's converter writes for them ({@code ORDER BY '1'}: "non-integer literal has no
    * effect"), where an integer literal would name a column instead.
    */
-  private static RelNode removeConstantSortKeys(RelNode plan) {
+  static RelNode removeConstantSortKeys(RelNode plan) {
     if (!sorts(plan)) {
       return plan;
     }

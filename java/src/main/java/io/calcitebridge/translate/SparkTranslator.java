@@ -1,0 +1,132 @@
+package io.calcitebridge.translate;
+
+import io.calcitebridge.plan.BridgeTableScan;
+import io.calcitebridge.plan.LiteralRows;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.rel2sql.RelToSqlConverter;
+import org.apache.calcite.rel.rel2sql.SqlImplementor;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/**
+ * Turns a plan after the heuristic passes into Spark SQL with the reference's semantics, or refuses
+ * it ({@link Refusal}, naming the construct).
+ *
+ * <p>The steps are those of {@link DuckDbTranslator}: AVG is reduced to SUM and COUNT, operators
+ * whose Spark spelling differs are rewritten ({@link SparkRewrites}), every construct is checked
+ * against {@link SparkWhitelist}, and Calcite's {@link RelToSqlConverter} writes the SQL in {@link
+ * SparkDialect}, every identifier in backticks, each scan becoming a relation {@code scan_i}. The
+ * session that runs it has {@code spark.sql.caseSensitive}, ANSI mode and the session time zone of
+ * {@code table.local-time-zone} set.
+ */
+public final class SparkTranslator {
+  static final String BACKEND = "spark";
+
+  private SparkTranslator() {}
+
+  /** The translation of {@code plan}; throws {@link Refusal} when it cannot be exact. */
+  public static Translation translate(RelNode plan) {
+    RelNode reduced =
+        DuckDbTranslator.removeConstantSortKeys(DuckDbTranslator.reduceAverages(plan));
+    RelNode rewritten = SparkRewrites.rewrite(reduced);
+    SparkWhitelist.check(rewritten);
+    Converter converter = new Converter();
+    SqlImplementor.Result result;
+    try {
+      result = converter.visitRoot(rewritten);
+    } catch (NullPointerException e) {
+      // As in DuckDbTranslator: Calcite's SqlImplementor (1.42) cannot write a correlation
+      // variable read outside the correlate that sets it.
+      if (e.getMessage() != null && e.getMessage().startsWith("variable $cor")) {
+        throw new Refusal(BACKEND, "a correlated sub-query read outside its correlation");
+      }
+      throw e;
+    } catch (ClassCastException e) {
+      throw new Refusal(BACKEND, "a field of an expression that is not a column");
+    }
+    SqlNode node = result.asStatement();
+    String sql =
+        node.toSqlString(
+                c ->
+                    c.withDialect(SparkDialect.INSTANCE)
+                        .withQuoteAllIdentifiers(true)
+                        .withAlwaysUseParentheses(false)
+                        .withSelectListItemsOnSeparateLines(false)
+                        .withClauseStartsLine(false)
+                        .withIndentation(0))
+            .getSql();
+    return new Translation(BACKEND, sql, List.copyOf(converter.scans));
+  }
+
+  /** Calcite's converter, with our scans as named relations. */
+  public static final class Converter extends RelToSqlConverter {
+    final List<RelNode> scans = new ArrayList<>();
+
+    private Converter() {
+      super(SparkDialect.INSTANCE);
+    }
+
+    @Override
+    protected Builder buildAggregate(
+        Aggregate e, Builder builder, List<SqlNode> selectList, List<SqlNode> groupByList) {
+      // Spark, as DuckDB, reads an integer literal of GROUP BY as a column ordinal.
+      List<SqlNode> items = new ArrayList<>(groupByList.size());
+      groupByList.forEach(item -> items.add(DuckDbTranslator.groupingItem(item)));
+      return super.buildAggregate(e, builder, selectList, items);
+    }
+
+    /**
+     * A filter over an aggregate that groups by expressions is a WHERE over the aggregate in a
+     * sub-query, not a HAVING, as in {@link DuckDbTranslator.Converter#visit(Filter)}.
+     */
+    @Override
+    public Result visit(Filter e) {
+      if (!(e.getInput() instanceof Aggregate aggregate)
+          || !e.getVariablesSet().isEmpty()
+          || !groupsByExpressions(aggregate)) {
+        return super.visit(e);
+      }
+      Result x = visitInput(e, 0, Clause.WHERE);
+      Builder builder = x.builder(e);
+      builder.setWhere(builder.context.toSql(null, e.getCondition()));
+      return builder.result();
+    }
+
+    private static boolean groupsByExpressions(Aggregate aggregate) {
+      if (!(aggregate.getInput() instanceof Project project)) {
+        return false;
+      }
+      for (int key : aggregate.getGroupSet()) {
+        if (!(project.getProjects().get(key) instanceof RexInputRef)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Visits one of our scans; called by the converter's dispatch, by reflection. */
+    public Result visit(BridgeTableScan scan) {
+      return scan(scan);
+    }
+
+    /** A large {@code VALUES} (a long {@code IN} list) is read as data, not written as SQL. */
+    @Override
+    public Result visit(Values e) {
+      return LiteralRows.of(e) != null ? scan(e) : super.visit(e);
+    }
+
+    private Result scan(RelNode scan) {
+      String name = Translation.scanName(scans.size());
+      scans.add(scan);
+      return result(new SqlIdentifier(name, SqlParserPos.ZERO), List.of(Clause.FROM), scan, null);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package io.calcitebridge.translate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.calcitebridge.plan.PlanningSession;
+import io.calcitebridge.plan.QueryPlanner;
+import org.apache.calcite.rel.RelNode;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link SparkTranslator}: the Spark SQL written for constructs Spark spells differently, and the
+ * refusals. The answers themselves are checked on Spark in tests/test_spark_backend.py.
+ */
+class SparkTranslatorTest {
+  private PlanningSession session;
+
+  @BeforeEach
+  void tables() {
+    session = new PlanningSession();
+    session.exec(
+        "CREATE TABLE t (id INT, tags ARRAY<INT>, items ARRAY<ROW<x INT>>, `order` INT,"
+            + " `a.b` STRING, `A` INT, ts TIMESTAMP(3), amount DECIMAL(5, 2))");
+  }
+
+  private String sql(String query) {
+    QueryPlanner planner = session.planner(query);
+    RelNode heuristic =
+        planner.heuristic(planner.toLogical(planner.validate(session.parse(query))));
+    return SparkTranslator.translate(heuristic).sql();
+  }
+
+  @Test
+  void subscriptsAreOneBasedAndNullOutOfRange() {
+    String sql = sql("SELECT tags[1], tags[0], items[1].x FROM t");
+    assertEquals(
+        "SELECT TRY_ELEMENT_AT(`tags`, 1), CAST(NULL AS INT), (TRY_ELEMENT_AT(`items`, 1)).`x`"
+            + " FROM `scan_0`",
+        sql);
+  }
+
+  @Test
+  void integerDivisionTruncates() {
+    String sql = sql("SELECT id / 2 FROM t");
+    assertEquals("SELECT CAST(`id` DIV 2 AS INT) FROM `scan_0`", sql);
+  }
+
+  @Test
+  void timestampsAreWithoutAZone() {
+    String sql = sql("SELECT FLOOR(ts TO DAY), TIMESTAMP '2024-01-02 03:04:05' FROM t");
+    assertTrue(sql.contains("date_trunc('DAY', `ts`) AS TIMESTAMP_NTZ"), sql);
+    assertTrue(sql.contains("TIMESTAMP_NTZ '2024-01-02 03:04:05'"), sql);
+  }
+
+  @Test
+  void decimalScaleDownTruncates() {
+    String sql = sql("SELECT CAST(amount AS DECIMAL(4, 1)) FROM t");
+    assertTrue(sql.contains("MOD(`amount`, 0.1)"), sql);
+  }
+
+  @Test
+  void identifiersAreAlwaysQuoted() {
+    String sql = sql("SELECT `order` + `A`, `a.b` || 'x' FROM t");
+    assertEquals("SELECT `order` + `A`, `a.b` || 'x' FROM `scan_0`", sql);
+  }
+
+  @Test
+  void constructsOffTheListAreRefusedByName() {
+    Refusal unnest =
+        assertThrows(Refusal.class, () -> sql("SELECT x FROM UNNEST(ARRAY[1, 2]) AS u(x)"));
+    assertTrue(unnest.construct().contains("UNNEST"), unnest.getMessage());
+    Refusal similar = assertThrows(Refusal.class, () -> sql("SELECT `a.b` SIMILAR TO 'x' FROM t"));
+    assertTrue(similar.getMessage().contains("SIMILAR TO"), similar.getMessage());
+    Refusal element = assertThrows(Refusal.class, () -> sql("SELECT ELEMENT(tags) FROM t"));
+    assertTrue(element.getMessage().contains("ELEMENT"), element.getMessage());
+  }
+}

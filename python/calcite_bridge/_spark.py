@@ -1,0 +1,504 @@
+"""The ``spark`` execution backend: runs a query's Spark SQL translation on Apache Spark.
+
+The JVM plans the query, pushes what the sources take into the scans, and writes the rest as
+Spark SQL (``io.calcitebridge.translate.SparkTranslator``) that reads each scan as a temporary
+view ``scan_i``. Here each scan becomes that view in the user's SparkSession (or a ``local[1]``
+session made on first use, or a Spark Connect client): Parquet files of the ``filesystem``
+connector as Spark's own Parquet relation with the pushed filters written into its WHERE (Spark
+pushes them into its reader itself), any other scan as a DataFrame made from its Arrow data,
+only when that is small (:data:`UPLOAD_LIMIT`). The result comes back as Arrow
+(``DataFrame.toArrow()``) and is cast to the schema the planner derived.
+
+The session runs with ``spark.sql.caseSensitive=true``, ANSI mode on and the session time zone
+of ``table.local-time-zone``: the translation counts on them. ``auto`` never chooses Spark; it
+runs only when asked for by name (docs/spark.md).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import re
+import threading
+import uuid
+import warnings
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+import pyarrow as pa
+
+from .errors import ConfigError, Error, ExecutionError, ResourceError, from_stream_failure
+from .errors import TimeoutError as StatementTimeoutError
+from .expressions import COMPARISONS, Call, Expression, FieldReference, Literal
+from .expressions import NestedFieldReference as _Nested
+
+UPLOAD_LIMIT = 32 * 1024 * 1024
+"""The largest Arrow data (bytes) a scan may upload to Spark; a larger one raises
+``ResourceError``: its data must be where the cluster reads it (Parquet files)."""
+
+INSTALL_HINT = "pip install 'calcite-bridge[spark]'"
+
+
+def available() -> bool:
+    """Whether pyspark is installed here (imported only when a query first runs on Spark)."""
+    import importlib.util
+
+    return importlib.util.find_spec("pyspark") is not None
+
+
+def local_session() -> Any:
+    """A ``local[1]`` SparkSession for this process: small memory, no UI, quiet logs."""
+    if not available():
+        raise ConfigError(f"The spark backend needs pyspark: {INSTALL_HINT}")
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[1]")
+        .appName("calcite-bridge")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.memory", "512m")
+        .config("spark.sql.shuffle.partitions", "1")
+        .config("spark.default.parallelism", "1")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.caseSensitive", "true")
+        .config("spark.sql.ansi.enabled", "true")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    return session
+
+
+def remote_session(url: str) -> Any:
+    """A Spark Connect client of the server at ``url`` (``sc://host:port``)."""
+    if not available():
+        raise ConfigError(f"The spark backend needs pyspark: {INSTALL_HINT}")
+    from pyspark.sql import SparkSession
+
+    try:
+        with warnings.catch_warnings():
+            # pyspark warns of any pandas >= 3 when its Connect client loads; nothing here
+            # goes through pandas.
+            warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas")
+            return SparkSession.builder.remote(url).getOrCreate()
+    except ImportError as e:  # pyspark without the Connect client's dependencies (grpcio, ...)
+        raise ConfigError(
+            f"A Spark Connect client needs pyspark's connect extra: "
+            f"pip install 'pyspark[connect]' ({e})"
+        ) from None
+
+
+_LOCK = threading.RLock()
+
+
+class Runner:
+    """The SparkSession an environment's spark queries run on: the user's, a Spark Connect
+    client of ``remote``, or a ``local[1]`` session made on first use."""
+
+    def __init__(
+        self, session: Any = None, remote: str | None = None, upload_limit: int = UPLOAD_LIMIT
+    ) -> None:
+        self._session = session
+        self._remote = remote
+        self.upload_limit = upload_limit
+        # The temporary views scan_i are a session's, and environments share the local session:
+        # one query at a time in the process.
+        self._lock = _LOCK
+        self._zone: str | None = None
+
+    def close(self) -> None:
+        """Ends the Spark Connect client this runner made (a ``local[1]`` session stays, for
+        other environments of the process; a session of the user's is the user's)."""
+        with self._lock:
+            if self._remote and self._session is not None:
+                try:
+                    self._session.stop()
+                except Exception:
+                    pass
+                self._session = None
+                self._zone = None
+
+    def session(self, time_zone: str) -> Any:
+        """The session, configured for the translation (case-sensitive names, ANSI mode, the
+        session time zone ``time_zone``)."""
+        with self._lock:
+            if self._session is None:
+                self._session = remote_session(self._remote) if self._remote else local_session()
+            spark = self._session
+            if self._zone != time_zone:
+                spark.conf.set("spark.sql.caseSensitive", "true")
+                spark.conf.set("spark.sql.ansi.enabled", "true")
+                spark.conf.set("spark.sql.session.timeZone", time_zone)
+                self._zone = time_zone
+            return spark
+
+
+# --- scans ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Files:
+    """A scan Spark reads itself: the Parquet ``files``, and a SELECT over the view of them
+    (named by ``{files}``) giving the scan's columns, with the pushed filters."""
+
+    files: tuple[str, ...]
+    select: str
+
+
+Scan: TypeAlias = "pa.Table | pa.RecordBatchReader | Files"
+
+
+def _q(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+_SIMPLE = (
+    pa.types.is_integer,
+    pa.types.is_boolean,
+    pa.types.is_string,
+    pa.types.is_date32,
+    pa.types.is_decimal128,
+)
+
+
+def _readable(t: pa.DataType) -> bool:
+    """Whether Spark reads a Parquet column of Arrow type ``t`` as that type (checked again
+    when the result is cast); unsigned integers and timestamps are left to our reader."""
+    if pa.types.is_unsigned_integer(t):
+        return False
+    if pa.types.is_struct(t):
+        return all(_readable(t.field(i).type) for i in range(t.num_fields))
+    if pa.types.is_list(t):
+        return _readable(t.value_type)
+    return any(test(t) for test in _SIMPLE) or pa.types.is_floating(t)
+
+
+def _literal(value: object) -> str | None:  # noqa: PLR0911
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return f"{value}L" if abs(value) > 2**31 - 1 else str(value)
+    if isinstance(value, decimal.Decimal) and value.is_finite():
+        return f"{format(value, 'f')}BD"
+    if isinstance(value, str):
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if isinstance(value, dt.datetime):
+        return None
+    if isinstance(value, dt.date):
+        return f"DATE '{value.isoformat()}'"
+    return None
+
+
+class _Filters:
+    """Writes pushed filters as Spark SQL over the file's columns (nested fields included)."""
+
+    def __init__(self, schema: pa.Schema) -> None:
+        self.schema = schema
+
+    def column(self, expr: Expression) -> tuple[str, pa.DataType] | None:
+        if isinstance(expr, FieldReference):
+            path: tuple[str, ...] = (expr.name,)
+        elif isinstance(expr, _Nested):
+            path = tuple(expr.field_names)
+        else:
+            return None
+        if self.schema.get_field_index(path[0]) < 0:
+            return None
+        t = self.schema.field(path[0]).type
+        for name in path[1:]:
+            if not pa.types.is_struct(t) or t.get_field_index(name) < 0:
+                return None
+            t = t.field(name).type
+        if pa.types.is_floating(t) or not any(test(t) for test in _SIMPLE):
+            return None  # NaN compares differently; nested values are not compared here
+        return ".".join(_q(n) for n in path), t
+
+    def sql(self, expr: Expression) -> str | None:  # noqa: PLR0911
+        if not isinstance(expr, Call) or not expr.args:
+            return None
+        fn, args = expr.function.upper(), expr.args
+        if fn in ("AND", "OR"):
+            parts = [self.sql(a) for a in args]
+            if any(p is None for p in parts):
+                return None
+            return "(" + f" {fn} ".join(p for p in parts if p is not None) + ")"
+        if fn == "NOT" and len(args) == 1:
+            inner = self.sql(args[0])
+            return None if inner is None else f"(NOT {inner})"
+        if fn in ("IS NULL", "IS NOT NULL") and len(args) == 1:
+            column = self.column(args[0])
+            return None if column is None else f"({column[0]} {fn})"
+        if fn in COMPARISONS and len(args) == 2:
+            left, right = args
+            if isinstance(right, Literal):
+                column, value = self.column(left), self.value(right, left)
+            elif isinstance(left, Literal):
+                column, value = self.column(right), self.value(left, right)
+            else:
+                return None
+            if column is None or value is None:
+                return None
+            a, b = (column[0], value) if isinstance(right, Literal) else (value, column[0])
+            return f"({a} {'!=' if fn == '<>' else fn} {b})"
+        if fn == "IN" and len(args) >= 2:
+            column = self.column(args[0])
+            items = [self.value(a, args[0]) if isinstance(a, Literal) else None for a in args[1:]]
+            if column is None or any(i is None for i in items):
+                return None
+            return f"({column[0]} IN ({', '.join(i for i in items if i is not None)}))"
+        return None
+
+    def value(self, literal: Expression, column: Expression) -> str | None:
+        found = self.column(column)
+        if found is None or not isinstance(literal, Literal):
+            return None
+        t = found[1]
+        v = literal.value
+        # Only a literal of the column's own kind: no implicit cast decides the comparison.
+        if pa.types.is_string(t) != isinstance(v, str) or pa.types.is_boolean(t) != isinstance(
+            v, bool
+        ):
+            return None
+        if pa.types.is_date32(t) != (isinstance(v, dt.date) and not isinstance(v, dt.datetime)):
+            return None
+        return _literal(v)
+
+
+def files_scan(  # noqa: PLR0911, PLR0912 (one return per reason to read it ourselves)
+    source: Any, request_json: str, columns: list[str], schema: pa.Schema
+) -> Files | None:
+    """The scan as Spark's own Parquet relation, when the source is the ``filesystem``
+    connector over Parquet files of one schema, the columns and filters are ones Spark reads
+    and compares as our reader does, and no metadata column is asked for; else None."""
+    from .sources.base import ScanRequest
+    from .sources.filesystem import _IGNORE_PREFIXES, FileSystemSource
+    from .sources.parquet import list_files
+    from .sources.parquet_footers import footer
+
+    if (
+        not isinstance(source, FileSystemSource)
+        or type(source).scan is not FileSystemSource.scan
+        or source.format != "parquet"
+    ):
+        return None
+    try:
+        source._confine()
+        request = ScanRequest.from_json(request_json)
+        if request.metadata_keys:
+            return None
+        table = source._scan_schema()
+        files = list_files(source.path, _IGNORE_PREFIXES)
+        if not files:
+            return None
+        first = footer(files[0]).schema
+        if not all(footer(f).schema.equals(first) for f in files[1:]):
+            return None
+        if request.projection is not None:
+            paths = [tuple(p) for p in request.projection]
+        elif request.columns is not None:
+            paths = [(table.get_field_index(c),) for c in request.columns]
+        else:
+            paths = [(i,) for i in range(len(table))]
+        if len(paths) != len(columns) or not paths:
+            return None
+        items = []
+        for path, name, field in zip(paths, columns, schema, strict=True):
+            if not path or not 0 <= path[0] < len(table):
+                return None
+            f = table.field(path[0])
+            names = [f.name]
+            for i in path[1:]:
+                if not pa.types.is_struct(f.type) or not 0 <= i < f.type.num_fields:
+                    return None
+                f = f.type.field(i)
+                names.append(f.name)
+            top = first.get_all_field_indices(names[0])
+            if len(top) != 1 or not first.field(top[0]).type.equals(table.field(path[0]).type):
+                return None
+            if not _readable(f.type) or not f.type.equals(field.type):
+                return None
+            items.append(".".join(_q(n) for n in names) + " AS " + _q(name))
+        filters = _Filters(table)
+        conditions = [filters.sql(f) for f in request.filters]
+        if any(c is None for c in conditions):
+            return None
+        sql = "SELECT " + ", ".join(items) + " FROM {files}"
+        if conditions:
+            sql += " WHERE " + " AND ".join(c for c in conditions if c is not None)
+        if request.limit is not None:
+            sql += f" LIMIT {int(request.limit)}"
+        return Files(tuple(files), sql)
+    except Error:
+        raise
+    except Exception:
+        return None
+
+
+def source_scan(
+    source: Any, request: str, columns: list[str], schema: pa.Schema, confined: bool
+) -> Scan:
+    """Opens a scan of a source of this process with the planner's request: Spark's own
+    Parquet relation when possible (never in a confined environment: Spark has no sandbox),
+    else the source's rows as Arrow, ``columns`` renamed and cast to ``schema``."""
+    if not confined:
+        files = files_scan(source._calls.source, request, columns, schema)
+        if files is not None:
+            return files
+    from . import _duckdb
+
+    opened = _duckdb.source_scan(source, request, columns, schema)
+    assert not isinstance(opened, _duckdb.Query)
+    return opened
+
+
+# --- running ----------------------------------------------------------------------------------
+
+
+_SCAN = re.compile(r"`scan_(\d+)`")
+
+
+def _register(spark: Any, scans: list[Scan], prefix: str, limit: int) -> list[str]:
+    """Makes each scan the temporary view ``{prefix}{i}``; the views' names."""
+    names = []
+    for i, scan in enumerate(scans):
+        name = f"{prefix}{i}"
+        if isinstance(scan, Files):
+            relation = f"{prefix}files_{i}"
+            spark.read.parquet(*scan.files).createOrReplaceTempView(relation)
+            names.append(relation)
+            frame = spark.sql(scan.select.format(files=_q(relation)))
+        else:
+            table = scan.read_all() if isinstance(scan, pa.RecordBatchReader) else scan
+            if table.nbytes > limit:
+                raise ResourceError(
+                    f"The spark backend uploads a table of at most {limit} bytes to Spark; "
+                    f"scan {i} holds {table.nbytes}. Put the data where the cluster can read "
+                    "it (a filesystem table of Parquet files) or run the query on another "
+                    "backend"
+                )
+            frame = _upload(spark, table)
+        frame.createOrReplaceTempView(name)
+        names.append(name)
+    return names
+
+
+def _upload(spark: Any, table: pa.Table) -> Any:
+    """``table`` as a DataFrame with its own types: a timestamp without a zone stays one
+    (``TIMESTAMP_NTZ``; Spark would read it as an instant in the session's zone)."""
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    return spark.createDataFrame(table, schema=from_arrow_schema(table.schema, True))
+
+
+def _drop(spark: Any, names: list[str]) -> None:
+    for name in names:
+        try:
+            spark.catalog.dropTempView(name)
+        except Exception:
+            pass
+
+
+def _close(scans: list[Scan]) -> None:
+    for scan in scans:
+        if isinstance(scan, pa.RecordBatchReader):
+            scan.close()
+
+
+def run(
+    runner: Runner,
+    sql: str,
+    scans: list[Scan],
+    schema: pa.Schema,
+    statement: str | None,
+    time_zone: str,
+    deadline: tuple[float, str] | None = None,
+) -> pa.Table:
+    """Runs ``sql`` over ``scans`` (``scan_0``, ...) on the runner's session; the rows, cast
+    to ``schema``. ``deadline`` (seconds left, the message): past it the session's operations
+    are interrupted and ``TimeoutError`` raised."""
+    from . import _duckdb
+
+    timed_out = threading.Event()
+    finished = threading.Event()
+    timer: threading.Timer | None = None
+    try:
+        with runner._lock:
+            spark = runner.session(time_zone)
+            names: list[str] = []
+            if deadline is not None:
+
+                def time_out() -> None:
+                    timed_out.set()
+                    # Again until the query ends: an operation may start after an interrupt.
+                    while not finished.wait(0.25 if timed_out.is_set() else 0):
+                        try:
+                            spark.interruptAll()
+                        except Exception:
+                            pass
+
+                timer = threading.Timer(max(deadline[0], 0.0), time_out)
+                timer.daemon = True
+                timer.start()
+            try:
+                names = _register(spark, scans, "scan_", runner.upload_limit)
+                table = spark.sql(sql).toArrow()
+                if timed_out.is_set() and deadline is not None:
+                    raise StatementTimeoutError(deadline[1], sql=statement)
+            except Error:
+                raise
+            except Exception as e:
+                if timed_out.is_set() and deadline is not None:
+                    raise StatementTimeoutError(deadline[1], sql=statement) from None
+                raise _error(e, statement) from None
+            finally:
+                finished.set()
+                if timer is not None:
+                    timer.cancel()
+                _drop(spark, names)
+    finally:
+        _close(scans)
+    return _duckdb._as(table, schema)
+
+
+def explain(runner: Runner, sql: str, scans: list[Scan], time_zone: str) -> str:
+    """Spark's own plan of ``sql`` (``EXPLAIN FORMATTED``): its physical plan, with the
+    filters its readers push (``PushedFilters``) and the columns they read (``ReadSchema``)."""
+    try:
+        with runner._lock:
+            spark = runner.session(time_zone)
+            names: list[str] = []
+            try:
+                names = _register(spark, scans, "scan_", runner.upload_limit)
+                rows = spark.sql("EXPLAIN FORMATTED " + sql).collect()
+                return "\n".join(str(r[0]) for r in rows)
+            except Error:
+                raise
+            except Exception as e:
+                raise _error(e, sql) from None
+            finally:
+                _drop(spark, names)
+    finally:
+        _close(scans)
+
+
+def to_spark(runner: Runner, sql: str, scans: list[Scan], time_zone: str) -> Any:
+    """A Spark DataFrame of ``sql`` over ``scans``; its views stay registered under names of
+    their own (``cb_<id>_scan_i``) for the DataFrame's use."""
+    prefix = f"cb_{uuid.uuid4().hex[:12]}_scan_"
+    try:
+        with runner._lock:
+            spark = runner.session(time_zone)
+            _register(spark, scans, prefix, runner.upload_limit)
+            return spark.sql(_SCAN.sub(lambda m: _q(prefix + m.group(1)), sql))
+    finally:
+        _close(scans)
+
+
+def _error(e: Exception, statement: str | None) -> Error:
+    """A Spark failure as an ``ExecutionError`` (a scan's own failure as the JVM's error)."""
+    text = str(e)
+    if "calcite-bridge-error:" in text:
+        return from_stream_failure(e, statement)
+    first = text.strip().splitlines()[0] if text.strip() else type(e).__name__
+    return ExecutionError(f"The query failed while it ran on Spark: {first}", sql=statement)

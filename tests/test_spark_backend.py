@@ -1,0 +1,281 @@
+"""The ``spark`` backend on Apache Spark ``local[1]``: each query's rows against Calcite's
+engine (the reference) over the same data, the refused constructs, and the Parquet plan in
+which Spark pushes our nested filter into its reader.
+
+One SparkSession serves the whole module (starting one takes seconds to tens of seconds)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import os
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import calcite_bridge as cb
+
+pyspark = pytest.importorskip("pyspark", reason="the spark extra: pip install '.[spark]'")
+
+ZONE = "America/New_York"  # a zone off UTC: LTZ and TIMESTAMP values must not be confused
+
+DATA = pa.table(
+    {
+        "id": pa.array([1, 2, 3, 4], pa.int32()),
+        "tags": pa.array([[1, 8], [2], [], None], pa.list_(pa.int32())),
+        "items": pa.array(
+            [[{"x": 7, "y": "p"}], [], None, [{"x": None, "y": "q"}, {"x": 9, "y": "r"}]],
+            pa.list_(pa.struct([("x", pa.int32()), ("y", pa.string())])),
+        ),
+        "order": pa.array([3, None, 1, 2], pa.int32()),
+        "a.b": pa.array(["x", "y", None, "it's \\ ü"], pa.string()),
+        "A": pa.array([10, 20, 30, 40], pa.int32()),
+        "a": pa.array([-1, -2, -3, None], pa.int32()),
+        "ts": pa.array(
+            [
+                dt.datetime(2024, 3, 10, 1, 30),
+                None,
+                dt.datetime(2024, 1, 1),
+                dt.datetime(2024, 7, 4, 23, 59, 59),
+            ],
+            pa.timestamp("us"),
+        ),
+        "amount": pa.array(
+            [decimal.Decimal("1.99"), decimal.Decimal("-1.95"), None, decimal.Decimal("0.05")],
+            pa.decimal128(5, 2),
+        ),
+        "pt": pa.array(
+            [{"a": 1, "b": "u"}, {"a": 2, "b": "v"}, None, {"a": 1, "b": "u"}],
+            pa.struct([("a", pa.int32()), ("b", pa.string())]),
+        ),
+    }
+)
+
+USERS = pa.table(
+    {
+        "id": pa.array([1, 2, 3, 4, 5], pa.int64()),
+        "user": pa.array(
+            [
+                {"name": "ann", "age": 25, "city": "Oslo"},
+                {"name": "bob", "age": 35, "city": "Rome"},
+                {"name": "cid", "age": None, "city": "Lima"},
+                None,
+                {"name": "dee", "age": 29, "city": "Kyiv"},
+            ],
+            pa.struct([("name", pa.string()), ("age", pa.int32()), ("city", pa.string())]),
+        ),
+        "note": pa.array(["a", "b", "c", "d", "e"]),
+    }
+)
+
+TIMINGS: dict[str, float] = {}
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[Any]:
+    """The module's one ``local[1]`` session, made as ``cb.connect(backend="spark")`` makes
+    it; its start is measured."""
+    from calcite_bridge import _spark
+
+    started = time.perf_counter()
+    session = _spark.local_session()
+    TIMINGS["session start s"] = time.perf_counter() - started
+    yield session
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("spark_users")
+    pq.write_table(USERS, os.path.join(path, "part-0.parquet"))
+    return str(path)
+
+
+def _ddl(folder: str) -> str:
+    return (
+        "CREATE TABLE users (id BIGINT, `user` ROW<name STRING, age INT, city STRING>, "
+        f"note STRING) WITH ('connector' = 'filesystem', 'path' = '{folder}', "
+        "'format' = 'parquet')"
+    )
+
+
+def _environment(backend: str, spark: Any, folder: str) -> cb.Environment:
+    config = {"table.local-time-zone": ZONE}
+    env = (
+        cb.connect(backend=backend, spark=spark, config=config)
+        if backend == "spark"
+        else cb.connect(backend=backend, config=config)
+    )
+    env.register_arrow("t", DATA)
+    env.execute(_ddl(folder))
+    return env
+
+
+@pytest.fixture(scope="module")
+def envs(spark: Any, folder: str) -> Iterator[tuple[cb.Environment, cb.Environment]]:
+    on_spark = _environment("spark", spark, folder)
+    reference = _environment("enumerable", spark, folder)
+    yield on_spark, reference
+    on_spark.close()
+    reference.close()
+
+
+# Each case plants a value that a wrong spelling would change (named in the comment).
+CASES = {
+    # Spark's [] is 0-based and fails out of range: [1] is the first element, [3] and [0] NULL.
+    "subscript": "SELECT id, tags[1], tags[2], tags[3], tags[0] FROM t",
+    "subscript_computed_index": "SELECT id, tags[id - 1] FROM t",
+    # Spark's / divides as DOUBLE: 5/2 is 2, -5/2 is -2.
+    "integer_division": "SELECT 5 / 2, -5 / 2, id / 2, `A` / id FROM t",
+    "average_of_integers": "SELECT AVG(id), AVG(`A`) FROM t",
+    # a field of an array element (CALCITE-6344 names it a column "items[1]")
+    "field_of_element": "SELECT id, items[1].x, items[1].y, items[2].x FROM t",
+    "row_equality": "SELECT id, pt = ROW(1, 'u'), pt.a FROM t WHERE pt = ROW(1, 'u')",
+    "row_cast": "SELECT CAST(ROW(1, 'a') AS ROW<a INT, b STRING>) = ROW(1, 'a')",
+    # a TIMESTAMP is a wall-clock time; an LTZ an instant shown in the session's zone
+    "timestamp_vs_ltz": (
+        "SELECT ts, CAST(ts AS TIMESTAMP_LTZ(3)), "
+        "CAST(CAST(ts AS TIMESTAMP_LTZ(3)) AS TIMESTAMP(3)) FROM t"
+    ),
+    "timestamp_literal": "SELECT TIMESTAMP '2024-03-10 02:30:00', DATE '2024-03-10'",
+    "floor_timestamp": (
+        "SELECT FLOOR(ts TO DAY), FLOOR(ts TO HOUR), FLOOR(ts TO MONTH), FLOOR(ts TO YEAR) FROM t"
+    ),
+    # a scale-down cast truncates in the reference (1.99 -> 1.9), Spark's own cast rounds
+    "decimal_scale_down": (
+        "SELECT amount, CAST(amount AS DECIMAL(4, 1)), CAST(amount AS DECIMAL(3, 0)), "
+        "CAST(1.99 AS DECIMAL(3, 1)) FROM t"
+    ),
+    "decimal_to_int": "SELECT CAST(amount AS INT) FROM t",
+    # NULLs sort first ascending, last descending, as in the reference
+    "order_nulls_asc": "SELECT id, `order` FROM t ORDER BY `order`",
+    "order_nulls_desc": "SELECT id, `a` FROM t ORDER BY `a` DESC",
+    "order_limit": "SELECT id FROM t ORDER BY `order` DESC LIMIT 2",
+    "correlated_exists": (
+        "SELECT id FROM t x WHERE EXISTS (SELECT 1 FROM t y WHERE y.`A` = x.id * 10 + 10)"
+    ),
+    "correlated_not_exists": (
+        "SELECT id FROM t x WHERE NOT EXISTS (SELECT 1 FROM t y WHERE y.`a` = -x.id)"
+    ),
+    # `order` is a keyword, `a.b` holds a dot, `A` and `a` differ only in case
+    "awkward_names": "SELECT `order`, `a.b`, `A`, `a`, `A` + `a` FROM t",
+    "string_literals": "SELECT id, `a.b` = 'it''s \\ ü', 'it''s \\ ü' FROM t",
+    "group_by": (
+        "SELECT `a.b` IS NULL, COUNT(*), SUM(`A`), MIN(id), MAX(ts) FROM t GROUP BY `a.b` IS NULL"
+    ),
+    "join": (
+        "SELECT x.id, y.id FROM t x JOIN t y ON x.`order` = y.id LEFT JOIN t z ON z.`a` = x.`order`"
+    ),
+    "window": "SELECT id, ROW_NUMBER() OVER (ORDER BY `A` DESC), SUM(id) OVER () FROM t",
+    "set_operations": "SELECT id FROM t UNION SELECT `order` FROM t EXCEPT SELECT 3",
+    "like_and_case": (
+        "SELECT id, `a.b` LIKE 'i%', CASE WHEN id > 2 THEN 'big' ELSE 'small' END, "
+        "UPPER(`a.b`), CHAR_LENGTH(`a.b`) FROM t"
+    ),
+    "nested_filter_on_parquet": "SELECT id, `user`.name FROM users WHERE `user`.age < 30",
+    "parquet_group_by": (
+        "SELECT `user`.city, COUNT(*) FROM users WHERE id > 1 GROUP BY `user`.city"
+    ),
+}
+
+
+def _rows(env: cb.Environment, sql: str) -> tuple[pa.Schema, list[tuple[Any, ...]]]:
+    table = env.sql(sql).to_arrow_table()
+    return table.schema, [tuple(r.values()) for r in table.to_pylist()]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_same_rows_as_the_reference(envs: tuple[cb.Environment, cb.Environment], name: str) -> None:
+    on_spark, reference = envs
+    sql = CASES[name]
+    want_schema, want = _rows(reference, sql)
+    got_schema, got = _rows(on_spark, sql)
+    assert got_schema == want_schema
+    if "ORDER BY" in sql and "OVER" not in sql:
+        assert got == want
+    else:
+        assert sorted(got, key=repr) == sorted(want, key=repr)
+
+
+def test_planted_values(envs: tuple[cb.Environment, cb.Environment]) -> None:
+    """The values the cases above plant, read off Spark's own answer."""
+    on_spark, _ = envs
+    rows = on_spark.sql("SELECT tags[1], tags[3], 5 / 2 FROM t WHERE id = 1").fetchall()
+    assert rows == [(1, None, 2)]
+    rows = on_spark.sql("SELECT items[1].x FROM t WHERE id = 1").fetchall()
+    assert rows == [(7,)]
+    rows = on_spark.sql("SELECT CAST(1.99 AS DECIMAL(3, 1))").fetchall()
+    assert rows == [(decimal.Decimal("1.9"),)]
+    rows = on_spark.sql("SELECT `A`, `a` FROM t WHERE id = 2").fetchall()
+    assert rows == [(20, -2)]
+
+
+@pytest.mark.parametrize(
+    ("sql", "construct"),
+    [
+        ("SELECT x FROM UNNEST(ARRAY[1, 2]) AS u(x)", "UNNEST"),
+        ("SELECT id FROM t WHERE `a.b` SIMILAR TO 'x'", "SIMILAR TO"),
+        ("SELECT ELEMENT(tags) FROM t WHERE id = 2", "ELEMENT"),
+        ("SELECT CAST(amount AS STRING) FROM t", "a cast of DECIMAL to a string"),
+        ("SELECT `a.b` LIKE 'a\\%' FROM t", "LIKE"),
+    ],
+)
+def test_refused_constructs_are_named(
+    envs: tuple[cb.Environment, cb.Environment], sql: str, construct: str
+) -> None:
+    on_spark, reference = envs
+    reference.sql(sql).fetchall()  # the reference runs it
+    with pytest.raises(cb.UnsupportedError, match="spark backend cannot run") as caught:
+        on_spark.sql(sql).fetchall()
+    assert construct in str(caught.value)
+
+
+def test_auto_never_chooses_spark(spark: Any, folder: str) -> None:
+    env = cb.connect(spark=spark, config={"table.local-time-zone": ZONE})
+    env.register_arrow("t", DATA)
+    plan = env.explain("SELECT id / 2 FROM t WHERE `A` > 10")
+    assert "Spark" not in plan
+    env.close()
+
+
+def test_pushed_nested_filter_in_sparks_plan(envs: tuple[cb.Environment, cb.Environment]) -> None:
+    """Over Parquet, Spark's reader takes the nested filter and reads only the fields used."""
+    on_spark, _ = envs
+    plan = on_spark.explain("SELECT id FROM users WHERE `user`.age < 30")
+    assert "Spark(sql=" in plan
+    pushed = next(line for line in plan.splitlines() if "PushedFilters" in line)
+    assert "LessThan(user.age,30)" in pushed
+    schema = next(line for line in plan.splitlines() if "ReadSchema" in line)
+    assert "age" in schema
+    assert "name" not in schema and "city" not in schema and "note" not in schema
+
+
+def test_upload_limit(spark: Any) -> None:
+    from calcite_bridge import _spark
+
+    env = cb.connect(backend="spark", config={"table.local-time-zone": ZONE})
+    env._session.set_spark(_spark.Runner(spark, upload_limit=8))  # type: ignore[attr-defined]
+    env.register_arrow("t", DATA)
+    with pytest.raises(cb.ResourceError, match="where the cluster can read it"):
+        env.sql("SELECT id / 2 FROM t").fetchall()
+    env.close()
+
+
+def test_to_spark(envs: tuple[cb.Environment, cb.Environment]) -> None:
+    on_spark, reference = envs
+    sql = "SELECT id, `user`.name AS name FROM users WHERE `user`.age < 30"
+    frame = on_spark.to_spark(sql)
+    got = sorted(tuple(r) for r in frame.collect())
+    assert got == sorted(reference.sql(sql).fetchall())
+
+
+def test_report_timings(envs: tuple[cb.Environment, cb.Environment]) -> None:
+    """Measures (never asserts) Spark's start and a warm query; printed with ``-s``."""
+    on_spark, _ = envs
+    started = time.perf_counter()
+    on_spark.sql(CASES["group_by"]).fetchall()
+    TIMINGS["warm query s"] = time.perf_counter() - started
+    print({k: round(v, 3) for k, v in TIMINGS.items()})
