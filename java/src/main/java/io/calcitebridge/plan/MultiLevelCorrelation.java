@@ -9,19 +9,18 @@ import org.apache.calcite.rel.core.CorrelationId;
 
 /**
  * Finds a correlation that spans more than one level: a {@code Correlate} whose right input uses a
- * correlation variable of an enclosing {@code Correlate}, as sub-query removal writes {@code
- * EXISTS (SELECT 1 FROM r WHERE NOT EXISTS (SELECT 1 FROM ts WHERE ts.a > l.a + r.a))}, the inner
+ * correlation variable of an enclosing {@code Correlate}, as sub-query removal writes {@code EXISTS
+ * (SELECT 1 FROM r WHERE NOT EXISTS (SELECT 1 FROM ts WHERE ts.a > l.a + r.a))}, the inner
  * sub-query correlated with both {@code l} and {@code r}.
  *
  * <p>Calcite's {@code RelDecorrelator} (1.42) decorrelates such a plan wrongly: the middle level's
  * left join with the inner level's result joins {@code r.a} to the inner level's copy of {@code
- * l.a}, and the level above groups by that column, NULL where the join found no match, so the
- * query above gave no row where the answer is {@code (4)}. Upstream records the family as
- * CALCITE-5413 and CALCITE-5716 (nested sub-queries correlated with two levels), found fixed by
- * later releases with the decorrelator rewritten. Until then such a plan is not decorrelated: the
- * correlations stay and Calcite's engine runs them as nested loops, which give the right answer;
- * the DuckDB translation does not take a {@code Correlate}, so {@code auto} runs it on Calcite's
- * engine.
+ * l.a}, and the level above groups by that column, NULL where the join found no match, so the query
+ * above gave no row where the answer is {@code (4)}. Upstream records the family as CALCITE-5413
+ * and CALCITE-5716 (nested sub-queries correlated with two levels), found fixed by later releases
+ * with the decorrelator rewritten. Until then such a plan is not decorrelated: the correlations
+ * stay and Calcite's engine runs them as nested loops, which give the right answer; the DuckDB
+ * translation does not take a {@code Correlate}, so {@code auto} runs it on Calcite's engine.
  */
 final class MultiLevelCorrelation {
   private MultiLevelCorrelation() {}
