@@ -233,6 +233,23 @@ public final class NumberFunctions {
           C,
           "monthsBetween");
 
+  /**
+   * A DECIMAL division at the result's scale, as Flink divides: 34 significant digits ({@code
+   * MathContext.DECIMAL128}), then rounded half up. Calcite's kept 16 ({@code DECIMAL64}): {@code
+   * CAST(1 AS DECIMAL(10, 0)) / CAST(3 AS DECIMAL(20, 0))} was 0.333333333333333300000.
+   */
+  public static final SqlOperator DECIMAL_DIVIDE =
+      strict(
+          "DECIMAL_DIVIDE",
+          of(SqlTypeName.DECIMAL, ANY),
+          OperandTypes.family(SqlTypeFamily.NUMERIC, SqlTypeFamily.NUMERIC, SqlTypeFamily.INTEGER),
+          C,
+          "divide");
+
+  public static BigDecimal divide(BigDecimal x, BigDecimal y, int scale) {
+    return x.divide(y, java.math.MathContext.DECIMAL128).setScale(scale, RoundingMode.HALF_UP);
+  }
+
   public static BigDecimal roundHalfUp(BigDecimal x, int r) {
     BigDecimal v = x.setScale(r, RoundingMode.HALF_UP);
     return r < 0 ? v.setScale(0, RoundingMode.UNNECESSARY) : v;

@@ -36,6 +36,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       gives the hexadecimal digits.
  *   <li>{@code ROUND} and {@code TRUNCATE} of a DECIMAL to a literal scale give the value at the
  *       validated scale ({@code ROUND(1.2345, 2)} is {@code 1.23}, {@code DECIMAL(4, 2)}).
+ *   <li>{@code x / y} of DECIMALs keeps 34 digits, rounded half up to the result's scale.
  *   <li>{@code SUBSTRING} of a string is Flink's {@code SUBSTR}.
  *   <li>{@code EXTRACT(MILLISECOND ...)} is the milliseconds within the second (345 for {@code
  *       10:11:12.345}); Calcite's counts the seconds too (12345).
@@ -59,6 +60,9 @@ final class FlinkNumbers {
         && call.operand(0) instanceof SqlIntervalQualifier q
         && q.getStartUnit() == TimeUnit.MILLISECOND) {
       return FlinkNumbers::extractMillisecond;
+    }
+    if (call.getKind() == SqlKind.DIVIDE && call.operandCount() == 2) {
+      return FlinkNumbers::divide;
     }
     if (call.getKind() == SqlKind.TIMESTAMP_DIFF && months(call) > 0) {
       return FlinkNumbers::timestampDiff;
@@ -124,9 +128,13 @@ final class FlinkNumbers {
     if (c.operandCount() != 2) {
       return null;
     }
-    RelDataType target = cx.getValidator().getValidatedNodeType(c);
     SqlNode operand = c.operand(0);
-    RelDataType source = cx.getValidator().getValidatedNodeType(operand);
+    // A cast that implicit coercion added may have no validated type, nor its operand.
+    RelDataType target = cx.getValidator().getValidatedNodeTypeIfKnown(c);
+    RelDataType source = cx.getValidator().getValidatedNodeTypeIfKnown(operand);
+    if (target == null || source == null) {
+      return null;
+    }
     RexBuilder rex = cx.getRexBuilder();
     RelDataTypeFactory f = rex.getTypeFactory();
     if (source.getSqlTypeName() == SqlTypeName.DECIMAL
@@ -165,6 +173,18 @@ final class FlinkNumbers {
       return rex.makeCast(target, rex.makeCall(string, NumberFunctions.DECODE_UTF8, List.of(x)));
     }
     return null;
+  }
+
+  /** A division of DECIMALs at the result's scale ({@link NumberFunctions#DECIMAL_DIVIDE}). */
+  private static RexNode divide(SqlRexContext cx, SqlCall c) {
+    RelDataType type = cx.getValidator().getValidatedNodeTypeIfKnown(c);
+    if (type == null || type.getSqlTypeName() != SqlTypeName.DECIMAL) {
+      return standard(cx, c);
+    }
+    RexBuilder rex = cx.getRexBuilder();
+    List<RexNode> ops = new ArrayList<>(operands(cx, c));
+    ops.add(rex.makeExactLiteral(BigDecimal.valueOf(type.getScale())));
+    return rex.makeCall(type, NumberFunctions.DECIMAL_DIVIDE, ops);
   }
 
   private static RexNode extractMillisecond(SqlRexContext cx, SqlCall c) {
