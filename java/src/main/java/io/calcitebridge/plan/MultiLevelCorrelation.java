@@ -17,10 +17,11 @@ import org.apache.calcite.rel.core.CorrelationId;
  * left join with the inner level's result joins {@code r.a} to the inner level's copy of {@code
  * l.a}, and the level above groups by that column, NULL where the join found no match, so the query
  * above gave no row where the answer is {@code (4)}. Upstream records the family as CALCITE-5413
- * and CALCITE-5716 (nested sub-queries correlated with two levels), found fixed by later releases
- * with the decorrelator rewritten. Until then such a plan is not decorrelated: the correlations
- * stay and Calcite's engine runs them as nested loops, which give the right answer; the DuckDB
- * translation does not take a {@code Correlate}, so {@code auto} runs it on Calcite's engine.
+ * and CALCITE-5716 (nested sub-queries correlated with two levels), reported resolved after 1.42
+ * (only tests were added for them). Until an upgrade, such a plan is not decorrelated: the
+ * correlations stay and Calcite's engine runs them as nested loops, which give the right answer;
+ * the DuckDB translation does not take a {@code Correlate}, so {@code auto} runs it on Calcite's
+ * engine.
  */
 final class MultiLevelCorrelation {
   private MultiLevelCorrelation() {}
