@@ -35,6 +35,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>{@code LOG10} and {@code REPLACE} become Flink's ({@link FlinkFunctions#replacing}).
  *   <li>Flink's {@code IF}, {@code IFNULL}, {@code GREATEST} and {@code LEAST} ({@link
  *       ConditionalFunctions#convert}).
+ *   <li>Flink's numbers: casts, {@code ROUND}, {@code SUBSTRING}, {@code EXTRACT(MILLISECOND)} and
+ *       {@code TIMESTAMPDIFF} ({@link FlinkNumbers}).
  * </ul>
  *
  * <p>And for two calls whose conversion fails in Calcite:
@@ -67,6 +69,21 @@ public final class Convertlets implements SqlRexConvertletTable {
 
   @Override
   public @Nullable SqlRexConvertlet get(SqlCall call) {
+    SqlRexConvertlet numbers = FlinkNumbers.convertlet(call);
+    if (numbers != null) {
+      return numbers;
+    }
+    SqlRexConvertlet other = others(call);
+    if (call.getKind() == SqlKind.CAST && other != null) {
+      return (cx, c) -> {
+        RexNode flink = FlinkNumbers.cast(cx, c);
+        return flink != null ? flink : other.convertCall(cx, c);
+      };
+    }
+    return other;
+  }
+
+  private @Nullable SqlRexConvertlet others(SqlCall call) {
     if (call.getKind() == SqlKind.CHAR_LENGTH) {
       return (cx, c) -> {
         List<RexNode> operands = c.getOperandList().stream().map(cx::convertExpression).toList();

@@ -124,7 +124,7 @@ final class OptimizerProgram {
           SUB_QUERIES,
           (planner, rel, traits, materializations, lattices) -> dump("sub-query removal", rel),
           OptimizerProgram::constantGroupKeys,
-          Programs.decorrelate(),
+          OptimizerProgram::decorrelate,
           (planner, rel, traits, materializations, lattices) -> NullCollections.filter(rel),
           MOVE_FILTERS,
           MOVE_FILTERS,
@@ -170,6 +170,25 @@ final class OptimizerProgram {
       List<RelOptLattice> lattices) {
     return ConstantGroupKeys.apply(
         rel, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null));
+  }
+
+  private static final Program DECORRELATE = Programs.decorrelate();
+
+  /**
+   * {@code Programs.decorrelate()}, except for a plan with a correlation across more than one
+   * level, which Calcite's decorrelator gets wrong ({@link MultiLevelCorrelation}): it keeps its
+   * correlations.
+   */
+  private static RelNode decorrelate(
+      RelOptPlanner planner,
+      RelNode rel,
+      RelTraitSet traits,
+      List<RelOptMaterialization> materializations,
+      List<RelOptLattice> lattices) {
+    if (MultiLevelCorrelation.find(rel)) {
+      return rel;
+    }
+    return DECORRELATE.run(planner, rel, traits, materializations, lattices);
   }
 
   private static final Program TRIM = Programs.trim();

@@ -36,7 +36,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>Calcite reduces {@code AVG} to {@code SUM / COUNT} with the sum in the argument's type, which
  * overflows ({@link CheckedArithmetic}) where the average itself fits; DuckDB sums integers into
  * HUGEINT, so the duckdb backend has the answer already. The result keeps its type and its rounding
- * toward zero.
+ * toward zero. {@code AVG} of a DECIMAL sums into a DECIMAL(38, s) and divides with Flink's
+ * rounding ({@link #decimalAverage}).
  */
 public final class WideAverages {
   private WideAverages() {}
@@ -58,9 +59,15 @@ public final class WideAverages {
       return false;
     }
     return switch (type(input, call.getArgList().get(0)).getSqlTypeName()) {
-      case TINYINT, SMALLINT, INTEGER, BIGINT -> true;
+      case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL -> true;
       default -> false;
     };
+  }
+
+  /** Whether an average over {@code type} sums exactly and divides by {@link #average}. */
+  private static boolean exactSum(RelDataType type) {
+    return type.getSqlTypeName() == SqlTypeName.BIGINT
+        || type.getSqlTypeName() == SqlTypeName.DECIMAL;
   }
 
   private static RelDataType type(RelNode input, int field) {
@@ -96,6 +103,30 @@ public final class WideAverages {
     return sum.divide(BigDecimal.valueOf(count), 0, RoundingMode.DOWN).longValueExact();
   }
 
+  /**
+   * {@code sum / count} at {@code scale}, rounded half up as Flink does, NULL over no rows: the
+   * average of a DECIMAL column, whose sum is a DECIMAL(38, s). Calcite's division keeps 16 digits
+   * ({@code MathContext.DECIMAL64}): the average of 1234567890123456.50 and 1234567890123457.25 was
+   * 1234567890123457.000000.
+   */
+  public static @Nullable BigDecimal decimalAverage(
+      @Nullable BigDecimal sum, long count, int scale) {
+    if (sum == null || count == 0) {
+      return null;
+    }
+    return sum.divide(BigDecimal.valueOf(count), java.math.MathContext.DECIMAL128)
+        .setScale(scale, RoundingMode.HALF_UP);
+  }
+
+  private static final SqlFunction DECIMAL_AVERAGE =
+      new SqlUserDefinedFunction(
+          new SqlIdentifier("$AVG_DECIMAL", SqlParserPos.ZERO),
+          ReturnTypes.ARG0_NULLABLE,
+          null,
+          OperandTypes.ANY_ANY,
+          List.of(),
+          ScalarFunctionImpl.create(WideAverages.class, "decimalAverage"));
+
   private static final SqlFunction AVERAGE =
       new SqlUserDefinedFunction(
           new SqlIdentifier("$AVG_BIGINT", SqlParserPos.ZERO),
@@ -121,9 +152,11 @@ public final class WideAverages {
       if (integerAverage(call, input)) {
         RelDataType type = type(input, call.getArgList().get(0));
         RelDataType wide =
-            type.getSqlTypeName() == SqlTypeName.BIGINT
-                ? types.createSqlType(SqlTypeName.DECIMAL, 38, 0)
-                : types.createSqlType(SqlTypeName.BIGINT);
+            switch (type.getSqlTypeName()) {
+              case BIGINT -> types.createSqlType(SqlTypeName.DECIMAL, 38, 0);
+              case DECIMAL -> types.createSqlType(SqlTypeName.DECIMAL, 38, type.getScale());
+              default -> types.createSqlType(SqlTypeName.BIGINT);
+            };
         projects.add(
             rex.makeCast(
                 types.createTypeWithNullability(wide, type.isNullable()),
@@ -143,7 +176,7 @@ public final class WideAverages {
       if (arg < 0) {
         calls.add(call);
         counts.add(-1);
-      } else if (type(input, call.getArgList().get(0)).getSqlTypeName() != SqlTypeName.BIGINT) {
+      } else if (!exactSum(type(input, call.getArgList().get(0)))) {
         calls.add(adapt(call, call.getAggregation(), arg, wideInput, aggregate));
         counts.add(-1);
       } else {
@@ -177,11 +210,15 @@ public final class WideAverages {
       RelDataType want = aggregate.getRowType().getFieldList().get(i).getType();
       RexNode ref = rex.makeInputRef(wide, i);
       if (i >= groups && counts.get(i - groups) >= 0) {
+        RexNode count = rex.makeInputRef(wide, groups + counts.get(i - groups));
         ref =
-            rex.makeCall(
-                types.createTypeWithNullability(want, true),
-                AVERAGE,
-                List.of(ref, rex.makeInputRef(wide, groups + counts.get(i - groups))));
+            want.getSqlTypeName() == SqlTypeName.DECIMAL
+                ? rex.makeCall(
+                    types.createTypeWithNullability(want, true),
+                    DECIMAL_AVERAGE,
+                    List.of(ref, count, rex.makeExactLiteral(BigDecimal.valueOf(want.getScale()))))
+                : rex.makeCall(
+                    types.createTypeWithNullability(want, true), AVERAGE, List.of(ref, count));
       }
       casts.add(ref.getType().equals(want) ? ref : rex.makeCast(want, ref));
     }

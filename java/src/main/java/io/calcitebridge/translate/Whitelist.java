@@ -297,6 +297,26 @@ final class Whitelist {
       return super.visitCall(over);
     }
 
+    /**
+     * DECIMAL arithmetic whose result keeps fewer decimals than its operands give (above 38 digits
+     * the scale gives way, as in Flink): DuckDB keeps the operands' scale and caps the precision
+     * instead, so the value does not fit the result type or overflows.
+     */
+    private void checkDecimalScale(RexCall call) {
+      if (call.getType().getSqlTypeName() != SqlTypeName.DECIMAL || call.operands.size() != 2) {
+        return;
+      }
+      int s1 = Math.max(call.operands.get(0).getType().getScale(), 0);
+      int s2 = Math.max(call.operands.get(1).getType().getScale(), 0);
+      int natural = call.getKind() == SqlKind.TIMES ? s1 + s2 : Math.max(s1, s2);
+      if (call.getType().getScale() != natural) {
+        throw refuse(
+            "DECIMAL arithmetic whose result scale is reduced to fit 38 digits ("
+                + call.getType()
+                + ")");
+      }
+    }
+
     @Override
     public Void visitCall(RexCall call) {
       SqlKind kind = call.getKind();
@@ -324,6 +344,11 @@ final class Whitelist {
           if (!SqlTypeFamily.APPROXIMATE_NUMERIC.contains(call.getType())) {
             throw refuse("a DECIMAL division");
           }
+          break;
+        case PLUS:
+        case MINUS:
+        case TIMES:
+          checkDecimalScale(call);
           break;
         case CAST:
           checkCast(call);

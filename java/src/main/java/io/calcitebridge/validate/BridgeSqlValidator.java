@@ -118,6 +118,27 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     return message.substring(0, message.indexOf('\u0000'));
   }
 
+  // ----- Flink's numbers -----------------------------------------------------------------------
+
+  /**
+   * {@code ROUND}, {@code TRUNCATE} and {@code SUBSTRING} become the operators with Flink's result
+   * types ({@link io.calcitebridge.functions.NumberFunctions#validating}), once the function is
+   * resolved.
+   */
+  @Override
+  protected @Nullable SqlNode performUnconditionalRewrites(
+      @Nullable SqlNode node, boolean underFrom) {
+    SqlNode rewritten = super.performUnconditionalRewrites(node, underFrom);
+    if (rewritten instanceof org.apache.calcite.sql.SqlBasicCall call) {
+      org.apache.calcite.sql.SqlOperator flink =
+          io.calcitebridge.functions.NumberFunctions.validating(call.getOperator());
+      if (flink != null) {
+        call.setOperator(flink);
+      }
+    }
+    return rewritten;
+  }
+
   // ----- Stopping ------------------------------------------------------------------------------
 
   /**

@@ -107,4 +107,28 @@ class SubQueryRulesTest {
     assertArrayEquals(new Object[] {null, true}, rows.get(2));
     assertArrayEquals(new Object[] {null, true}, rows.get(3));
   }
+
+  @Test
+  void aSubQueryCorrelatedWithTwoLevelsKeepsItsCorrelations() {
+    session.exec("CREATE TABLE l (a INT)");
+    session.exec("INSERT INTO l VALUES (4)");
+    session.exec("CREATE TABLE r (a INT)");
+    session.exec("INSERT INTO r VALUES (5), (5)");
+    String sql =
+        "SELECT a FROM l WHERE EXISTS (SELECT 1 FROM r WHERE NOT EXISTS"
+            + " (SELECT 1 FROM ts WHERE ts.a > l.a + r.a))";
+    List<Object[]> rows = session.exec(sql);
+    assertEquals(1, rows.size());
+    assertEquals(4, rows.get(0)[0]);
+    assertTrue(session.plan(sql).contains("Correlate"), session.plan(sql));
+    String negated =
+        "SELECT a FROM l WHERE NOT EXISTS (SELECT 1 FROM r WHERE NOT EXISTS"
+            + " (SELECT 1 FROM ts WHERE ts.b = l.a + r.a - 9))";
+    assertEquals(0, session.exec(negated).size());
+    String skipping =
+        "SELECT a FROM l WHERE EXISTS (SELECT 1 FROM r WHERE NOT EXISTS"
+            + " (SELECT 1 FROM ts WHERE ts.a > l.a))";
+    assertEquals(1, session.exec(skipping).size());
+    assertFalse(session.plan(skipping).contains("Correlate"), session.plan(skipping));
+  }
 }

@@ -1,0 +1,255 @@
+package io.calcitebridge.plan;
+
+import io.calcitebridge.functions.NumberFunctions;
+import io.calcitebridge.functions.StringFunctions;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.sql2rel.SqlRexContext;
+import org.apache.calcite.sql2rel.SqlRexConvertlet;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Conversions that give Flink's answers where Calcite's differ (see {@link NumberFunctions}):
+ *
+ * <ul>
+ *   <li>{@code CAST(x AS DECIMAL(p, s))} of a DECIMAL of larger scale rounds half up ({@code
+ *       CAST(1.5 AS DECIMAL(1, 0))} is 2); Calcite's cast truncates.
+ *   <li>{@code CAST(s AS INT)} (any integer type) of a string drops a fraction: {@code '1.5'} is 1.
+ *   <li>{@code CAST(b AS STRING)} of BYTES decodes UTF-8 ({@code X'41'} is {@code A}); Calcite's
+ *       gives the hexadecimal digits.
+ *   <li>{@code ROUND} and {@code TRUNCATE} of a DECIMAL to a literal scale give the value at the
+ *       validated scale ({@code ROUND(1.2345, 2)} is {@code 1.23}, {@code DECIMAL(4, 2)}).
+ *   <li>{@code x / y} of DECIMALs keeps 34 digits, rounded half up to the result's scale.
+ *   <li>{@code SUBSTRING} of a string is Flink's {@code SUBSTR}.
+ *   <li>{@code EXTRACT(MILLISECOND ...)} is the milliseconds within the second (345 for {@code
+ *       10:11:12.345}); Calcite's counts the seconds too (12345).
+ *   <li>{@code TIMESTAMPDIFF(MONTH|QUARTER|YEAR, ...)} of DATEs and TIMESTAMPs counts a month from
+ *       the 31st of January to the 28th of February, as Flink does; Calcite's gave 0.
+ * </ul>
+ */
+final class FlinkNumbers {
+  private FlinkNumbers() {}
+
+  /** The convertlet for {@code call}, or null where Calcite's is Flink's. */
+  static @Nullable SqlRexConvertlet convertlet(SqlCall call) {
+    if (call.getOperator() == NumberFunctions.SUBSTRING) {
+      return FlinkNumbers::substring;
+    }
+    if (call.getOperator() == NumberFunctions.ROUND
+        || call.getOperator() == NumberFunctions.TRUNCATE) {
+      return FlinkNumbers::round;
+    }
+    if (call.getKind() == SqlKind.EXTRACT
+        && call.operand(0) instanceof SqlIntervalQualifier q
+        && q.getStartUnit() == TimeUnit.MILLISECOND) {
+      return FlinkNumbers::extractMillisecond;
+    }
+    if (call.getKind() == SqlKind.DIVIDE && call.operandCount() == 2) {
+      return FlinkNumbers::divide;
+    }
+    if (call.getKind() == SqlKind.TIMESTAMP_DIFF && months(call) > 0) {
+      return FlinkNumbers::timestampDiff;
+    }
+    return null;
+  }
+
+  private static RexNode standard(SqlRexContext cx, SqlCall c) {
+    return StandardConvertletTable.INSTANCE.convertCall(cx, c);
+  }
+
+  private static List<RexNode> operands(SqlRexContext cx, SqlCall c) {
+    List<RexNode> out = new ArrayList<>();
+    for (SqlNode operand : c.getOperandList()) {
+      out.add(cx.convertExpression(operand));
+    }
+    return out;
+  }
+
+  private static RexNode substring(SqlRexContext cx, SqlCall c) {
+    RelDataType type = cx.getValidator().getValidatedNodeType(c);
+    List<RexNode> ops = operands(cx, c);
+    RexBuilder rex = cx.getRexBuilder();
+    if (!SqlTypeUtil.inCharFamily(ops.get(0).getType())) {
+      return rex.makeCall(type, SqlStdOperatorTable.SUBSTRING, ops);
+    }
+    RelDataTypeFactory f = rex.getTypeFactory();
+    List<RexNode> args = new ArrayList<>();
+    args.add(ops.get(0));
+    for (RexNode n : ops.subList(1, ops.size())) {
+      RelDataType t = n.getType();
+      args.add(
+          t.getSqlTypeName() == SqlTypeName.INTEGER
+              ? n
+              : rex.makeCast(
+                  f.createTypeWithNullability(f.createSqlType(SqlTypeName.INTEGER), t.isNullable()),
+                  n));
+    }
+    return rex.makeCall(type, StringFunctions.SUBSTR, args);
+  }
+
+  private static RexNode round(SqlRexContext cx, SqlCall c) {
+    RelDataType type = cx.getValidator().getValidatedNodeType(c);
+    List<RexNode> ops = operands(cx, c);
+    RexBuilder rex = cx.getRexBuilder();
+    boolean truncate = c.getOperator() == NumberFunctions.TRUNCATE;
+    RexNode x = ops.get(0);
+    if (x.getType().getSqlTypeName() == SqlTypeName.DECIMAL
+        && type.getSqlTypeName() == SqlTypeName.DECIMAL
+        && (ops.size() == 1 || ops.get(1) instanceof RexLiteral)) {
+      RexNode r = ops.size() == 1 ? rex.makeExactLiteral(BigDecimal.ZERO) : ops.get(1);
+      return rex.makeCall(
+          type,
+          truncate ? NumberFunctions.ROUND_DOWN : NumberFunctions.ROUND_HALF_UP,
+          List.of(x, r));
+    }
+    return rex.makeCall(
+        type, truncate ? SqlStdOperatorTable.TRUNCATE : SqlStdOperatorTable.ROUND, ops);
+  }
+
+  /** A cast that Flink computes otherwise than Calcite, converted; else null. */
+  static @Nullable RexNode cast(SqlRexContext cx, SqlCall c) {
+    if (c.operandCount() != 2) {
+      return null;
+    }
+    SqlNode operand = c.operand(0);
+    // A cast that implicit coercion added may have no validated type, nor its operand.
+    RelDataType target = cx.getValidator().getValidatedNodeTypeIfKnown(c);
+    RelDataType source = cx.getValidator().getValidatedNodeTypeIfKnown(operand);
+    if (target == null || source == null) {
+      return null;
+    }
+    RexBuilder rex = cx.getRexBuilder();
+    RelDataTypeFactory f = rex.getTypeFactory();
+    if (source.getSqlTypeName() == SqlTypeName.DECIMAL
+        && target.getSqlTypeName() == SqlTypeName.DECIMAL
+        && target.getScale() < source.getScale()) {
+      RexNode x = cx.convertExpression(operand);
+      int scale = target.getScale();
+      int precision =
+          Math.min(
+              f.getTypeSystem().getMaxPrecision(SqlTypeName.DECIMAL),
+              source.getPrecision() - source.getScale() + scale + 1);
+      RelDataType rounded =
+          f.createTypeWithNullability(
+              f.createSqlType(SqlTypeName.DECIMAL, precision, scale), x.getType().isNullable());
+      RexNode round =
+          rex.makeCall(
+              rounded,
+              NumberFunctions.ROUND_HALF_UP,
+              List.of(x, rex.makeExactLiteral(BigDecimal.valueOf(scale))));
+      return rex.makeCast(target, round);
+    }
+    if (SqlTypeUtil.inCharFamily(source)
+        && SqlTypeFamily.INTEGER.contains(target)
+        && target.getSqlTypeName() != SqlTypeName.NULL) {
+      RexNode x = cx.convertExpression(operand);
+      RelDataType bigint =
+          f.createTypeWithNullability(
+              f.createSqlType(SqlTypeName.BIGINT), x.getType().isNullable());
+      return rex.makeCast(target, rex.makeCall(bigint, NumberFunctions.PARSE_INTEGER, List.of(x)));
+    }
+    if (SqlTypeFamily.BINARY.contains(source) && SqlTypeUtil.inCharFamily(target)) {
+      RexNode x = cx.convertExpression(operand);
+      RelDataType string =
+          f.createTypeWithNullability(
+              f.createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE), x.getType().isNullable());
+      return rex.makeCast(target, rex.makeCall(string, NumberFunctions.DECODE_UTF8, List.of(x)));
+    }
+    return null;
+  }
+
+  /** A division of DECIMALs at the result's scale ({@link NumberFunctions#DECIMAL_DIVIDE}). */
+  private static RexNode divide(SqlRexContext cx, SqlCall c) {
+    RelDataType type = cx.getValidator().getValidatedNodeTypeIfKnown(c);
+    if (type == null || type.getSqlTypeName() != SqlTypeName.DECIMAL) {
+      return standard(cx, c);
+    }
+    RexBuilder rex = cx.getRexBuilder();
+    List<RexNode> ops = new ArrayList<>(operands(cx, c));
+    ops.add(rex.makeExactLiteral(BigDecimal.valueOf(type.getScale())));
+    return rex.makeCall(type, NumberFunctions.DECIMAL_DIVIDE, ops);
+  }
+
+  private static RexNode extractMillisecond(SqlRexContext cx, SqlCall c) {
+    RelDataType type = cx.getValidator().getValidatedNodeType(c);
+    RexBuilder rex = cx.getRexBuilder();
+    return rex.makeCall(
+        type,
+        SqlStdOperatorTable.MOD,
+        List.of(standard(cx, c), rex.makeExactLiteral(BigDecimal.valueOf(1000))));
+  }
+
+  /** Months per unit of a TIMESTAMPDIFF counted in months (1, 3, 12), or 0. */
+  private static int months(SqlCall call) {
+    SqlNode unit = call.operand(0);
+    TimeUnit u = null;
+    if (unit instanceof SqlIntervalQualifier q) {
+      u = q.getStartUnit();
+    } else if (unit instanceof SqlLiteral l && l.getValue() instanceof TimeUnit t) {
+      u = t;
+    }
+    if (u == null) {
+      return 0;
+    }
+    return switch (u) {
+      case MONTH -> 1;
+      case QUARTER -> 3;
+      case YEAR -> 12;
+      default -> 0;
+    };
+  }
+
+  private static RexNode timestampDiff(SqlRexContext cx, SqlCall c) {
+    RelDataType type = cx.getValidator().getValidatedNodeType(c);
+    RexBuilder rex = cx.getRexBuilder();
+    RelDataTypeFactory f = rex.getTypeFactory();
+    RexNode t1 = cx.convertExpression(c.operand(1));
+    RexNode t2 = cx.convertExpression(c.operand(2));
+    if (!instant(t1.getType()) || !instant(t2.getType())) {
+      return standard(cx, c);
+    }
+    RexNode months =
+        rex.makeCall(
+            type, NumberFunctions.MONTHS_BETWEEN, List.of(millis(rex, f, t1), millis(rex, f, t2)));
+    int per = months(c);
+    if (per == 1) {
+      return months;
+    }
+    return rex.makeCall(
+        type,
+        SqlStdOperatorTable.DIVIDE,
+        List.of(months, rex.makeExactLiteral(BigDecimal.valueOf(per))));
+  }
+
+  private static boolean instant(RelDataType t) {
+    return t.getSqlTypeName() == SqlTypeName.DATE || t.getSqlTypeName() == SqlTypeName.TIMESTAMP;
+  }
+
+  /** A DATE or TIMESTAMP as a TIMESTAMP(3), whose value in generated code is its milliseconds. */
+  private static RexNode millis(RexBuilder rex, RelDataTypeFactory f, RexNode t) {
+    if (t.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP) {
+      return t;
+    }
+    return rex.makeCast(
+        f.createTypeWithNullability(
+            f.createSqlType(SqlTypeName.TIMESTAMP, 3), t.getType().isNullable()),
+        t);
+  }
+}
