@@ -46,6 +46,19 @@ final class SparkOperators {
           SqlFunctionCategory.SYSTEM);
 
   /**
+   * Spark's {@code round(x, s)} of a DECIMAL: half up at scale {@code s}, as the reference's
+   * rounding of a DECIMAL ({@code ROUND}, and a cast to a smaller scale) is.
+   */
+  static final SqlFunction ROUND =
+      new SqlFunction(
+          "round",
+          SqlKind.OTHER_FUNCTION,
+          ReturnTypes.ARG0_NULLABLE,
+          null,
+          OperandTypes.ANY_ANY,
+          SqlFunctionCategory.NUMERIC);
+
+  /**
    * A field of a computed ROW ({@code items[1].x}): written {@code (expr).`x`}. Calcite's converter
    * writes such an access as a column named {@code items[1]} (CALCITE-6344); the second operand is
    * the field's name as a string literal.

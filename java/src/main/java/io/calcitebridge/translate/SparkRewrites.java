@@ -1,5 +1,6 @@
 package io.calcitebridge.translate;
 
+import io.calcitebridge.functions.NumberFunctions;
 import io.calcitebridge.plan.Convertlets;
 import java.math.BigDecimal;
 import java.util.List;
@@ -124,6 +125,11 @@ final class SparkRewrites extends RexShuttle {
             SparkOperators.FLOOR_NTZ,
             List.of(visited.operands.get(0), rex.makeLiteral(range.name())));
       }
+    }
+    if (visited.getOperator() == NumberFunctions.ROUND_HALF_UP
+        && visited.operands.get(0).getType().getSqlTypeName() == SqlTypeName.DECIMAL
+        && visited.operands.get(1) instanceof RexLiteral) {
+      return rex.makeCall(visited.getType(), SparkOperators.ROUND, visited.operands);
     }
     if (visited.getKind() == SqlKind.CAST) {
       RexNode operand = visited.operands.get(0);

@@ -113,6 +113,7 @@ final class SparkWhitelist {
           "cb_field",
           "cb_floor_ntz",
           "named_struct",
+          "round",
           // Spark maps case as Java's String does, as the reference does.
           "UPPER",
           "LOWER");

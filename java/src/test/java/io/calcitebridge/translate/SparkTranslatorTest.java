@@ -55,9 +55,9 @@ class SparkTranslatorTest {
   }
 
   @Test
-  void decimalScaleDownTruncates() {
+  void decimalScaleDownRoundsHalfUp() {
     String sql = sql("SELECT CAST(amount AS DECIMAL(4, 1)) FROM t");
-    assertTrue(sql.contains("MOD(`amount`, 0.1)"), sql);
+    assertTrue(sql.contains("CAST(ROUND(`amount`, 1) AS DECIMAL(4, 1))"), sql);
   }
 
   @Test
