@@ -67,6 +67,11 @@ public final class Convertlets implements SqlRexConvertletTable {
 
   @Override
   public @Nullable SqlRexConvertlet get(SqlCall call) {
+    // TIMESTAMP_LTZ in the session time zone, Flink's CURRENT_TIMESTAMP and LOCALTIMESTAMP.
+    return LocalTimeZoneConvertlets.wrap(call, convertlet(call));
+  }
+
+  private @Nullable SqlRexConvertlet convertlet(SqlCall call) {
     if (call.getKind() == SqlKind.CHAR_LENGTH) {
       return (cx, c) -> {
         List<RexNode> operands = c.getOperandList().stream().map(cx::convertExpression).toList();
