@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import decimal
 import re
 import sys
 import zoneinfo
@@ -85,33 +86,79 @@ CHUNK = 25
 def _run(env: Any, sql: str, zone: str) -> tuple[list[str], list[tuple[Any, ...]]]:
     """The column types and the rows of one query.
 
-    PyFlink cannot read a TIMESTAMP_LTZ value back (its pickler fails on an Instant), so such a
-    column is read as Flink's text for it, the wall-clock time in the session zone ``zone``, and
-    made the instant again: a datetime in that zone."""
+    PyFlink cannot read some values back: a TIMESTAMP_LTZ (its pickler fails on an Instant) and
+    an array holding a NULL (EOFError). Such a column is read as Flink's text for it and made the
+    value again (:func:`_from_text`): a TIMESTAMP_LTZ is the wall-clock time in the session zone
+    ``zone``, made a datetime in that zone; an array of numbers or strings is ``[1, NULL, 3]``."""
     table = env.sql_query(sql)
     schema = table._j_table.getResolvedSchema()
     types = schema.getColumnDataTypes()
     names = [str(types.get(j).toString()) for j in range(types.size())]
-    ltz = [n.startswith("TIMESTAMP_LTZ") for n in names]
-    if any(ltz):
-        columns = [str(c) for c in schema.getColumnNames()]
+    columns = [str(c) for c in schema.getColumnNames()]
+    as_text = [n.startswith("TIMESTAMP_LTZ") for n in names]
+    try:
+        return names, _collect(env, sql, table, columns, as_text, names, zone)
+    except Exception:
+        arrays = [_ARRAY.match(n) is not None for n in names]
+        if not any(arrays):
+            raise
+        as_text = [t or a for t, a in zip(as_text, arrays, strict=True)]
+        return names, _collect(env, sql, None, columns, as_text, names, zone)
+
+
+_ARRAY = re.compile(r"^ARRAY<(.*)>( NOT NULL)?$")
+
+
+def _collect(
+    env: Any,
+    sql: str,
+    table: Any,
+    columns: list[str],
+    as_text: list[bool],
+    types: list[str],
+    zone: str,
+) -> list[tuple[Any, ...]]:
+    if any(as_text) or table is None:
         cols = ", ".join(
-            f"CAST(`{c}` AS STRING)" if is_ltz else f"`{c}`"
-            for c, is_ltz in zip(columns, ltz, strict=True)
+            f"CAST(`{c}` AS STRING)" if text else f"`{c}`"
+            for c, text in zip(columns, as_text, strict=True)
         )
         table = env.sql_query(f"SELECT {cols} FROM ({sql})")
     with table.execute().collect() as results:
         rows = [_row(r) for r in results]
-    if any(ltz):
-        tz = zoneinfo.ZoneInfo(zone)
-        rows = [
-            tuple(
-                datetime.datetime.fromisoformat(v).replace(tzinfo=tz) if is_ltz and v else v
-                for v, is_ltz in zip(row, ltz, strict=True)
-            )
-            for row in rows
-        ]
-    return names, rows
+    return [
+        tuple(
+            _from_text(v, t, zone) if text else v
+            for v, t, text in zip(row, types, as_text, strict=True)
+        )
+        for row in rows
+    ]
+
+
+def _from_text(text: str | None, type_: str, zone: str) -> Any:
+    """A value from Flink's text for it (see :func:`_run`)."""
+    if text is None:
+        return None
+    if type_.startswith("TIMESTAMP_LTZ"):
+        return datetime.datetime.fromisoformat(text).replace(tzinfo=zoneinfo.ZoneInfo(zone))
+    m = _ARRAY.match(type_)
+    if m is None:
+        raise ValueError(f"cannot read {type_} from text")
+    element = m.group(1).removesuffix(" NOT NULL")
+    inner = text.strip()[1:-1]
+    if not inner:
+        return []
+    out: list[Any] = []
+    for part in inner.split(", "):
+        if part == "NULL":
+            out.append(None)
+        elif element in ("INT", "BIGINT", "SMALLINT", "TINYINT"):
+            out.append(int(part))
+        elif element.startswith("DECIMAL"):
+            out.append(decimal.Decimal(part))
+        else:
+            out.append(part)
+    return out
 
 
 def _run_cases(

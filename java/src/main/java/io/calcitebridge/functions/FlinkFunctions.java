@@ -15,9 +15,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * Flink's built-in functions that Calcite's standard operator table lacks, one class per category
  * of Flink's documentation: {@link StringFunctions}, {@link ConditionalFunctions}, {@link
- * HashFunctions}, {@link MathFunctions}, {@link TemporalFunctions}. Their names, argument types,
- * result types and NULL handling are Flink 2.3's, checked against PyFlink's answers in {@code
- * tests/flink/}.
+ * HashFunctions}, {@link MathFunctions}, {@link TemporalFunctions}, {@link CollectionFunctions}.
+ * Their names, argument types, result types and NULL handling are Flink 2.3's, checked against
+ * PyFlink's answers in {@code tests/flink/}.
  */
 public final class FlinkFunctions {
   private FlinkFunctions() {}
@@ -30,6 +30,7 @@ public final class FlinkFunctions {
     all.addAll(HashFunctions.ALL);
     all.addAll(MathFunctions.ALL);
     all.addAll(TemporalFunctions.ALL);
+    all.addAll(CollectionFunctions.ALL);
     return SqlOperatorTables.of(all);
   }
 
