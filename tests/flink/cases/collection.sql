@@ -147,3 +147,11 @@ SPLIT('a--b', '--')
 SPLIT(CAST(NULL AS STRING), ',')
 SPLIT('a,b', CAST(NULL AS STRING))
 SELECT SPLIT(s, d) FROM (VALUES ('x y', ' '), ('1;2;', ';'), (CAST(NULL AS STRING), ';')) AS t(s, d)
+
+-- function: ARRAY_AGG
+SELECT ARRAY_AGG(x) FROM (VALUES (1), (2), (3)) AS t(x)
+SELECT ARRAY_AGG(x) FROM (VALUES (1), (CAST(NULL AS INT)), (3)) AS t(x)
+SELECT ARRAY_AGG(DISTINCT x) FROM (VALUES (1), (1), (2)) AS t(x)
+SELECT ARRAY_AGG(x) FROM (VALUES (1)) AS t(x) WHERE x > 5
+SELECT g, ARRAY_AGG(s) FROM (VALUES (1, 'a'), (1, 'b'), (2, 'c')) AS t(g, s) GROUP BY g
+SELECT CARDINALITY(ARRAY_AGG(x)) FROM (VALUES (1), (CAST(NULL AS INT)), (3)) AS t(x)

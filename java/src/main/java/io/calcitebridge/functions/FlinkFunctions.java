@@ -31,6 +31,9 @@ public final class FlinkFunctions {
     all.addAll(MathFunctions.ALL);
     all.addAll(TemporalFunctions.ALL);
     all.addAll(CollectionFunctions.ALL);
+    all.addAll(JsonFunctions.ALL);
+    // Flink's ARRAY_AGG: NULLs kept, an array of no rows is empty.
+    all.add(org.apache.calcite.sql.fun.SqlLibraryOperators.ARRAY_AGG);
     return SqlOperatorTables.of(all);
   }
 

@@ -67,8 +67,9 @@ public final class Convertlets implements SqlRexConvertletTable {
 
   @Override
   public @Nullable SqlRexConvertlet get(SqlCall call) {
-    // TIMESTAMP_LTZ in the session time zone, Flink's CURRENT_TIMESTAMP and LOCALTIMESTAMP.
-    return LocalTimeZoneConvertlets.wrap(call, convertlet(call));
+    // TIMESTAMP_LTZ in the session time zone, Flink's CURRENT_TIMESTAMP and LOCALTIMESTAMP;
+    // JSON functions of Flink's type.
+    return JsonConvertlets.wrap(call, LocalTimeZoneConvertlets.wrap(call, convertlet(call)));
   }
 
   private @Nullable SqlRexConvertlet convertlet(SqlCall call) {
