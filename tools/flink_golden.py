@@ -141,6 +141,26 @@ def _from_text(text: str | None, type_: str, zone: str) -> Any:
         return None
     if type_.startswith("TIMESTAMP_LTZ"):
         return datetime.datetime.fromisoformat(text).replace(tzinfo=zoneinfo.ZoneInfo(zone))
+    return _array_from_text(text, type_)
+
+
+def _split_top(inner: str) -> list[str]:
+    """The parts of a list's text between the commas outside nested brackets."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(inner):
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(inner[start:i])
+            start = i + 2 if inner[i + 1 : i + 2] == " " else i + 1
+    parts.append(inner[start:])
+    return parts
+
+
+def _array_from_text(text: str, type_: str) -> Any:
+    """An array of numbers, strings or such arrays from Flink's text: ``[1, NULL, 3]``."""
     m = _ARRAY.match(type_)
     if m is None:
         raise ValueError(f"cannot read {type_} from text")
@@ -149,15 +169,19 @@ def _from_text(text: str | None, type_: str, zone: str) -> Any:
     if not inner:
         return []
     out: list[Any] = []
-    for part in inner.split(", "):
+    for part in _split_top(inner):
         if part == "NULL":
             out.append(None)
+        elif element.startswith("ARRAY<"):
+            out.append(_array_from_text(part, element))
         elif element in ("INT", "BIGINT", "SMALLINT", "TINYINT"):
             out.append(int(part))
         elif element.startswith("DECIMAL"):
             out.append(decimal.Decimal(part))
-        else:
+        elif element in ("STRING",) or element.startswith(("CHAR", "VARCHAR")):
             out.append(part)
+        else:
+            raise ValueError(f"cannot read {type_} from text")
     return out
 
 

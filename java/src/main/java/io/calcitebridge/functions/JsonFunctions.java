@@ -55,10 +55,27 @@ public final class JsonFunctions {
           SqlStdOperatorTable.JSON_OBJECT,
           SqlStdOperatorTable.JSON_ARRAY);
 
+  /**
+   * {@code x IS JSON [VALUE | OBJECT | ARRAY | SCALAR]}: FALSE, not NULL, for a NULL {@code x}, as
+   * in Flink; the result is {@code BOOLEAN NOT NULL}.
+   */
+  public static final Set<SqlOperator> IS_JSON =
+      Set.of(
+          SqlStdOperatorTable.IS_JSON_VALUE,
+          SqlStdOperatorTable.IS_JSON_OBJECT,
+          SqlStdOperatorTable.IS_JSON_ARRAY,
+          SqlStdOperatorTable.IS_JSON_SCALAR);
+
   public static final List<SqlOperator> ALL = List.of(JSON_STRING, JSON);
 
-  /** Flink's type for a result of {@link #STRING_RESULTS}: STRING for VARCHAR(2000). */
+  /**
+   * Flink's type for a result of {@link #STRING_RESULTS} (STRING for VARCHAR(2000)) or {@link
+   * #IS_JSON} (NOT NULL).
+   */
   public static RelDataType flinkType(RelDataTypeFactory f, RelDataType type) {
+    if (type.getSqlTypeName() == SqlTypeName.BOOLEAN) {
+      return f.createTypeWithNullability(type, false);
+    }
     if (type.getSqlTypeName() == SqlTypeName.VARCHAR && type.getPrecision() == 2000) {
       return f.createTypeWithNullability(
           f.createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE), type.isNullable());

@@ -25,6 +25,11 @@ final class JsonConvertlets {
   private JsonConvertlets() {}
 
   static @Nullable SqlRexConvertlet wrap(SqlCall call, @Nullable SqlRexConvertlet base) {
+    if (base != null && JsonFunctions.IS_JSON.contains(call.getOperator())) {
+      // FALSE for NULL, as in Flink.
+      return (cx, c) ->
+          cx.getRexBuilder().makeCall(SqlStdOperatorTable.IS_TRUE, base.convertCall(cx, c));
+    }
     if (base == null || !JsonFunctions.STRING_RESULTS.contains(call.getOperator())) {
       return base;
     }

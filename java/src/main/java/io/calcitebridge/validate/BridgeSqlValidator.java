@@ -133,8 +133,9 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     }
     RelDataType type = super.deriveType(scope, expr);
     if (expr instanceof SqlCall call
-        && io.calcitebridge.functions.JsonFunctions.STRING_RESULTS.contains(call.getOperator())) {
-      // Flink's STRING for Calcite's VARCHAR(2000) (JsonConvertlets casts to it).
+        && (io.calcitebridge.functions.JsonFunctions.STRING_RESULTS.contains(call.getOperator())
+            || io.calcitebridge.functions.JsonFunctions.IS_JSON.contains(call.getOperator()))) {
+      // Flink's STRING for Calcite's VARCHAR(2000), IS JSON never NULL (see JsonConvertlets).
       RelDataType flink =
           io.calcitebridge.functions.JsonFunctions.flinkType(getTypeFactory(), type);
       if (flink != type) {
