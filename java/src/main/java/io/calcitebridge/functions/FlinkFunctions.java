@@ -33,7 +33,7 @@ public final class FlinkFunctions {
     all.addAll(CollectionFunctions.ALL);
     all.addAll(JsonFunctions.ALL);
     // Flink's ARRAY_AGG: NULLs kept, an array of no rows is empty.
-    all.add(org.apache.calcite.sql.fun.SqlLibraryOperators.ARRAY_AGG);
+    all.add(new ArrayAgg());
     return SqlOperatorTables.of(all);
   }
 
