@@ -3,9 +3,10 @@ the value and type PyFlink gave (``tests/flink/golden/``, written by ``make gold
 
 Each case runs on the default backend, on ``enumerable`` and on ``duckdb``; DuckDB may refuse a
 query (``cb.UnsupportedError``, then ``auto`` runs it on Calcite's engine), but a query it
-accepts must give the same answer. A case that differs must be listed in
-``tests/flink/expected.tsv`` with its outcome and reason, and a listed case that no longer
-differs fails too, so the list only shrinks. PyFlink is not needed here.
+accepts must give the same answer. A case file may set the session time zone
+(``-- table.local-time-zone: ZONE``); the case runs in it, as in Flink. A case that differs
+must be listed in ``tests/flink/expected.tsv`` with its outcome and reason, and a listed case
+that no longer differs fails too, so the list only shrinks. PyFlink is not needed here.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ def _cases() -> Iterator[object]:
 
 @pytest.mark.parametrize(("golden", "backend"), list(_cases()))
 def test_flink_function(env: cb.Environment, golden: oracle.Golden, backend: str) -> None:
+    env.config.set("table.local-time-zone", oracle.zone_of(golden.category))
     result, error = _answer(env, golden.sql, backend)
     if backend == "duckdb" and error is not None and error.startswith("UnsupportedError"):
         return  # refused: `auto` runs it on Calcite's engine, checked by the other backends

@@ -2,7 +2,8 @@
 
 ``python tools/flink_golden.py flink`` runs in an environment with PyFlink (``pip install
 apache-flink==2.3.0``, Java 17; never the project's own). It starts one batch-mode
-TableEnvironment (parallelism 1, time zone UTC), runs every case in it and writes
+TableEnvironment (parallelism 1; the session time zone is the case file's, UTC unless it says
+otherwise), runs every case in it and writes
 ``tests/flink/golden/<category>.tsv`` with each case's result type (from the resolved schema) and
 rows as text, or the error Flink raised, and ``tests/flink/functions.tsv`` (Flink's functions).
 
@@ -15,8 +16,11 @@ rows as text, or the error Flink raised, and ``tests/flink/functions.tsv`` (Flin
 from __future__ import annotations
 
 import argparse
+import datetime
+import decimal
 import re
 import sys
+import zoneinfo
 from pathlib import Path
 from typing import Any
 
@@ -79,29 +83,111 @@ def _row(row: Any) -> tuple[Any, ...]:
 CHUNK = 25
 
 
-def _run(env: Any, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """The column types and the rows of one query."""
+def _run(env: Any, sql: str, zone: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """The column types and the rows of one query.
+
+    PyFlink cannot read some values back: a TIMESTAMP_LTZ (its pickler fails on an Instant) and
+    an array holding a NULL (EOFError). Such a column is read as Flink's text for it and made the
+    value again (:func:`_from_text`): a TIMESTAMP_LTZ is the wall-clock time in the session zone
+    ``zone``, made a datetime in that zone; an array of numbers or strings is ``[1, NULL, 3]``."""
     table = env.sql_query(sql)
-    types = table._j_table.getResolvedSchema().getColumnDataTypes()
+    schema = table._j_table.getResolvedSchema()
+    types = schema.getColumnDataTypes()
     names = [str(types.get(j).toString()) for j in range(types.size())]
+    columns = [str(c) for c in schema.getColumnNames()]
+    as_text = [n.startswith("TIMESTAMP_LTZ") for n in names]
+    try:
+        return names, _collect(env, sql, table, columns, as_text, names, zone)
+    except Exception:
+        arrays = [_ARRAY.match(n) is not None for n in names]
+        if not any(arrays):
+            raise
+        as_text = [t or a for t, a in zip(as_text, arrays, strict=True)]
+        return names, _collect(env, sql, None, columns, as_text, names, zone)
+
+
+_ARRAY = re.compile(r"^ARRAY<(.*)>( NOT NULL)?$")
+
+
+def _collect(
+    env: Any,
+    sql: str,
+    table: Any,
+    columns: list[str],
+    as_text: list[bool],
+    types: list[str],
+    zone: str,
+) -> list[tuple[Any, ...]]:
+    if any(as_text) or table is None:
+        cols = ", ".join(
+            f"CAST(`{c}` AS STRING)" if text else f"`{c}`"
+            for c, text in zip(columns, as_text, strict=True)
+        )
+        table = env.sql_query(f"SELECT {cols} FROM ({sql})")
     with table.execute().collect() as results:
         rows = [_row(r) for r in results]
-    return names, rows
+    return [
+        tuple(
+            _from_text(v, t, zone) if text else v
+            for v, t, text in zip(row, types, as_text, strict=True)
+        )
+        for row in rows
+    ]
 
 
-def run_flink(functions_only: bool = False) -> int:
-    from pyflink.table import EnvironmentSettings, TableEnvironment
+def _from_text(text: str | None, type_: str, zone: str) -> Any:
+    """A value from Flink's text for it (see :func:`_run`)."""
+    if text is None:
+        return None
+    if type_.startswith("TIMESTAMP_LTZ"):
+        return datetime.datetime.fromisoformat(text).replace(tzinfo=zoneinfo.ZoneInfo(zone))
+    return _array_from_text(text, type_)
 
-    env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
-    config = env.get_config()
-    config.set("parallelism.default", "1")
-    config.set("table.local-time-zone", "UTC")
 
-    write_functions()
-    if functions_only:
-        return 0
-    cases = oracle.load_cases()
-    answers: dict[str, tuple[str, str]] = {}
+def _split_top(inner: str) -> list[str]:
+    """The parts of a list's text between the commas outside nested brackets."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(inner):
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(inner[start:i])
+            start = i + 2 if inner[i + 1 : i + 2] == " " else i + 1
+    parts.append(inner[start:])
+    return parts
+
+
+def _array_from_text(text: str, type_: str) -> Any:
+    """An array of numbers, strings or such arrays from Flink's text: ``[1, NULL, 3]``."""
+    m = _ARRAY.match(type_)
+    if m is None:
+        raise ValueError(f"cannot read {type_} from text")
+    element = m.group(1).removesuffix(" NOT NULL")
+    inner = text.strip()[1:-1]
+    if not inner:
+        return []
+    out: list[Any] = []
+    for part in _split_top(inner):
+        if part == "NULL":
+            out.append(None)
+        elif element.startswith("ARRAY<"):
+            out.append(_array_from_text(part, element))
+        elif element in ("INT", "BIGINT", "SMALLINT", "TINYINT"):
+            out.append(int(part))
+        elif element.startswith("DECIMAL"):
+            out.append(decimal.Decimal(part))
+        elif element in ("STRING",) or element.startswith(("CHAR", "VARCHAR")):
+            out.append(part)
+        else:
+            raise ValueError(f"cannot read {type_} from text")
+    return out
+
+
+def _run_cases(
+    env: Any, cases: list[oracle.Case], zone: str, answers: dict[str, tuple[str, str]]
+) -> None:
     # Constant expressions run as the columns of one query, a chunk at a time (a job takes a
     # second or two to start); a chunk that fails runs again as two halves, down to single cases.
     single = [c for c in cases if not c.expression]
@@ -114,7 +200,7 @@ def run_flink(functions_only: bool = False) -> int:
             continue
         sql = "SELECT " + ", ".join(c.sql[len("SELECT ") :] for c in chunk)
         try:
-            types, rows = _run(env, sql)
+            types, rows = _run(env, sql, zone)
         except Exception:
             half = len(chunk) // 2
             pending += [chunk[:half], chunk[half:]]
@@ -123,11 +209,30 @@ def run_flink(functions_only: bool = False) -> int:
             answers[c.sql] = (types[j], oracle.render([(r[j],) for r in rows]))
     for i, case in enumerate(single, 1):
         try:
-            types, rows = _run(env, case.sql)
+            types, rows = _run(env, case.sql, zone)
             answers[case.sql] = (", ".join(types), oracle.render(rows))
         except Exception as exc:
             answers[case.sql] = ("", _flink_error(exc))
         print(f"[{i}/{len(single)}] {case.sql} -> {answers[case.sql]}", flush=True)
+
+
+def run_flink(functions_only: bool = False, categories: list[str] | None = None) -> int:
+    from pyflink.table import EnvironmentSettings, TableEnvironment
+
+    env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    config = env.get_config()
+    config.set("parallelism.default", "1")
+
+    write_functions()
+    if functions_only:
+        return 0
+    cases = oracle.load_cases()
+    if categories:
+        cases = [c for c in cases if c.category in categories]
+    answers: dict[str, tuple[str, str]] = {}
+    for zone in sorted({oracle.zone_of(c.category) for c in cases}):
+        config.set("table.local-time-zone", zone)
+        _run_cases(env, [c for c in cases if oracle.zone_of(c.category) == zone], zone, answers)
     by_category: dict[str, list[oracle.Golden]] = {}
     for case in cases:
         type_, result = answers[case.sql]
@@ -151,8 +256,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--functions-only", action="store_true", help="only write tests/flink/functions.tsv"
     )
+    parser.add_argument(
+        "categories", nargs="*", help="only these case files (default: all), e.g. timezone"
+    )
     args = parser.parse_args(argv)
-    return run_flink(args.functions_only) if args.what == "flink" else write_docs()
+    if args.what == "docs":
+        return write_docs()
+    return run_flink(args.functions_only, args.categories)
 
 
 if __name__ == "__main__":

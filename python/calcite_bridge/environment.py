@@ -66,6 +66,10 @@ class Environment:
                 self._cached_sandbox = sandbox
         return sandbox
 
+    def _zone(self) -> str:
+        """The session time zone, in which a result shows its TIMESTAMP_LTZ values."""
+        return str(self.config.get("table.local-time-zone"))
+
     def _settings_changed(self) -> None:
         self._cached_sandbox = None
 
@@ -84,7 +88,7 @@ class Environment:
             reader, kind = self._session.run(sql, False, None, _duration(timeout))
         finally:
             self._settings_changed()  # a SET or RESET, perhaps
-        return Result(reader, kind=kind, sql=sql)
+        return Result(reader, kind=kind, sql=sql, zone=self._zone)
 
     def sql(
         self, sql: str, backend: str | None = None, timeout: float | str | None = None
@@ -95,7 +99,7 @@ class Environment:
         ``execution.timeout``: past it, planning, running or reading the rows raises
         ``TimeoutError`` and the work stops."""
         reader, kind = self._session.run(sql, True, backend, _duration(timeout))
-        return Result(reader, kind=kind, sql=sql)
+        return Result(reader, kind=kind, sql=sql, zone=self._zone)
 
     def execute_script(self, sql: str) -> int:
         """Runs every statement of ``sql`` (separated by ``;``); returns how many ran."""

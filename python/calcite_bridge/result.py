@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pyarrow as pa
@@ -11,8 +11,33 @@ import pyarrow as pa
 from .errors import ResultConsumedError, from_stream_failure
 
 
-def _checked(reader: pa.RecordBatchReader, sql: str | None) -> pa.RecordBatchReader:
-    """``reader`` with the failures of the JVM side raised as typed errors rather than OSError."""
+def _zoned(schema: pa.Schema, zone: Callable[[], str] | None) -> pa.Schema | None:
+    """The schema with its TIMESTAMP_LTZ columns (Arrow timestamps in UTC) shown in the session
+    time zone ``zone()``, as Flink shows them; None when nothing changes."""
+    if zone is None or not any(
+        pa.types.is_timestamp(f.type) and f.type.tz == "UTC" for f in schema
+    ):
+        return None
+    tz = zone()
+    if tz == "UTC":
+        return None
+    return pa.schema(
+        [
+            f.with_type(pa.timestamp(f.type.unit, tz))
+            if pa.types.is_timestamp(f.type) and f.type.tz == "UTC"
+            else f
+            for f in schema
+        ],
+        metadata=schema.metadata,
+    )
+
+
+def _checked(
+    reader: pa.RecordBatchReader, sql: str | None, zone: Callable[[], str] | None = None
+) -> pa.RecordBatchReader:
+    """``reader`` with the failures of the JVM side raised as typed errors rather than OSError,
+    and its instants in the session time zone (:func:`_zoned`)."""
+    zoned = _zoned(reader.schema, zone)
 
     def batches() -> Iterator[pa.RecordBatch]:
         with reader:
@@ -23,9 +48,15 @@ def _checked(reader: pa.RecordBatchReader, sql: str | None) -> pa.RecordBatchRea
                     return
                 except (pa.ArrowException, OSError) as e:
                     raise from_stream_failure(e, sql) from None
+                if zoned is not None:
+                    # The same values, only the zone they are shown in changes.
+                    batch = pa.RecordBatch.from_arrays(
+                        [c.cast(f.type) for c, f in zip(batch.columns, zoned, strict=True)],
+                        schema=zoned,
+                    )
                 yield batch
 
-    return pa.RecordBatchReader.from_batches(reader.schema, batches())
+    return pa.RecordBatchReader.from_batches(zoned or reader.schema, batches())
 
 
 class Result:
@@ -44,10 +75,14 @@ class Result:
     arraysize: int = 1
 
     def __init__(
-        self, reader: pa.RecordBatchReader, kind: str = "query", sql: str | None = None
+        self,
+        reader: pa.RecordBatchReader,
+        kind: str = "query",
+        sql: str | None = None,
+        zone: Callable[[], str] | None = None,
     ) -> None:
-        self._reader: pa.RecordBatchReader | None = _checked(reader, sql)
-        self._schema = reader.schema
+        self._reader: pa.RecordBatchReader | None = _checked(reader, sql, zone)
+        self._schema = self._reader.schema
         self._table: pa.Table | None = None
         self._consumed_by: str | None = None
         self._cursor: Iterator[tuple[Any, ...]] | None = None

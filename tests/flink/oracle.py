@@ -3,6 +3,8 @@
 ``tests/flink/cases/<category>.sql`` hold the cases. ``-- function: NAME`` starts the cases of
 one function; every other line that is neither blank nor a comment is one case: an expression,
 run as ``SELECT <expression>``, or a whole query (a line starting with SELECT, VALUES or WITH).
+A line ``-- table.local-time-zone: ZONE`` sets the session time zone of every case of the file
+(UTC otherwise), in Flink and here (:func:`zone_of`).
 
 ``tools/flink_golden.py`` runs every case in PyFlink and writes
 ``tests/flink/golden/<category>.tsv`` (``function  sql  type  result``): Flink's result type
@@ -82,6 +84,20 @@ class Known:
     sql: str
     outcome: str
     reason: str
+
+
+_ZONE = re.compile(r"--\s*table\.local-time-zone:\s*(\S+)\s*$")
+
+
+def zone_of(category: str, directory: Path = CASES) -> str:
+    """The session time zone the cases of a category run in: the file's
+    ``-- table.local-time-zone: ZONE`` line, or UTC."""
+    path = directory / f"{category}.sql"
+    for raw in path.read_text().splitlines() if path.exists() else []:
+        m = _ZONE.match(raw.strip())
+        if m:
+            return m.group(1)
+    return "UTC"
 
 
 def load_cases(directory: Path = CASES) -> list[Case]:

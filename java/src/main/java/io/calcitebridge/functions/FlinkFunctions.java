@@ -2,17 +2,22 @@ package io.calcitebridge.functions;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSyntax;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlNameMatcher;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Flink's built-in functions that Calcite's standard operator table lacks, one class per category
  * of Flink's documentation: {@link StringFunctions}, {@link ConditionalFunctions}, {@link
- * HashFunctions}, {@link MathFunctions}. Their names, argument types, result types and NULL
- * handling are Flink 2.3's, checked against PyFlink's answers in {@code tests/flink/}.
+ * HashFunctions}, {@link MathFunctions}, {@link TemporalFunctions}, {@link CollectionFunctions}.
+ * Their names, argument types, result types and NULL handling are Flink 2.3's, checked against
+ * PyFlink's answers in {@code tests/flink/}.
  */
 public final class FlinkFunctions {
   private FlinkFunctions() {}
@@ -24,9 +29,45 @@ public final class FlinkFunctions {
     all.addAll(ConditionalFunctions.ALL);
     all.addAll(HashFunctions.ALL);
     all.addAll(MathFunctions.ALL);
+    all.addAll(TemporalFunctions.ALL);
+    all.addAll(CollectionFunctions.ALL);
+    all.addAll(JsonFunctions.ALL);
+    // Flink's ARRAY_AGG: NULLs kept, an array of no rows is empty.
+    all.add(new ArrayAgg());
     all.add(AggregateFunctions.FIRST_VALUE);
     all.add(AggregateFunctions.LAST_VALUE);
     return SqlOperatorTables.of(all);
+  }
+
+  /**
+   * Calcite's standard operator table {@code standard} without the operators that Flink's replace
+   * ({@link TemporalFunctions#REPLACED}: {@code CURRENT_TIMESTAMP}, {@code LOCALTIMESTAMP}).
+   */
+  public static SqlOperatorTable standard(SqlOperatorTable standard) {
+    return new SqlOperatorTable() {
+      @Override
+      public void lookupOperatorOverloads(
+          SqlIdentifier opName,
+          @Nullable SqlFunctionCategory category,
+          SqlSyntax syntax,
+          List<SqlOperator> operatorList,
+          SqlNameMatcher nameMatcher) {
+        List<SqlOperator> found = new ArrayList<>();
+        standard.lookupOperatorOverloads(opName, category, syntax, found, nameMatcher);
+        for (SqlOperator op : found) {
+          if (!TemporalFunctions.REPLACED.contains(op)) {
+            operatorList.add(op);
+          }
+        }
+      }
+
+      @Override
+      public List<SqlOperator> getOperatorList() {
+        return standard.getOperatorList().stream()
+            .filter(op -> !TemporalFunctions.REPLACED.contains(op))
+            .toList();
+      }
+    };
   }
 
   /**

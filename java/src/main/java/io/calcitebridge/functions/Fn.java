@@ -4,6 +4,8 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TimeZone;
+import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.CallImplementor;
 import org.apache.calcite.adapter.enumerable.EnumUtils;
 import org.apache.calcite.adapter.enumerable.NullPolicy;
@@ -28,6 +30,7 @@ import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+import org.apache.calcite.util.BuiltInMethod;
 
 /**
  * A Flink function implemented by public static Java methods of one name: a call runs the one with
@@ -72,10 +75,25 @@ final class Fn extends SqlUserDefinedFunction {
         : SqlFunctionCategory.USER_DEFINED_FUNCTION;
   }
 
-  /** {@code UUID()} gives another value each call: never folded into a constant. */
+  /**
+   * Functions never folded into a constant while planning: {@code UUID()} gives another value each
+   * call, the others read the clock or the session time zone, which the planner's constant
+   * reduction does not have.
+   */
+  private static final java.util.Set<String> NOT_CONSTANT =
+      java.util.Set.of(
+          "UUID",
+          "NOW",
+          "CURRENT_ROW_TIMESTAMP",
+          "UNIX_TIMESTAMP",
+          "FROM_UNIXTIME",
+          "CAST_TIMESTAMP_TO_LTZ",
+          "CAST_LTZ_TO_TIMESTAMP",
+          "CAST_LTZ_TO_STRING");
+
   @Override
   public boolean isDeterministic() {
-    return !getName().equals("UUID");
+    return !NOT_CONSTANT.contains(getName());
   }
 
   @Override
@@ -139,14 +157,20 @@ final class Fn extends SqlUserDefinedFunction {
                   && SqlTypeFamily.CHARACTER.contains(call.operands.get(0).getType()));
       Class<?>[] params = m.getParameterTypes();
       List<Expression> args = new ArrayList<>();
+      int context = context(m);
+      if (context == 1 && params[0] == TimeZone.class) {
+        args.add(Expressions.call(BuiltInMethod.TIME_ZONE.method, translator.getRoot()));
+      } else if (context == 1) {
+        args.add(translator.getRoot());
+      }
       int fixed = m.isVarArgs() ? params.length - 1 : params.length;
-      for (int i = 0; i < fixed; i++) {
-        args.add(EnumUtils.convert(operands.get(i), params[i]));
+      for (int i = context; i < fixed; i++) {
+        args.add(EnumUtils.convert(operands.get(i - context), params[i]));
       }
       if (m.isVarArgs()) {
         Class<?> element = params[fixed].getComponentType();
         List<Expression> rest = new ArrayList<>();
-        for (int i = fixed; i < operands.size(); i++) {
+        for (int i = fixed - context; i < operands.size(); i++) {
           rest.add(EnumUtils.convert(operands.get(i), element));
         }
         args.add(Expressions.newArrayInit(element, rest));
@@ -159,11 +183,23 @@ final class Fn extends SqlUserDefinedFunction {
       return result;
     }
 
+    /**
+     * 1 when the method's first parameter is not an operand but the session's {@code TimeZone} or
+     * the {@code DataContext} (the query's start time), else 0.
+     */
+    private static int context(Method m) {
+      Class<?>[] params = m.getParameterTypes();
+      return params.length > 0 && (params[0] == TimeZone.class || params[0] == DataContext.class)
+          ? 1
+          : 0;
+    }
+
     private Method pick(int n, boolean string) {
       Method found = null;
       for (Method m : methods) {
-        if (!m.isVarArgs() && m.getParameterCount() == n) {
-          if (found == null || (m.getParameterTypes()[0] == String.class) == string) {
+        int c = context(m);
+        if (!m.isVarArgs() && m.getParameterCount() - c == n) {
+          if (found == null || (n > 0 && (m.getParameterTypes()[c] == String.class) == string)) {
             found = m;
           }
         }
@@ -172,7 +208,7 @@ final class Fn extends SqlUserDefinedFunction {
         return found;
       }
       for (Method m : methods) {
-        if (m.isVarArgs() && n >= m.getParameterCount() - 1) {
+        if (m.isVarArgs() && n >= m.getParameterCount() - 1 - context(m)) {
           return m;
         }
       }

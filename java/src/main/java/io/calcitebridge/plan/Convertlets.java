@@ -73,7 +73,10 @@ public final class Convertlets implements SqlRexConvertletTable {
     if (numbers != null) {
       return numbers;
     }
-    SqlRexConvertlet other = others(call);
+    // TIMESTAMP_LTZ in the session time zone, Flink's CURRENT_TIMESTAMP and LOCALTIMESTAMP;
+    // JSON functions of Flink's type.
+    SqlRexConvertlet other =
+        JsonConvertlets.wrap(call, LocalTimeZoneConvertlets.wrap(call, convertlet(call)));
     if (call.getKind() == SqlKind.CAST && other != null) {
       return (cx, c) -> {
         RexNode flink = FlinkNumbers.cast(cx, c);
@@ -83,7 +86,7 @@ public final class Convertlets implements SqlRexConvertletTable {
     return other;
   }
 
-  private @Nullable SqlRexConvertlet others(SqlCall call) {
+  private @Nullable SqlRexConvertlet convertlet(SqlCall call) {
     if (call.getKind() == SqlKind.CHAR_LENGTH) {
       return (cx, c) -> {
         List<RexNode> operands = c.getOperandList().stream().map(cx::convertExpression).toList();

@@ -144,7 +144,10 @@ public final class PlannerContext {
   /** The operators SQL can call. */
   public SqlOperatorTable operatorTable(CalciteCatalogReader reader) {
     return SqlOperatorTables.chain(
-        SqlStdOperatorTable.instance(), FlinkFunctions.table(), DynColOperators.table(), reader);
+        FlinkFunctions.standard(SqlStdOperatorTable.instance()),
+        FlinkFunctions.table(),
+        DynColOperators.table(),
+        reader);
   }
 
   /** A fresh validator. */

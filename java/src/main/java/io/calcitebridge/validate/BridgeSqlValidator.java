@@ -152,7 +152,19 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     if (stop != null && stop.get()) {
       throw io.calcitebridge.errors.Stop.stopped(stop);
     }
-    return super.deriveType(scope, expr);
+    RelDataType type = super.deriveType(scope, expr);
+    if (expr instanceof SqlCall call
+        && (io.calcitebridge.functions.JsonFunctions.STRING_RESULTS.contains(call.getOperator())
+            || io.calcitebridge.functions.JsonFunctions.IS_JSON.contains(call.getOperator()))) {
+      // Flink's STRING for Calcite's VARCHAR(2000), IS JSON never NULL (see JsonConvertlets).
+      RelDataType flink =
+          io.calcitebridge.functions.JsonFunctions.flinkType(getTypeFactory(), type);
+      if (flink != type) {
+        setValidatedNodeType(expr, flink);
+      }
+      return flink;
+    }
+    return type;
   }
 
   // ----- Conditions and sub-queries -----------------------------------------------------------

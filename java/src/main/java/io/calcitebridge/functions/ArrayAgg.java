@@ -1,0 +1,125 @@
+package io.calcitebridge.functions;
+
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.adapter.enumerable.AggAddContext;
+import org.apache.calcite.adapter.enumerable.AggContext;
+import org.apache.calcite.adapter.enumerable.AggImplementor;
+import org.apache.calcite.adapter.enumerable.AggResetContext;
+import org.apache.calcite.adapter.enumerable.AggResultContext;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.FunctionParameter;
+import org.apache.calcite.schema.ImplementableAggFunction;
+import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperandCountRange;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlOperandTypeChecker;
+import org.apache.calcite.sql.validate.SqlUserDefinedAggFunction;
+import org.apache.calcite.util.BuiltInMethod;
+import org.apache.calcite.util.Optionality;
+
+/**
+ * Flink's {@code ARRAY_AGG(x)}: the values of a group in an array, NULLs kept (Calcite's {@code
+ * ARRAY_AGG} leaves them out whatever {@code RESPECT NULLS} says: its implementation skips NULL
+ * arguments); an empty group gives an empty array.
+ */
+final class ArrayAgg extends SqlUserDefinedAggFunction {
+  private static final SqlOperandTypeChecker OPERANDS = OperandTypes.ANY;
+
+  ArrayAgg() {
+    super(
+        new SqlIdentifier("ARRAY_AGG", SqlParserPos.ZERO),
+        SqlKind.OTHER_FUNCTION,
+        ReturnTypes.TO_ARRAY_NULLABLE,
+        null,
+        null,
+        new Impl(),
+        false,
+        false,
+        Optionality.FORBIDDEN);
+  }
+
+  @Override
+  public SqlOperandCountRange getOperandCountRange() {
+    return OPERANDS.getOperandCountRange();
+  }
+
+  @Override
+  public boolean checkOperandTypes(SqlCallBinding callBinding, boolean throwOnFailure) {
+    return OPERANDS.checkOperandTypes(callBinding, throwOnFailure);
+  }
+
+  @Override
+  public String getAllowedSignatures(String opNameToUse) {
+    return "ARRAY_AGG(<ANY>)";
+  }
+
+  /** Found as Calcite's built-in aggregates are: the parser has ARRAY_AGG as a keyword. */
+  @Override
+  public org.apache.calcite.sql.SqlFunctionCategory getFunctionType() {
+    return org.apache.calcite.sql.SqlFunctionCategory.SYSTEM;
+  }
+
+  @Override
+  public Optionality getDistinctOptionality() {
+    return Optionality.OPTIONAL;
+  }
+
+  /** Collects every value, NULL or not, into an {@link ArrayList}. */
+  private static final class Impl implements ImplementableAggFunction, AggImplementor {
+    @Override
+    public AggImplementor getImplementor(boolean windowContext) {
+      return this;
+    }
+
+    @Override
+    public RelDataType getReturnType(RelDataTypeFactory typeFactory) {
+      throw new UnsupportedOperationException("typed by ReturnTypes.TO_ARRAY_NULLABLE");
+    }
+
+    @Override
+    public List<FunctionParameter> getParameters() {
+      return List.of();
+    }
+
+    @Override
+    public List<Type> getStateType(AggContext info) {
+      return List.of(List.class);
+    }
+
+    @Override
+    public void implementReset(AggContext info, AggResetContext reset) {
+      reset
+          .currentBlock()
+          .add(
+              Expressions.statement(
+                  Expressions.assign(
+                      reset.accumulator().get(0), Expressions.new_(ArrayList.class))));
+    }
+
+    @Override
+    public void implementAdd(AggContext info, AggAddContext add) {
+      Expression value = add.arguments().get(0);
+      add.currentBlock()
+          .add(
+              Expressions.statement(
+                  Expressions.call(
+                      add.accumulator().get(0),
+                      BuiltInMethod.COLLECTION_ADD.method,
+                      Expressions.box(value))));
+    }
+
+    @Override
+    public Expression implementResult(AggContext info, AggResultContext result) {
+      return result.accumulator().get(0);
+    }
+  }
+}

@@ -1,0 +1,481 @@
+package io.calcitebridge.functions;
+
+import static io.calcitebridge.functions.Fn.Nulls.ANY;
+import static io.calcitebridge.functions.Fn.fn;
+import static io.calcitebridge.functions.Fn.strict;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.calcite.adapter.enumerable.NullPolicy;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlOperatorBinding;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.SqlOperandCountRanges;
+import org.apache.calcite.sql.type.SqlOperandTypeChecker;
+import org.apache.calcite.sql.type.SqlReturnTypeInference;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Flink's collection functions over {@code ARRAY} (a {@link List} at run time) and {@code MAP} (a
+ * {@link Map}) values. An array that is NULL gives NULL; NULL elements are values like any other
+ * ({@code ARRAY_CONTAINS(ARRAY[1, NULL], NULL)} is TRUE, {@code ARRAY_REMOVE(a, NULL)} removes
+ * them), as in Flink. The functions that make sets ({@code ARRAY_DISTINCT}, {@code ARRAY_UNION},
+ * {@code ARRAY_EXCEPT}, {@code ARRAY_INTERSECT}) keep the order in which elements first appear.
+ */
+public final class CollectionFunctions {
+  private CollectionFunctions() {}
+
+  private static final Class<?> C = CollectionFunctions.class;
+
+  private static final SqlOperandTypeChecker A = OperandTypes.ARRAY;
+  private static final SqlOperandTypeChecker AA =
+      OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.ARRAY);
+  private static final SqlOperandTypeChecker A_ANY =
+      OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.ANY);
+  private static final org.apache.calcite.sql.type.SqlSingleOperandTypeChecker M =
+      OperandTypes.family(SqlTypeFamily.MAP);
+
+  private static RelDataType nullable(RelDataTypeFactory f, RelDataType t, boolean nullable) {
+    return f.createTypeWithNullability(t, nullable);
+  }
+
+  private static boolean anyNullable(SqlOperatorBinding b) {
+    return b.collectOperandTypes().stream().anyMatch(RelDataType::isNullable);
+  }
+
+  /** The first operand's type, nullable when any operand is. */
+  private static final SqlReturnTypeInference ARG0_ANY =
+      b -> nullable(b.getTypeFactory(), b.getOperandType(0), anyNullable(b));
+
+  /** The first operand's type, nullable when it is. */
+  private static final SqlReturnTypeInference ARG0 = b -> b.getOperandType(0);
+
+  /** The common array type of the operands, nullable when any operand is. */
+  private static final SqlReturnTypeInference COMMON =
+      b -> {
+        RelDataType t = b.getTypeFactory().leastRestrictive(b.collectOperandTypes());
+        if (t == null) {
+          throw b instanceof SqlCallBinding call
+              ? call.newValidationSignatureError()
+              : new IllegalArgumentException("arrays of different types");
+        }
+        return nullable(b.getTypeFactory(), t, anyNullable(b));
+      };
+
+  /**
+   * ARRAY_APPEND and ARRAY_PREPEND: the array's type, its element nullable if the new one is, and
+   * nullable when an operand is (as Flink types it, though only a NULL array gives NULL).
+   */
+  private static final SqlReturnTypeInference WITH_ELEMENT =
+      b -> {
+        RelDataTypeFactory f = b.getTypeFactory();
+        RelDataType array = b.getOperandType(0);
+        RelDataType element = Objects.requireNonNull(array.getComponentType());
+        RelDataType e =
+            nullable(f, element, element.isNullable() || b.getOperandType(1).isNullable());
+        return nullable(f, f.createArrayType(e, -1), anyNullable(b));
+      };
+
+  /** The element type of the array, always nullable: ARRAY_MAX, ARRAY_MIN. */
+  private static final SqlReturnTypeInference ELEMENT =
+      b ->
+          nullable(
+              b.getTypeFactory(),
+              Objects.requireNonNull(b.getOperandType(0).getComponentType()),
+              true);
+
+  private static SqlReturnTypeInference of(SqlTypeName name, boolean anyOperand) {
+    return b ->
+        nullable(
+            b.getTypeFactory(),
+            b.getTypeFactory().createSqlType(name),
+            anyOperand ? anyNullable(b) : b.getOperandType(0).isNullable());
+  }
+
+  private static SqlReturnTypeInference mapPart(boolean keys) {
+    return b -> {
+      RelDataTypeFactory f = b.getTypeFactory();
+      RelDataType map = b.getOperandType(0);
+      RelDataType part = Objects.requireNonNull(keys ? map.getKeyType() : map.getValueType());
+      return nullable(f, f.createArrayType(part, -1), map.isNullable());
+    };
+  }
+
+  private static final SqlReturnTypeInference ENTRIES =
+      b -> {
+        RelDataTypeFactory f = b.getTypeFactory();
+        RelDataType map = b.getOperandType(0);
+        RelDataType row =
+            f.builder()
+                .add("key", Objects.requireNonNull(map.getKeyType()))
+                .add("value", Objects.requireNonNull(map.getValueType()))
+                .build();
+        return nullable(f, f.createArrayType(row, -1), map.isNullable());
+      };
+
+  private static final SqlReturnTypeInference FROM_ARRAYS =
+      b -> {
+        RelDataTypeFactory f = b.getTypeFactory();
+        RelDataType k = Objects.requireNonNull(b.getOperandType(0).getComponentType());
+        RelDataType v = Objects.requireNonNull(b.getOperandType(1).getComponentType());
+        return nullable(f, f.createMapType(k, v), anyNullable(b));
+      };
+
+  private static final SqlReturnTypeInference STRINGS =
+      b -> {
+        RelDataTypeFactory f = b.getTypeFactory();
+        RelDataType s = nullable(f, f.createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE), true);
+        return nullable(f, f.createArrayType(s, -1), anyNullable(b));
+      };
+
+  public static final SqlOperator ARRAY_APPEND =
+      fn("ARRAY_APPEND", WITH_ELEMENT, A_ANY, C, "arrayAppend", NullPolicy.ARG0);
+  public static final SqlOperator ARRAY_PREPEND =
+      fn("ARRAY_PREPEND", WITH_ELEMENT, A_ANY, C, "arrayPrepend", NullPolicy.ARG0);
+  public static final SqlOperator ARRAY_CONCAT =
+      strict(
+          "ARRAY_CONCAT",
+          COMMON,
+          OperandTypes.repeat(SqlOperandCountRanges.from(1), OperandTypes.ARRAY),
+          C,
+          "arrayConcat");
+  public static final SqlOperator ARRAY_CONTAINS =
+      fn(
+          "ARRAY_CONTAINS",
+          of(SqlTypeName.BOOLEAN, false),
+          A_ANY,
+          C,
+          "arrayContains",
+          NullPolicy.ARG0);
+  public static final SqlOperator ARRAY_POSITION =
+      fn(
+          "ARRAY_POSITION",
+          of(SqlTypeName.INTEGER, true),
+          A_ANY,
+          C,
+          "arrayPosition",
+          NullPolicy.ARG0);
+  public static final SqlOperator ARRAY_DISTINCT =
+      strict("ARRAY_DISTINCT", ARG0, A, C, "arrayDistinct");
+  public static final SqlOperator ARRAY_REMOVE =
+      fn("ARRAY_REMOVE", ARG0, A_ANY, C, "arrayRemove", NullPolicy.ARG0);
+  public static final SqlOperator ARRAY_REVERSE =
+      strict("ARRAY_REVERSE", ARG0, A, C, "arrayReverse");
+  public static final SqlOperator ARRAY_SLICE =
+      strict(
+          "ARRAY_SLICE",
+          ARG0_ANY,
+          OperandTypes.or(
+              OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.INTEGER),
+              OperandTypes.family(
+                  SqlTypeFamily.ARRAY, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER)),
+          C,
+          "arraySlice");
+  public static final SqlOperator ARRAY_SORT =
+      strict(
+          "ARRAY_SORT",
+          ARG0_ANY,
+          OperandTypes.or(
+              A,
+              OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.BOOLEAN),
+              OperandTypes.family(
+                  SqlTypeFamily.ARRAY, SqlTypeFamily.BOOLEAN, SqlTypeFamily.BOOLEAN)),
+          C,
+          "arraySort");
+  public static final SqlOperator ARRAY_UNION = strict("ARRAY_UNION", COMMON, AA, C, "arrayUnion");
+  public static final SqlOperator ARRAY_EXCEPT =
+      strict("ARRAY_EXCEPT", COMMON, AA, C, "arrayExcept");
+  public static final SqlOperator ARRAY_INTERSECT =
+      strict("ARRAY_INTERSECT", COMMON, AA, C, "arrayIntersect");
+  public static final SqlOperator ARRAY_MAX = strict("ARRAY_MAX", ELEMENT, A, C, "arrayMax");
+  public static final SqlOperator ARRAY_MIN = strict("ARRAY_MIN", ELEMENT, A, C, "arrayMin");
+  public static final SqlOperator ARRAY_JOIN =
+      strict(
+          "ARRAY_JOIN",
+          Fn.string(ANY),
+          OperandTypes.or(
+              OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.CHARACTER),
+              OperandTypes.family(
+                  SqlTypeFamily.ARRAY, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER)),
+          C,
+          "arrayJoin");
+  public static final SqlOperator MAP_KEYS = strict("MAP_KEYS", mapPart(true), M, C, "mapKeys");
+  public static final SqlOperator MAP_VALUES =
+      strict("MAP_VALUES", mapPart(false), M, C, "mapValues");
+  public static final SqlOperator MAP_ENTRIES = strict("MAP_ENTRIES", ENTRIES, M, C, "mapEntries");
+  public static final SqlOperator MAP_UNION =
+      strict(
+          "MAP_UNION",
+          COMMON,
+          OperandTypes.repeat(SqlOperandCountRanges.from(1), M),
+          C,
+          "mapUnion");
+  public static final SqlOperator MAP_FROM_ARRAYS =
+      strict("MAP_FROM_ARRAYS", FROM_ARRAYS, AA, C, "mapFromArrays");
+  public static final SqlOperator SPLIT =
+      strict(
+          "SPLIT",
+          STRINGS,
+          OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER),
+          C,
+          "split");
+
+  public static final List<SqlOperator> ALL =
+      List.of(
+          ARRAY_APPEND,
+          ARRAY_PREPEND,
+          ARRAY_CONCAT,
+          ARRAY_CONTAINS,
+          ARRAY_POSITION,
+          ARRAY_DISTINCT,
+          ARRAY_REMOVE,
+          ARRAY_REVERSE,
+          ARRAY_SLICE,
+          ARRAY_SORT,
+          ARRAY_UNION,
+          ARRAY_EXCEPT,
+          ARRAY_INTERSECT,
+          ARRAY_MAX,
+          ARRAY_MIN,
+          ARRAY_JOIN,
+          MAP_KEYS,
+          MAP_VALUES,
+          MAP_ENTRIES,
+          MAP_UNION,
+          MAP_FROM_ARRAYS,
+          SPLIT);
+
+  // ---- implementations ---------------------------------------------------------------------
+
+  public static List<@Nullable Object> arrayAppend(List<@Nullable Object> a, @Nullable Object e) {
+    List<@Nullable Object> out = new ArrayList<>(a);
+    out.add(e);
+    return out;
+  }
+
+  public static List<@Nullable Object> arrayPrepend(List<@Nullable Object> a, @Nullable Object e) {
+    List<@Nullable Object> out = new ArrayList<>(a.size() + 1);
+    out.add(e);
+    out.addAll(a);
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  public static List<@Nullable Object> arrayConcat(List<?>... arrays) {
+    List<@Nullable Object> out = new ArrayList<>();
+    for (List<?> a : arrays) {
+      out.addAll(a);
+    }
+    return out;
+  }
+
+  public static boolean arrayContains(List<@Nullable Object> a, @Nullable Object e) {
+    return a.contains(e);
+  }
+
+  public static @Nullable Integer arrayPosition(List<@Nullable Object> a, @Nullable Object e) {
+    return e == null ? null : a.indexOf(e) + 1;
+  }
+
+  public static List<@Nullable Object> arrayDistinct(List<@Nullable Object> a) {
+    return new ArrayList<>(new LinkedHashSet<>(a));
+  }
+
+  public static List<@Nullable Object> arrayRemove(List<@Nullable Object> a, @Nullable Object e) {
+    List<@Nullable Object> out = new ArrayList<>(a.size());
+    for (Object x : a) {
+      if (!Objects.equals(x, e)) {
+        out.add(x);
+      }
+    }
+    return out;
+  }
+
+  public static List<@Nullable Object> arrayReverse(List<@Nullable Object> a) {
+    List<@Nullable Object> out = new ArrayList<>(a);
+    Collections.reverse(out);
+    return out;
+  }
+
+  public static List<@Nullable Object> arraySlice(List<@Nullable Object> a, int start) {
+    return arraySlice(a, start, a.size());
+  }
+
+  /**
+   * Elements {@code start} to {@code end}, both included, counting from 1; a negative position
+   * counts from the end (-1 is the last), 0 is the first.
+   */
+  public static List<@Nullable Object> arraySlice(List<@Nullable Object> a, int start, int end) {
+    int n = a.size();
+    int from = start < 0 ? n + start : Math.max(start - 1, 0);
+    int to = end < 0 ? n + end : Math.min(end - 1, n - 1);
+    from = Math.max(from, 0);
+    if (from > to || from >= n) {
+      return new ArrayList<>();
+    }
+    return new ArrayList<>(a.subList(from, to + 1));
+  }
+
+  public static List<@Nullable Object> arraySort(List<@Nullable Object> a) {
+    return arraySort(a, true);
+  }
+
+  public static List<@Nullable Object> arraySort(List<@Nullable Object> a, boolean ascending) {
+    return arraySort(a, ascending, ascending);
+  }
+
+  /** Sorted ascending or descending, NULLs first or last. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public static List<@Nullable Object> arraySort(
+      List<@Nullable Object> a, boolean ascending, boolean nullsFirst) {
+    Comparator<Object> order = (x, y) -> ((Comparable) x).compareTo(y);
+    if (!ascending) {
+      order = order.reversed();
+    }
+    Comparator<@Nullable Object> c =
+        nullsFirst ? Comparator.nullsFirst(order) : Comparator.nullsLast(order);
+    List<@Nullable Object> out = new ArrayList<>(a);
+    out.sort(c);
+    return out;
+  }
+
+  public static List<@Nullable Object> arrayUnion(
+      List<@Nullable Object> a, List<@Nullable Object> b) {
+    LinkedHashSet<@Nullable Object> out = new LinkedHashSet<>(a);
+    out.addAll(b);
+    return new ArrayList<>(out);
+  }
+
+  public static List<@Nullable Object> arrayExcept(
+      List<@Nullable Object> a, List<@Nullable Object> b) {
+    LinkedHashSet<@Nullable Object> out = new LinkedHashSet<>(a);
+    out.removeAll(new LinkedHashSet<>(b));
+    return new ArrayList<>(out);
+  }
+
+  public static List<@Nullable Object> arrayIntersect(
+      List<@Nullable Object> a, List<@Nullable Object> b) {
+    LinkedHashSet<@Nullable Object> out = new LinkedHashSet<>(a);
+    out.retainAll(new LinkedHashSet<>(b));
+    return new ArrayList<>(out);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static @Nullable Object extreme(List<@Nullable Object> a, int sign) {
+    Object best = null;
+    for (Object x : a) {
+      if (x != null && (best == null || sign * ((Comparable) x).compareTo(best) > 0)) {
+        best = x;
+      }
+    }
+    return best;
+  }
+
+  public static @Nullable Object arrayMax(List<@Nullable Object> a) {
+    return extreme(a, 1);
+  }
+
+  public static @Nullable Object arrayMin(List<@Nullable Object> a) {
+    return extreme(a, -1);
+  }
+
+  public static String arrayJoin(List<@Nullable Object> a, String delimiter) {
+    StringBuilder out = new StringBuilder();
+    boolean first = true;
+    for (Object x : a) {
+      if (x != null) {
+        if (!first) {
+          out.append(delimiter);
+        }
+        out.append(x);
+        first = false;
+      }
+    }
+    return out.toString();
+  }
+
+  public static String arrayJoin(List<@Nullable Object> a, String delimiter, String nulls) {
+    List<@Nullable Object> replaced = new ArrayList<>(a.size());
+    for (Object x : a) {
+      replaced.add(x == null ? nulls : x);
+    }
+    return arrayJoin(replaced, delimiter);
+  }
+
+  public static List<@Nullable Object> mapKeys(Map<?, ?> m) {
+    return new ArrayList<>(m.keySet());
+  }
+
+  public static List<@Nullable Object> mapValues(Map<?, ?> m) {
+    return new ArrayList<>(m.values());
+  }
+
+  public static List<Object[]> mapEntries(Map<?, ?> m) {
+    List<Object[]> out = new ArrayList<>(m.size());
+    for (Map.Entry<?, ?> e : m.entrySet()) {
+      out.add(new Object[] {e.getKey(), e.getValue()});
+    }
+    return out;
+  }
+
+  public static Map<?, ?> mapUnion(Map<?, ?>... maps) {
+    Map<@Nullable Object, @Nullable Object> out = new LinkedHashMap<>();
+    for (Map<?, ?> m : maps) {
+      out.putAll(m);
+    }
+    return out;
+  }
+
+  public static Map<?, ?> mapFromArrays(
+      List<@Nullable Object> keys, List<@Nullable Object> values) {
+    if (keys.size() != values.size()) {
+      throw new IllegalArgumentException(
+          "MAP_FROM_ARRAYS: the arrays of keys and values have different lengths ("
+              + keys.size()
+              + " and "
+              + values.size()
+              + ")");
+    }
+    Map<@Nullable Object, @Nullable Object> out = new LinkedHashMap<>();
+    for (int i = 0; i < keys.size(); i++) {
+      out.put(keys.get(i), values.get(i));
+    }
+    return out;
+  }
+
+  /**
+   * The parts of {@code s} between occurrences of {@code delimiter}, empty parts included; an empty
+   * delimiter splits into characters, an empty string gives an empty array.
+   */
+  public static List<@Nullable Object> split(String s, String delimiter) {
+    List<@Nullable Object> out = new ArrayList<>();
+    if (s.isEmpty()) {
+      return out;
+    }
+    if (delimiter.isEmpty()) {
+      s.codePoints().forEach(c -> out.add(new String(Character.toChars(c))));
+      return out;
+    }
+    int from = 0;
+    while (true) {
+      int at = s.indexOf(delimiter, from);
+      if (at < 0) {
+        out.add(s.substring(from));
+        return out;
+      }
+      out.add(s.substring(from, at));
+      from = at + delimiter.length();
+    }
+  }
+}

@@ -1,0 +1,411 @@
+package io.calcitebridge.functions;
+
+import static io.calcitebridge.functions.Fn.Nulls.ALWAYS;
+import static io.calcitebridge.functions.Fn.Nulls.ANY;
+import static io.calcitebridge.functions.Fn.Nulls.NEVER;
+import static io.calcitebridge.functions.Fn.of;
+import static io.calcitebridge.functions.Fn.strict;
+import static io.calcitebridge.functions.Fn.string;
+
+import java.math.BigDecimal;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.temporal.ChronoField;
+import java.time.temporal.TemporalAccessor;
+import java.time.temporal.TemporalQueries;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TimeZone;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlOperatorBinding;
+import org.apache.calcite.sql.fun.SqlAbstractTimeFunction;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.SqlOperandTypeChecker;
+import org.apache.calcite.sql.type.SqlReturnTypeInference;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Flink's temporal functions. A {@code TIMESTAMP} value is the milliseconds of its wall-clock time,
+ * a {@code TIMESTAMP_LTZ} value the milliseconds of its instant since the epoch; the functions that
+ * show an instant as a wall-clock time or read one as an instant ({@code FROM_UNIXTIME}, {@code
+ * UNIX_TIMESTAMP}, {@code DATE_FORMAT} of a {@code TIMESTAMP_LTZ}) do so in the session's {@code
+ * table.local-time-zone}. Patterns are Java's {@link DateTimeFormatter}'s, as Flink's are. A string
+ * that does not parse gives NULL, except in {@code UNIX_TIMESTAMP}, which gives {@link
+ * Long#MIN_VALUE} as Flink does.
+ *
+ * <p>{@code CURRENT_TIMESTAMP} is a {@code TIMESTAMP_LTZ(3)} and {@code LOCALTIMESTAMP} a {@code
+ * TIMESTAMP(3)}, as in Flink: they replace Calcite's standard operators of those names ({@link
+ * #REPLACED}).
+ */
+public final class TemporalFunctions {
+  private TemporalFunctions() {}
+
+  private static final Class<?> C = TemporalFunctions.class;
+
+  private static SqlReturnTypeInference ltz3(Fn.Nulls nulls) {
+    return Fn.type(f -> f.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3), nulls);
+  }
+
+  private static final SqlOperandTypeChecker SS =
+      OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER);
+
+  public static final SqlOperator NOW = strict("NOW", ltz3(NEVER), OperandTypes.NILADIC, C, "now");
+
+  public static final SqlOperator CURRENT_ROW_TIMESTAMP =
+      strict("CURRENT_ROW_TIMESTAMP", ltz3(NEVER), OperandTypes.NILADIC, C, "currentRowTimestamp");
+
+  /**
+   * {@code DATE_FORMAT(timestamp, pattern)} and {@code DATE_FORMAT(string, pattern)}; a {@code
+   * TIMESTAMP_LTZ} operand is cast to {@code TIMESTAMP} (its wall-clock time in the session zone)
+   * when SQL is converted ({@link #localized}).
+   */
+  public static final SqlOperator DATE_FORMAT =
+      strict(
+          "DATE_FORMAT",
+          string(ALWAYS),
+          OperandTypes.or(
+              OperandTypes.family(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.CHARACTER), SS),
+          C,
+          "dateFormat");
+
+  public static final SqlOperator CONVERT_TZ =
+      strict(
+          "CONVERT_TZ",
+          string(ALWAYS),
+          OperandTypes.family(
+              SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER),
+          C,
+          "convertTz");
+
+  public static final SqlOperator FROM_UNIXTIME =
+      strict(
+          "FROM_UNIXTIME",
+          string(ALWAYS),
+          OperandTypes.or(
+              OperandTypes.family(SqlTypeFamily.INTEGER),
+              OperandTypes.family(SqlTypeFamily.INTEGER, SqlTypeFamily.CHARACTER)),
+          C,
+          "fromUnixtime");
+
+  public static final SqlOperator UNIX_TIMESTAMP =
+      strict(
+          "UNIX_TIMESTAMP",
+          b ->
+              b.getTypeFactory()
+                  .createTypeWithNullability(
+                      b.getTypeFactory().createSqlType(SqlTypeName.BIGINT),
+                      b.collectOperandTypes().stream().anyMatch(RelDataType::isNullable)),
+          OperandTypes.or(OperandTypes.NILADIC, OperandTypes.CHARACTER, SS),
+          C,
+          "unixTimestamp");
+
+  public static final SqlOperator TO_DATE =
+      strict(
+          "TO_DATE",
+          of(SqlTypeName.DATE, ALWAYS),
+          OperandTypes.or(OperandTypes.CHARACTER, SS),
+          C,
+          "toDate");
+
+  public static final SqlOperator TO_TIMESTAMP =
+      strict(
+          "TO_TIMESTAMP",
+          Fn.type(f -> f.createSqlType(SqlTypeName.TIMESTAMP, 3), ALWAYS),
+          OperandTypes.or(OperandTypes.CHARACTER, SS),
+          C,
+          "toTimestamp");
+
+  public static final SqlOperator TO_TIMESTAMP_LTZ =
+      strict(
+          "TO_TIMESTAMP_LTZ",
+          ltz3(ALWAYS),
+          OperandTypes.or(
+              OperandTypes.NUMERIC,
+              OperandTypes.family(SqlTypeFamily.NUMERIC, SqlTypeFamily.INTEGER),
+              OperandTypes.CHARACTER,
+              SS,
+              OperandTypes.family(
+                  SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER)),
+          C,
+          "toTimestampLtz");
+
+  /** Flink's {@code CURRENT_TIMESTAMP}: {@code TIMESTAMP_LTZ(3)}, converted to {@link #NOW}. */
+  public static final SqlOperator CURRENT_TIMESTAMP =
+      new TimeFunction("CURRENT_TIMESTAMP", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+
+  /**
+   * Flink's {@code LOCALTIMESTAMP}: {@code TIMESTAMP(3)}, converted to Calcite's, which reads the
+   * query's start time in the session zone.
+   */
+  public static final SqlOperator LOCALTIMESTAMP =
+      new TimeFunction("LOCALTIMESTAMP", SqlTypeName.TIMESTAMP);
+
+  /**
+   * {@code CAST} of a {@code TIMESTAMP} (a wall-clock time in the session zone) to {@code
+   * TIMESTAMP_LTZ}, keeping its milliseconds (Calcite's goes through text without them). Not
+   * callable from SQL: {@code CAST}s convert to it.
+   */
+  public static final SqlOperator TIMESTAMP_TO_LTZ =
+      strict("CAST_TIMESTAMP_TO_LTZ", ltz3(ANY), OperandTypes.ANY, C, "timestampToLtz");
+
+  /** {@code CAST} of a {@code TIMESTAMP_LTZ} to {@code TIMESTAMP}, its wall-clock time. */
+  public static final SqlOperator LTZ_TO_TIMESTAMP =
+      strict(
+          "CAST_LTZ_TO_TIMESTAMP",
+          Fn.type(f -> f.createSqlType(SqlTypeName.TIMESTAMP, 3), ANY),
+          OperandTypes.ANY,
+          C,
+          "ltzToTimestamp");
+
+  /**
+   * {@code CAST} of a {@code TIMESTAMP_LTZ(p)} to a string, Flink's text: the wall-clock time with
+   * {@code p} fractional digits.
+   */
+  public static final SqlOperator LTZ_TO_STRING =
+      strict("CAST_LTZ_TO_STRING", string(ANY), OperandTypes.ANY, C, "ltzToString");
+
+  /** Calcite's standard operators that the ones of this class replace. */
+  public static final Set<SqlOperator> REPLACED =
+      Set.of(SqlStdOperatorTable.CURRENT_TIMESTAMP, SqlStdOperatorTable.LOCALTIMESTAMP);
+
+  /** The functions whose {@code TIMESTAMP_LTZ} operands are cast to {@code TIMESTAMP}. */
+  public static final Set<SqlOperator> LOCALIZED = Set.of(DATE_FORMAT);
+
+  public static final List<SqlOperator> ALL =
+      List.of(
+          NOW,
+          CURRENT_ROW_TIMESTAMP,
+          DATE_FORMAT,
+          CONVERT_TZ,
+          FROM_UNIXTIME,
+          UNIX_TIMESTAMP,
+          TO_DATE,
+          TO_TIMESTAMP,
+          TO_TIMESTAMP_LTZ,
+          CURRENT_TIMESTAMP,
+          LOCALTIMESTAMP);
+
+  /** A time function of Flink's type: precision 3 unless the call gives one. */
+  private static final class TimeFunction extends SqlAbstractTimeFunction {
+    private final SqlTypeName typeName;
+
+    TimeFunction(String name, SqlTypeName typeName) {
+      super(name, typeName);
+      this.typeName = typeName;
+    }
+
+    @Override
+    public RelDataType inferReturnType(SqlOperatorBinding b) {
+      if (b.getOperandCount() == 1 && SqlTypeUtil.isNumeric(b.getOperandType(0))) {
+        return super.inferReturnType(b);
+      }
+      return b.getTypeFactory().createSqlType(typeName, 3);
+    }
+  }
+
+  // ---- implementations ---------------------------------------------------------------------
+
+  /** The query's start time: the same throughout a query, as {@code CURRENT_TIMESTAMP}. */
+  public static long now(DataContext root) {
+    return DataContext.Variable.UTC_TIMESTAMP.get(root);
+  }
+
+  public static long timestampToLtz(TimeZone zone, long wallClock) {
+    return wallClock(wallClock).atZone(zone.toZoneId()).toInstant().toEpochMilli();
+  }
+
+  public static long ltzToTimestamp(TimeZone zone, long instant) {
+    return millis(LocalDateTime.ofInstant(Instant.ofEpochMilli(instant), zone.toZoneId()));
+  }
+
+  public static String ltzToString(TimeZone zone, long instant, int precision) {
+    LocalDateTime t = LocalDateTime.ofInstant(Instant.ofEpochMilli(instant), zone.toZoneId());
+    String text = formatter("yyyy-MM-dd HH:mm:ss").format(t);
+    if (precision <= 0) {
+      return text;
+    }
+    String fraction = String.format(Locale.ROOT, "%09d", t.getNano());
+    return text + "." + fraction.substring(0, Math.min(precision, 9));
+  }
+
+  public static long currentRowTimestamp() {
+    return System.currentTimeMillis();
+  }
+
+  private static DateTimeFormatter formatter(String pattern) {
+    return DateTimeFormatter.ofPattern(pattern, Locale.US);
+  }
+
+  /** Flink's text of a timestamp: a date, then optionally a time with optional fraction. */
+  private static final DateTimeFormatter TIMESTAMP =
+      new DateTimeFormatterBuilder()
+          .appendPattern("uuuu-MM-dd")
+          .optionalStart()
+          .optionalStart()
+          .appendLiteral(' ')
+          .optionalEnd()
+          .optionalStart()
+          .appendLiteral('T')
+          .optionalEnd()
+          .appendPattern("HH:mm")
+          .optionalStart()
+          .appendPattern(":ss")
+          .optionalStart()
+          .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
+          .optionalEnd()
+          .optionalEnd()
+          .optionalEnd()
+          .toFormatter(Locale.US);
+
+  /** The date and time a string holds in {@code pattern}; midnight when it has no time. */
+  private static @Nullable LocalDateTime parse(String s, @Nullable String pattern) {
+    try {
+      TemporalAccessor t = (pattern == null ? TIMESTAMP : formatter(pattern)).parse(s.trim());
+      LocalDate date = t.query(TemporalQueries.localDate());
+      if (date == null) {
+        return null;
+      }
+      LocalTime time = t.query(TemporalQueries.localTime());
+      return date.atTime(time == null ? LocalTime.MIDNIGHT : time);
+    } catch (DateTimeException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** A date and time with a time of day: what DATE_FORMAT and CONVERT_TZ take as text. */
+  private static @Nullable LocalDateTime parseDateTime(String s) {
+    String t = s.trim();
+    return t.length() > 10 ? parse(t, null) : null;
+  }
+
+  private static long millis(LocalDateTime t) {
+    return t.toInstant(ZoneOffset.UTC).toEpochMilli();
+  }
+
+  private static LocalDateTime wallClock(long millis) {
+    return LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneOffset.UTC);
+  }
+
+  private static @Nullable String format(LocalDateTime t, String pattern) {
+    try {
+      return formatter(pattern).format(t);
+    } catch (DateTimeException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** DATE_FORMAT of a TIMESTAMP (its milliseconds). */
+  public static @Nullable String dateFormat(long timestamp, String pattern) {
+    return format(wallClock(timestamp), pattern);
+  }
+
+  public static @Nullable String dateFormat(String timestamp, String pattern) {
+    LocalDateTime t = parseDateTime(timestamp);
+    return t == null ? null : format(t, pattern);
+  }
+
+  public static @Nullable String convertTz(String timestamp, String from, String to) {
+    LocalDateTime t = parseDateTime(timestamp);
+    if (t == null) {
+      return null;
+    }
+    ZoneId target = TimeZone.getTimeZone(to).toZoneId();
+    LocalDateTime out =
+        t.atZone(TimeZone.getTimeZone(from).toZoneId())
+            .withZoneSameInstant(target)
+            .toLocalDateTime();
+    return format(out, "yyyy-MM-dd HH:mm:ss");
+  }
+
+  public static @Nullable String fromUnixtime(TimeZone zone, long seconds) {
+    return fromUnixtime(zone, seconds, "yyyy-MM-dd HH:mm:ss");
+  }
+
+  public static @Nullable String fromUnixtime(TimeZone zone, long seconds, String pattern) {
+    LocalDateTime t = LocalDateTime.ofInstant(Instant.ofEpochSecond(seconds), zone.toZoneId());
+    return format(t, pattern);
+  }
+
+  public static long unixTimestamp(DataContext root) {
+    return Math.floorDiv(now(root), 1000L);
+  }
+
+  public static long unixTimestamp(TimeZone zone, String s) {
+    return unixTimestamp(zone, s, "yyyy-MM-dd HH:mm:ss");
+  }
+
+  public static long unixTimestamp(TimeZone zone, String s, String pattern) {
+    LocalDateTime t = parse(s, pattern);
+    return t == null ? Long.MIN_VALUE : t.atZone(zone.toZoneId()).toEpochSecond();
+  }
+
+  public static @Nullable Integer toDate(String s) {
+    LocalDateTime t = parse(s, null);
+    return t == null ? null : (int) t.toLocalDate().toEpochDay();
+  }
+
+  public static @Nullable Integer toDate(String s, String pattern) {
+    LocalDateTime t = parse(s, pattern);
+    return t == null ? null : (int) t.toLocalDate().toEpochDay();
+  }
+
+  public static @Nullable Long toTimestamp(String s) {
+    LocalDateTime t = parse(s, null);
+    return t == null ? null : millis(t);
+  }
+
+  public static @Nullable Long toTimestamp(String s, String pattern) {
+    LocalDateTime t = parse(s, pattern);
+    return t == null ? null : millis(t);
+  }
+
+  /** TO_TIMESTAMP_LTZ of a number of milliseconds. */
+  public static long toTimestampLtz(BigDecimal millis) {
+    return millis.longValue();
+  }
+
+  /** TO_TIMESTAMP_LTZ of a number of seconds (precision 0) or milliseconds (3). */
+  public static @Nullable Long toTimestampLtz(BigDecimal value, int precision) {
+    long v = value.longValue();
+    switch (precision) {
+      case 0:
+        return Math.multiplyExact(v, 1000L);
+      case 3:
+        return v;
+      default:
+        return null;
+    }
+  }
+
+  /** TO_TIMESTAMP_LTZ of a string in Flink's default format, in UTC. */
+  public static @Nullable Long toTimestampLtz(String s) {
+    LocalDateTime t = parse(s, null);
+    return t == null ? null : millis(t);
+  }
+
+  public static @Nullable Long toTimestampLtz(String s, String pattern) {
+    LocalDateTime t = parse(s, pattern);
+    return t == null ? null : millis(t);
+  }
+
+  public static @Nullable Long toTimestampLtz(String s, String pattern, String zone) {
+    LocalDateTime t = parse(s, pattern);
+    return t == null
+        ? null
+        : t.atZone(TimeZone.getTimeZone(zone).toZoneId()).toInstant().toEpochMilli();
+  }
+}

@@ -1,0 +1,67 @@
+package io.calcitebridge.plan;
+
+import io.calcitebridge.functions.JsonFunctions;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql2rel.SqlRexConvertlet;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Calcite's JSON functions with Flink's result type: {@code JSON_VALUE}, {@code JSON_QUERY}, {@code
+ * JSON_OBJECT} and {@code JSON_ARRAY} are {@code STRING} ({@link JsonFunctions#STRING_RESULTS}), so
+ * their calls are cast to it. Inside {@code JSON_OBJECT} and {@code JSON_ARRAY} that cast is left
+ * out, so Calcite still sees a nested JSON value (and does not quote it as a string), and Flink's
+ * {@code JSON(text)} there becomes Calcite's {@code FORMAT JSON}.
+ */
+final class JsonConvertlets {
+  private JsonConvertlets() {}
+
+  static @Nullable SqlRexConvertlet wrap(SqlCall call, @Nullable SqlRexConvertlet base) {
+    if (base != null && JsonFunctions.IS_JSON.contains(call.getOperator())) {
+      // FALSE for NULL, as in Flink.
+      return (cx, c) ->
+          cx.getRexBuilder().makeCall(SqlStdOperatorTable.IS_TRUE, base.convertCall(cx, c));
+    }
+    if (base == null || !JsonFunctions.STRING_RESULTS.contains(call.getOperator())) {
+      return base;
+    }
+    return (cx, c) -> {
+      RexBuilder rb = cx.getRexBuilder();
+      RexNode converted = base.convertCall(cx, c);
+      SqlOperator op = c.getOperator();
+      if ((op == SqlStdOperatorTable.JSON_OBJECT || op == SqlStdOperatorTable.JSON_ARRAY)
+          && converted instanceof RexCall rc) {
+        List<RexNode> operands = new ArrayList<>();
+        for (RexNode o : rc.getOperands()) {
+          operands.add(nested(rb, o));
+        }
+        converted = rb.makeCall(rc.getType(), op, operands);
+      }
+      RelDataType type = cx.getValidator().getValidatedNodeType(c);
+      return type.equals(converted.getType())
+          ? converted
+          : rb.makeAbstractCast(type, converted, false);
+    };
+  }
+
+  /** An operand of JSON_OBJECT or JSON_ARRAY without the cast above, JSON(text) as JSON. */
+  private static RexNode nested(RexBuilder rb, RexNode o) {
+    if (o.getKind() == SqlKind.CAST
+        && ((RexCall) o).getOperands().get(0) instanceof RexCall inner
+        && JsonFunctions.STRING_RESULTS.contains(inner.getOperator())) {
+      return inner;
+    }
+    if (o instanceof RexCall call && call.getOperator() == JsonFunctions.JSON) {
+      return rb.makeCall(SqlStdOperatorTable.JSON_TYPE_OPERATOR, call.getOperands().get(0));
+    }
+    return o;
+  }
+}
