@@ -85,7 +85,21 @@ public final class AggregateFunctions {
         java.util.Objects.requireNonNull(AggregateFunctionImpl.create(implementation)),
         false,
         false,
-        Optionality.FORBIDDEN);
+        Optionality.FORBIDDEN) {
+      /**
+       * Typed as here, not looked up again by name (which would find Calcite's window function).
+       */
+      @Override
+      public org.apache.calcite.rel.type.RelDataType deriveType(
+          org.apache.calcite.sql.validate.SqlValidator validator,
+          org.apache.calcite.sql.validate.SqlValidatorScope scope,
+          SqlCall call) {
+        for (SqlNode operand : call.getOperandList()) {
+          validator.deriveType(scope, operand);
+        }
+        return validateOperands(validator, scope, call);
+      }
+    };
   }
 
   /**

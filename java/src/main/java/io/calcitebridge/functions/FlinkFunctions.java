@@ -34,8 +34,6 @@ public final class FlinkFunctions {
     all.addAll(JsonFunctions.ALL);
     // Flink's ARRAY_AGG: NULLs kept, an array of no rows is empty.
     all.add(new ArrayAgg());
-    all.add(AggregateFunctions.FIRST_VALUE);
-    all.add(AggregateFunctions.LAST_VALUE);
     return SqlOperatorTables.of(all);
   }
 

@@ -167,6 +167,11 @@ public final class NumberFunctions {
         }
 
         @Override
+        public String getAllowedSignatures(String opNameToUse) {
+          return SqlStdOperatorTable.SUBSTRING.getAllowedSignatures(opNameToUse);
+        }
+
+        @Override
         public void unparse(SqlWriter writer, SqlCall call, int leftPrec, int rightPrec) {
           SqlStdOperatorTable.SUBSTRING.unparse(writer, call, leftPrec, rightPrec);
         }
