@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -572,3 +573,27 @@ def test_a_record_of_a_gateway_that_is_gone_gives_no_hint(
     assert announce.token_hint(1) is None  # a record left by a gateway that is gone
     announce.withdraw(record)
     assert not record.exists() and announce.token_hint(1) is None
+
+
+def test_a_process_wide_py4j_error_hook_does_not_take_the_gateways_errors(
+    gw: cb.Environment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pyspark replaces py4j.java_gateway.get_return_value once a Spark session starts, with a
+    # hook that reads every Java failure through Spark's own gateway. Here a hook that breaks on
+    # any Java failure stands for it: the gateway's errors must still come back typed.
+    from py4j import java_gateway, protocol
+
+    original = protocol.get_return_value
+
+    def spark_like(answer: Any, client: Any, target_id: Any = None, name: Any = None) -> Any:
+        try:
+            return original(answer, client, target_id, name)
+        except protocol.Py4JJavaError as e:
+            raise protocol.Py4JError(
+                "Method exceptionString([class SparkConf]) does not exist"
+            ) from e
+
+    monkeypatch.setattr(java_gateway, "get_return_value", spark_like)
+    with pytest.raises(cb.SqlParseError):
+        gw.sql("SELEC 1")
+    assert gw.sql("SELECT 1 AS x").fetchall() == [(1,)]

@@ -144,7 +144,7 @@ CASES = {
     "floor_timestamp": (
         "SELECT FLOOR(ts TO DAY), FLOOR(ts TO HOUR), FLOOR(ts TO MONTH), FLOOR(ts TO YEAR) FROM t"
     ),
-    # a scale-down cast truncates in the reference (1.99 -> 1.9), Spark's own cast rounds
+    # a scale-down cast rounds half up in the reference (1.99 -> 2.0), as in Flink and Spark
     "decimal_scale_down": (
         "SELECT amount, CAST(amount AS DECIMAL(4, 1)), CAST(amount AS DECIMAL(3, 0)), "
         "CAST(1.99 AS DECIMAL(3, 1)) FROM t"
@@ -208,7 +208,7 @@ def test_planted_values(envs: tuple[cb.Environment, cb.Environment]) -> None:
     rows = on_spark.sql("SELECT items[1].x FROM t WHERE id = 1").fetchall()
     assert rows == [(7,)]
     rows = on_spark.sql("SELECT CAST(1.99 AS DECIMAL(3, 1))").fetchall()
-    assert rows == [(decimal.Decimal("1.9"),)]
+    assert rows == [(decimal.Decimal("2.0"),)]
     rows = on_spark.sql("SELECT `A`, `a` FROM t WHERE id = 2").fetchall()
     assert rows == [(20, -2)]
 

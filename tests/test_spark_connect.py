@@ -5,9 +5,11 @@ rows, a Parquet table's nested filter included."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -100,22 +102,39 @@ QUERIES = [
 ]
 
 
+CLIENT = """
+import json, sys
+import calcite_bridge as cb
+server, ddl, queries = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+remote = cb.connect(backend="spark", spark_remote=server)
+remote.execute(ddl)
+rows = [[repr(r) for r in remote.sql(q).fetchall()] for q in queries]
+print(json.dumps({"rows": rows, "plan": remote.explain(queries[0])}))
+remote.close()
+"""
+
+
 def test_seed_queries_over_connect(server: str, tmp_path: Path) -> None:
+    # The client runs in a process of its own: pyspark refuses a Connect session in a process
+    # that already runs a regular Spark session (another test module's local[1] one).
     pq.write_table(USERS, tmp_path / "part-0.parquet")
     ddl = (
         "CREATE TABLE users (id BIGINT, `user` ROW<name STRING, age INT>, tags ARRAY<INT>) "
         f"WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', 'format' = 'parquet')"
     )
     started = time.perf_counter()
-    remote = cb.connect(backend="spark", spark_remote=server)
-    reference = cb.connect(backend="enumerable")
-    for env in (remote, reference):
-        env.execute(ddl)
-    for sql in QUERIES:
-        got = remote.sql(sql).fetchall()
-        assert sorted(got, key=repr) == sorted(reference.sql(sql).fetchall(), key=repr)
+    done = subprocess.run(
+        [sys.executable, "-c", CLIENT, server, ddl, json.dumps(QUERIES)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
     print(f"first queries over Connect: {time.perf_counter() - started:.1f} s")
-    plan = remote.explain(QUERIES[0])
-    assert "LessThan(user.age,30)" in plan
-    remote.close()
-    reference.close()
+    with cb.connect(backend="enumerable") as reference:
+        reference.execute(ddl)
+        for sql, got in zip(QUERIES, answer["rows"], strict=True):
+            assert sorted(got) == sorted(repr(r) for r in reference.sql(sql).fetchall())
+    assert "LessThan(user.age,30)" in answer["plan"]

@@ -52,6 +52,28 @@ def _quiet_py4j() -> Iterator[None]:
         logger.setLevel(level)
 
 
+def _own_errors() -> None:
+    """Keeps py4j's own reading of answers for this project's gateways. pyspark replaces
+    ``py4j.java_gateway.get_return_value`` process-wide once a Spark session starts
+    (``install_exception_handler``) with one that inspects every Java failure through Spark's
+    gateway: a failure from a calcite-bridge gateway then had its object id read in Spark's JVM,
+    and surfaced as a lost connection. Answers of other gateways still go to whatever is
+    installed."""
+    from py4j import java_gateway, protocol
+
+    current = java_gateway.get_return_value
+    if getattr(current, "calcite_bridge", False):
+        return
+
+    def dispatch(answer: Any, client: Any, target_id: Any = None, name: Any = None) -> Any:
+        if getattr(client, "calcite_bridge", False):
+            return protocol.get_return_value(answer, client, target_id, name)
+        return current(answer, client, target_id, name)
+
+    dispatch.calcite_bridge = True  # type: ignore[attr-defined]
+    java_gateway.get_return_value = dispatch
+
+
 @contextlib.contextmanager
 def _deferred_interrupt() -> Iterator[None]:
     """Holds Ctrl-C back until the py4j call inside has its answer, then raises it.
@@ -159,6 +181,7 @@ class _Client:
             gateway.entry_point.listen(here, listening)
         except Py4JError as e:
             raise GatewayError(f"Could not open a channel on {self.address}: {e}") from None
+        gateway._gateway_client.calcite_bridge = True  # see _own_errors
         # From now on a call may take long: a source's schema() runs inside registerSource.
         params.read_timeout = None
         for connection in list(gateway._gateway_client.deque):
@@ -169,6 +192,7 @@ class _Client:
         """Calls a Java method through the channel, translating failures into our hierarchy."""
         from py4j.protocol import Py4JError, Py4JJavaError, Py4JNetworkError
 
+        _own_errors()
         try:
             with _deferred_interrupt():
                 return fn(*args)

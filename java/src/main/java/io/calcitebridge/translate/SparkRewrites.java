@@ -1,6 +1,7 @@
 package io.calcitebridge.translate;
 
 import io.calcitebridge.functions.NumberFunctions;
+import io.calcitebridge.functions.TemporalFunctions;
 import io.calcitebridge.plan.Convertlets;
 import java.math.BigDecimal;
 import java.util.List;
@@ -125,6 +126,12 @@ final class SparkRewrites extends RexShuttle {
             SparkOperators.FLOOR_NTZ,
             List.of(visited.operands.get(0), rex.makeLiteral(range.name())));
       }
+    }
+    if (visited.getOperator() == TemporalFunctions.TIMESTAMP_TO_LTZ
+        || visited.getOperator() == TemporalFunctions.LTZ_TO_TIMESTAMP) {
+      // The reference's casts between TIMESTAMP and TIMESTAMP_LTZ read the wall-clock time in the
+      // session zone, as Spark's casts do in its session zone (set from table.local-time-zone).
+      return rex.makeAbstractCast(visited.getType(), visited.operands.get(0), false);
     }
     if (visited.getOperator() == NumberFunctions.ROUND_HALF_UP
         && visited.operands.get(0).getType().getSqlTypeName() == SqlTypeName.DECIMAL
