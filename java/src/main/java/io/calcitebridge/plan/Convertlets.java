@@ -80,10 +80,29 @@ public final class Convertlets implements SqlRexConvertletTable {
     if (call.getKind() == SqlKind.CAST && other != null) {
       return (cx, c) -> {
         RexNode flink = FlinkNumbers.cast(cx, c);
-        return flink != null ? flink : other.convertCall(cx, c);
+        return peeking(cx, c, flink != null ? flink : other.convertCall(cx, c));
       };
     }
     return other;
+  }
+
+  /**
+   * A cast to a ROW type typed as validated: Calcite's conversion derives the type again, as a
+   * plain struct, where the validator gives the ROW types written in SQL {@code
+   * StructKind.PEEK_FIELDS_NO_EXPAND} (see {@code BridgeSqlValidator#deriveType}).
+   */
+  private static RexNode peeking(
+      org.apache.calcite.sql2rel.SqlRexContext cx, SqlCall c, RexNode converted) {
+    RelDataType validated = cx.getValidator().getValidatedNodeTypeIfKnown(c);
+    if (validated == null
+        || !validated.isStruct()
+        || converted.getType().equals(validated)
+        || !(converted instanceof org.apache.calcite.rex.RexCall cast)
+        || cast.getKind() != SqlKind.CAST) {
+      return converted;
+    }
+    return cx.getRexBuilder()
+        .makeAbstractCast(c.getParserPosition(), validated, cast.getOperands().get(0), false);
   }
 
   private @Nullable SqlRexConvertlet convertlet(SqlCall call) {

@@ -164,7 +164,44 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       }
       return flink;
     }
+    if (expr.getKind() == SqlKind.CAST && type.isStruct()) {
+      RelDataType peeking = peeking(type);
+      if (peeking != type) {
+        setValidatedNodeType(expr, peeking);
+      }
+      return peeking;
+    }
     return type;
+  }
+
+  /**
+   * {@code type} with every ROW in it of {@code StructKind.PEEK_FIELDS_NO_EXPAND}, as the ROW types
+   * written in SQL are: Calcite's CAST to a ROW type builds its result as a plain struct (1.42), so
+   * a field of such a column needed its table's alias ({@code t.r.a}) where Flink takes {@code
+   * r.a}.
+   */
+  private RelDataType peeking(RelDataType type) {
+    if (!type.isStruct()) {
+      return type;
+    }
+    RelDataTypeFactory f = getTypeFactory();
+    List<RelDataType> fields = new ArrayList<>();
+    boolean changed =
+        type.getStructKind() != org.apache.calcite.rel.type.StructKind.PEEK_FIELDS_NO_EXPAND;
+    for (org.apache.calcite.rel.type.RelDataTypeField field : type.getFieldList()) {
+      RelDataType t = peeking(field.getType());
+      changed |= t != field.getType();
+      fields.add(t);
+    }
+    if (!changed) {
+      return type;
+    }
+    return f.createTypeWithNullability(
+        f.createStructType(
+            org.apache.calcite.rel.type.StructKind.PEEK_FIELDS_NO_EXPAND,
+            fields,
+            type.getFieldNames()),
+        type.isNullable());
   }
 
   // ----- Conditions and sub-queries -----------------------------------------------------------
