@@ -140,8 +140,10 @@ final class OptimizerProgram {
           // Conditions simplified once the sources have been offered theirs (as written): a
           // comparison with a NULL literal left in a filter made the planner's predicate metadata
           // fail ("Comparison with NULL in pulledUpPredicates", CALCITE-7598, fixed after 1.42).
+          // Calcite's reduction rules, with predicates pushed into CASE typed ({@link
+          // CasePredicates}).
           hep(
-              List.of(CoreRules.FILTER_REDUCE_EXPRESSIONS, CoreRules.JOIN_REDUCE_EXPRESSIONS),
+              List.of(CasePredicates.FILTER, CasePredicates.JOIN),
               true,
               DefaultRelMetadataProvider.INSTANCE),
           OptimizerProgram::dumpIfAsked,
