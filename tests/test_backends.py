@@ -116,6 +116,14 @@ def test_a_refused_construct_is_named_under_duckdb_and_falls_back_under_auto(
     assert local.explain(GROUP_BY, backend="auto").startswith("DuckDB(")
 
 
+def test_a_refused_cast_names_its_type_as_the_ddl_writes_it(local: cb.Environment) -> None:
+    with pytest.raises(cb.UnsupportedError) as info:
+        local.sql("SELECT CAST(ROW(1, 'x') AS ROW<a INT, b STRING>) AS r", backend="duckdb")
+    assert str(info.value) == (
+        "The duckdb backend cannot run a cast to ROW<`a` INT NOT NULL, `b` STRING NOT NULL>"
+    )
+
+
 def test_a_failure_in_duckdb_is_an_execution_error(local: cb.Environment) -> None:
     # The divisor's parentheses survive the translation: v // (k - 1), not v // k - 1.
     with pytest.raises(cb.ExecutionError, match="Division by zero"):

@@ -4,7 +4,9 @@ Usage: limited_query.py CASE. Prints ``started`` once the JVM runs, then how the
 ended and after how many seconds, the CPU time the process used in the 2 s after, and a query
 run afterwards.
 
-Cases: ``enumerable``/``duckdb`` (a cross join past ``timeout=``), ``reading`` (the rows of
+Cases: ``enumerable``/``duckdb`` (a cross join past ``timeout=``), ``values`` (a COUNT over a
+cross join of four 300-row VALUES lists on Calcite's engine past ``timeout=``: its nested-loop
+joins loop over lists, and no scan is read), ``reading`` (the rows of
 Calcite's engine read past ``execution.timeout``), ``planning`` (a join of many tables past
 ``planner.timeout``), ``or_chain`` (an OR chain of 10^4 terms past ``planner.timeout``),
 ``source`` (a Python source computing on a worker thread past
@@ -52,6 +54,14 @@ start = time.monotonic()
 try:
     if case in ("enumerable", "duckdb"):
         env.sql(CROSS, backend=case, timeout=2).to_arrow_table()
+    elif case == "values":
+        v = ", ".join(f"({i})" for i in range(300))
+        env.sql(
+            f"SELECT COUNT(*) AS n FROM (VALUES {v}) a(x), (VALUES {v}) b(y), (VALUES {v}) c(z),"
+            f" (VALUES {v}) d(w) WHERE a.x * 7 + b.y * 13 + c.z * 17 + d.w = 12345",
+            backend="enumerable",
+            timeout=2,
+        ).to_pylist()
     elif case == "reading":
         env.config.set("execution.timeout", "2 s")
         env.sql(CROSS, backend="enumerable").to_arrow_table()

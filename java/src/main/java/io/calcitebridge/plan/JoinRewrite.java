@@ -3,6 +3,7 @@ package io.calcitebridge.plan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
 import org.apache.calcite.adapter.enumerable.EnumerableNestedLoopJoin;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -31,8 +32,10 @@ import org.apache.calcite.util.BuiltInMethod;
  * Calcite's.
  *
  * <ul>
- *   <li>A RIGHT or FULL nested-loop join calls {@link JoinRuntime#nestedLoopJoin}, which keeps
- *       duplicate unmatched right rows (Calcite's drops those that are the same object).
+ *   <li>A nested-loop join calls {@link JoinRuntime#nestedLoopJoin}, which stops when the
+ *       statement is cancelled (its inner rows are a list it loops over, read from no scan that
+ *       would stop it), and, for a RIGHT or FULL join, keeps duplicate unmatched right rows
+ *       (Calcite's drops those that are the same object).
  *   <li>A join condition whose generated value is a boxed {@code Boolean} (as {@code (x IN (NULL,
  *       y)) IS NULL} gives) is read with {@link JoinRuntime#isTrue}: Calcite declared the
  *       condition's method as returning {@code Object}, and the statement failed to compile ("must
@@ -87,7 +90,9 @@ final class JoinRewrite {
         public Expression visit(
             MethodCallExpression call, Expression target, List<Expression> arguments) {
           if (call.method.equals(BuiltInMethod.NESTED_LOOP_JOIN.method)) {
-            return Expressions.call(JoinRuntime.class, "nestedLoopJoin", arguments);
+            List<Expression> withRoot = new ArrayList<>(arguments);
+            withRoot.add(DataContext.ROOT);
+            return Expressions.call(JoinRuntime.class, "nestedLoopJoin", withRoot);
           }
           return super.visit(call, target, arguments);
         }

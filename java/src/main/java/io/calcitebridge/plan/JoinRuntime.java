@@ -2,6 +2,9 @@ package io.calcitebridge.plan;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import io.calcitebridge.errors.Stop;
+import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.EnumerableDefaults;
 import org.apache.calcite.linq4j.Enumerator;
@@ -15,9 +18,20 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public final class JoinRuntime {
   private JoinRuntime() {}
 
+  /** Rows of both sides compared between two looks at the statement's cancel flag. */
+  private static final int CHECK_EVERY = 1 << 12;
+
   /**
-   * Calcite's {@code EnumerableDefaults.nestedLoopJoin}, except that a RIGHT or FULL join keeps
-   * each unmatched right row, duplicates included. Calcite tracks the unmatched rows in an identity
+   * Calcite's {@code EnumerableDefaults.nestedLoopJoin}, except that it stops once the statement
+   * is cancelled (its timeout, Ctrl-C), and that a RIGHT or FULL join keeps each unmatched right
+   * row, duplicates included.
+   *
+   * <p>The join loops over its inner rows, kept in a list, for each outer row: no scan, which would
+   * stop the statement, is read meanwhile. A COUNT over a cross join of four 2,000-row VALUES went
+   * on for hours after its client had its timeout. The condition now looks at the cancel flag
+   * every {@value #CHECK_EVERY} pairs.
+   *
+   * <p>For a RIGHT or FULL join, Calcite tracks the unmatched rows in an identity
    * set, and a right input of one column has rows that are the same object when their values are
    * equal (a boxed small integer, an interned string): {@code l(4) RIGHT JOIN r(5), (5) ON FALSE}
    * gave one row, not two. Here each right row is tracked by its position.
@@ -27,9 +41,12 @@ public final class JoinRuntime {
       Enumerable<R> inner,
       Predicate2<L, R> predicate,
       Function2<? super @Nullable L, ? super @Nullable R, T> resultSelector,
-      JoinType joinType) {
+      JoinType joinType,
+      @Nullable DataContext root) {
+    final AtomicBoolean cancel = root == null ? null : DataContext.Variable.CANCEL_FLAG.get(root);
+    final Predicate2<L, R> condition = cancel == null ? predicate : cancellable(predicate, cancel);
     if (!joinType.generatesNullsOnLeft()) {
-      return EnumerableDefaults.nestedLoopJoin(outer, inner, predicate, resultSelector, joinType);
+      return EnumerableDefaults.nestedLoopJoin(outer, inner, condition, resultSelector, joinType);
     }
     final boolean nullsOnRight = joinType.generatesNullsOnRight();
     final List<T> result = new ArrayList<>();
@@ -41,7 +58,7 @@ public final class JoinRuntime {
         boolean any = false;
         for (int i = 0; i < matched.length; i++) {
           final R right = rights.get(i);
-          if (predicate.apply(left, right)) {
+          if (condition.apply(left, right)) {
             any = true;
             matched[i] = true;
             result.add(resultSelector.apply(left, right));
@@ -58,6 +75,22 @@ public final class JoinRuntime {
       }
     }
     return Linq4j.asEnumerable(result);
+  }
+
+  /** {@code predicate}, which throws the statement's error once {@code cancel} is set. */
+  private static <L, R> Predicate2<L, R> cancellable(
+      Predicate2<L, R> predicate, AtomicBoolean cancel) {
+    return new Predicate2<>() {
+      private int calls;
+
+      @Override
+      public boolean apply(L left, R right) {
+        if ((++calls & (CHECK_EVERY - 1)) == 0 && cancel.get()) {
+          throw Stop.stopped(cancel);
+        }
+        return predicate.apply(left, right);
+      }
+    };
   }
 
   /** Whether a join condition's value is TRUE (FALSE for NULL). */
