@@ -93,7 +93,7 @@ final class Fn extends SqlUserDefinedFunction {
 
   @Override
   public boolean isDeterministic() {
-    return !NOT_CONSTANT.contains(getName());
+    return !NOT_CONSTANT.contains(getName()) && !WindowFunctions.NAMES.contains(getName());
   }
 
   @Override
