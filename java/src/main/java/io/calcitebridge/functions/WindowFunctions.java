@@ -156,8 +156,12 @@ public final class WindowFunctions {
 
   private static final List<String> KINDS = List.of("TUMBLE", "HOP", "CUMULATE");
 
-  /** {@code TIMESTAMP(3)} or {@code TIMESTAMP_LTZ(3)} as the time column, not null. */
+  /** {@code TIMESTAMP(3)} not null, a wall-clock time whatever the time column. */
   private static final SqlReturnTypeInference BOUND =
+      b -> b.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP, 3);
+
+  /** {@code TIMESTAMP(3)} or {@code TIMESTAMP_LTZ(3)} as the time column, not null. */
+  private static final SqlReturnTypeInference TIME =
       b -> {
         RelDataTypeFactory f = b.getTypeFactory();
         return f.createSqlType(b.getOperandType(1).getSqlTypeName(), 3);
@@ -181,17 +185,19 @@ public final class WindowFunctions {
       Fn.fn("$WINDOW_END", BOUND, new Operands(6), C, "windowEnd", NullPolicy.NONE);
 
   public static final SqlOperator WINDOW_TIME =
-      Fn.fn("$WINDOW_TIME", BOUND, new Operands(6), C, "windowTime", NullPolicy.NONE);
+      Fn.fn("$WINDOW_TIME", TIME, new Operands(6), C, "windowTime", NullPolicy.NONE);
 
   /** The operators whose calls {@link #convert} completes. */
   public static final Set<SqlOperator> OPERATORS =
       Set.of(WINDOWS, WINDOW_START, WINDOW_END, WINDOW_TIME);
 
   /** The operators, for the operator table. */
-  static final List<SqlOperator> ALL = List.of(WINDOWS, WINDOW_START, WINDOW_END, WINDOW_TIME);
+  static List<SqlOperator> all() {
+    return List.of(WINDOWS, WINDOW_START, WINDOW_END, WINDOW_TIME, GROUP_TUMBLE);
+  }
 
   /** The names of the operators, whose calls read the session time zone. */
-  static final Set<String> NAMES = Set.of("$WINDOWS", "$WINDOW_START", "$WINDOW_END", "$WINDOW_TIME");
+  static final Set<String> NAMES = Set.of("$WINDOWS", "$WINDOW_START", "$WINDOW_END", "$WINDOW_TIME", "$GROUP_TUMBLE");
 
   /**
    * A call of one of {@link #OPERATORS} as a call with whether its time is a {@code TIMESTAMP_LTZ}
@@ -210,30 +216,41 @@ public final class WindowFunctions {
   }
 
   /**
-   * The legacy group window {@code TUMBLE(ts, size[, offset])} of a {@code GROUP BY} as the start
-   * of its window ({@code TUMBLE_START} is the group key, {@code TUMBLE_END} the key plus the
-   * size), NULL for a NULL time.
+   * The key of a legacy group window {@code GROUP BY TUMBLE(ts, size[, offset])}: the start of the
+   * row's window, NULL for a NULL time. Its second operand is the size, which Calcite's conversion
+   * of {@code TUMBLE_END} adds to the key.
    */
+  public static final SqlOperator GROUP_TUMBLE =
+      Fn.fn(
+          "$GROUP_TUMBLE",
+          b -> b.getOperandType(0),
+          org.apache.calcite.sql.type.OperandTypes.ANY_ANY,
+          C,
+          "groupTumble",
+          NullPolicy.NONE);
+
+  /** {@code TUMBLE(ts, size[, offset])} of a {@code GROUP BY} as {@link #GROUP_TUMBLE}. */
   public static RexNode convertGroupTumble(SqlRexContext cx, SqlCall call) {
     RexBuilder rex = cx.getRexBuilder();
     List<RexNode> in = call.getOperandList().stream().map(cx::convertExpression).toList();
     RexNode ts = in.get(0);
-    RexNode size = in.get(1);
-    RexNode offset = in.size() > 2 ? in.get(2) : rex.makeIntervalLiteral(java.math.BigDecimal.ZERO,
-        new SqlIntervalQualifier(TimeUnit.SECOND, null, SqlParserPos.ZERO));
+    RexNode offset =
+        in.size() > 2
+            ? in.get(2)
+            : rex.makeIntervalLiteral(
+                java.math.BigDecimal.ZERO,
+                new SqlIntervalQualifier(TimeUnit.SECOND, null, SqlParserPos.ZERO));
     boolean ltz = ts.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
-    RelDataType type = cx.getValidator().getValidatedNodeType(call);
     return rex.makeCall(
-        type,
-        WINDOW_START,
-        List.of(
-            rex.makeLiteral(ltz),
-            rex.makeExactLiteral(java.math.BigDecimal.valueOf(TUMBLE)),
-            ts,
-            size,
-            size,
-            offset,
-            rex.makeExactLiteral(java.math.BigDecimal.ZERO)));
+        cx.getValidator().getValidatedNodeType(call),
+        GROUP_TUMBLE,
+        List.of(ts, in.get(1), rex.makeLiteral(ltz), offset));
+  }
+
+  public static @Nullable Long groupTumble(
+      TimeZone tz, @Nullable Long ts, long size, boolean ltz, long offset) {
+    Long start = windowStart(tz, ltz, TUMBLE, ts, size, size, offset, 0);
+    return start == null ? null : instant(tz, ltz, start);
   }
 
   // ---- the rewrite of the window table-valued functions ---------------------------------------
@@ -277,7 +294,22 @@ public final class WindowFunctions {
                 if (call instanceof SqlSelect select && select.getGroup() != null) {
                   for (SqlNode key : select.getGroup()) {
                     if (key instanceof SqlCall group) {
-                      String name = group.getOperator().getName().toUpperCase(Locale.ROOT);
+                      // The parser makes Calcite's group windows, named $TUMBLE, $HOP, ...
+                      String name =
+                          group.getOperator().getName().toUpperCase(Locale.ROOT).replace("$", "");
+                      if (name.equals("TUMBLE") && group.operandCount() >= 2) {
+                        // A row whose time is NULL is in no window, as in Flink.
+                        SqlNode time = group.operand(0);
+                        SqlNode known =
+                            SqlStdOperatorTable.IS_NOT_NULL.createCall(
+                                time.getParserPosition(), time.clone(time.getParserPosition()));
+                        SqlNode where = select.getWhere();
+                        select.setWhere(
+                            where == null
+                                ? known
+                                : SqlStdOperatorTable.AND.createCall(
+                                    where.getParserPosition(), known, where));
+                      }
                       if (name.equals("HOP") || name.equals("SESSION")) {
                         throw SqlUtil.newContextException(
                             group.getParserPosition(), Messages.RESOURCE.groupWindow(name));
@@ -457,19 +489,25 @@ public final class WindowFunctions {
     return new long[] {s, s + a};
   }
 
+  /** The start of the k-th window of {@code ts}: a wall-clock time, as in Flink. */
   public static @Nullable Long windowStart(
       TimeZone tz, boolean ltz, int kind, @Nullable Long ts, long a, long b, long offset, int k) {
-    return ts == null ? null : instant(tz, ltz, bounds(local(tz, ltz, ts), kind, a, b, offset, k)[0]);
+    return ts == null ? null : bounds(local(tz, ltz, ts), kind, a, b, offset, k)[0];
   }
 
+  /** The end of the k-th window of {@code ts}: a wall-clock time, as in Flink. */
   public static @Nullable Long windowEnd(
       TimeZone tz, boolean ltz, int kind, @Nullable Long ts, long a, long b, long offset, int k) {
-    return ts == null ? null : instant(tz, ltz, bounds(local(tz, ltz, ts), kind, a, b, offset, k)[1]);
+    return ts == null ? null : bounds(local(tz, ltz, ts), kind, a, b, offset, k)[1];
   }
 
+  /**
+   * The last millisecond of the k-th window of {@code ts}, of the time's type: for an instant, the
+   * instant of the window's end in the session zone, less one millisecond.
+   */
   public static @Nullable Long windowTime(
       TimeZone tz, boolean ltz, int kind, @Nullable Long ts, long a, long b, long offset, int k) {
     Long end = windowEnd(tz, ltz, kind, ts, a, b, offset, k);
-    return end == null ? null : end - 1;
+    return end == null ? null : instant(tz, ltz, end) - 1;
   }
 }
