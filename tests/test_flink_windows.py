@@ -61,7 +61,9 @@ def env() -> Iterator[cb.Environment]:
 def duck() -> Iterator[duckdb.DuckDBPyConnection]:
     con = duckdb.connect()
     con.register("ev_arrow", DATA)
-    con.execute("CREATE TABLE ev AS SELECT ts, x, epoch_ms(CAST(ts AS TIMESTAMP)) AS t FROM ev_arrow")
+    con.execute(
+        "CREATE TABLE ev AS SELECT ts, x, epoch_ms(CAST(ts AS TIMESTAMP)) AS t FROM ev_arrow"
+    )
     yield con
     con.close()
 
@@ -74,9 +76,7 @@ def _ms(value: Any) -> Any:
 
 def _rows(env: cb.Environment, sql: str, backend: str) -> list[tuple[Any, ...]]:
     table = env.sql(sql, backend=backend).to_arrow_table()
-    return sorted(
-        tuple(_ms(v) for v in row.values()) for row in table.to_pylist()
-    )
+    return sorted(tuple(_ms(v) for v in row.values()) for row in table.to_pylist())
 
 
 def _oracle(duck: duckdb.DuckDBPyConnection, sql: str) -> list[tuple[Any, ...]]:
@@ -124,7 +124,9 @@ CASES = [
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize(("tvf", "windows"), CASES, ids=[c[0].split("(")[0] + str(i) for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(
+    ("tvf", "windows"), CASES, ids=[c[0].split("(")[0] + str(i) for i, c in enumerate(CASES)]
+)
 def test_window_aggregation_equals_duckdb(
     env: cb.Environment,
     duck: duckdb.DuckDBPyConnection,
@@ -153,8 +155,13 @@ def test_rows_of_a_window_table_keep_their_columns(env: cb.Environment) -> None:
         env, "SELECT * FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '10' MINUTE))", "auto"
     )
     expected = sorted(
-        (t, x, t - t % (10 * MINUTE), t - t % (10 * MINUTE) + 10 * MINUTE,
-         t - t % (10 * MINUTE) + 10 * MINUTE - 1)
+        (
+            t,
+            x,
+            t - t % (10 * MINUTE),
+            t - t % (10 * MINUTE) + 10 * MINUTE,
+            t - t % (10 * MINUTE) + 10 * MINUTE - 1,
+        )
         for t, x in zip(
             (_ms(v) for v in DATA.column("ts").to_pylist()),
             DATA.column("x").to_pylist(),
@@ -163,9 +170,11 @@ def test_rows_of_a_window_table_keep_their_columns(env: cb.Environment) -> None:
         if t is not None
     )
     assert rows == expected
-    columns = env.sql(
-        "SELECT * FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '10' MINUTE))"
-    ).to_arrow_table().column_names
+    columns = (
+        env.sql("SELECT * FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '10' MINUTE))")
+        .to_arrow_table()
+        .column_names
+    )
     assert columns == ["ts", "x", "window_start", "window_end", "window_time"]
 
 

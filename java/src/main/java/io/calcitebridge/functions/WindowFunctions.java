@@ -40,6 +40,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlShuttle;
 import org.apache.calcite.sql.validate.SqlValidatorException;
 import org.apache.calcite.sql2rel.SqlRexContext;
+import org.apache.calcite.util.Util;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -53,9 +54,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <pre>
  * TABLE(HOP(TABLE t, DESCRIPTOR(ts), slide, size[, offset]))
  *   becomes
- * (SELECT w$in.*, $WINDOW_START(1, w$in.ts, slide, size, offset, w$k.k) AS window_start,
+ * (SELECT t.*, $WINDOW_START(1, t.ts, slide, size, offset, w$k.k) AS window_start,
  *         $WINDOW_END(...) AS window_end, $WINDOW_TIME(...) AS window_time
- *  FROM t AS w$in CROSS JOIN UNNEST($WINDOWS(1, w$in.ts, slide, size, offset)) AS w$k(k))
+ *  FROM t AS t CROSS JOIN UNNEST($WINDOWS(1, t.ts, slide, size, offset)) AS w$k(k))
  * </pre>
  *
  * <p>{@code $WINDOWS} numbers the windows a row belongs to (none for a NULL time, so the row drops
@@ -86,6 +87,19 @@ public final class WindowFunctions {
         "Unaligned windows like session are not supported in batch mode, as in Flink: use TUMBLE,"
             + " HOP or CUMULATE")
     ExInst<SqlValidatorException> session();
+
+    @BaseMessage("{0} table function based aggregate requires {1} to be positive, but got {2} ms.")
+    ExInst<SqlValidatorException> positive(String function, String what, String millis);
+
+    @BaseMessage(
+        "CUMULATE table function based aggregate requires maxSize must be an integral multiple of"
+            + " step, but got maxSize {0} ms and step {1} ms.")
+    ExInst<SqlValidatorException> multiple(String size, String step);
+
+    @BaseMessage(
+        "TUMBLE table function parameters must satisfy abs(offset) < size, but got size {0} ms and"
+            + " offset {1} ms.")
+    ExInst<SqlValidatorException> offset(String size, String offset);
 
     @BaseMessage("{0} takes {1}")
     ExInst<SqlValidatorException> arguments(String function, String signature);
@@ -135,7 +149,55 @@ public final class WindowFunctions {
               Messages.RESOURCE.interval(KINDS.get(kindOf(binding))));
         }
       }
-      return true;
+      return checkSizes(binding, throwOnFailure);
+    }
+
+    /** Flink's checks of literal sizes: positive, a CUMULATE's size a multiple of its step. */
+    private static boolean checkSizes(SqlCallBinding binding, boolean throwOnFailure) {
+      int kind = kindOf(binding);
+      @Nullable Long a = millis(binding, 2);
+      @Nullable Long b = millis(binding, 3);
+      @Nullable Long offset = millis(binding, 4);
+      String[] names = {"size", kind == HOP ? "slide" : kind == CUMULATE ? "step" : "size"};
+      RuntimeException error = null;
+      if (a != null && a <= 0) {
+        error =
+            SqlUtil.newContextException(
+                binding.operand(2).getParserPosition(),
+                Messages.RESOURCE.positive(KINDS.get(kind), names[1], a.toString()));
+      } else if (b != null && b <= 0) {
+        error =
+            SqlUtil.newContextException(
+                binding.operand(3).getParserPosition(),
+                Messages.RESOURCE.positive(KINDS.get(kind), "size", b.toString()));
+      } else if (kind == CUMULATE && a != null && b != null && b % a != 0) {
+        error =
+            SqlUtil.newContextException(
+                binding.operand(3).getParserPosition(),
+                Messages.RESOURCE.multiple(b.toString(), a.toString()));
+      } else if (kind == TUMBLE && a != null && offset != null && Math.abs(offset) >= a) {
+        error =
+            SqlUtil.newContextException(
+                binding.operand(4).getParserPosition(),
+                Messages.RESOURCE.offset(a.toString(), offset.toString()));
+      }
+      if (error != null && throwOnFailure) {
+        throw error;
+      }
+      return error == null;
+    }
+
+    /** The milliseconds of a literal interval operand, or null for another expression. */
+    private static @Nullable Long millis(SqlCallBinding binding, int i) {
+      SqlNode node = binding.operand(i);
+      if (!(node instanceof SqlLiteral literal)) {
+        return null;
+      }
+      try {
+        return literal.getValueAs(Long.class);
+      } catch (RuntimeException e) {
+        return null;
+      }
     }
 
     private static int kindOf(SqlCallBinding binding) {
@@ -197,7 +259,8 @@ public final class WindowFunctions {
   }
 
   /** The names of the operators, whose calls read the session time zone. */
-  static final Set<String> NAMES = Set.of("$WINDOWS", "$WINDOW_START", "$WINDOW_END", "$WINDOW_TIME", "$GROUP_TUMBLE");
+  static final Set<String> NAMES =
+      Set.of("$WINDOWS", "$WINDOW_START", "$WINDOW_END", "$WINDOW_TIME", "$GROUP_TUMBLE");
 
   /**
    * A call of one of {@link #OPERATORS} as a call with whether its time is a {@code TIMESTAMP_LTZ}
@@ -208,8 +271,7 @@ public final class WindowFunctions {
     List<RexNode> operands = new ArrayList<>();
     List<RexNode> converted = call.getOperandList().stream().map(cx::convertExpression).toList();
     boolean ltz =
-        converted.get(1).getType().getSqlTypeName()
-            == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+        converted.get(1).getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
     operands.add(rex.makeLiteral(ltz));
     operands.addAll(converted);
     return rex.makeCall(cx.getValidator().getValidatedNodeType(call), call.getOperator(), operands);
@@ -268,8 +330,8 @@ public final class WindowFunctions {
           "(TABLE table_name, DESCRIPTOR(timecol), step, size [, offset])");
 
   /**
-   * {@code node} with its window table-valued functions as joins of their input with the windows
-   * of its rows (see the class comment); a {@code SESSION} window or a legacy {@code HOP} or {@code
+   * {@code node} with its window table-valued functions as joins of their input with the windows of
+   * its rows (see the class comment); a {@code SESSION} window or a legacy {@code HOP} or {@code
    * SESSION} group window is an error.
    */
   public static SqlNode rewrite(SqlNode node) {
@@ -333,7 +395,9 @@ public final class WindowFunctions {
       int at = i;
       if (op != null && op.getKind() == SqlKind.ARGUMENT_ASSIGNMENT) {
         SqlCall assign = (SqlCall) op;
-        at = params.indexOf(((SqlIdentifier) assign.operand(1)).getSimple().toUpperCase(Locale.ROOT));
+        at =
+            params.indexOf(
+                ((SqlIdentifier) assign.operand(1)).getSimple().toUpperCase(Locale.ROOT));
         op = assign.operand(0);
       }
       if (at < 0 || at >= args.length || args[at] != null) {
@@ -373,11 +437,14 @@ public final class WindowFunctions {
     SqlNode offset = args[args.length - 1];
     if (offset == null) {
       offset =
-          SqlLiteral.createInterval(1, "0", new SqlIntervalQualifier(TimeUnit.SECOND, null, pos), pos);
+          SqlLiteral.createInterval(
+              1, "0", new SqlIntervalQualifier(TimeUnit.SECOND, null, pos), pos);
     }
-    String in = "w$in";
+    // The input keeps its name, which an error about its columns names.
+    String in = Util.last(input.names);
     String k = "w$k";
-    SqlIdentifier time = new SqlIdentifier(List.of(in, column.getSimple()), column.getParserPosition());
+    SqlIdentifier time =
+        new SqlIdentifier(List.of(in, column.getSimple()), column.getParserPosition());
     SqlNode kindLiteral = SqlLiteral.createExactNumeric(Integer.toString(kind), pos);
     SqlNode windows =
         WINDOWS.createCall(pos, kindLiteral, time, a, b.clone(b.getParserPosition()), offset);
@@ -402,17 +469,15 @@ public final class WindowFunctions {
     SqlOperator[] ops = {WINDOW_START, WINDOW_END, WINDOW_TIME};
     for (int i = 0; i < 3; i++) {
       SqlNode bound =
-          ops[i]
-              .createCall(
-                  pos,
-                  kindLiteral.clone(pos),
-                  time.clone(time.getParserPosition()),
-                  a.clone(a.getParserPosition()),
-                  b.clone(b.getParserPosition()),
-                  offset.clone(offset.getParserPosition()),
-                  new SqlIdentifier(List.of(k, "k"), pos));
-      select.add(
-          SqlStdOperatorTable.AS.createCall(pos, bound, new SqlIdentifier(names[i], pos)));
+          ops[i].createCall(
+              pos,
+              kindLiteral.clone(pos),
+              time.clone(time.getParserPosition()),
+              a.clone(a.getParserPosition()),
+              b.clone(b.getParserPosition()),
+              offset.clone(offset.getParserPosition()),
+              new SqlIdentifier(List.of(k, "k"), pos));
+      select.add(SqlStdOperatorTable.AS.createCall(pos, bound, new SqlIdentifier(names[i], pos)));
     }
     return new SqlSelect(
         pos, null, select, from, null, null, null, null, null, null, null, null, null);
@@ -425,7 +490,9 @@ public final class WindowFunctions {
 
   // ---- run time ----------------------------------------------------------------------------
 
-  /** The wall-clock milliseconds of {@code ts}: itself, or for an instant its time in {@code tz}. */
+  /**
+   * The wall-clock milliseconds of {@code ts}: itself, or for an instant its time in {@code tz}.
+   */
   private static long local(TimeZone tz, boolean ltz, long ts) {
     return ltz ? ts + tz.getOffset(ts) : ts;
   }
