@@ -135,7 +135,7 @@ public final class WindowFunctions {
         throw SqlUtil.newContextException(
             binding.operand(1).getParserPosition(),
             Messages.RESOURCE.timeColumn(
-                KINDS.get(kindOf(binding)), io.calcitebridge.types.TypeNames.render(time)));
+                KINDS.get(kindOf(binding)), time.getSqlTypeName().getName()));
       }
       for (int i = 2; i <= 4; i++) {
         RelDataType t = binding.getOperandType(i);
@@ -158,13 +158,13 @@ public final class WindowFunctions {
       @Nullable Long a = millis(binding, 2);
       @Nullable Long b = millis(binding, 3);
       @Nullable Long offset = millis(binding, 4);
-      String[] names = {"size", kind == HOP ? "slide" : kind == CUMULATE ? "step" : "size"};
-      RuntimeException error = null;
+      String first = kind == HOP ? "slide" : kind == CUMULATE ? "step" : "size";
+      @Nullable RuntimeException error = null;
       if (a != null && a <= 0) {
         error =
             SqlUtil.newContextException(
                 binding.operand(2).getParserPosition(),
-                Messages.RESOURCE.positive(KINDS.get(kind), names[1], a.toString()));
+                Messages.RESOURCE.positive(KINDS.get(kind), first, a.toString()));
       } else if (b != null && b <= 0) {
         error =
             SqlUtil.newContextException(
@@ -257,10 +257,6 @@ public final class WindowFunctions {
   static List<SqlOperator> all() {
     return List.of(WINDOWS, WINDOW_START, WINDOW_END, WINDOW_TIME, GROUP_TUMBLE);
   }
-
-  /** The names of the operators, whose calls read the session time zone. */
-  static final Set<String> NAMES =
-      Set.of("$WINDOWS", "$WINDOW_START", "$WINDOW_END", "$WINDOW_TIME", "$GROUP_TUMBLE");
 
   /**
    * A call of one of {@link #OPERATORS} as a call with whether its time is a {@code TIMESTAMP_LTZ}
