@@ -32,6 +32,7 @@ public final class FlinkFunctions {
     all.addAll(TemporalFunctions.ALL);
     all.addAll(CollectionFunctions.ALL);
     all.addAll(JsonFunctions.ALL);
+    all.addAll(WindowFunctions.all());
     // Flink's ARRAY_AGG: NULLs kept, an array of no rows is empty.
     all.add(new ArrayAgg());
     return SqlOperatorTables.of(all);

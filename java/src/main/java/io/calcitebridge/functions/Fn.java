@@ -89,7 +89,13 @@ final class Fn extends SqlUserDefinedFunction {
           "FROM_UNIXTIME",
           "CAST_TIMESTAMP_TO_LTZ",
           "CAST_LTZ_TO_TIMESTAMP",
-          "CAST_LTZ_TO_STRING");
+          "CAST_LTZ_TO_STRING",
+          // WindowFunctions: windows of a TIMESTAMP_LTZ follow the session time zone.
+          "$WINDOWS",
+          "$WINDOW_START",
+          "$WINDOW_END",
+          "$WINDOW_TIME",
+          "$GROUP_TUMBLE");
 
   @Override
   public boolean isDeterministic() {

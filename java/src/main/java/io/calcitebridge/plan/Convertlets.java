@@ -2,6 +2,7 @@ package io.calcitebridge.plan;
 
 import io.calcitebridge.functions.ConditionalFunctions;
 import io.calcitebridge.functions.FlinkFunctions;
+import io.calcitebridge.functions.WindowFunctions;
 import java.util.List;
 import org.apache.calcite.linq4j.function.Strict;
 import org.apache.calcite.rel.type.RelDataType;
@@ -106,6 +107,14 @@ public final class Convertlets implements SqlRexConvertletTable {
   }
 
   private @Nullable SqlRexConvertlet convertlet(SqlCall call) {
+    // Flink's windowing (WindowFunctions): the window functions learn whether the time is an
+    // instant; the legacy GROUP BY TUMBLE(ts, size) is the start of the row's window.
+    if (WindowFunctions.OPERATORS.contains(call.getOperator())) {
+      return WindowFunctions::convert;
+    }
+    if (call.getOperator() == org.apache.calcite.sql.fun.SqlStdOperatorTable.TUMBLE_OLD) {
+      return WindowFunctions::convertGroupTumble;
+    }
     if (call.getKind() == SqlKind.CHAR_LENGTH) {
       return (cx, c) -> {
         List<RexNode> operands = c.getOperandList().stream().map(cx::convertExpression).toList();

@@ -141,7 +141,9 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   }
 
   private SqlNode validateInScope(SqlNode node) {
-    SqlNode current = io.calcitebridge.functions.AggregateFunctions.aggregates(node);
+    SqlNode current =
+        io.calcitebridge.functions.WindowFunctions.rewrite(
+            io.calcitebridge.functions.AggregateFunctions.aggregates(node));
     for (int attempt = 0; ; attempt++) {
       try {
         return validator.validate(current);
@@ -152,7 +154,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
         discovered = true;
         validator = context.validator(reader);
         validator.enableDiscovery();
-        current = reparse.get();
+        current = io.calcitebridge.functions.WindowFunctions.rewrite(reparse.get());
       }
     }
   }
