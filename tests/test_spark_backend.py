@@ -135,6 +135,11 @@ CASES = {
     "field_of_element": "SELECT id, items[1].x, items[1].y, items[2].x FROM t",
     "row_equality": "SELECT id, pt = ROW(1, 'u'), pt.a FROM t WHERE pt = ROW(1, 'u')",
     "row_cast": "SELECT CAST(ROW(1, 'a') AS ROW<a INT, b STRING>) = ROW(1, 'a')",
+    # the cast's STRUCT keeps its field names' case: `aB` and `Cd` are found by name
+    "field_of_cast_row": (
+        "SELECT r.aB, r.`Cd`, r FROM "
+        "(SELECT CAST(ROW(id, `a.b`) AS ROW<aB INT, `Cd` STRING>) AS r FROM t) x"
+    ),
     # a TIMESTAMP is a wall-clock time; an LTZ an instant shown in the session's zone
     "timestamp_vs_ltz": (
         "SELECT ts, CAST(ts AS TIMESTAMP_LTZ(3)), "

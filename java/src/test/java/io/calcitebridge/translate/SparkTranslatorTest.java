@@ -76,4 +76,15 @@ class SparkTranslatorTest {
     Refusal element = assertThrows(Refusal.class, () -> sql("SELECT ELEMENT(tags) FROM t"));
     assertTrue(element.getMessage().contains("ELEMENT"), element.getMessage());
   }
+
+  @Test
+  void castRowFieldNamesKeepTheirCase() {
+    String sql =
+        sql(
+            "SELECT r.aB, r.`Cd` FROM"
+                + " (SELECT CAST(ROW(id, `a.b`) AS ROW<aB INT, `Cd` STRING>) AS r FROM t)");
+    assertTrue(sql.contains("AS STRUCT<`aB`: INT, `Cd`: STRING>)"), sql);
+    assertTrue(sql.contains(".`aB`"), sql);
+    assertTrue(sql.contains(".`Cd`"), sql);
+  }
 }
