@@ -125,7 +125,11 @@ FILE_METADATA = (
 @pytest.fixture(scope="module")
 def text_folder(tmp_path_factory: pytest.TempPathFactory) -> str:
     root = tmp_path_factory.mktemp("spark text files")
-    for sub, files in (("csv", CSV_FILES), ("json", JSON_LINES), ("semi", {"s.csv": SEMICOLON_CSV})):
+    for sub, files in (
+        ("csv", CSV_FILES),
+        ("json", JSON_LINES),
+        ("semi", {"s.csv": SEMICOLON_CSV}),
+    ):
         os.makedirs(root / sub)
         for name, text in files.items():
             (root / sub / name).write_text(text, encoding="utf-8")
@@ -265,9 +269,7 @@ CASES = {
     "csv_filters": "SELECT id, name FROM c WHERE id > 2 AND name IS NOT NULL",
     "csv_na_is_a_string": "SELECT id FROM c WHERE name = 'NA'",
     "csv_empty_string": "SELECT id, CHAR_LENGTH(name) FROM c WHERE name = ''",
-    "csv_decimal_and_date": (
-        "SELECT id, amt, d FROM c WHERE amt > 1.5 OR d >= DATE '2024-03-01'"
-    ),
+    "csv_decimal_and_date": ("SELECT id, amt, d FROM c WHERE amt > 1.5 OR d >= DATE '2024-03-01'"),
     "csv_delimiter": "SELECT id, name FROM semi",
     "csv_columns_reordered": "SELECT id, name FROM reordered",
     "json_all": "SELECT * FROM j",
@@ -447,12 +449,16 @@ def test_csv_files_spark_cannot_read_as_ours_are_uploaded(
     ],
 )
 def test_options_spark_cannot_honour_are_refused(
-    envs: tuple[cb.Environment, cb.Environment], text_folder: str, fmt: str, option: str, message: str
+    envs: tuple[cb.Environment, cb.Environment],
+    text_folder: str,
+    fmt: str,
+    option: str,
+    message: str,
 ) -> None:
-    on_spark, reference = envs
+    on_spark, _ = envs
     ddl = (
         f"CREATE TABLE opt_{fmt} (id INT) WITH ('connector' = 'filesystem', "
-        f"'path' = '{text_folder}/{'csv' if fmt == 'csv' else 'json'}', 'format' = '{fmt}', {option})"
+        f"'path' = '{text_folder}/{fmt}', 'format' = '{fmt}', {option})"
     )
     on_spark.execute(ddl)
     with pytest.raises(cb.UnsupportedError, match=message):

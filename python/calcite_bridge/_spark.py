@@ -188,7 +188,7 @@ def _readable(t: pa.DataType) -> bool:
     return any(test(t) for test in _SIMPLE) or pa.types.is_floating(t)
 
 
-def _text_readable(t: pa.DataType, fmt: str) -> bool:
+def _text_readable(t: pa.DataType, fmt: str) -> bool:  # noqa: PLR0911
     """Whether Spark's CSV or JSON reader parses every value our reader (pyarrow's) parses
     into a column of type ``t`` as the same value. Left out: floating point (``nan``, ``inf``
     and their spellings), BOOLEAN in CSV (pyarrow also reads ``1`` and ``0``), timestamps, and
@@ -198,7 +198,7 @@ def _text_readable(t: pa.DataType, fmt: str) -> bool:
     if pa.types.is_integer(t) or pa.types.is_string(t):
         return True
     if fmt == "csv":
-        return pa.types.is_date32(t) or pa.types.is_decimal128(t)
+        return bool(pa.types.is_date32(t) or pa.types.is_decimal128(t))
     if pa.types.is_boolean(t):
         return True
     if pa.types.is_struct(t):
@@ -208,7 +208,7 @@ def _text_readable(t: pa.DataType, fmt: str) -> bool:
     return False
 
 
-def _spark_type(t: pa.DataType) -> str:
+def _spark_type(t: pa.DataType) -> str:  # noqa: PLR0911
     """Spark's DDL name of a type :func:`_text_readable` accepts; STRING for any other column
     (one the scan does not read: Spark then only splits it off, never parses it)."""
     if pa.types.is_int8(t):
@@ -238,7 +238,12 @@ def _spark_type(t: pa.DataType) -> str:
 # NULL. With this value no field written in a text file is NULL but the empty unquoted one,
 # as in our reader.
 _CSV_NULL = "\u0000calcite-bridge-null\u0000"
-_CSV_REFUSED_DELIMITERS = {'"': "the quote", "\\": "a backslash", "\n": "a newline", "\r": "a newline"}
+_CSV_REFUSED_DELIMITERS = {
+    '"': "the quote",
+    "\\": "a backslash",
+    "\n": "a newline",
+    "\r": "a newline",
+}
 # Spark's JSON parser (Jackson) refuses documents nested deeper than this by itself.
 _SPARK_JSON_DEPTH = 1000
 
