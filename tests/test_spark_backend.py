@@ -10,6 +10,7 @@ import datetime as dt
 import decimal
 import os
 import re
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -19,6 +20,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import calcite_bridge as cb
+from calcite_bridge.sources import SupportsFilterPushDown, TableSource
+from calcite_bridge.sources.arrow import split_filters
 
 pyspark = pytest.importorskip("pyspark", reason="the spark extra: pip install '.[spark]'")
 
@@ -464,3 +467,64 @@ def test_options_spark_cannot_honour_are_refused(
     with pytest.raises(cb.UnsupportedError, match=message):
         on_spark.sql(f"SELECT id FROM opt_{fmt}").fetchall()
     on_spark.execute(f"DROP TABLE opt_{fmt}")
+
+
+class RecordingSource(TableSource, SupportsFilterPushDown):
+    """A source of a table that takes the filters pyarrow applies, nested ones too, and writes
+    each negotiation to a file: it runs in Spark's Python workers, another process."""
+
+    def __init__(self, table: pa.Table, log: str) -> None:
+        self.table = table
+        self.log = log
+
+    def schema(self) -> pa.Schema:
+        return self.table.schema
+
+    def supports_nested_filters(self) -> bool:
+        return True
+
+    def apply_filters(self, filters: list[Any]) -> Any:
+        result = split_filters(filters, self.table.schema)
+        with open(self.log, "a", encoding="utf-8") as fh:
+            for f in result.accepted:
+                fh.write(f"accepted {f}\n")
+            for f in result.remaining:
+                fh.write(f"remaining {f}\n")
+        return result
+
+    def scan(self, request: Any) -> pa.Table:
+        import pyarrow.dataset as ds
+
+        flt = None
+        for f in request.filters:
+            flt = f.to_pyarrow() if flt is None else flt & f.to_pyarrow()
+        return ds.dataset(self.table).to_table(filter=flt)
+
+
+def test_python_source_through_sparks_data_source_api(
+    spark: Any, tmp_path: pytest.TempPathFactory
+) -> None:
+    """A Python source reaches Spark as a Python data source; the nested filter Spark pushes
+    (``('user', 'age')``) is offered to the source's own filter negotiation, which accepts it."""
+    from pyspark import cloudpickle
+
+    # Spark's Python workers cannot import this test module (pytest put its folder on the
+    # path): its source class travels by value, as a class of a user's __main__ does.
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    log = str(tmp_path) + "/filters.log"  # type: ignore[operator]
+    config = {"table.local-time-zone": ZONE}
+    on_spark = cb.connect(backend="spark", spark=spark, config=config)
+    reference = cb.connect(backend="enumerable", config=config)
+    for env in (on_spark, reference):
+        env.register_source("u", RecordingSource(USERS, log))
+    sql = "SELECT id, `user`.name FROM u WHERE `user`.age < 30"
+    plan = on_spark.explain(sql)
+    assert "BatchScan calcite_bridge_" in plan, plan
+    pushed = next(line for line in plan.splitlines() if "PushedFilters" in line)
+    assert "LessThan(user.age,30)" in pushed, plan
+    got = sorted(on_spark.sql(sql).fetchall())
+    assert got == sorted(reference.sql(sql).fetchall()) == [(1, "ann"), (5, "dee")]
+    with open(log, encoding="utf-8") as fh:
+        assert "accepted <(user.age, 30)" in fh.read().splitlines()
+    on_spark.close()
+    reference.close()

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import os
 import re
+import sys
 import threading
 import uuid
 import warnings
@@ -61,6 +63,9 @@ def local_session() -> Any:
         raise ConfigError(f"The spark backend needs pyspark: {INSTALL_HINT}")
     from pyspark.sql import SparkSession
 
+    # Python data sources run in Spark's Python workers: this interpreter, which has pyarrow
+    # and calcite_bridge, unless the user chose one (read when the SparkContext starts).
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session = (
         SparkSession.builder.master("local[1]")
         .appName("calcite-bridge")
@@ -137,6 +142,8 @@ class Runner:
                 spark.conf.set("spark.sql.caseSensitive", "true")
                 spark.conf.set("spark.sql.ansi.enabled", "true")
                 spark.conf.set("spark.sql.session.timeZone", time_zone)
+                # Python sources' filters reach them through Spark's pushFilters
+                spark.conf.set("spark.sql.python.filterPushdown.enabled", "true")
                 self._zone = time_zone
             return spark
 
@@ -160,7 +167,7 @@ class Files:
     metadata: bool = False
 
 
-Scan: TypeAlias = "pa.Table | pa.RecordBatchReader | Files"
+Scan: TypeAlias = "pa.Table | pa.RecordBatchReader | Files | PythonSource"
 
 
 def _q(name: str) -> str:
@@ -523,16 +530,211 @@ def _references(expr: Expression) -> set[str]:
     return set()
 
 
+@dataclass(frozen=True)
+class PythonSource:
+    """A scan Spark reads through its Python Data Source API: ``source`` (pickled to Spark's
+    Python workers) as a relation of the DDL ``schema``, and a SELECT over it (named by
+    ``{files}``) with the pushed filters, which Spark hands to the reader's ``pushFilters``."""
+
+    source: Any
+    schema: pa.Schema
+    select: str
+
+
+def python_scan(  # noqa: PLR0911, PLR0912 (one return per reason to upload it instead)
+    source: Any, request_json: str, schema: pa.Schema
+) -> PythonSource | None:
+    """The scan as a Python data source of Spark's, when ``source`` negotiates filters
+    (``apply_filters``), is not a table of this process (``register_arrow``: uploaded), can be
+    pickled, its columns are ones Spark holds as the same values, and every pushed filter is
+    written in Spark SQL; else None."""
+    from .sources.arrow import ArrowTableSource
+    from .sources.base import ScanRequest
+    from .sources.filesystem import FileSystemSource
+
+    if (
+        type(source) is ArrowTableSource
+        or isinstance(source, FileSystemSource)
+        or not callable(getattr(source, "apply_filters", None))
+    ):
+        return None
+    try:
+        import pyspark
+        from pyspark import cloudpickle
+
+        if tuple(int(x) for x in pyspark.__version__.split(".")[:2]) < (4, 1):
+            return None
+        request = ScanRequest.from_json(request_json)
+        if request.metadata_keys or request.limit is not None:
+            return None
+        table = source.schema()
+        if not all(_readable(f.type) for f in table):
+            return None
+        if request.projection is not None:
+            paths = [tuple(p) for p in request.projection]
+        elif request.columns is not None:
+            paths = [(table.get_field_index(c),) for c in request.columns]
+        else:
+            paths = [(i,) for i in range(len(table))]
+        if len(paths) != len(schema) or not paths:
+            return None
+        items = []
+        for path, field in zip(paths, schema, strict=True):
+            if not path or not 0 <= path[0] < len(table):
+                return None
+            f = table.field(path[0])
+            names = [f.name]
+            for i in path[1:]:
+                if not pa.types.is_struct(f.type) or not 0 <= i < f.type.num_fields:
+                    return None
+                f = f.type.field(i)
+                names.append(f.name)
+            if not f.type.equals(field.type):
+                return None
+            items.append(".".join(_q(n) for n in names) + " AS " + _q(field.name))
+        filters = _Filters(table)
+        conditions = [filters.sql(f) for f in request.filters]
+        if any(c is None for c in conditions):
+            return None
+        cloudpickle.dumps(source)  # type: ignore[no-untyped-call]  # Spark's Python workers read it
+    except Error:
+        raise
+    except Exception:
+        return None
+    sql = "SELECT " + ", ".join(items) + " FROM {files}"
+    if conditions:
+        sql += " WHERE " + " AND ".join(c for c in conditions if c is not None)
+    return PythonSource(source, table, sql)
+
+
+def _spark_filter(flt: Any, table: pa.Schema) -> Expression | None:
+    """One of the filters Spark pushes into a Python data source (``EqualTo(('user', 'age'),
+    30)``, ...) as our filter expression, or None when it has no exact counterpart."""
+    from ._types import arrow_to_sql
+
+    def reference(path: tuple[str, ...]) -> tuple[Expression, str] | None:
+        if table.get_field_index(path[0]) < 0:
+            return None
+        indices = [table.get_field_index(path[0])]
+        t = table.field(path[0]).type
+        for name in path[1:]:
+            if not pa.types.is_struct(t) or t.get_field_index(name) < 0:
+                return None
+            indices.append(t.get_field_index(name))
+            t = t.field(name).type
+        sql_type = arrow_to_sql(t)
+        if len(path) == 1:
+            return FieldReference(path[0], sql_type, 0, indices[0]), sql_type
+        return _Nested(path, tuple(indices), sql_type), sql_type
+
+    kind = type(flt).__name__
+    operators = {
+        "EqualTo": "=",
+        "GreaterThan": ">",
+        "GreaterThanOrEqual": ">=",
+        "LessThan": "<",
+        "LessThanOrEqual": "<=",
+    }
+    if kind == "Not":
+        inner = _spark_filter(flt.child, table)
+        return None if inner is None else Call("NOT", (inner,), "BOOLEAN")
+    found = reference(tuple(flt.attribute)) if hasattr(flt, "attribute") else None
+    if found is None:
+        return None
+    ref, sql_type = found
+    if kind in ("IsNull", "IsNotNull"):
+        return Call("IS NULL" if kind == "IsNull" else "IS NOT NULL", (ref,), "BOOLEAN")
+    if kind in operators and flt.value is not None:
+        return Call(operators[kind], (ref, Literal(flt.value, sql_type)), "BOOLEAN")
+    if kind == "In" and all(v is not None for v in flt.value):
+        values = tuple(Literal(v, sql_type) for v in flt.value)
+        return Call("IN", (ref, *values), "BOOLEAN")
+    return None
+
+
+def _data_source(scan: PythonSource, name: str) -> Any:
+    """A Python data source class of Spark's named ``name`` reading ``scan.source``: its
+    reader's ``pushFilters`` offers Spark's filters to the source's ``apply_filters`` (nested
+    column paths as nested field references, when the source takes them) and returns those it
+    does not accept, for Spark to apply; ``read`` scans the source with the accepted ones."""
+    from pyspark.sql.datasource import DataSource, DataSourceReader
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    source, table = scan.source, scan.schema
+    ddl = from_arrow_schema(table, True)
+
+    class Reader(DataSourceReader):
+        def __init__(self) -> None:
+            self.accepted: list[Expression] = []
+
+        def pushFilters(self, filters: list[Any]) -> Any:
+            nested = bool(getattr(source, "supports_nested_filters", lambda: False)())
+            offered: list[tuple[Any, Expression]] = []
+            for flt in filters:
+                mine = _spark_filter(flt, table)
+                if mine is None or (not nested and isinstance_nested(mine)):
+                    yield flt
+                else:
+                    offered.append((flt, mine))
+            if not offered:
+                return
+            result = source.apply_filters([mine for _, mine in offered])
+            accepted = list(result.accepted)
+            remaining = list(result.remaining)
+            for flt, mine in offered:
+                if mine in accepted:
+                    self.accepted.append(mine)
+                if mine in remaining or mine not in accepted:
+                    yield flt
+
+        def read(self, partition: Any) -> Any:
+            from calcite_bridge.sources.base import ScanRequest
+
+            opened = source.scan(ScanRequest(filters=tuple(self.accepted)))
+            batches = opened.to_batches() if isinstance(opened, pa.Table) else opened
+            for batch in batches:
+                arrays = [batch.column(f.name) for f in table]
+                yield pa.RecordBatch.from_arrays(
+                    [
+                        a if a.type == f.type else a.cast(f.type)
+                        for a, f in zip(arrays, table, strict=True)
+                    ],
+                    schema=table,
+                )
+
+    def isinstance_nested(expr: Expression) -> bool:
+        from calcite_bridge.expressions import is_nested
+
+        return bool(is_nested(expr))
+
+    class Source(DataSource):
+        @classmethod
+        def name(cls) -> str:
+            return name
+
+        def schema(self) -> Any:
+            return ddl
+
+        def reader(self, schema: Any) -> Any:
+            return Reader()
+
+    return Source
+
+
 def source_scan(
     source: Any, request: str, columns: list[str], schema: pa.Schema, confined: bool
 ) -> Scan:
     """Opens a scan of a source of this process with the planner's request: Spark's own
-    Parquet relation when possible (never in a confined environment: Spark has no sandbox),
+    Parquet, CSV or JSON relation when possible (never in a confined environment: Spark has no
+    sandbox), a Python data source of Spark's for a Python source that negotiates filters,
     else the source's rows as Arrow, ``columns`` renamed and cast to ``schema``."""
     if not confined:
         files = files_scan(source._calls.source, request, columns, schema)
         if files is not None:
             return files
+        python = python_scan(source._calls.source, request, schema)
+        if python is not None:
+            return python
     from . import _duckdb
 
     opened = _duckdb.source_scan(source, request, columns, schema)
@@ -562,6 +764,13 @@ def _register(spark: Any, scans: list[Scan], prefix: str, limit: int) -> list[st
             if scan.metadata:
                 files = files.select("*", "_metadata")
             files.createOrReplaceTempView(relation)
+            names.append(relation)
+            frame = spark.sql(scan.select.format(files=_q(relation)))
+        elif isinstance(scan, PythonSource):
+            relation = f"{prefix}source_{i}"
+            source_name = f"calcite_bridge_{uuid.uuid4().hex[:16]}"
+            spark.dataSource.register(_data_source(scan, source_name))
+            spark.read.format(source_name).load().createOrReplaceTempView(relation)
             names.append(relation)
             frame = spark.sql(scan.select.format(files=_q(relation)))
         else:
