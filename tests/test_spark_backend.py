@@ -528,3 +528,20 @@ def test_python_source_through_sparks_data_source_api(
         assert "accepted <(user.age, 30)" in fh.read().splitlines()
     on_spark.close()
     reference.close()
+
+
+def test_json_depth_limit_is_checked_before_spark_reads(
+    envs: tuple[cb.Environment, cb.Environment], text_folder: str
+) -> None:
+    """'json.max-depth' (at most Spark's own 1000) refuses a deeper file as our reader does."""
+    on_spark, reference = envs
+    ddl = (
+        "CREATE TABLE shallow (id BIGINT, `user` ROW<name STRING, age INT>) WITH "
+        f"('connector' = 'filesystem', 'path' = '{text_folder}/json', 'format' = 'json', "
+        "'json.max-depth' = '1')"
+    )
+    for env in (on_spark, reference):
+        env.execute(ddl)
+        with pytest.raises(cb.SourceError, match="nested 2 levels deep"):
+            env.sql("SELECT id FROM shallow").fetchall()
+        env.execute("DROP TABLE shallow")
