@@ -137,6 +137,10 @@ def text_folder(tmp_path_factory: pytest.TempPathFactory) -> str:
         for name, text in files.items():
             (root / sub / name).write_text(text, encoding="utf-8")
     # the same CSV data with its columns in another order: read by name by our reader
+    # a name Spark's reader would read as a glob
+    os.makedirs(root / "globbed")
+    (root / "globbed" / "w[1].csv").write_text("id,name\n1,a\n", encoding="utf-8")
+    (root / "globbed" / "w1.csv").write_text("id,name\n2,b\n", encoding="utf-8")
     os.makedirs(root / "reordered")
     (root / "reordered" / "r.csv").write_text("name,id\nx,1\n,2\n", encoding="utf-8")
     return str(root)
@@ -174,6 +178,7 @@ def _text_ddl(folder: str) -> list[str]:
         ),
         table("semi", "id INT, name STRING", "semi", "csv", ", 'csv.field-delimiter' = ';'"),
         table("reordered", "id INT, name STRING", "reordered", "csv"),
+        table("globbed", "id INT, name STRING", "globbed", "csv"),
     ]
 
 
@@ -275,6 +280,7 @@ CASES = {
     "csv_decimal_and_date": ("SELECT id, amt, d FROM c WHERE amt > 1.5 OR d >= DATE '2024-03-01'"),
     "csv_delimiter": "SELECT id, name FROM semi",
     "csv_columns_reordered": "SELECT id, name FROM reordered",
+    "csv_file_named_like_a_glob": "SELECT id, name, fname FROM globbed",
     "json_all": "SELECT * FROM j",
     "json_nested_filter": "SELECT id, `user`.name FROM j WHERE `user`.age < 30",
     "json_boolean_and_array": "SELECT id, tags[2], ok FROM j WHERE ok IS NOT NULL",
@@ -438,6 +444,7 @@ def test_csv_files_spark_cannot_read_as_ours_are_uploaded(
     Spark: such files are read here and uploaded."""
     on_spark, _ = envs
     assert "Scan csv" not in on_spark.explain("SELECT id, name FROM reordered")
+    assert "Scan csv" not in on_spark.explain("SELECT id, name FROM globbed")
     assert sorted(on_spark.sql("SELECT id, name FROM reordered").fetchall()) == [
         (1, "x"),
         (2, None),

@@ -319,6 +319,10 @@ def _csv_header(path: str, delimiter: str) -> list[str] | None:
     return None
 
 
+# Characters of a path Spark's reader reads as a glob (`*?[]{}` and its escape `\`) or cannot
+# take in a file's name (`:`): files named so are read here.
+_SPARK_PATH_CHARACTERS = ("*", "?", "[", "]", "{", "}", "\\", ":")
+
 # The file metadata columns of the filesystem connector as Spark's `_metadata` fields: Spark
 # writes a path as a URI (`file:/a%20b`, a `+` left as it is), and a name URI-encoded too.
 _METADATA_SQL = {
@@ -448,7 +452,7 @@ def files_scan(  # noqa: PLR0911, PLR0912, PLR0915 (one return per reason to rea
         if "_metadata" in table.names and request.metadata_keys:
             return None  # a column of that name hides Spark's metadata column
         files = list_files(source.path, _IGNORE_PREFIXES)
-        if not files:
+        if not files or any(c in f for f in files for c in _SPARK_PATH_CHARACTERS):
             return None
         options: tuple[tuple[str, str], ...] = ()
         read_schema: str | None = None
