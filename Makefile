@@ -8,7 +8,7 @@ PKG_JAR := python/calcite_bridge/_jars/calcite-bridge.jar
 MVN ?= mvn -B -q
 JAVA_SOURCES := $(shell find java/src/main -type f 2>/dev/null) java/pom.xml
 
-.PHONY: wheel wheel-check build jar venv demo test test-java test-python test-java-example install-java bench lint fmt clean \
+.PHONY: wheel wheel-check build jar venv demo demo-spark test test-java test-python test-java-example install-java bench lint fmt clean \
 	golden golden-flink flink-docs differential-report fuzz fuzz-errors logic
 
 PKG_JSA := python/calcite_bridge/_jars/calcite-bridge.jsa
@@ -41,6 +41,10 @@ $(PKG_JSA): $(PKG_JAR) python/calcite_bridge/_cds.py | venv
 
 demo: build
 	$(PY) examples/demo.py
+
+# The same DDL and SQL on Spark local[1] (pyspark, the spark extra, is installed by `make build`).
+demo-spark: build
+	$(PY) examples/demo_spark.py
 
 test: build test-java test-python test-java-example
 

@@ -192,6 +192,26 @@ def csv_dir(tmp_path: Path) -> Path:
 CSV_COLUMNS = "id BIGINT, name STRING, age INT"
 
 
+def test_csv_null_is_an_empty_unquoted_field_only(env: cb.Environment, tmp_path: Path) -> None:
+    """NA, NULL, nan and the like are strings: only an empty unquoted field is NULL, and
+    ``""`` is the empty string (as Spark's CSV reader is set up to read them too)."""
+    d = tmp_path / "nulls"
+    d.mkdir()
+    (d / "n.csv").write_text('id,s\n1,NA\n2,NULL\n3,nan\n4,N/A\n5,\n6,""\n7,"NA"\n8,null\n')
+    env.execute(ddl("n", d, "csv", "id INT, s STRING"))
+    rows = env.execute("SELECT id, s FROM n").to_pylist()
+    assert [(r["id"], r["s"]) for r in rows] == [
+        (1, "NA"),
+        (2, "NULL"),
+        (3, "nan"),
+        (4, "N/A"),
+        (5, None),
+        (6, ""),
+        (7, "NA"),
+        (8, "null"),
+    ]
+
+
 @pytest.mark.parametrize(
     "where",
     ["age < 30", "name IS NULL", "age IS NULL OR name LIKE 'b%'", "id IN (1, 6) AND age > 20"],

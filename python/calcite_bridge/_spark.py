@@ -3,9 +3,11 @@
 The JVM plans the query, pushes what the sources take into the scans, and writes the rest as
 Spark SQL (``io.calcitebridge.translate.SparkTranslator``) that reads each scan as a temporary
 view ``scan_i``. Here each scan becomes that view in the user's SparkSession (or a ``local[1]``
-session made on first use, or a Spark Connect client): Parquet files of the ``filesystem``
-connector as Spark's own Parquet relation with the pushed filters written into its WHERE (Spark
-pushes them into its reader itself), any other scan as a DataFrame made from its Arrow data,
+session made on first use, or a Spark Connect client): Parquet, CSV and JSON files of the
+``filesystem`` connector as Spark's own relation over the same files (CSV and JSON with the
+declared schema and the reader options that read them as our reader does), with the pushed
+filters written into its WHERE (Spark pushes them into its reader itself) and the file metadata
+columns read from Spark's ``_metadata``; any other scan as a DataFrame made from its Arrow data,
 only when that is small (:data:`UPLOAD_LIMIT`). The result comes back as Arrow
 (``DataFrame.toArrow()``) and is cast to the schema the planner derived.
 
@@ -18,7 +20,9 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import os
 import re
+import sys
 import threading
 import uuid
 import warnings
@@ -27,7 +31,14 @@ from typing import Any, TypeAlias
 
 import pyarrow as pa
 
-from .errors import ConfigError, Error, ExecutionError, ResourceError, from_stream_failure
+from .errors import (
+    ConfigError,
+    Error,
+    ExecutionError,
+    ResourceError,
+    UnsupportedError,
+    from_stream_failure,
+)
 from .errors import TimeoutError as StatementTimeoutError
 from .expressions import COMPARISONS, Call, Expression, FieldReference, Literal
 from .expressions import NestedFieldReference as _Nested
@@ -52,6 +63,9 @@ def local_session() -> Any:
         raise ConfigError(f"The spark backend needs pyspark: {INSTALL_HINT}")
     from pyspark.sql import SparkSession
 
+    # Python data sources run in Spark's Python workers: this interpreter, which has pyarrow
+    # and calcite_bridge, unless the user chose one (read when the SparkContext starts).
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session = (
         SparkSession.builder.master("local[1]")
         .appName("calcite-bridge")
@@ -128,6 +142,8 @@ class Runner:
                 spark.conf.set("spark.sql.caseSensitive", "true")
                 spark.conf.set("spark.sql.ansi.enabled", "true")
                 spark.conf.set("spark.sql.session.timeZone", time_zone)
+                # Python sources' filters reach them through Spark's pushFilters
+                spark.conf.set("spark.sql.python.filterPushdown.enabled", "true")
                 self._zone = time_zone
             return spark
 
@@ -137,14 +153,21 @@ class Runner:
 
 @dataclass(frozen=True)
 class Files:
-    """A scan Spark reads itself: the Parquet ``files``, and a SELECT over the view of them
-    (named by ``{files}``) giving the scan's columns, with the pushed filters."""
+    """A scan Spark reads itself: the ``files`` in ``format`` (``parquet``, ``csv`` or ``json``)
+    with Spark's reader ``options`` and, for CSV and JSON, the declared ``schema`` (Spark DDL,
+    never inferred); and a SELECT over the view of them (named by ``{files}``) giving the
+    scan's columns, with the pushed filters. ``metadata``: the view has Spark's ``_metadata``
+    column, for the file metadata columns."""
 
     files: tuple[str, ...]
     select: str
+    format: str = "parquet"
+    options: tuple[tuple[str, str], ...] = ()
+    schema: str | None = None
+    metadata: bool = False
 
 
-Scan: TypeAlias = "pa.Table | pa.RecordBatchReader | Files"
+Scan: TypeAlias = "pa.Table | pa.RecordBatchReader | Files | PythonSource"
 
 
 def _q(name: str) -> str:
@@ -170,6 +193,144 @@ def _readable(t: pa.DataType) -> bool:
     if pa.types.is_list(t):
         return _readable(t.value_type)
     return any(test(t) for test in _SIMPLE) or pa.types.is_floating(t)
+
+
+def _text_readable(t: pa.DataType, fmt: str) -> bool:  # noqa: PLR0911
+    """Whether Spark's CSV or JSON reader parses every value our reader (pyarrow's) parses
+    into a column of type ``t`` as the same value. Left out: floating point (``nan``, ``inf``
+    and their spellings), BOOLEAN in CSV (pyarrow also reads ``1`` and ``0``), timestamps, and
+    DATE and DECIMAL in JSON."""
+    if pa.types.is_unsigned_integer(t):
+        return False
+    if pa.types.is_integer(t) or pa.types.is_string(t):
+        return True
+    if fmt == "csv":
+        return bool(pa.types.is_date32(t) or pa.types.is_decimal128(t))
+    if pa.types.is_boolean(t):
+        return True
+    if pa.types.is_struct(t):
+        return all(_text_readable(t.field(i).type, fmt) for i in range(t.num_fields))
+    if pa.types.is_list(t):
+        return _text_readable(t.value_type, fmt)
+    return False
+
+
+def _spark_type(t: pa.DataType) -> str:  # noqa: PLR0911
+    """Spark's DDL name of a type :func:`_text_readable` accepts; STRING for any other column
+    (one the scan does not read: Spark then only splits it off, never parses it)."""
+    if pa.types.is_int8(t):
+        return "TINYINT"
+    if pa.types.is_int16(t):
+        return "SMALLINT"
+    if pa.types.is_int32(t):
+        return "INT"
+    if pa.types.is_int64(t):
+        return "BIGINT"
+    if pa.types.is_boolean(t):
+        return "BOOLEAN"
+    if pa.types.is_date32(t):
+        return "DATE"
+    if pa.types.is_decimal128(t):
+        return f"DECIMAL({t.precision}, {t.scale})"
+    if pa.types.is_struct(t):
+        fields = [f"{_q(f.name)}: {_spark_type(f.type)}" for f in t]
+        return "STRUCT<" + ", ".join(fields) + ">"
+    if pa.types.is_list(t):
+        return f"ARRAY<{_spark_type(t.value_type)}>"
+    return "STRING"
+
+
+# Spark's CSV reader reads an empty unquoted field as its `nullValue` and `""` as its
+# `emptyValue`, then NULLs every value equal to `nullValue`: with the default (empty) both are
+# NULL. With this value no field written in a text file is NULL but the empty unquoted one,
+# as in our reader.
+_CSV_NULL = "\u0000calcite-bridge-null\u0000"
+_CSV_REFUSED_DELIMITERS = {
+    '"': "the quote",
+    "\\": "a backslash",
+    "\n": "a newline",
+    "\r": "a newline",
+}
+# Spark's JSON parser (Jackson) refuses documents nested deeper than this by itself.
+_SPARK_JSON_DEPTH = 1000
+
+
+def _text_options(source: Any) -> tuple[tuple[str, str], ...]:
+    """Spark's reader options that read ``source``'s CSV or JSON files as our reader does;
+    ``UnsupportedError`` for a table option Spark cannot honour exactly."""
+    from .sources.filesystem import JSON_MAX_DEPTH
+
+    if source.format == "csv":
+        delimiter = source.options.get("csv.field-delimiter", ",")
+        refused = _CSV_REFUSED_DELIMITERS.get(delimiter)
+        if len(delimiter) != 1 or refused is not None:
+            what = refused or f"{len(delimiter)} characters"
+            raise UnsupportedError(
+                f"The spark backend cannot read CSV files with 'csv.field-delimiter' = "
+                f"{delimiter!r} ({what}) as the filesystem connector does"
+            )
+        return (
+            ("header", "true"),
+            ("enforceSchema", "true"),  # the header is checked against the table's here
+            ("sep", delimiter),
+            ("quote", '"'),
+            ("escape", '"'),  # a quote in a quoted field is doubled, not escaped by \
+            ("nullValue", _CSV_NULL),
+            ("emptyValue", ""),
+            ("mode", "FAILFAST"),
+            ("multiLine", "false"),
+            ("ignoreLeadingWhiteSpace", "false"),
+            ("ignoreTrailingWhiteSpace", "false"),
+            ("dateFormat", "yyyy-MM-dd"),
+            ("locale", "en-US"),
+        )
+    raw = source.options.get("json.max-depth", str(JSON_MAX_DEPTH))
+    if raw.strip().isdigit() and int(raw) > _SPARK_JSON_DEPTH:
+        raise UnsupportedError(
+            f"The spark backend cannot read JSON nested deeper than {_SPARK_JSON_DEPTH} levels: "
+            f"'json.max-depth' = '{raw}' is more than Spark's parser reads"
+        )
+    return (
+        ("mode", "FAILFAST"),
+        ("multiLine", "false"),
+        ("allowSingleQuotes", "false"),
+        ("allowNonNumericNumbers", "false"),
+        ("allowComments", "false"),
+        ("allowUnquotedFieldNames", "false"),
+        ("allowNumericLeadingZeros", "false"),
+        ("allowBackslashEscapingAnyCharacter", "false"),
+        ("allowUnquotedControlChars", "false"),
+        ("primitivesAsString", "false"),
+        ("encoding", "UTF-8"),
+    )
+
+
+def _csv_header(path: str, delimiter: str) -> list[str] | None:
+    """The column names in the first line of the CSV file at ``path`` (None when unreadable)."""
+    import csv
+
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            for row in csv.reader(fh, delimiter=delimiter, doublequote=True, strict=True):
+                if row:  # pyarrow skips empty lines before the header, as Spark does
+                    return row
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return None
+    return None
+
+
+# Characters of a path Spark's reader reads as a glob (`*?[]{}` and its escape `\`) or cannot
+# take in a file's name (`:`): files named so are read here.
+_SPARK_PATH_CHARACTERS = ("*", "?", "[", "]", "{", "}", "\\", ":")
+
+# The file metadata columns of the filesystem connector as Spark's `_metadata` fields: Spark
+# writes a path as a URI (`file:/a%20b`, a `+` left as it is), and a name URI-encoded too.
+_METADATA_SQL = {
+    "file.path": "url_decode(replace(substr(`_metadata`.`file_path`, 6), '+', '%2B'))",
+    "file.name": "url_decode(replace(`_metadata`.`file_name`, '+', '%2B'))",
+    "file.size": "`_metadata`.`file_size`",
+    "file.modification-time": "`_metadata`.`file_modification_time`",
+}
 
 
 def _literal(value: object) -> str | None:  # noqa: PLR0911
@@ -265,45 +426,60 @@ class _Filters:
         return _literal(v)
 
 
-def files_scan(  # noqa: PLR0911, PLR0912 (one return per reason to read it ourselves)
+def files_scan(  # noqa: PLR0911, PLR0912, PLR0915 (one return per reason to read it ourselves)
     source: Any, request_json: str, columns: list[str], schema: pa.Schema
 ) -> Files | None:
-    """The scan as Spark's own Parquet relation, when the source is the ``filesystem``
-    connector over Parquet files of one schema, the columns and filters are ones Spark reads
-    and compares as our reader does, and no metadata column is asked for; else None."""
+    """The scan as Spark's own Parquet, CSV or JSON relation, when the source is the
+    ``filesystem`` connector, the files are ones Spark reads as our reader does (Parquet files
+    of one schema; CSV files whose header names the table's columns in order), and the columns
+    and filters are ones Spark reads and compares as our reader does; else None. A file
+    metadata column reads Spark's ``_metadata``. A table option Spark cannot honour raises
+    ``UnsupportedError``."""
     from .sources.base import ScanRequest
-    from .sources.filesystem import _IGNORE_PREFIXES, FileSystemSource
+    from .sources.filesystem import _IGNORE_PREFIXES, METADATA, FileSystemSource
     from .sources.parquet import list_files
     from .sources.parquet_footers import footer
 
-    if (
-        not isinstance(source, FileSystemSource)
-        or type(source).scan is not FileSystemSource.scan
-        or source.format != "parquet"
-    ):
+    if not isinstance(source, FileSystemSource) or type(source).scan is not FileSystemSource.scan:
         return None
+    fmt = source.format
     try:
         source._confine()
         request = ScanRequest.from_json(request_json)
-        if request.metadata_keys:
+        if any(k not in METADATA for k in request.metadata_keys):
             return None
         table = source._scan_schema()
+        if "_metadata" in table.names and request.metadata_keys:
+            return None  # a column of that name hides Spark's metadata column
         files = list_files(source.path, _IGNORE_PREFIXES)
-        if not files:
+        if not files or any(c in f for f in files for c in _SPARK_PATH_CHARACTERS):
             return None
-        first = footer(files[0]).schema
-        if not all(footer(f).schema.equals(first) for f in files[1:]):
-            return None
+        options: tuple[tuple[str, str], ...] = ()
+        read_schema: str | None = None
+        if fmt == "parquet":
+            first = footer(files[0]).schema
+            if not all(footer(f).schema.equals(first) for f in files[1:]):
+                return None
+        else:
+            options = _text_options(source)
+            if fmt == "csv":
+                delimiter = dict(options)["sep"]
+                if any(_csv_header(f, delimiter) != table.names for f in files):
+                    return None
+            else:
+                source._check_json_depth()  # our reader's own refusal, before Spark reads
+            read_schema = ", ".join(f"{_q(f.name)} {_spark_type(f.type)}" for f in table)
         if request.projection is not None:
             paths = [tuple(p) for p in request.projection]
         elif request.columns is not None:
             paths = [(table.get_field_index(c),) for c in request.columns]
         else:
             paths = [(i,) for i in range(len(table))]
-        if len(paths) != len(columns) or not paths:
+        keys = list(request.metadata_keys)
+        if len(paths) + len(keys) != len(columns) or not columns:
             return None
         items = []
-        for path, name, field in zip(paths, columns, schema, strict=True):
+        for path, field in zip(paths, schema, strict=False):
             if not path or not 0 <= path[0] < len(table):
                 return None
             f = table.field(path[0])
@@ -313,38 +489,256 @@ def files_scan(  # noqa: PLR0911, PLR0912 (one return per reason to read it ours
                     return None
                 f = f.type.field(i)
                 names.append(f.name)
-            top = first.get_all_field_indices(names[0])
-            if len(top) != 1 or not first.field(top[0]).type.equals(table.field(path[0]).type):
+            if fmt == "parquet":
+                top = first.get_all_field_indices(names[0])
+                if len(top) != 1 or not first.field(top[0]).type.equals(table.field(path[0]).type):
+                    return None
+                if not _readable(f.type):
+                    return None
+            elif not _text_readable(table.field(path[0]).type, fmt):
                 return None
-            if not _readable(f.type) or not f.type.equals(field.type):
+            if not f.type.equals(field.type):
                 return None
-            items.append(".".join(_q(n) for n in names) + " AS " + _q(name))
+            items.append(".".join(_q(n) for n in names) + " AS " + _q(field.name))
+        for key, field in zip(keys, list(schema)[len(paths) :], strict=True):
+            items.append(f"{_METADATA_SQL[key]} AS {_q(field.name)}")
         filters = _Filters(table)
         conditions = [filters.sql(f) for f in request.filters]
         if any(c is None for c in conditions):
             return None
+        if fmt != "parquet":
+            for flt in request.filters:
+                for ref in _references(flt):
+                    if not _text_readable(table.field(ref).type, fmt):
+                        return None
         sql = "SELECT " + ", ".join(items) + " FROM {files}"
         if conditions:
             sql += " WHERE " + " AND ".join(c for c in conditions if c is not None)
         if request.limit is not None:
             sql += f" LIMIT {int(request.limit)}"
-        return Files(tuple(files), sql)
+        return Files(tuple(files), sql, fmt, options, read_schema, bool(keys))
     except Error:
         raise
     except Exception:
         return None
 
 
+def _references(expr: Expression) -> set[str]:
+    """The top-level columns ``expr`` reads."""
+    if isinstance(expr, FieldReference):
+        return {expr.name}
+    if isinstance(expr, _Nested):
+        return {expr.field_names[0]}
+    if isinstance(expr, Call):
+        return set().union(*(_references(a) for a in expr.args)) if expr.args else set()
+    return set()
+
+
+@dataclass(frozen=True)
+class PythonSource:
+    """A scan Spark reads through its Python Data Source API: ``source`` (pickled to Spark's
+    Python workers) as a relation of the DDL ``schema``, and a SELECT over it (named by
+    ``{files}``) with the pushed filters, which Spark hands to the reader's ``pushFilters``."""
+
+    source: Any
+    schema: pa.Schema
+    select: str
+
+
+def python_scan(  # noqa: PLR0911, PLR0912 (one return per reason to upload it instead)
+    source: Any, request_json: str, schema: pa.Schema
+) -> PythonSource | None:
+    """The scan as a Python data source of Spark's, when ``source`` negotiates filters
+    (``apply_filters``), is not a table of this process (``register_arrow``: uploaded), can be
+    pickled, its columns are ones Spark holds as the same values, and every pushed filter is
+    written in Spark SQL; else None."""
+    from .sources.arrow import ArrowTableSource
+    from .sources.base import ScanRequest
+    from .sources.filesystem import FileSystemSource
+
+    if (
+        type(source) is ArrowTableSource
+        or isinstance(source, FileSystemSource)
+        or not callable(getattr(source, "apply_filters", None))
+    ):
+        return None
+    try:
+        import pyspark
+        from pyspark import cloudpickle
+
+        if tuple(int(x) for x in pyspark.__version__.split(".")[:2]) < (4, 1):
+            return None
+        request = ScanRequest.from_json(request_json)
+        if request.metadata_keys or request.limit is not None:
+            return None
+        table = source.schema()
+        if not all(_readable(f.type) for f in table):
+            return None
+        if request.projection is not None:
+            paths = [tuple(p) for p in request.projection]
+        elif request.columns is not None:
+            paths = [(table.get_field_index(c),) for c in request.columns]
+        else:
+            paths = [(i,) for i in range(len(table))]
+        if len(paths) != len(schema) or not paths:
+            return None
+        items = []
+        for path, field in zip(paths, schema, strict=True):
+            if not path or not 0 <= path[0] < len(table):
+                return None
+            f = table.field(path[0])
+            names = [f.name]
+            for i in path[1:]:
+                if not pa.types.is_struct(f.type) or not 0 <= i < f.type.num_fields:
+                    return None
+                f = f.type.field(i)
+                names.append(f.name)
+            if not f.type.equals(field.type):
+                return None
+            items.append(".".join(_q(n) for n in names) + " AS " + _q(field.name))
+        filters = _Filters(table)
+        conditions = [filters.sql(f) for f in request.filters]
+        if any(c is None for c in conditions):
+            return None
+        cloudpickle.dumps(source)  # type: ignore[no-untyped-call]  # Spark's Python workers read it
+    except Error:
+        raise
+    except Exception:
+        return None
+    sql = "SELECT " + ", ".join(items) + " FROM {files}"
+    if conditions:
+        sql += " WHERE " + " AND ".join(c for c in conditions if c is not None)
+    return PythonSource(source, table, sql)
+
+
+def _spark_filter(flt: Any, table: pa.Schema) -> Expression | None:
+    """One of the filters Spark pushes into a Python data source (``EqualTo(('user', 'age'),
+    30)``, ...) as our filter expression, or None when it has no exact counterpart."""
+    from ._types import arrow_to_sql
+
+    def reference(path: tuple[str, ...]) -> tuple[Expression, str] | None:
+        if table.get_field_index(path[0]) < 0:
+            return None
+        indices = [table.get_field_index(path[0])]
+        t = table.field(path[0]).type
+        for name in path[1:]:
+            if not pa.types.is_struct(t) or t.get_field_index(name) < 0:
+                return None
+            indices.append(t.get_field_index(name))
+            t = t.field(name).type
+        sql_type = arrow_to_sql(t)
+        if len(path) == 1:
+            return FieldReference(path[0], sql_type, 0, indices[0]), sql_type
+        return _Nested(path, tuple(indices), sql_type), sql_type
+
+    kind = type(flt).__name__
+    operators = {
+        "EqualTo": "=",
+        "GreaterThan": ">",
+        "GreaterThanOrEqual": ">=",
+        "LessThan": "<",
+        "LessThanOrEqual": "<=",
+    }
+    if kind == "Not":
+        inner = _spark_filter(flt.child, table)
+        return None if inner is None else Call("NOT", (inner,), "BOOLEAN")
+    found = reference(tuple(flt.attribute)) if hasattr(flt, "attribute") else None
+    if found is None:
+        return None
+    ref, sql_type = found
+    if kind in ("IsNull", "IsNotNull"):
+        return Call("IS NULL" if kind == "IsNull" else "IS NOT NULL", (ref,), "BOOLEAN")
+    if kind in operators and flt.value is not None:
+        return Call(operators[kind], (ref, Literal(flt.value, sql_type)), "BOOLEAN")
+    if kind == "In" and all(v is not None for v in flt.value):
+        values = tuple(Literal(v, sql_type) for v in flt.value)
+        return Call("IN", (ref, *values), "BOOLEAN")
+    return None
+
+
+def _data_source(scan: PythonSource, name: str) -> Any:
+    """A Python data source class of Spark's named ``name`` reading ``scan.source``: its
+    reader's ``pushFilters`` offers Spark's filters to the source's ``apply_filters`` (nested
+    column paths as nested field references, when the source takes them) and returns those it
+    does not accept, for Spark to apply; ``read`` scans the source with the accepted ones."""
+    from pyspark.sql.datasource import DataSource, DataSourceReader
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    source, table = scan.source, scan.schema
+    ddl = from_arrow_schema(table, True)
+
+    class Reader(DataSourceReader):
+        def __init__(self) -> None:
+            self.accepted: list[Expression] = []
+
+        def pushFilters(self, filters: list[Any]) -> Any:
+            nested = bool(getattr(source, "supports_nested_filters", lambda: False)())
+            offered: list[tuple[Any, Expression]] = []
+            for flt in filters:
+                mine = _spark_filter(flt, table)
+                if mine is None or (not nested and isinstance_nested(mine)):
+                    yield flt
+                else:
+                    offered.append((flt, mine))
+            if not offered:
+                return
+            result = source.apply_filters([mine for _, mine in offered])
+            accepted = list(result.accepted)
+            remaining = list(result.remaining)
+            for flt, mine in offered:
+                if mine in accepted:
+                    self.accepted.append(mine)
+                if mine in remaining or mine not in accepted:
+                    yield flt
+
+        def read(self, partition: Any) -> Any:
+            from calcite_bridge.sources.base import ScanRequest
+
+            opened = source.scan(ScanRequest(filters=tuple(self.accepted)))
+            batches = opened.to_batches() if isinstance(opened, pa.Table) else opened
+            for batch in batches:
+                arrays = [batch.column(f.name) for f in table]
+                yield pa.RecordBatch.from_arrays(
+                    [
+                        a if a.type == f.type else a.cast(f.type)
+                        for a, f in zip(arrays, table, strict=True)
+                    ],
+                    schema=table,
+                )
+
+    def isinstance_nested(expr: Expression) -> bool:
+        from calcite_bridge.expressions import is_nested
+
+        return bool(is_nested(expr))
+
+    class Source(DataSource):
+        @classmethod
+        def name(cls) -> str:
+            return name
+
+        def schema(self) -> Any:
+            return ddl
+
+        def reader(self, schema: Any) -> Any:
+            return Reader()
+
+    return Source
+
+
 def source_scan(
     source: Any, request: str, columns: list[str], schema: pa.Schema, confined: bool
 ) -> Scan:
     """Opens a scan of a source of this process with the planner's request: Spark's own
-    Parquet relation when possible (never in a confined environment: Spark has no sandbox),
+    Parquet, CSV or JSON relation when possible (never in a confined environment: Spark has no
+    sandbox), a Python data source of Spark's for a Python source that negotiates filters,
     else the source's rows as Arrow, ``columns`` renamed and cast to ``schema``."""
     if not confined:
         files = files_scan(source._calls.source, request, columns, schema)
         if files is not None:
             return files
+        python = python_scan(source._calls.source, request, schema)
+        if python is not None:
+            return python
     from . import _duckdb
 
     opened = _duckdb.source_scan(source, request, columns, schema)
@@ -365,7 +759,22 @@ def _register(spark: Any, scans: list[Scan], prefix: str, limit: int) -> list[st
         name = f"{prefix}{i}"
         if isinstance(scan, Files):
             relation = f"{prefix}files_{i}"
-            spark.read.parquet(*scan.files).createOrReplaceTempView(relation)
+            reader = spark.read.format(scan.format)
+            if scan.schema is not None:
+                reader = reader.schema(scan.schema)
+            for key, value in scan.options:
+                reader = reader.option(key, value)
+            files = reader.load(list(scan.files))
+            if scan.metadata:
+                files = files.select("*", "_metadata")
+            files.createOrReplaceTempView(relation)
+            names.append(relation)
+            frame = spark.sql(scan.select.format(files=_q(relation)))
+        elif isinstance(scan, PythonSource):
+            relation = f"{prefix}source_{i}"
+            source_name = f"calcite_bridge_{uuid.uuid4().hex[:16]}"
+            spark.dataSource.register(_data_source(scan, source_name))
+            spark.read.format(source_name).load().createOrReplaceTempView(relation)
             names.append(relation)
             frame = spark.sql(scan.select.format(files=_q(relation)))
         else:

@@ -219,8 +219,13 @@ class FileSystemSource(
         if self.format == "csv":
             delimiter = self.options.get("csv.field-delimiter", ",")
             types = {f.name: f.type for f in schema} if schema is not None else None
+            # NULL is an empty unquoted field only, as documented; pyarrow's default list
+            # would also read unquoted NA, NULL, nan, N/A, ... as NULL.
             convert = pcsv.ConvertOptions(
-                column_types=types, strings_can_be_null=True, quoted_strings_can_be_null=False
+                column_types=types,
+                null_values=[""],
+                strings_can_be_null=True,
+                quoted_strings_can_be_null=False,
             )
             return ds.CsvFileFormat(
                 parse_options=pcsv.ParseOptions(delimiter=delimiter), convert_options=convert

@@ -89,9 +89,27 @@ final class SparkDialect extends SparkSqlDialect {
     if (name == null) {
       throw new Refusal(SparkTranslator.BACKEND, "a cast to " + type.getFullTypeString());
     }
-    return new SqlDataTypeSpec(
-        new SqlAlienSystemTypeNameSpec(name, type.getSqlTypeName(), SqlParserPos.ZERO),
-        SqlParserPos.ZERO);
+    return new SqlDataTypeSpec(new VerbatimTypeName(name, type), SqlParserPos.ZERO);
+  }
+
+  /**
+   * A type name written as it is given. {@link SqlAlienSystemTypeNameSpec} writes its name as a
+   * keyword, which upper-cases it: the field names of a {@code STRUCT<`a`: INT>} would become
+   * {@code `A`}, and Spark's case-sensitive {@code .`a`} would not find them.
+   */
+  private static final class VerbatimTypeName extends SqlAlienSystemTypeNameSpec {
+    private final String name;
+
+    VerbatimTypeName(String name, RelDataType type) {
+      super(name, type.getSqlTypeName(), SqlParserPos.ZERO);
+      this.name = name;
+    }
+
+    @Override
+    public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+      writer.print(name);
+      writer.setNeedWhitespace(true);
+    }
   }
 
   /**

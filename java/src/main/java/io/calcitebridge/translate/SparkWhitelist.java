@@ -140,9 +140,29 @@ final class SparkWhitelist {
 
   /** Throws a {@link Refusal} for the first construct of {@code plan} off the lists. */
   static void check(RelNode plan) {
+    if (hasUnnest(plan)) {
+      // Named first: under a correlation the Correlate above it would be named instead.
+      throw refuse("the operator Uncollect (UNNEST)");
+    }
+    walk(plan);
+  }
+
+  private static boolean hasUnnest(RelNode rel) {
+    if (rel instanceof org.apache.calcite.rel.core.Uncollect) {
+      return true;
+    }
+    for (RelNode input : rel.getInputs()) {
+      if (hasUnnest(input)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void walk(RelNode plan) {
     checkRel(plan);
     for (RelNode input : plan.getInputs()) {
-      check(input);
+      walk(input);
     }
   }
 

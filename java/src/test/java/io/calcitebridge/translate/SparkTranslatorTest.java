@@ -71,9 +71,25 @@ class SparkTranslatorTest {
     Refusal unnest =
         assertThrows(Refusal.class, () -> sql("SELECT x FROM UNNEST(ARRAY[1, 2]) AS u(x)"));
     assertTrue(unnest.construct().contains("UNNEST"), unnest.getMessage());
+    Refusal correlated =
+        assertThrows(
+            Refusal.class,
+            () -> sql("SELECT id, e, o FROM t CROSS JOIN UNNEST(tags) WITH ORDINALITY AS u(e, o)"));
+    assertTrue(correlated.construct().contains("UNNEST"), correlated.getMessage());
     Refusal similar = assertThrows(Refusal.class, () -> sql("SELECT `a.b` SIMILAR TO 'x' FROM t"));
     assertTrue(similar.getMessage().contains("SIMILAR TO"), similar.getMessage());
     Refusal element = assertThrows(Refusal.class, () -> sql("SELECT ELEMENT(tags) FROM t"));
     assertTrue(element.getMessage().contains("ELEMENT"), element.getMessage());
+  }
+
+  @Test
+  void castRowFieldNamesKeepTheirCase() {
+    String sql =
+        sql(
+            "SELECT r.aB, r.`Cd` FROM"
+                + " (SELECT CAST(ROW(id, `a.b`) AS ROW<aB INT, `Cd` STRING>) AS r FROM t)");
+    assertTrue(sql.contains("AS STRUCT<`aB`: INT, `Cd`: STRING>)"), sql);
+    assertTrue(sql.contains(".`aB`"), sql);
+    assertTrue(sql.contains(".`Cd`"), sql);
   }
 }
