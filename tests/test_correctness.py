@@ -5,6 +5,10 @@ A case gives its ``rows`` (compared as a multiset, numbers as floats, NULL as No
 ``error`` it raises; ``refused: duckdb`` marks a query the DuckDB translation does not cover, which
 the duckdb backend refuses and auto runs on Calcite's engine (``refused: enumerable``: one Calcite's
 engine cannot run, which auto runs on DuckDB).
+
+On the spark backend (``local[1]``, the process's one Spark session), each case gives the same
+answer or is refused (``cb.UnsupportedError``): Spark's translation covers less than DuckDB's, and
+a refusal is the one outcome besides the right answer that a query may have there.
 """
 
 from __future__ import annotations
@@ -91,6 +95,22 @@ def _norm(value: object) -> object:
 
 def _rows(rows: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
     return sorted((tuple(_norm(v) for v in row) for row in rows), key=repr)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_right_answer_or_a_refusal_on_spark(tables: cb.Environment, case: SqlCase) -> None:
+    error = case.get("error")
+    try:
+        if error is not None:
+            # The error's class; its message is Spark's own ("overflow" for "out of range").
+            with pytest.raises((getattr(cb, error), cb.UnsupportedError)):
+                tables.sql(case.sql, backend="spark").fetchall()
+            return
+        got = tables.sql(case.sql, backend="spark").fetchall()
+    except cb.UnsupportedError as refused:
+        assert "spark backend cannot run" in str(refused), str(refused)
+        return
+    assert _rows(got) == _rows(case.literal("rows")), case.where
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

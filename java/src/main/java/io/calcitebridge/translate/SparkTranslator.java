@@ -20,7 +20,8 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * Turns a plan after the heuristic passes into Spark SQL with the reference's semantics, or refuses
  * it ({@link Refusal}, naming the construct).
  *
- * <p>The steps are those of {@link DuckDbTranslator}: AVG is reduced to SUM and COUNT, operators
+ * <p>The steps are those of {@link DuckDbTranslator}: AVG is reduced to SUM and COUNT (that of an
+ * integer column summed as a DECIMAL, {@link SparkAverages}), operators
  * whose Spark spelling differs are rewritten ({@link SparkRewrites}), every construct is checked
  * against {@link SparkWhitelist}, and Calcite's {@link RelToSqlConverter} writes the SQL in {@link
  * SparkDialect}, every identifier in backticks, each scan becoming a relation {@code scan_i}. The
@@ -35,7 +36,8 @@ public final class SparkTranslator {
   /** The translation of {@code plan}; throws {@link Refusal} when it cannot be exact. */
   public static Translation translate(RelNode plan) {
     RelNode reduced =
-        DuckDbTranslator.removeConstantSortKeys(DuckDbTranslator.reduceAverages(plan));
+        DuckDbTranslator.removeConstantSortKeys(
+            DuckDbTranslator.reduceAverages(SparkAverages.widen(plan)));
     RelNode rewritten = SparkRewrites.rewrite(reduced);
     SparkWhitelist.check(rewritten);
     Converter converter = new Converter();

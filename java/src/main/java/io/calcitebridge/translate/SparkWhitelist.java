@@ -381,7 +381,7 @@ final class SparkWhitelist {
       RelDataType to = cast.getType();
       RelDataType from = cast.operands.get(0).getType();
       if (SparkDialect.typeName(to) == null) {
-        throw refuse("a cast to " + to.getFullTypeString());
+        throw refuse("a cast to " + io.calcitebridge.types.TypeNames.renderNullable(to));
       }
       SqlTypeName f = from.getSqlTypeName();
       SqlTypeName t = to.getSqlTypeName();

@@ -48,6 +48,16 @@ class SparkTranslatorTest {
   }
 
   @Test
+  void anIntegerAverageSumsAsADecimalAndTruncates() {
+    String sql = sql("SELECT `A`, AVG(id), AVG(DISTINCT `A`) FROM t GROUP BY `A`");
+    assertEquals(
+        "SELECT `A`, CAST(SUM(CAST(`id` AS DECIMAL(38, 0))) DIV COUNT(`id`) AS INT),"
+            + " CAST(SUM(DISTINCT CAST(`A` AS DECIMAL(38, 0))) DIV COUNT(DISTINCT `A`) AS INT)"
+            + " FROM `scan_0` GROUP BY `A`",
+        sql);
+  }
+
+  @Test
   void timestampsAreWithoutAZone() {
     String sql = sql("SELECT FLOOR(ts TO DAY), TIMESTAMP '2024-01-02 03:04:05' FROM t");
     assertTrue(sql.contains("date_trunc('DAY', `ts`) AS TIMESTAMP_NTZ"), sql);
