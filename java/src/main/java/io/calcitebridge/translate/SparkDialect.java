@@ -87,7 +87,8 @@ final class SparkDialect extends SparkSqlDialect {
   public @Nullable SqlNode getCastSpec(RelDataType type) {
     String name = typeName(type);
     if (name == null) {
-      throw new Refusal(SparkTranslator.BACKEND, "a cast to " + type.getFullTypeString());
+      throw new Refusal(
+          SparkTranslator.BACKEND, "a cast to " + io.calcitebridge.types.TypeNames.renderNullable(type));
     }
     return new SqlDataTypeSpec(new VerbatimTypeName(name, type), SqlParserPos.ZERO);
   }
