@@ -2,6 +2,8 @@ package io.calcitebridge.plan;
 
 import io.calcitebridge.functions.ConditionalFunctions;
 import io.calcitebridge.functions.FlinkFunctions;
+import io.calcitebridge.functions.MiscFunctions;
+import io.calcitebridge.types.TypeNames;
 import java.util.List;
 import org.apache.calcite.linq4j.function.Strict;
 import org.apache.calcite.rel.type.RelDataType;
@@ -77,6 +79,18 @@ public final class Convertlets implements SqlRexConvertletTable {
     // JSON functions of Flink's type.
     SqlRexConvertlet other =
         JsonConvertlets.wrap(call, LocalTimeZoneConvertlets.wrap(call, convertlet(call)));
+    if (call.getKind() == SqlKind.ROW && other != null) {
+      // A ROW constructor typed as validated (fields peekable, see BridgeSqlValidator#peeking).
+      return (cx, c) -> {
+        RexNode row = other.convertCall(cx, c);
+        RelDataType validated = cx.getValidator().getValidatedNodeTypeIfKnown(c);
+        return validated == null
+                || row.getType().equals(validated)
+                || !(row instanceof org.apache.calcite.rex.RexCall rc)
+            ? row
+            : cx.getRexBuilder().makeCall(validated, rc.getOperator(), rc.getOperands());
+      };
+    }
     if (call.getKind() == SqlKind.CAST && other != null) {
       return (cx, c) -> {
         RexNode flink = FlinkNumbers.cast(cx, c);
@@ -117,6 +131,17 @@ public final class Convertlets implements SqlRexConvertletTable {
         && call.getOperandList().stream().skip(1).anyMatch(Convertlets::isNull)) {
       return (cx, c) ->
           cx.getRexBuilder().makeNullLiteral(cx.getValidator().getValidatedNodeType(c));
+    }
+    if (call.getOperator() == MiscFunctions.TYPEOF) {
+      // Flink's TYPEOF: the operand's type as Flink writes it, a constant STRING.
+      return (cx, c) ->
+          cx.getRexBuilder()
+              .makeAbstractCast(
+                  cx.getValidator().getValidatedNodeType(c),
+                  cx.getRexBuilder()
+                      .makeLiteral(
+                          TypeNames.render(cx.getValidator().getValidatedNodeType(c.operand(0)))),
+                  false);
     }
     SqlOperator flink = FlinkFunctions.replacing(call.getOperator());
     if (flink != null) {
