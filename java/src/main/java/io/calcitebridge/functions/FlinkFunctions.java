@@ -35,6 +35,7 @@ public final class FlinkFunctions {
     all.addAll(JsonFunctions.ALL);
     all.addAll(MiscFunctions.ALL);
     all.addAll(BitmapFunctions.ALL);
+    all.addAll(ObjectFunctions.ALL);
     all.addAll(BitmapAgg.ALL);
     // Flink's TRY_CAST: NULL where CAST fails.
     all.add(SqlLibraryOperators.TRY_CAST);
@@ -77,11 +78,12 @@ public final class FlinkFunctions {
 
   /**
    * Whether Flink's function replaces the standard {@code op}: {@link TemporalFunctions#REPLACED},
-   * and Calcite's {@code TYPEOF}, which takes a VARIANT only ({@link MiscFunctions#TYPEOF} takes
+   * {@code ELEMENT} ({@link CollectionFunctions#ELEMENT_OF}), and Calcite's {@code TYPEOF}, which takes a VARIANT only ({@link MiscFunctions#TYPEOF} takes
    * any value).
    */
   private static boolean replaced(SqlOperator op) {
     return TemporalFunctions.REPLACED.contains(op)
+        || op == SqlStdOperatorTable.ELEMENT
         || op != MiscFunctions.TYPEOF && op.getName().equals("TYPEOF");
   }
 

@@ -1,10 +1,13 @@
 package io.calcitebridge.functions;
 
+import static io.calcitebridge.functions.Fn.Nulls.ALWAYS;
 import static io.calcitebridge.functions.Fn.Nulls.ANY;
 import static io.calcitebridge.functions.Fn.strict;
 import static io.calcitebridge.functions.Fn.string;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Set;
@@ -13,10 +16,15 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.SqlReturnTypeInference;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Flink's JSON functions that Calcite lacks ({@code JSON_STRING}, {@code JSON}), and Flink's type
+ * Flink's JSON functions that Calcite lacks ({@code JSON_STRING}, {@code JSON}, {@code PARSE_JSON},
+ * {@code TRY_PARSE_JSON}, whose {@code VARIANT} is held as a Jackson tree and written to Arrow as
+ * its JSON text), and Flink's type
  * for the results of Calcite's: {@code STRING}, where Calcite's are {@code VARCHAR(2000)} ({@link
  * #STRING_RESULTS}; the validator gives them Flink's type and SQL conversion casts to it).
  */
@@ -36,7 +44,8 @@ public final class JsonFunctions {
               OperandTypes.BOOLEAN,
               OperandTypes.CHARACTER,
               OperandTypes.ARRAY,
-              OperandTypes.MAP),
+              OperandTypes.MAP,
+              OperandTypes.family(SqlTypeFamily.VARIANT)),
           C,
           "jsonString");
 
@@ -66,7 +75,38 @@ public final class JsonFunctions {
           SqlStdOperatorTable.IS_JSON_ARRAY,
           SqlStdOperatorTable.IS_JSON_SCALAR);
 
-  public static final List<SqlOperator> ALL = List.of(JSON_STRING, JSON);
+  /** Flink's {@code VARIANT}: a JSON value, written to Arrow as its JSON text. */
+  private static SqlReturnTypeInference variant(Fn.Nulls nulls) {
+    return Fn.type(f -> f.createSqlType(SqlTypeName.VARIANT), nulls);
+  }
+
+  /**
+   * {@code PARSE_JSON(text [, allow_duplicate_keys])}: the JSON value of the text, a {@code
+   * VARIANT}; an error for text that is not JSON (and for a repeated key unless allowed). NULL for
+   * NULL.
+   */
+  public static final SqlOperator PARSE_JSON =
+      strict(
+          "PARSE_JSON",
+          variant(ANY),
+          OperandTypes.or(
+              OperandTypes.CHARACTER,
+              OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.BOOLEAN)),
+          C,
+          "parseJson");
+
+  /** {@code TRY_PARSE_JSON(text [, allow_duplicate_keys])}: as PARSE_JSON, NULL where it fails. */
+  public static final SqlOperator TRY_PARSE_JSON =
+      strict(
+          "TRY_PARSE_JSON",
+          variant(ALWAYS),
+          OperandTypes.or(
+              OperandTypes.CHARACTER,
+              OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.BOOLEAN)),
+          C,
+          "tryParseJson");
+
+  public static final List<SqlOperator> ALL = List.of(JSON_STRING, JSON, PARSE_JSON, TRY_PARSE_JSON);
 
   /**
    * Flink's type for a result of {@link #STRING_RESULTS} (STRING for VARCHAR(2000)) or {@link
@@ -93,5 +133,37 @@ public final class JsonFunctions {
 
   public static String json(String text) {
     return text;
+  }
+
+  private static final ObjectMapper STRICT =
+      new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+  public static Object parseJson(String text) {
+    return parseJson(text, false);
+  }
+
+  /** A parsed JSON value (a Jackson tree, whose text is its compact JSON). */
+  public static Object parseJson(String text, boolean allowDuplicateKeys) {
+    try {
+      JsonNode node = (allowDuplicateKeys ? MAPPER : STRICT).readTree(text);
+      if (node == null || node.isMissingNode()) {
+        throw new IllegalArgumentException("PARSE_JSON: no JSON value in ''");
+      }
+      return node;
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("PARSE_JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  public static @Nullable Object tryParseJson(String text) {
+    return tryParseJson(text, false);
+  }
+
+  public static @Nullable Object tryParseJson(String text, boolean allowDuplicateKeys) {
+    try {
+      return parseJson(text, allowDuplicateKeys);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 }

@@ -3,6 +3,7 @@ package io.calcitebridge.plan;
 import io.calcitebridge.functions.ConditionalFunctions;
 import io.calcitebridge.functions.FlinkFunctions;
 import io.calcitebridge.functions.MiscFunctions;
+import io.calcitebridge.functions.ObjectFunctions;
 import io.calcitebridge.types.TypeNames;
 import java.util.List;
 import org.apache.calcite.linq4j.function.Strict;
@@ -143,6 +144,10 @@ public final class Convertlets implements SqlRexConvertletTable {
                           TypeNames.render(cx.getValidator().getValidatedNodeType(c.operand(0)))),
                   false);
     }
+    if (call.getOperator() == ObjectFunctions.OBJECT_OF
+        || call.getOperator() == ObjectFunctions.OBJECT_UPDATE) {
+      return Convertlets::object;
+    }
     SqlOperator flink = FlinkFunctions.replacing(call.getOperator());
     if (flink != null) {
       return (cx, c) ->
@@ -173,6 +178,40 @@ public final class Convertlets implements SqlRexConvertletTable {
       };
     }
     return standard;
+  }
+
+  /**
+   * Flink's {@code OBJECT_OF} and {@code OBJECT_UPDATE} as a ROW constructor of the validated type:
+   * the values of the keys, and for an update the object's other fields, NULL for a NULL object.
+   */
+  private static RexNode object(org.apache.calcite.sql2rel.SqlRexContext cx, SqlCall c) {
+    org.apache.calcite.rex.RexBuilder rb = cx.getRexBuilder();
+    RelDataType type = cx.getValidator().getValidatedNodeType(c);
+    boolean update = c.getOperator() == ObjectFunctions.OBJECT_UPDATE;
+    RexNode object = update ? cx.convertExpression(c.operand(0)) : null;
+    List<RexNode> fields = new java.util.ArrayList<>();
+    for (org.apache.calcite.rel.type.RelDataTypeField f : type.getFieldList()) {
+      RexNode value = null;
+      for (int i = c.operandCount() - 2; i >= 1 && value == null; i -= 2) {
+        String key = ((org.apache.calcite.sql.SqlLiteral) c.operand(i)).getValueAs(String.class);
+        if (f.getName().equalsIgnoreCase(key)) {
+          value = cx.convertExpression(c.operand(i + 1));
+        }
+      }
+      if (value == null && object != null) {
+        value = rb.makeFieldAccess(object, f.getIndex());
+      }
+      fields.add(rb.makeCast(f.getType(), java.util.Objects.requireNonNull(value), true, false));
+    }
+    RexNode row = rb.makeCall(type, org.apache.calcite.sql.fun.SqlStdOperatorTable.ROW, fields);
+    if (object == null || !object.getType().isNullable()) {
+      return row;
+    }
+    return rb.makeCall(
+        org.apache.calcite.sql.fun.SqlStdOperatorTable.CASE,
+        rb.makeCall(org.apache.calcite.sql.fun.SqlStdOperatorTable.IS_NULL, object),
+        rb.makeNullLiteral(type),
+        row);
   }
 
   /** A NULL literal, perhaps in casts: {@code CAST(CAST(NULL AS INT) AS VARCHAR)}. */

@@ -131,6 +131,7 @@ public final class ArrowTypes {
         return new ArrowType.Decimal(precision, type.getScale(), precision > 38 ? 256 : 128);
       case CHAR:
       case VARCHAR:
+      case VARIANT: // Flink's PARSE_JSON: the value's JSON text
         return ArrowType.Utf8.INSTANCE;
       case BINARY:
       case VARBINARY:
