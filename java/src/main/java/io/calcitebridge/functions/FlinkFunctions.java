@@ -36,6 +36,7 @@ public final class FlinkFunctions {
     all.addAll(MiscFunctions.ALL);
     all.addAll(BitmapFunctions.ALL);
     all.addAll(ObjectFunctions.ALL);
+    all.addAll(StreamingFunctions.ALL);
     all.addAll(BitmapAgg.ALL);
     // Flink's TRY_CAST: NULL where CAST fails.
     all.add(SqlLibraryOperators.TRY_CAST);

@@ -245,6 +245,14 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
               + " expression",
           call.operand(0).getParserPosition());
     }
+    if (io.calcitebridge.functions.StreamingFunctions.isStreaming(call.getOperator())) {
+      throw new PositionedException(
+          ErrorKind.UNSUPPORTED,
+          call.getOperator().getName()
+              + " is for streaming queries only: a batch query has no watermark or processing"
+              + " time",
+          call.getParserPosition());
+    }
     super.validateCall(call, scope);
     if (call.getKind() == SqlKind.BETWEEN) {
       refuseOperandsWithoutCommonType(call, scope);
