@@ -36,3 +36,10 @@ OBJECT_UPDATE(OBJECT_OF('com.example.User', 'name', 'Bob', 'age', 42), 'age', 43
 OBJECT_UPDATE(OBJECT_OF('com.example.User', 'name', 'Bob', 'age', 42), 'age', 43).name
 OBJECT_UPDATE(OBJECT_OF('com.example.User', 'name', 'Bob', 'age', 42), 'age', CAST(NULL AS INT)).age
 SELECT OBJECT_UPDATE(OBJECT_OF('com.example.User', 'name', 'Bob'), 'nope', 1).name
+
+-- function: JSON_STRING
+JSON_STRING(TIME '22:13:20')
+JSON_STRING(CAST(NULL AS DATE))
+JSON_STRING(TIMESTAMP '2023-11-14 22:13:20')
+JSON_STRING(X'41')
+JSON_STRING(MAP['a', 1])

@@ -21,10 +21,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * Flink's {@code BITMAP_*} functions over sets of unsigned 32-bit integers. A {@code BITMAP} value
  * is held, and crosses to Arrow, as {@code BYTES}: its portable RoaringBitmap serialization, the
  * bytes Flink's {@code BITMAP_TO_BYTES} gives (array, bitmap or run containers, see {@link
- * #bytes}), so {@code BITMAP_TO_BYTES} and {@code BITMAP_FROM_BYTES} give
- * Flink's bytes and read them (run containers too). {@code TYPEOF} of a bitmap is therefore {@code
- * BYTES} here. The integers are ordered as unsigned: {@code -1} is 4294967295 and comes last. The
- * aggregates are in {@link BitmapAgg}.
+ * #bytes}), so {@code BITMAP_TO_BYTES} and {@code BITMAP_FROM_BYTES} give Flink's bytes and read
+ * them (run containers too). {@code TYPEOF} of a bitmap is therefore {@code BYTES} here. The
+ * integers are ordered as unsigned: {@code -1} is 4294967295 and comes last. The aggregates are in
+ * {@link BitmapAgg}.
  */
 public final class BitmapFunctions {
   private BitmapFunctions() {}

@@ -198,6 +198,7 @@ public final class CollectionFunctions {
       strict("ARRAY_EXCEPT", COMMON, AA, C, "arrayExcept");
   public static final SqlOperator ARRAY_INTERSECT =
       strict("ARRAY_INTERSECT", COMMON, AA, C, "arrayIntersect");
+
   /**
    * Flink's {@code ELEMENT(array)}: the only element of the array, NULL for an empty or NULL array,
    * an error for more than one. Its type is the element type, NOT NULL (as Flink types it) when the
@@ -211,7 +212,8 @@ public final class CollectionFunctions {
             RelDataType element = Objects.requireNonNull(b.getOperandType(0).getComponentType());
             boolean one =
                 b instanceof org.apache.calcite.sql.SqlCallBinding call
-                    && call.operand(0).getKind() == org.apache.calcite.sql.SqlKind.ARRAY_VALUE_CONSTRUCTOR
+                    && call.operand(0).getKind()
+                        == org.apache.calcite.sql.SqlKind.ARRAY_VALUE_CONSTRUCTOR
                     && ((org.apache.calcite.sql.SqlCall) call.operand(0)).operandCount() == 1
                     && !element.isNullable();
             return nullable(b.getTypeFactory(), element, !one);

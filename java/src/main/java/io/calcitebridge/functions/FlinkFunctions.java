@@ -70,17 +70,15 @@ public final class FlinkFunctions {
 
       @Override
       public List<SqlOperator> getOperatorList() {
-        return standard.getOperatorList().stream()
-            .filter(op -> !replaced(op))
-            .toList();
+        return standard.getOperatorList().stream().filter(op -> !replaced(op)).toList();
       }
     };
   }
 
   /**
    * Whether Flink's function replaces the standard {@code op}: {@link TemporalFunctions#REPLACED},
-   * {@code ELEMENT} ({@link CollectionFunctions#ELEMENT_OF}), and Calcite's {@code TYPEOF}, which takes a VARIANT only ({@link MiscFunctions#TYPEOF} takes
-   * any value).
+   * {@code ELEMENT} ({@link CollectionFunctions#ELEMENT_OF}), and Calcite's {@code TYPEOF}, which
+   * takes a VARIANT only ({@link MiscFunctions#TYPEOF} takes any value).
    */
   private static boolean replaced(SqlOperator op) {
     return TemporalFunctions.REPLACED.contains(op)

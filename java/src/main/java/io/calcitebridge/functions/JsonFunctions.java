@@ -13,9 +13,12 @@ import java.util.List;
 import java.util.Set;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlOperandCountRange;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.SqlOperandTypeChecker;
 import org.apache.calcite.sql.type.SqlReturnTypeInference;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -24,9 +27,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * Flink's JSON functions that Calcite lacks ({@code JSON_STRING}, {@code JSON}, {@code PARSE_JSON},
  * {@code TRY_PARSE_JSON}, whose {@code VARIANT} is held as a Jackson tree and written to Arrow as
- * its JSON text), and Flink's type
- * for the results of Calcite's: {@code STRING}, where Calcite's are {@code VARCHAR(2000)} ({@link
- * #STRING_RESULTS}; the validator gives them Flink's type and SQL conversion casts to it).
+ * its JSON text), and Flink's type for the results of Calcite's: {@code STRING}, where Calcite's
+ * are {@code VARCHAR(2000)} ({@link #STRING_RESULTS}; the validator gives them Flink's type and SQL
+ * conversion casts to it).
  */
 public final class JsonFunctions {
   private JsonFunctions() {}
@@ -39,15 +42,47 @@ public final class JsonFunctions {
       strict(
           "JSON_STRING",
           string(ANY),
-          OperandTypes.or(
-              OperandTypes.NUMERIC,
-              OperandTypes.BOOLEAN,
-              OperandTypes.CHARACTER,
-              OperandTypes.ARRAY,
-              OperandTypes.MAP,
-              OperandTypes.family(SqlTypeFamily.VARIANT)),
+          notDateOrTime(
+              OperandTypes.or(
+                  OperandTypes.NUMERIC,
+                  OperandTypes.BOOLEAN,
+                  OperandTypes.CHARACTER,
+                  OperandTypes.BINARY,
+                  OperandTypes.ARRAY,
+                  OperandTypes.MAP,
+                  OperandTypes.family(SqlTypeFamily.VARIANT))),
           C,
           "jsonString");
+
+  /**
+   * {@code checker}, but refusing a {@code DATE} or {@code TIME} operand before any coercion, as
+   * Flink's JSON_STRING does (a DATE was cast to a string here and gave its JSON string).
+   */
+  private static SqlOperandTypeChecker notDateOrTime(SqlOperandTypeChecker checker) {
+    return new SqlOperandTypeChecker() {
+      @Override
+      public boolean checkOperandTypes(SqlCallBinding b, boolean throwOnFailure) {
+        SqlTypeName t = b.getOperandType(0).getSqlTypeName();
+        if (t == SqlTypeName.DATE || t == SqlTypeName.TIME) {
+          if (throwOnFailure) {
+            throw b.newValidationSignatureError();
+          }
+          return false;
+        }
+        return checker.checkOperandTypes(b, throwOnFailure);
+      }
+
+      @Override
+      public SqlOperandCountRange getOperandCountRange() {
+        return checker.getOperandCountRange();
+      }
+
+      @Override
+      public String getAllowedSignatures(SqlOperator op, String opName) {
+        return checker.getAllowedSignatures(op, opName);
+      }
+    };
+  }
 
   /**
    * {@code JSON(text)}: JSON text that {@code JSON_OBJECT} and {@code JSON_ARRAY} take as a JSON
@@ -106,7 +141,8 @@ public final class JsonFunctions {
           C,
           "tryParseJson");
 
-  public static final List<SqlOperator> ALL = List.of(JSON_STRING, JSON, PARSE_JSON, TRY_PARSE_JSON);
+  public static final List<SqlOperator> ALL =
+      List.of(JSON_STRING, JSON, PARSE_JSON, TRY_PARSE_JSON);
 
   /**
    * Flink's type for a result of {@link #STRING_RESULTS} (STRING for VARCHAR(2000)) or {@link
@@ -124,6 +160,10 @@ public final class JsonFunctions {
   }
 
   public static String jsonString(Object value) {
+    if (value instanceof org.apache.calcite.avatica.util.ByteString bytes) {
+      // BYTES as a JSON string of their Base64, as Flink writes them.
+      value = java.util.Base64.getEncoder().encodeToString(bytes.getBytes());
+    }
     try {
       return MAPPER.writeValueAsString(value);
     } catch (JsonProcessingException e) {

@@ -20,10 +20,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * Flink's {@code OBJECT_OF(class, key1, value1, ...)} and {@code OBJECT_UPDATE(object, key1,
  * value1, ...)}. Flink's result is a structured type named by the class; here it is a ROW of the
- * same fields (reached with {@code .name}, nullable as Flink reads a structured type's fields), since
- * there are no structured types: {@code TYPEOF}
- * says {@code ROW<...>} where Flink says {@code STRUCTURED<'class', ...>}. The class and keys are
- * string literals. SQL conversion makes both a ROW constructor ({@code plan.Convertlets}).
+ * same fields (reached with {@code .name}, nullable as Flink reads a structured type's fields),
+ * since there are no structured types: {@code TYPEOF} says {@code ROW<...>} where Flink says {@code
+ * STRUCTURED<'class', ...>}. The class and keys are string literals. SQL conversion makes both a
+ * ROW constructor ({@code plan.Convertlets}).
  */
 public final class ObjectFunctions {
   private ObjectFunctions() {}

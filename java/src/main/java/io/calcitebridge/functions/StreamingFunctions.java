@@ -23,7 +23,8 @@ public final class StreamingFunctions {
     return new SqlFunction(
         name,
         SqlKind.OTHER_FUNCTION,
-        Fn.type(f -> f.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3), Fn.Nulls.ALWAYS),
+        Fn.type(
+            f -> f.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3), Fn.Nulls.ALWAYS),
         null,
         null,
         SqlFunctionCategory.TIMEDATE) {

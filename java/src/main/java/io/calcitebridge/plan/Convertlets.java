@@ -144,6 +144,10 @@ public final class Convertlets implements SqlRexConvertletTable {
                           TypeNames.render(cx.getValidator().getValidatedNodeType(c.operand(0)))),
                   false);
     }
+    if (call.getOperator() == org.apache.calcite.sql.fun.SqlLibraryOperators.TRY_CAST) {
+      SqlRexConvertlet flink = Convertlets::tryCast;
+      return flink;
+    }
     if (call.getOperator() == ObjectFunctions.OBJECT_OF
         || call.getOperator() == ObjectFunctions.OBJECT_UPDATE) {
       return Convertlets::object;
@@ -178,6 +182,47 @@ public final class Convertlets implements SqlRexConvertletTable {
       };
     }
     return standard;
+  }
+
+  /**
+   * Flink's {@code TRY_CAST(x AS t)}: NULL where the cast fails, and otherwise Flink's cast, as
+   * {@link FlinkNumbers#cast} makes it: a DECIMAL losing scale rounds half up ({@code TRY_CAST(1.5
+   * AS DECIMAL(1, 0))} is 2), a string with a fraction is an integer by truncation ({@code
+   * TRY_CAST('1.5' AS INT)} is 1, through a safe cast to DECIMAL). Other casts are Calcite's safe
+   * cast.
+   */
+  private static RexNode tryCast(org.apache.calcite.sql2rel.SqlRexContext cx, SqlCall c) {
+    org.apache.calcite.rex.RexBuilder rb = cx.getRexBuilder();
+    org.apache.calcite.rel.type.RelDataTypeFactory f = rb.getTypeFactory();
+    RelDataType target = cx.getValidator().getValidatedNodeType(c);
+    RexNode x = cx.convertExpression(c.operand(0));
+    RelDataType source = x.getType();
+    if (source.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DECIMAL
+        && target.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DECIMAL
+        && target.getScale() < source.getScale()) {
+      RelDataType rounded =
+          f.createTypeWithNullability(
+              f.createSqlType(
+                  org.apache.calcite.sql.type.SqlTypeName.DECIMAL,
+                  Math.min(
+                      f.getTypeSystem()
+                          .getMaxPrecision(org.apache.calcite.sql.type.SqlTypeName.DECIMAL),
+                      source.getPrecision() - source.getScale() + target.getScale() + 1),
+                  target.getScale()),
+              source.isNullable());
+      x =
+          rb.makeCall(
+              rounded,
+              io.calcitebridge.functions.NumberFunctions.ROUND_HALF_UP,
+              List.of(x, rb.makeExactLiteral(java.math.BigDecimal.valueOf(target.getScale()))));
+    } else if (org.apache.calcite.sql.type.SqlTypeUtil.inCharFamily(source)
+        && org.apache.calcite.sql.type.SqlTypeFamily.INTEGER.contains(target)) {
+      RelDataType decimal =
+          f.createTypeWithNullability(
+              f.createSqlType(org.apache.calcite.sql.type.SqlTypeName.DECIMAL, 38, 10), true);
+      x = rb.makeCast(decimal, x, false, true);
+    }
+    return rb.makeCast(target, x, false, true);
   }
 
   /**
