@@ -91,10 +91,16 @@ final class BitmapAgg extends SqlUserDefinedAggFunction {
     return operands.getAllowedSignatures(this, opNameToUse);
   }
 
-  /** The bitmap of a group so far. */
+  /**
+   * The bitmap of a group so far. {@code BUILD}, {@code OR} and {@code XOR} append the values to a
+   * buffer and combine them once, at the end (sorted: a value in the union, or in an odd number of
+   * the bitmaps); {@code AND} intersects as it goes, which only shrinks the set.
+   */
   public static final class Acc {
     private final Mode mode;
-    private long @Nullable [] values;
+    private long[] buffer = new long[16];
+    private int size;
+    private boolean any;
 
     public Acc(Mode mode) {
       this.mode = mode;
@@ -108,30 +114,51 @@ final class BitmapAgg extends SqlUserDefinedAggFunction {
           value instanceof ByteString b
               ? BitmapFunctions.values(b)
               : new long[] {Integer.toUnsignedLong(((Number) value).intValue())};
-      long[] now = values;
-      if (now == null) {
-        values = mode == Mode.BUILD ? v : v.clone();
+      if (mode == Mode.AND && any) {
+        long[] and = BitmapFunctions.and(java.util.Arrays.copyOf(buffer, size), v);
+        buffer = and;
+        size = and.length;
         return;
       }
-      switch (mode) {
-        case AND:
-          values = BitmapFunctions.and(now, v);
-          break;
-        case XOR:
-          values = BitmapFunctions.xor(now, v);
-          break;
-        default:
-          values = BitmapFunctions.or(now, v);
+      any = true;
+      if (size + v.length > buffer.length) {
+        buffer = java.util.Arrays.copyOf(buffer, Math.max(2 * buffer.length, size + v.length));
       }
+      System.arraycopy(v, 0, buffer, size, v.length);
+      size += v.length;
+    }
+
+    private long @Nullable [] values() {
+      if (!any) {
+        return null;
+      }
+      long[] v = java.util.Arrays.copyOf(buffer, size);
+      if (mode != Mode.XOR) {
+        return BitmapFunctions.sorted(v);
+      }
+      java.util.Arrays.sort(v);
+      long[] odd = new long[v.length];
+      int n = 0;
+      for (int i = 0; i < v.length; ) {
+        int j = i;
+        while (j < v.length && v[j] == v[i]) {
+          j++;
+        }
+        if ((j - i) % 2 == 1) {
+          odd[n++] = v[i];
+        }
+        i = j;
+      }
+      return java.util.Arrays.copyOf(odd, n);
     }
 
     public @Nullable ByteString bitmap() {
-      long[] v = values;
+      long[] v = values();
       return v == null ? null : BitmapFunctions.bytes(v);
     }
 
     public @Nullable Long cardinality() {
-      long[] v = values;
+      long[] v = values();
       return v == null ? null : (long) v.length;
     }
   }
