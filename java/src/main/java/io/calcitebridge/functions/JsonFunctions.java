@@ -48,11 +48,38 @@ public final class JsonFunctions {
                   OperandTypes.BOOLEAN,
                   OperandTypes.CHARACTER,
                   OperandTypes.BINARY,
+                  OperandTypes.family(SqlTypeFamily.TIMESTAMP),
                   OperandTypes.ARRAY,
                   OperandTypes.MAP,
                   OperandTypes.family(SqlTypeFamily.VARIANT))),
           C,
           "jsonString");
+
+  /**
+   * The ISO text Flink's JSON_STRING gives a {@code TIMESTAMP} ({@code 2023-11-14T22:13:20.12}),
+   * and with {@code ltz} a {@code TIMESTAMP_LTZ}, an instant ({@code 2023-11-14T22:13:20Z}). SQL
+   * conversion puts it around a timestamp operand of JSON_STRING; SQL cannot call it.
+   */
+  public static SqlOperator isoText(boolean ltz) {
+    return ltz ? ISO_INSTANT_TEXT : ISO_TIMESTAMP_TEXT;
+  }
+
+  private static final SqlOperator ISO_TIMESTAMP_TEXT =
+      strict("ISO_TIMESTAMP_TEXT", string(ANY), OperandTypes.ANY, C, "isoTimestamp");
+  private static final SqlOperator ISO_INSTANT_TEXT =
+      strict("ISO_INSTANT_TEXT", string(ANY), OperandTypes.ANY, C, "isoInstant");
+
+  public static String isoTimestamp(long millis) {
+    return java.time.LocalDateTime.ofEpochSecond(
+            Math.floorDiv(millis, 1000L),
+            (int) Math.floorMod(millis, 1000L) * 1_000_000,
+            java.time.ZoneOffset.UTC)
+        .format(java.time.format.DateTimeFormatter.ISO_LOCAL_DATE_TIME);
+  }
+
+  public static String isoInstant(long millis) {
+    return isoTimestamp(millis) + "Z";
+  }
 
   /**
    * {@code checker}, but refusing a {@code DATE} or {@code TIME} operand before any coercion, as

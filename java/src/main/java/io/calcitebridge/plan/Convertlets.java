@@ -144,6 +144,30 @@ public final class Convertlets implements SqlRexConvertletTable {
                           TypeNames.render(cx.getValidator().getValidatedNodeType(c.operand(0)))),
                   false);
     }
+    if (call.getOperator() == io.calcitebridge.functions.JsonFunctions.JSON_STRING) {
+      // A TIMESTAMP as Flink writes it in JSON: its ISO text (TIMESTAMP_LTZ: the instant).
+      return (cx, c) -> {
+        RexNode x = cx.convertExpression(c.operand(0));
+        org.apache.calcite.sql.type.SqlTypeName t = x.getType().getSqlTypeName();
+        if (t == org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP
+            || t == org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+          RelDataType text =
+              cx.getTypeFactory()
+                  .createTypeWithNullability(
+                      cx.getTypeFactory()
+                          .createSqlType(
+                              org.apache.calcite.sql.type.SqlTypeName.VARCHAR, Integer.MAX_VALUE),
+                      x.getType().isNullable());
+          boolean ltz = t != org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP;
+          x =
+              cx.getRexBuilder()
+                  .makeCall(
+                      text, io.calcitebridge.functions.JsonFunctions.isoText(ltz), List.of(x));
+        }
+        return cx.getRexBuilder()
+            .makeCall(cx.getValidator().getValidatedNodeType(c), c.getOperator(), List.of(x));
+      };
+    }
     if (call.getOperator() == org.apache.calcite.sql.fun.SqlLibraryOperators.TRY_CAST) {
       SqlRexConvertlet flink = Convertlets::tryCast;
       return flink;
