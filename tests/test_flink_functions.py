@@ -106,3 +106,38 @@ def test_expected_lists_only_cases() -> None:
 def test_compatibility_page_is_current() -> None:
     text = oracle.render_docs(GOLDEN, KNOWN, oracle.load_functions())
     assert oracle.DOCS.read_text() == text, "run `make flink-docs` and commit the page"
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT CURRENT_WATERMARK(x) FROM (VALUES (TIMESTAMP '2023-01-01 00:00:00')) AS t(x)",
+        "SELECT SOURCE_WATERMARK()",
+        "SELECT PROCTIME()",
+    ],
+)
+def test_streaming_functions_are_refused_in_batch(env: cb.Environment, sql: str) -> None:
+    with pytest.raises(cb.UnsupportedError, match="for streaming queries only") as info:
+        env.sql(sql).fetchall()
+    assert "line 1, column 8" in str(info.value)
+
+
+def test_multisets_variants_and_bitmaps_cross_to_arrow_as_flink_gives_them(
+    env: cb.Environment,
+) -> None:
+    """A MULTISET is a map of each element to its count (PyFlink gives a dict of counts), a
+    VARIANT its JSON text and a BITMAP the bytes of BITMAP_TO_BYTES."""
+    table = env.sql(
+        "SELECT COLLECT(x) AS c, PARSE_JSON('{\"a\": [1, null]}') AS v, "
+        "BITMAP_BUILD_AGG(x) AS b, BITMAP_TO_BYTES(BITMAP_BUILD_AGG(x)) AS bb "
+        "FROM (VALUES (1), (2), (2), (CAST(NULL AS INT))) AS t(x)"
+    ).to_arrow_table()
+    counts = table.schema.field("c").type
+    assert pa.types.is_map(counts)
+    assert (counts.key_type, counts.item_type) == (pa.int32(), pa.int32())
+    assert table.schema.field("v").type == pa.string()
+    assert table.schema.field("b").type == pa.binary()
+    row = table.to_pylist()[0]
+    assert dict(row["c"]) == {1: 1, 2: 2}
+    assert row["v"] == '{"a":[1,null]}'
+    assert row["b"] == row["bb"] == bytes.fromhex("3A30000001000000000001001000000001000200")

@@ -251,6 +251,14 @@ final class ValueWriters {
         m.setNull(i);
         return 5;
       }
+      if (value instanceof List<?> multiset) {
+        // A MULTISET: each distinct element with the number of times it occurs.
+        Map<Object, Integer> counts = new java.util.LinkedHashMap<>();
+        for (Object e : multiset) {
+          counts.merge(e, 1, Integer::sum);
+        }
+        value = counts;
+      }
       if (!(value instanceof Map)) {
         throw Values.cannot(value, "a MAP");
       }

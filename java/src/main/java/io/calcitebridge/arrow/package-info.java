@@ -38,7 +38,8 @@
  *       {@code Object[]}. ROW(...) constructors and ROW columns come out as
  *       {@code Object[]}.</td></tr>
  *   <tr><td>ARRAY, MULTISET</td><td>{@code java.util.List} (ArrayList out), elements in the same
- *       representation, nulls allowed</td></tr>
+ *       representation, nulls allowed; a MULTISET is written to Arrow as a map of each distinct
+ *       element to its count</td></tr>
  *   <tr><td>MAP</td><td>{@code java.util.Map} (LinkedHashMap out), values may be null</td></tr>
  * </table>
  *

@@ -198,6 +198,30 @@ public final class CollectionFunctions {
       strict("ARRAY_EXCEPT", COMMON, AA, C, "arrayExcept");
   public static final SqlOperator ARRAY_INTERSECT =
       strict("ARRAY_INTERSECT", COMMON, AA, C, "arrayIntersect");
+
+  /**
+   * Flink's {@code ELEMENT(array)}: the only element of the array, NULL for an empty or NULL array,
+   * an error for more than one. Its type is the element type, NOT NULL (as Flink types it) when the
+   * operand is an array constructor of one NOT NULL element, which cannot be empty; Calcite's
+   * {@code ELEMENT}, which it replaces, is always nullable.
+   */
+  public static final SqlOperator ELEMENT_OF =
+      strict(
+          "ELEMENT",
+          b -> {
+            RelDataType element = Objects.requireNonNull(b.getOperandType(0).getComponentType());
+            boolean one =
+                b instanceof org.apache.calcite.sql.SqlCallBinding call
+                    && call.operand(0).getKind()
+                        == org.apache.calcite.sql.SqlKind.ARRAY_VALUE_CONSTRUCTOR
+                    && ((org.apache.calcite.sql.SqlCall) call.operand(0)).operandCount() == 1
+                    && !element.isNullable();
+            return nullable(b.getTypeFactory(), element, !one);
+          },
+          A,
+          C,
+          "element");
+
   public static final SqlOperator ARRAY_MAX = strict("ARRAY_MAX", ELEMENT, A, C, "arrayMax");
   public static final SqlOperator ARRAY_MIN = strict("ARRAY_MIN", ELEMENT, A, C, "arrayMin");
   public static final SqlOperator ARRAY_JOIN =
@@ -233,6 +257,7 @@ public final class CollectionFunctions {
 
   public static final List<SqlOperator> ALL =
       List.of(
+          ELEMENT_OF,
           ARRAY_APPEND,
           ARRAY_PREPEND,
           ARRAY_CONCAT,
@@ -380,6 +405,13 @@ public final class CollectionFunctions {
       }
     }
     return best;
+  }
+
+  public static @Nullable Object element(List<@Nullable Object> a) {
+    if (a.size() > 1) {
+      throw new IllegalArgumentException("ELEMENT: the array has more than one element");
+    }
+    return a.isEmpty() ? null : a.get(0);
   }
 
   public static @Nullable Object arrayMax(List<@Nullable Object> a) {

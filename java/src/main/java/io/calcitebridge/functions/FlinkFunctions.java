@@ -7,6 +7,7 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSyntax;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlNameMatcher;
@@ -33,14 +34,22 @@ public final class FlinkFunctions {
     all.addAll(CollectionFunctions.ALL);
     all.addAll(JsonFunctions.ALL);
     all.addAll(WindowFunctions.all());
+    all.addAll(MiscFunctions.ALL);
+    all.addAll(BitmapFunctions.ALL);
+    all.addAll(ObjectFunctions.ALL);
+    all.addAll(StreamingFunctions.ALL);
+    all.addAll(BitmapAgg.ALL);
+    // Flink's TRY_CAST: NULL where CAST fails.
+    all.add(SqlLibraryOperators.TRY_CAST);
     // Flink's ARRAY_AGG: NULLs kept, an array of no rows is empty.
     all.add(new ArrayAgg());
+    all.add(new Percentile());
     return SqlOperatorTables.of(all);
   }
 
   /**
    * Calcite's standard operator table {@code standard} without the operators that Flink's replace
-   * ({@link TemporalFunctions#REPLACED}: {@code CURRENT_TIMESTAMP}, {@code LOCALTIMESTAMP}).
+   * ({@link #replaced}: {@code CURRENT_TIMESTAMP}, {@code LOCALTIMESTAMP}, {@code TYPEOF}).
    */
   public static SqlOperatorTable standard(SqlOperatorTable standard) {
     return new SqlOperatorTable() {
@@ -54,7 +63,7 @@ public final class FlinkFunctions {
         List<SqlOperator> found = new ArrayList<>();
         standard.lookupOperatorOverloads(opName, category, syntax, found, nameMatcher);
         for (SqlOperator op : found) {
-          if (!TemporalFunctions.REPLACED.contains(op)) {
+          if (!replaced(op)) {
             operatorList.add(op);
           }
         }
@@ -62,11 +71,20 @@ public final class FlinkFunctions {
 
       @Override
       public List<SqlOperator> getOperatorList() {
-        return standard.getOperatorList().stream()
-            .filter(op -> !TemporalFunctions.REPLACED.contains(op))
-            .toList();
+        return standard.getOperatorList().stream().filter(op -> !replaced(op)).toList();
       }
     };
+  }
+
+  /**
+   * Whether Flink's function replaces the standard {@code op}: {@link TemporalFunctions#REPLACED},
+   * {@code ELEMENT} ({@link CollectionFunctions#ELEMENT_OF}), and Calcite's {@code TYPEOF}, which
+   * takes a VARIANT only ({@link MiscFunctions#TYPEOF} takes any value).
+   */
+  private static boolean replaced(SqlOperator op) {
+    return TemporalFunctions.REPLACED.contains(op)
+        || op == SqlStdOperatorTable.ELEMENT
+        || op != MiscFunctions.TYPEOF && op.getName().equals("TYPEOF");
   }
 
   /**

@@ -1,24 +1,35 @@
 package io.calcitebridge.functions;
 
+import static io.calcitebridge.functions.Fn.Nulls.ALWAYS;
 import static io.calcitebridge.functions.Fn.Nulls.ANY;
 import static io.calcitebridge.functions.Fn.strict;
 import static io.calcitebridge.functions.Fn.string;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Set;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlOperandCountRange;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.SqlOperandTypeChecker;
+import org.apache.calcite.sql.type.SqlReturnTypeInference;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Flink's JSON functions that Calcite lacks ({@code JSON_STRING}, {@code JSON}), and Flink's type
- * for the results of Calcite's: {@code STRING}, where Calcite's are {@code VARCHAR(2000)} ({@link
- * #STRING_RESULTS}; the validator gives them Flink's type and SQL conversion casts to it).
+ * Flink's JSON functions that Calcite lacks ({@code JSON_STRING}, {@code JSON}, {@code PARSE_JSON},
+ * {@code TRY_PARSE_JSON}, whose {@code VARIANT} is held as a Jackson tree and written to Arrow as
+ * its JSON text), and Flink's type for the results of Calcite's: {@code STRING}, where Calcite's
+ * are {@code VARCHAR(2000)} ({@link #STRING_RESULTS}; the validator gives them Flink's type and SQL
+ * conversion casts to it).
  */
 public final class JsonFunctions {
   private JsonFunctions() {}
@@ -31,14 +42,74 @@ public final class JsonFunctions {
       strict(
           "JSON_STRING",
           string(ANY),
-          OperandTypes.or(
-              OperandTypes.NUMERIC,
-              OperandTypes.BOOLEAN,
-              OperandTypes.CHARACTER,
-              OperandTypes.ARRAY,
-              OperandTypes.MAP),
+          notDateOrTime(
+              OperandTypes.or(
+                  OperandTypes.NUMERIC,
+                  OperandTypes.BOOLEAN,
+                  OperandTypes.CHARACTER,
+                  OperandTypes.BINARY,
+                  OperandTypes.family(SqlTypeFamily.TIMESTAMP),
+                  OperandTypes.ARRAY,
+                  OperandTypes.MAP,
+                  OperandTypes.family(SqlTypeFamily.VARIANT))),
           C,
           "jsonString");
+
+  /**
+   * The ISO text Flink's JSON_STRING gives a {@code TIMESTAMP} ({@code 2023-11-14T22:13:20.12}),
+   * and with {@code ltz} a {@code TIMESTAMP_LTZ}, an instant ({@code 2023-11-14T22:13:20Z}). SQL
+   * conversion puts it around a timestamp operand of JSON_STRING; SQL cannot call it.
+   */
+  public static SqlOperator isoText(boolean ltz) {
+    return ltz ? ISO_INSTANT_TEXT : ISO_TIMESTAMP_TEXT;
+  }
+
+  private static final SqlOperator ISO_TIMESTAMP_TEXT =
+      strict("ISO_TIMESTAMP_TEXT", string(ANY), OperandTypes.ANY, C, "isoTimestamp");
+  private static final SqlOperator ISO_INSTANT_TEXT =
+      strict("ISO_INSTANT_TEXT", string(ANY), OperandTypes.ANY, C, "isoInstant");
+
+  public static String isoTimestamp(long millis) {
+    return java.time.LocalDateTime.ofEpochSecond(
+            Math.floorDiv(millis, 1000L),
+            (int) Math.floorMod(millis, 1000L) * 1_000_000,
+            java.time.ZoneOffset.UTC)
+        .format(java.time.format.DateTimeFormatter.ISO_LOCAL_DATE_TIME);
+  }
+
+  public static String isoInstant(long millis) {
+    return isoTimestamp(millis) + "Z";
+  }
+
+  /**
+   * {@code checker}, but refusing a {@code DATE} or {@code TIME} operand before any coercion, as
+   * Flink's JSON_STRING does (a DATE was cast to a string here and gave its JSON string).
+   */
+  private static SqlOperandTypeChecker notDateOrTime(SqlOperandTypeChecker checker) {
+    return new SqlOperandTypeChecker() {
+      @Override
+      public boolean checkOperandTypes(SqlCallBinding b, boolean throwOnFailure) {
+        SqlTypeName t = b.getOperandType(0).getSqlTypeName();
+        if (t == SqlTypeName.DATE || t == SqlTypeName.TIME) {
+          if (throwOnFailure) {
+            throw b.newValidationSignatureError();
+          }
+          return false;
+        }
+        return checker.checkOperandTypes(b, throwOnFailure);
+      }
+
+      @Override
+      public SqlOperandCountRange getOperandCountRange() {
+        return checker.getOperandCountRange();
+      }
+
+      @Override
+      public String getAllowedSignatures(SqlOperator op, String opName) {
+        return checker.getAllowedSignatures(op, opName);
+      }
+    };
+  }
 
   /**
    * {@code JSON(text)}: JSON text that {@code JSON_OBJECT} and {@code JSON_ARRAY} take as a JSON
@@ -66,7 +137,39 @@ public final class JsonFunctions {
           SqlStdOperatorTable.IS_JSON_ARRAY,
           SqlStdOperatorTable.IS_JSON_SCALAR);
 
-  public static final List<SqlOperator> ALL = List.of(JSON_STRING, JSON);
+  /** Flink's {@code VARIANT}: a JSON value, written to Arrow as its JSON text. */
+  private static SqlReturnTypeInference variant(Fn.Nulls nulls) {
+    return Fn.type(f -> f.createSqlType(SqlTypeName.VARIANT), nulls);
+  }
+
+  /**
+   * {@code PARSE_JSON(text [, allow_duplicate_keys])}: the JSON value of the text, a {@code
+   * VARIANT}; an error for text that is not JSON (and for a repeated key unless allowed). NULL for
+   * NULL.
+   */
+  public static final SqlOperator PARSE_JSON =
+      strict(
+          "PARSE_JSON",
+          variant(ANY),
+          OperandTypes.or(
+              OperandTypes.CHARACTER,
+              OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.BOOLEAN)),
+          C,
+          "parseJson");
+
+  /** {@code TRY_PARSE_JSON(text [, allow_duplicate_keys])}: as PARSE_JSON, NULL where it fails. */
+  public static final SqlOperator TRY_PARSE_JSON =
+      strict(
+          "TRY_PARSE_JSON",
+          variant(ALWAYS),
+          OperandTypes.or(
+              OperandTypes.CHARACTER,
+              OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.BOOLEAN)),
+          C,
+          "tryParseJson");
+
+  public static final List<SqlOperator> ALL =
+      List.of(JSON_STRING, JSON, PARSE_JSON, TRY_PARSE_JSON);
 
   /**
    * Flink's type for a result of {@link #STRING_RESULTS} (STRING for VARCHAR(2000)) or {@link
@@ -84,6 +187,10 @@ public final class JsonFunctions {
   }
 
   public static String jsonString(Object value) {
+    if (value instanceof org.apache.calcite.avatica.util.ByteString bytes) {
+      // BYTES as a JSON string of their Base64, as Flink writes them.
+      value = java.util.Base64.getEncoder().encodeToString(bytes.getBytes());
+    }
     try {
       return MAPPER.writeValueAsString(value);
     } catch (JsonProcessingException e) {
@@ -93,5 +200,37 @@ public final class JsonFunctions {
 
   public static String json(String text) {
     return text;
+  }
+
+  private static final ObjectMapper STRICT =
+      new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+  public static Object parseJson(String text) {
+    return parseJson(text, false);
+  }
+
+  /** A parsed JSON value (a Jackson tree, whose text is its compact JSON). */
+  public static Object parseJson(String text, boolean allowDuplicateKeys) {
+    try {
+      JsonNode node = (allowDuplicateKeys ? MAPPER : STRICT).readTree(text);
+      if (node == null || node.isMissingNode()) {
+        throw new IllegalArgumentException("PARSE_JSON: no JSON value in ''");
+      }
+      return node;
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("PARSE_JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  public static @Nullable Object tryParseJson(String text) {
+    return tryParseJson(text, false);
+  }
+
+  public static @Nullable Object tryParseJson(String text, boolean allowDuplicateKeys) {
+    try {
+      return parseJson(text, allowDuplicateKeys);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 }

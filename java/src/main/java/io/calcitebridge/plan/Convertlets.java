@@ -3,6 +3,9 @@ package io.calcitebridge.plan;
 import io.calcitebridge.functions.ConditionalFunctions;
 import io.calcitebridge.functions.FlinkFunctions;
 import io.calcitebridge.functions.WindowFunctions;
+import io.calcitebridge.functions.MiscFunctions;
+import io.calcitebridge.functions.ObjectFunctions;
+import io.calcitebridge.types.TypeNames;
 import java.util.List;
 import org.apache.calcite.linq4j.function.Strict;
 import org.apache.calcite.rel.type.RelDataType;
@@ -78,6 +81,18 @@ public final class Convertlets implements SqlRexConvertletTable {
     // JSON functions of Flink's type.
     SqlRexConvertlet other =
         JsonConvertlets.wrap(call, LocalTimeZoneConvertlets.wrap(call, convertlet(call)));
+    if (call.getKind() == SqlKind.ROW && other != null) {
+      // A ROW constructor typed as validated (fields peekable, see BridgeSqlValidator#peeking).
+      return (cx, c) -> {
+        RexNode row = other.convertCall(cx, c);
+        RelDataType validated = cx.getValidator().getValidatedNodeTypeIfKnown(c);
+        return validated == null
+                || row.getType().equals(validated)
+                || !(row instanceof org.apache.calcite.rex.RexCall rc)
+            ? row
+            : cx.getRexBuilder().makeCall(validated, rc.getOperator(), rc.getOperands());
+      };
+    }
     if (call.getKind() == SqlKind.CAST && other != null) {
       return (cx, c) -> {
         RexNode flink = FlinkNumbers.cast(cx, c);
@@ -127,6 +142,49 @@ public final class Convertlets implements SqlRexConvertletTable {
       return (cx, c) ->
           cx.getRexBuilder().makeNullLiteral(cx.getValidator().getValidatedNodeType(c));
     }
+    if (call.getOperator() == MiscFunctions.TYPEOF) {
+      // Flink's TYPEOF: the operand's type as Flink writes it, a constant STRING.
+      return (cx, c) ->
+          cx.getRexBuilder()
+              .makeAbstractCast(
+                  cx.getValidator().getValidatedNodeType(c),
+                  cx.getRexBuilder()
+                      .makeLiteral(
+                          TypeNames.render(cx.getValidator().getValidatedNodeType(c.operand(0)))),
+                  false);
+    }
+    if (call.getOperator() == io.calcitebridge.functions.JsonFunctions.JSON_STRING) {
+      // A TIMESTAMP as Flink writes it in JSON: its ISO text (TIMESTAMP_LTZ: the instant).
+      return (cx, c) -> {
+        RexNode x = cx.convertExpression(c.operand(0));
+        org.apache.calcite.sql.type.SqlTypeName t = x.getType().getSqlTypeName();
+        if (t == org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP
+            || t == org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+          RelDataType text =
+              cx.getTypeFactory()
+                  .createTypeWithNullability(
+                      cx.getTypeFactory()
+                          .createSqlType(
+                              org.apache.calcite.sql.type.SqlTypeName.VARCHAR, Integer.MAX_VALUE),
+                      x.getType().isNullable());
+          boolean ltz = t != org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP;
+          x =
+              cx.getRexBuilder()
+                  .makeCall(
+                      text, io.calcitebridge.functions.JsonFunctions.isoText(ltz), List.of(x));
+        }
+        return cx.getRexBuilder()
+            .makeCall(cx.getValidator().getValidatedNodeType(c), c.getOperator(), List.of(x));
+      };
+    }
+    if (call.getOperator() == org.apache.calcite.sql.fun.SqlLibraryOperators.TRY_CAST) {
+      SqlRexConvertlet flink = Convertlets::tryCast;
+      return flink;
+    }
+    if (call.getOperator() == ObjectFunctions.OBJECT_OF
+        || call.getOperator() == ObjectFunctions.OBJECT_UPDATE) {
+      return Convertlets::object;
+    }
     SqlOperator flink = FlinkFunctions.replacing(call.getOperator());
     if (flink != null) {
       return (cx, c) ->
@@ -157,6 +215,81 @@ public final class Convertlets implements SqlRexConvertletTable {
       };
     }
     return standard;
+  }
+
+  /**
+   * Flink's {@code TRY_CAST(x AS t)}: NULL where the cast fails, and otherwise Flink's cast, as
+   * {@link FlinkNumbers#cast} makes it: a DECIMAL losing scale rounds half up ({@code TRY_CAST(1.5
+   * AS DECIMAL(1, 0))} is 2), a string with a fraction is an integer by truncation ({@code
+   * TRY_CAST('1.5' AS INT)} is 1, through a safe cast to DECIMAL). Other casts are Calcite's safe
+   * cast.
+   */
+  private static RexNode tryCast(org.apache.calcite.sql2rel.SqlRexContext cx, SqlCall c) {
+    org.apache.calcite.rex.RexBuilder rb = cx.getRexBuilder();
+    org.apache.calcite.rel.type.RelDataTypeFactory f = rb.getTypeFactory();
+    RelDataType target = cx.getValidator().getValidatedNodeType(c);
+    RexNode x = cx.convertExpression(c.operand(0));
+    RelDataType source = x.getType();
+    if (source.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DECIMAL
+        && target.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DECIMAL
+        && target.getScale() < source.getScale()) {
+      RelDataType rounded =
+          f.createTypeWithNullability(
+              f.createSqlType(
+                  org.apache.calcite.sql.type.SqlTypeName.DECIMAL,
+                  Math.min(
+                      f.getTypeSystem()
+                          .getMaxPrecision(org.apache.calcite.sql.type.SqlTypeName.DECIMAL),
+                      source.getPrecision() - source.getScale() + target.getScale() + 1),
+                  target.getScale()),
+              source.isNullable());
+      x =
+          rb.makeCall(
+              rounded,
+              io.calcitebridge.functions.NumberFunctions.ROUND_HALF_UP,
+              List.of(x, rb.makeExactLiteral(java.math.BigDecimal.valueOf(target.getScale()))));
+    } else if (org.apache.calcite.sql.type.SqlTypeUtil.inCharFamily(source)
+        && org.apache.calcite.sql.type.SqlTypeFamily.INTEGER.contains(target)) {
+      RelDataType decimal =
+          f.createTypeWithNullability(
+              f.createSqlType(org.apache.calcite.sql.type.SqlTypeName.DECIMAL, 38, 10), true);
+      x = rb.makeCast(decimal, x, false, true);
+    }
+    return rb.makeCast(target, x, false, true);
+  }
+
+  /**
+   * Flink's {@code OBJECT_OF} and {@code OBJECT_UPDATE} as a ROW constructor of the validated type:
+   * the values of the keys, and for an update the object's other fields, NULL for a NULL object.
+   */
+  private static RexNode object(org.apache.calcite.sql2rel.SqlRexContext cx, SqlCall c) {
+    org.apache.calcite.rex.RexBuilder rb = cx.getRexBuilder();
+    RelDataType type = cx.getValidator().getValidatedNodeType(c);
+    boolean update = c.getOperator() == ObjectFunctions.OBJECT_UPDATE;
+    RexNode object = update ? cx.convertExpression(c.operand(0)) : null;
+    List<RexNode> fields = new java.util.ArrayList<>();
+    for (org.apache.calcite.rel.type.RelDataTypeField f : type.getFieldList()) {
+      RexNode value = null;
+      for (int i = c.operandCount() - 2; i >= 1 && value == null; i -= 2) {
+        String key = ((org.apache.calcite.sql.SqlLiteral) c.operand(i)).getValueAs(String.class);
+        if (f.getName().equalsIgnoreCase(key)) {
+          value = cx.convertExpression(c.operand(i + 1));
+        }
+      }
+      if (value == null && object != null) {
+        value = rb.makeFieldAccess(object, f.getIndex());
+      }
+      fields.add(rb.makeCast(f.getType(), java.util.Objects.requireNonNull(value), true, false));
+    }
+    RexNode row = rb.makeCall(type, org.apache.calcite.sql.fun.SqlStdOperatorTable.ROW, fields);
+    if (object == null || !object.getType().isNullable()) {
+      return row;
+    }
+    return rb.makeCall(
+        org.apache.calcite.sql.fun.SqlStdOperatorTable.CASE,
+        rb.makeCall(org.apache.calcite.sql.fun.SqlStdOperatorTable.IS_NULL, object),
+        rb.makeNullLiteral(type),
+        row);
   }
 
   /** A NULL literal, perhaps in casts: {@code CAST(CAST(NULL AS INT) AS VARCHAR)}. */

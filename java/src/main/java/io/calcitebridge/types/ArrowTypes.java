@@ -35,7 +35,8 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  *       7-9 nanos</td></tr>
  *   <tr><td>TIMESTAMP_WITH_LOCAL_TIME_ZONE(p)</td><td>Timestamp(unit, "UTC")</td></tr>
  *   <tr><td>ROW</td><td>Struct</td></tr>
- *   <tr><td>ARRAY, MULTISET</td><td>List (element field "element")</td></tr>
+ *   <tr><td>ARRAY</td><td>List (element field "element")</td></tr>
+ *   <tr><td>MULTISET</td><td>Map of each distinct element to its count (INT), as Flink's</td></tr>
  *   <tr><td>MAP</td><td>Map of non-null "entries" struct of non-null "key" and "value"</td></tr>
  * </table>
  *
@@ -70,8 +71,20 @@ public final class ArrowTypes {
           children.add(toField(f.getName(), f.getType()));
         }
         return new Field(name, new FieldType(nullable, ArrowType.Struct.INSTANCE, null), children);
-      case ARRAY:
       case MULTISET:
+        // Each distinct element with the number of times it occurs, as Flink gives a MULTISET.
+        Field counted = withNullable(toField("key", requireComponent(type)), false);
+        Field count =
+            new Field("value", FieldType.notNullable(new ArrowType.Int(32, true)), List.of());
+        return new Field(
+            name,
+            new FieldType(nullable, new ArrowType.Map(false), null),
+            List.of(
+                new Field(
+                    "entries",
+                    FieldType.notNullable(ArrowType.Struct.INSTANCE),
+                    List.of(counted, count))));
+      case ARRAY:
         RelDataType element = requireComponent(type);
         return new Field(
             name,
@@ -118,6 +131,7 @@ public final class ArrowTypes {
         return new ArrowType.Decimal(precision, type.getScale(), precision > 38 ? 256 : 128);
       case CHAR:
       case VARCHAR:
+      case VARIANT: // Flink's PARSE_JSON: the value's JSON text
         return ArrowType.Utf8.INSTANCE;
       case BINARY:
       case VARBINARY:

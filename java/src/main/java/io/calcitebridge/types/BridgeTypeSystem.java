@@ -9,7 +9,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Type system of calcite-bridge: {@code STRING} and {@code BYTES} are unbounded, as in Flink,
- * timestamps keep up to nanoseconds, and {@code DECIMAL} holds up to 38 digits, as in Flink (and
+ * timestamps keep up to nanoseconds and are {@code TIMESTAMP(6)} when no precision is written (as
+ * in Flink; Calcite's default is 0), and {@code DECIMAL} holds up to 38 digits, as in Flink (and
  * DuckDB). Calcite's limit of 19 dropped digits from the common type of a {@code DECIMAL} and a
  * {@code BIGINT}: {@code COALESCE(1.5, b)} gave 1 and {@code CAST(1 AS BIGINT) IN (1.5,
  * 5000000000)} TRUE, both typed {@code DECIMAL(19, 0)} rather than {@code DECIMAL(20, 1)}.
@@ -63,6 +64,10 @@ public final class BridgeTypeSystem extends RelDataTypeSystemImpl {
       case VARCHAR:
       case VARBINARY:
         return Integer.MAX_VALUE;
+      case TIMESTAMP:
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+        // As in Flink: TIMESTAMP and TIMESTAMP_LTZ without a precision keep microseconds.
+        return 6;
       default:
         return super.getDefaultPrecision(typeName);
     }

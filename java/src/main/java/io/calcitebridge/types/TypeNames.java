@@ -68,6 +68,8 @@ public final class TypeNames {
         return "MAP<" + render(type.getKeyType()) + ", " + render(type.getValueType()) + ">";
       case NULL:
         return "NULL";
+      case VARIANT:
+        return "VARIANT";
       default:
         return type.getFullTypeString();
     }

@@ -164,7 +164,7 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       }
       return flink;
     }
-    if (expr.getKind() == SqlKind.CAST && type.isStruct()) {
+    if ((expr.getKind() == SqlKind.CAST || expr.getKind() == SqlKind.ROW) && type.isStruct()) {
       RelDataType peeking = peeking(type);
       if (peeking != type) {
         setValidatedNodeType(expr, peeking);
@@ -178,7 +178,7 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
    * {@code type} with every ROW in it of {@code StructKind.PEEK_FIELDS_NO_EXPAND}, as the ROW types
    * written in SQL are: Calcite's CAST to a ROW type builds its result as a plain struct (1.42), so
    * a field of such a column needed its table's alias ({@code t.r.a}) where Flink takes {@code
-   * r.a}.
+   * r.a}. The same for a ROW constructor: Flink takes {@code r.EXPR$0} of {@code ROW(1, 'x') AS r}.
    */
   private RelDataType peeking(RelDataType type) {
     if (!type.isStruct()) {
@@ -244,6 +244,14 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
               + " takes a sub-query, such as EXISTS (SELECT ...), not an"
               + " expression",
           call.operand(0).getParserPosition());
+    }
+    if (io.calcitebridge.functions.StreamingFunctions.isStreaming(call.getOperator())) {
+      throw new PositionedException(
+          ErrorKind.UNSUPPORTED,
+          call.getOperator().getName()
+              + " is for streaming queries only: a batch query has no watermark or processing"
+              + " time",
+          call.getParserPosition());
     }
     super.validateCall(call, scope);
     if (call.getKind() == SqlKind.BETWEEN) {
