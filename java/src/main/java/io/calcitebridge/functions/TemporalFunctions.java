@@ -178,6 +178,24 @@ public final class TemporalFunctions {
   public static final SqlOperator LTZ_TO_STRING =
       strict("CAST_LTZ_TO_STRING", string(ANY), OperandTypes.ANY, C, "ltzToString");
 
+  /**
+   * The text a {@code CAST} of a string to {@code TIMESTAMP} parses: its fraction of a second cut
+   * to the milliseconds the engine keeps. Calcite's parse rounds the digits past the third, so
+   * {@code '00:09:59.9995'} became 00:10:00, in another second (and minute) than the text's; Flink
+   * cuts. Not callable from SQL: {@code CAST}s of strings convert to it.
+   */
+  public static final SqlOperator TIMESTAMP_TEXT =
+      strict(
+          "CAST_STRING_TO_TIMESTAMP_TEXT", string(ANY), OperandTypes.CHARACTER, C, "timestampText");
+
+  private static final java.util.regex.Pattern PAST_MILLISECONDS =
+      java.util.regex.Pattern.compile("(:\\d{1,2}\\.\\d{3})\\d+");
+
+  /** {@code text} without the digits of its fraction of a second past the third. */
+  public static String timestampText(String text) {
+    return text.indexOf('.') < 0 ? text : PAST_MILLISECONDS.matcher(text).replaceFirst("$1");
+  }
+
   /** Calcite's standard operators that the ones of this class replace. */
   public static final Set<SqlOperator> REPLACED =
       Set.of(SqlStdOperatorTable.CURRENT_TIMESTAMP, SqlStdOperatorTable.LOCALTIMESTAMP);

@@ -2,9 +2,9 @@ package io.calcitebridge.plan;
 
 import io.calcitebridge.functions.ConditionalFunctions;
 import io.calcitebridge.functions.FlinkFunctions;
-import io.calcitebridge.functions.WindowFunctions;
 import io.calcitebridge.functions.MiscFunctions;
 import io.calcitebridge.functions.ObjectFunctions;
+import io.calcitebridge.functions.WindowFunctions;
 import io.calcitebridge.types.TypeNames;
 import java.util.List;
 import org.apache.calcite.linq4j.function.Strict;
@@ -204,6 +204,20 @@ public final class Convertlets implements SqlRexConvertletTable {
               c.getOperandList().stream().map(cx::convertExpression).toList());
     }
     SqlRexConvertlet standard = StandardConvertletTable.INSTANCE.get(call);
+    if (standard != null
+        && call.getKind() == SqlKind.CAST
+        && !SqlUtil.isNullLiteral(call.operand(0), false)) {
+      // A string read as a TIMESTAMP, its fraction of a second cut to milliseconds first.
+      return (cx, c) -> {
+        RelDataType to = cx.getValidator().getValidatedNodeTypeIfKnown(c);
+        RelDataType from = cx.getValidator().getValidatedNodeTypeIfKnown(c.operand(0));
+        if (to == null || from == null || !TimestampTexts.readsText(from, to)) {
+          return standard.convertCall(cx, c);
+        }
+        org.apache.calcite.rex.RexBuilder rb = cx.getRexBuilder();
+        return rb.makeCast(to, TimestampTexts.cut(rb, cx.convertExpression(c.operand(0))));
+      };
+    }
     if (standard != null
         && call.getKind() == SqlKind.CAST
         && SqlUtil.isNullLiteral(call.operand(0), false)) {

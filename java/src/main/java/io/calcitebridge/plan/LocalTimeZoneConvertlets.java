@@ -122,7 +122,8 @@ final class LocalTimeZoneConvertlets {
     if (isLtz(to)) {
       RexNode ts =
           fromString
-              ? rb.makeAbstractCast(timestamp(rb.getTypeFactory(), to), operand, false)
+              ? rb.makeAbstractCast(
+                  timestamp(rb.getTypeFactory(), to), TimestampTexts.cut(rb, operand), false)
               : operand;
       return instant(rb, to, ts);
     }
