@@ -28,10 +28,12 @@ import org.apache.calcite.tools.RelBuilder;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * {@code AVG} of an integer column sums in a wider type on the Enumerable engine: {@code AVG(i)}
- * over INT (SMALLINT, TINYINT) becomes {@code CAST(AVG(CAST(i AS BIGINT)) AS INT)}; over BIGINT the
- * sum is a {@code $SUM0} in DECIMAL(38, 0), divided by the {@code COUNT} exactly ({@link
- * #average}).
+ * {@code AVG} of an integer column sums in a wider type on the Enumerable engine. With GROUP BY,
+ * the sum is {@link #WIDE_SUM} (a {@code long} that turns exact at its first overflow), divided by
+ * the {@code COUNT} exactly ({@link #average}) and cast back to the column's type. Without it (and
+ * for {@code AVG(DISTINCT ...)}), {@code AVG(i)} over INT (SMALLINT, TINYINT) becomes {@code
+ * CAST(AVG(CAST(i AS BIGINT)) AS INT)}, and over BIGINT the sum is a {@code $SUM0} in DECIMAL(38,
+ * 0), divided exactly.
  *
  * <p>Calcite reduces {@code AVG} to {@code SUM / COUNT} with the sum in the argument's type, which
  * overflows ({@link CheckedArithmetic}) where the average itself fits; DuckDB sums integers into
@@ -136,6 +138,70 @@ public final class WideAverages {
           List.of(),
           ScalarFunctionImpl.create(WideAverages.class, "average"));
 
+  /**
+   * The accumulator of {@link #WIDE_SUM}: the sum of BIGINT (or narrower) values in a {@code long}
+   * while it fits, exact from its first overflow on. {@code $SUM0} of the values cast to
+   * DECIMAL(38, 0) made and added a {@code BigDecimal} per row: a grouped BIGINT average over 1 M
+   * rows took 607 ms against 185 ms for the same query without it.
+   */
+  public static final class WideSum {
+    private long sum;
+    private @Nullable BigDecimal overflowed;
+
+    public static WideSum init() {
+      return new WideSum();
+    }
+
+    public static WideSum add(WideSum acc, long value) {
+      long s = acc.sum;
+      long r = s + value;
+      // Overflow when both operands have the sign the result does not have (Math.addExact's test).
+      if (((s ^ r) & (value ^ r)) < 0) {
+        BigDecimal o = acc.overflowed;
+        acc.overflowed =
+            (o == null ? BigDecimal.ZERO : o)
+                .add(BigDecimal.valueOf(s))
+                .add(BigDecimal.valueOf(value));
+        acc.sum = 0;
+      } else {
+        acc.sum = r;
+      }
+      return acc;
+    }
+
+    public static BigDecimal result(WideSum acc) {
+      BigDecimal sum = BigDecimal.valueOf(acc.sum);
+      BigDecimal o = acc.overflowed;
+      return o == null ? sum : o.add(sum);
+    }
+  }
+
+  /** The exact sum of an integer column, a DECIMAL(38, 0) ({@link WideSum}). */
+  static final SqlAggFunction WIDE_SUM =
+      new org.apache.calcite.sql.validate.SqlUserDefinedAggFunction(
+          new SqlIdentifier("$WIDE_SUM", SqlParserPos.ZERO),
+          SqlKind.OTHER_FUNCTION,
+          ReturnTypes.explicit(
+              f -> f.createTypeWithNullability(f.createSqlType(SqlTypeName.DECIMAL, 38, 0), true)),
+          null,
+          null,
+          java.util.Objects.requireNonNull(
+              org.apache.calcite.schema.impl.AggregateFunctionImpl.create(WideSum.class)),
+          false,
+          false,
+          org.apache.calcite.util.Optionality.FORBIDDEN);
+
+  /**
+   * Whether {@code call}, an integer average, sums with {@link #WIDE_SUM}: with GROUP BY, not
+   * DISTINCT. Without GROUP BY the sum stays a {@code $SUM0} of the values cast, which the
+   * vectorized aggregate of sources with aggregate pushdown reads ({@code ArrowAggregateRule}).
+   */
+  private static boolean wideSum(AggregateCall call, RelNode input, Aggregate aggregate) {
+    return aggregate.getGroupCount() > 0
+        && !call.isDistinct()
+        && type(input, call.getArgList().get(0)).getSqlTypeName() != SqlTypeName.DECIMAL;
+  }
+
   private static RelNode widen(Aggregate aggregate) {
     RelNode input = aggregate.getInput();
     if (aggregate.getGroupType() != Aggregate.Group.SIMPLE
@@ -149,7 +215,9 @@ public final class WideAverages {
     List<RexNode> projects = new ArrayList<>(builder.fields());
     List<Integer> widened = new ArrayList<>();
     for (AggregateCall call : aggregate.getAggCallList()) {
-      if (integerAverage(call, input)) {
+      if (integerAverage(call, input) && wideSum(call, input, aggregate)) {
+        widened.add(call.getArgList().get(0));
+      } else if (integerAverage(call, input)) {
         RelDataType type = type(input, call.getArgList().get(0));
         RelDataType wide =
             switch (type.getSqlTypeName()) {
@@ -176,6 +244,9 @@ public final class WideAverages {
       if (arg < 0) {
         calls.add(call);
         counts.add(-1);
+      } else if (wideSum(call, input, aggregate)) {
+        calls.add(adapt(call, WIDE_SUM, arg, wideInput, aggregate));
+        counts.add(aggregate.getAggCallList().size() + extra++);
       } else if (!exactSum(type(input, call.getArgList().get(0)))) {
         calls.add(adapt(call, call.getAggregation(), arg, wideInput, aggregate));
         counts.add(-1);
