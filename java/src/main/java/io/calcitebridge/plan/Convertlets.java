@@ -2,9 +2,9 @@ package io.calcitebridge.plan;
 
 import io.calcitebridge.functions.ConditionalFunctions;
 import io.calcitebridge.functions.FlinkFunctions;
-import io.calcitebridge.functions.WindowFunctions;
 import io.calcitebridge.functions.MiscFunctions;
 import io.calcitebridge.functions.ObjectFunctions;
+import io.calcitebridge.functions.WindowFunctions;
 import io.calcitebridge.types.TypeNames;
 import java.util.List;
 import org.apache.calcite.linq4j.function.Strict;
