@@ -93,7 +93,9 @@ def test_planted_values(env: cb.Environment) -> None:
         dt.datetime(2024, 3, 10, 1, 30, 0, 123000),
     )
     assert '"x":"42x"' in rows[0][5]
-    rows = env.sql("SELECT COLUMN_GET(b, 'i' AS INT), COLUMN_JSON(b) FROM t WHERE id = 3").fetchall()
+    rows = env.sql(
+        "SELECT COLUMN_GET(b, 'i' AS INT), COLUMN_JSON(b) FROM t WHERE id = 3"
+    ).fetchall()
     assert rows == [(None, None)]
 
 

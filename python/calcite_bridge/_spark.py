@@ -973,8 +973,7 @@ def _error(e: Exception, statement: str | None) -> Error:
     # as Calcite's engine gives it, rather than Spark's wrapping of it.
     dyncol = _DYNCOL_FAILURE.search(text)
     if dyncol:
-        return ExecutionError(
-            f"The query failed while it ran on Spark: {dyncol.group(1).strip()}", sql=statement
-        )
+        message = re.sub(r"\.? SQLSTATE: \w+.*$", "", dyncol.group(1)).strip()
+        return ExecutionError(f"The query failed while it ran on Spark: {message}", sql=statement)
     first = text.strip().splitlines()[0] if text.strip() else type(e).__name__
     return ExecutionError(f"The query failed while it ran on Spark: {first}", sql=statement)
