@@ -85,7 +85,7 @@ def ensure_udf_jar() -> None:
             raise BuildError(f"The Spark UDF jar is missing ({UDF_PACKAGED}) and has no sources.")
         return
     sources = [UDF / "pom.xml", *(p for p in (UDF / "src").rglob("*") if p.is_file())]
-    newest = max(max(p.stat().st_mtime for p in sources), _newest_source())
+    newest = max(*(p.stat().st_mtime for p in sources), _newest_source())
     if UDF_PACKAGED.is_file() and UDF_PACKAGED.stat().st_mtime >= newest:
         return
     mvn = _need("mvn", "Apache Maven")
