@@ -12,8 +12,12 @@ JAVA_SOURCES := $(shell find java/src/main -type f 2>/dev/null) java/pom.xml
 	golden golden-flink flink-docs differential-report fuzz fuzz-errors logic
 
 PKG_JSA := python/calcite_bridge/_jars/calcite-bridge.jsa
+# The dynamic-columns functions as Spark UDFs: a small second jar the spark backend adds to sessions.
+UDF_JAR := java-spark-udf/target/calcite-bridge-spark-udf.jar
+PKG_UDF_JAR := python/calcite_bridge/_jars/calcite-bridge-spark-udf.jar
+UDF_SOURCES := $(shell find java-spark-udf/src/main java/src/main/java/io/calcitebridge/dyncol -type f 2>/dev/null) java-spark-udf/pom.xml
 
-build: venv $(PKG_JAR) $(PKG_JSA)
+build: venv $(PKG_JAR) $(PKG_JSA) $(PKG_UDF_JAR)
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -31,6 +35,13 @@ $(PKG_JAR): $(JAR)
 	cp $(JAR) $@
 
 jar: $(PKG_JAR)
+
+$(UDF_JAR): $(UDF_SOURCES)
+	cd java-spark-udf && $(MVN) -DskipTests package
+
+$(PKG_UDF_JAR): $(UDF_JAR)
+	mkdir -p $(dir $@)
+	cp $(UDF_JAR) $@
 
 # Class-data-sharing archive of the classes a first query loads: halves the JVM's start-up.
 # Optional: if it cannot be made, everything works without it.
@@ -139,12 +150,14 @@ lint: build
 	$(VENV)/bin/mypy
 	$(PY) tools/check_python_imports.py
 	cd java && $(MVN) spotless:check
+	cd java-spark-udf && $(MVN) spotless:check
 	cd java && $(MVN) test -Dtest=LayersTest -Dsurefire.failIfNoSpecifiedTests=false
 
 fmt: venv
 	$(VENV)/bin/ruff format python tests examples bench tools
 	$(VENV)/bin/ruff check --fix python tests examples bench tools
 	cd java && $(MVN) spotless:apply
+	cd java-spark-udf && $(MVN) spotless:apply
 
 clean:
-	rm -rf java/target $(EXAMPLE_JAVA)/target $(PKG_JAR) $(PKG_JSA) $(VENV)
+	rm -rf java/target java-spark-udf/target $(EXAMPLE_JAVA)/target $(PKG_JAR) $(PKG_JSA) $(PKG_UDF_JAR) $(VENV)

@@ -99,6 +99,17 @@ QUERIES = [
     "SELECT id, `user`.name FROM users WHERE `user`.age < 30",
     "SELECT id, tags[1], tags[3], id / 2 FROM users",
     "SELECT COUNT(*), SUM(id) FROM users WHERE `user` IS NOT NULL",
+    # the dynamic-columns UDFs: their jar reaches the server through addArtifacts
+    "SELECT id, COLUMN_GET(b, 'x' AS INT), COLUMN_GET(b, 'n' AS DECIMAL(5,1)), COLUMN_JSON(b)"
+    " FROM users",
+]
+
+# Blobs of the b column, made by Calcite's engine: '42x' as INT is 42; a NULL blob.
+BLOBS = [
+    "COLUMN_CREATE('x', '42x', 'n', 1.25)",
+    "COLUMN_CREATE('n', -3)",
+    "CAST(NULL AS VARBINARY)",
+    "COLUMN_CREATE(1, 'one')",
 ]
 
 
@@ -117,9 +128,14 @@ remote.close()
 def test_seed_queries_over_connect(server: str, tmp_path: Path) -> None:
     # The client runs in a process of its own: pyspark refuses a Connect session in a process
     # that already runs a regular Spark session (another test module's local[1] one).
-    pq.write_table(USERS, tmp_path / "part-0.parquet")
+    with cb.connect(backend="enumerable") as maker:
+        blobs = [maker.sql(f"SELECT {b}").fetchall()[0][0] for b in BLOBS]
+    pq.write_table(
+        USERS.append_column("b", pa.array(blobs, pa.binary())), tmp_path / "part-0.parquet"
+    )
     ddl = (
-        "CREATE TABLE users (id BIGINT, `user` ROW<name STRING, age INT>, tags ARRAY<INT>) "
+        "CREATE TABLE users (id BIGINT, `user` ROW<name STRING, age INT>, tags ARRAY<INT>, "
+        "b BYTES) "
         f"WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', 'format' = 'parquet')"
     )
     started = time.perf_counter()

@@ -26,6 +26,7 @@ import sys
 import threading
 import uuid
 import warnings
+import weakref
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -102,6 +103,59 @@ def remote_session(url: str) -> Any:
 
 
 _LOCK = threading.RLock()
+
+# --- the dynamic-columns UDFs -------------------------------------------------------------
+
+UDF_JAR = os.path.join(os.path.dirname(__file__), "_jars", "calcite-bridge-spark-udf.jar")
+"""The second jar: the ``COLUMN_*`` functions as Spark Java UDFs (``io.calcitebridge.sparkudf``),
+added to a session the first time a query of it calls one."""
+
+# The translation writes the names upper-case, and a session with spark.sql.caseSensitive finds a
+# temporary function only by its exact name: each is registered as the SQL spells it.
+_UDF_CALL = re.compile(
+    r"\b(cb_dyncol_(get_(?:i8|f8|s|dt|ts|n(\d+)x(\d+))|json|list|check|exists))\(", re.IGNORECASE
+)
+_UDF_CLASSES = {
+    "json": ("ColumnJson", "string"),
+    "list": ("ColumnList", "string"),
+    "check": ("ColumnCheck", "int"),
+    "exists": ("ColumnExists", "int"),
+    "get_i8": ("ColumnGet", "bigint"),
+    "get_f8": ("ColumnGet", "double"),
+    "get_s": ("ColumnGet", "string"),
+    "get_dt": ("ColumnGet", "date"),
+    "get_ts": ("ColumnGet", "timestamp_ntz"),
+}
+_REGISTERED: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
+
+
+def _register_udfs(spark: Any, sql: str) -> None:
+    """Registers in ``spark`` the dynamic-columns UDFs ``sql`` calls (``cb_dyncol_*``, written by
+    the translation), adding the UDF jar first: ``ADD JAR`` in a classic session,
+    ``addArtifacts`` in a Spark Connect client."""
+    calls = {m.group(1): m for m in _UDF_CALL.finditer(sql)}
+    if not calls:
+        return
+    done = _REGISTERED.setdefault(spark, set())
+    if not os.path.exists(UDF_JAR):
+        raise ConfigError(
+            f"The spark backend's dynamic-columns UDF jar is missing: {UDF_JAR} (make build)"
+        )
+    for name, m in calls.items():
+        if name in done:
+            continue
+        if not done:
+            if type(spark).__module__.startswith("pyspark.sql.connect"):
+                spark.addArtifacts(UDF_JAR)
+            else:
+                spark.sql("ADD JAR '" + UDF_JAR.replace("\\", "\\\\").replace("'", "\\'") + "'")
+            done.add("")
+        if m.group(3) is not None:
+            cls, ret = "ColumnGet", f"decimal({m.group(3)},{m.group(4)})"
+        else:
+            cls, ret = _UDF_CLASSES[m.group(2).lower()]
+        spark.udf.registerJavaFunction(name, "io.calcitebridge.sparkudf." + cls, ret)
+        done.add(name)
 
 
 class Runner:
@@ -851,6 +905,7 @@ def run(
                 timer.start()
             try:
                 names = _register(spark, scans, "scan_", runner.upload_limit)
+                _register_udfs(spark, sql)
                 table = spark.sql(sql).toArrow()
                 if timed_out.is_set() and deadline is not None:
                     raise StatementTimeoutError(deadline[1], sql=statement)
@@ -879,6 +934,7 @@ def explain(runner: Runner, sql: str, scans: list[Scan], time_zone: str) -> str:
             names: list[str] = []
             try:
                 names = _register(spark, scans, "scan_", runner.upload_limit)
+                _register_udfs(spark, sql)
                 rows = spark.sql("EXPLAIN FORMATTED " + sql).collect()
                 return "\n".join(str(r[0]) for r in rows)
             except Error:
@@ -899,9 +955,13 @@ def to_spark(runner: Runner, sql: str, scans: list[Scan], time_zone: str) -> Any
         with runner._lock:
             spark = runner.session(time_zone)
             _register(spark, scans, prefix, runner.upload_limit)
+            _register_udfs(spark, sql)
             return spark.sql(_SCAN.sub(lambda m: _q(prefix + m.group(1)), sql))
     finally:
         _close(scans)
+
+
+_DYNCOL_FAILURE = re.compile(r"io\.calcitebridge\.dyncol\.DynColException: ([^\n]*)")
 
 
 def _error(e: Exception, statement: str | None) -> Error:
@@ -909,5 +969,11 @@ def _error(e: Exception, statement: str | None) -> Error:
     text = str(e)
     if "calcite-bridge-error:" in text:
         return from_stream_failure(e, statement)
+    # A dynamic-columns UDF's failure (a blob not in the format, ...): the codec's own message,
+    # as Calcite's engine gives it, rather than Spark's wrapping of it.
+    dyncol = _DYNCOL_FAILURE.search(text)
+    if dyncol:
+        message = re.sub(r"\.? SQLSTATE: \w+.*$", "", dyncol.group(1)).strip()
+        return ExecutionError(f"The query failed while it ran on Spark: {message}", sql=statement)
     first = text.strip().splitlines()[0] if text.strip() else type(e).__name__
     return ExecutionError(f"The query failed while it ran on Spark: {first}", sql=statement)

@@ -22,6 +22,11 @@ ROOT = Path(__file__).resolve().parents[2]
 JAVA = ROOT / "java"
 BUILT = JAVA / "target" / "calcite-bridge.jar"
 PACKAGED = ROOT / "python" / "calcite_bridge" / "_jars" / "calcite-bridge.jar"
+# The second jar: the dynamic-columns functions as Spark UDFs (java-spark-udf/, which compiles
+# the codec from java/src/main).
+UDF = ROOT / "java-spark-udf"
+UDF_BUILT = UDF / "target" / "calcite-bridge-spark-udf.jar"
+UDF_PACKAGED = PACKAGED.parent / "calcite-bridge-spark-udf.jar"
 
 
 class BuildError(RuntimeError):
@@ -72,12 +77,33 @@ def ensure_jar() -> None:
     shutil.copy2(BUILT, PACKAGED)
 
 
+def ensure_udf_jar() -> None:
+    """Builds the Spark UDF jar with Maven unless the packaged one is up to date (or there are no
+    sources for it: an sdist from a tree that had the jar)."""
+    if not (UDF / "pom.xml").is_file():
+        if not UDF_PACKAGED.is_file():
+            raise BuildError(f"The Spark UDF jar is missing ({UDF_PACKAGED}) and has no sources.")
+        return
+    sources = [UDF / "pom.xml", *(p for p in (UDF / "src").rglob("*") if p.is_file())]
+    newest = max(*(p.stat().st_mtime for p in sources), _newest_source())
+    if UDF_PACKAGED.is_file() and UDF_PACKAGED.stat().st_mtime >= newest:
+        return
+    mvn = _need("mvn", "Apache Maven")
+    command = [mvn, "-B", "-q", "-DskipTests", "package"]
+    print("calcite-bridge: building the Spark UDF jar:", " ".join(command), flush=True)
+    done = subprocess.run(command, cwd=UDF, check=False)
+    if done.returncode != 0 or not UDF_BUILT.is_file():
+        raise BuildError(f"The Maven build of the UDF jar failed (exit code {done.returncode}).")
+    shutil.copy2(UDF_BUILT, UDF_PACKAGED)
+
+
 def build_wheel(
     wheel_directory: str,
     config_settings: dict[str, Any] | None = None,
     metadata_directory: str | None = None,
 ) -> str:
     ensure_jar()
+    ensure_udf_jar()
     return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))
 
 

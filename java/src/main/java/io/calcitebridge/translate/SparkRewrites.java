@@ -1,5 +1,6 @@
 package io.calcitebridge.translate;
 
+import io.calcitebridge.dyncol.DynColOperators;
 import io.calcitebridge.functions.NumberFunctions;
 import io.calcitebridge.functions.TemporalFunctions;
 import io.calcitebridge.plan.Convertlets;
@@ -34,6 +35,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *   <li>{@code FLOOR(ts TO unit)} of a TIMESTAMP becomes {@link SparkOperators#FLOOR_NTZ}.
  *   <li>A cast of a DECIMAL to a smaller scale truncates in Calcite and rounds in Spark: the digits
  *       past the scale are taken off first, {@code CAST(x - MOD(x, 10^-s) AS DECIMAL(p, s))}.
+ *   <li>The dynamic-columns functions become calls of the Java UDFs the backend registers ({@link
+ *       SparkDynCol}).
  *   <li>Our code-point {@code CHAR_LENGTH} ({@link Convertlets#CHAR_LENGTH}) is the standard one:
  *       Spark's also counts code points.
  * </ul>
@@ -73,6 +76,9 @@ final class SparkRewrites extends RexShuttle {
   @Override
   public RexNode visitCall(RexCall call) {
     RexCall visited = (RexCall) super.visitCall(call);
+    if (visited.getOperator() instanceof DynColOperators.DynColFunction) {
+      return SparkDynCol.rewrite(rex, visited);
+    }
     if (visited.getOperator() == Convertlets.CHAR_LENGTH) {
       return rex.makeCall(visited.getType(), SqlStdOperatorTable.CHAR_LENGTH, visited.operands);
     }

@@ -34,7 +34,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * gives the reference's answer in Spark SQL with ANSI mode on, after {@link SparkRewrites}
  * (tests/test_spark_backend.py checks them against the reference). Anything else is a {@link
  * Refusal} naming it: UNNEST (the operator Uncollect), SIMILAR TO, ELEMENT, MAP values, binary
- * values, the dynamic-columns functions among them.
+ * values (except a binary column passed to a dynamic-columns UDF, {@link SparkDynCol}), the
+ * dynamic-columns functions that return a blob among them.
  */
 final class SparkWhitelist {
   private SparkWhitelist() {}
@@ -144,7 +145,7 @@ final class SparkWhitelist {
       // Named first: under a correlation the Correlate above it would be named instead.
       throw refuse("the operator Uncollect (UNNEST)");
     }
-    walk(plan);
+    walk(plan, true);
   }
 
   private static boolean hasUnnest(RelNode rel) {
@@ -159,14 +160,14 @@ final class SparkWhitelist {
     return false;
   }
 
-  private static void walk(RelNode plan) {
-    checkRel(plan);
+  private static void walk(RelNode plan, boolean root) {
+    checkRel(plan, root);
     for (RelNode input : plan.getInputs()) {
-      walk(input);
+      walk(input, false);
     }
   }
 
-  private static void checkRel(RelNode rel) {
+  private static void checkRel(RelNode rel, boolean root) {
     if (!(rel instanceof BridgeTableScan
         || rel instanceof LogicalProject
         || rel instanceof LogicalFilter
@@ -183,12 +184,21 @@ final class SparkWhitelist {
               + name
               + (rel instanceof org.apache.calcite.rel.core.Uncollect ? " (UNNEST)" : ""));
     }
-    checkType(rel.getRowType(), "a column");
     boolean setOp =
         rel instanceof LogicalUnion
             || rel instanceof LogicalIntersect
             || rel instanceof LogicalMinus
             || rel instanceof LogicalValues;
+    // A binary column (a dynamic-columns blob) may pass between operators to the argument of a
+    // dynamic-columns UDF; nothing compares, groups, sorts or returns one.
+    boolean passesBinary =
+        !root
+            && (rel instanceof BridgeTableScan
+                || rel instanceof LogicalProject
+                || rel instanceof LogicalFilter
+                || rel instanceof LogicalJoin
+                || rel instanceof LogicalSort);
+    checkType(rel.getRowType(), "a column", passesBinary);
     if (setOp) {
       for (RelDataTypeField f : rel.getRowType().getFieldList()) {
         // CHAR(n) pads with spaces in Calcite; the values reach Spark as STRINGs.
@@ -253,7 +263,19 @@ final class SparkWhitelist {
   }
 
   private static void checkType(RelDataType type, String what) {
+    checkType(type, what, false);
+  }
+
+  private static void checkType(RelDataType type, String what, boolean binaryColumns) {
     SqlTypeName name = type.getSqlTypeName();
+    if (binaryColumns && type.isStruct()) {
+      for (RelDataTypeField f : type.getFieldList()) {
+        if (f.getType().getSqlTypeName() != SqlTypeName.VARBINARY) {
+          checkType(f.getType(), what);
+        }
+      }
+      return;
+    }
     if (!TYPES.contains(name)) {
       throw refuse(what + " of type " + type.getFullTypeString());
     }
@@ -321,6 +343,10 @@ final class SparkWhitelist {
     public Void visitCall(RexCall call) {
       SqlKind kind = call.getKind();
       checkType(call.getType(), "an expression");
+      if (SparkDynCol.isUdf(call)) {
+        // The blob argument is binary: the UDF reads it with the reference's codec.
+        return super.visitCall(call);
+      }
       if (kind != SqlKind.IS_NULL && kind != SqlKind.IS_NOT_NULL) {
         binary(call.getType(), "an expression");
         for (RexNode operand : call.operands) {

@@ -22,7 +22,7 @@ class SparkTranslatorTest {
     session = new PlanningSession();
     session.exec(
         "CREATE TABLE t (id INT, tags ARRAY<INT>, items ARRAY<ROW<x INT>>, `order` INT,"
-            + " `a.b` STRING, `A` INT, ts TIMESTAMP(3), amount DECIMAL(5, 2))");
+            + " `a.b` STRING, `A` INT, ts TIMESTAMP(3), amount DECIMAL(5, 2), b BYTES)");
   }
 
   private String sql(String query) {
@@ -101,5 +101,33 @@ class SparkTranslatorTest {
     assertTrue(sql.contains("AS STRUCT<`aB`: INT, `Cd`: STRING>)"), sql);
     assertTrue(sql.contains(".`aB`"), sql);
     assertTrue(sql.contains(".`Cd`"), sql);
+  }
+
+  @Test
+  void dynamicColumnsFunctionsCallTheRegisteredUdfs() {
+    String sql =
+        sql(
+            "SELECT COLUMN_GET(b, 'n' AS INT), COLUMN_GET(b, 1 AS DECIMAL(10,2)),"
+                + " COLUMN_JSON(b), COLUMN_EXISTS(b, `a.b`) FROM t"
+                + " WHERE COLUMN_GET(b, 'd' AS DATE) IS NOT NULL");
+    assertTrue(sql.contains("CB_DYNCOL_GET_I8('INT', `b`, 'n')"), sql);
+    assertTrue(sql.contains("CB_DYNCOL_GET_N10X2('DECIMAL(10,2)', `b`, 1)"), sql);
+    assertTrue(sql.contains("CB_DYNCOL_JSON(`b`)"), sql);
+    assertTrue(sql.contains("CB_DYNCOL_EXISTS(`b`, `a.b`)"), sql);
+    assertTrue(sql.contains("CB_DYNCOL_GET_DT('DATE', `b`, 'd') IS NOT NULL"), sql);
+  }
+
+  @Test
+  void blobsAndFunctionsReturningThemAreRefused() {
+    Refusal create = assertThrows(Refusal.class, () -> sql("SELECT COLUMN_CREATE('a', id) FROM t"));
+    assertTrue(create.getMessage().contains("COLUMN_CREATE"), create.getMessage());
+    Refusal time =
+        assertThrows(Refusal.class, () -> sql("SELECT COLUMN_GET(b, 'a' AS TIME) FROM t"));
+    assertTrue(time.getMessage().contains("COLUMN_GET returning"), time.getMessage());
+    Refusal out = assertThrows(Refusal.class, () -> sql("SELECT id, b FROM t"));
+    assertTrue(out.getMessage().contains("VARBINARY"), out.getMessage());
+    Refusal compared =
+        assertThrows(Refusal.class, () -> sql("SELECT x.id FROM t x JOIN t y ON x.b = y.b"));
+    assertTrue(compared.getMessage().contains("VARBINARY"), compared.getMessage());
   }
 }

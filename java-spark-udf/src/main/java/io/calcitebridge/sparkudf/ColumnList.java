@@ -1,0 +1,14 @@
+package io.calcitebridge.sparkudf;
+
+import io.calcitebridge.dyncol.DynColRuntime;
+import org.apache.spark.sql.api.java.UDF1;
+
+/** {@code COLUMN_LIST(blob)} as the Spark UDF {@code cb_dyncol_list(blob)}, returning STRING. */
+public final class ColumnList implements UDF1<Object, String> {
+  private static final long serialVersionUID = 1L;
+
+  @Override
+  public String call(Object blob) {
+    return DynColRuntime.list(Blobs.of(blob));
+  }
+}
