@@ -8,6 +8,7 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlCastFunction;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
@@ -55,6 +56,23 @@ public final class RowText {
         }
       };
 
+  /**
+   * Whether a ROW value is NULL itself; SQL's {@code IS NULL} of a ROW is also TRUE for a row
+   * whose fields are all NULL, which Flink writes as {@code (NULL)}.
+   */
+  private static final SqlOperator ROW_IS_NULL =
+      Fn.fn(
+          "IS NULL",
+          org.apache.calcite.sql.type.ReturnTypes.BOOLEAN,
+          org.apache.calcite.sql.type.OperandTypes.ANY,
+          RowText.class,
+          "rowIsNull",
+          org.apache.calcite.adapter.enumerable.NullPolicy.NONE);
+
+  public static boolean rowIsNull(@org.checkerframework.checker.nullness.qual.Nullable Object row) {
+    return row == null;
+  }
+
   /** Whether a CAST of a value of {@code source} to a character type is a ROW's text. */
   public static boolean formats(RelDataType source) {
     if (!source.isStruct() || source.getSqlTypeName() != SqlTypeName.ROW) {
@@ -98,11 +116,21 @@ public final class RowText {
         f.createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE), nullable);
   }
 
-  /** The text of {@code x} as Flink's CAST to STRING writes it; NULL for NULL. */
-  private static RexNode text(RexBuilder rex, RexNode x) {
+  /**
+   * The text of {@code x} as Flink's CAST to STRING writes it, a {@code VARCHAR}; NULL for NULL. A
+   * {@code TIMESTAMP(p)} has {@code p} digits of fraction.
+   */
+  public static RexNode text(RexBuilder rex, RexNode x) {
     RelDataTypeFactory f = rex.getTypeFactory();
     RelDataType type = x.getType();
     if (!type.isStruct()) {
+      if (type.getSqlTypeName() == SqlTypeName.TIMESTAMP && type.getPrecision() > 0) {
+        return rex.makeCall(
+            string(f, type.isNullable()),
+            TemporalFunctions.TIMESTAMP_TO_STRING,
+            List.of(
+                x, rex.makeExactLiteral(java.math.BigDecimal.valueOf(type.getPrecision()))));
+      }
       if (SqlTypeFamily.BINARY.contains(type)) {
         return rex.makeCall(
             string(f, type.isNullable()), NumberFunctions.DECODE_UTF8, List.of(x));
@@ -133,11 +161,14 @@ public final class RowText {
     if (!type.isNullable()) {
       return out;
     }
+    if (org.apache.calcite.rex.RexUtil.isNullLiteral(x, true)) {
+      return rex.makeNullLiteral(string(f, true));
+    }
     return rex.makeCall(
         string(f, true),
         SqlStdOperatorTable.CASE,
         List.of(
-            rex.makeCall(SqlStdOperatorTable.IS_NULL, x),
+            rex.makeCall(ROW_IS_NULL, x),
             rex.makeNullLiteral(string(f, true)),
             rex.makeCast(string(f, true), out, false, false)));
   }
