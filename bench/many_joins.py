@@ -66,5 +66,6 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
                 "ms",
                 "under 1 s for 20 tables" if n == 20 else None,
                 ours["median_ms"] < 1000 if n == 20 else None,
-                f"EXPLAIN of a {n}-table equi-join chain, a new statement each time; median of {repeat} after 1 warm-up",
+                f"EXPLAIN of a {n}-table equi-join chain, a new statement each time; "
+                f"median of {repeat} after 1 warm-up",
             )

@@ -175,8 +175,8 @@ public final class JsonFunctions {
    * Flink's {@code v['key']} and {@code v[i]} of a {@code VARIANT}: an object's field by its key
    * (case-sensitive), an array's element by its 1-based index; NULL where there is none, or for a
    * NULL key. A JSON {@code null} is a VARIANT, not NULL. A key of an array or scalar, or an index
-   * of an object or scalar, is an error, as in Flink. SQL conversion gives {@code ITEM} of a VARIANT
-   * these operators; SQL cannot call them.
+   * of an object or scalar, is an error, as in Flink. SQL conversion gives {@code ITEM} of a
+   * VARIANT these operators; SQL cannot call them.
    */
   public static SqlOperator variantItem(boolean byKey) {
     return byKey ? VARIANT_FIELD : VARIANT_ELEMENT;

@@ -20,8 +20,8 @@ import org.apache.calcite.sql2rel.SqlRexContext;
  * Flink's {@code CAST(r AS STRING)} of a ROW: {@code (Bob, 42)}, each field as its own cast to
  * STRING gives it, {@code NULL} for a NULL field, a nested ROW in parentheses; NULL for a NULL row.
  * Calcite's cast refuses a ROW to a character type, so the validator gives such a cast the operator
- * {@link #CAST}, which accepts it, and SQL conversion builds the text from the fields. A ROW holding
- * an ARRAY, MAP, MULTISET or VARIANT field is still refused (Flink writes those too).
+ * {@link #CAST}, which accepts it, and SQL conversion builds the text from the fields. A ROW
+ * holding an ARRAY, MAP, MULTISET or VARIANT field is still refused (Flink writes those too).
  */
 public final class RowText {
   private RowText() {}
@@ -57,8 +57,8 @@ public final class RowText {
       };
 
   /**
-   * Whether a ROW value is NULL itself; SQL's {@code IS NULL} of a ROW is also TRUE for a row
-   * whose fields are all NULL, which Flink writes as {@code (NULL)}.
+   * Whether a ROW value is NULL itself; SQL's {@code IS NULL} of a ROW is also TRUE for a row whose
+   * fields are all NULL, which Flink writes as {@code (NULL)}.
    */
   private static final SqlOperator ROW_IS_NULL =
       Fn.fn(
@@ -128,12 +128,10 @@ public final class RowText {
         return rex.makeCall(
             string(f, type.isNullable()),
             TemporalFunctions.TIMESTAMP_TO_STRING,
-            List.of(
-                x, rex.makeExactLiteral(java.math.BigDecimal.valueOf(type.getPrecision()))));
+            List.of(x, rex.makeExactLiteral(java.math.BigDecimal.valueOf(type.getPrecision()))));
       }
       if (SqlTypeFamily.BINARY.contains(type)) {
-        return rex.makeCall(
-            string(f, type.isNullable()), NumberFunctions.DECODE_UTF8, List.of(x));
+        return rex.makeCall(string(f, type.isNullable()), NumberFunctions.DECODE_UTF8, List.of(x));
       }
       return rex.makeCast(string(f, type.isNullable()), x, false, false);
     }

@@ -29,9 +29,9 @@ import org.apache.calcite.sql.SqlKind;
  * lost the rows where {@code c} is NULL. No upstream JIRA covers it (Calcite 1.42).
  *
  * <p>Here the push happens first, with the same shape as Calcite's ({@code
- * ReduceExpressionsRule.pushPredicateIntoCase} decides where it applies), but each pushed call, each
- * CASE built from them and each call above them is NULL-able when an operand has become so. Calcite's
- * own push then finds nothing left to do.
+ * ReduceExpressionsRule.pushPredicateIntoCase} decides where it applies), but each pushed call,
+ * each CASE built from them and each call above them is NULL-able when an operand has become so.
+ * Calcite's own push then finds nothing left to do.
  */
 final class CasePredicates {
   private CasePredicates() {}
@@ -141,7 +141,8 @@ final class CasePredicates {
         }
         nullable |= value.getType().isNullable();
       }
-      RelDataType type = rex.getTypeFactory().createTypeWithNullability(caseCall.getType(), nullable);
+      RelDataType type =
+          rex.getTypeFactory().createTypeWithNullability(caseCall.getType(), nullable);
       return (RexCall) caseCall.clone(type, operands);
     }
 

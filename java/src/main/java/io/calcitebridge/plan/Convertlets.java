@@ -2,9 +2,9 @@ package io.calcitebridge.plan;
 
 import io.calcitebridge.functions.ConditionalFunctions;
 import io.calcitebridge.functions.FlinkFunctions;
-import io.calcitebridge.functions.WindowFunctions;
 import io.calcitebridge.functions.MiscFunctions;
 import io.calcitebridge.functions.ObjectFunctions;
+import io.calcitebridge.functions.WindowFunctions;
 import io.calcitebridge.types.TypeNames;
 import java.util.List;
 import org.apache.calcite.linq4j.function.Strict;
@@ -139,7 +139,9 @@ public final class Convertlets implements SqlRexConvertletTable {
       return (cx, c) -> {
         RexNode x = cx.convertExpression(c.operand(0));
         if (x.getType().getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.VARIANT) {
-          return item != null ? item.convertCall(cx, c) : StandardConvertletTable.INSTANCE.convertCall(cx, c);
+          return item != null
+              ? item.convertCall(cx, c)
+              : StandardConvertletTable.INSTANCE.convertCall(cx, c);
         }
         RexNode key = variantKey(cx, cx.convertExpression(c.operand(1)));
         return cx.getRexBuilder()
@@ -321,8 +323,7 @@ public final class Convertlets implements SqlRexConvertletTable {
             ? org.apache.calcite.sql.type.SqlTypeName.VARCHAR
             : org.apache.calcite.sql.type.SqlTypeName.BIGINT;
     return cx.getRexBuilder()
-        .makeCast(
-            f.createTypeWithNullability(f.createSqlType(t), key.getType().isNullable()), key);
+        .makeCast(f.createTypeWithNullability(f.createSqlType(t), key.getType().isNullable()), key);
   }
 
   /** A NULL literal, perhaps in casts: {@code CAST(CAST(NULL AS INT) AS VARCHAR)}. */

@@ -32,10 +32,10 @@ import org.apache.calcite.util.BuiltInMethod;
  * Calcite's.
  *
  * <ul>
- *   <li>A nested-loop join calls {@link JoinRuntime#nestedLoopJoin}, which stops when the
- *       statement is cancelled (its inner rows are a list it loops over, read from no scan that
- *       would stop it), and, for a RIGHT or FULL join, keeps duplicate unmatched right rows
- *       (Calcite's drops those that are the same object).
+ *   <li>A nested-loop join calls {@link JoinRuntime#nestedLoopJoin}, which stops when the statement
+ *       is cancelled (its inner rows are a list it loops over, read from no scan that would stop
+ *       it), and, for a RIGHT or FULL join, keeps duplicate unmatched right rows (Calcite's drops
+ *       those that are the same object).
  *   <li>A join condition whose generated value is a boxed {@code Boolean} (as {@code (x IN (NULL,
  *       y)) IS NULL} gives) is read with {@link JoinRuntime#isTrue}: Calcite declared the
  *       condition's method as returning {@code Object}, and the statement failed to compile ("must

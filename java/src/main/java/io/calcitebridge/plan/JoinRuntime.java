@@ -1,9 +1,9 @@
 package io.calcitebridge.plan;
 
+import io.calcitebridge.errors.Stop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import io.calcitebridge.errors.Stop;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.EnumerableDefaults;
@@ -22,19 +22,19 @@ public final class JoinRuntime {
   private static final int CHECK_EVERY = 1 << 12;
 
   /**
-   * Calcite's {@code EnumerableDefaults.nestedLoopJoin}, except that it stops once the statement
-   * is cancelled (its timeout, Ctrl-C), and that a RIGHT or FULL join keeps each unmatched right
-   * row, duplicates included.
+   * Calcite's {@code EnumerableDefaults.nestedLoopJoin}, except that it stops once the statement is
+   * cancelled (its timeout, Ctrl-C), and that a RIGHT or FULL join keeps each unmatched right row,
+   * duplicates included.
    *
    * <p>The join loops over its inner rows, kept in a list, for each outer row: no scan, which would
    * stop the statement, is read meanwhile. A COUNT over a cross join of four 2,000-row VALUES went
-   * on for hours after its client had its timeout. The condition now looks at the cancel flag
-   * every {@value #CHECK_EVERY} pairs.
+   * on for hours after its client had its timeout. The condition now looks at the cancel flag every
+   * {@value #CHECK_EVERY} pairs.
    *
-   * <p>For a RIGHT or FULL join, Calcite tracks the unmatched rows in an identity
-   * set, and a right input of one column has rows that are the same object when their values are
-   * equal (a boxed small integer, an interned string): {@code l(4) RIGHT JOIN r(5), (5) ON FALSE}
-   * gave one row, not two. Here each right row is tracked by its position.
+   * <p>For a RIGHT or FULL join, Calcite tracks the unmatched rows in an identity set, and a right
+   * input of one column has rows that are the same object when their values are equal (a boxed
+   * small integer, an interned string): {@code l(4) RIGHT JOIN r(5), (5) ON FALSE} gave one row,
+   * not two. Here each right row is tracked by its position.
    */
   public static <L, R, T> Enumerable<T> nestedLoopJoin(
       Enumerable<L> outer,

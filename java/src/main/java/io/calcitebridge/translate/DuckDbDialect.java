@@ -58,7 +58,8 @@ final class DuckDbDialect extends DuckDBSqlDialect {
   public @Nullable SqlNode getCastSpec(RelDataType type) {
     String name = typeName(type);
     if (name == null) {
-      throw new Refusal("duckdb", "a cast to " + io.calcitebridge.types.TypeNames.renderNullable(type));
+      throw new Refusal(
+          "duckdb", "a cast to " + io.calcitebridge.types.TypeNames.renderNullable(type));
     }
     return new SqlDataTypeSpec(
         new SqlAlienSystemTypeNameSpec(name, type.getSqlTypeName(), SqlParserPos.ZERO),

@@ -25,10 +25,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * <p>Calcite's reduction of {@code AVG} to {@code SUM / COUNT} sums in the argument's type, and
  * Spark, in ANSI mode, fails with ARITHMETIC_OVERFLOW where the sum of a BIGINT column leaves
  * BIGINT though the average fits. The reference sums wider and divides exactly, rounding toward
- * zero ({@code WideAverages}); here the sum is a DECIMAL(38, 0), which holds the sum of any
- * number of rows Spark can count, and Spark's {@code div} truncates toward zero. A {@code /} of
- * the DECIMAL sum would round its quotient at a scale first, and a quotient just below an integer
- * would come out as that integer.
+ * zero ({@code WideAverages}); here the sum is a DECIMAL(38, 0), which holds the sum of any number
+ * of rows Spark can count, and Spark's {@code div} truncates toward zero. A {@code /} of the
+ * DECIMAL sum would round its quotient at a scale first, and a quotient just below an integer would
+ * come out as that integer.
  */
 final class SparkAverages {
   private SparkAverages() {}
@@ -88,7 +88,8 @@ final class SparkAverages {
             });
       }
     }
-    RelNode projected = LogicalProject.create(input, List.of(), projects, (List<String>) null, java.util.Set.of());
+    RelNode projected =
+        LogicalProject.create(input, List.of(), projects, (List<String>) null, java.util.Set.of());
 
     int groups = aggregate.getGroupCount();
     List<AggregateCall> calls = new ArrayList<>();

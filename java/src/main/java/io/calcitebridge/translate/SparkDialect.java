@@ -88,7 +88,8 @@ final class SparkDialect extends SparkSqlDialect {
     String name = typeName(type);
     if (name == null) {
       throw new Refusal(
-          SparkTranslator.BACKEND, "a cast to " + io.calcitebridge.types.TypeNames.renderNullable(type));
+          SparkTranslator.BACKEND,
+          "a cast to " + io.calcitebridge.types.TypeNames.renderNullable(type));
     }
     return new SqlDataTypeSpec(new VerbatimTypeName(name, type), SqlParserPos.ZERO);
   }

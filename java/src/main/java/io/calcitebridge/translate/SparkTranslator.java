@@ -21,12 +21,12 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * it ({@link Refusal}, naming the construct).
  *
  * <p>The steps are those of {@link DuckDbTranslator}: AVG is reduced to SUM and COUNT (that of an
- * integer column summed as a DECIMAL, {@link SparkAverages}), operators
- * whose Spark spelling differs are rewritten ({@link SparkRewrites}), every construct is checked
- * against {@link SparkWhitelist}, and Calcite's {@link RelToSqlConverter} writes the SQL in {@link
- * SparkDialect}, every identifier in backticks, each scan becoming a relation {@code scan_i}. The
- * session that runs it has {@code spark.sql.caseSensitive}, ANSI mode and the session time zone of
- * {@code table.local-time-zone} set.
+ * integer column summed as a DECIMAL, {@link SparkAverages}), operators whose Spark spelling
+ * differs are rewritten ({@link SparkRewrites}), every construct is checked against {@link
+ * SparkWhitelist}, and Calcite's {@link RelToSqlConverter} writes the SQL in {@link SparkDialect},
+ * every identifier in backticks, each scan becoming a relation {@code scan_i}. The session that
+ * runs it has {@code spark.sql.caseSensitive}, ANSI mode and the session time zone of {@code
+ * table.local-time-zone} set.
  */
 public final class SparkTranslator {
   static final String BACKEND = "spark";

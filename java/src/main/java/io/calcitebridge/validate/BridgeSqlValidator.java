@@ -205,8 +205,8 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
 
   /**
    * Flink's {@code CAST(r AS STRING)} of a ROW, which Calcite's CAST refuses: such a call gets the
-   * operator {@link io.calcitebridge.functions.RowText#CAST}, which accepts it and converts to the ROW's
-   * text.
+   * operator {@link io.calcitebridge.functions.RowText#CAST}, which accepts it and converts to the
+   * ROW's text.
    */
   private void rowToString(SqlValidatorScope scope, SqlNode expr) {
     if (expr instanceof org.apache.calcite.sql.SqlBasicCall call
