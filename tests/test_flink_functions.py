@@ -141,3 +141,23 @@ def test_multisets_variants_and_bitmaps_cross_to_arrow_as_flink_gives_them(
     assert dict(row["c"]) == {1: 1, 2: 2}
     assert row["v"] == '{"a":[1,null]}'
     assert row["b"] == row["bb"] == bytes.fromhex("3A30000001000000000001001000000001000200")
+
+
+def test_a_multiset_holding_null_is_refused_as_it_crosses_to_arrow(env: cb.Environment) -> None:
+    """A MULTISET is a map of each element to its count in Arrow, which has no NULL key: one
+    holding a NULL is refused with a typed error, where its CARDINALITY counts the NULL."""
+    with pytest.raises(cb.UnsupportedError, match="holds a NULL"):
+        env.sql("SELECT MULTISET[1, NULL] AS m", backend="enumerable").to_arrow_table()
+    rows = env.sql("SELECT CARDINALITY(MULTISET[1, NULL]) AS n").fetchall()
+    assert rows == [(2,)]
+    counts = env.sql("SELECT MULTISET[1, 2, 2] AS m").to_arrow_table().to_pylist()
+    assert dict(counts[0]["m"]) == {1: 1, 2: 2}
+
+
+def test_a_cast_of_a_variant_is_refused_at_its_position(env: cb.Environment) -> None:
+    """Flink casts a VARIANT neither to nor from another type; its fields are read with v['k']."""
+    with pytest.raises(cb.SqlValidationError, match="VARIANT") as info:
+        env.sql("SELECT CAST(PARSE_JSON('{\"a\": 1}')['a'] AS INT)").fetchall()
+    assert "line 1, column 8" in str(info.value)
+    rows = env.sql("SELECT JSON_STRING(PARSE_JSON('{\"a\": [5, null]}')['a'][1])").fetchall()
+    assert rows == [("5",)]

@@ -255,6 +255,17 @@ final class ValueWriters {
         // A MULTISET: each distinct element with the number of times it occurs.
         Map<Object, Integer> counts = new java.util.LinkedHashMap<>();
         for (Object e : multiset) {
+          if (e == null) {
+            // A map has no NULL key; Flink runs no MULTISET[...] constructor at all.
+            throw new io.calcitebridge.errors.PositionedException(
+                io.calcitebridge.errors.ErrorKind.UNSUPPORTED,
+                "The MULTISET in column '"
+                    + m.getName()
+                    + "' holds a NULL, which its Arrow form, a map of each element to its"
+                    + " count, cannot hold; leave NULL out of the MULTISET, or count it with"
+                    + " CARDINALITY",
+                org.apache.calcite.sql.parser.SqlParserPos.ZERO);
+          }
           counts.merge(e, 1, Integer::sum);
         }
         value = counts;

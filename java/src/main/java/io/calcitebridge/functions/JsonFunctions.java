@@ -172,6 +172,42 @@ public final class JsonFunctions {
       List.of(JSON_STRING, JSON, PARSE_JSON, TRY_PARSE_JSON);
 
   /**
+   * Flink's {@code v['key']} and {@code v[i]} of a {@code VARIANT}: an object's field by its key
+   * (case-sensitive), an array's element by its 1-based index; NULL where there is none, or for a
+   * NULL key. A JSON {@code null} is a VARIANT, not NULL. A key of an array or scalar, or an index
+   * of an object or scalar, is an error, as in Flink. SQL conversion gives {@code ITEM} of a
+   * VARIANT these operators; SQL cannot call them.
+   */
+  public static SqlOperator variantItem(boolean byKey) {
+    return byKey ? VARIANT_FIELD : VARIANT_ELEMENT;
+  }
+
+  private static final SqlOperator VARIANT_FIELD =
+      strict("ITEM", variant(ALWAYS), OperandTypes.ANY_ANY, C, "variantField");
+  private static final SqlOperator VARIANT_ELEMENT =
+      strict("ITEM", variant(ALWAYS), OperandTypes.ANY_ANY, C, "variantElement");
+
+  public static @Nullable Object variantField(Object value, String key) {
+    JsonNode node = (JsonNode) value;
+    if (!node.isObject()) {
+      throw new IllegalArgumentException(
+          "String key access on variant requires an object variant, but a non-object variant"
+              + " was provided.");
+    }
+    return node.get(key);
+  }
+
+  public static @Nullable Object variantElement(Object value, long index) {
+    JsonNode node = (JsonNode) value;
+    if (!node.isArray()) {
+      throw new IllegalArgumentException(
+          "Integer index access on variant requires an array variant, but a non-array variant"
+              + " was provided.");
+    }
+    return index < 1 || index > node.size() ? null : node.get((int) (index - 1));
+  }
+
+  /**
    * Flink's type for a result of {@link #STRING_RESULTS} (STRING for VARCHAR(2000)) or {@link
    * #IS_JSON} (NOT NULL).
    */

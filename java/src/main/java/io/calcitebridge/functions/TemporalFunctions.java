@@ -196,6 +196,14 @@ public final class TemporalFunctions {
     return text.indexOf('.') < 0 ? text : PAST_MILLISECONDS.matcher(text).replaceFirst("$1");
   }
 
+  /**
+   * {@code CAST(ts AS STRING)} of a {@code TIMESTAMP(p)}, {@code p > 0}, as Flink writes it: with
+   * {@code p} digits of fraction ({@code 2023-01-02 10:11:12.500} for a {@code TIMESTAMP(3)});
+   * Calcite's cast dropped the fraction. Operands: the timestamp and {@code p}.
+   */
+  public static final SqlOperator TIMESTAMP_TO_STRING =
+      strict("CAST", string(ANY), OperandTypes.ANY_ANY, C, "timestampToString");
+
   /** Calcite's standard operators that the ones of this class replace. */
   public static final Set<SqlOperator> REPLACED =
       Set.of(SqlStdOperatorTable.CURRENT_TIMESTAMP, SqlStdOperatorTable.LOCALTIMESTAMP);
@@ -259,6 +267,12 @@ public final class TemporalFunctions {
     String fraction = String.format(Locale.ROOT, "%09d", t.getNano());
     return text + "." + fraction.substring(0, Math.min(precision, 9));
   }
+
+  public static String timestampToString(long timestamp, int precision) {
+    return ltzToString(UTC, timestamp, precision);
+  }
+
+  private static final TimeZone UTC = TimeZone.getTimeZone("UTC");
 
   public static long currentRowTimestamp() {
     return System.currentTimeMillis();

@@ -73,6 +73,9 @@ public final class Convertlets implements SqlRexConvertletTable {
 
   @Override
   public @Nullable SqlRexConvertlet get(SqlCall call) {
+    if (call.getOperator() == io.calcitebridge.functions.RowText.CAST) {
+      return io.calcitebridge.functions.RowText::convert; // Flink's CAST of a ROW to STRING
+    }
     SqlRexConvertlet numbers = FlinkNumbers.convertlet(call);
     if (numbers != null) {
       return numbers;
@@ -129,6 +132,26 @@ public final class Convertlets implements SqlRexConvertletTable {
     }
     if (call.getOperator() == org.apache.calcite.sql.fun.SqlStdOperatorTable.TUMBLE_OLD) {
       return WindowFunctions::convertGroupTumble;
+    }
+    if (call.getKind() == SqlKind.ITEM) {
+      // Flink's field and element access of a VARIANT (JsonFunctions#variantItem).
+      SqlRexConvertlet item = StandardConvertletTable.INSTANCE.get(call);
+      return (cx, c) -> {
+        RexNode x = cx.convertExpression(c.operand(0));
+        if (x.getType().getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.VARIANT) {
+          return item != null
+              ? item.convertCall(cx, c)
+              : StandardConvertletTable.INSTANCE.convertCall(cx, c);
+        }
+        RexNode key = variantKey(cx, cx.convertExpression(c.operand(1)));
+        return cx.getRexBuilder()
+            .makeCall(
+                cx.getTypeFactory().createTypeWithNullability(x.getType(), true),
+                io.calcitebridge.functions.JsonFunctions.variantItem(
+                    key.getType().getSqlTypeName()
+                        == org.apache.calcite.sql.type.SqlTypeName.VARCHAR),
+                List.of(x, key));
+      };
     }
     if (call.getKind() == SqlKind.CHAR_LENGTH) {
       return (cx, c) -> {
@@ -304,6 +327,17 @@ public final class Convertlets implements SqlRexConvertletTable {
         rb.makeCall(org.apache.calcite.sql.fun.SqlStdOperatorTable.IS_NULL, object),
         rb.makeNullLiteral(type),
         row);
+  }
+
+  /** The key of a VARIANT's ITEM: a string, or an index as a BIGINT. */
+  private static RexNode variantKey(org.apache.calcite.sql2rel.SqlRexContext cx, RexNode key) {
+    org.apache.calcite.rel.type.RelDataTypeFactory f = cx.getTypeFactory();
+    org.apache.calcite.sql.type.SqlTypeName t =
+        org.apache.calcite.sql.type.SqlTypeUtil.inCharFamily(key.getType())
+            ? org.apache.calcite.sql.type.SqlTypeName.VARCHAR
+            : org.apache.calcite.sql.type.SqlTypeName.BIGINT;
+    return cx.getRexBuilder()
+        .makeCast(f.createTypeWithNullability(f.createSqlType(t), key.getType().isNullable()), key);
   }
 
   /** A NULL literal, perhaps in casts: {@code CAST(CAST(NULL AS INT) AS VARCHAR)}. */

@@ -165,6 +165,12 @@ final class FlinkNumbers {
               f.createSqlType(SqlTypeName.BIGINT), x.getType().isNullable());
       return rex.makeCast(target, rex.makeCall(bigint, NumberFunctions.PARSE_INTEGER, List.of(x)));
     }
+    if (source.getSqlTypeName() == SqlTypeName.TIMESTAMP
+        && source.getPrecision() > 0
+        && SqlTypeUtil.inCharFamily(target)) {
+      RexNode x = cx.convertExpression(operand);
+      return rex.makeCast(target, timestampText(rex, x));
+    }
     if (SqlTypeFamily.BINARY.contains(source) && SqlTypeUtil.inCharFamily(target)) {
       RexNode x = cx.convertExpression(operand);
       RelDataType string =
@@ -173,6 +179,11 @@ final class FlinkNumbers {
       return rex.makeCast(target, rex.makeCall(string, NumberFunctions.DECODE_UTF8, List.of(x)));
     }
     return null;
+  }
+
+  /** The text of a TIMESTAMP(p) with p digits of fraction, as Flink writes it. */
+  static RexNode timestampText(RexBuilder rex, RexNode x) {
+    return io.calcitebridge.functions.RowText.text(rex, x);
   }
 
   /** A division of DECIMALs at the result's scale ({@link NumberFunctions#DECIMAL_DIVIDE}). */

@@ -152,6 +152,7 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     if (stop != null && stop.get()) {
       throw io.calcitebridge.errors.Stop.stopped(stop);
     }
+    rowToString(scope, expr);
     RelDataType type = super.deriveType(scope, expr);
     if (expr instanceof SqlCall call
         && (io.calcitebridge.functions.JsonFunctions.STRING_RESULTS.contains(call.getOperator())
@@ -172,6 +173,51 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       return peeking;
     }
     return type;
+  }
+
+  /**
+   * A CAST or TRY_CAST to or from a VARIANT is refused, as Flink refuses it: a VARIANT's value is
+   * read with {@code v['key']}, {@code v[i]} and JSON_STRING.
+   */
+  private void refuseVariantCast(SqlValidatorScope scope, SqlCall call) {
+    if ((call.getKind() == SqlKind.CAST || call.getKind() == SqlKind.SAFE_CAST)
+        && call.operandCount() == 2
+        && call.operand(1) instanceof org.apache.calcite.sql.SqlDataTypeSpec spec
+        && !org.apache.calcite.sql.SqlUtil.isNullLiteral(call.operand(0), false)) {
+      RelDataType to = spec.deriveType(this);
+      RelDataType from = deriveType(scope, call.operand(0));
+      if (to.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.VARIANT
+          || from.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.VARIANT) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            "Cannot cast a value of type "
+                + io.calcitebridge.types.TypeNames.render(
+                    getTypeFactory().createTypeWithNullability(from, true))
+                + " to "
+                + io.calcitebridge.types.TypeNames.render(
+                    getTypeFactory().createTypeWithNullability(to, true))
+                + ": a VARIANT is cast neither to nor from another type (as in Flink); read its"
+                + " fields with v['key'] and v[i], its JSON text with JSON_STRING(v)",
+            call.getParserPosition());
+      }
+    }
+  }
+
+  /**
+   * Flink's {@code CAST(r AS STRING)} of a ROW, which Calcite's CAST refuses: such a call gets the
+   * operator {@link io.calcitebridge.functions.RowText#CAST}, which accepts it and converts to the
+   * ROW's text.
+   */
+  private void rowToString(SqlValidatorScope scope, SqlNode expr) {
+    if (expr instanceof org.apache.calcite.sql.SqlBasicCall call
+        && call.getOperator() == org.apache.calcite.sql.fun.SqlStdOperatorTable.CAST
+        && call.operandCount() == 2
+        && call.operand(1) instanceof org.apache.calcite.sql.SqlDataTypeSpec spec
+        && !org.apache.calcite.sql.SqlUtil.isNullLiteral(call.operand(0), false)
+        && org.apache.calcite.sql.type.SqlTypeUtil.inCharFamily(spec.deriveType(this))
+        && io.calcitebridge.functions.RowText.formats(deriveType(scope, call.operand(0)))) {
+      call.setOperator(io.calcitebridge.functions.RowText.CAST);
+    }
   }
 
   /**
@@ -235,6 +281,8 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
   /** {@code EXISTS} and {@code UNIQUE} take a sub-query; the parser lets any expression follow. */
   @Override
   public void validateCall(SqlCall call, SqlValidatorScope scope) {
+    rowToString(scope, call);
+    refuseVariantCast(scope, call);
     if ((call.getKind() == SqlKind.EXISTS || call.getKind() == SqlKind.UNIQUE)
         && call.operandCount() == 1
         && !call.operand(0).isA(SqlKind.QUERY)) {
