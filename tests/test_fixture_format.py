@@ -20,6 +20,7 @@ CASE_FILES = {
     "limit_pushdown.sql": False,
     "discovery.sql": False,
     "dyncol_cases.sql": True,
+    "dyncol_spark_cases.sql": True,
     "backend_cases.sql": False,
     "parquet_files.sql": False,
     "correctness.sql": False,
