@@ -480,6 +480,21 @@ class _Filters:
         return _literal(v)
 
 
+def _walk(table: pa.Schema, path: tuple[int, ...]) -> tuple[pa.Field, list[str]] | None:
+    """The field at ``path`` (a top-level index, then struct field indexes) and the names on the
+    way to it, or None where the path leaves the schema."""
+    if not path or not 0 <= path[0] < len(table):
+        return None
+    f = table.field(path[0])
+    names = [f.name]
+    for i in path[1:]:
+        if not pa.types.is_struct(f.type) or not 0 <= i < f.type.num_fields:
+            return None
+        f = f.type.field(i)
+        names.append(f.name)
+    return f, names
+
+
 def files_scan(  # noqa: PLR0911, PLR0912, PLR0915 (one return per reason to read it ourselves)
     source: Any, request_json: str, columns: list[str], schema: pa.Schema
 ) -> Files | None:
@@ -534,15 +549,10 @@ def files_scan(  # noqa: PLR0911, PLR0912, PLR0915 (one return per reason to rea
             return None
         items = []
         for path, field in zip(paths, schema, strict=False):
-            if not path or not 0 <= path[0] < len(table):
+            walked = _walk(table, path)
+            if walked is None:
                 return None
-            f = table.field(path[0])
-            names = [f.name]
-            for i in path[1:]:
-                if not pa.types.is_struct(f.type) or not 0 <= i < f.type.num_fields:
-                    return None
-                f = f.type.field(i)
-                names.append(f.name)
+            f, names = walked
             if fmt == "parquet":
                 top = first.get_all_field_indices(names[0])
                 if len(top) != 1 or not first.field(top[0]).type.equals(table.field(path[0]).type):
@@ -638,15 +648,10 @@ def python_scan(  # noqa: PLR0911, PLR0912 (one return per reason to upload it i
             return None
         items = []
         for path, field in zip(paths, schema, strict=True):
-            if not path or not 0 <= path[0] < len(table):
+            walked = _walk(table, path)
+            if walked is None:
                 return None
-            f = table.field(path[0])
-            names = [f.name]
-            for i in path[1:]:
-                if not pa.types.is_struct(f.type) or not 0 <= i < f.type.num_fields:
-                    return None
-                f = f.type.field(i)
-                names.append(f.name)
+            f, names = walked
             if not f.type.equals(field.type):
                 return None
             items.append(".".join(_q(n) for n in names) + " AS " + _q(field.name))

@@ -12,11 +12,6 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.sql.SqlFunction;
-import org.apache.calcite.sql.SqlFunctionCategory;
-import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.type.OperandTypes;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -42,19 +37,6 @@ final class DuckDbDynCol {
   private static final int MAX_DECIMAL = 38;
 
   private DuckDbDynCol() {}
-
-  /** A call of one of the backend's dynamic-columns functions. */
-  static final class Udf extends SqlFunction {
-    Udf(String name, RelDataType type) {
-      super(
-          name,
-          SqlKind.OTHER_FUNCTION,
-          ReturnTypes.explicit(type),
-          null,
-          OperandTypes.VARIADIC,
-          SqlFunctionCategory.SYSTEM);
-    }
-  }
 
   /**
    * The DuckDB call of {@code call}, a COLUMN_* call whose operands were rewritten into {@code
@@ -125,7 +107,7 @@ final class DuckDbDynCol {
     List<RexNode> all = new ArrayList<>();
     all.add(rex.makeLiteral(spec));
     all.addAll(args);
-    return rex.makeCall(call.getType(), new Udf(udf.toString(), call.getType()), all);
+    return rex.makeCall(call.getType(), new BackendUdf(udf.toString(), call.getType()), all);
   }
 
   private static String typeText(RexNode typeLiteral) {

@@ -10,11 +10,6 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.sql.SqlFunction;
-import org.apache.calcite.sql.SqlFunctionCategory;
-import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.type.OperandTypes;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -53,22 +48,9 @@ final class SparkDynCol {
 
   private SparkDynCol() {}
 
-  /** A call of one of the registered UDFs. */
-  static final class Udf extends SqlFunction {
-    Udf(String name, RelDataType type) {
-      super(
-          name,
-          SqlKind.OTHER_FUNCTION,
-          ReturnTypes.explicit(type),
-          null,
-          OperandTypes.VARIADIC,
-          SqlFunctionCategory.SYSTEM);
-    }
-  }
-
   /** Whether {@code call} is a call of one of the UDFs. */
   static boolean isUdf(RexCall call) {
-    return call.getOperator() instanceof Udf;
+    return call.getOperator() instanceof BackendUdf;
   }
 
   /**
@@ -84,7 +66,7 @@ final class SparkDynCol {
       if (operands.size() > 1) {
         checkKey(f, operands.get(1));
       }
-      return rex.makeCall(call.getType(), new Udf(PREFIX + unary, call.getType()), operands);
+      return rex.makeCall(call.getType(), new BackendUdf(PREFIX + unary, call.getType()), operands);
     }
     if (f != DynColOperators.COLUMN_GET) {
       throw refuse("the function " + f.getName() + " (it returns a blob)");
@@ -100,7 +82,8 @@ final class SparkDynCol {
     args.add(rex.makeLiteral(type));
     args.add(operands.get(0));
     args.add(operands.get(1));
-    return rex.makeCall(call.getType(), new Udf(PREFIX + "get_" + code, call.getType()), args);
+    return rex.makeCall(
+        call.getType(), new BackendUdf(PREFIX + "get_" + code, call.getType()), args);
   }
 
   private static void checkBlob(DynColFunction f, RexNode blob) {

@@ -321,7 +321,7 @@ final class Whitelist {
     public Void visitCall(RexCall call) {
       SqlKind kind = call.getKind();
       checkType(call.getType(), "an expression");
-      if (call.getOperator() instanceof DuckDbDynCol.Udf) {
+      if (call.getOperator() instanceof BackendUdf) {
         return super.visitCall(call);
       }
       if (kind != SqlKind.IS_NULL && kind != SqlKind.IS_NOT_NULL) {
