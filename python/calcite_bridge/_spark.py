@@ -113,13 +113,18 @@ added to a session the first time a query of it calls one."""
 # The translation writes the names upper-case, and a session with spark.sql.caseSensitive finds a
 # temporary function only by its exact name: each is registered as the SQL spells it.
 _UDF_CALL = re.compile(
-    r"\b(cb_dyncol_(get_(?:i8|f8|s|dt|ts|n(\d+)x(\d+))|json|list|check|exists))\(", re.IGNORECASE
+    r"\b(cb_dyncol_(get_(?:i8|f8|s|b|dt|ts|n(\d+)x(\d+))|json|list|check|exists|create|add|delete))\(",
+    re.IGNORECASE,
 )
 _UDF_CLASSES = {
     "json": ("ColumnJson", "string"),
     "list": ("ColumnList", "string"),
     "check": ("ColumnCheck", "int"),
     "exists": ("ColumnExists", "int"),
+    "create": ("ColumnCreate", "binary"),
+    "add": ("ColumnAdd", "binary"),
+    "delete": ("ColumnDelete", "binary"),
+    "get_b": ("ColumnGet", "binary"),
     "get_i8": ("ColumnGet", "bigint"),
     "get_f8": ("ColumnGet", "double"),
     "get_s": ("ColumnGet", "string"),
@@ -239,9 +244,12 @@ _SIMPLE = (
 
 def _readable(t: pa.DataType) -> bool:
     """Whether Spark reads a Parquet column of Arrow type ``t`` as that type (checked again
-    when the result is cast); unsigned integers and timestamps are left to our reader."""
+    when the result is cast); unsigned integers and timestamps are left to our reader. A
+    BINARY column (dynamic-columns blobs) is read as the same bytes."""
     if pa.types.is_unsigned_integer(t):
         return False
+    if pa.types.is_binary(t):
+        return True
     if pa.types.is_struct(t):
         return all(_readable(t.field(i).type) for i in range(t.num_fields))
     if pa.types.is_list(t):

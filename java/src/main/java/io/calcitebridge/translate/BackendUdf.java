@@ -12,7 +12,7 @@ import org.apache.calcite.sql.type.ReturnTypes;
  * the call it replaces: the dynamic-columns functions of DuckDB ({@link DuckDbDynCol}) and the UDFs
  * registered in Spark ({@link SparkDynCol}).
  */
-final class BackendUdf extends SqlFunction {
+class BackendUdf extends SqlFunction {
   BackendUdf(String name, RelDataType type) {
     super(
         name,

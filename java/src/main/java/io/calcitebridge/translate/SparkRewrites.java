@@ -77,7 +77,7 @@ final class SparkRewrites extends RexShuttle {
   public RexNode visitCall(RexCall call) {
     RexCall visited = (RexCall) super.visitCall(call);
     if (visited.getOperator() instanceof DynColOperators.DynColFunction) {
-      return SparkDynCol.rewrite(rex, visited);
+      return SparkDynCol.rewrite(rex, call, visited);
     }
     if (visited.getOperator() == Convertlets.CHAR_LENGTH) {
       return rex.makeCall(visited.getType(), SqlStdOperatorTable.CHAR_LENGTH, visited.operands);

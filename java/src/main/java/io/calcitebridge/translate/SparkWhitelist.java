@@ -34,8 +34,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * gives the reference's answer in Spark SQL with ANSI mode on, after {@link SparkRewrites}
  * (tests/test_spark_backend.py checks them against the reference). Anything else is a {@link
  * Refusal} naming it: UNNEST (the operator Uncollect), SIMILAR TO, ELEMENT, MAP values, binary
- * values (except a binary column passed to a dynamic-columns UDF, {@link SparkDynCol}), the
- * dynamic-columns functions that return a blob among them.
+ * values (except a blob, binary, passed to or returned by a dynamic-columns UDF, {@link
+ * SparkDynCol}, or returned as it is).
  */
 final class SparkWhitelist {
   private SparkWhitelist() {}
@@ -145,7 +145,7 @@ final class SparkWhitelist {
       // Named first: under a correlation the Correlate above it would be named instead.
       throw refuse("the operator Uncollect (UNNEST)");
     }
-    walk(plan, true);
+    walk(plan);
   }
 
   private static boolean hasUnnest(RelNode rel) {
@@ -160,14 +160,14 @@ final class SparkWhitelist {
     return false;
   }
 
-  private static void walk(RelNode plan, boolean root) {
-    checkRel(plan, root);
+  private static void walk(RelNode plan) {
+    checkRel(plan);
     for (RelNode input : plan.getInputs()) {
-      walk(input, false);
+      walk(input);
     }
   }
 
-  private static void checkRel(RelNode rel, boolean root) {
+  private static void checkRel(RelNode rel) {
     if (!(rel instanceof BridgeTableScan
         || rel instanceof LogicalProject
         || rel instanceof LogicalFilter
@@ -190,14 +190,13 @@ final class SparkWhitelist {
             || rel instanceof LogicalMinus
             || rel instanceof LogicalValues;
     // A binary column (a dynamic-columns blob) may pass between operators to the argument of a
-    // dynamic-columns UDF; nothing compares, groups, sorts or returns one.
+    // dynamic-columns UDF, and be returned as it is; nothing compares, groups or sorts one.
     boolean passesBinary =
-        !root
-            && (rel instanceof BridgeTableScan
-                || rel instanceof LogicalProject
-                || rel instanceof LogicalFilter
-                || rel instanceof LogicalJoin
-                || rel instanceof LogicalSort);
+        rel instanceof BridgeTableScan
+            || rel instanceof LogicalProject
+            || rel instanceof LogicalFilter
+            || rel instanceof LogicalJoin
+            || rel instanceof LogicalSort;
     checkType(rel.getRowType(), "a column", passesBinary);
     if (setOp) {
       for (RelDataTypeField f : rel.getRowType().getFieldList()) {
@@ -298,6 +297,11 @@ final class SparkWhitelist {
     }
   }
 
+  private static boolean isBinary(RelDataType type) {
+    return type.getSqlTypeName() == SqlTypeName.VARBINARY
+        || type.getSqlTypeName() == SqlTypeName.BINARY;
+  }
+
   /** Checks every expression below a rel's expressions. */
   private static final class RexChecker extends RexVisitorImpl<Void> {
     RexChecker() {
@@ -342,11 +346,20 @@ final class SparkWhitelist {
     @Override
     public Void visitCall(RexCall call) {
       SqlKind kind = call.getKind();
-      checkType(call.getType(), "an expression");
       if (SparkDynCol.isUdf(call)) {
-        // The blob argument is binary: the UDF reads it with the reference's codec.
-        return super.visitCall(call);
+        // A blob, argument or result, is binary: the UDFs read and write it with the reference's
+        // codec, and a binary literal (X'..') is the same bytes in Spark.
+        if (!isBinary(call.getType())) {
+          checkType(call.getType(), "an expression");
+        }
+        for (RexNode operand : call.operands) {
+          if (!(operand instanceof RexLiteral && isBinary(operand.getType()))) {
+            operand.accept(this);
+          }
+        }
+        return null;
       }
+      checkType(call.getType(), "an expression");
       if (kind != SqlKind.IS_NULL && kind != SqlKind.IS_NOT_NULL) {
         binary(call.getType(), "an expression");
         for (RexNode operand : call.operands) {

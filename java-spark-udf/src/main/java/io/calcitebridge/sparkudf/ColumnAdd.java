@@ -1,0 +1,26 @@
+package io.calcitebridge.sparkudf;
+
+import io.calcitebridge.dyncol.DynColRuntime;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.api.java.UDF3;
+
+/**
+ * {@code COLUMN_ADD(blob, k1, v1 [AS t1], ...)} as the Spark UDF {@code cb_dyncol_add(spec, blob,
+ * struct(k1, v1, ...))}, returning BINARY; the pairs and the spec as in {@link ColumnCreate}.
+ */
+public final class ColumnAdd implements UDF3<String, Object, Row, byte[]> {
+  private static final long serialVersionUID = 1L;
+
+  @Override
+  public byte[] call(String spec, Object blob, Row pairs) {
+    int n = pairs.length() / 2;
+    String[][] s = Values.spec(spec, n);
+    Object[] keys = new Object[n];
+    Object[] values = new Object[n];
+    for (int i = 0; i < n; i++) {
+      keys[i] = Values.key(pairs.get(2 * i));
+      values[i] = Values.value(pairs.get(2 * i + 1), s[0][i]);
+    }
+    return Values.bytes(DynColRuntime.add(Blobs.of(blob), keys, values, s[0], s[1]));
+  }
+}
