@@ -1,10 +1,12 @@
 """The dynamic-columns functions on the ``spark`` backend, against Calcite's engine.
 
-On Spark the ``COLUMN_*`` functions that return no blob run as Java UDFs of the second jar
+On Spark the ``COLUMN_*`` functions run as Java UDFs of the second jar
 (``calcite-bridge-spark-udf.jar``, the same codec), which the backend adds to the session and
 registers the first time a query calls one. Every expression of ``fixtures/dyncol_spark_cases.sql``
-runs over the same blobs on both: same values and types. The functions that return a blob stay
-refused with ``UnsupportedError``.
+runs over the same blobs on both: same values and types, the blobs that ``COLUMN_CREATE``,
+``COLUMN_ADD`` and ``COLUMN_DELETE`` write byte for byte. Every case of ``fixtures/dyncol_cases.sql`` (the ones
+checked against MariaDB) runs on both. Columns the DDL does not declare are discovered from a
+Parquet file's schema, read by Spark's own Parquet reader.
 
 One SparkSession serves the module (``local[1]``, shared with the other Spark test modules).
 """
@@ -17,6 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from tests.helpers.fixtures import load_cases
 
@@ -123,13 +126,17 @@ def test_a_bad_blob_fails_as_on_calcites_engine(env: cb.Environment) -> None:
 @pytest.mark.parametrize(
     ("sql", "construct"),
     [
-        ("SELECT COLUMN_CREATE('a', id) FROM t", "COLUMN_CREATE"),
-        ("SELECT COLUMN_JSON(COLUMN_ADD(b, 'a', 1)) FROM t", "COLUMN_ADD"),
-        ("SELECT COLUMN_GET(b, 'i' AS BINARY) FROM t", "COLUMN_GET returning a value of type"),
-        ("SELECT COLUMN_GET(b, 'ts' AS TIME) FROM t", "COLUMN_GET returning a value of type"),
-        ("SELECT b FROM t", "VARBINARY"),
+        ("SELECT COLUMN_GET(b, 'ts' AS TIME) FROM t", "COLUMN_GET returning a value of type TIME"),
+        (
+            "SELECT COLUMN_CREATE('a', CAST(TIMESTAMP '2020-01-01 00:00:00' AS TIMESTAMP_LTZ(3)))"
+            " FROM t",
+            "COLUMN_CREATE over a value of type TIMESTAMP_WITH_LOCAL_TIME_ZONE",
+        ),
+        ("SELECT COLUMN_ADD(b, 'a', INTERVAL '1' DAY) FROM t", "COLUMN_ADD over a value of type"),
         ("SELECT id FROM t WHERE b IS NOT NULL ORDER BY b", "VARBINARY"),
         ("SELECT COUNT(*) FROM t GROUP BY b", "VARBINARY"),
+        ("SELECT id FROM t WHERE b = COLUMN_CREATE('s', '')", "VARBINARY"),
+        ("SELECT MAX(COLUMN_CREATE('id', id)) FROM t", "VARBINARY"),
     ],
 )
 def test_what_spark_does_not_run_is_refused(env: cb.Environment, sql: str, construct: str) -> None:
@@ -137,3 +144,144 @@ def test_what_spark_does_not_run_is_refused(env: cb.Environment, sql: str, const
     with pytest.raises(cb.UnsupportedError, match="spark backend cannot run") as caught:
         env.sql(sql, backend="spark").fetchall()
     assert construct in str(caught.value)
+
+
+# --- the cases checked against MariaDB (fixtures/dyncol_cases.sql) ---------------------------
+
+MARIADB_CASES = [case.sql for case in load_cases("dyncol_cases.sql", one_per_line=True)]
+
+# Spark has no TIME: a COLUMN_GET ... AS TIME is refused, naming the type.
+REFUSED = {e for e in MARIADB_CASES if e.startswith("COLUMN_GET(") and e.endswith("AS TIME)")}
+
+
+def _run(env: cb.Environment, sql: str, backend: str) -> pa.Table | cb.Error:
+    try:
+        return env.sql(sql, backend=backend).to_arrow_table()
+    except cb.Error as e:
+        return e
+
+
+@pytest.mark.parametrize("expr", MARIADB_CASES)
+def test_the_mariadb_cases_as_on_calcites_engine(env: cb.Environment, expr: str) -> None:
+    """Each case gives Calcite's engine's answer on Spark (blobs byte for byte, so still
+    MariaDB's), or its error with the same message, or is refused naming the construct."""
+    sql = f"SELECT {expr} AS v"
+    reference = _run(env, sql, "enumerable")
+    got = _run(env, sql, "spark")
+    if expr in REFUSED:
+        assert isinstance(got, cb.UnsupportedError), got
+        assert "TIME" in str(got)
+        return
+    if isinstance(reference, cb.Error):
+        assert isinstance(got, cb.Error), f"Spark returns {got}, Calcite's engine fails"
+        assert type(got) is type(reference)
+        # the codec's message, after "The query failed while it ran[ on Spark]: "
+        assert str(got).split(": ", 1)[1] == str(reference).split(": ", 1)[1]
+        return
+    assert isinstance(got, pa.Table), f"Spark fails with {got!r}"
+    assert got.schema == reference.schema
+    assert got.to_pylist() == reference.to_pylist()
+    if pa.types.is_binary(got.schema.field(0).type):
+        hexes = [None if v is None else v.hex() for v in got.column(0).to_pylist()]
+        assert hexes == [None if v is None else v.hex() for v in reference.column(0).to_pylist()]
+
+
+def test_the_mariadb_cases_run_mostly_on_spark() -> None:
+    assert len(MARIADB_CASES) >= 136
+    assert len(REFUSED) == 2
+
+
+def test_pairs_past_spark_udf_arity(env: cb.Environment) -> None:
+    """Spark's Java UDFs take at most 22 arguments; the pairs travel in one STRUCT, so 30
+    pairs (60 arguments) run, and so does a COLUMN_DELETE of 25 keys."""
+    pairs = ", ".join(f"'c{i}', id + {i}" for i in range(30))
+    keys = ", ".join(f"'c{i}'" for i in range(25))
+    sql = (
+        f"SELECT id, COLUMN_CREATE({pairs}) AS c,"
+        f" COLUMN_LIST(COLUMN_DELETE(COLUMN_CREATE({pairs}), {keys})) AS l FROM t ORDER BY id"
+    )
+    got = env.sql(sql, backend="spark").fetchall()
+    assert got == env.sql(sql, backend="enumerable").fetchall()
+    assert got[0][2] == "`c25`,`c26`,`c27`,`c28`,`c29`"
+
+
+def test_planted_blobs(env: cb.Environment) -> None:
+    sql = (
+        "SELECT COLUMN_GET(COLUMN_ADD(b, 'x', id * 10 AS CHAR), 'x' AS CHAR),"
+        " COLUMN_EXISTS(COLUMN_DELETE(b, 'x'), 'x'), COLUMN_JSON(COLUMN_CREATE('k', k, 'n', NULL))"
+        " FROM t ORDER BY id"
+    )
+    rows = env.sql(sql, backend="spark").fetchall()
+    # a NULL blob stays NULL; a NULL value is no column
+    assert rows == [
+        ("10", 0, '{"k":"x"}'),
+        ("20", 0, '{"k":"s"}'),
+        (None, None, '{"k":"i"}'),
+        ("40", 0, "{}"),
+    ]
+    assert rows == env.sql(sql, backend="enumerable").fetchall()
+
+
+# --- discovery: undeclared columns of a Parquet table ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def discovered(env: cb.Environment, tmp_path_factory: pytest.TempPathFactory) -> cb.Environment:
+    """``events``, a Parquet table that declares only ``id``: ``tag``, ``attrs`` (blobs) and
+    ``info`` (a struct) are discovered from the file."""
+    folder = tmp_path_factory.mktemp("events")
+    blobs = env.sql(
+        "SELECT * FROM (VALUES (1, COLUMN_CREATE('n', 10, 'name', 'x')),"
+        " (2, CAST(NULL AS VARBINARY)), (3, COLUMN_CREATE('n', '7z')), (4, COLUMN_CREATE('m', 1)))"
+        " AS v(i, b)",
+        backend="enumerable",
+    ).to_arrow_table()
+    pq.write_table(
+        pa.table(
+            {
+                "id": pa.array([1, 2, 3, 4], pa.int64()),
+                "tag": pa.array(["a", None, "a", "b"]),
+                "attrs": blobs.column(1).cast(pa.binary()),
+                "info": pa.array(
+                    [{"k": 1}, None, {"k": 3}, {"k": None}], pa.struct([("k", pa.int32())])
+                ),
+            }
+        ),
+        folder / "part-0.parquet",
+    )
+    env.execute(
+        f"CREATE TABLE events (id BIGINT, ...)"
+        f" WITH ('connector' = 'filesystem', 'path' = '{folder}', 'format' = 'parquet')"
+    )
+    return env
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT id, tag FROM events ORDER BY id",
+        "SELECT id, COLUMN_GET(attrs, 'n' AS INT) AS n, info.k AS k FROM events"
+        " WHERE tag = 'a' AND info.k > 0 ORDER BY id",
+        "SELECT tag, COUNT(*) AS c FROM events GROUP BY tag ORDER BY tag NULLS FIRST",
+        "SELECT id, attrs, COLUMN_ADD(attrs, 'tag', tag) AS more FROM events WHERE info.k IS NULL"
+        " ORDER BY id",
+    ],
+)
+def test_discovered_columns_as_on_calcites_engine(discovered: cb.Environment, sql: str) -> None:
+    reference = discovered.sql(sql, backend="enumerable").to_arrow_table()
+    assert reference.num_rows > 0
+    got = discovered.sql(sql, backend="spark").to_arrow_table()
+    assert got.schema == reference.schema
+    assert got.to_pylist() == reference.to_pylist()
+
+
+def test_discovered_columns_are_read_by_sparks_parquet_reader(discovered: cb.Environment) -> None:
+    sql = (
+        "SELECT id, COLUMN_GET(attrs, 'n' AS INT) AS n FROM events"
+        " WHERE tag = 'a' AND info.k > 0 ORDER BY id"
+    )
+    plan = discovered.explain(sql, backend="spark")
+    assert "Scan parquet" in plan, plan
+    assert "EqualTo(tag,a)" in plan and "GreaterThan(info.k,0)" in plan, plan
+    assert "attrs:binary" in plan, plan
+    assert discovered.sql(sql, backend="spark").fetchall() == [(1, 10), (3, 7)]
