@@ -2,11 +2,11 @@
 
 On Spark the ``COLUMN_*`` functions run as Java UDFs of the second jar
 (``calcite-bridge-spark-udf.jar``, the same codec), which the backend adds to the session and
-registers the first time a query calls one. Every expression of ``fixtures/dyncol_spark_cases.sql``
-runs over the same blobs on both: same values and types, the blobs that ``COLUMN_CREATE``,
-``COLUMN_ADD`` and ``COLUMN_DELETE`` write byte for byte. Every case of ``fixtures/dyncol_cases.sql`` (the ones
-checked against MariaDB) runs on both. Columns the DDL does not declare are discovered from a
-Parquet file's schema, read by Spark's own Parquet reader.
+registers the first time a query calls one. Every expression of
+``fixtures/dyncol_spark_cases.sql`` runs over the same blobs on both: same values and types, the
+blobs that ``COLUMN_CREATE``, ``COLUMN_ADD`` and ``COLUMN_DELETE`` write byte for byte. Every case
+of ``fixtures/dyncol_cases.sql`` (the ones checked against MariaDB) runs on both. Columns the DDL
+does not declare are discovered from a Parquet file's schema, read by Spark's own Parquet reader.
 
 One SparkSession serves the module (``local[1]``, shared with the other Spark test modules).
 """

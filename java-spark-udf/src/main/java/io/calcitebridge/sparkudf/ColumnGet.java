@@ -15,7 +15,8 @@ import org.apache.spark.sql.api.java.UDF3;
  * key)}, where {@code type} is the {@code AS} type in MariaDB's spelling ({@code 'INT'}, {@code
  * 'DECIMAL(10,2)'}, ...). The value is what the reference computes ({@link DynColRuntime}), in
  * Spark's external type of the registered return type: BIGINT as Long, DECIMAL as BigDecimal,
- * DOUBLE, STRING, BINARY as byte[], DATE as LocalDate, TIMESTAMP_NTZ as LocalDateTime; null for NULL.
+ * DOUBLE, STRING, BINARY as byte[], DATE as LocalDate, TIMESTAMP_NTZ as LocalDateTime; null for
+ * NULL.
  */
 public final class ColumnGet implements UDF3<String, Object, Object, Object> {
   private static final long serialVersionUID = 1L;

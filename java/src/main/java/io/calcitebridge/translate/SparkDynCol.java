@@ -93,9 +93,9 @@ final class SparkDynCol {
   /**
    * COLUMN_CREATE, COLUMN_ADD or COLUMN_DELETE: {@code cb_dyncol_create(spec, named_struct(...))},
    * {@code cb_dyncol_add(spec, blob, named_struct(...))}, {@code cb_dyncol_delete(blob,
-   * named_struct(...))}. The keys and values travel in one STRUCT, in order (Spark's Java UDFs
-   * have a fixed arity); the spec gives each value's kind and {@code AS} type, {@code
-   * kind:type;...}, the kind read from the value's SQL type as Calcite's engine reads it ({@link
+   * named_struct(...))}. The keys and values travel in one STRUCT, in order (Spark's Java UDFs have
+   * a fixed arity); the spec gives each value's kind and {@code AS} type, {@code kind:type;...},
+   * the kind read from the value's SQL type as Calcite's engine reads it ({@link
    * DynColOperators#kind}).
    */
   private static RexNode writing(
@@ -114,7 +114,9 @@ final class SparkDynCol {
         packed.add(typedNull(rex, operands.get(i)));
       }
       return rex.makeCall(
-          call.getType(), new Packed(PREFIX + "delete", call.getType(), head.size()), concat(head, packed));
+          call.getType(),
+          new Packed(PREFIX + "delete", call.getType(), head.size()),
+          concat(head, packed));
     }
     List<String> spec = new ArrayList<>();
     for (int i = start; i < operands.size(); i += 3) {
