@@ -102,6 +102,9 @@ QUERIES = [
     # the dynamic-columns UDFs: their jar reaches the server through addArtifacts
     "SELECT id, COLUMN_GET(b, 'x' AS INT), COLUMN_GET(b, 'n' AS DECIMAL(5,1)), COLUMN_JSON(b)"
     " FROM users",
+    # the blob-writing UDFs, their pairs in one STRUCT: the same bytes as Calcite's engine's
+    "SELECT id, COLUMN_ADD(b, 'id', id, 'name', `user`.name), COLUMN_DELETE(b, 'n'),"
+    " COLUMN_CREATE('t', tags[1] AS CHAR, 'b', b) FROM users",
 ]
 
 # Blobs of the b column, made by Calcite's engine: '42x' as INT is 42; a NULL blob.
