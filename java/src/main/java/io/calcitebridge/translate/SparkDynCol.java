@@ -13,6 +13,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlWriter;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -152,9 +153,9 @@ final class SparkDynCol {
   }
 
   /**
-   * A value of COLUMN_CREATE or COLUMN_ADD as it goes to Spark (a TIME literal as its milliseconds
-   * of the day, Calcite's runtime value: Spark has no TIME); refuses types whose values Spark holds
-   * otherwise than Calcite's engine.
+   * A value of COLUMN_CREATE or COLUMN_ADD as it goes to Spark (a DATE as its days, {@code
+   * unix_date}; a TIME literal as its milliseconds of the day, Calcite's runtime value: Spark has
+   * no TIME); refuses types whose values Spark holds otherwise than Calcite's engine.
    */
   private static RexNode value(RexBuilder rex, DynColFunction f, RexNode original, RexNode value) {
     RelDataType t = value.getType();
@@ -171,9 +172,12 @@ final class SparkDynCol {
       case VARCHAR:
       case BINARY:
       case VARBINARY:
-      case DATE:
       case TIMESTAMP:
         return value;
+      case DATE:
+        // As its days, Calcite's runtime value: a java.sql.Date, which a Java UDF receives,
+        // cannot hold a day of the Julian-Gregorian gap (1582-10-05 to 1582-10-14).
+        return rex.makeCall(SqlLibraryOperators.UNIX_DATE, value);
       case DECIMAL:
         if (t.getPrecision() <= MAX_DECIMAL) {
           return value;

@@ -115,6 +115,8 @@ final class SparkWhitelist {
           "cb_floor_ntz",
           "named_struct",
           "round",
+          // DATE values of COLUMN_CREATE/COLUMN_ADD travel as their days (SparkDynCol).
+          "UNIX_DATE",
           // Spark maps case as Java's String does, as the reference does.
           "UPPER",
           "LOWER");

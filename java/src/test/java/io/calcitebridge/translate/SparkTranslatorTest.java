@@ -135,6 +135,11 @@ class SparkTranslatorTest {
                 + " CB_DYNCOL_CREATE('TIME:', NAMED_STRUCT('p0', 1, 'p1', 36000000))))"),
         sql);
     assertTrue(sql.contains("CB_DYNCOL_DELETE(`b`, NAMED_STRUCT('p0', 'a', 'p1', 1))"), sql);
+    String date = sql("SELECT COLUMN_CREATE('d', DATE '1000-01-01') FROM t");
+    assertTrue(
+        date.contains(
+            "CB_DYNCOL_CREATE('DATE:', NAMED_STRUCT('p0', 'd', 'p1', UNIX_DATE(DATE '1000-01-01')))"),
+        date);
   }
 
   @Test
