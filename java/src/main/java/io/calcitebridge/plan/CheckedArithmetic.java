@@ -77,6 +77,11 @@ final class CheckedArithmetic {
             });
   }
 
+  /** {@code e} with checked integer operators, as the engine computes it ({@link Constants}). */
+  static RexNode checked(RexBuilder rex, RexNode e) {
+    return e.accept(new Operators(rex));
+  }
+
   private static boolean integer(RelDataType type) {
     return switch (type.getSqlTypeName()) {
       case TINYINT, SMALLINT, INTEGER, BIGINT -> true;

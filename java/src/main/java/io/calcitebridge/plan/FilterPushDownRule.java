@@ -83,7 +83,10 @@ public final class FilterPushDownRule extends RelRule<RuleConfig<FilterPushDownR
     RexBuilder rexBuilder = filter.getCluster().getRexBuilder();
     // The simplifier folds ranges and NOT IN lists into SEARCH; expand them first so that each
     // bound reaches the source as its own conjunct.
-    RexNode expanded = RexUtil.expandSearch(rexBuilder, null, filter.getCondition());
+    // Constant calls are computed first, so that `ts > TIMESTAMP '...' - INTERVAL '1' DAY` is
+    // offered with a literal.
+    RexNode expanded =
+        RexUtil.expandSearch(rexBuilder, null, Constants.fold(rexBuilder, filter.getCondition()));
     // CNF can grow exponentially: an OR of 60 `(x = k AND y > k - 1)` terms did not plan in a
     // minute. Calcite's node limit of toCnf does not count the clauses an OR multiplies out, so
     // the clauses are counted first; past MAX_CNF_CLAUSES the condition's own conjuncts are

@@ -79,6 +79,8 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
       // Trait definitions come first: the cluster's empty trait set is made from them.
       p.addRelTraitDef(ConventionTraitDef.INSTANCE);
       p.addRelTraitDef(RelCollationTraitDef.INSTANCE);
+      // Constants are folded while planning, by the engine's own code ({@link Constants}).
+      p.setExecutor(Constants.EXECUTOR);
       c = RelOptCluster.create(p, new RexBuilder(context.typeFactory()));
       planner = p;
       cluster = c;
