@@ -42,6 +42,10 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "transfer_nested",
     ),
     "parquet_scan": ("parquet_nested_count", "parquet_nested_select"),
+    "constant_filters": (
+        *(f"constant_filter_scan[{b}]" for b in BACKENDS),
+        "constant_filter_plan",
+    ),
     "groupby_join": tuple(f"{n}[{b}]" for n in ("group_by", "join") for b in BACKENDS),
     "sort": tuple(f"{n}[{b}]" for n in ("order_by_limit", "order_by_full") for b in BACKENDS),
     "tpch_like": tuple(f"tpch_like_join[{b}]" for b in BACKENDS),
