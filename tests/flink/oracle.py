@@ -47,7 +47,9 @@ OUTCOMES = {
     "no-error": "an answer here where Flink raises an error",
     "value": "a different value",
     "type": "the same value with a different type",
-    "error-class": "an error of another class than Flink's (refused before running, or failed while running)",
+    "error-class": (
+        "an error of another class than Flink's (refused before running, or failed while running)"
+    ),
 }
 
 #: Flink's errors that refuse a query before it runs (parsing, validation, planning), and those

@@ -43,8 +43,10 @@ public final class CollectionFunctions {
   private static final SqlOperandTypeChecker A = OperandTypes.ARRAY;
   private static final SqlOperandTypeChecker AA =
       OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.ARRAY);
+
   /** An array and an element of it, cast to the array's element type as Flink casts it. */
   private static final SqlOperandTypeChecker A_ANY = new ArrayElement();
+
   private static final org.apache.calcite.sql.type.SqlSingleOperandTypeChecker M =
       OperandTypes.family(SqlTypeFamily.MAP);
 
@@ -258,12 +260,13 @@ public final class CollectionFunctions {
           "split");
 
   /**
-   * The operands of ARRAY_APPEND, ARRAY_PREPEND, ARRAY_CONTAINS, ARRAY_POSITION and ARRAY_REMOVE: an
-   * array and an element that Flink casts implicitly to the array's element type ({@link
+   * The operands of ARRAY_APPEND, ARRAY_PREPEND, ARRAY_CONTAINS, ARRAY_POSITION and ARRAY_REMOVE:
+   * an array and an element that Flink casts implicitly to the array's element type ({@link
    * #implicit}), else the call is invalid. The element becomes a {@code CAST} to that type (its own
    * nullability kept), so {@code ARRAY_APPEND(ARRAY['a'], 'bc')} appends {@code 'b'}, {@code
-   * ARRAY_CONTAINS(ARRAY[1.5], 1.54)} is TRUE and {@code ARRAY_APPEND(ARRAY[1], 2.5)} is refused, as
-   * in Flink. The cast is added as Calcite's implicit coercion adds one, with its validated type.
+   * ARRAY_CONTAINS(ARRAY[1.5], 1.54)} is TRUE and {@code ARRAY_APPEND(ARRAY[1], 2.5)} is refused,
+   * as in Flink. The cast is added as Calcite's implicit coercion adds one, with its validated
+   * type.
    */
   private static final class ArrayElement implements SqlOperandTypeChecker {
     @Override
@@ -311,8 +314,8 @@ public final class CollectionFunctions {
    * LogicalTypeCasts.supportsImplicitCast}, as PyFlink 2.3 answers for the array functions): the
    * same type of any length or precision; CHAR to VARCHAR and BINARY to VARBINARY, not back; an
    * integer to a wider one; any number to a DECIMAL or DOUBLE, and to a FLOAT but a DOUBLE; a
-   * TIMESTAMP to a DATE or TIMESTAMP_LTZ; an interval to one of the same kind (day-time or year-month); ROWs of as many fields, ARRAYs, MAPs and MULTISETs whose
-   * parts cast so.
+   * TIMESTAMP to a DATE or TIMESTAMP_LTZ; an interval to one of the same kind (day-time or
+   * year-month); ROWs of as many fields, ARRAYs, MAPs and MULTISETs whose parts cast so.
    */
   static boolean implicit(RelDataType from, RelDataType to) {
     SqlTypeName f = from.getSqlTypeName();
@@ -325,8 +328,7 @@ public final class CollectionFunctions {
         return false;
       }
       for (int i = 0; i < from.getFieldCount(); i++) {
-        if (!implicit(
-            from.getFieldList().get(i).getType(), to.getFieldList().get(i).getType())) {
+        if (!implicit(from.getFieldList().get(i).getType(), to.getFieldList().get(i).getType())) {
           return false;
         }
       }
@@ -334,9 +336,11 @@ public final class CollectionFunctions {
     }
     if (f == SqlTypeName.MAP || t == SqlTypeName.MAP) {
       return f == t
-          && implicit(Objects.requireNonNull(from.getKeyType()), Objects.requireNonNull(to.getKeyType()))
           && implicit(
-              Objects.requireNonNull(from.getValueType()), Objects.requireNonNull(to.getValueType()));
+              Objects.requireNonNull(from.getKeyType()), Objects.requireNonNull(to.getKeyType()))
+          && implicit(
+              Objects.requireNonNull(from.getValueType()),
+              Objects.requireNonNull(to.getValueType()));
     }
     if (from.getComponentType() != null || to.getComponentType() != null) {
       return f == t
@@ -345,7 +349,8 @@ public final class CollectionFunctions {
           && implicit(from.getComponentType(), to.getComponentType());
     }
     if (f == t
-        || (SqlTypeName.DAY_INTERVAL_TYPES.contains(f) && SqlTypeName.DAY_INTERVAL_TYPES.contains(t))
+        || (SqlTypeName.DAY_INTERVAL_TYPES.contains(f)
+            && SqlTypeName.DAY_INTERVAL_TYPES.contains(t))
         || (SqlTypeName.YEAR_INTERVAL_TYPES.contains(f)
             && SqlTypeName.YEAR_INTERVAL_TYPES.contains(t))) {
       return true;

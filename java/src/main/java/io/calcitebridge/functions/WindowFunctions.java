@@ -218,12 +218,6 @@ public final class WindowFunctions {
 
   private static final List<String> KINDS = List.of("TUMBLE", "HOP", "CUMULATE");
 
-  /**
-   * Flink's process table functions of changelogs, which its batch mode cannot plan ("Cannot
-   * generate a valid execution plan"): refused as streaming only.
-   */
-  private static final List<String> CHANGELOG = List.of("TO_CHANGELOG", "FROM_CHANGELOG");
-
   /** {@code TIMESTAMP(3)} not null, a wall-clock time whatever the time column. */
   private static final SqlReturnTypeInference BOUND =
       b -> b.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP, 3);
@@ -381,14 +375,6 @@ public final class WindowFunctions {
                     throw SqlUtil.newContextException(
                         tvf.getParserPosition(), Messages.RESOURCE.session());
                   }
-                  if (CHANGELOG.contains(name)) {
-                    throw new io.calcitebridge.errors.PositionedException(
-                        io.calcitebridge.errors.ErrorKind.UNSUPPORTED,
-                        name
-                            + " is for streaming queries only: a batch query has no changelog"
-                            + " (Flink's batch mode cannot plan it either)",
-                        tvf.getParserPosition());
-                  }
                 }
                 if (call instanceof org.apache.calcite.sql.SqlOrderBy order
                     && (order.query instanceof org.apache.calcite.sql.SqlWith with
@@ -474,7 +460,12 @@ public final class WindowFunctions {
     }
     for (SqlNode key : select.getGroup()) {
       if (key instanceof SqlCall group
-          && group.getOperator().getName().toUpperCase(Locale.ROOT).replace("$", "").equals("TUMBLE")
+          && group
+              .getOperator()
+              .getName()
+              .toUpperCase(Locale.ROOT)
+              .replace("$", "")
+              .equals("TUMBLE")
           && group.operandCount() >= 2) {
         return group.operand(0);
       }
@@ -483,8 +474,7 @@ public final class WindowFunctions {
   }
 
   private static SqlNode windowedTime(SqlNode time) {
-    return WINDOWED_TIME.createCall(
-        time.getParserPosition(), time.clone(time.getParserPosition()));
+    return WINDOWED_TIME.createCall(time.getParserPosition(), time.clone(time.getParserPosition()));
   }
 
   private static SqlNode window(int kind, SqlCall tvf) {
