@@ -101,6 +101,21 @@ def test_expected_lists_only_cases() -> None:
     stale = [k.sql for k in KNOWN if k.sql not in sqls]
     assert not stale, f"tests/flink/expected.tsv lists cases that do not exist: {stale}"
     assert all(k.backend in ("*", *oracle.BACKENDS) for k in KNOWN)
+    assert all(k.kind in oracle.KINDS for k in KNOWN)
+
+
+def test_errors_match_by_class() -> None:
+    """An error golden is met by an error of the same class: refused before running, or failed
+    while running; Flink's internal failures at either stage are met by any error."""
+    refused = oracle.Golden("t", "F", "SELECT 1", "", "error: ValidationException: bad")
+    failed = oracle.Golden("t", "F", "SELECT 1", "", "error: TableRuntimeException: bad")
+    internal = oracle.Golden("t", "F", "SELECT 1", "", "error: CompileException: bad")
+    assert oracle.outcome(refused, None, None, "SqlValidationError: x") is None
+    assert oracle.outcome(refused, None, None, "UnsupportedError: x") is None
+    assert oracle.outcome(refused, None, None, "ExecutionError: x") == "error-class"
+    assert oracle.outcome(failed, None, None, "ExecutionError: x") is None
+    assert oracle.outcome(failed, None, None, "SqlValidationError: x") == "error-class"
+    assert oracle.outcome(internal, None, None, "ExecutionError: x") is None
 
 
 def test_compatibility_page_is_current() -> None:
@@ -120,6 +135,29 @@ def test_streaming_functions_are_refused_in_batch(env: cb.Environment, sql: str)
     with pytest.raises(cb.UnsupportedError, match="for streaming queries only") as info:
         env.sql(sql).fetchall()
     assert "line 1, column 8" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("sql", "column"),
+    [
+        ("SELECT * FROM TO_CHANGELOG(input => TABLE t)", 15),
+        ("SELECT k FROM FROM_CHANGELOG(input => TABLE t)", 15),
+    ],
+)
+def test_changelog_functions_are_refused_in_batch(
+    env: cb.Environment, sql: str, column: int
+) -> None:
+    """Flink's batch mode cannot plan them; here they are refused as streaming only."""
+    with_t = "WITH t AS (SELECT * FROM (VALUES ('INSERT', 1)) AS v(op, k)) "
+    with pytest.raises(cb.UnsupportedError, match="for streaming queries only") as info:
+        env.sql(with_t + sql).fetchall()
+    assert f"line 1, column {len(with_t) + column}" in str(info.value)
+
+
+def test_a_model_is_a_clear_parse_error(env: cb.Environment) -> None:
+    sql = "SELECT * FROM ML_PREDICT(TABLE t, MODEL m, DESCRIPTOR(s))"
+    with pytest.raises(cb.SqlParseError, match=r"models \(CREATE MODEL.*are not supported"):
+        env.sql(sql).fetchall()
 
 
 def test_multisets_variants_and_bitmaps_cross_to_arrow_as_flink_gives_them(

@@ -86,10 +86,11 @@ CHUNK = 25
 def _run(env: Any, sql: str, zone: str) -> tuple[list[str], list[tuple[Any, ...]]]:
     """The column types and the rows of one query.
 
-    PyFlink cannot read some values back: a TIMESTAMP_LTZ (its pickler fails on an Instant) and
-    an array holding a NULL (EOFError). Such a column is read as Flink's text for it and made the
-    value again (:func:`_from_text`): a TIMESTAMP_LTZ is the wall-clock time in the session zone
-    ``zone``, made a datetime in that zone; an array of numbers or strings is ``[1, NULL, 3]``."""
+    PyFlink cannot read some values back: a TIMESTAMP_LTZ (its pickler fails on an Instant), an
+    array holding a NULL and a map holding a NULL value (EOFError). Such a column is read as
+    Flink's text for it and made the value again (:func:`_from_text`): a TIMESTAMP_LTZ is the
+    wall-clock time in the session zone ``zone``, made a datetime in that zone; an array of numbers
+    or strings is ``[1, NULL, 3]``, a map of them ``{a=1, b=NULL}``."""
     table = env.sql_query(sql)
     schema = table._j_table.getResolvedSchema()
     types = schema.getColumnDataTypes()
@@ -99,7 +100,7 @@ def _run(env: Any, sql: str, zone: str) -> tuple[list[str], list[tuple[Any, ...]
     try:
         return names, _collect(env, sql, table, columns, as_text, names, zone)
     except Exception:
-        arrays = [_ARRAY.match(n) is not None for n in names]
+        arrays = [_ARRAY.match(n) is not None or _MAP.match(n) is not None for n in names]
         if not any(arrays):
             raise
         as_text = [t or a for t, a in zip(as_text, arrays, strict=True)]
@@ -107,6 +108,7 @@ def _run(env: Any, sql: str, zone: str) -> tuple[list[str], list[tuple[Any, ...]
 
 
 _ARRAY = re.compile(r"^ARRAY<(.*)>( NOT NULL)?$")
+_MAP = re.compile(r"^MAP<([A-Z]+(?:\(\d+(?:, \d+)?\))?(?: NOT NULL)?), (.*)>( NOT NULL)?$")
 
 
 def _collect(
@@ -141,7 +143,34 @@ def _from_text(text: str | None, type_: str, zone: str) -> Any:
         return None
     if type_.startswith("TIMESTAMP_LTZ"):
         return datetime.datetime.fromisoformat(text).replace(tzinfo=zoneinfo.ZoneInfo(zone))
+    m = _MAP.match(type_)
+    if m is not None:
+        return _map_from_text(text, m.group(1), m.group(2))
     return _array_from_text(text, type_)
+
+
+def _map_from_text(text: str, key_type: str, value_type: str) -> dict[Any, Any]:
+    """A map of numbers or strings from Flink's text: ``{a=1, b=NULL}`` (keys and values
+    holding none of ``=``, ``, ``)."""
+    inner = text.strip()[1:-1]
+    out: dict[Any, Any] = {}
+    for part in inner.split(", ") if inner else []:
+        key, _, value = part.partition("=")
+        out[_scalar_from_text(key, key_type)] = _scalar_from_text(value, value_type)
+    return out
+
+
+def _scalar_from_text(part: str, type_: str) -> Any:
+    element = type_.removesuffix(" NOT NULL")
+    if part == "NULL":
+        return None
+    if element in ("INT", "BIGINT", "SMALLINT", "TINYINT"):
+        return int(part)
+    if element.startswith("DECIMAL"):
+        return decimal.Decimal(part)
+    if element in ("STRING",) or element.startswith(("CHAR", "VARCHAR")):
+        return part
+    raise ValueError(f"cannot read {type_} from text")
 
 
 def _split_top(inner: str) -> list[str]:

@@ -422,3 +422,12 @@ STR_TO_MAP('')
 STR_TO_MAP('a.1|b.2', '[|]', '[.]')
 STR_TO_MAP(CAST(NULL AS STRING))
 SELECT STR_TO_MAP(s)['k'] FROM (VALUES ('k=v,x=y'), ('x=y'), (CAST(NULL AS STRING))) AS t(s)
+STR_TO_MAP('a=1,b')['b']
+STR_TO_MAP('a=1,b')['b'] IS NULL
+CARDINALITY(STR_TO_MAP('a=1,b'))
+MAP_KEYS(STR_TO_MAP('a=1,b'))
+MAP_VALUES(STR_TO_MAP('a=1,b'))
+STR_TO_MAP('a=1,b=')
+STR_TO_MAP('a=1,b=')['b']
+STR_TO_MAP('a,=2')
+SELECT STR_TO_MAP(s)['b'] IS NULL, CARDINALITY(STR_TO_MAP(s)) FROM (VALUES ('a=1,b'), ('b=2'), (CAST(NULL AS STRING))) AS t(s)

@@ -23,6 +23,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>a word next to the error that is close to a keyword the parser expected there gets "did you
  *       mean FROM?" ({@code SELECT 1 FORM t});
  *   <li>a reserved word where a name was expected gets "quote it with backticks: `dec`";
+ *   <li>a name after {@code MODEL} (Flink's {@code ML_PREDICT(TABLE t, MODEL m, ...)}) gets "models
+ *       are not supported here";
  *   <li>the expected tokens are keywords and symbols, with "an identifier" and "a literal" in place
  *       of the token classes.
  * </ul>
@@ -110,6 +112,12 @@ final class ParseHints {
           + "`";
     }
     String previous = sql == null ? null : wordBefore(sql, e.getPos());
+    if (previous != null && previous.equalsIgnoreCase("MODEL")) {
+      // Flink's ML_PREDICT(TABLE t, MODEL m, ...) names a model of CREATE MODEL.
+      return first
+          + " after 'MODEL': models (CREATE MODEL, ML_PREDICT's MODEL argument) are not"
+          + " supported here";
+    }
     if (previous != null) {
       String match = closest(previous, keywords);
       if (match != null && !match.equalsIgnoreCase(previous)) {

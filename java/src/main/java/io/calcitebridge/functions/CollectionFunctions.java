@@ -16,6 +16,7 @@ import org.apache.calcite.adapter.enumerable.NullPolicy;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlOperandCountRange;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorBinding;
 import org.apache.calcite.sql.type.OperandTypes;
@@ -24,6 +25,7 @@ import org.apache.calcite.sql.type.SqlOperandTypeChecker;
 import org.apache.calcite.sql.type.SqlReturnTypeInference;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -41,8 +43,10 @@ public final class CollectionFunctions {
   private static final SqlOperandTypeChecker A = OperandTypes.ARRAY;
   private static final SqlOperandTypeChecker AA =
       OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.ARRAY);
-  private static final SqlOperandTypeChecker A_ANY =
-      OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.ANY);
+
+  /** An array and an element of it, cast to the array's element type as Flink casts it. */
+  private static final SqlOperandTypeChecker A_ANY = new ArrayElement();
+
   private static final org.apache.calcite.sql.type.SqlSingleOperandTypeChecker M =
       OperandTypes.family(SqlTypeFamily.MAP);
 
@@ -254,6 +258,127 @@ public final class CollectionFunctions {
           OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER),
           C,
           "split");
+
+  /**
+   * The operands of ARRAY_APPEND, ARRAY_PREPEND, ARRAY_CONTAINS, ARRAY_POSITION and ARRAY_REMOVE:
+   * an array and an element that Flink casts implicitly to the array's element type ({@link
+   * #implicit}), else the call is invalid. The element becomes a {@code CAST} to that type (its own
+   * nullability kept), so {@code ARRAY_APPEND(ARRAY['a'], 'bc')} appends {@code 'b'}, {@code
+   * ARRAY_CONTAINS(ARRAY[1.5], 1.54)} is TRUE and {@code ARRAY_APPEND(ARRAY[1], 2.5)} is refused,
+   * as in Flink. The cast is added as Calcite's implicit coercion adds one, with its validated
+   * type.
+   */
+  private static final class ArrayElement implements SqlOperandTypeChecker {
+    @Override
+    public boolean checkOperandTypes(SqlCallBinding binding, boolean throwOnFailure) {
+      RelDataType array = binding.getOperandType(0);
+      RelDataType element = binding.getOperandType(1);
+      RelDataType component = array.getComponentType();
+      if (array.getSqlTypeName() != SqlTypeName.ARRAY
+          || component == null
+          || !implicit(element, component)) {
+        if (throwOnFailure) {
+          throw binding.newValidationSignatureError();
+        }
+        return false;
+      }
+      if (element.getSqlTypeName() != SqlTypeName.NULL
+          && !SqlTypeUtil.equalSansNullability(binding.getTypeFactory(), element, component)) {
+        RelDataType target =
+            binding.getTypeFactory().createTypeWithNullability(component, element.isNullable());
+        org.apache.calcite.sql.SqlNode operand = binding.operand(1);
+        org.apache.calcite.sql.SqlCall cast =
+            org.apache.calcite.sql.fun.SqlStdOperatorTable.CAST.createCall(
+                operand.getParserPosition(),
+                operand,
+                SqlTypeUtil.convertTypeToSpec(target).withNullable(target.isNullable()));
+        binding.getCall().setOperand(1, cast);
+        binding.getValidator().setValidatedNodeType(cast, target);
+      }
+      return true;
+    }
+
+    @Override
+    public SqlOperandCountRange getOperandCountRange() {
+      return SqlOperandCountRanges.of(2);
+    }
+
+    @Override
+    public String getAllowedSignatures(SqlOperator op, String opName) {
+      return opName + "(<ARRAY>, <ELEMENT>)";
+    }
+  }
+
+  /**
+   * Whether Flink casts a value of {@code from} to {@code to} implicitly (its {@code
+   * LogicalTypeCasts.supportsImplicitCast}, as PyFlink 2.3 answers for the array functions): the
+   * same type of any length or precision; CHAR to VARCHAR and BINARY to VARBINARY, not back; an
+   * integer to a wider one; any number to a DECIMAL or DOUBLE, and to a FLOAT but a DOUBLE; a
+   * TIMESTAMP to a DATE or TIMESTAMP_LTZ; an interval to one of the same kind (day-time or
+   * year-month); ROWs of as many fields, ARRAYs, MAPs and MULTISETs whose parts cast so.
+   */
+  static boolean implicit(RelDataType from, RelDataType to) {
+    SqlTypeName f = from.getSqlTypeName();
+    SqlTypeName t = to.getSqlTypeName();
+    if (f == SqlTypeName.NULL) {
+      return true;
+    }
+    if (from.isStruct() || to.isStruct()) {
+      if (!from.isStruct() || !to.isStruct() || from.getFieldCount() != to.getFieldCount()) {
+        return false;
+      }
+      for (int i = 0; i < from.getFieldCount(); i++) {
+        if (!implicit(from.getFieldList().get(i).getType(), to.getFieldList().get(i).getType())) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (f == SqlTypeName.MAP || t == SqlTypeName.MAP) {
+      return f == t
+          && implicit(
+              Objects.requireNonNull(from.getKeyType()), Objects.requireNonNull(to.getKeyType()))
+          && implicit(
+              Objects.requireNonNull(from.getValueType()),
+              Objects.requireNonNull(to.getValueType()));
+    }
+    if (from.getComponentType() != null || to.getComponentType() != null) {
+      return f == t
+          && from.getComponentType() != null
+          && to.getComponentType() != null
+          && implicit(from.getComponentType(), to.getComponentType());
+    }
+    if (f == t
+        || (SqlTypeName.DAY_INTERVAL_TYPES.contains(f)
+            && SqlTypeName.DAY_INTERVAL_TYPES.contains(t))
+        || (SqlTypeName.YEAR_INTERVAL_TYPES.contains(f)
+            && SqlTypeName.YEAR_INTERVAL_TYPES.contains(t))) {
+      return true;
+    }
+    switch (t) {
+      case VARCHAR:
+        return f == SqlTypeName.CHAR;
+      case VARBINARY:
+        return f == SqlTypeName.BINARY;
+      case SMALLINT:
+        return f == SqlTypeName.TINYINT;
+      case INTEGER:
+        return f == SqlTypeName.TINYINT || f == SqlTypeName.SMALLINT;
+      case BIGINT:
+        return f == SqlTypeName.TINYINT || f == SqlTypeName.SMALLINT || f == SqlTypeName.INTEGER;
+      case DECIMAL:
+      case DOUBLE:
+        return SqlTypeName.NUMERIC_TYPES.contains(f);
+      case FLOAT:
+      case REAL:
+        return SqlTypeName.NUMERIC_TYPES.contains(f) && f != SqlTypeName.DOUBLE;
+      case DATE:
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+        return f == SqlTypeName.TIMESTAMP;
+      default:
+        return false;
+    }
+  }
 
   public static final List<SqlOperator> ALL =
       List.of(

@@ -20,8 +20,10 @@ import org.apache.calcite.sql2rel.SqlRexContext;
  * Flink's {@code CAST(r AS STRING)} of a ROW: {@code (Bob, 42)}, each field as its own cast to
  * STRING gives it, {@code NULL} for a NULL field, a nested ROW in parentheses; NULL for a NULL row.
  * Calcite's cast refuses a ROW to a character type, so the validator gives such a cast the operator
- * {@link #CAST}, which accepts it, and SQL conversion builds the text from the fields. A ROW
- * holding an ARRAY, MAP, MULTISET or VARIANT field is still refused (Flink writes those too).
+ * {@link #CAST}, which accepts it, and SQL conversion builds the text from the fields. An ARRAY or
+ * MAP field is written as Flink writes it ({@code [1, NULL]}, {@code {k=1}}) when its values are
+ * numbers, booleans, strings, DATEs, TIMESTAMPs, bytes or such collections; a ROW holding another
+ * (a ROW in an ARRAY, a MULTISET, a VARIANT) is still refused.
  */
 public final class RowText {
   private RowText() {}
@@ -80,11 +82,179 @@ public final class RowText {
     }
     for (RelDataTypeField field : source.getFieldList()) {
       RelDataType t = field.getType();
-      if (t.isStruct() ? !formats(t) : !scalar(t)) {
+      if (t.isStruct() ? !formats(t) : !scalar(t) && !collection(t)) {
         return false;
       }
     }
     return true;
+  }
+
+  /**
+   * The description of the values of {@code t} that {@link #collectionText} reads: {@code I} an
+   * integer or a floating-point number, {@code B} a BOOLEAN, {@code S} a string, {@code D<s>;} a
+   * DECIMAL of scale {@code s}, {@code d} a DATE, {@code T<p>;} a TIMESTAMP(p), {@code X} bytes,
+   * {@code A<e>} an ARRAY, {@code M<k><v>} a MAP; null for another type.
+   */
+  static @org.checkerframework.checker.nullness.qual.Nullable String spec(RelDataType t) {
+    switch (t.getSqlTypeName()) {
+      case TINYINT:
+      case SMALLINT:
+      case INTEGER:
+      case BIGINT:
+      case REAL:
+      case FLOAT:
+      case DOUBLE:
+        return "I";
+      case BOOLEAN:
+        return "B";
+      case CHAR:
+      case VARCHAR:
+        return "S";
+      case DECIMAL:
+        return "D" + t.getScale() + ";";
+      case DATE:
+        return "d";
+      case TIMESTAMP:
+        return "T" + t.getPrecision() + ";";
+      case BINARY:
+      case VARBINARY:
+        return "X";
+      case ARRAY:
+        {
+          RelDataType e = t.getComponentType();
+          String inner = e == null ? null : spec(e);
+          return inner == null ? null : "A" + inner;
+        }
+      case MAP:
+        {
+          RelDataType k = t.getKeyType();
+          RelDataType v = t.getValueType();
+          String ks = k == null ? null : spec(k);
+          String vs = v == null ? null : spec(v);
+          return ks == null || vs == null ? null : "M" + ks + vs;
+        }
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * The text of an ARRAY or MAP as Flink's CAST to STRING writes it: {@code [1, NULL]}, {@code
+   * {k=1}}, its values as their own casts write them ({@code spec} describes them, see {@link
+   * #spec}).
+   */
+  static final SqlOperator COLLECTION_TEXT =
+      Fn.fn(
+          "$COLLECTION_TEXT",
+          b ->
+              b.getTypeFactory()
+                  .createTypeWithNullability(
+                      b.getTypeFactory().createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE),
+                      b.getOperandType(0).isNullable()),
+          org.apache.calcite.sql.type.OperandTypes.ANY_ANY,
+          RowText.class,
+          "collectionText",
+          org.apache.calcite.adapter.enumerable.NullPolicy.STRICT);
+
+  public static String collectionText(Object value, String spec) {
+    StringBuilder out = new StringBuilder();
+    int end = write(out, value, spec, 0);
+    if (end != spec.length()) {
+      throw new IllegalArgumentException("bad value description " + spec);
+    }
+    return out.toString();
+  }
+
+  /** Writes {@code value} described at {@code spec[at...]}; the index after its description. */
+  private static int write(
+      StringBuilder out,
+      @org.checkerframework.checker.nullness.qual.Nullable Object value,
+      String spec,
+      int at) {
+    char kind = spec.charAt(at);
+    int next = skip(spec, at);
+    if (value == null) {
+      out.append("NULL");
+      return next;
+    }
+    switch (kind) {
+      case 'B':
+        out.append(((Boolean) value) ? "TRUE" : "FALSE");
+        break;
+      case 'D':
+        out.append(
+            ((java.math.BigDecimal) value)
+                .setScale(
+                    Integer.parseInt(spec.substring(at + 1, next - 1)),
+                    java.math.RoundingMode.HALF_UP)
+                .toPlainString());
+        break;
+      case 'd':
+        out.append(java.time.LocalDate.ofEpochDay(((Number) value).longValue()));
+        break;
+      case 'T':
+        out.append(
+            TemporalFunctions.timestampToString(
+                ((Number) value).longValue(), Integer.parseInt(spec.substring(at + 1, next - 1))));
+        break;
+      case 'X':
+        byte[] bytes =
+            value instanceof org.apache.calcite.avatica.util.ByteString b
+                ? b.getBytes()
+                : (byte[]) value;
+        out.append(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+        break;
+      case 'A':
+        {
+          out.append('[');
+          boolean first = true;
+          for (Object e : (List<?>) value) {
+            out.append(first ? "" : ", ");
+            first = false;
+            write(out, e, spec, at + 1);
+          }
+          out.append(']');
+          break;
+        }
+      case 'M':
+        {
+          int valueAt = skip(spec, at + 1);
+          out.append('{');
+          boolean first = true;
+          for (java.util.Map.Entry<?, ?> e : ((java.util.Map<?, ?>) value).entrySet()) {
+            out.append(first ? "" : ", ");
+            first = false;
+            write(out, e.getKey(), spec, at + 1);
+            out.append('=');
+            write(out, e.getValue(), spec, valueAt);
+          }
+          out.append('}');
+          break;
+        }
+      default:
+        out.append(value);
+    }
+    return next;
+  }
+
+  /** The index after the description that starts at {@code at}. */
+  private static int skip(String spec, int at) {
+    switch (spec.charAt(at)) {
+      case 'D':
+      case 'T':
+        return spec.indexOf(';', at) + 1;
+      case 'A':
+        return skip(spec, at + 1);
+      case 'M':
+        return skip(spec, skip(spec, at + 1));
+      default:
+        return at + 1;
+    }
+  }
+
+  private static boolean collection(RelDataType t) {
+    return (t.getSqlTypeName() == SqlTypeName.ARRAY || t.getSqlTypeName() == SqlTypeName.MAP)
+        && spec(t) != null;
   }
 
   private static boolean scalar(RelDataType t) {
@@ -129,6 +299,12 @@ public final class RowText {
             string(f, type.isNullable()),
             TemporalFunctions.TIMESTAMP_TO_STRING,
             List.of(x, rex.makeExactLiteral(java.math.BigDecimal.valueOf(type.getPrecision()))));
+      }
+      if (collection(type)) {
+        return rex.makeCall(
+            string(f, type.isNullable()),
+            COLLECTION_TEXT,
+            List.of(x, rex.makeLiteral(java.util.Objects.requireNonNull(spec(type)))));
       }
       if (SqlTypeFamily.BINARY.contains(type)) {
         return rex.makeCall(string(f, type.isNullable()), NumberFunctions.DECODE_UTF8, List.of(x));

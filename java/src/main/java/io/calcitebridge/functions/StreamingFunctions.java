@@ -46,6 +46,18 @@ public final class StreamingFunctions {
 
   static final List<SqlOperator> ALL = List.of(CURRENT_WATERMARK, SOURCE_WATERMARK, PROCTIME);
 
+  /**
+   * Flink's process table functions of changelogs, {@code FROM TO_CHANGELOG(input => TABLE t)} and
+   * {@code FROM_CHANGELOG}, which its batch mode cannot plan ("Cannot generate a valid execution
+   * plan"): the validator refuses them as streaming only.
+   */
+  private static final List<String> STREAMING_TABLES = List.of("TO_CHANGELOG", "FROM_CHANGELOG");
+
+  /** Whether a table function of this name is one of Flink's streaming-only ones. */
+  public static boolean isStreamingTable(String name) {
+    return STREAMING_TABLES.contains(name.toUpperCase(java.util.Locale.ROOT));
+  }
+
   /** Whether {@code op} is one of Flink's streaming-only functions. */
   public static boolean isStreaming(SqlOperator op) {
     return ALL.contains(op);

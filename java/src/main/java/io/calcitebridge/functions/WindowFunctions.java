@@ -255,8 +255,35 @@ public final class WindowFunctions {
 
   /** The operators, for the operator table. */
   static List<SqlOperator> all() {
-    return List.of(WINDOWS, WINDOW_START, WINDOW_END, WINDOW_TIME, GROUP_TUMBLE);
+    return List.of(WINDOWS, WINDOW_START, WINDOW_END, WINDOW_TIME, GROUP_TUMBLE, WINDOWED_TIME);
   }
+
+  /**
+   * The time of a legacy group window {@code GROUP BY TUMBLE(ts, size)}, NOT NULL: the rewrite
+   * ({@link #rewrite}) keeps only the rows whose time is known ({@code WHERE ts IS NOT NULL}) and
+   * groups by {@code TUMBLE($WINDOWED_TIME(ts), size)}, with {@code TUMBLE_START} and {@code
+   * TUMBLE_END} of the same operand, so that they are NOT NULL, as in Flink.
+   */
+  public static final SqlOperator WINDOWED_TIME =
+      Fn.fn(
+          "$WINDOWED_TIME",
+          b -> b.getTypeFactory().createTypeWithNullability(b.getOperandType(0), false),
+          org.apache.calcite.sql.type.OperandTypes.DATETIME,
+          C,
+          "windowedTime",
+          NullPolicy.NONE);
+
+  /** The time itself; the rows of a NULL time were filtered out before it is computed. */
+  public static long windowedTime(@Nullable Long ts) {
+    if (ts == null) {
+      throw new IllegalStateException("a row without a time reached a legacy group window");
+    }
+    return ts;
+  }
+
+  /** The auxiliary functions of a legacy {@code GROUP BY TUMBLE(...)}. */
+  private static final Set<String> TUMBLE_AUXILIARY =
+      Set.of("TUMBLE_START", "TUMBLE_END", "TUMBLE_ROWTIME", "TUMBLE_PROCTIME");
 
   /**
    * A call of one of {@link #OPERATORS} as a call with whether its time is a {@code TIMESTAMP_LTZ}
@@ -349,6 +376,17 @@ public final class WindowFunctions {
                         tvf.getParserPosition(), Messages.RESOURCE.session());
                   }
                 }
+                if (call instanceof org.apache.calcite.sql.SqlOrderBy order
+                    && (order.query instanceof org.apache.calcite.sql.SqlWith with
+                            ? with.body
+                            : order.query)
+                        instanceof SqlSelect select) {
+                  // ORDER BY TUMBLE_START(ts, ...) of a query grouped by TUMBLE(ts, ...).
+                  SqlNode time = legacyTumbleTime(select);
+                  if (time != null) {
+                    order.orderList.accept(auxiliary(time));
+                  }
+                }
                 if (call instanceof SqlSelect select && select.getGroup() != null) {
                   for (SqlNode key : select.getGroup()) {
                     if (key instanceof SqlCall group) {
@@ -367,6 +405,7 @@ public final class WindowFunctions {
                                 ? known
                                 : SqlStdOperatorTable.AND.createCall(
                                     where.getParserPosition(), known, where));
+                        windowed(select, group, time);
                       }
                       if (name.equals("HOP") || name.equals("SESSION")) {
                         throw SqlUtil.newContextException(
@@ -379,6 +418,63 @@ public final class WindowFunctions {
               }
             });
     return out == null ? node : out;
+  }
+
+  /**
+   * The time {@code time} of the legacy group window {@code group} of {@code select} as {@link
+   * #WINDOWED_TIME} of it, in the window and in its auxiliary functions ({@code TUMBLE_START(time,
+   * ...)}) of the select list, {@code HAVING} and {@code ORDER BY}, which the validator matches
+   * with the window by their operands.
+   */
+  private static void windowed(SqlSelect select, SqlCall group, SqlNode time) {
+    SqlShuttle auxiliary = auxiliary(time);
+    select.getSelectList().accept(auxiliary);
+    if (select.getHaving() != null) {
+      select.getHaving().accept(auxiliary);
+    }
+    if (select.getOrderList() != null) {
+      select.getOrderList().accept(auxiliary);
+    }
+    group.setOperand(0, windowedTime(time));
+  }
+
+  /** Makes the auxiliary functions of a legacy group window over {@code time} windowed. */
+  private static SqlShuttle auxiliary(SqlNode time) {
+    return new SqlShuttle() {
+      @Override
+      public @Nullable SqlNode visit(SqlCall call) {
+        if (TUMBLE_AUXILIARY.contains(call.getOperator().getName().toUpperCase(Locale.ROOT))
+            && call.operandCount() >= 2
+            && call.operand(0).equalsDeep(time, org.apache.calcite.util.Litmus.IGNORE)) {
+          call.setOperand(0, windowedTime(call.operand(0)));
+        }
+        return super.visit(call);
+      }
+    };
+  }
+
+  /** The time of the legacy {@code GROUP BY TUMBLE(time, ...)} of {@code select}, or null. */
+  private static @Nullable SqlNode legacyTumbleTime(SqlSelect select) {
+    if (select.getGroup() == null) {
+      return null;
+    }
+    for (SqlNode key : select.getGroup()) {
+      if (key instanceof SqlCall group
+          && group
+              .getOperator()
+              .getName()
+              .toUpperCase(Locale.ROOT)
+              .replace("$", "")
+              .equals("TUMBLE")
+          && group.operandCount() >= 2) {
+        return group.operand(0);
+      }
+    }
+    return null;
+  }
+
+  private static SqlNode windowedTime(SqlNode time) {
+    return WINDOWED_TIME.createCall(time.getParserPosition(), time.clone(time.getParserPosition()));
   }
 
   private static SqlNode window(int kind, SqlCall tvf) {

@@ -128,6 +128,19 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
   @Override
   protected @Nullable SqlNode performUnconditionalRewrites(
       @Nullable SqlNode node, boolean underFrom) {
+    if (node instanceof SqlCall table
+        && table.getKind() == SqlKind.COLLECTION_TABLE
+        && table.operandCount() == 1
+        && table.operand(0) instanceof SqlCall function
+        && io.calcitebridge.functions.StreamingFunctions.isStreamingTable(
+            function.getOperator().getName())) {
+      throw new PositionedException(
+          ErrorKind.UNSUPPORTED,
+          function.getOperator().getName().toUpperCase(java.util.Locale.ROOT)
+              + " is for streaming queries only: a batch query has no changelog (Flink's batch"
+              + " mode cannot plan it either)",
+          function.getParserPosition());
+    }
     SqlNode rewritten = super.performUnconditionalRewrites(node, underFrom);
     if (rewritten instanceof org.apache.calcite.sql.SqlBasicCall call) {
       org.apache.calcite.sql.SqlOperator flink =
