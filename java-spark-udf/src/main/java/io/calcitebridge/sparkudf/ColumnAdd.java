@@ -13,14 +13,7 @@ public final class ColumnAdd implements UDF3<String, Object, Row, byte[]> {
 
   @Override
   public byte[] call(String spec, Object blob, Row pairs) {
-    int n = pairs.length() / 2;
-    String[][] s = Values.spec(spec, n);
-    Object[] keys = new Object[n];
-    Object[] values = new Object[n];
-    for (int i = 0; i < n; i++) {
-      keys[i] = Values.key(pairs.get(2 * i));
-      values[i] = Values.value(pairs.get(2 * i + 1), s[0][i]);
-    }
-    return Values.bytes(DynColRuntime.add(Blobs.of(blob), keys, values, s[0], s[1]));
+    Values.Pairs p = Values.pairs(spec, pairs);
+    return Values.bytes(DynColRuntime.add(Blobs.of(blob), p.keys(), p.values(), p.kinds(), p.types()));
   }
 }

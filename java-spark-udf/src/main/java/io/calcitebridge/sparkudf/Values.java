@@ -21,7 +21,7 @@ final class Values {
    * The spec of the (name, value) pairs: {@code kind:type;kind:type;...}, one field a pair, the
    * type '' when the SQL gave no {@code AS type}.
    */
-  static String[][] spec(String spec, int pairs) {
+  private static String[][] spec(String spec, int pairs) {
     String[] fields = spec.split(";", -1);
     if (fields.length != pairs) {
       throw new IllegalArgumentException(
@@ -35,6 +35,22 @@ final class Values {
       types[i] = parts.length > 1 ? parts[1] : "";
     }
     return new String[][] {kinds, types};
+  }
+
+  /** The (name, value) pairs of a STRUCT, with each value's kind and {@code AS} type. */
+  record Pairs(Object[] keys, Object[] values, String[] kinds, String[] types) {}
+
+  /** The pairs of {@code row} (name, value, name, value, ...) described by {@code spec}. */
+  static Pairs pairs(String spec, Row row) {
+    int n = row.length() / 2;
+    String[][] s = spec(spec, n);
+    Object[] keys = new Object[n];
+    Object[] values = new Object[n];
+    for (int i = 0; i < n; i++) {
+      keys[i] = key(row.get(2 * i));
+      values[i] = value(row.get(2 * i + 1), s[0][i]);
+    }
+    return new Pairs(keys, values, s[0], s[1]);
   }
 
   /** The keys of a row of keys, as {@link DynColRuntime} takes them. */
