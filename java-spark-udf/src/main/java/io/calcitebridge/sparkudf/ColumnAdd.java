@@ -14,6 +14,7 @@ public final class ColumnAdd implements UDF3<String, Object, Row, byte[]> {
   @Override
   public byte[] call(String spec, Object blob, Row pairs) {
     Values.Pairs p = Values.pairs(spec, pairs);
-    return Values.bytes(DynColRuntime.add(Blobs.of(blob), p.keys(), p.values(), p.kinds(), p.types()));
+    return Values.bytes(
+        DynColRuntime.add(Blobs.of(blob), p.keys(), p.values(), p.kinds(), p.types()));
   }
 }

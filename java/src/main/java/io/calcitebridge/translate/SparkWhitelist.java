@@ -227,7 +227,7 @@ final class SparkWhitelist {
           }
         }
         if (!AGGREGATES.contains(call.getAggregation().getKind())) {
-          throw refuse("the aggregate function " + call.getAggregation().getName());
+          throw refuse(Refusal.aggregate(call.getAggregation()));
         }
         if (call.hasFilter() || !call.collation.getFieldCollations().isEmpty()) {
           throw refuse("an aggregate with FILTER or WITHIN GROUP");
@@ -369,11 +369,11 @@ final class SparkWhitelist {
         }
       }
       if (!CALLS.contains(kind)) {
-        throw refuse("the function " + call.getOperator().getName());
+        throw refuse(Refusal.function(call.getOperator()));
       }
       if (kind == SqlKind.OTHER || kind == SqlKind.OTHER_FUNCTION) {
         if (!FUNCTIONS.contains(call.getOperator().getName())) {
-          throw refuse("the function " + call.getOperator().getName());
+          throw refuse(Refusal.function(call.getOperator()));
         }
       }
       switch (kind) {

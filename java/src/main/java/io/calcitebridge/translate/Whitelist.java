@@ -194,7 +194,7 @@ final class Whitelist {
           }
         }
         if (!AGGREGATES.contains(call.getAggregation().getKind())) {
-          throw refuse("the aggregate function " + call.getAggregation().getName());
+          throw refuse(Refusal.aggregate(call.getAggregation()));
         }
         if (call.hasFilter() || !call.collation.getFieldCollations().isEmpty()) {
           throw refuse("an aggregate with FILTER or WITHIN GROUP");
@@ -331,11 +331,11 @@ final class Whitelist {
         }
       }
       if (!CALLS.contains(kind)) {
-        throw refuse("the function " + call.getOperator().getName());
+        throw refuse(Refusal.function(call.getOperator()));
       }
       if (kind == SqlKind.OTHER || kind == SqlKind.OTHER_FUNCTION) {
         if (!FUNCTIONS.contains(call.getOperator().getName())) {
-          throw refuse("the function " + call.getOperator().getName());
+          throw refuse(Refusal.function(call.getOperator()));
         }
       }
       switch (kind) {

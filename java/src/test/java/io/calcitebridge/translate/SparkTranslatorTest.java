@@ -90,6 +90,13 @@ class SparkTranslatorTest {
     assertTrue(similar.getMessage().contains("SIMILAR TO"), similar.getMessage());
     Refusal element = assertThrows(Refusal.class, () -> sql("SELECT ELEMENT(tags) FROM t"));
     assertTrue(element.getMessage().contains("ELEMENT"), element.getMessage());
+    // An operator that SQL conversion made is named as the user wrote it.
+    Refusal text =
+        assertThrows(
+            Refusal.class, () -> sql("SELECT CAST(CAST(ts AS TIMESTAMP_LTZ(3)) AS STRING) FROM t"));
+    assertTrue(
+        text.getMessage().endsWith("cannot run a CAST of a TIMESTAMP_LTZ to STRING"),
+        text.getMessage());
   }
 
   @Test
