@@ -89,8 +89,8 @@ public final class FlinkFunctions {
 
   /**
    * The function that replaces a standard one whose Calcite implementation gives another answer
-   * than Flink's ({@code LOG10(1000)} is 3.0, {@code REPLACE('ab', '', 'x')} is {@code 'xaxbx'}),
-   * or null. SQL conversion makes the swap, keeping the validated type.
+   * than Flink's ({@code LOG10(1000)} is 3.0, {@code REPLACE('ab', '', 'x')} is {@code 'xaxbx'},
+   * {@code POSITION} counts code points), or null. SQL conversion makes the swap, keeping the validated type.
    */
   public static @Nullable SqlOperator replacing(SqlOperator standard) {
     if (standard == SqlStdOperatorTable.LOG10) {
@@ -98,6 +98,9 @@ public final class FlinkFunctions {
     }
     if (standard == SqlStdOperatorTable.REPLACE) {
       return StringFunctions.REPLACE;
+    }
+    if (standard == SqlStdOperatorTable.POSITION) {
+      return StringFunctions.LOCATE; // code points, and an empty string is at 1
     }
     return null;
   }

@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeUtil;
@@ -20,6 +21,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>Nor has a string a common type with an ARRAY, MAP or ROW: {@code SELECT CAST(NULL AS
  * ARRAY<INT>) UNION SELECT 'bc'} validated as an ARRAY and failed in conversion (a
  * ClassCastException); Flink and DuckDB refuse it.
+ *
+ * <p>Nor does a function that wants a string take a number, a BOOLEAN, a datetime or an interval
+ * in its place: {@code UPPER(123)}, {@code CONCAT('a', 1)} and {@code SUBSTRING(12345 FROM 2)}
+ * are validation errors, as in Flink (whose validator has no implicit coercion into a string) and
+ * DuckDB. An explicit {@code CAST(x AS STRING)} says which text is meant.
  */
 public final class BridgeTypeCoercion extends TypeCoercionImpl {
   public BridgeTypeCoercion(RelDataTypeFactory typeFactory, SqlValidator validator) {
@@ -52,6 +58,26 @@ public final class BridgeTypeCoercion extends TypeCoercionImpl {
         && operandTypes.stream().anyMatch(SqlTypeUtil::isCharacter)) {
       return false;
     }
+    if (binding.getOperator() instanceof SqlFunction && notTextForText(operandTypes, expectedFamilies)) {
+      return false;
+    }
     return super.builtinFunctionCoercion(binding, operandTypes, expectedFamilies);
+  }
+
+  /** Whether an operand that is a number, BOOLEAN, datetime or interval stands for a string. */
+  private static boolean notTextForText(
+      List<RelDataType> operandTypes, List<SqlTypeFamily> expectedFamilies) {
+    for (int i = 0; i < Math.min(operandTypes.size(), expectedFamilies.size()); i++) {
+      SqlTypeFamily family = expectedFamilies.get(i);
+      RelDataType type = operandTypes.get(i);
+      if ((family == SqlTypeFamily.CHARACTER || family == SqlTypeFamily.STRING)
+          && (SqlTypeUtil.isNumeric(type)
+              || SqlTypeUtil.isBoolean(type)
+              || SqlTypeUtil.isDatetime(type)
+              || SqlTypeUtil.isInterval(type))) {
+        return true;
+      }
+    }
+    return false;
   }
 }
