@@ -219,12 +219,14 @@ public final class Convertlets implements SqlRexConvertletTable {
     }
     SqlOperator flink = FlinkFunctions.replacing(call.getOperator());
     if (flink != null) {
-      return (cx, c) ->
-          cx.getRexBuilder()
-              .makeCall(
-                  cx.getValidator().getValidatedNodeType(c),
-                  flink,
-                  c.getOperandList().stream().map(cx::convertExpression).toList());
+      return (cx, c) -> {
+        List<RexNode> operands = c.getOperandList().stream().map(cx::convertExpression).toList();
+        // A call that another convertlet made (SQRT as POWER(x, 0.5)) has no validated type.
+        RelDataType type = cx.getValidator().getValidatedNodeTypeIfKnown(c);
+        return type == null
+            ? cx.getRexBuilder().makeCall(flink, operands)
+            : cx.getRexBuilder().makeCall(type, flink, operands);
+      };
     }
     if (ConditionalFunctions.CONVERTED.contains(call.getOperator())) {
       // Flink's IF, IFNULL, GREATEST, LEAST: operands cast to the result type, IF as CASE.

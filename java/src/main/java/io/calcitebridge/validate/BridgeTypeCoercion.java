@@ -23,9 +23,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * ClassCastException); Flink and DuckDB refuse it.
  *
  * <p>Nor does a function that wants a string take a number, a BOOLEAN, a datetime or an interval
- * in its place: {@code UPPER(123)}, {@code CONCAT('a', 1)} and {@code SUBSTRING(12345 FROM 2)}
- * are validation errors, as in Flink (whose validator has no implicit coercion into a string) and
- * DuckDB. An explicit {@code CAST(x AS STRING)} says which text is meant.
+ * in its place, one that wants a number a string, or one that wants an exact number a DOUBLE:
+ * {@code UPPER(123)}, {@code CONCAT('a', 1)}, {@code SUBSTRING(12345 FROM 2)}, {@code ROUND('1.25',
+ * 1)} and {@code MOD(CAST(7.5 AS DOUBLE), 2)} are validation errors, as in Flink (whose validator
+ * has no implicit coercion) and DuckDB. An explicit {@code CAST} says which value is meant.
  */
 public final class BridgeTypeCoercion extends TypeCoercionImpl {
   public BridgeTypeCoercion(RelDataTypeFactory typeFactory, SqlValidator validator) {
@@ -58,23 +59,35 @@ public final class BridgeTypeCoercion extends TypeCoercionImpl {
         && operandTypes.stream().anyMatch(SqlTypeUtil::isCharacter)) {
       return false;
     }
-    if (binding.getOperator() instanceof SqlFunction && notTextForText(operandTypes, expectedFamilies)) {
+    if (binding.getOperator() instanceof SqlFunction && refusedByFlink(operandTypes, expectedFamilies)) {
       return false;
     }
     return super.builtinFunctionCoercion(binding, operandTypes, expectedFamilies);
   }
 
-  /** Whether an operand that is a number, BOOLEAN, datetime or interval stands for a string. */
-  private static boolean notTextForText(
+  /**
+   * Whether an operand stands for a type Flink does not convert it to implicitly: a number,
+   * BOOLEAN, datetime or interval for a string, a string for a number, an approximate number
+   * (DOUBLE) for an exact one ({@code MOD(CAST(7.5 AS DOUBLE), 2)}).
+   */
+  private static boolean refusedByFlink(
       List<RelDataType> operandTypes, List<SqlTypeFamily> expectedFamilies) {
     for (int i = 0; i < Math.min(operandTypes.size(), expectedFamilies.size()); i++) {
       SqlTypeFamily family = expectedFamilies.get(i);
       RelDataType type = operandTypes.get(i);
-      if ((family == SqlTypeFamily.CHARACTER || family == SqlTypeFamily.STRING)
-          && (SqlTypeUtil.isNumeric(type)
-              || SqlTypeUtil.isBoolean(type)
-              || SqlTypeUtil.isDatetime(type)
-              || SqlTypeUtil.isInterval(type))) {
+      boolean text = family == SqlTypeFamily.CHARACTER || family == SqlTypeFamily.STRING;
+      boolean exact =
+          family == SqlTypeFamily.EXACT_NUMERIC
+              || family == SqlTypeFamily.INTEGER
+              || family == SqlTypeFamily.DECIMAL;
+      boolean number = exact || family == SqlTypeFamily.NUMERIC;
+      if (text
+              && (SqlTypeUtil.isNumeric(type)
+                  || SqlTypeUtil.isBoolean(type)
+                  || SqlTypeUtil.isDatetime(type)
+                  || SqlTypeUtil.isInterval(type))
+          || number && SqlTypeUtil.isCharacter(type)
+          || exact && SqlTypeUtil.isApproximateNumeric(type)) {
         return true;
       }
     }
