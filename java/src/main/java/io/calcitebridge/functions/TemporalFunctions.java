@@ -51,8 +51,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * FROM_UNIXTIME}, {@code TO_DATE}, {@code CONVERT_TZ}, {@code DATE_FORMAT} of a string): there its
  * rules hold too, a prefix that parses is enough, a wall-clock time that a change to daylight
  * saving time repeats is the later instant, and only {@code TO_DATE} refuses a day past the end of
- * its month. A string that does not parse gives NULL, except in {@code UNIX_TIMESTAMP}, which
- * gives {@link Long#MIN_VALUE} as Flink does.
+ * its month. A string that does not parse gives NULL, except in {@code UNIX_TIMESTAMP}, which gives
+ * {@link Long#MIN_VALUE} as Flink does.
  *
  * <p>{@code CURRENT_TIMESTAMP} is a {@code TIMESTAMP_LTZ(3)} and {@code LOCALTIMESTAMP} a {@code
  * TIMESTAMP(3)}, as in Flink: they replace Calcite's standard operators of those names ({@link

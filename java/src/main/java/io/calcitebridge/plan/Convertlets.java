@@ -41,8 +41,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       becomes {@link #CHAR_LENGTH}, whose implementation the Enumerable engine and constant
  *       reduction both call, so a folded literal has the same value as a computed one.
  *   <li>{@code LOG10}, {@code REPLACE} and {@code POSITION} become Flink's ({@link
- *       FlinkFunctions#replacing}), and {@code TRIM} Flink's {@code BTRIM}, {@code LTRIM} or
- *       {@code RTRIM} (a set of characters to trim, of any length).
+ *       FlinkFunctions#replacing}), and {@code TRIM} Flink's {@code BTRIM}, {@code LTRIM} or {@code
+ *       RTRIM} (a set of characters to trim, of any length).
  *   <li>Flink's {@code IF}, {@code IFNULL}, {@code GREATEST} and {@code LEAST} ({@link
  *       ConditionalFunctions#convert}).
  *   <li>Flink's numbers: casts, {@code ROUND}, {@code SUBSTRING}, {@code EXTRACT(MILLISECOND)} and
@@ -364,8 +364,7 @@ public final class Convertlets implements SqlRexConvertletTable {
    * Calcite's wants a single character.
    */
   private static RexNode trim(SqlRexContext cx, SqlCall c) {
-    SqlTrimFunction.Flag flag =
-        ((SqlLiteral) c.operand(0)).getValueAs(SqlTrimFunction.Flag.class);
+    SqlTrimFunction.Flag flag = ((SqlLiteral) c.operand(0)).getValueAs(SqlTrimFunction.Flag.class);
     SqlOperator op =
         switch (flag) {
           case LEADING -> StringFunctions.LTRIM;

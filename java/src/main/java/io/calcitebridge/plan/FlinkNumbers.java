@@ -35,8 +35,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>{@code CAST(s AS INT)} (any integer type) of a string drops a fraction: {@code '1.5'} is 1.
  *   <li>{@code CAST(b AS STRING)} of BYTES decodes UTF-8 ({@code X'41'} is {@code A}); Calcite's
  *       gives the hexadecimal digits.
- *   <li>{@code CAST(d AS STRING)} of a DOUBLE or FLOAT is Java's text of it ({@code 0.0}); Calcite's
- *       writes zero as {@code 0E0}.
+ *   <li>{@code CAST(d AS STRING)} of a DOUBLE or FLOAT is Java's text of it ({@code 0.0});
+ *       Calcite's writes zero as {@code 0E0}.
  *   <li>{@code ROUND} and {@code TRUNCATE} of a DECIMAL to a literal scale give the value at the
  *       validated scale ({@code ROUND(1.2345, 2)} is {@code 1.23}, {@code DECIMAL(4, 2)}).
  *   <li>{@code x / y} of DECIMALs keeps 34 digits, rounded half up to the result's scale.
@@ -44,9 +44,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>{@code EXTRACT(MILLISECOND ...)} is the milliseconds within the second (345 for {@code
  *       10:11:12.345}); Calcite's counts the seconds too (12345). {@code MICROSECOND} and {@code
  *       NANOSECOND} likewise.
- *   <li>{@code TIMESTAMPDIFF(MONTH|QUARTER|YEAR, ...)} of DATEs, TIMESTAMPs and TIMESTAMP_LTZs (their
- *       wall-clock times in the session zone) counts a month from the 31st of January to the 28th
- *       of February, as Flink does; Calcite's gave 0, and failed on a TIMESTAMP_LTZ.
+ *   <li>{@code TIMESTAMPDIFF(MONTH|QUARTER|YEAR, ...)} of DATEs, TIMESTAMPs and TIMESTAMP_LTZs
+ *       (their wall-clock times in the session zone) counts a month from the 31st of January to the
+ *       28th of February, as Flink does; Calcite's gave 0, and failed on a TIMESTAMP_LTZ.
  *   <li>{@code TIMESTAMPDIFF} of a DATE and a TIMESTAMP in weeks down to seconds counts from the
  *       DATE's midnight; Calcite's subtracted days from milliseconds.
  * </ul>
@@ -297,12 +297,18 @@ final class FlinkNumbers {
     if (mixed) {
       // A DATE and a TIMESTAMP: both as milliseconds; Calcite's subtraction mixed days and them.
       RelDataType bigint = f.createSqlType(SqlTypeName.BIGINT);
-      RexNode m1 = rex.makeReinterpretCast(nullableAs(f, bigint, t1), millis(rex, f, t1), rex.makeLiteral(false));
-      RexNode m2 = rex.makeReinterpretCast(nullableAs(f, bigint, t2), millis(rex, f, t2), rex.makeLiteral(false));
+      RexNode m1 =
+          rex.makeReinterpretCast(
+              nullableAs(f, bigint, t1), millis(rex, f, t1), rex.makeLiteral(false));
+      RexNode m2 =
+          rex.makeReinterpretCast(
+              nullableAs(f, bigint, t2), millis(rex, f, t2), rex.makeLiteral(false));
       RexNode diff = rex.makeCall(SqlStdOperatorTable.MINUS, m2, m1);
       RexNode units =
           rex.makeCall(
-              SqlStdOperatorTable.DIVIDE, diff, rex.makeExactLiteral(BigDecimal.valueOf(millisPer)));
+              SqlStdOperatorTable.DIVIDE,
+              diff,
+              rex.makeExactLiteral(BigDecimal.valueOf(millisPer)));
       return rex.makeCast(type, units);
     }
     RexNode months =
