@@ -4,6 +4,7 @@ import static io.calcitebridge.functions.Fn.Nulls.ANY;
 import static io.calcitebridge.functions.Fn.fn;
 import static io.calcitebridge.functions.Fn.strict;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -430,12 +431,43 @@ public final class CollectionFunctions {
     return out;
   }
 
+  /**
+   * Whether an element equals {@code e}: numbers by value, whatever their class and scale ({@code
+   * 2.5} and {@code 2.50}, an INT and a BIGINT), as Flink compares them; else {@link
+   * Objects#equals}.
+   */
+  private static boolean same(@Nullable Object x, @Nullable Object e) {
+    if (x instanceof Number a
+        && e instanceof Number b
+        && (a.getClass() != b.getClass() || a instanceof BigDecimal)
+        && !(a instanceof Double
+            || a instanceof Float
+            || b instanceof Double
+            || b instanceof Float)) {
+      return new BigDecimal(a.toString()).compareTo(new BigDecimal(b.toString())) == 0;
+    }
+    return Objects.equals(x, e);
+  }
+
   public static boolean arrayContains(List<@Nullable Object> a, @Nullable Object e) {
-    return a.contains(e);
+    for (Object x : a) {
+      if (same(x, e)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public static @Nullable Integer arrayPosition(List<@Nullable Object> a, @Nullable Object e) {
-    return e == null ? null : a.indexOf(e) + 1;
+    if (e == null) {
+      return null;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (same(a.get(i), e)) {
+        return i + 1;
+      }
+    }
+    return 0;
   }
 
   public static List<@Nullable Object> arrayDistinct(List<@Nullable Object> a) {
@@ -445,7 +477,7 @@ public final class CollectionFunctions {
   public static List<@Nullable Object> arrayRemove(List<@Nullable Object> a, @Nullable Object e) {
     List<@Nullable Object> out = new ArrayList<>(a.size());
     for (Object x : a) {
-      if (!Objects.equals(x, e)) {
+      if (!same(x, e)) {
         out.add(x);
       }
     }
@@ -463,18 +495,19 @@ public final class CollectionFunctions {
   }
 
   /**
-   * Elements {@code start} to {@code end}, both included, counting from 1; a negative position
-   * counts from the end (-1 is the last), 0 is the first.
+   * Elements {@code start} to {@code end}, both included, counting from 1, as Flink slices: a
+   * negative position counts from the end (-1 is the last), a start before the first is the first,
+   * and an end of 0 (or counted back to 0) is the first.
    */
   public static List<@Nullable Object> arraySlice(List<@Nullable Object> a, int start, int end) {
     int n = a.size();
-    int from = start < 0 ? n + start : Math.max(start - 1, 0);
-    int to = end < 0 ? n + end : Math.min(end - 1, n - 1);
-    from = Math.max(from, 0);
-    if (from > to || from >= n) {
+    long from = Math.max(1L, start < 0 ? (long) start + n + 1 : start);
+    long to = end < 0 ? (long) end + n + 1 : end;
+    to = to == 0 ? 1 : Math.min(to, n);
+    if (n == 0 || from > to) {
       return new ArrayList<>();
     }
-    return new ArrayList<>(a.subList(from, to + 1));
+    return new ArrayList<>(a.subList((int) from - 1, (int) to));
   }
 
   public static List<@Nullable Object> arraySort(List<@Nullable Object> a) {

@@ -89,8 +89,9 @@ public final class FlinkFunctions {
 
   /**
    * The function that replaces a standard one whose Calcite implementation gives another answer
-   * than Flink's ({@code LOG10(1000)} is 3.0, {@code REPLACE('ab', '', 'x')} is {@code 'xaxbx'}),
-   * or null. SQL conversion makes the swap, keeping the validated type.
+   * than Flink's ({@code LOG10(1000)} is 3.0, {@code REPLACE('ab', '', 'x')} is {@code 'xaxbx'},
+   * {@code POSITION} counts code points, {@code LN(0)} is -Infinity, {@code POWER} is {@link
+   * Math#pow}), or null. SQL conversion makes the swap, keeping the validated type.
    */
   public static @Nullable SqlOperator replacing(SqlOperator standard) {
     if (standard == SqlStdOperatorTable.LOG10) {
@@ -98,6 +99,15 @@ public final class FlinkFunctions {
     }
     if (standard == SqlStdOperatorTable.REPLACE) {
       return StringFunctions.REPLACE;
+    }
+    if (standard == SqlStdOperatorTable.LN) {
+      return MathFunctions.LN;
+    }
+    if (standard == SqlStdOperatorTable.POWER) {
+      return MathFunctions.POWER;
+    }
+    if (standard == SqlStdOperatorTable.POSITION) {
+      return StringFunctions.LOCATE; // code points, and an empty string is at 1
     }
     return null;
   }

@@ -58,6 +58,13 @@ public final class MathFunctions {
   /** Standard {@code LOG10} as Flink computes it, {@link Math#log10} (exact for powers of 10). */
   public static final SqlOperator LOG10 = unary("LOG10", "log10");
 
+  /** Standard {@code LN} as Flink computes it, {@link Math#log}: -Infinity at 0, NaN below. */
+  public static final SqlOperator LN = unary("LN", "ln");
+
+  /** Standard {@code POWER} as Flink computes it, {@link Math#pow} of DOUBLEs (NaN^0 is 1). */
+  public static final SqlOperator POWER =
+      strict("POWER", of(SqlTypeName.DOUBLE, ANY), OperandTypes.NUMERIC_NUMERIC, C, "power");
+
   /** A random (version 4) UUID; never folded into a constant ({@link Fn#isDeterministic}). */
   public static final SqlOperator UUID =
       strict("UUID", string(NEVER), OperandTypes.NILADIC, C, "uuid");
@@ -72,6 +79,14 @@ public final class MathFunctions {
   /** The logarithm of {@code x} to base {@code base}. */
   public static double log(double base, double x) {
     return Math.log(x) / Math.log(base);
+  }
+
+  public static double ln(double x) {
+    return Math.log(x);
+  }
+
+  public static double power(double x, double y) {
+    return Math.pow(x, y);
   }
 
   public static double log10(double x) {

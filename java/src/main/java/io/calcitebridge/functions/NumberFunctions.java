@@ -229,6 +229,17 @@ public final class NumberFunctions {
   public static final SqlOperator DECODE_UTF8 =
       strict("CAST", string(ANY), OperandTypes.BINARY, C, "decodeUtf8");
 
+  /**
+   * {@code CAST(d AS STRING)} of a DOUBLE as Flink writes it, Java's {@link Double#toString}
+   * ({@code 0.0}, {@code 1.0E20}); Calcite's writes zero as {@code 0E0}.
+   */
+  public static final SqlOperator DOUBLE_TEXT =
+      strict("CAST", string(ANY), OperandTypes.NUMERIC, C, "doubleText");
+
+  /** {@code CAST(f AS STRING)} of a FLOAT as Flink writes it, Java's {@link Float#toString}. */
+  public static final SqlOperator FLOAT_TEXT =
+      strict("CAST", string(ANY), OperandTypes.NUMERIC, C, "floatText");
+
   /** Whole months from {@code t1} to {@code t2} (milliseconds), as Flink's TIMESTAMPDIFF. */
   public static final SqlOperator MONTHS_BETWEEN =
       strict(
@@ -282,6 +293,14 @@ public final class NumberFunctions {
     } catch (ArithmeticException e) {
       throw new ArithmeticException("integer overflow: '" + s + "' does not fit a BIGINT");
     }
+  }
+
+  public static String doubleText(double d) {
+    return Double.toString(d);
+  }
+
+  public static String floatText(float f) {
+    return Float.toString(f);
   }
 
   public static String decodeUtf8(ByteString b) {

@@ -327,10 +327,11 @@ public final class StringFunctions {
     return ltrim(s, " ");
   }
 
+  /** {@code s} without the code points of {@code chars} at its start. */
   public static String ltrim(String s, String chars) {
     int i = 0;
-    while (i < s.length() && chars.indexOf(s.charAt(i)) >= 0) {
-      i++;
+    while (i < s.length() && chars.indexOf(s.codePointAt(i)) >= 0) {
+      i += Character.charCount(s.codePointAt(i));
     }
     return s.substring(i);
   }
@@ -339,10 +340,11 @@ public final class StringFunctions {
     return rtrim(s, " ");
   }
 
+  /** {@code s} without the code points of {@code chars} at its end. */
   public static String rtrim(String s, String chars) {
     int i = s.length();
-    while (i > 0 && chars.indexOf(s.charAt(i - 1)) >= 0) {
-      i--;
+    while (i > 0 && chars.indexOf(s.codePointBefore(i)) >= 0) {
+      i -= Character.charCount(s.codePointBefore(i));
     }
     return s.substring(0, i);
   }
@@ -385,8 +387,11 @@ public final class StringFunctions {
     }
   }
 
-  /** Whether a part of {@code s} matches; FALSE for an invalid pattern, as in Flink. */
+  /** Whether a part of {@code s} matches; FALSE for an invalid or empty pattern, as in Flink. */
   public static boolean regexp(String s, String regex) {
+    if (regex.isEmpty()) {
+      return false;
+    }
     try {
       return Pattern.compile(regex).matcher(s).find();
     } catch (PatternSyntaxException e) {
@@ -588,8 +593,14 @@ public final class StringFunctions {
     return locate(sub, s, 1);
   }
 
-  /** The code-point position (from 1) of {@code sub} at or after {@code from}; 0 if none. */
+  /**
+   * The code-point position (from 1) of {@code sub} at or after {@code from}; 0 if none, 1 for an
+   * empty {@code sub}.
+   */
   public static int locate(String sub, String s, int from) {
+    if (sub.isEmpty()) {
+      return 1; // Flink finds an empty string at 1, whatever the start
+    }
     int count = s.codePointCount(0, s.length());
     int start = Math.max(from, 1) - 1;
     if (start > count) {
@@ -609,7 +620,7 @@ public final class StringFunctions {
 
   /** The field {@code index} (from 0) of {@code s} split at every {@code sep}; NULL past them. */
   public static String splitIndex(String s, String sep, int index) {
-    if (index < 0) {
+    if (index < 0 || s.isEmpty()) { // an empty string has no fields in Flink
       return null;
     }
     if (sep.isEmpty()) {
@@ -645,8 +656,8 @@ public final class StringFunctions {
   }
 
   /**
-   * Code points from {@code pos} (from 1; 0 is 1; below 0 counts from the end) on, {@code len} of
-   * them; NULL for a negative length.
+   * Code points from {@code pos} (from 1; 0 is 1; below 0 counts from the end, and {@code ''} when
+   * it counts past the first) on, {@code len} of them; NULL for a negative length.
    */
   public static String substr(String s, int pos, int len) {
     if (len < 0) {
@@ -654,6 +665,9 @@ public final class StringFunctions {
     }
     int n = s.codePointCount(0, s.length());
     long start = pos > 0 ? pos - 1L : pos < 0 ? (long) n + pos : 0L;
+    if (start < 0) {
+      return ""; // Flink: a start before the first code point gives ''
+    }
     long end = len == Integer.MAX_VALUE ? n : start + len;
     start = Math.max(start, 0);
     end = Math.min(end, n);

@@ -8,18 +8,21 @@ import static io.calcitebridge.functions.Fn.strict;
 import static io.calcitebridge.functions.Fn.string;
 
 import java.math.BigDecimal;
+import java.text.ParseException;
+import java.text.SimpleDateFormat;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.ResolverStyle;
 import java.time.temporal.ChronoField;
 import java.time.temporal.TemporalAccessor;
 import java.time.temporal.TemporalQueries;
+import java.util.Date;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -43,9 +46,13 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * a {@code TIMESTAMP_LTZ} value the milliseconds of its instant since the epoch; the functions that
  * show an instant as a wall-clock time or read one as an instant ({@code FROM_UNIXTIME}, {@code
  * UNIX_TIMESTAMP}, {@code DATE_FORMAT} of a {@code TIMESTAMP_LTZ}) do so in the session's {@code
- * table.local-time-zone}. Patterns are Java's {@link DateTimeFormatter}'s, as Flink's are. A string
- * that does not parse gives NULL, except in {@code UNIX_TIMESTAMP}, which gives {@link
- * Long#MIN_VALUE} as Flink does.
+ * table.local-time-zone}. Patterns are Java's {@link DateTimeFormatter}'s, as Flink's are, except
+ * where Flink reads or writes with a {@link SimpleDateFormat} ({@code UNIX_TIMESTAMP}, {@code
+ * FROM_UNIXTIME}, {@code TO_DATE}, {@code CONVERT_TZ}, {@code DATE_FORMAT} of a string): there its
+ * rules hold too, a prefix that parses is enough, a wall-clock time that a change to daylight
+ * saving time repeats is the later instant, and only {@code TO_DATE} refuses a day past the end of
+ * its month. A string that does not parse gives NULL, except in {@code UNIX_TIMESTAMP}, which gives
+ * {@link Long#MIN_VALUE} as Flink does.
  *
  * <p>{@code CURRENT_TIMESTAMP} is a {@code TIMESTAMP_LTZ(3)} and {@code LOCALTIMESTAMP} a {@code
  * TIMESTAMP(3)}, as in Flink: they replace Calcite's standard operators of those names ({@link
@@ -303,6 +310,46 @@ public final class TemporalFunctions {
           .optionalEnd()
           .toFormatter(Locale.US);
 
+  /**
+   * Flink's text of a timestamp for {@code TO_TIMESTAMP}: a date whose month and day may have one
+   * digit, then optionally a space and a time with seconds and an optional fraction; no {@code T}.
+   */
+  private static final DateTimeFormatter FLINK_TIMESTAMP =
+      new DateTimeFormatterBuilder()
+          .appendPattern("uuuu-[MM][M]-[dd][d]")
+          .optionalStart()
+          .appendPattern(" [HH][H]:[mm][m]:[ss][s]")
+          .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
+          .optionalEnd()
+          .toFormatter(Locale.US)
+          .withResolverStyle(ResolverStyle.SMART);
+
+  /** A {@link SimpleDateFormat} of {@code pattern} in {@code zone}, lenient or not. */
+  private static SimpleDateFormat simple(String pattern, TimeZone zone, boolean lenient) {
+    SimpleDateFormat f = new SimpleDateFormat(pattern, Locale.US);
+    f.setTimeZone(zone);
+    f.setLenient(lenient);
+    return f;
+  }
+
+  /** The instant a string's prefix holds in {@code pattern} in {@code zone}, as Flink reads it. */
+  private static @Nullable Date parseSimple(
+      String s, String pattern, TimeZone zone, boolean lenient) {
+    try {
+      return simple(pattern, zone, lenient).parse(s);
+    } catch (ParseException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static @Nullable String formatSimple(Date d, String pattern, TimeZone zone) {
+    try {
+      return simple(pattern, zone, true).format(d);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
   /** The date and time a string holds in {@code pattern}; midnight when it has no time. */
   private static @Nullable LocalDateTime parse(String s, @Nullable String pattern) {
     try {
@@ -345,22 +392,18 @@ public final class TemporalFunctions {
     return format(wallClock(timestamp), pattern);
   }
 
+  /** DATE_FORMAT of a string: read as {@code yyyy-MM-dd HH:mm:ss}, leniently, as Flink does. */
   public static @Nullable String dateFormat(String timestamp, String pattern) {
-    LocalDateTime t = parseDateTime(timestamp);
-    return t == null ? null : format(t, pattern);
+    Date d = parseSimple(timestamp, "yyyy-MM-dd HH:mm:ss", UTC, true);
+    return d == null ? null : formatSimple(d, pattern, UTC);
   }
 
   public static @Nullable String convertTz(String timestamp, String from, String to) {
-    LocalDateTime t = parseDateTime(timestamp);
-    if (t == null) {
+    if (parseDateTime(timestamp) == null) {
       return null;
     }
-    ZoneId target = TimeZone.getTimeZone(to).toZoneId();
-    LocalDateTime out =
-        t.atZone(TimeZone.getTimeZone(from).toZoneId())
-            .withZoneSameInstant(target)
-            .toLocalDateTime();
-    return format(out, "yyyy-MM-dd HH:mm:ss");
+    Date d = parseSimple(timestamp, "yyyy-MM-dd HH:mm:ss", TimeZone.getTimeZone(from), true);
+    return d == null ? null : formatSimple(d, "yyyy-MM-dd HH:mm:ss", TimeZone.getTimeZone(to));
   }
 
   public static @Nullable String fromUnixtime(TimeZone zone, long seconds) {
@@ -368,8 +411,7 @@ public final class TemporalFunctions {
   }
 
   public static @Nullable String fromUnixtime(TimeZone zone, long seconds, String pattern) {
-    LocalDateTime t = LocalDateTime.ofInstant(Instant.ofEpochSecond(seconds), zone.toZoneId());
-    return format(t, pattern);
+    return formatSimple(new Date(Math.multiplyExact(seconds, 1000L)), pattern, zone);
   }
 
   public static long unixTimestamp(DataContext root) {
@@ -381,23 +423,29 @@ public final class TemporalFunctions {
   }
 
   public static long unixTimestamp(TimeZone zone, String s, String pattern) {
-    LocalDateTime t = parse(s, pattern);
-    return t == null ? Long.MIN_VALUE : t.atZone(zone.toZoneId()).toEpochSecond();
+    Date d = parseSimple(s, pattern, zone, true);
+    return d == null ? Long.MIN_VALUE : Math.floorDiv(d.getTime(), 1000L);
   }
 
   public static @Nullable Integer toDate(String s) {
-    LocalDateTime t = parse(s, null);
-    return t == null ? null : (int) t.toLocalDate().toEpochDay();
+    return toDate(s, "yyyy-MM-dd");
   }
 
+  /** The date a string's prefix holds in {@code pattern}; NULL past the end of a month. */
   public static @Nullable Integer toDate(String s, String pattern) {
-    LocalDateTime t = parse(s, pattern);
-    return t == null ? null : (int) t.toLocalDate().toEpochDay();
+    Date d = parseSimple(s, pattern, UTC, false);
+    return d == null ? null : Math.toIntExact(Math.floorDiv(d.getTime(), 86_400_000L));
   }
 
   public static @Nullable Long toTimestamp(String s) {
-    LocalDateTime t = parse(s, null);
-    return t == null ? null : millis(t);
+    try {
+      TemporalAccessor t = FLINK_TIMESTAMP.parse(s);
+      LocalTime time = t.query(TemporalQueries.localTime());
+      LocalDate date = t.query(TemporalQueries.localDate());
+      return date == null ? null : millis(date.atTime(time == null ? LocalTime.MIDNIGHT : time));
+    } catch (DateTimeException e) {
+      return null;
+    }
   }
 
   public static @Nullable Long toTimestamp(String s, String pattern) {

@@ -4,6 +4,7 @@ import io.calcitebridge.functions.ConditionalFunctions;
 import io.calcitebridge.functions.FlinkFunctions;
 import io.calcitebridge.functions.MiscFunctions;
 import io.calcitebridge.functions.ObjectFunctions;
+import io.calcitebridge.functions.StringFunctions;
 import io.calcitebridge.functions.WindowFunctions;
 import io.calcitebridge.types.TypeNames;
 import java.util.List;
@@ -14,14 +15,17 @@ import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlUtil;
+import org.apache.calcite.sql.fun.SqlTrimFunction;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+import org.apache.calcite.sql2rel.SqlRexContext;
 import org.apache.calcite.sql2rel.SqlRexConvertlet;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
@@ -36,7 +40,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       do; Calcite's counts UTF-16 units, so {@code CHAR_LENGTH('中😀')} was 3, not 2. The call
  *       becomes {@link #CHAR_LENGTH}, whose implementation the Enumerable engine and constant
  *       reduction both call, so a folded literal has the same value as a computed one.
- *   <li>{@code LOG10} and {@code REPLACE} become Flink's ({@link FlinkFunctions#replacing}).
+ *   <li>{@code LOG10}, {@code REPLACE} and {@code POSITION} become Flink's ({@link
+ *       FlinkFunctions#replacing}), and {@code TRIM} Flink's {@code BTRIM}, {@code LTRIM} or {@code
+ *       RTRIM} (a set of characters to trim, of any length).
  *   <li>Flink's {@code IF}, {@code IFNULL}, {@code GREATEST} and {@code LEAST} ({@link
  *       ConditionalFunctions#convert}).
  *   <li>Flink's numbers: casts, {@code ROUND}, {@code SUBSTRING}, {@code EXTRACT(MILLISECOND)} and
@@ -208,14 +214,19 @@ public final class Convertlets implements SqlRexConvertletTable {
         || call.getOperator() == ObjectFunctions.OBJECT_UPDATE) {
       return Convertlets::object;
     }
+    if (call.getKind() == SqlKind.TRIM) {
+      return Convertlets::trim;
+    }
     SqlOperator flink = FlinkFunctions.replacing(call.getOperator());
     if (flink != null) {
-      return (cx, c) ->
-          cx.getRexBuilder()
-              .makeCall(
-                  cx.getValidator().getValidatedNodeType(c),
-                  flink,
-                  c.getOperandList().stream().map(cx::convertExpression).toList());
+      return (cx, c) -> {
+        List<RexNode> operands = c.getOperandList().stream().map(cx::convertExpression).toList();
+        // A call that another convertlet made (SQRT as POWER(x, 0.5)) has no validated type.
+        RelDataType type = cx.getValidator().getValidatedNodeTypeIfKnown(c);
+        return type == null
+            ? cx.getRexBuilder().makeCall(flink, operands)
+            : cx.getRexBuilder().makeCall(type, flink, operands);
+      };
     }
     if (ConditionalFunctions.CONVERTED.contains(call.getOperator())) {
       // Flink's IF, IFNULL, GREATEST, LEAST: operands cast to the result type, IF as CASE.
@@ -344,6 +355,27 @@ public final class Convertlets implements SqlRexConvertletTable {
   private static boolean isNull(SqlNode node) {
     return SqlUtil.isNullLiteral(node, false)
         || node.getKind() == SqlKind.CAST && isNull(((SqlCall) node).operand(0));
+  }
+
+  /**
+   * {@code TRIM(BOTH | LEADING | TRAILING chars FROM s)} as Flink has it: {@code chars} is a set of
+   * code points, of any length ({@code TRIM(BOTH 'ab' FROM 'abxba')} is {@code 'x'}, an empty one
+   * trims nothing), so the call becomes Flink's {@code BTRIM}, {@code LTRIM} or {@code RTRIM}.
+   * Calcite's wants a single character.
+   */
+  private static RexNode trim(SqlRexContext cx, SqlCall c) {
+    SqlTrimFunction.Flag flag = ((SqlLiteral) c.operand(0)).getValueAs(SqlTrimFunction.Flag.class);
+    SqlOperator op =
+        switch (flag) {
+          case LEADING -> StringFunctions.LTRIM;
+          case TRAILING -> StringFunctions.RTRIM;
+          case BOTH -> StringFunctions.BTRIM;
+        };
+    return cx.getRexBuilder()
+        .makeCall(
+            cx.getValidator().getValidatedNodeType(c),
+            op,
+            List.of(cx.convertExpression(c.operand(2)), cx.convertExpression(c.operand(1))));
   }
 
   /** The number of code points of {@code s}: Flink's {@code CHAR_LENGTH}. */

@@ -2,6 +2,7 @@ package io.calcitebridge.plan;
 
 import io.calcitebridge.functions.NumberFunctions;
 import io.calcitebridge.functions.StringFunctions;
+import io.calcitebridge.functions.TemporalFunctions;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,14 +35,20 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>{@code CAST(s AS INT)} (any integer type) of a string drops a fraction: {@code '1.5'} is 1.
  *   <li>{@code CAST(b AS STRING)} of BYTES decodes UTF-8 ({@code X'41'} is {@code A}); Calcite's
  *       gives the hexadecimal digits.
+ *   <li>{@code CAST(d AS STRING)} of a DOUBLE or FLOAT is Java's text of it ({@code 0.0});
+ *       Calcite's writes zero as {@code 0E0}.
  *   <li>{@code ROUND} and {@code TRUNCATE} of a DECIMAL to a literal scale give the value at the
  *       validated scale ({@code ROUND(1.2345, 2)} is {@code 1.23}, {@code DECIMAL(4, 2)}).
  *   <li>{@code x / y} of DECIMALs keeps 34 digits, rounded half up to the result's scale.
  *   <li>{@code SUBSTRING} of a string is Flink's {@code SUBSTR}.
  *   <li>{@code EXTRACT(MILLISECOND ...)} is the milliseconds within the second (345 for {@code
- *       10:11:12.345}); Calcite's counts the seconds too (12345).
- *   <li>{@code TIMESTAMPDIFF(MONTH|QUARTER|YEAR, ...)} of DATEs and TIMESTAMPs counts a month from
- *       the 31st of January to the 28th of February, as Flink does; Calcite's gave 0.
+ *       10:11:12.345}); Calcite's counts the seconds too (12345). {@code MICROSECOND} and {@code
+ *       NANOSECOND} likewise.
+ *   <li>{@code TIMESTAMPDIFF(MONTH|QUARTER|YEAR, ...)} of DATEs, TIMESTAMPs and TIMESTAMP_LTZs
+ *       (their wall-clock times in the session zone) counts a month from the 31st of January to the
+ *       28th of February, as Flink does; Calcite's gave 0, and failed on a TIMESTAMP_LTZ.
+ *   <li>{@code TIMESTAMPDIFF} of a DATE and a TIMESTAMP in weeks down to seconds counts from the
+ *       DATE's midnight; Calcite's subtracted days from milliseconds.
  * </ul>
  */
 final class FlinkNumbers {
@@ -58,13 +65,13 @@ final class FlinkNumbers {
     }
     if (call.getKind() == SqlKind.EXTRACT
         && call.operand(0) instanceof SqlIntervalQualifier q
-        && q.getStartUnit() == TimeUnit.MILLISECOND) {
-      return FlinkNumbers::extractMillisecond;
+        && withinSecond(q.getStartUnit()) > 0) {
+      return FlinkNumbers::extractWithinSecond;
     }
     if (call.getKind() == SqlKind.DIVIDE && call.operandCount() == 2) {
       return FlinkNumbers::divide;
     }
-    if (call.getKind() == SqlKind.TIMESTAMP_DIFF && months(call) > 0) {
+    if (call.getKind() == SqlKind.TIMESTAMP_DIFF) {
       return FlinkNumbers::timestampDiff;
     }
     return null;
@@ -171,6 +178,19 @@ final class FlinkNumbers {
       RexNode x = cx.convertExpression(operand);
       return rex.makeCast(target, timestampText(rex, x));
     }
+    if (SqlTypeUtil.isApproximateNumeric(source) && SqlTypeUtil.inCharFamily(target)) {
+      RexNode x = cx.convertExpression(operand);
+      RelDataType string =
+          f.createTypeWithNullability(
+              f.createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE), x.getType().isNullable());
+      boolean isFloat = source.getSqlTypeName() == SqlTypeName.REAL;
+      return rex.makeCast(
+          target,
+          rex.makeCall(
+              string,
+              isFloat ? NumberFunctions.FLOAT_TEXT : NumberFunctions.DOUBLE_TEXT,
+              List.of(x)));
+    }
     if (SqlTypeFamily.BINARY.contains(source) && SqlTypeUtil.inCharFamily(target)) {
       RexNode x = cx.convertExpression(operand);
       RelDataType string =
@@ -198,24 +218,56 @@ final class FlinkNumbers {
     return rex.makeCall(type, NumberFunctions.DECIMAL_DIVIDE, ops);
   }
 
-  private static RexNode extractMillisecond(SqlRexContext cx, SqlCall c) {
+  /** The units of a second counted by EXTRACT of {@code unit} within the second, or 0. */
+  private static long withinSecond(TimeUnit unit) {
+    return switch (unit) {
+      case MILLISECOND -> 1_000L;
+      case MICROSECOND -> 1_000_000L;
+      case NANOSECOND -> 1_000_000_000L;
+      default -> 0L;
+    };
+  }
+
+  private static RexNode extractWithinSecond(SqlRexContext cx, SqlCall c) {
     RelDataType type = cx.getValidator().getValidatedNodeType(c);
     RexBuilder rex = cx.getRexBuilder();
+    long per = withinSecond(((SqlIntervalQualifier) c.operand(0)).getStartUnit());
     return rex.makeCall(
         type,
         SqlStdOperatorTable.MOD,
-        List.of(standard(cx, c), rex.makeExactLiteral(BigDecimal.valueOf(1000))));
+        List.of(standard(cx, c), rex.makeExactLiteral(BigDecimal.valueOf(per))));
+  }
+
+  /** The unit of a TIMESTAMPDIFF call. */
+  private static @Nullable TimeUnit unit(SqlCall call) {
+    SqlNode unit = call.operand(0);
+    if (unit instanceof SqlIntervalQualifier q) {
+      return q.getStartUnit();
+    }
+    if (unit instanceof SqlLiteral l && l.getValue() instanceof TimeUnit t) {
+      return t;
+    }
+    return null;
+  }
+
+  /** Milliseconds per unit of a TIMESTAMPDIFF counted in time (a week down to a second), or 0. */
+  private static long millisPer(@Nullable TimeUnit unit) {
+    if (unit == null) {
+      return 0;
+    }
+    return switch (unit) {
+      case WEEK -> 604_800_000L;
+      case DAY -> 86_400_000L;
+      case HOUR -> 3_600_000L;
+      case MINUTE -> 60_000L;
+      case SECOND -> 1_000L;
+      default -> 0L;
+    };
   }
 
   /** Months per unit of a TIMESTAMPDIFF counted in months (1, 3, 12), or 0. */
   private static int months(SqlCall call) {
-    SqlNode unit = call.operand(0);
-    TimeUnit u = null;
-    if (unit instanceof SqlIntervalQualifier q) {
-      u = q.getStartUnit();
-    } else if (unit instanceof SqlLiteral l && l.getValue() instanceof TimeUnit t) {
-      u = t;
-    }
+    TimeUnit u = unit(call);
     if (u == null) {
       return 0;
     }
@@ -231,15 +283,37 @@ final class FlinkNumbers {
     RelDataType type = cx.getValidator().getValidatedNodeType(c);
     RexBuilder rex = cx.getRexBuilder();
     RelDataTypeFactory f = rex.getTypeFactory();
-    RexNode t1 = cx.convertExpression(c.operand(1));
-    RexNode t2 = cx.convertExpression(c.operand(2));
-    if (!instant(t1.getType()) || !instant(t2.getType())) {
-      return standard(cx, c);
+    int per = months(c);
+    long millisPer = millisPer(unit(c));
+    SqlTypeName n1 = cx.getValidator().getValidatedNodeType(c.operand(1)).getSqlTypeName();
+    SqlTypeName n2 = cx.getValidator().getValidatedNodeType(c.operand(2)).getSqlTypeName();
+    boolean mixed = n1 != n2 && millisPer > 0 && instant(n1) && instant(n2);
+    if (!(per > 0 && (instant(n1) || ltz(n1)) && (instant(n2) || ltz(n2))) && !mixed) {
+      SqlRexConvertlet std = StandardConvertletTable.INSTANCE.get(c);
+      return std == null ? standard(cx, c) : std.convertCall(cx, c);
+    }
+    RexNode t1 = wallClock(rex, cx.convertExpression(c.operand(1)));
+    RexNode t2 = wallClock(rex, cx.convertExpression(c.operand(2)));
+    if (mixed) {
+      // A DATE and a TIMESTAMP: both as milliseconds; Calcite's subtraction mixed days and them.
+      RelDataType bigint = f.createSqlType(SqlTypeName.BIGINT);
+      RexNode m1 =
+          rex.makeReinterpretCast(
+              nullableAs(f, bigint, t1), millis(rex, f, t1), rex.makeLiteral(false));
+      RexNode m2 =
+          rex.makeReinterpretCast(
+              nullableAs(f, bigint, t2), millis(rex, f, t2), rex.makeLiteral(false));
+      RexNode diff = rex.makeCall(SqlStdOperatorTable.MINUS, m2, m1);
+      RexNode units =
+          rex.makeCall(
+              SqlStdOperatorTable.DIVIDE,
+              diff,
+              rex.makeExactLiteral(BigDecimal.valueOf(millisPer)));
+      return rex.makeCast(type, units);
     }
     RexNode months =
         rex.makeCall(
             type, NumberFunctions.MONTHS_BETWEEN, List.of(millis(rex, f, t1), millis(rex, f, t2)));
-    int per = months(c);
     if (per == 1) {
       return months;
     }
@@ -249,8 +323,31 @@ final class FlinkNumbers {
         List.of(months, rex.makeExactLiteral(BigDecimal.valueOf(per))));
   }
 
-  private static boolean instant(RelDataType t) {
-    return t.getSqlTypeName() == SqlTypeName.DATE || t.getSqlTypeName() == SqlTypeName.TIMESTAMP;
+  private static boolean instant(SqlTypeName t) {
+    return t == SqlTypeName.DATE || t == SqlTypeName.TIMESTAMP;
+  }
+
+  private static boolean ltz(SqlTypeName t) {
+    return t == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+  }
+
+  private static RelDataType nullableAs(RelDataTypeFactory f, RelDataType type, RexNode e) {
+    return f.createTypeWithNullability(type, e.getType().isNullable());
+  }
+
+  /**
+   * A TIMESTAMP_LTZ as its wall-clock time in the session zone, where Flink counts months ({@link
+   * TemporalFunctions#LTZ_TO_TIMESTAMP}); any other value as it is.
+   */
+  private static RexNode wallClock(RexBuilder rex, RexNode e) {
+    if (!ltz(e.getType().getSqlTypeName())) {
+      return e;
+    }
+    RelDataTypeFactory f = rex.getTypeFactory();
+    return rex.makeCall(
+        nullableAs(f, f.createSqlType(SqlTypeName.TIMESTAMP, 3), e),
+        TemporalFunctions.LTZ_TO_TIMESTAMP,
+        List.of(e));
   }
 
   /** A DATE or TIMESTAMP as a TIMESTAMP(3), whose value in generated code is its milliseconds. */

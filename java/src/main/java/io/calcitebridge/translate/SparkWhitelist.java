@@ -368,6 +368,12 @@ final class SparkWhitelist {
           binary(operand.getType(), "an argument of " + call.getOperator().getName());
         }
       }
+      if (call.getOperator() == io.calcitebridge.functions.NumberFunctions.DOUBLE_TEXT
+          || call.getOperator() == io.calcitebridge.functions.NumberFunctions.FLOAT_TEXT) {
+        // Flink's text of a DOUBLE or FLOAT (FlinkNumbers#cast), which Spark writes otherwise.
+        throw refuse(
+            "a cast of " + call.operands.get(0).getType().getSqlTypeName() + " to a string");
+      }
       if (!CALLS.contains(kind)) {
         throw refuse(Refusal.function(call.getOperator()));
       }

@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeUtil;
@@ -20,6 +21,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>Nor has a string a common type with an ARRAY, MAP or ROW: {@code SELECT CAST(NULL AS
  * ARRAY<INT>) UNION SELECT 'bc'} validated as an ARRAY and failed in conversion (a
  * ClassCastException); Flink and DuckDB refuse it.
+ *
+ * <p>Nor does a function that wants a string take a number, a BOOLEAN, a datetime or an interval in
+ * its place, one that wants a number a string, or one that wants an exact number a DOUBLE: {@code
+ * UPPER(123)}, {@code CONCAT('a', 1)}, {@code SUBSTRING(12345 FROM 2)}, {@code ROUND('1.25', 1)}
+ * and {@code MOD(CAST(7.5 AS DOUBLE), 2)} are validation errors, as in Flink (whose validator has
+ * no implicit coercion) and DuckDB. An explicit {@code CAST} says which value is meant.
  */
 public final class BridgeTypeCoercion extends TypeCoercionImpl {
   public BridgeTypeCoercion(RelDataTypeFactory typeFactory, SqlValidator validator) {
@@ -52,6 +59,41 @@ public final class BridgeTypeCoercion extends TypeCoercionImpl {
         && operandTypes.stream().anyMatch(SqlTypeUtil::isCharacter)) {
       return false;
     }
+    if (binding.getOperator() instanceof SqlFunction
+        && refusedByFlink(operandTypes, expectedFamilies)) {
+      return false;
+    }
     return super.builtinFunctionCoercion(binding, operandTypes, expectedFamilies);
+  }
+
+  /**
+   * Whether an operand stands for a type Flink does not convert it to implicitly: a number,
+   * BOOLEAN, datetime or interval for a string, BYTES for a character string ({@code MD5(X'00')}),
+   * a string for a number, an approximate number (DOUBLE) for an exact one ({@code MOD(CAST(7.5 AS
+   * DOUBLE), 2)}).
+   */
+  private static boolean refusedByFlink(
+      List<RelDataType> operandTypes, List<SqlTypeFamily> expectedFamilies) {
+    for (int i = 0; i < Math.min(operandTypes.size(), expectedFamilies.size()); i++) {
+      SqlTypeFamily family = expectedFamilies.get(i);
+      RelDataType type = operandTypes.get(i);
+      boolean text = family == SqlTypeFamily.CHARACTER || family == SqlTypeFamily.STRING;
+      boolean exact =
+          family == SqlTypeFamily.EXACT_NUMERIC
+              || family == SqlTypeFamily.INTEGER
+              || family == SqlTypeFamily.DECIMAL;
+      boolean number = exact || family == SqlTypeFamily.NUMERIC;
+      if (family == SqlTypeFamily.CHARACTER && SqlTypeUtil.isBinary(type)
+          || text
+              && (SqlTypeUtil.isNumeric(type)
+                  || SqlTypeUtil.isBoolean(type)
+                  || SqlTypeUtil.isDatetime(type)
+                  || SqlTypeUtil.isInterval(type))
+          || number && SqlTypeUtil.isCharacter(type)
+          || exact && SqlTypeUtil.isApproximateNumeric(type)) {
+        return true;
+      }
+    }
+    return false;
   }
 }
