@@ -9,8 +9,10 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql2rel.SqlRexContext;
 import org.apache.calcite.sql2rel.SqlRexConvertlet;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -40,8 +42,11 @@ final class JsonConvertlets {
       if ((op == SqlStdOperatorTable.JSON_OBJECT || op == SqlStdOperatorTable.JSON_ARRAY)
           && converted instanceof RexCall rc) {
         List<RexNode> operands = new ArrayList<>();
-        for (RexNode o : rc.getOperands()) {
-          operands.add(nested(rb, o));
+        List<RexNode> given = rc.getOperands();
+        for (int i = 0; i < given.size(); i++) {
+          RexNode o = given.get(i);
+          SqlNode node = given.size() == c.operandCount() ? c.operand(i) : c;
+          operands.add(temporal(cx, node, nested(rb, o)));
         }
         converted = rb.makeCall(rc.getType(), op, operands);
       }
@@ -49,6 +54,28 @@ final class JsonConvertlets {
       return type.equals(converted.getType())
           ? converted
           : rb.makeAbstractCast(type, converted, false);
+    };
+  }
+
+  /**
+   * A temporal value of JSON_OBJECT or JSON_ARRAY as Flink writes it: a {@code TIMESTAMP} as its ISO
+   * text ({@code "2024-02-29T10:00:00.123"}), a {@code TIMESTAMP_LTZ} as an instant ({@code ...Z}).
+   * Flink refuses a {@code DATE} or {@code TIME} there (not a scalar JSON value); Calcite's would
+   * write its internal number (the day, the millisecond of the day).
+   */
+  private static RexNode temporal(SqlRexContext cx, SqlNode node, RexNode o) {
+    return switch (o.getType().getSqlTypeName()) {
+      case TIMESTAMP -> cx.getRexBuilder().makeCall(JsonFunctions.isoText(false), o);
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE ->
+          cx.getRexBuilder().makeCall(JsonFunctions.isoText(true), o);
+      case DATE, TIME ->
+          throw cx.getValidator()
+              .newValidationError(
+                  node,
+                  org.apache.calcite.util.Static.RESOURCE.typeNotSupported(
+                      o.getType().getSqlTypeName().getName()
+                          + " as a JSON value (cast it to STRING)"));
+      default -> o;
     };
   }
 
