@@ -3,7 +3,6 @@ package io.calcitebridge.functions;
 import static io.calcitebridge.functions.Fn.fn;
 import static io.calcitebridge.functions.Fn.strict;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.NullPolicy;
@@ -187,13 +186,16 @@ public final class ConditionalFunctions {
     return s != null && !s.isEmpty() && s.chars().allMatch(Character::isDigit);
   }
 
-  /** A number ({@code 1}, {@code -1.5e3}, {@code ' 1'}); FALSE for NULL and ''. */
+  /**
+   * A number as Java's {@code Double.parseDouble} reads one, which is Flink's test: {@code 1},
+   * {@code -1.5e3}, {@code ' 1'}, {@code NaN}; FALSE for NULL, {@code ''} and {@code 0x1F}.
+   */
   public static boolean isDecimal(String s) {
-    if (s == null || s.isBlank()) {
+    if (s == null) {
       return false;
     }
     try {
-      new BigDecimal(s.trim());
+      Double.parseDouble(s);
       return true;
     } catch (NumberFormatException e) {
       return false;

@@ -171,13 +171,13 @@ final class Fn extends SqlUserDefinedFunction {
       }
       int fixed = m.isVarArgs() ? params.length - 1 : params.length;
       for (int i = context; i < fixed; i++) {
-        args.add(EnumUtils.convert(operands.get(i - context), params[i]));
+        args.add(convert(operands.get(i - context), params[i]));
       }
       if (m.isVarArgs()) {
         Class<?> element = params[fixed].getComponentType();
         List<Expression> rest = new ArrayList<>();
         for (int i = fixed - context; i < operands.size(); i++) {
-          rest.add(EnumUtils.convert(operands.get(i), element));
+          rest.add(convert(operands.get(i), element));
         }
         args.add(Expressions.newArrayInit(element, rest));
       }
@@ -187,6 +187,18 @@ final class Fn extends SqlUserDefinedFunction {
         result = EnumUtils.convert(result, JAVA_TYPES.getJavaClass(call.getType()));
       }
       return result;
+    }
+
+    /**
+     * {@code e} as a {@code type}; a primitive becomes an {@code Object} by {@code valueOf}: the
+     * cast {@code (Object) -1} that a conversion writes is read by the compiler as a subtraction,
+     * and {@code LEAST(-1, 5)} failed to compile.
+     */
+    private static Expression convert(Expression e, Class<?> type) {
+      if (type == Object.class && e.getType() instanceof Class<?> c && c.isPrimitive()) {
+        return Expressions.box(e);
+      }
+      return EnumUtils.convert(e, type);
     }
 
     /**

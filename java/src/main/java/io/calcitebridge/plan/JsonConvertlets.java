@@ -58,10 +58,10 @@ final class JsonConvertlets {
   }
 
   /**
-   * A temporal value of JSON_OBJECT or JSON_ARRAY as Flink writes it: a {@code TIMESTAMP} as its ISO
-   * text ({@code "2024-02-29T10:00:00.123"}), a {@code TIMESTAMP_LTZ} as an instant ({@code ...Z}).
-   * Flink refuses a {@code DATE} or {@code TIME} there (not a scalar JSON value); Calcite's would
-   * write its internal number (the day, the millisecond of the day).
+   * A temporal value of JSON_OBJECT or JSON_ARRAY as Flink writes it: a {@code TIMESTAMP} as its
+   * ISO text ({@code "2024-02-29T10:00:00.123"}), a {@code TIMESTAMP_LTZ} as an instant ({@code
+   * ...Z}). Flink refuses a {@code DATE} or {@code TIME} there (not a scalar JSON value); Calcite's
+   * would write its internal number (the day, the millisecond of the day).
    */
   private static RexNode temporal(SqlRexContext cx, SqlNode node, RexNode o) {
     return switch (o.getType().getSqlTypeName()) {
