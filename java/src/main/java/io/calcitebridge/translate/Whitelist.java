@@ -196,6 +196,10 @@ final class Whitelist {
         if (!AGGREGATES.contains(call.getAggregation().getKind())) {
           throw refuse(Refusal.aggregate(call.getAggregation()));
         }
+        if (call.getAggregation().getKind() == SqlKind.COUNT && call.getArgList().size() > 1) {
+          // DuckDB's count takes one argument.
+          throw refuse("COUNT of more than one argument");
+        }
         if (call.hasFilter() || !call.collation.getFieldCollations().isEmpty()) {
           throw refuse("an aggregate with FILTER or WITHIN GROUP");
         }
