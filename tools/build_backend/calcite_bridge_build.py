@@ -67,14 +67,7 @@ def ensure_jar() -> None:
             f"({JAVA}) to build it from."
         )
     _need("java", "a Java Development Kit (17 or newer)")
-    mvn = _need("mvn", "Apache Maven")
-    command = [mvn, "-B", "-q", "-DskipTests", "package"]
-    print("calcite-bridge: building the jar:", " ".join(command), flush=True)
-    done = subprocess.run(command, cwd=JAVA, check=False)
-    if done.returncode != 0 or not BUILT.is_file():
-        raise BuildError(f"The Maven build of the jar failed (exit code {done.returncode}).")
-    PACKAGED.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(BUILT, PACKAGED)
+    _maven_package(JAVA, BUILT, PACKAGED, "jar")
 
 
 def ensure_udf_jar() -> None:
@@ -88,13 +81,19 @@ def ensure_udf_jar() -> None:
     newest = max(*(p.stat().st_mtime for p in sources), _newest_source())
     if UDF_PACKAGED.is_file() and UDF_PACKAGED.stat().st_mtime >= newest:
         return
+    _maven_package(UDF, UDF_BUILT, UDF_PACKAGED, "Spark UDF jar")
+
+
+def _maven_package(project: Path, built: Path, packaged: Path, what: str) -> None:
+    """Runs ``mvn package`` (tests skipped) in ``project`` and copies ``built`` to ``packaged``."""
     mvn = _need("mvn", "Apache Maven")
     command = [mvn, "-B", "-q", "-DskipTests", "package"]
-    print("calcite-bridge: building the Spark UDF jar:", " ".join(command), flush=True)
-    done = subprocess.run(command, cwd=UDF, check=False)
-    if done.returncode != 0 or not UDF_BUILT.is_file():
-        raise BuildError(f"The Maven build of the UDF jar failed (exit code {done.returncode}).")
-    shutil.copy2(UDF_BUILT, UDF_PACKAGED)
+    print(f"calcite-bridge: building the {what}:", " ".join(command), flush=True)
+    done = subprocess.run(command, cwd=project, check=False)
+    if done.returncode != 0 or not built.is_file():
+        raise BuildError(f"The Maven build of the {what} failed (exit code {done.returncode}).")
+    packaged.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(built, packaged)
 
 
 def build_wheel(

@@ -49,10 +49,12 @@ public final class Constants implements RexExecutor {
   public void reduce(RexBuilder rexBuilder, List<RexNode> constExps, List<RexNode> reducedValues) {
     // Each expression the engine would compute as it is written here is sent, with the engine's
     // checked integer arithmetic; the others stay.
+    boolean[] foldable = new boolean[constExps.size()];
     List<RexNode> sent = new ArrayList<>();
-    for (RexNode e : constExps) {
-      if (foldable(e)) {
-        sent.add(CheckedArithmetic.checked(rexBuilder, e));
+    for (int i = 0; i < constExps.size(); i++) {
+      foldable[i] = foldable(constExps.get(i));
+      if (foldable[i]) {
+        sent.add(CheckedArithmetic.checked(rexBuilder, constExps.get(i)));
       }
     }
     List<RexNode> computed = reduceOrKeep(rexBuilder, sent);
@@ -63,15 +65,15 @@ public final class Constants implements RexExecutor {
       }
     }
     int next = 0;
-    for (RexNode e : constExps) {
-      if (foldable(e)) {
-        RexNode value = computed.get(next);
-        // A value that could not be computed is the checked expression: keep the original.
-        reducedValues.add(value == sent.get(next) ? e : value);
-        next++;
-      } else {
-        reducedValues.add(e);
+    for (int i = 0; i < constExps.size(); i++) {
+      if (!foldable[i]) {
+        reducedValues.add(constExps.get(i));
+        continue;
       }
+      RexNode value = computed.get(next);
+      // A value that could not be computed is the checked expression: keep the original.
+      reducedValues.add(value == sent.get(next) ? constExps.get(i) : value);
+      next++;
     }
   }
 

@@ -38,14 +38,16 @@ public final class Refusal extends UnsupportedOperationException {
 
   /** {@code the function NAME}, or the construct the user wrote ({@link #WRITTEN_AS}). */
   static String function(org.apache.calcite.sql.SqlOperator operator) {
-    String written = WRITTEN_AS.get(operator.getName());
-    return written != null ? written : "the function " + operator.getName();
+    return named("the function ", operator);
   }
 
   /** {@code the aggregate function NAME}, or the construct the user wrote. */
   static String aggregate(org.apache.calcite.sql.SqlOperator operator) {
-    String written = WRITTEN_AS.get(operator.getName());
-    return written != null ? written : "the aggregate function " + operator.getName();
+    return named("the aggregate function ", operator);
+  }
+
+  private static String named(String kind, org.apache.calcite.sql.SqlOperator operator) {
+    return WRITTEN_AS.getOrDefault(operator.getName(), kind + operator.getName());
   }
 
   /** What was refused, as a user reads it: {@code the function SOUNDEX}, {@code a correlate}. */
