@@ -232,6 +232,50 @@ def test_ctrl_c_cancels_a_running_query_and_the_process_keeps_working() -> None:
     assert "after [{'a': 1}]" in result.stdout
 
 
+def test_ctrl_c_while_a_batch_is_freed_is_raised_after_its_release() -> None:
+    # A Ctrl-C pending when the main thread frees a batch (the garbage collector may, as a long
+    # native call returns) was raised inside the batch's release callback, which then left the
+    # batch unreleased, and Arrow C++ aborted the process. Here the signal is tripped and the
+    # last reference dropped inside one native call, so the callback is the first Python code
+    # to run after it: it must release the batch, and the interrupt come after it.
+    script = textwrap.dedent(
+        """
+        import _thread, operator
+        import calcite_bridge as cb
+        from calcite_bridge import _cdata, _interrupt
+
+        env = cb.connect(backend="enumerable")
+        held = [env.sql("SELECT x FROM (VALUES (1), (2)) t(x)").to_arrow_table()]
+        print("owned", len(_cdata._originals))
+        try:
+            with _interrupt.outside_releases():  # as around every wait for the JVM
+                list(map(operator.methodcaller("__call__"), [_thread.interrupt_main, held.clear]))
+                print("the release ran first")
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt")
+        print("owned", len(_cdata._originals))
+        print("after", env.sql("SELECT 1 AS a").fetchall())
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "owned 1",
+        "the release ran first",
+        "KeyboardInterrupt",
+        "owned 0",
+        "after [(1,)]",
+    ]
+    assert "Exception ignored" not in result.stderr
+
+
 def test_ctrl_c_in_the_cli_prints_cancelled_and_exits_130() -> None:
     # The CLI prints nothing before the result, so a wrapper says when the query is under way.
     script = textwrap.dedent(

@@ -105,6 +105,8 @@ def _make_release() -> Callable[[int], None]:
 
 
 _release = _make_release()
+# The code of the release callback: a KeyboardInterrupt must never be raised in it (_interrupt).
+RELEASE_CODE = _release.__code__
 
 
 # The callback lives as long as the process: a batch may be freed during the interpreter's

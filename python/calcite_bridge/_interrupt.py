@@ -9,6 +9,11 @@ cancels the work (the statement in the JVM, whose scans stop at their next row; 
 
 When the process already has a wakeup descriptor (an asyncio event loop sets one), it is left
 alone, and the statement can be stopped only between two batches.
+
+While the main thread waits, a Ctrl-C is not raised inside the release callback of a batch
+(:func:`outside_releases`): the garbage collector may free a batch as the native call returns,
+and a KeyboardInterrupt raised there left the batch unreleased, which made Arrow C++ abort the
+process.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from types import FrameType
+
+from . import _cdata
 
 _lock = threading.Lock()
 _watched: dict[str, object] = {}  # "pid", "reader", "writer": the watcher of this process
@@ -69,11 +77,65 @@ def _watch(reader: socket.socket) -> None:
                 pass
 
 
+class CtrlC:
+    """What :func:`outside_releases` saw: ``hit`` once a Ctrl-C was held back."""
+
+    def __init__(self) -> None:
+        self.hit = False
+
+    def raise_if_hit(self) -> None:
+        """Raises the KeyboardInterrupt held back, if there is one."""
+        if self.hit:
+            self.hit = False
+            raise KeyboardInterrupt
+
+    def handle(self, signum: int, frame: FrameType | None) -> None:
+        """Python's default SIGINT handler, except inside a batch's release callback: there the
+        interrupt is held back, without a call (a call would let Python handle the next one)."""
+        if frame is not None and frame.f_code is _cdata.RELEASE_CODE:
+            self.hit = True
+            return
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def outside_releases() -> Iterator[CtrlC]:
+    """Runs the body with Ctrl-C raised as usual, except inside the release callback of a batch,
+    where it is held back: the body then ends with KeyboardInterrupt, or raises it earlier with
+    :meth:`CtrlC.raise_if_hit`. On the main thread only, and only while SIGINT has Python's
+    default handler; a handler of the program's own is left alone."""
+    ctrl_c = CtrlC()
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield ctrl_c
+        return
+    signal.signal(signal.SIGINT, ctrl_c.handle)
+    try:
+        yield ctrl_c
+        _checkpoint()  # a signal still pending is handled here, not in a release afterwards
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    ctrl_c.raise_if_hit()
+
+
+def _checkpoint() -> None:
+    """Does nothing: calling it lets Python handle a pending signal."""
+
+
 @contextmanager
 def cancelling(cancel: Callable[[], None]) -> Iterator[Reading]:
     """Runs the body with Ctrl-C calling ``cancel`` at once, on the main thread only. A source
     of this process read inside the body may see the KeyboardInterrupt first and fail: when
-    the read says ``interrupted``, raise KeyboardInterrupt whatever the body raised."""
+    the read says ``interrupted``, raise KeyboardInterrupt whatever the body raised. It is never
+    raised inside a batch's release callback (:func:`outside_releases`)."""
+    with outside_releases(), _cancelling(cancel) as reading:
+        yield reading
+
+
+@contextmanager
+def _cancelling(cancel: Callable[[], None]) -> Iterator[Reading]:
     reading = Reading(cancel)
     if threading.current_thread() is not threading.main_thread():
         yield reading

@@ -13,7 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .. import _version
+from .. import _cdata as cdata
+from .. import _interrupt, _version
 from ..errors import BRIDGE_EXCEPTION, Error, JvmStartupError, from_java, from_java_failure
 
 MIN_JAVA = 17
@@ -327,8 +328,6 @@ def _at_exit() -> None:
         _facade.quiesce(2000)
     except Exception:  # the JVM is going away; nothing more to do
         pass
-    from .. import _cdata as cdata
-
     cdata.stop()  # results still held are freed after the JVM stopped: only mark them released
 
 
@@ -340,8 +339,9 @@ def wait(pending: Any, sql: str | None = None) -> Any:
     """Waits for a Java ``Pending`` in short slices so Ctrl-C cancels it; translates errors."""
     _check_process()
     try:
-        while not pending.waitFor(_POLL_MILLIS):
-            pass
+        with _interrupt.outside_releases() as ctrl_c:
+            while not pending.waitFor(_POLL_MILLIS):
+                ctrl_c.raise_if_hit()
     except KeyboardInterrupt:
         worker = str(pending.workerName())
         pending.cancel()
