@@ -191,11 +191,13 @@ public final class CollectionFunctions {
       strict(
           "ARRAY_SORT",
           ARG0_ANY,
-          OperandTypes.or(
-              A,
-              OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.BOOLEAN),
-              OperandTypes.family(
-                  SqlTypeFamily.ARRAY, SqlTypeFamily.BOOLEAN, SqlTypeFamily.BOOLEAN)),
+          new Elements(
+              OperandTypes.or(
+                  A,
+                  OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.BOOLEAN),
+                  OperandTypes.family(
+                      SqlTypeFamily.ARRAY, SqlTypeFamily.BOOLEAN, SqlTypeFamily.BOOLEAN)),
+              true),
           C,
           "arraySort");
   public static final SqlOperator ARRAY_UNION = strict("ARRAY_UNION", COMMON, AA, C, "arrayUnion");
@@ -227,16 +229,20 @@ public final class CollectionFunctions {
           C,
           "element");
 
-  public static final SqlOperator ARRAY_MAX = strict("ARRAY_MAX", ELEMENT, A, C, "arrayMax");
-  public static final SqlOperator ARRAY_MIN = strict("ARRAY_MIN", ELEMENT, A, C, "arrayMin");
+  public static final SqlOperator ARRAY_MAX =
+      strict("ARRAY_MAX", ELEMENT, new Elements(A, true), C, "arrayMax");
+  public static final SqlOperator ARRAY_MIN =
+      strict("ARRAY_MIN", ELEMENT, new Elements(A, true), C, "arrayMin");
   public static final SqlOperator ARRAY_JOIN =
       strict(
           "ARRAY_JOIN",
           Fn.string(ANY),
-          OperandTypes.or(
-              OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.CHARACTER),
-              OperandTypes.family(
-                  SqlTypeFamily.ARRAY, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER)),
+          new Elements(
+              OperandTypes.or(
+                  OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.CHARACTER),
+                  OperandTypes.family(
+                      SqlTypeFamily.ARRAY, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER)),
+              false),
           C,
           "arrayJoin");
   public static final SqlOperator MAP_KEYS = strict("MAP_KEYS", mapPart(true), M, C, "mapKeys");
@@ -307,6 +313,77 @@ public final class CollectionFunctions {
     @Override
     public String getAllowedSignatures(SqlOperator op, String opName) {
       return opName + "(<ARRAY>, <ELEMENT>)";
+    }
+  }
+
+  /**
+   * The operands of {@code inner}, whose first is an array of elements that Flink takes: ARRAY_JOIN
+   * joins strings only ({@code ARRAY_JOIN(ARRAY[1, 2], ',')} is refused, as in Flink: write the
+   * CAST), and ARRAY_MIN, ARRAY_MAX and ARRAY_SORT ({@code ordered}) need elements that Flink orders:
+   * not a BOOLEAN, an interval, an ARRAY, a MAP, a MULTISET or a ROW ("Type 'BOOLEAN NOT NULL'
+   * should support both 'EQUALS' and 'ORDER' comparison with itself", Flink says). Flink refuses
+   * them while validating, and so do these.
+   */
+  private static final class Elements implements SqlOperandTypeChecker {
+    private final SqlOperandTypeChecker inner;
+    private final boolean ordered;
+
+    Elements(SqlOperandTypeChecker inner, boolean ordered) {
+      this.inner = inner;
+      this.ordered = ordered;
+    }
+
+    @Override
+    public boolean checkOperandTypes(SqlCallBinding binding, boolean throwOnFailure) {
+      if (!inner.checkOperandTypes(binding, throwOnFailure)) {
+        return false;
+      }
+      RelDataType element = binding.getOperandType(0).getComponentType();
+      if (element == null || element.getSqlTypeName() == SqlTypeName.NULL) {
+        return true;
+      }
+      if (!ordered) {
+        if (SqlTypeUtil.inCharFamily(element)) {
+          return true;
+        }
+        if (throwOnFailure) {
+          throw binding.newValidationSignatureError();
+        }
+        return false;
+      }
+      if (orderable(element)) {
+        return true;
+      }
+      if (throwOnFailure) {
+        throw new io.calcitebridge.errors.PositionedException(
+            io.calcitebridge.errors.ErrorKind.VALIDATION,
+            binding.getOperator().getName()
+                + " needs elements that can be ordered; type '"
+                + io.calcitebridge.types.TypeNames.render(element)
+                + "' should support both 'EQUALS' and 'ORDER' comparison with itself (as in"
+                + " Flink)",
+            binding.getCall().getParserPosition());
+      }
+      return false;
+    }
+
+    /** Whether Flink orders values of {@code t}: not BOOLEAN, intervals or composite types. */
+    private static boolean orderable(RelDataType t) {
+      return !(SqlTypeUtil.isBoolean(t)
+          || SqlTypeUtil.isInterval(t)
+          || t.isStruct()
+          || t.getComponentType() != null
+          || SqlTypeUtil.isMap(t));
+    }
+
+    @Override
+    public SqlOperandCountRange getOperandCountRange() {
+      return inner.getOperandCountRange();
+    }
+
+    @Override
+    public String getAllowedSignatures(SqlOperator op, String opName) {
+      return inner.getAllowedSignatures(op, opName);
     }
   }
 

@@ -18,6 +18,7 @@ import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.SqlReturnTypeInference;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 
 /**
  * Flink's conditional functions. {@code IF}, {@code IFNULL}, {@code GREATEST} and {@code LEAST}
@@ -65,8 +66,66 @@ public final class ConditionalFunctions {
         return t;
       };
 
+  /**
+   * Flink's type of {@code IFNULL(x, y)}: the common type of both, NOT NULL when either is; but a
+   * NOT NULL {@code x} that is a character or binary string keeps its own type, which is the result
+   * ({@code IFNULL('a', 'bcd')} is {@code CHAR(1) NOT NULL}, where {@code IFNULL(1, CAST(2 AS
+   * BIGINT))} is {@code BIGINT NOT NULL}), as PyFlink 2.3 answers.
+   */
   private static final SqlReturnTypeInference IFNULL_TYPE =
-      b -> common(b, 0, b.getOperandType(0).isNullable() && b.getOperandType(1).isNullable());
+      b -> {
+        RelDataType first = b.getOperandType(0);
+        RelDataType t =
+            common(b, 0, b.getOperandType(0).isNullable() && b.getOperandType(1).isNullable());
+        return !first.isNullable() && SqlTypeUtil.isString(first) ? first : t;
+      };
+
+  /**
+   * Flink's type of {@code COALESCE}: the common type of the operands (none between a number and a
+   * string, a string and a datetime, a string and BYTES: {@code COALESCE(1, 'a')} is refused, as
+   * in Flink), NOT NULL when any operand is ({@code COALESCE(1, CAST(NULL AS INT))} is {@code INT
+   * NOT NULL}); Calcite's is NOT NULL only when the last operand is.
+   */
+  private static final SqlReturnTypeInference COALESCE_TYPE =
+      b -> {
+        List<RelDataType> types = b.collectOperandTypes();
+        for (RelDataType x : types) {
+          for (RelDataType y : types) {
+            if (!mixable(x, y)) {
+              if (b instanceof SqlCallBinding call) {
+                throw call.newValidationSignatureError();
+              }
+              throw new IllegalArgumentException("no common type of " + types);
+            }
+          }
+        }
+        return common(b, 0, types.stream().allMatch(RelDataType::isNullable));
+      };
+
+  /**
+   * Whether Flink finds a common type of {@code x} and {@code y} where Calcite's may: never between
+   * a character string and another type, nor between BYTES and another type, nor between arrays or
+   * maps of such elements. The other pairs are left to the type factory.
+   */
+  private static boolean mixable(RelDataType x, RelDataType y) {
+    if (x.getSqlTypeName() == SqlTypeName.NULL || y.getSqlTypeName() == SqlTypeName.NULL) {
+      return true;
+    }
+    if (SqlTypeUtil.isCharacter(x) != SqlTypeUtil.isCharacter(y)
+        || SqlTypeUtil.isBinary(x) != SqlTypeUtil.isBinary(y)) {
+      return false;
+    }
+    if (x.getComponentType() != null && y.getComponentType() != null) {
+      return mixable(x.getComponentType(), y.getComponentType());
+    }
+    if (x.getKeyType() != null && y.getKeyType() != null) {
+      return mixable(x.getKeyType(), y.getKeyType())
+          && mixable(
+              java.util.Objects.requireNonNull(x.getValueType()),
+              java.util.Objects.requireNonNull(y.getValueType()));
+    }
+    return true;
+  }
 
   private static final SqlReturnTypeInference EXTREME_TYPE = b -> common(b, 0, anyNullable(b));
 
@@ -80,6 +139,14 @@ public final class ConditionalFunctions {
           NullPolicy.NONE);
   public static final SqlOperator IFNULL =
       fn("IFNULL", IFNULL_TYPE, OperandTypes.SAME_SAME, C, "unreachable", NullPolicy.NONE);
+  /**
+   * Flink's {@code COALESCE} ({@link #COALESCE_TYPE}), which the validator puts in place of
+   * Calcite's before Calcite rewrites it into a CASE (whose type is nullable unless the last operand
+   * is NOT NULL); SQL conversion writes it as that CASE ({@link #convert}).
+   */
+  public static final SqlOperator COALESCE =
+      fn("COALESCE", COALESCE_TYPE, OperandTypes.VARIADIC, C, "unreachable", NullPolicy.NONE);
+
   public static final SqlOperator GREATEST =
       strict("GREATEST", EXTREME_TYPE, OperandTypes.SAME_VARIADIC, C, "greatest");
   public static final SqlOperator LEAST =
@@ -89,11 +156,11 @@ public final class ConditionalFunctions {
   public static final SqlOperator IS_DIGIT = predicate("IS_DIGIT", "isDigit");
 
   static final List<SqlOperator> ALL =
-      List.of(IF, IFNULL, GREATEST, LEAST, IS_ALPHA, IS_DECIMAL, IS_DIGIT);
+      List.of(IF, IFNULL, COALESCE, GREATEST, LEAST, IS_ALPHA, IS_DECIMAL, IS_DIGIT);
 
   /** The functions {@link #convert} converts. */
   public static final java.util.Set<SqlOperator> CONVERTED =
-      java.util.Set.of(IF, IFNULL, GREATEST, LEAST);
+      java.util.Set.of(IF, IFNULL, COALESCE, GREATEST, LEAST);
 
   private static SqlOperator predicate(String name, String method) {
     return fn(
@@ -117,6 +184,29 @@ public final class ConditionalFunctions {
           SqlStdOperatorTable.CASE,
           List.of(
               operands.get(0), cast(rex, type, operands.get(1)), cast(rex, type, operands.get(2))));
+    }
+    if (op == COALESCE) {
+      // The operands after the first NOT NULL one are never reached: that one is the ELSE.
+      int last = operands.size() - 1;
+      for (int i = 0; i < last; i++) {
+        if (!operands.get(i).getType().isNullable()) {
+          last = i;
+          break;
+        }
+      }
+      if (last == 0) {
+        return cast(rex, type, operands.get(0));
+      }
+      List<RexNode> branches = new ArrayList<>();
+      for (int i = 0; i < last; i++) {
+        branches.add(rex.makeCall(SqlStdOperatorTable.IS_NOT_NULL, operands.get(i)));
+        branches.add(cast(rex, type, operands.get(i)));
+      }
+      branches.add(cast(rex, type, operands.get(last)));
+      return rex.makeCall(type, SqlStdOperatorTable.CASE, branches);
+    }
+    if (op == IFNULL && !operands.get(0).getType().isNullable()) {
+      return cast(rex, type, operands.get(0));
     }
     if (op == IFNULL) {
       RexNode first = cast(rex, type, operands.get(0));

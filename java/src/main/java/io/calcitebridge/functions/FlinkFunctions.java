@@ -79,11 +79,16 @@ public final class FlinkFunctions {
   /**
    * Whether Flink's function replaces the standard {@code op}: {@link TemporalFunctions#REPLACED},
    * {@code ELEMENT} ({@link CollectionFunctions#ELEMENT_OF}), and Calcite's {@code TYPEOF}, which
-   * takes a VARIANT only ({@link MiscFunctions#TYPEOF} takes any value).
+   * takes a VARIANT only ({@link MiscFunctions#TYPEOF} takes any value). Calcite's {@code LAST_DAY}
+   * is left out: Flink has no such function, so a call is a validation error ("No match found for
+   * function signature LAST_DAY(<DATE>)"), as in Flink. {@code COALESCE} is {@link
+   * ConditionalFunctions#COALESCE}, with Flink's type.
    */
   private static boolean replaced(SqlOperator op) {
     return TemporalFunctions.REPLACED.contains(op)
         || op == SqlStdOperatorTable.ELEMENT
+        || op == SqlStdOperatorTable.LAST_DAY
+        || op == SqlStdOperatorTable.COALESCE
         || op != MiscFunctions.TYPEOF && op.getName().equals("TYPEOF");
   }
 

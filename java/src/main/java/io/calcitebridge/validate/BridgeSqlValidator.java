@@ -141,7 +141,28 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
               + " mode cannot plan it either)",
           function.getParserPosition());
     }
+    if (node instanceof org.apache.calcite.sql.SqlBasicCall coalesce
+        && coalesce.getOperator().getName().equalsIgnoreCase("COALESCE")
+        && (coalesce.getOperator() == org.apache.calcite.sql.fun.SqlStdOperatorTable.COALESCE
+            || coalesce.getOperator() instanceof org.apache.calcite.sql.SqlUnresolvedFunction)
+        && coalesce.getFunctionQuantifier() == null
+        && coalesce.operandCount() > 1) {
+      // Flink's COALESCE, with Flink's type, in place of Calcite's rewrite into a CASE.
+      coalesce.setOperator(io.calcitebridge.functions.ConditionalFunctions.COALESCE);
+    }
+    boolean nullif =
+        node instanceof SqlCall call
+            && call.getOperator().getName().equalsIgnoreCase("NULLIF")
+            && call.operandCount() == 2;
     SqlNode rewritten = super.performUnconditionalRewrites(node, underFrom);
+    if (nullif
+        && rewritten instanceof org.apache.calcite.sql.fun.SqlCase written
+        && written.getWhenOperands().size() == 1) {
+      SqlNode comparison = written.getWhenOperands().get(0);
+      if (!comparison.getParserPosition().equals(org.apache.calcite.sql.parser.SqlParserPos.ZERO)) {
+        nullifComparisons.add(comparison.getParserPosition());
+      }
+    }
     if (rewritten instanceof org.apache.calcite.sql.SqlBasicCall call) {
       org.apache.calcite.sql.SqlOperator flink =
           io.calcitebridge.functions.NumberFunctions.validating(call.getOperator());
@@ -150,6 +171,23 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       }
     }
     return rewritten;
+  }
+
+  /**
+   * The positions of the comparisons {@code x = y} of the CASE that Calcite rewrites {@code
+   * NULLIF(x, y)} into: the position of the NULLIF, which no comparison written in SQL has. A
+   * position, not the node, as identifier expansion copies the node.
+   */
+  private final Set<org.apache.calcite.sql.parser.SqlParserPos> nullifComparisons =
+      new HashSet<>();
+
+  /**
+   * Whether {@code call} is the comparison of a {@code NULLIF}: Flink compares a number with a
+   * string, a BOOLEAN or BYTES without converting either ({@link BridgeTypeCoercion}).
+   */
+  boolean isNullifComparison(SqlCall call) {
+    return call.getKind() == SqlKind.EQUALS
+        && nullifComparisons.contains(call.getParserPosition());
   }
 
   // ----- Stopping ------------------------------------------------------------------------------
@@ -318,6 +356,9 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     if (call.getKind() == SqlKind.BETWEEN) {
       refuseOperandsWithoutCommonType(call, scope);
     }
+    if (call.getKind() == SqlKind.ITEM) {
+      refuseConstantIndexBelowOne(call, scope);
+    }
     if (call.getOperator() instanceof org.apache.calcite.sql.SqlFunction
         && !NULL_TYPED_OK.contains(call.getOperator().getName())
         && deriveType(scope, call).getSqlTypeName()
@@ -353,6 +394,44 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
               + "; cast them to one type",
           call.getParserPosition());
     }
+  }
+
+  /**
+   * {@code a[0]} and {@code a[-1]} of an ARRAY are refused while validating, as Flink refuses a
+   * constant index below 1 ("Array element access needs an index starting at 1"). An index computed
+   * while the query runs ({@code a[i]}, {@code a[1 - 1]}) gives NULL below 1, as past the end: the
+   * answer Flink's documentation gives, where Flink itself returns -1 (a defect; see
+   * docs/flink.md).
+   */
+  private void refuseConstantIndexBelowOne(SqlCall call, SqlValidatorScope scope) {
+    if (call.operandCount() != 2
+        || deriveType(scope, call.operand(0)).getSqlTypeName()
+            != org.apache.calcite.sql.type.SqlTypeName.ARRAY) {
+      return;
+    }
+    java.math.BigDecimal index = constantIndex(call.operand(1));
+    if (index != null && index.signum() <= 0) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "Array element access needs an index starting at 1 but was "
+              + index.toPlainString()
+              + " (as in Flink)",
+          call.operand(1).getParserPosition());
+    }
+  }
+
+  /** The value of an integer literal, with any signs before it; null for anything else. */
+  private static java.math.@Nullable BigDecimal constantIndex(SqlNode node) {
+    if (node instanceof org.apache.calcite.sql.SqlNumericLiteral literal && literal.isExact()) {
+      return literal.getValueAs(java.math.BigDecimal.class);
+    }
+    if (node instanceof SqlCall sign
+        && (sign.getKind() == SqlKind.MINUS_PREFIX || sign.getKind() == SqlKind.PLUS_PREFIX)
+        && sign.operandCount() == 1) {
+      java.math.BigDecimal inner = constantIndex(sign.operand(0));
+      return inner == null || sign.getKind() == SqlKind.PLUS_PREFIX ? inner : inner.negate();
+    }
+    return null;
   }
 
   /** Functions whose result may be an untyped NULL: they pass their operands through. */

@@ -49,6 +49,41 @@ public final class BridgeTypeCoercion extends TypeCoercionImpl {
     return type.isStruct() || SqlTypeUtil.isCollection(type) || SqlTypeUtil.isMap(type);
   }
 
+  /**
+   * {@code NULLIF(1, 'a')}, {@code NULLIF('1', 1)}, {@code NULLIF(1, TRUE)} and {@code NULLIF(X'01',
+   * 'a')} are refused while validating, as Flink refuses them ("implicit type conversion between
+   * INTEGER and CHAR is not supported now"); Calcite read the string as a number, and {@code 'a'}
+   * failed while the query ran. A string still compares with a datetime ({@code NULLIF(d,
+   * '2024-01-01')}), as in Flink.
+   */
+  @Override
+  public boolean binaryComparisonCoercion(SqlCallBinding binding) {
+    if (validator instanceof BridgeSqlValidator bridge
+        && bridge.isNullifComparison(binding.getCall())
+        && binding.getOperandCount() == 2) {
+      RelDataType x = binding.getOperandType(0);
+      RelDataType y = binding.getOperandType(1);
+      if (unconverted(x, y) || unconverted(y, x)) {
+        throw new io.calcitebridge.errors.PositionedException(
+            io.calcitebridge.errors.ErrorKind.VALIDATION,
+            "NULLIF cannot compare "
+                + io.calcitebridge.types.TypeNames.renderNullable(x)
+                + " with "
+                + io.calcitebridge.types.TypeNames.renderNullable(y)
+                + ": there is no implicit conversion between them (as in Flink); CAST one of them",
+            binding.getCall().getParserPosition());
+      }
+    }
+    return super.binaryComparisonCoercion(binding);
+  }
+
+  /** Whether Flink compares {@code a} with {@code b} only after an explicit CAST. */
+  private static boolean unconverted(RelDataType a, RelDataType b) {
+    return SqlTypeUtil.isNumeric(a)
+            && (SqlTypeUtil.isCharacter(b) || SqlTypeUtil.isBoolean(b) || SqlTypeUtil.isBinary(b))
+        || SqlTypeUtil.isBinary(a) && SqlTypeUtil.isCharacter(b);
+  }
+
   @Override
   public boolean builtinFunctionCoercion(
       SqlCallBinding binding,
