@@ -63,7 +63,10 @@ public final class FlinkFunctions {
         List<SqlOperator> found = new ArrayList<>();
         standard.lookupOperatorOverloads(opName, category, syntax, found, nameMatcher);
         for (SqlOperator op : found) {
-          if (!replaced(op)) {
+          // The COALESCE that Calcite's validator writes itself (for JOIN ... USING) is looked
+          // up in the SYSTEM category, and stays Calcite's.
+          if (!replaced(op)
+              || op == SqlStdOperatorTable.COALESCE && category == SqlFunctionCategory.SYSTEM) {
             operatorList.add(op);
           }
         }
