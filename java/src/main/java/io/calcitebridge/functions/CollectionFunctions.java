@@ -316,13 +316,25 @@ public final class CollectionFunctions {
     }
   }
 
+  /** Messages of the errors of the collection functions. */
+  public interface Messages {
+    Messages RESOURCE = org.apache.calcite.runtime.Resources.create(Messages.class);
+
+    @org.apache.calcite.runtime.Resources.BaseMessage(
+        "{0} needs elements that can be ordered: type ''{1}'' should support both ''EQUALS'' and"
+            + " ''ORDER'' comparison with itself (as in Flink)")
+    org.apache.calcite.runtime.Resources.ExInst<
+            org.apache.calcite.sql.validate.SqlValidatorException>
+        unordered(String function, String type);
+  }
+
   /**
    * The operands of {@code inner}, whose first is an array of elements that Flink takes: ARRAY_JOIN
    * joins strings only ({@code ARRAY_JOIN(ARRAY[1, 2], ',')} is refused, as in Flink: write the
-   * CAST), and ARRAY_MIN, ARRAY_MAX and ARRAY_SORT ({@code ordered}) need elements that Flink orders:
-   * not a BOOLEAN, an interval, an ARRAY, a MAP, a MULTISET or a ROW ("Type 'BOOLEAN NOT NULL'
-   * should support both 'EQUALS' and 'ORDER' comparison with itself", Flink says). Flink refuses
-   * them while validating, and so do these.
+   * CAST), and ARRAY_MIN, ARRAY_MAX and ARRAY_SORT ({@code ordered}) need elements that Flink
+   * orders: not a BOOLEAN, an interval, an ARRAY, a MAP, a MULTISET or a ROW ("Type 'BOOLEAN NOT
+   * NULL' should support both 'EQUALS' and 'ORDER' comparison with itself", Flink says). Flink
+   * refuses them while validating, and so do these.
    */
   private static final class Elements implements SqlOperandTypeChecker {
     private final SqlOperandTypeChecker inner;
@@ -355,14 +367,9 @@ public final class CollectionFunctions {
         return true;
       }
       if (throwOnFailure) {
-        throw new io.calcitebridge.errors.PositionedException(
-            io.calcitebridge.errors.ErrorKind.VALIDATION,
-            binding.getOperator().getName()
-                + " needs elements that can be ordered; type '"
-                + io.calcitebridge.types.TypeNames.render(element)
-                + "' should support both 'EQUALS' and 'ORDER' comparison with itself (as in"
-                + " Flink)",
-            binding.getCall().getParserPosition());
+        throw binding.newValidationError(
+            Messages.RESOURCE.unordered(
+                binding.getOperator().getName(), element.getFullTypeString()));
       }
       return false;
     }

@@ -82,9 +82,9 @@ public final class ConditionalFunctions {
 
   /**
    * Flink's type of {@code COALESCE}: the common type of the operands (none between a number and a
-   * string, a string and a datetime, a string and BYTES: {@code COALESCE(1, 'a')} is refused, as
-   * in Flink), NOT NULL when any operand is ({@code COALESCE(1, CAST(NULL AS INT))} is {@code INT
-   * NOT NULL}); Calcite's is NOT NULL only when the last operand is.
+   * string, a string and a datetime, a string and BYTES: {@code COALESCE(1, 'a')} is refused, as in
+   * Flink), NOT NULL when any operand is ({@code COALESCE(1, CAST(NULL AS INT))} is {@code INT NOT
+   * NULL}); Calcite's is NOT NULL only when the last operand is.
    */
   private static final SqlReturnTypeInference COALESCE_TYPE =
       b -> {
@@ -139,10 +139,11 @@ public final class ConditionalFunctions {
           NullPolicy.NONE);
   public static final SqlOperator IFNULL =
       fn("IFNULL", IFNULL_TYPE, OperandTypes.SAME_SAME, C, "unreachable", NullPolicy.NONE);
+
   /**
    * Flink's {@code COALESCE} ({@link #COALESCE_TYPE}), which the validator puts in place of
-   * Calcite's before Calcite rewrites it into a CASE (whose type is nullable unless the last operand
-   * is NOT NULL); SQL conversion writes it as that CASE ({@link #convert}).
+   * Calcite's before Calcite rewrites it into a CASE (whose type is nullable unless the last
+   * operand is NOT NULL); SQL conversion writes it as that CASE ({@link #convert}).
    */
   public static final SqlOperator COALESCE =
       fn("COALESCE", COALESCE_TYPE, OperandTypes.VARIADIC, C, "unreachable", NullPolicy.NONE);

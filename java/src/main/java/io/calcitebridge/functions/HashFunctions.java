@@ -16,8 +16,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Flink's hash functions: the lower-case hexadecimal digest of a string's UTF-8 bytes, or of the
- * bytes of a {@code BYTES} (or {@code BINARY(n)}) argument, typed {@code CHAR(n)} for the fixed ones
- * and {@code VARCHAR(128)} for {@code SHA2}.
+ * bytes of a {@code BYTES} (or {@code BINARY(n)}) argument, typed {@code CHAR(n)} for the fixed
+ * ones and {@code VARCHAR(128)} for {@code SHA2}.
  */
 public final class HashFunctions {
   private HashFunctions() {}

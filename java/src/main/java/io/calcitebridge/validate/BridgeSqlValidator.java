@@ -178,16 +178,14 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
    * NULLIF(x, y)} into: the position of the NULLIF, which no comparison written in SQL has. A
    * position, not the node, as identifier expansion copies the node.
    */
-  private final Set<org.apache.calcite.sql.parser.SqlParserPos> nullifComparisons =
-      new HashSet<>();
+  private final Set<org.apache.calcite.sql.parser.SqlParserPos> nullifComparisons = new HashSet<>();
 
   /**
    * Whether {@code call} is the comparison of a {@code NULLIF}: Flink compares a number with a
    * string, a BOOLEAN or BYTES without converting either ({@link BridgeTypeCoercion}).
    */
   boolean isNullifComparison(SqlCall call) {
-    return call.getKind() == SqlKind.EQUALS
-        && nullifComparisons.contains(call.getParserPosition());
+    return call.getKind() == SqlKind.EQUALS && nullifComparisons.contains(call.getParserPosition());
   }
 
   // ----- Stopping ------------------------------------------------------------------------------

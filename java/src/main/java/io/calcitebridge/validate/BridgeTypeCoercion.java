@@ -50,11 +50,11 @@ public final class BridgeTypeCoercion extends TypeCoercionImpl {
   }
 
   /**
-   * {@code NULLIF(1, 'a')}, {@code NULLIF('1', 1)}, {@code NULLIF(1, TRUE)} and {@code NULLIF(X'01',
-   * 'a')} are refused while validating, as Flink refuses them ("implicit type conversion between
-   * INTEGER and CHAR is not supported now"); Calcite read the string as a number, and {@code 'a'}
-   * failed while the query ran. A string still compares with a datetime ({@code NULLIF(d,
-   * '2024-01-01')}), as in Flink.
+   * {@code NULLIF(1, 'a')}, {@code NULLIF('1', 1)}, {@code NULLIF(1, TRUE)} and {@code
+   * NULLIF(X'01', 'a')} are refused while validating, as Flink refuses them ("implicit type
+   * conversion between INTEGER and CHAR is not supported now"); Calcite read the string as a
+   * number, and {@code 'a'} failed while the query ran. A string still compares with a datetime
+   * ({@code NULLIF(d, '2024-01-01')}), as in Flink.
    */
   @Override
   public boolean binaryComparisonCoercion(SqlCallBinding binding) {
