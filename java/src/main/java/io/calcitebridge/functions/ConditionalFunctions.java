@@ -89,17 +89,22 @@ public final class ConditionalFunctions {
   private static final SqlReturnTypeInference COALESCE_TYPE =
       b -> {
         List<RelDataType> types = b.collectOperandTypes();
+        RelDataType t = b.getTypeFactory().leastRestrictive(types);
+        boolean mixed = t == null;
         for (RelDataType x : types) {
           for (RelDataType y : types) {
-            if (!mixable(x, y)) {
-              if (b instanceof SqlCallBinding call) {
-                throw call.newValidationSignatureError();
-              }
-              throw new IllegalArgumentException("no common type of " + types);
-            }
+            mixed |= !mixable(x, y);
           }
         }
-        return common(b, 0, types.stream().allMatch(RelDataType::isNullable));
+        if (mixed || t == null) {
+          if (b instanceof SqlCallBinding call) {
+            throw call.newValidationError(
+                org.apache.calcite.util.Static.RESOURCE.illegalMixingOfTypes());
+          }
+          throw new IllegalArgumentException("no common type of " + types);
+        }
+        return b.getTypeFactory()
+            .createTypeWithNullability(t, types.stream().allMatch(RelDataType::isNullable));
       };
 
   /**
