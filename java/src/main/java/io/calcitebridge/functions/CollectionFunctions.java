@@ -390,7 +390,9 @@ public final class CollectionFunctions {
 
     @Override
     public String getAllowedSignatures(SqlOperator op, String opName) {
-      return inner.getAllowedSignatures(op, opName);
+      return ordered
+          ? inner.getAllowedSignatures(op, opName)
+          : opName + "(<ARRAY<STRING>>, <STRING>[, <STRING>])";
     }
   }
 

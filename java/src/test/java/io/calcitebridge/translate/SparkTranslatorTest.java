@@ -34,10 +34,10 @@ class SparkTranslatorTest {
 
   @Test
   void subscriptsAreOneBasedAndNullOutOfRange() {
-    String sql = sql("SELECT tags[1], tags[0], items[1].x FROM t");
+    String sql = sql("SELECT tags[1], tags[1 - 1], items[1].x FROM t");
     assertEquals(
-        "SELECT TRY_ELEMENT_AT(`tags`, 1), CAST(NULL AS INT), (TRY_ELEMENT_AT(`items`, 1)).`x`"
-            + " FROM `scan_0`",
+        "SELECT TRY_ELEMENT_AT(`tags`, 1), CASE WHEN 1 - 1 >= 1 THEN TRY_ELEMENT_AT(`tags`, 1 - 1)"
+            + " ELSE NULL END, (TRY_ELEMENT_AT(`items`, 1)).`x` FROM `scan_0`",
         sql);
   }
 
