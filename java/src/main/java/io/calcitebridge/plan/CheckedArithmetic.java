@@ -172,8 +172,7 @@ final class CheckedArithmetic {
     @Override
     public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
       Result result = super.implement(implementor, pref);
-      BlockStatement block =
-          FloatMinMax.rewrite((BlockStatement) result.block.accept(ADD_EXACT));
+      BlockStatement block = FloatMinMax.rewrite((BlockStatement) result.block.accept(ADD_EXACT));
       return new Result(block, result.physType, result.format);
     }
   }

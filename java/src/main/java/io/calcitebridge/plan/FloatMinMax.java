@@ -17,8 +17,9 @@ import org.apache.calcite.runtime.SqlFunctions;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * {@code MIN} and {@code MAX} of a DOUBLE or FLOAT on Calcite's engine order NaN above every number,
- * as {@code ORDER BY}, DuckDB, Spark and the Arrow aggregates do, whatever the order of the rows.
+ * {@code MIN} and {@code MAX} of a DOUBLE or FLOAT on Calcite's engine order NaN above every
+ * number, as {@code ORDER BY}, DuckDB, Spark and the Arrow aggregates do, whatever the order of the
+ * rows.
  *
  * <p>Calcite's generated code (1.42) keeps the smallest value with {@code SqlFunctions.lesser(acc,
  * x)} ({@code acc > x ? x : acc}) from {@code Double.MAX_VALUE} and the greatest with {@code
