@@ -1,15 +1,13 @@
 package io.calcitebridge.plan;
 
 import java.lang.reflect.Method;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.calcite.linq4j.tree.BinaryExpression;
 import org.apache.calcite.linq4j.tree.BlockStatement;
+import org.apache.calcite.linq4j.tree.ConstantExpression;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.ExpressionType;
 import org.apache.calcite.linq4j.tree.Expressions;
-import org.apache.calcite.linq4j.tree.MemberExpression;
 import org.apache.calcite.linq4j.tree.MethodCallExpression;
 import org.apache.calcite.linq4j.tree.ParameterExpression;
 import org.apache.calcite.linq4j.tree.Shuttle;
@@ -82,12 +80,14 @@ public final class FloatMinMax {
   }
 
   /**
-   * {@code block}, an aggregate's code, rewritten as described above. The accumulators are found
-   * through the record fields the calls update ({@code acc.f0 = lesser(acc.f0, in)}) and the
-   * variables the start record takes them from ({@code record0.f0 = a0s0}).
+   * {@code block}, an aggregate's code, rewritten as described above. A start is an assignment of
+   * {@code Double.MAX_VALUE} (of {@code MIN}) or its negation (of {@code MAX}) to a {@code double}
+   * variable, as Calcite's {@code MinMaxImplementor} writes it (the same for {@code float}); no
+   * other aggregate starts from them. The code of an aggregate below, already rewritten, is left as
+   * it is.
    */
   static BlockStatement rewrite(BlockStatement block) {
-    Map<String, String> fields = new HashMap<>(); // record field -> "lesser" or "greater"
+    boolean[] found = {false};
     BlockStatement calls =
         (BlockStatement)
             block.accept(
@@ -104,31 +104,15 @@ public final class FloatMinMax {
                         && args.size() == 2
                         && floating(m.getParameterTypes()[0])
                         && m.getParameterTypes()[0] == m.getParameterTypes()[1]) {
-                      if (args.get(0) instanceof MemberExpression field) {
-                        fields.put(field.field.getName(), m.getName());
-                      }
+                      found[0] = true;
                       return Expressions.call(FloatMinMax.class, m.getName(), args);
                     }
                     return super.visit(call, target, args);
                   }
                 });
-    if (fields.isEmpty()) {
+    if (!found[0]) {
       return block;
     }
-    Map<String, String> starts = new HashMap<>(); // variable -> "lesser" or "greater"
-    calls.accept(
-        new Shuttle() {
-          @Override
-          public Expression visit(BinaryExpression binary, Expression left, Expression right) {
-            if (binary.getNodeType() == ExpressionType.Assign
-                && left instanceof MemberExpression field
-                && right instanceof ParameterExpression variable
-                && fields.containsKey(field.field.getName())) {
-              starts.put(variable.name, fields.get(field.field.getName()));
-            }
-            return super.visit(binary, left, right);
-          }
-        });
     return (BlockStatement)
         calls.accept(
             new Shuttle() {
@@ -136,17 +120,28 @@ public final class FloatMinMax {
               public Expression visit(BinaryExpression binary, Expression left, Expression right) {
                 if (binary.getNodeType() == ExpressionType.Assign
                     && left instanceof ParameterExpression variable
-                    && floating(variable.getType())
-                    && starts.containsKey(variable.name)) {
-                  boolean min = "lesser".equals(starts.get(variable.name));
-                  String start =
-                      (min ? "nan" : "negativeInfinity")
-                          + (variable.getType() == double.class ? "" : "Float");
-                  return Expressions.assign(variable, Expressions.call(FloatMinMax.class, start));
+                    && right instanceof ConstantExpression constant) {
+                  String start = start(variable.getType(), constant.value);
+                  if (start != null) {
+                    return Expressions.assign(variable, Expressions.call(FloatMinMax.class, start));
+                  }
                 }
                 return super.visit(binary, left, right);
               }
             });
+  }
+
+  /** The method whose value replaces a start of {@code MIN} or {@code MAX}; null for another. */
+  private static @Nullable String start(java.lang.reflect.Type type, @Nullable Object value) {
+    if (type == double.class && value instanceof Double d) {
+      return d == Double.MAX_VALUE ? "nan" : d == -Double.MAX_VALUE ? "negativeInfinity" : null;
+    }
+    if (type == float.class && value instanceof Float f) {
+      return f == Float.MAX_VALUE
+          ? "nanFloat"
+          : f == -Float.MAX_VALUE ? "negativeInfinityFloat" : null;
+    }
+    return null;
   }
 
   private static boolean floating(java.lang.reflect.Type type) {
