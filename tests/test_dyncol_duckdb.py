@@ -175,3 +175,30 @@ def test_statements_of_several_threads_share_the_functions(
     for result in results:
         assert result.sort_by("id").equals(reference)
     assert _allocated() == before
+
+
+@pytest.mark.parametrize(
+    ("sql", "type_name", "column"),
+    [
+        ("SELECT COLUMN_CREATE('a', ROW(1, 'x'))", "ROW<", 30),  # Calcite places ROW at its (
+        ("SELECT COLUMN_CREATE('a', 1, 'b', ARRAY[1, CAST(NULL AS INT)])", "ARRAY<INT>", 35),
+        ("SELECT COLUMN_ADD(COLUMN_CREATE('a', 1), 'b', MAP['k', 1])", "MAP<", 47),
+        ("SELECT COLUMN_CREATE('a', INTERVAL '1' DAY)", "INTERVAL DAY NOT NULL:", 27),
+        (
+            "SELECT COLUMN_CREATE('a', CAST(TIMESTAMP '2020-01-01 00:00:00' AS TIMESTAMP_LTZ(3)))",
+            "TIMESTAMP_LTZ(3) NOT NULL:",
+            27,
+        ),
+        ("SELECT COLUMN_CREATE('a', CAST(NULL AS ROW<x INT>))", "ROW<`x` INT>:", 27),
+    ],
+)
+def test_values_a_dynamic_column_cannot_hold_are_refused_while_validating(
+    bridge: cb.Environment, sql: str, type_name: str, column: int
+) -> None:
+    # MariaDB has no such types ("Operand should contain 1 column(s)" for a row); they were
+    # stored as their Java text ("[Ljava.lang.Object;@...") on Calcite's engine.
+    for backend in ("enumerable", "duckdb", "auto"):
+        with pytest.raises(cb.SqlValidationError, match="cannot store a value of type") as caught:
+            bridge.sql(sql, backend=backend).fetchall()
+        assert type_name in str(caught.value)
+        assert caught.value.column == column

@@ -330,6 +330,8 @@ def test_planted_values(envs: tuple[cb.Environment, cb.Environment]) -> None:
         ("SELECT ELEMENT(tags) FROM t WHERE id = 2", "ELEMENT"),
         ("SELECT CAST(amount AS STRING) FROM t", "a cast of DECIMAL to a string"),
         ("SELECT `a.b` LIKE 'a\\%' FROM t", "LIKE"),
+        # named as written, not as the IS NULL its expansion holds
+        ("SELECT CAST(ROW(id, `a.b`) AS STRING) FROM t", "a CAST of a ROW that may be NULL"),
     ],
 )
 def test_refused_constructs_are_named(

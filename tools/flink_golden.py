@@ -189,7 +189,8 @@ def _split_top(inner: str) -> list[str]:
 
 
 def _array_from_text(text: str, type_: str) -> Any:
-    """An array of numbers, strings or such arrays from Flink's text: ``[1, NULL, 3]``."""
+    """An array of numbers, strings or such arrays from Flink's text: ``[1, NULL, 3]``,
+    ``[NaN, NULL]``."""
     m = _ARRAY.match(type_)
     if m is None:
         raise ValueError(f"cannot read {type_} from text")
@@ -207,6 +208,8 @@ def _array_from_text(text: str, type_: str) -> Any:
             out.append(int(part))
         elif element.startswith("DECIMAL"):
             out.append(decimal.Decimal(part))
+        elif element in ("DOUBLE", "FLOAT"):
+            out.append(float(part))  # NaN, Infinity and -Infinity as Java writes them
         elif element in ("STRING",) or element.startswith(("CHAR", "VARCHAR")):
             out.append(part)
         else:

@@ -1,5 +1,6 @@
 package io.calcitebridge.dyncol;
 
+import io.calcitebridge.types.TypeNames;
 import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -53,7 +54,58 @@ public final class DynColOperators {
         validator.deriveType(scope, operand);
       }
       checkCount(call.operandCount());
+      checkValues(validator, scope, call);
       return validateOperands(validator, scope, call);
+    }
+
+    /**
+     * Refuses a value that a dynamic column cannot hold (MariaDB has no such type): a ROW, an
+     * ARRAY, a MAP, an INTERVAL, a TIMESTAMP_LTZ. Stored as their Java text, they were wrong
+     * answers.
+     */
+    private void checkValues(SqlValidator validator, SqlValidatorScope scope, SqlCall call) {
+      if (shape != DynColShape.CREATE && shape != DynColShape.ADD) {
+        return;
+      }
+      List<SqlNode> ops = call.getOperandList();
+      for (int i = shape == DynColShape.ADD ? 2 : 1; i < ops.size(); i += 3) {
+        RelDataType type = validator.deriveType(scope, ops.get(i));
+        if (!storable(type.getSqlTypeName())) {
+          throw validator.newValidationError(
+              ops.get(i),
+              DynColResource.RESOURCE.badCall(
+                  getName()
+                      + " cannot store a value of type "
+                      + TypeNames.render(type)
+                      + ": a dynamic column holds numbers, strings, binary strings, dates, times"
+                      + " and timestamps (cast the value, for example to STRING)"));
+        }
+      }
+    }
+
+    private static boolean storable(SqlTypeName type) {
+      switch (type) {
+        case TINYINT:
+        case SMALLINT:
+        case INTEGER:
+        case BIGINT:
+        case BOOLEAN:
+        case FLOAT:
+        case REAL:
+        case DOUBLE:
+        case DECIMAL:
+        case CHAR:
+        case VARCHAR:
+        case BINARY:
+        case VARBINARY:
+        case DATE:
+        case TIME:
+        case TIMESTAMP:
+        case NULL:
+          return true;
+        default:
+          return false;
+      }
     }
 
     @Override

@@ -8,11 +8,12 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.apache.calcite.adapter.enumerable.NullPolicy;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -519,10 +520,14 @@ public final class CollectionFunctions {
 
   /**
    * Whether an element equals {@code e}: numbers by value, whatever their class and scale ({@code
-   * 2.5} and {@code 2.50}, an INT and a BIGINT), as Flink compares them; else {@link
-   * Objects#equals}.
+   * 2.5} and {@code 2.50}, an INT and a BIGINT), as Flink compares them; a DOUBLE or FLOAT with
+   * Java's {@code ==}, as Flink does, so NaN equals nothing (not even NaN) and -0.0 equals 0.0;
+   * else {@link Objects#equals}.
    */
   private static boolean same(@Nullable Object x, @Nullable Object e) {
+    if (floating(x) && floating(e)) {
+      return ((Number) x).doubleValue() == ((Number) e).doubleValue();
+    }
     if (x instanceof Number a
         && e instanceof Number b
         && (a.getClass() != b.getClass() || a instanceof BigDecimal)
@@ -533,6 +538,46 @@ public final class CollectionFunctions {
       return new BigDecimal(a.toString()).compareTo(new BigDecimal(b.toString())) == 0;
     }
     return Objects.equals(x, e);
+  }
+
+  private static boolean floating(@Nullable Object x) {
+    return x instanceof Double || x instanceof Float;
+  }
+
+  /**
+   * What an element is told apart by in ARRAY_DISTINCT, ARRAY_UNION, ARRAY_EXCEPT and
+   * ARRAY_INTERSECT, as {@link #same} compares: -0.0 is 0.0, and each NaN is a key of its own, as
+   * Flink keeps every NaN ({@code ARRAY_DISTINCT(ARRAY[NaN, NaN])} is both).
+   */
+  private static @Nullable Object key(@Nullable Object x) {
+    if (x instanceof Double d) {
+      return d.isNaN() ? new Object() : d == 0.0 ? (Object) 0.0d : d;
+    }
+    if (x instanceof Float f) {
+      return f.isNaN() ? new Object() : f == 0.0f ? (Object) 0.0f : f;
+    }
+    return x;
+  }
+
+  /** The elements of {@code a} whose key is (or, if not {@code in}, is not) among {@code keys}. */
+  private static List<@Nullable Object> distinct(
+      List<@Nullable Object> a, @Nullable Set<@Nullable Object> keys, boolean in) {
+    Map<@Nullable Object, @Nullable Object> out = new LinkedHashMap<>();
+    for (Object x : a) {
+      Object k = key(x);
+      if (keys == null || keys.contains(k) == in) {
+        out.putIfAbsent(k, x);
+      }
+    }
+    return new ArrayList<>(out.values());
+  }
+
+  private static Set<@Nullable Object> keys(List<@Nullable Object> a) {
+    Set<@Nullable Object> out = new HashSet<>();
+    for (Object x : a) {
+      out.add(key(x));
+    }
+    return out;
   }
 
   public static boolean arrayContains(List<@Nullable Object> a, @Nullable Object e) {
@@ -557,7 +602,7 @@ public final class CollectionFunctions {
   }
 
   public static List<@Nullable Object> arrayDistinct(List<@Nullable Object> a) {
-    return new ArrayList<>(new LinkedHashSet<>(a));
+    return distinct(a, null, true);
   }
 
   public static List<@Nullable Object> arrayRemove(List<@Nullable Object> a, @Nullable Object e) {
@@ -621,23 +666,19 @@ public final class CollectionFunctions {
 
   public static List<@Nullable Object> arrayUnion(
       List<@Nullable Object> a, List<@Nullable Object> b) {
-    LinkedHashSet<@Nullable Object> out = new LinkedHashSet<>(a);
-    out.addAll(b);
-    return new ArrayList<>(out);
+    List<@Nullable Object> both = new ArrayList<>(a);
+    both.addAll(b);
+    return distinct(both, null, true);
   }
 
   public static List<@Nullable Object> arrayExcept(
       List<@Nullable Object> a, List<@Nullable Object> b) {
-    LinkedHashSet<@Nullable Object> out = new LinkedHashSet<>(a);
-    out.removeAll(new LinkedHashSet<>(b));
-    return new ArrayList<>(out);
+    return distinct(a, keys(b), false);
   }
 
   public static List<@Nullable Object> arrayIntersect(
       List<@Nullable Object> a, List<@Nullable Object> b) {
-    LinkedHashSet<@Nullable Object> out = new LinkedHashSet<>(a);
-    out.retainAll(new LinkedHashSet<>(b));
-    return new ArrayList<>(out);
+    return distinct(a, keys(b), true);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

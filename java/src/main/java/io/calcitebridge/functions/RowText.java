@@ -71,6 +71,11 @@ public final class RowText {
           "rowIsNull",
           org.apache.calcite.adapter.enumerable.NullPolicy.NONE);
 
+  /** Whether {@code op} is the test of a ROW value being NULL itself (not its fields). */
+  public static boolean isRowIsNull(SqlOperator op) {
+    return op == ROW_IS_NULL;
+  }
+
   public static boolean rowIsNull(@org.checkerframework.checker.nullness.qual.Nullable Object row) {
     return row == null;
   }

@@ -125,7 +125,8 @@ final class CheckedArithmetic {
   /**
    * Calcite's aggregate, whose generated code adds integers with {@code Math.addExact}: the
    * accumulators of {@code SUM} and {@code $SUM0} (Calcite's add with Java's {@code +}) fail on
-   * overflow, and the sum keeps its type and its speed.
+   * overflow, and the sum keeps its type and its speed. Its {@code MIN} and {@code MAX} of a DOUBLE
+   * or FLOAT order NaN above every number ({@link FloatMinMax}).
    */
   static final class CheckedAggregate extends EnumerableAggregate {
     CheckedAggregate(EnumerableAggregate a) throws InvalidRelException {
@@ -171,7 +172,7 @@ final class CheckedArithmetic {
     @Override
     public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
       Result result = super.implement(implementor, pref);
-      BlockStatement block = (BlockStatement) result.block.accept(ADD_EXACT);
+      BlockStatement block = FloatMinMax.rewrite((BlockStatement) result.block.accept(ADD_EXACT));
       return new Result(block, result.physType, result.format);
     }
   }

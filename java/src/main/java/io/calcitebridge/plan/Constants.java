@@ -120,7 +120,7 @@ public final class Constants implements RexExecutor {
    * ROW, ARRAY, MAP and MULTISET values are left to the engine, which rewrites some of them first
    * ({@link RowCasts}).
    */
-  private static boolean foldable(RexNode e) {
+  static boolean foldable(RexNode e) {
     if (e.getType().isStruct()
         || e.getType().getComponentType() != null
         || e.getType().getKeyType() != null) {

@@ -9,6 +9,7 @@ import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.PositionedException;
 import io.calcitebridge.plan.BridgeTable;
 import io.calcitebridge.plan.BridgeTableScan;
+import io.calcitebridge.plan.DeferredConstants;
 import io.calcitebridge.plan.LiteralRows;
 import io.calcitebridge.plan.PlannerContext;
 import io.calcitebridge.plan.QueryPlanner;
@@ -520,7 +521,11 @@ public final class StatementExecutor {
     if (code == null) {
       Map<String, Object> parameters = new java.util.HashMap<>();
       Bindable<Object> bindable =
-          EnumerableInterpretable.toBindable(parameters, null, rel, EnumerableRel.Prefer.ARRAY);
+          EnumerableInterpretable.toBindable(
+              parameters,
+              null,
+              (EnumerableRel) DeferredConstants.apply(rel),
+              EnumerableRel.Prefer.ARRAY);
       code = new QueryPlan.Compiled(bindable, java.util.Collections.unmodifiableMap(parameters));
       if (plan != null) {
         plan.setCompiled(code);

@@ -374,6 +374,11 @@ final class SparkWhitelist {
         throw refuse(
             "a cast of " + call.operands.get(0).getType().getSqlTypeName() + " to a string");
       }
+      if (io.calcitebridge.functions.RowText.isRowIsNull(call.getOperator())) {
+        // The text of a ROW that may be NULL: Calcite's engine takes a ROW of NULL fields for a
+        // NULL row there, which Spark does not.
+        throw refuse("a CAST of a ROW that may be NULL to STRING");
+      }
       if (!CALLS.contains(kind)) {
         throw refuse(Refusal.function(call.getOperator()));
       }

@@ -71,7 +71,8 @@ public final class TypeNames {
       case VARIANT:
         return "VARIANT";
       default:
-        return type.getFullTypeString();
+        // Calcite's full type string has the NOT NULL that render adds.
+        return type.getFullTypeString().replaceFirst(" NOT NULL$", "");
     }
   }
 

@@ -39,7 +39,8 @@ class LayersTest {
   /** Bottom to top; the packages of one layer are independent of each other. */
   static final List<List<String>> LAYERS =
       List.of(
-          List.of("errors", "types", "expr", "dyncol", "functions"),
+          List.of("errors", "types"),
+          List.of("expr", "dyncol", "functions"),
           List.of("sql"),
           List.of("catalog"),
           List.of("validate"),
