@@ -240,7 +240,9 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   public EnumerableRel physical(RelNode heuristic) {
     RelTraitSet traits = heuristic.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
     SubQueryRules.refuseRemaining(heuristic);
-    RelNode fixed = RowCasts.apply(CheckedArithmetic.apply(NegativeZero.normalise(heuristic)));
+    // Variances and standard deviations as Flink computes them (Welford's algorithm).
+    RelNode flink = io.calcitebridge.functions.Welford.apply(heuristic);
+    RelNode fixed = RowCasts.apply(CheckedArithmetic.apply(NegativeZero.normalise(flink)));
     return (EnumerableRel)
         context.program().run(costBasedPlanner(), fixed, traits, List.of(), List.of());
   }
