@@ -240,8 +240,10 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   public EnumerableRel physical(RelNode heuristic) {
     RelTraitSet traits = heuristic.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
     SubQueryRules.refuseRemaining(heuristic);
-    // Variances and standard deviations as Flink computes them (Welford's algorithm).
-    RelNode flink = io.calcitebridge.functions.Welford.apply(heuristic);
+    // Variances, standard deviations and JSON_QUERY RETURNING ARRAY as Flink computes them.
+    RelNode flink =
+        io.calcitebridge.functions.Welford.apply(
+            io.calcitebridge.functions.JsonFunctions.queryArrays(heuristic));
     RelNode fixed = RowCasts.apply(CheckedArithmetic.apply(NegativeZero.normalise(flink)));
     return (EnumerableRel)
         context.program().run(costBasedPlanner(), fixed, traits, List.of(), List.of());
