@@ -181,8 +181,19 @@ public final class JsonFunctions {
                 SqlJsonQueryEmptyOrErrorBehavior.valueOf(empty),
                 onError,
                 false);
-    if (value == null || value instanceof List<?>) {
-      return (List<?>) value;
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof List<?> list) {
+      // An object or array element is its JSON text, as Flink writes it.
+      List<@Nullable Object> out = new java.util.ArrayList<>();
+      for (Object e : list) {
+        out.add(
+            e instanceof java.util.Map<?, ?> || e instanceof List<?>
+                ? org.apache.calcite.runtime.JsonFunctions.jsonize(e)
+                : e);
+      }
+      return out;
     }
     return switch (onError) {
       case NULL -> null;

@@ -167,7 +167,9 @@ public final class Welford extends SqlUserDefinedAggFunction {
         case SMALLINT -> (short) v;
         case INTEGER -> (int) v;
         case BIGINT -> (long) v;
-        case REAL, FLOAT -> (float) v;
+        case REAL -> (float) v;
+        // Flink's 4-byte FLOAT is held here as the DOUBLE of its shortest text.
+        case FLOAT -> Double.parseDouble(Float.toString((float) v));
         default -> v;
       };
     }
