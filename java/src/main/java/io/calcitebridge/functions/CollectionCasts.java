@@ -68,7 +68,9 @@ public final class CollectionCasts {
                       return c;
                     }
                     return rex.makeCall(
-                        to, CAST_ELEMENTS, List.of(c.getOperands().get(0), rex.makeLiteral(target)));
+                        to,
+                        CAST_ELEMENTS,
+                        List.of(c.getOperands().get(0), rex.makeLiteral(target)));
                   }
                 });
           }
@@ -91,8 +93,8 @@ public final class CollectionCasts {
   }
 
   /**
-   * The conversion to {@code type} as text ({@code A(C1)} for ARRAY&lt;CHAR(1)&gt;), or null when
-   * a type in it is not one this casts.
+   * The conversion to {@code type} as text ({@code A(C1)} for ARRAY&lt;CHAR(1)&gt;), or null when a
+   * type in it is not one this casts.
    */
   private static @Nullable String descriptor(RelDataType type) {
     RelDataType element = type.getComponentType();

@@ -13,16 +13,16 @@ import java.util.List;
 import java.util.Set;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlJsonQueryEmptyOrErrorBehavior;
 import org.apache.calcite.sql.SqlJsonQueryWrapperBehavior;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlOperandCountRange;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -122,11 +122,11 @@ public final class JsonFunctions {
   }
 
   /**
-   * {@code JSON_QUERY(json, path RETURNING ARRAY<...> ...)} on Calcite's engine: a value that is not
-   * an array (an object) is an error, handled as the call's ON ERROR clause says (NULL by default,
-   * an empty array for EMPTY ARRAY ON ERROR), as in Flink; Calcite's code cast the object to a list
-   * and failed with a ClassCastException whatever the clause. Not in the operator table: {@link
-   * #queryArrays} puts it in plans.
+   * {@code JSON_QUERY(json, path RETURNING ARRAY<...> ...)} on Calcite's engine: a value that is
+   * not an array (an object) is an error, handled as the call's ON ERROR clause says (NULL by
+   * default, an empty array for EMPTY ARRAY ON ERROR), as in Flink; Calcite's code cast the object
+   * to a list and failed with a ClassCastException whatever the clause. Not in the operator table:
+   * {@link #queryArrays} puts it in plans.
    */
   private static final SqlOperator JSON_QUERY_ARRAY =
       Fn.fn(

@@ -36,9 +36,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * WelfordM2AggFunction}), divides by {@code n} or {@code n - 1} (NULL for one value), takes {@code
  * POWER(v, 0.5)} for a standard deviation and casts the DOUBLE to the result type: a DECIMAL
  * rounded half up to its scale ({@code DECIMAL(38, 6)}), an integer cut. Calcite's own reduction,
- * {@code (SUM(x * x) - SUM(x) * SUM(x) / n) / (n - 1)}, differs in the last binary digit of a DOUBLE
- * (2.333333333333334 where Flink gives 2.333333333333333) and cuts a DECIMAL result (0.707106 where
- * Flink gives 0.707107).
+ * {@code (SUM(x * x) - SUM(x) * SUM(x) / n) / (n - 1)}, differs in the last binary digit of a
+ * DOUBLE (2.333333333333334 where Flink gives 2.333333333333333) and cuts a DECIMAL result
+ * (0.707106 where Flink gives 0.707107).
  *
  * <p>{@link #apply} replaces those aggregate calls in a plan for Calcite's engine by this function,
  * with the same result type; the other backends refuse them.
@@ -146,8 +146,8 @@ public final class Welford extends SqlUserDefinedAggFunction {
     }
 
     /**
-     * The variance ({@code VAR_POP}, {@code VAR_SAMP}) or standard deviation of the values, cast
-     * as Flink casts a DOUBLE to {@code sqlType} ({@code scale} for a DECIMAL).
+     * The variance ({@code VAR_POP}, {@code VAR_SAMP}) or standard deviation of the values, cast as
+     * Flink casts a DOUBLE to {@code sqlType} ({@code scale} for a DECIMAL).
      */
     public @Nullable Object result(String kind, String sqlType, int scale) {
       boolean sample = kind.endsWith("SAMP");
@@ -168,7 +168,7 @@ public final class Welford extends SqlUserDefinedAggFunction {
         case INTEGER -> (int) v;
         case BIGINT -> (long) v;
         case REAL -> (float) v;
-        // Flink's 4-byte FLOAT is held here as the DOUBLE of its shortest text.
+          // Flink's 4-byte FLOAT is held here as the DOUBLE of its shortest text.
         case FLOAT -> Double.parseDouble(Float.toString((float) v));
         default -> v;
       };
