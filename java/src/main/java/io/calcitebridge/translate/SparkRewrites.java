@@ -28,8 +28,8 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
  * <ul>
  *   <li>{@code a / b} over integers truncates in Calcite; Spark's {@code /} divides as DOUBLE, so
  *       it becomes {@code CAST(a div b AS <type>)} ({@link SparkOperators#DIV}).
- *   <li>A DOUBLE or FLOAT division by anything but a non-zero literal is refused: Spark's fails
- *       on a zero divisor, where IEEE 754 (and Flink) give Infinity or NaN.
+ *   <li>A DOUBLE or FLOAT division by anything but a non-zero literal is refused: Spark's fails on
+ *       a zero divisor, where IEEE 754 (and Flink) give Infinity or NaN.
  *   <li>{@code a[i]} over an ARRAY is 1-based and NULL out of range in Calcite; Spark's {@code []}
  *       is 0-based and fails out of range, so it becomes {@code try_element_at(a, i)}, guarded with
  *       {@code CASE WHEN i >= 1} (a literal index below 1 becomes NULL).
