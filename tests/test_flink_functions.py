@@ -52,13 +52,22 @@ def _answer(env: cb.Environment, sql: str, backend: str) -> tuple[str | None, st
         table = env.sql(sql, backend=backend).to_arrow_table()
     except cb.Error as e:
         return None, f"{type(e).__name__}: {e}"
-    columns = []
-    for column in table.columns:
-        values = column.to_pylist()
-        if pa.types.is_map(column.type):  # pairs in Arrow, a dict in PyFlink
-            values = [None if v is None else dict(v) for v in values]
-        columns.append(values)
+    columns = [[_python(v, column.type) for v in column.to_pylist()] for column in table.columns]
     return oracle.render(list(zip(*columns, strict=True))), None
+
+
+def _python(value: object, type_: pa.DataType) -> object:
+    """A value as PyFlink gives it: a map (pairs in Arrow) is a dict, in arrays too."""
+    if value is None:
+        return None
+    if pa.types.is_map(type_) and isinstance(value, list):
+        return {
+            _python(k, type_.key_type): _python(v, type_.item_type)  # type: ignore[attr-defined]
+            for k, v in value
+        }
+    if pa.types.is_list(type_) and isinstance(value, list):
+        return [_python(v, type_.value_type) for v in value]  # type: ignore[attr-defined]
+    return value
 
 
 def _cases() -> Iterator[object]:

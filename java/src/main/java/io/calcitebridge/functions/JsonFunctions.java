@@ -11,13 +11,23 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Set;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlJsonQueryEmptyOrErrorBehavior;
+import org.apache.calcite.sql.SqlJsonQueryWrapperBehavior;
 import org.apache.calcite.sql.SqlOperandCountRange;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlOperandTypeChecker;
 import org.apache.calcite.sql.type.SqlReturnTypeInference;
 import org.apache.calcite.sql.type.SqlTypeFamily;
@@ -108,6 +118,89 @@ public final class JsonFunctions {
       public String getAllowedSignatures(SqlOperator op, String opName) {
         return checker.getAllowedSignatures(op, opName);
       }
+    };
+  }
+
+  /**
+   * {@code JSON_QUERY(json, path RETURNING ARRAY<...> ...)} on Calcite's engine: a value that is
+   * not an array (an object) is an error, handled as the call's ON ERROR clause says (NULL by
+   * default, an empty array for EMPTY ARRAY ON ERROR), as in Flink; Calcite's code cast the object
+   * to a list and failed with a ClassCastException whatever the clause. Not in the operator table:
+   * {@link #queryArrays} puts it in plans.
+   */
+  private static final SqlOperator JSON_QUERY_ARRAY =
+      Fn.fn(
+          "$JSON_QUERY_ARRAY",
+          ReturnTypes.ARG0,
+          OperandTypes.ANY,
+          C,
+          "jsonQueryArray",
+          org.apache.calcite.adapter.enumerable.NullPolicy.STRICT);
+
+  /** {@code rel} with each JSON_QUERY RETURNING ARRAY computed by {@link #JSON_QUERY_ARRAY}. */
+  public static RelNode queryArrays(RelNode rel) {
+    return rel.accept(
+        new RelHomogeneousShuttle() {
+          @Override
+          public RelNode visit(RelNode other) {
+            RelNode visited = super.visit(other);
+            RexBuilder rex = visited.getCluster().getRexBuilder();
+            return visited.accept(
+                new RexShuttle() {
+                  @Override
+                  public RexNode visitCall(RexCall call) {
+                    RexCall visited = (RexCall) super.visitCall(call);
+                    if (visited.getOperator() != SqlStdOperatorTable.JSON_QUERY
+                        || visited.getType().getSqlTypeName() != SqlTypeName.ARRAY
+                        || visited.getOperands().size() != 5) {
+                      return visited;
+                    }
+                    List<RexNode> operands = new java.util.ArrayList<>();
+                    for (RexNode o : visited.getOperands()) {
+                      operands.add(
+                          o instanceof RexLiteral l && l.getValue() instanceof Enum<?> e
+                              ? rex.makeLiteral(e.name())
+                              : o);
+                    }
+                    return rex.makeCall(visited.getType(), JSON_QUERY_ARRAY, operands);
+                  }
+                });
+          }
+        });
+  }
+
+  public static @Nullable List<?> jsonQueryArray(
+      String input, String path, String wrapper, String empty, String error) {
+    SqlJsonQueryEmptyOrErrorBehavior onError = SqlJsonQueryEmptyOrErrorBehavior.valueOf(error);
+    Object value =
+        new org.apache.calcite.runtime.JsonFunctions.StatefulFunction()
+            .jsonQuery(
+                input,
+                path,
+                SqlJsonQueryWrapperBehavior.valueOf(wrapper),
+                SqlJsonQueryEmptyOrErrorBehavior.valueOf(empty),
+                onError,
+                false);
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof List<?> list) {
+      // An object or array element is its JSON text, as Flink writes it.
+      List<@Nullable Object> out = new java.util.ArrayList<>();
+      for (Object e : list) {
+        out.add(
+            e instanceof java.util.Map<?, ?> || e instanceof List<?>
+                ? org.apache.calcite.runtime.JsonFunctions.jsonize(e)
+                : e);
+      }
+      return out;
+    }
+    return switch (onError) {
+      case NULL -> null;
+      case EMPTY_ARRAY -> List.of();
+      default ->
+          throw new IllegalArgumentException(
+              "JSON_QUERY RETURNING ARRAY: the value at " + path + " is not an array");
     };
   }
 
@@ -211,8 +304,8 @@ public final class JsonFunctions {
    * Flink's type for a result of {@link #STRING_RESULTS} (STRING for VARCHAR(2000)) or {@link
    * #IS_JSON} (NOT NULL).
    */
-  public static RelDataType flinkType(RelDataTypeFactory f, RelDataType type) {
-    if (type.getSqlTypeName() == SqlTypeName.BOOLEAN) {
+  public static RelDataType flinkType(RelDataTypeFactory f, RelDataType type, SqlOperator op) {
+    if (IS_JSON.contains(op)) {
       return f.createTypeWithNullability(type, false);
     }
     if (type.getSqlTypeName() == SqlTypeName.VARCHAR && type.getPrecision() == 2000) {

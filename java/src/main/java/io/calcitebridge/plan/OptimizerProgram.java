@@ -126,6 +126,7 @@ final class OptimizerProgram {
           OptimizerProgram::constantGroupKeys,
           OptimizerProgram::decorrelate,
           (planner, rel, traits, materializations, lattices) -> NullCollections.filter(rel),
+          (planner, rel, traits, materializations, lattices) -> FlinkConstants.apply(rel),
           MOVE_FILTERS,
           MOVE_FILTERS,
           hep(

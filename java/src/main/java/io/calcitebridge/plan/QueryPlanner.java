@@ -240,7 +240,13 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   public EnumerableRel physical(RelNode heuristic) {
     RelTraitSet traits = heuristic.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
     SubQueryRules.refuseRemaining(heuristic);
-    RelNode fixed = RowCasts.apply(CheckedArithmetic.apply(NegativeZero.normalise(heuristic)));
+    // Variances, standard deviations, casts of ARRAYs and MAPs and JSON_QUERY RETURNING ARRAY as
+    // Flink computes them.
+    RelNode flink =
+        io.calcitebridge.functions.Welford.apply(
+            io.calcitebridge.functions.CollectionCasts.apply(
+                io.calcitebridge.functions.JsonFunctions.queryArrays(heuristic)));
+    RelNode fixed = RowCasts.apply(CheckedArithmetic.apply(NegativeZero.normalise(flink)));
     return (EnumerableRel)
         context.program().run(costBasedPlanner(), fixed, traits, List.of(), List.of());
   }

@@ -20,6 +20,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 
 /**
  * Rewrites a plan's expressions where Spark SQL spells our semantics differently:
@@ -27,6 +28,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * <ul>
  *   <li>{@code a / b} over integers truncates in Calcite; Spark's {@code /} divides as DOUBLE, so
  *       it becomes {@code CAST(a div b AS <type>)} ({@link SparkOperators#DIV}).
+ *   <li>A DOUBLE or FLOAT division by anything but a non-zero literal is refused: Spark's fails on
+ *       a zero divisor, where IEEE 754 (and Flink) give Infinity or NaN.
  *   <li>{@code a[i]} over an ARRAY is 1-based and NULL out of range in Calcite; Spark's {@code []}
  *       is 0-based and fails out of range, so it becomes {@code try_element_at(a, i)}, guarded with
  *       {@code CASE WHEN i >= 1} (a literal index below 1 becomes NULL).
@@ -90,6 +93,16 @@ final class SparkRewrites extends RexShuttle {
         operands.add(visited.operands.get(i));
       }
       return rex.makeCall(visited.getType(), SparkOperators.NAMED_STRUCT, operands);
+    }
+    if (visited.getKind() == SqlKind.DIVIDE
+        && SqlTypeUtil.isApproximateNumeric(visited.getType())
+        && !(visited.operands.get(1) instanceof RexLiteral divisor
+            && divisor.getValueAs(Double.class) != null
+            && divisor.getValueAs(Double.class) != 0.0)) {
+      // Spark's ANSI division fails on a zero divisor; a DOUBLE divided by zero is Infinity or NaN
+      // here, as in IEEE 754 and Flink (a constant division by zero fails while planning).
+      throw new Refusal(
+          SparkTranslator.BACKEND, "a DOUBLE or FLOAT division by a value that may be zero");
     }
     if (visited.getKind() == SqlKind.DIVIDE
         && isInteger(visited.operands.get(0))

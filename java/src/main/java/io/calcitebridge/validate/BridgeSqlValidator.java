@@ -208,7 +208,8 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
             || io.calcitebridge.functions.JsonFunctions.IS_JSON.contains(call.getOperator()))) {
       // Flink's STRING for Calcite's VARCHAR(2000), IS JSON never NULL (see JsonConvertlets).
       RelDataType flink =
-          io.calcitebridge.functions.JsonFunctions.flinkType(getTypeFactory(), type);
+          io.calcitebridge.functions.JsonFunctions.flinkType(
+              getTypeFactory(), type, call.getOperator());
       if (flink != type) {
         setValidatedNodeType(expr, flink);
       }
