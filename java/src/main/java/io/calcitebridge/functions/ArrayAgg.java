@@ -1,19 +1,12 @@
 package io.calcitebridge.functions;
 
-import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.AggAddContext;
 import org.apache.calcite.adapter.enumerable.AggContext;
-import org.apache.calcite.adapter.enumerable.AggImplementor;
-import org.apache.calcite.adapter.enumerable.AggResetContext;
 import org.apache.calcite.adapter.enumerable.AggResultContext;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.FunctionParameter;
-import org.apache.calcite.schema.ImplementableAggFunction;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -74,35 +67,14 @@ final class ArrayAgg extends SqlUserDefinedAggFunction {
   }
 
   /** Collects every value, NULL or not, into an {@link ArrayList}. */
-  private static final class Impl implements ImplementableAggFunction, AggImplementor {
-    @Override
-    public AggImplementor getImplementor(boolean windowContext) {
-      return this;
+  private static final class Impl extends AccumulatorAgg {
+    Impl() {
+      super(List.class);
     }
 
     @Override
-    public RelDataType getReturnType(RelDataTypeFactory typeFactory) {
-      throw new UnsupportedOperationException("typed by ReturnTypes.TO_ARRAY_NULLABLE");
-    }
-
-    @Override
-    public List<FunctionParameter> getParameters() {
-      return List.of();
-    }
-
-    @Override
-    public List<Type> getStateType(AggContext info) {
-      return List.of(List.class);
-    }
-
-    @Override
-    public void implementReset(AggContext info, AggResetContext reset) {
-      reset
-          .currentBlock()
-          .add(
-              Expressions.statement(
-                  Expressions.assign(
-                      reset.accumulator().get(0), Expressions.new_(ArrayList.class))));
+    Expression newAccumulator() {
+      return Expressions.new_(ArrayList.class);
     }
 
     @Override

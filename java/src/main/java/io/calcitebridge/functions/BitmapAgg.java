@@ -1,19 +1,13 @@
 package io.calcitebridge.functions;
 
-import java.lang.reflect.Type;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.AggAddContext;
 import org.apache.calcite.adapter.enumerable.AggContext;
-import org.apache.calcite.adapter.enumerable.AggImplementor;
-import org.apache.calcite.adapter.enumerable.AggResetContext;
 import org.apache.calcite.adapter.enumerable.AggResultContext;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
-import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.FunctionParameter;
-import org.apache.calcite.schema.ImplementableAggFunction;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -163,44 +157,19 @@ final class BitmapAgg extends SqlUserDefinedAggFunction {
     }
   }
 
-  private static final class Impl implements ImplementableAggFunction, AggImplementor {
+  private static final class Impl extends AccumulatorAgg {
     private final Mode mode;
     private final boolean cardinality;
 
     Impl(Mode mode, boolean cardinality) {
+      super(Acc.class);
       this.mode = mode;
       this.cardinality = cardinality;
     }
 
     @Override
-    public AggImplementor getImplementor(boolean windowContext) {
-      return this;
-    }
-
-    @Override
-    public RelDataType getReturnType(RelDataTypeFactory typeFactory) {
-      throw new UnsupportedOperationException("typed by BitmapAgg's return type inference");
-    }
-
-    @Override
-    public List<FunctionParameter> getParameters() {
-      return List.of();
-    }
-
-    @Override
-    public List<Type> getStateType(AggContext info) {
-      return List.of(Acc.class);
-    }
-
-    @Override
-    public void implementReset(AggContext info, AggResetContext reset) {
-      reset
-          .currentBlock()
-          .add(
-              Expressions.statement(
-                  Expressions.assign(
-                      reset.accumulator().get(0),
-                      Expressions.new_(Acc.class, Expressions.constant(mode)))));
+    Expression newAccumulator() {
+      return Expressions.new_(Acc.class, Expressions.constant(mode));
     }
 
     @Override

@@ -1,21 +1,16 @@
 package io.calcitebridge.functions;
 
-import java.lang.reflect.Type;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import org.apache.calcite.adapter.enumerable.AggAddContext;
 import org.apache.calcite.adapter.enumerable.AggContext;
-import org.apache.calcite.adapter.enumerable.AggImplementor;
-import org.apache.calcite.adapter.enumerable.AggResetContext;
 import org.apache.calcite.adapter.enumerable.AggResultContext;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.FunctionParameter;
-import org.apache.calcite.schema.ImplementableAggFunction;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -155,34 +150,14 @@ final class Percentile extends SqlUserDefinedAggFunction {
     }
   }
 
-  private static final class Impl implements ImplementableAggFunction, AggImplementor {
-    @Override
-    public AggImplementor getImplementor(boolean windowContext) {
-      return this;
+  private static final class Impl extends AccumulatorAgg {
+    Impl() {
+      super(Acc.class);
     }
 
     @Override
-    public RelDataType getReturnType(RelDataTypeFactory typeFactory) {
-      throw new UnsupportedOperationException("typed by Percentile.returnType");
-    }
-
-    @Override
-    public List<FunctionParameter> getParameters() {
-      return List.of();
-    }
-
-    @Override
-    public List<Type> getStateType(AggContext info) {
-      return List.of(Acc.class);
-    }
-
-    @Override
-    public void implementReset(AggContext info, AggResetContext reset) {
-      reset
-          .currentBlock()
-          .add(
-              Expressions.statement(
-                  Expressions.assign(reset.accumulator().get(0), Expressions.new_(Acc.class))));
+    Expression newAccumulator() {
+      return Expressions.new_(Acc.class);
     }
 
     @Override

@@ -1,13 +1,10 @@
 package io.calcitebridge.functions;
 
-import java.lang.reflect.Type;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.AggAddContext;
 import org.apache.calcite.adapter.enumerable.AggContext;
-import org.apache.calcite.adapter.enumerable.AggImplementor;
-import org.apache.calcite.adapter.enumerable.AggResetContext;
 import org.apache.calcite.adapter.enumerable.AggResultContext;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
@@ -17,9 +14,6 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.FunctionParameter;
-import org.apache.calcite.schema.ImplementableAggFunction;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -179,40 +173,17 @@ public final class Welford extends SqlUserDefinedAggFunction {
     }
   }
 
-  private static final class Impl implements ImplementableAggFunction, AggImplementor {
+  private static final class Impl extends AccumulatorAgg {
     private final SqlKind kind;
 
     Impl(SqlKind kind) {
+      super(Acc.class);
       this.kind = kind;
     }
 
     @Override
-    public AggImplementor getImplementor(boolean windowContext) {
-      return this;
-    }
-
-    @Override
-    public RelDataType getReturnType(RelDataTypeFactory typeFactory) {
-      throw new UnsupportedOperationException("typed by the aggregate call it replaces");
-    }
-
-    @Override
-    public List<FunctionParameter> getParameters() {
-      return List.of();
-    }
-
-    @Override
-    public List<Type> getStateType(AggContext info) {
-      return List.of(Acc.class);
-    }
-
-    @Override
-    public void implementReset(AggContext info, AggResetContext reset) {
-      reset
-          .currentBlock()
-          .add(
-              Expressions.statement(
-                  Expressions.assign(reset.accumulator().get(0), Expressions.new_(Acc.class))));
+    Expression newAccumulator() {
+      return Expressions.new_(Acc.class);
     }
 
     @Override
