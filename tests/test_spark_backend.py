@@ -213,8 +213,9 @@ def envs(
 
 # Each case plants a value that a wrong spelling would change (named in the comment).
 CASES = {
-    # Spark's [] is 0-based and fails out of range: [1] is the first element, [3] and [0] NULL.
-    "subscript": "SELECT id, tags[1], tags[2], tags[3], tags[0] FROM t",
+    # Spark's [] is 0-based and fails out of range: [1] is the first element, [3] and a computed
+    # [0] NULL (a constant index below 1 is refused while validating, as in Flink).
+    "subscript": "SELECT id, tags[1], tags[2], tags[3], tags[id - id] FROM t",
     "subscript_computed_index": "SELECT id, tags[id - 1] FROM t",
     # Spark's / divides as DOUBLE: 5/2 is 2, -5/2 is -2.
     "integer_division": "SELECT 5 / 2, -5 / 2, id / 2, `A` / id FROM t",
