@@ -43,3 +43,23 @@ def test_ctrl_c_stops_the_statement_and_its_work(backend: str, rows: int) -> Non
     assert cpu < 1.0, f"the process kept working after Ctrl-C: {cpu} CPU-s in 2 s"
     assert lines[2] == f"[{{'n': {rows}}}]"
     assert child.returncode == 0, err
+
+
+def test_the_process_exits_without_a_resource_warning() -> None:
+    # The watcher that turns Ctrl-C into a cancel holds a socket pair for the process's life;
+    # it is closed at exit, so a program run with warnings on (python -X dev, pytest) ends
+    # quietly.
+    program = (
+        "import calcite_bridge as cb\n"
+        "env = cb.connect()\n"
+        "assert env.sql('SELECT 1 AS x').fetchall() == [(1,)]\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-X", "dev", "-W", "error::ResourceWarning", "-c", program],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ResourceWarning" not in done.stderr, done.stderr

@@ -18,6 +18,7 @@ process.
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import socket
@@ -29,7 +30,7 @@ from types import FrameType
 from . import _cdata
 
 _lock = threading.Lock()
-_watched: dict[str, object] = {}  # "pid", "reader", "writer": the watcher of this process
+_watched: dict[str, object] = {}  # "pid", "reader", "writer", "thread": this process's watcher
 
 
 class Reading:
@@ -51,13 +52,29 @@ def _watcher() -> socket.socket | None:
             except OSError:
                 return None
             writer.setblocking(False)
-            _watched.update(pid=os.getpid(), reader=reader, writer=writer)
-            threading.Thread(
+            watcher = threading.Thread(
                 target=_watch, args=(reader,), name="calcite-bridge-interrupt", daemon=True
-            ).start()
+            )
+            _watched.update(pid=os.getpid(), reader=reader, writer=writer, thread=watcher)
+            watcher.start()
+            atexit.register(_close, os.getpid())
         writer_socket = _watched["writer"]
         assert isinstance(writer_socket, socket.socket)
         return writer_socket
+
+
+def _close(pid: int) -> None:
+    """Ends the watcher and closes its sockets when the process exits, so it exits quietly."""
+    with _lock:
+        if _watched.get("pid") != pid:  # a child's copy of the parent's: not this process's
+            return
+        writer, reader, watcher = _watched["writer"], _watched["reader"], _watched["thread"]
+        _watched.clear()
+    assert isinstance(writer, socket.socket) and isinstance(reader, socket.socket)
+    writer.close()  # the watcher reads the end of its socket and returns
+    if isinstance(watcher, threading.Thread):
+        watcher.join(1.0)
+    reader.close()
 
 
 def _watch(reader: socket.socket) -> None:
@@ -104,10 +121,15 @@ def outside_releases() -> Iterator[CtrlC]:
     where it is held back: the body then ends with KeyboardInterrupt, or raises it earlier with
     :meth:`CtrlC.raise_if_hit`. On the main thread only, and only while SIGINT has Python's
     default handler; a handler of the program's own is left alone."""
+    current = signal.getsignal(signal.SIGINT)
+    outer = getattr(current, "__self__", None)
+    if isinstance(outer, CtrlC):  # inside another body (a read between two of its batches)
+        yield outer
+        return
     ctrl_c = CtrlC()
     if (
         threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+        or current is not signal.default_int_handler
     ):
         yield ctrl_c
         return
@@ -116,7 +138,10 @@ def outside_releases() -> Iterator[CtrlC]:
         yield ctrl_c
         _checkpoint()  # a signal still pending is handled here, not in a release afterwards
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        # The body may be a generator's, with the program's code between two of its steps: a
+        # handler that code set is its own, and stays.
+        if signal.getsignal(signal.SIGINT) == ctrl_c.handle:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
     ctrl_c.raise_if_hit()
 
 
@@ -130,12 +155,14 @@ def cancelling(cancel: Callable[[], None]) -> Iterator[Reading]:
     of this process read inside the body may see the KeyboardInterrupt first and fail: when
     the read says ``interrupted``, raise KeyboardInterrupt whatever the body raised. It is never
     raised inside a batch's release callback (:func:`outside_releases`)."""
-    with outside_releases(), _cancelling(cancel) as reading:
+    with outside_releases(), cancelling_within(cancel) as reading:
         yield reading
 
 
 @contextmanager
-def _cancelling(cancel: Callable[[], None]) -> Iterator[Reading]:
+def cancelling_within(cancel: Callable[[], None]) -> Iterator[Reading]:
+    """:func:`cancelling` inside a body that :func:`outside_releases` already runs: a read of
+    many batches installs the SIGINT handler once (about 30 microseconds), not once a batch."""
     reading = Reading(cancel)
     if threading.current_thread() is not threading.main_thread():
         yield reading

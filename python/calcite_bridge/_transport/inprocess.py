@@ -29,9 +29,10 @@ def _cancellable(reader: pa.RecordBatchReader, handle: Any) -> pa.RecordBatchRea
         handle.cancel()
 
     def batches() -> Iterator[pa.RecordBatch]:
-        with reader:
+        with reader, _interrupt.outside_releases() as ctrl_c:
             while True:
-                with _interrupt.cancelling(cancel) as reading:
+                ctrl_c.raise_if_hit()  # held back while the program freed a batch
+                with _interrupt.cancelling_within(cancel) as reading:
                     try:
                         batch = reader.read_next_batch()
                     except StopIteration:

@@ -7,13 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.adapter.enumerable.NullPolicy;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
-import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.type.OperandTypes;
@@ -27,10 +24,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * {@code ARRAY_APPEND(ARRAY[ARRAY['a']], ARRAY['bc'])} appended {@code ['bc']} where Flink cuts it
  * to the element type, {@code ['b']}.
  *
- * <p>{@link #apply} rewrites such casts in a plan for Calcite's engine into {@link #CAST_ELEMENTS},
- * when every element type is one it casts: CHAR(n) (cut or padded to n), VARCHAR(n) (cut), the
- * integer types (a fraction dropped, a string read as Flink reads it), DECIMAL(p, s) (rounded half
- * up), DOUBLE, FLOAT, and ARRAYs and MAPs of them. DuckDB refuses casts of ARRAYs and MAPs.
+ * <p>{@link #elementCasts} rewrites such casts in a plan for Calcite's engine into {@link
+ * #CAST_ELEMENTS}, when every element type is one it casts: CHAR(n) (cut or padded to n),
+ * VARCHAR(n) (cut), the integer types (a fraction dropped, a string read as Flink reads it),
+ * DECIMAL(p, s) (rounded half up), DOUBLE, FLOAT, and ARRAYs and MAPs of them. DuckDB refuses casts
+ * of ARRAYs and MAPs.
  */
 public final class CollectionCasts {
   private CollectionCasts() {}
@@ -44,37 +42,24 @@ public final class CollectionCasts {
           "castElements",
           NullPolicy.STRICT);
 
-  /** {@code rel} with each cast of an ARRAY or MAP that changes its elements' types rewritten. */
-  public static RelNode apply(RelNode rel) {
-    return rel.accept(
-        new RelHomogeneousShuttle() {
-          @Override
-          public RelNode visit(RelNode other) {
-            RelNode visited = super.visit(other);
-            RexBuilder rex = visited.getCluster().getRexBuilder();
-            return visited.accept(
-                new RexShuttle() {
-                  @Override
-                  public RexNode visitCall(RexCall call) {
-                    RexCall c = (RexCall) super.visitCall(call);
-                    if (c.getKind() != SqlKind.CAST) {
-                      return c;
-                    }
-                    RelDataType from = c.getOperands().get(0).getType();
-                    RelDataType to = c.getType();
-                    boolean collection = to.getComponentType() != null || to.getKeyType() != null;
-                    String target = collection ? descriptor(to) : null;
-                    if (target == null || sameElements(from, to)) {
-                      return c;
-                    }
-                    return rex.makeCall(
-                        to,
-                        CAST_ELEMENTS,
-                        List.of(c.getOperands().get(0), rex.makeLiteral(target)));
-                  }
-                });
-          }
-        });
+  /**
+   * {@code call} computed by {@link #CAST_ELEMENTS} when it is a cast of an ARRAY or MAP that
+   * changes its elements' types; else {@code call}. The planner applies it to each call of a plan
+   * for Calcite's engine.
+   */
+  public static RexNode elementCasts(RexBuilder rex, RexCall call) {
+    if (call.getKind() != SqlKind.CAST) {
+      return call;
+    }
+    RelDataType from = call.getOperands().get(0).getType();
+    RelDataType to = call.getType();
+    boolean collection = to.getComponentType() != null || to.getKeyType() != null;
+    String target = collection ? descriptor(to) : null;
+    if (target == null || sameElements(from, to)) {
+      return call;
+    }
+    return rex.makeCall(
+        to, CAST_ELEMENTS, List.of(call.getOperands().get(0), rex.makeLiteral(target)));
   }
 
   private static boolean sameElements(RelDataType from, RelDataType to) {

@@ -11,15 +11,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Set;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
-import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlJsonQueryEmptyOrErrorBehavior;
 import org.apache.calcite.sql.SqlJsonQueryWrapperBehavior;
@@ -126,7 +123,7 @@ public final class JsonFunctions {
    * not an array (an object) is an error, handled as the call's ON ERROR clause says (NULL by
    * default, an empty array for EMPTY ARRAY ON ERROR), as in Flink; Calcite's code cast the object
    * to a list and failed with a ClassCastException whatever the clause. Not in the operator table:
-   * {@link #queryArrays} puts it in plans.
+   * {@link #queryArray} puts it in plans.
    */
   private static final SqlOperator JSON_QUERY_ARRAY =
       Fn.fn(
@@ -137,36 +134,24 @@ public final class JsonFunctions {
           "jsonQueryArray",
           org.apache.calcite.adapter.enumerable.NullPolicy.STRICT);
 
-  /** {@code rel} with each JSON_QUERY RETURNING ARRAY computed by {@link #JSON_QUERY_ARRAY}. */
-  public static RelNode queryArrays(RelNode rel) {
-    return rel.accept(
-        new RelHomogeneousShuttle() {
-          @Override
-          public RelNode visit(RelNode other) {
-            RelNode visited = super.visit(other);
-            RexBuilder rex = visited.getCluster().getRexBuilder();
-            return visited.accept(
-                new RexShuttle() {
-                  @Override
-                  public RexNode visitCall(RexCall call) {
-                    RexCall visited = (RexCall) super.visitCall(call);
-                    if (visited.getOperator() != SqlStdOperatorTable.JSON_QUERY
-                        || visited.getType().getSqlTypeName() != SqlTypeName.ARRAY
-                        || visited.getOperands().size() != 5) {
-                      return visited;
-                    }
-                    List<RexNode> operands = new java.util.ArrayList<>();
-                    for (RexNode o : visited.getOperands()) {
-                      operands.add(
-                          o instanceof RexLiteral l && l.getValue() instanceof Enum<?> e
-                              ? rex.makeLiteral(e.name())
-                              : o);
-                    }
-                    return rex.makeCall(visited.getType(), JSON_QUERY_ARRAY, operands);
-                  }
-                });
-          }
-        });
+  /**
+   * {@code call} computed by {@link #JSON_QUERY_ARRAY} when it is a JSON_QUERY RETURNING ARRAY;
+   * else {@code call}. The planner applies it to each call of a plan for Calcite's engine.
+   */
+  public static RexNode queryArray(RexBuilder rex, RexCall call) {
+    if (call.getOperator() != SqlStdOperatorTable.JSON_QUERY
+        || call.getType().getSqlTypeName() != SqlTypeName.ARRAY
+        || call.getOperands().size() != 5) {
+      return call;
+    }
+    List<RexNode> operands = new java.util.ArrayList<>();
+    for (RexNode o : call.getOperands()) {
+      operands.add(
+          o instanceof RexLiteral l && l.getValue() instanceof Enum<?> e
+              ? rex.makeLiteral(e.name())
+              : o);
+    }
+    return rex.makeCall(call.getType(), JSON_QUERY_ARRAY, operands);
   }
 
   public static @Nullable List<?> jsonQueryArray(

@@ -2,11 +2,8 @@ package io.calcitebridge.plan;
 
 import io.calcitebridge.functions.NumberFunctions;
 import java.math.BigDecimal;
-import java.util.List;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Project;
-import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
@@ -14,8 +11,6 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * What Flink's planner does to a constant expression, which it computes while planning (its {@code
@@ -40,15 +35,8 @@ final class FlinkConstants {
   private FlinkConstants() {}
 
   static RelNode apply(RelNode rel) {
-    return rel.accept(
-        new RelHomogeneousShuttle() {
-          @Override
-          public RelNode visit(RelNode other) {
-            RelNode visited = super.visit(other);
-            RexBuilder rex = visited.getCluster().getRexBuilder();
-            return visited.accept(new Folded(rex, visited instanceof Project));
-          }
-        });
+    return CallRewrites.everyExpression(
+        rel, node -> new Folded(node.getCluster().getRexBuilder(), node instanceof Project));
   }
 
   private static final class Folded extends RexShuttle {
@@ -63,7 +51,7 @@ final class FlinkConstants {
     @Override
     public RexNode visitLiteral(RexLiteral literal) {
       if (unsignedZeros
-          && floating(literal.getType())
+          && NegativeZero.floating(literal.getType())
           && literal.getValue() instanceof Number n
           && n.doubleValue() == 0.0
           && 1 / n.doubleValue() < 0) {
@@ -78,8 +66,8 @@ final class FlinkConstants {
         return super.visitCall(call);
       }
       checkDivisor(call);
-      if (unsignedZeros && floating(call.getType())) {
-        return zero(call);
+      if (unsignedZeros && NegativeZero.floating(call.getType())) {
+        return NegativeZero.zero(rex, call);
       }
       return call;
     }
@@ -103,21 +91,5 @@ final class FlinkConstants {
         throw new ArithmeticException("Division by zero");
       }
     }
-
-    /** {@code CASE WHEN e = 0 THEN 0.0 ELSE e END}, typed as {@code e}. */
-    private RexNode zero(RexNode e) {
-      RelDataType type = e.getType();
-      RelDataType notNull = rex.getTypeFactory().createTypeWithNullability(type, false);
-      RexNode zero = rex.makeApproxLiteral(BigDecimal.ZERO, notNull);
-      return rex.makeCall(
-          type,
-          SqlStdOperatorTable.CASE,
-          List.of(rex.makeCall(SqlStdOperatorTable.EQUALS, e, zero), zero, e));
-    }
-  }
-
-  private static boolean floating(RelDataType type) {
-    SqlTypeName name = type.getSqlTypeName();
-    return name == SqlTypeName.DOUBLE || name == SqlTypeName.FLOAT || name == SqlTypeName.REAL;
   }
 }

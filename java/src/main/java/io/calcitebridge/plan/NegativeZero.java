@@ -105,13 +105,14 @@ final class NegativeZero {
     return changed ? LogicalProject.create(input, List.of(), projects, input.getRowType()) : input;
   }
 
-  private static boolean floating(RelDataType type) {
+  /** Whether {@code type} is DOUBLE, FLOAT or REAL, whose zero has a sign. */
+  static boolean floating(RelDataType type) {
     SqlTypeName name = type.getSqlTypeName();
     return name == SqlTypeName.DOUBLE || name == SqlTypeName.FLOAT || name == SqlTypeName.REAL;
   }
 
-  /** {@code CASE WHEN x = 0 THEN 0.0 ELSE x END}, typed as {@code x}. */
-  private static RexNode zero(RexBuilder rex, RexNode x) {
+  /** {@code CASE WHEN x = 0 THEN 0.0 ELSE x END}, typed as {@code x}: its zero is unsigned. */
+  static RexNode zero(RexBuilder rex, RexNode x) {
     RelDataType type = x.getType();
     RelDataType notNull = rex.getTypeFactory().createTypeWithNullability(type, false);
     RexNode zero = rex.makeApproxLiteral(BigDecimal.ZERO, notNull);

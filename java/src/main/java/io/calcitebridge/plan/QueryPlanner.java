@@ -244,8 +244,10 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
     // Flink computes them.
     RelNode flink =
         io.calcitebridge.functions.Welford.apply(
-            io.calcitebridge.functions.CollectionCasts.apply(
-                io.calcitebridge.functions.JsonFunctions.queryArrays(heuristic)));
+            CallRewrites.everyCall(
+                CallRewrites.everyCall(
+                    heuristic, io.calcitebridge.functions.JsonFunctions::queryArray),
+                io.calcitebridge.functions.CollectionCasts::elementCasts));
     RelNode fixed = RowCasts.apply(CheckedArithmetic.apply(NegativeZero.normalise(flink)));
     return (EnumerableRel)
         context.program().run(costBasedPlanner(), fixed, traits, List.of(), List.of());

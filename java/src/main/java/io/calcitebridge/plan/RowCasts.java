@@ -2,14 +2,11 @@ package io.calcitebridge.plan;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
@@ -27,52 +24,28 @@ final class RowCasts {
 
   /** {@code rel} with the casts of ROW constructors moved onto their fields. */
   static RelNode apply(RelNode rel) {
-    return rel.accept(
-        new RelHomogeneousShuttle() {
-          @Override
-          public RelNode visit(RelNode other) {
-            RelNode visited = super.visit(other);
-            return visited.accept(new Fields(visited.getCluster().getRexBuilder()));
-          }
-        });
+    return CallRewrites.everyCall(rel, RowCasts::fields);
   }
 
-  private static final class Fields extends RexShuttle {
-    private final RexBuilder rex;
-
-    Fields(RexBuilder rex) {
-      this.rex = rex;
+  /** {@code call}, when it casts a ROW constructor, as the constructor of the cast fields. */
+  private static RexNode fields(RexBuilder rex, RexCall call) {
+    if (call.getKind() != SqlKind.CAST
+        || !(call.operands.get(0) instanceof RexCall row)
+        || row.getKind() != SqlKind.ROW
+        || !call.getType().isStruct()
+        || call.getType().getFieldCount() != row.operands.size()) {
+      return call;
     }
-
-    @Override
-    public RexNode visitSubQuery(RexSubQuery subQuery) {
-      RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);
-      RelNode rel = RowCasts.apply(visited.rel);
-      return rel == visited.rel ? visited : visited.clone(rel);
+    List<RexNode> fields = new ArrayList<>(row.operands.size());
+    for (int i = 0; i < row.operands.size(); i++) {
+      RexNode field = row.operands.get(i);
+      RelDataType type = call.getType().getFieldList().get(i).getType();
+      // A field that is itself a ROW constructor has its cast moved onto its fields in turn.
+      fields.add(
+          field.getType().equals(type)
+              ? field
+              : fields(rex, (RexCall) rex.makeAbstractCast(type, field, false)));
     }
-
-    @Override
-    public RexNode visitCall(RexCall call) {
-      RexCall visited = (RexCall) super.visitCall(call);
-      if (visited.getKind() != SqlKind.CAST
-          || !(visited.operands.get(0) instanceof RexCall row)
-          || row.getKind() != SqlKind.ROW
-          || !visited.getType().isStruct()
-          || visited.getType().getFieldCount() != row.operands.size()) {
-        return visited;
-      }
-      List<RexNode> fields = new ArrayList<>(row.operands.size());
-      for (int i = 0; i < row.operands.size(); i++) {
-        RexNode field = row.operands.get(i);
-        RelDataType type = visited.getType().getFieldList().get(i).getType();
-        fields.add(field.getType().equals(type) ? field : cast(type, field));
-      }
-      return rex.makeCall(visited.getType(), SqlStdOperatorTable.ROW, fields);
-    }
-
-    /** {@code CAST(field AS type)}, itself moved onto the fields when {@code field} is a ROW. */
-    private RexNode cast(RelDataType type, RexNode field) {
-      return rex.makeAbstractCast(type, field, false).accept(this);
-    }
+    return rex.makeCall(call.getType(), SqlStdOperatorTable.ROW, fields);
   }
 }
