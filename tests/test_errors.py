@@ -264,3 +264,21 @@ def test_parse_errors_say_what_to_do(env: cb.Environment, case: SqlCase) -> None
     assert "<" not in info.value.message.replace("<EOF>", "")  # no internal token names
     line, column = (int(n) for n in case.split("at"))
     assert (info.value.line, info.value.column) == (line, column)
+
+
+@pytest.mark.parametrize(
+    "sql, where",
+    [
+        ("SELECT 1,\n  CAST(1 AS DOUBLE) / 0 AS q", (2, 3)),
+        ("SELECT CAST(1 AS DECIMAL(5, 2)) / 0", (1, 8)),
+        ("SELECT x FROM (VALUES (1)) AS t(x) WHERE x > 1 / 0.0", (1, 46)),
+    ],
+)
+def test_a_constant_division_by_zero_fails_at_its_position(
+    t_env: cb.Environment, sql: str, where: tuple[int, int]
+) -> None:
+    # Computed while planning, as Flink does, and pointed at in the SQL like any other error.
+    with pytest.raises(cb.ExecutionError, match="Division by zero") as info:
+        t_env.sql(sql).fetchall()
+    assert (info.value.line, info.value.column) == where
+    still_works(t_env)

@@ -1,5 +1,7 @@
 package io.calcitebridge.plan;
 
+import io.calcitebridge.errors.ErrorKind;
+import io.calcitebridge.errors.PositionedException;
 import io.calcitebridge.functions.NumberFunctions;
 import java.math.BigDecimal;
 import org.apache.calcite.rel.RelNode;
@@ -11,6 +13,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * What Flink's planner does to a constant expression, which it computes while planning (its {@code
@@ -88,7 +91,11 @@ final class FlinkConstants {
           && !RexLiteral.isNullLiteral(dividend)
           && literal.getValue() instanceof Number n
           && (n instanceof BigDecimal d ? d.signum() == 0 : n.doubleValue() == 0.0)) {
-        throw new ArithmeticException("Division by zero");
+        SqlParserPos pos = call.getParserPosition();
+        if (pos.equals(SqlParserPos.ZERO)) {
+          throw new ArithmeticException("Division by zero");
+        }
+        throw new PositionedException(ErrorKind.EXECUTION, "Division by zero", pos);
       }
     }
   }

@@ -215,7 +215,7 @@ final class FlinkNumbers {
     RexBuilder rex = cx.getRexBuilder();
     List<RexNode> ops = new ArrayList<>(operands(cx, c));
     ops.add(rex.makeExactLiteral(BigDecimal.valueOf(type.getScale())));
-    return rex.makeCall(type, NumberFunctions.DECIMAL_DIVIDE, ops);
+    return rex.makeCall(c.getParserPosition(), type, NumberFunctions.DECIMAL_DIVIDE, ops);
   }
 
   /** The units of a second counted by EXTRACT of {@code unit} within the second, or 0. */
