@@ -248,6 +248,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
                 CallRewrites.everyCall(
                     heuristic, io.calcitebridge.functions.JsonFunctions::queryArray),
                 io.calcitebridge.functions.CollectionCasts::elementCasts));
+    flink = CallRewrites.everyCall(flink, io.calcitebridge.functions.RowCases::rewrite);
     RelNode fixed = RowCasts.apply(CheckedArithmetic.apply(NegativeZero.normalise(flink)));
     return (EnumerableRel)
         context.program().run(costBasedPlanner(), fixed, traits, List.of(), List.of());
