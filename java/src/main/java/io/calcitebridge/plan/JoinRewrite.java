@@ -22,8 +22,10 @@ import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.CorrelationId;
+import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.util.BuiltInMethod;
 
 /**
@@ -40,6 +42,11 @@ import org.apache.calcite.util.BuiltInMethod;
  *       y)) IS NULL} gives) is read with {@link JoinRuntime#isTrue}: Calcite declared the
  *       condition's method as returning {@code Object}, and the statement failed to compile ("must
  *       implement Predicate2.apply").
+ *   <li>A hash join on a DOUBLE or FLOAT key matches no NaN ({@link JoinRuntime#nanKeys}): Calcite
+ *       looks keys up by {@code Double.equals}, under which NaN equals NaN, so a LEFT or FULL join
+ *       on {@code =}, a join on {@code IS NOT DISTINCT FROM} and the semi-join of an {@code IN} or
+ *       {@code EXISTS} sub-query matched NaN with NaN, where {@code NaN = NaN} is FALSE (Java's
+ *       {@code ==}, as Flink compares).
  * </ul>
  */
 final class JoinRewrite {
@@ -190,7 +197,59 @@ final class JoinRewrite {
 
     @Override
     public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-      return fix(super.implement(implementor, pref));
+      Result result = fix(super.implement(implementor, pref));
+      if (!floatKeys(this)) {
+        return result;
+      }
+      BlockStatement block = (BlockStatement) result.block.accept(NAN_KEYS);
+      return new EnumerableRel.Result(block, result.physType, result.format);
     }
   }
+
+  /** Whether a key of {@code join} is a DOUBLE or FLOAT. */
+  private static boolean floatKeys(EnumerableHashJoin join) {
+    JoinInfo info = join.analyzeCondition();
+    for (int key : info.leftKeys) {
+      if (SqlTypeFamily.APPROXIMATE_NUMERIC.contains(
+          join.getLeft().getRowType().getFieldList().get(key).getType())) {
+        return true;
+      }
+    }
+    for (int key : info.rightKeys) {
+      if (SqlTypeFamily.APPROXIMATE_NUMERIC.contains(
+          join.getRight().getRowType().getFieldList().get(key).getType())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The key selectors of hash joins, semi-joins and anti-joins wrapped in {@link
+   * JoinRuntime#nanKeys}. The block holds the code of the join's inputs too: a join there gets its
+   * selectors wrapped as well, which changes no key but one holding NaN.
+   */
+  private static final Shuttle NAN_KEYS =
+      new Shuttle() {
+        @Override
+        public Expression visit(
+            MethodCallExpression call, Expression target, List<Expression> arguments) {
+          int first;
+          if (call.method.equals(BuiltInMethod.HASH_JOIN.method)) {
+            first = 1;
+          } else if (call.method.equals(BuiltInMethod.SEMI_JOIN.method)
+              || call.method.equals(BuiltInMethod.ANTI_JOIN.method)) {
+            first = 2;
+          } else {
+            return super.visit(call, target, arguments);
+          }
+          List<Expression> wrapped = new ArrayList<>(arguments);
+          for (int i = first; i < first + 2; i++) {
+            wrapped.set(i, Expressions.call(JoinRuntime.class, "nanKeys", arguments.get(i)));
+          }
+          return target == null
+              ? Expressions.call(call.method, wrapped)
+              : Expressions.call(target, call.method, wrapped);
+        }
+      };
 }
