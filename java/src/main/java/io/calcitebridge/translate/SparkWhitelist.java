@@ -107,6 +107,8 @@ final class SparkWhitelist {
           "CHAR_LENGTH",
           "CHARACTER_LENGTH",
           "ABS",
+          // NanComparisons
+          "isnan",
           "||",
           "div",
           "MOD",

@@ -107,6 +107,8 @@ final class Whitelist {
           "CHAR_LENGTH",
           "CHARACTER_LENGTH",
           "ABS",
+          // NanComparisons
+          "isnan",
           "||",
           "//",
           "MOD",
