@@ -24,7 +24,12 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.util.BuiltInMethod;
 
@@ -47,6 +52,9 @@ import org.apache.calcite.util.BuiltInMethod;
  *       on {@code =}, a join on {@code IS NOT DISTINCT FROM} and the semi-join of an {@code IN} or
  *       {@code EXISTS} sub-query matched NaN with NaN, where {@code NaN = NaN} is FALSE (Java's
  *       {@code ==}, as Flink compares).
+ *   <li>In the condition of a nested-loop join, {@code a IS [NOT] DISTINCT FROM b} over DOUBLE or
+ *       FLOAT is computed with {@code =} where neither is NULL ({@link DistinctFrom}): Calcite's
+ *       code compares the two with {@code Objects.equals}, under which NaN equals NaN.
  * </ul>
  */
 final class JoinRewrite {
@@ -68,7 +76,7 @@ final class JoinRewrite {
               j.getTraitSet(),
               j.getLeft(),
               j.getRight(),
-              j.getCondition(),
+              j.getCondition().accept(new DistinctFrom(j.getCluster().getRexBuilder())),
               j.getVariablesSet(),
               j.getJoinType());
     } else if (node instanceof EnumerableHashJoin j && !(node instanceof HashJoin)) {
@@ -203,6 +211,42 @@ final class JoinRewrite {
       }
       BlockStatement block = (BlockStatement) result.block.accept(NAN_KEYS);
       return new EnumerableRel.Result(block, result.physType, result.format);
+    }
+  }
+
+  /**
+   * {@code a IS NOT DISTINCT FROM b} over DOUBLE or FLOAT as {@code CASE WHEN a IS NULL THEN b IS
+   * NULL WHEN b IS NULL THEN FALSE ELSE a = b END}, and {@code IS DISTINCT FROM} as its negation.
+   */
+  private static final class DistinctFrom extends RexShuttle {
+    private final RexBuilder rex;
+
+    DistinctFrom(RexBuilder rex) {
+      this.rex = rex;
+    }
+
+    @Override
+    public RexNode visitCall(RexCall call) {
+      RexCall visited = (RexCall) super.visitCall(call);
+      SqlKind kind = visited.getKind();
+      if ((kind != SqlKind.IS_NOT_DISTINCT_FROM && kind != SqlKind.IS_DISTINCT_FROM)
+          || visited.operands.stream()
+              .noneMatch(o -> SqlTypeFamily.APPROXIMATE_NUMERIC.contains(o.getType()))) {
+        return visited;
+      }
+      RexNode a = visited.operands.get(0);
+      RexNode b = visited.operands.get(1);
+      RexNode same =
+          rex.makeCall(
+              SqlStdOperatorTable.CASE,
+              rex.makeCall(SqlStdOperatorTable.IS_NULL, a),
+              rex.makeCall(SqlStdOperatorTable.IS_NULL, b),
+              rex.makeCall(SqlStdOperatorTable.IS_NULL, b),
+              rex.makeLiteral(false),
+              rex.makeCall(SqlStdOperatorTable.EQUALS, a, b));
+      return kind == SqlKind.IS_NOT_DISTINCT_FROM
+          ? same
+          : rex.makeCall(SqlStdOperatorTable.NOT, same);
     }
   }
 
