@@ -469,7 +469,8 @@ final class SparkWhitelist {
       }
       if (SqlTypeFamily.CHARACTER.contains(from)
           && t != SqlTypeName.VARCHAR
-          && !SqlTypeFamily.INTEGER.contains(to)) {
+          && !SqlTypeFamily.INTEGER.contains(to)
+          && !Whitelist.nan(cast)) {
         throw refuse("a cast of a string to " + t);
       }
     }

@@ -262,6 +262,16 @@ final class Whitelist {
     }
   }
 
+  /**
+   * {@code CAST('NaN' AS DOUBLE)} (or FLOAT): planning keeps a NaN as this cast ({@code
+   * plan/Constants}), which DuckDB and Spark compute as the reference does.
+   */
+  static boolean nan(RexCall cast) {
+    return SqlTypeFamily.APPROXIMATE_NUMERIC.contains(cast.getType())
+        && cast.operands.get(0) instanceof RexLiteral literal
+        && "NaN".equals(literal.getValueAs(String.class));
+  }
+
   /** Checks every expression below a rel's expressions. */
   private static final class RexChecker extends RexVisitorImpl<Void> {
     RexChecker() {
@@ -380,16 +390,6 @@ final class Whitelist {
           break;
       }
       return super.visitCall(call);
-    }
-
-    /**
-     * {@code CAST('NaN' AS DOUBLE)} (or FLOAT): planning keeps a NaN as this cast ({@code
-     * plan/Constants}), which DuckDB computes as the reference does.
-     */
-    private static boolean nan(RexCall cast) {
-      return SqlTypeFamily.APPROXIMATE_NUMERIC.contains(cast.getType())
-          && cast.operands.get(0) instanceof RexLiteral literal
-          && "NaN".equals(literal.getValueAs(String.class));
     }
 
     private static void checkCast(RexCall cast) {
