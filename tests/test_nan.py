@@ -127,7 +127,7 @@ def _or(x: bool | None, y: bool | None) -> bool | None:
 
 
 def _not_distinct(a: float | None, b: float | None) -> bool:
-    return a is None and b is None or a is not None and b is not None and a == b
+    return (a is None and b is None) or (a is not None and b is not None and a == b)
 
 
 @pytest.fixture(scope="module")
@@ -179,9 +179,7 @@ def test_comparisons_of_columns_are_java_s(
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("op", list(OPERATORS))
-def test_comparisons_of_constants_are_java_s(
-    env: cb.Environment, backend: str, op: str
-) -> None:
+def test_comparisons_of_constants_are_java_s(env: cb.Environment, backend: str, op: str) -> None:
     pairs = [(a, b) for a in VALUES for b in VALUES]
     sql = "SELECT " + ", ".join(f"{_literal(a)} {op} {_literal(b)}" for a, b in pairs)
     got = env.sql(sql, backend=backend).fetchall()[0]
@@ -189,8 +187,9 @@ def test_comparisons_of_constants_are_java_s(
     wrong = [(a, b, g, w) for (a, b), g, w in zip(pairs, got, want, strict=True) if g != w]
     # a NaN compared with the same NaN expression is TRUE for =, <= and >=, as in Flink (the
     # simplifier takes `x = x` as TRUE for a non-NULL x); every other pair is Java's answer.
-    assert all(a is not None and b is not None and math.isnan(a) and math.isnan(b)
-               for a, b, _, _ in wrong), f"{backend}: {op}: {wrong}"
+    assert all(
+        a is not None and b is not None and math.isnan(a) and math.isnan(b) for a, b, _, _ in wrong
+    ), f"{backend}: {op}: {wrong}"
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -222,8 +221,10 @@ def test_joins_match_no_nan(
         f"SELECT x.i, y.j FROM (VALUES {left}) AS x(i, a) {join} "
         f"(VALUES {left}) AS y(j, b) ON {condition}"
     )
-    match = _not_distinct if "DISTINCT" in condition else (
-        lambda a, b: a is not None and b is not None and a == b
+    match = (
+        _not_distinct
+        if "DISTINCT" in condition
+        else (lambda a, b: a is not None and b is not None and a == b)
     )
     want = [(i, j) for i, a in rows for j, b in rows if match(a, b)]
     if join in ("LEFT JOIN", "FULL JOIN"):

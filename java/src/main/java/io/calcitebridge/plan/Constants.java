@@ -83,13 +83,11 @@ public final class Constants implements RexExecutor {
    * Whether {@code e} is a DOUBLE or FLOAT literal holding NaN. Such a literal is never made while
    * planning: Calcite's simplifier compares two literals with {@code Double.compareTo}, under which
    * NaN equals NaN and is above every number ({@code CAST('NaN' AS DOUBLE) > 1} became TRUE), and
-   * forms ranges ({@code SEARCH}) in that order. Kept as the expression that computes it, a NaN
-   * is compared when the statement runs, with Java's operators, as Flink compares it.
+   * forms ranges ({@code SEARCH}) in that order. Kept as the expression that computes it, a NaN is
+   * compared when the statement runs, with Java's operators, as Flink compares it.
    */
   static boolean isNaN(RexNode e) {
-    return e instanceof RexLiteral literal
-        && literal.getValue() instanceof Double d
-        && d.isNaN();
+    return e instanceof RexLiteral literal && literal.getValue() instanceof Double d && d.isNaN();
   }
 
   /** The values of {@code exps}, or {@code exps} itself when one of them cannot be computed. */

@@ -62,7 +62,8 @@ public final class WindowKeys {
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
   public static Comparator<@Nullable Object> nullsComparator(boolean nullsFirst, boolean reverse) {
-    Comparator<@Nullable Object> calcite = (Comparator) Functions.nullsComparator(nullsFirst, reverse);
+    Comparator<@Nullable Object> calcite =
+        (Comparator) Functions.nullsComparator(nullsFirst, reverse);
     return (a, b) -> {
       if (floating(a) && floating(b)) {
         double x = ((Number) a).doubleValue();
