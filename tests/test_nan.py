@@ -258,3 +258,20 @@ def test_rank_over_nan_orders_nan_last(env: cb.Environment, backend: str) -> Non
     got = sorted(env.sql(sql, backend=backend).fetchall(), key=lambda r: r[1])
     assert [r[1:] for r in got] == [(1, 3), (2, 2), (3, 1), (3, 1)], (backend, got)
     assert got[0][0] is None and got[1][0] == 1.0 and all(math.isnan(r[0]) for r in got[2:])
+
+
+def test_window_min_and_max_order_nan_above_every_number(env: cb.Environment) -> None:
+    sql = (
+        "SELECT k, x, MAX(x) OVER (PARTITION BY k), MIN(x) OVER (PARTITION BY k), "
+        "MIN(x) OVER (PARTITION BY k ORDER BY x NULLS FIRST ROWS UNBOUNDED PRECEDING) "
+        "FROM (VALUES "
+        "(1, CAST('NaN' AS DOUBLE)), (1, CAST(2 AS DOUBLE)), (2, CAST(2 AS DOUBLE)), "
+        "(2, CAST('NaN' AS DOUBLE)), (3, CAST('NaN' AS DOUBLE)), (3, CAST(NULL AS DOUBLE)), "
+        "(4, CAST(NULL AS DOUBLE))) AS t(k, x)"
+    )
+    oracle = sorted(duckdb.sql(sql).fetchall(), key=repr)
+    for backend in BACKENDS:
+        got = sorted(env.sql(sql, backend=backend).fetchall(), key=repr)
+        assert len(got) == len(oracle) == 7
+        for row, want in zip(got, oracle, strict=True):
+            assert all(_same(a, b) for a, b in zip(row, want, strict=True)), (backend, got, oracle)

@@ -16,13 +16,15 @@ import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.SingleRel;
 import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.util.BuiltInMethod;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Windows ordered by a DOUBLE or FLOAT key on Calcite's engine compare the key as {@code ORDER BY}
- * does: NaN above every number and a peer of NaN.
+ * does: NaN above every number and a peer of NaN; their MIN and MAX of a DOUBLE or FLOAT order NaN
+ * above every number too.
  *
  * <p>Calcite's code (1.42) finds a row's peers with {@code Functions.nullsComparator}, which
  * compares numbers as {@code BigDecimal}s: {@code RANK() OVER (ORDER BY x)} failed over a NaN
@@ -30,6 +32,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * the same order but for DOUBLE and FLOAT values, compared without conversion. The plan is changed
  * only for the code it compiles to ({@link #apply}, as {@link DeferredConstants}): EXPLAIN and the
  * other backends see it unchanged.
+ *
+ * <p>The code of a window's {@code MIN} and {@code MAX} of a DOUBLE or FLOAT is rewritten as the
+ * aggregates' is ({@link FloatMinMax}): it kept or skipped a NaN by where it stood among the rows
+ * ({@code MAX} over NaN and 2 was 2.0).
  */
 public final class WindowKeys {
   private WindowKeys() {}
@@ -40,7 +46,23 @@ public final class WindowKeys {
   }
 
   private static RelNode step(RelNode rel) {
-    return rel instanceof EnumerableWindow window && floatKeys(window) ? new Fixed(window) : rel;
+    return rel instanceof EnumerableWindow window && (floatKeys(window) || floatMinMax(window))
+        ? new Fixed(window)
+        : rel;
+  }
+
+  /** Whether {@code window} computes a MIN or MAX of a DOUBLE or FLOAT. */
+  private static boolean floatMinMax(Window window) {
+    for (Window.Group group : window.groups) {
+      for (Window.RexWinAggCall call : group.aggCalls) {
+        SqlKind kind = call.getOperator().getKind();
+        if ((kind == SqlKind.MIN || kind == SqlKind.MAX)
+            && SqlTypeFamily.APPROXIMATE_NUMERIC.contains(call.getType())) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static boolean floatKeys(Window window) {
@@ -105,8 +127,8 @@ public final class WindowKeys {
     @Override
     public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
       Result result = implementor.visitChild(this, 0, (EnumerableRel) getInput(), pref);
-      return new Result(
-          (BlockStatement) result.block.accept(COMPARATORS), result.physType, result.format);
+      BlockStatement block = (BlockStatement) result.block.accept(COMPARATORS);
+      return new Result(FloatMinMax.rewrite(block), result.physType, result.format);
     }
   }
 }
