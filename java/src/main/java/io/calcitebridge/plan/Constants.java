@@ -71,10 +71,23 @@ public final class Constants implements RexExecutor {
         continue;
       }
       RexNode value = computed.get(next);
-      // A value that could not be computed is the checked expression: keep the original.
-      reducedValues.add(value == sent.get(next) ? constExps.get(i) : value);
+      // A value that could not be computed is the checked expression: keep the original. So is a
+      // NaN: Calcite compares literals with NaN above every number (and equal to itself), which
+      // is not how the engine, Java or Flink compare it.
+      reducedValues.add(value == sent.get(next) || isNaN(value) ? constExps.get(i) : value);
       next++;
     }
+  }
+
+  /**
+   * Whether {@code e} is a DOUBLE or FLOAT literal holding NaN. Such a literal is never made while
+   * planning: Calcite's simplifier compares two literals with {@code Double.compareTo}, under which
+   * NaN equals NaN and is above every number ({@code CAST('NaN' AS DOUBLE) > 1} became TRUE), and
+   * forms ranges ({@code SEARCH}) in that order. Kept as the expression that computes it, a NaN is
+   * compared when the statement runs, with Java's operators, as Flink compares it.
+   */
+  static boolean isNaN(RexNode e) {
+    return e instanceof RexLiteral literal && literal.getValue() instanceof Double d && d.isNaN();
   }
 
   /** The values of {@code exps}, or {@code exps} itself when one of them cannot be computed. */

@@ -133,9 +133,12 @@ public final class DeferredConstants {
     /**
      * Numbers, strings and booleans: operands that implementors take as any expression. Symbols
      * (flags such as TRIM's), intervals and datetimes stay literals, as some implementors read
-     * them.
+     * them, and so do a SEARCH's ranges (a Sarg, which the engine expands into comparisons).
      */
     private static boolean deferrable(RexLiteral literal) {
+      if (literal.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.SARG) {
+        return false;
+      }
       SqlTypeFamily family = literal.getType().getSqlTypeName().getFamily();
       if (family == null) {
         return false;

@@ -22,8 +22,15 @@ import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.CorrelationId;
+import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.util.BuiltInMethod;
 
 /**
@@ -40,6 +47,14 @@ import org.apache.calcite.util.BuiltInMethod;
  *       y)) IS NULL} gives) is read with {@link JoinRuntime#isTrue}: Calcite declared the
  *       condition's method as returning {@code Object}, and the statement failed to compile ("must
  *       implement Predicate2.apply").
+ *   <li>A hash join on a DOUBLE or FLOAT key matches no NaN ({@link JoinRuntime#nanKeys}): Calcite
+ *       looks keys up by {@code Double.equals}, under which NaN equals NaN, so a LEFT or FULL join
+ *       on {@code =}, a join on {@code IS NOT DISTINCT FROM} and the semi-join of an {@code IN} or
+ *       {@code EXISTS} sub-query matched NaN with NaN, where {@code NaN = NaN} is FALSE (Java's
+ *       {@code ==}, as Flink compares).
+ *   <li>In the condition of a nested-loop join, {@code a IS [NOT] DISTINCT FROM b} over DOUBLE or
+ *       FLOAT is computed with {@code =} where neither is NULL ({@link DistinctFrom}): Calcite's
+ *       code compares the two with {@code Objects.equals}, under which NaN equals NaN.
  * </ul>
  */
 final class JoinRewrite {
@@ -61,7 +76,7 @@ final class JoinRewrite {
               j.getTraitSet(),
               j.getLeft(),
               j.getRight(),
-              j.getCondition(),
+              j.getCondition().accept(new DistinctFrom(j.getCluster().getRexBuilder())),
               j.getVariablesSet(),
               j.getJoinType());
     } else if (node instanceof EnumerableHashJoin j && !(node instanceof HashJoin)) {
@@ -190,7 +205,95 @@ final class JoinRewrite {
 
     @Override
     public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-      return fix(super.implement(implementor, pref));
+      Result result = fix(super.implement(implementor, pref));
+      if (!floatKeys(this)) {
+        return result;
+      }
+      BlockStatement block = (BlockStatement) result.block.accept(NAN_KEYS);
+      return new EnumerableRel.Result(block, result.physType, result.format);
     }
   }
+
+  /**
+   * {@code a IS NOT DISTINCT FROM b} over DOUBLE or FLOAT as {@code CASE WHEN a IS NULL THEN b IS
+   * NULL WHEN b IS NULL THEN FALSE ELSE a = b END}, and {@code IS DISTINCT FROM} as its negation.
+   */
+  private static final class DistinctFrom extends RexShuttle {
+    private final RexBuilder rex;
+
+    DistinctFrom(RexBuilder rex) {
+      this.rex = rex;
+    }
+
+    @Override
+    public RexNode visitCall(RexCall call) {
+      RexCall visited = (RexCall) super.visitCall(call);
+      SqlKind kind = visited.getKind();
+      if ((kind != SqlKind.IS_NOT_DISTINCT_FROM && kind != SqlKind.IS_DISTINCT_FROM)
+          || visited.operands.stream()
+              .noneMatch(o -> SqlTypeFamily.APPROXIMATE_NUMERIC.contains(o.getType()))) {
+        return visited;
+      }
+      RexNode a = visited.operands.get(0);
+      RexNode b = visited.operands.get(1);
+      RexNode same =
+          rex.makeCall(
+              SqlStdOperatorTable.CASE,
+              rex.makeCall(SqlStdOperatorTable.IS_NULL, a),
+              rex.makeCall(SqlStdOperatorTable.IS_NULL, b),
+              rex.makeCall(SqlStdOperatorTable.IS_NULL, b),
+              rex.makeLiteral(false),
+              rex.makeCall(SqlStdOperatorTable.EQUALS, a, b));
+      return kind == SqlKind.IS_NOT_DISTINCT_FROM
+          ? same
+          : rex.makeCall(SqlStdOperatorTable.NOT, same);
+    }
+  }
+
+  /** Whether a key of {@code join} is a DOUBLE or FLOAT. */
+  private static boolean floatKeys(EnumerableHashJoin join) {
+    JoinInfo info = join.analyzeCondition();
+    for (int key : info.leftKeys) {
+      if (SqlTypeFamily.APPROXIMATE_NUMERIC.contains(
+          join.getLeft().getRowType().getFieldList().get(key).getType())) {
+        return true;
+      }
+    }
+    for (int key : info.rightKeys) {
+      if (SqlTypeFamily.APPROXIMATE_NUMERIC.contains(
+          join.getRight().getRowType().getFieldList().get(key).getType())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The key selectors of hash joins, semi-joins and anti-joins wrapped in {@link
+   * JoinRuntime#nanKeys}. The block holds the code of the join's inputs too: a join there gets its
+   * selectors wrapped as well, which changes no key but one holding NaN.
+   */
+  private static final Shuttle NAN_KEYS =
+      new Shuttle() {
+        @Override
+        public Expression visit(
+            MethodCallExpression call, Expression target, List<Expression> arguments) {
+          int first;
+          if (call.method.equals(BuiltInMethod.HASH_JOIN.method)) {
+            first = 1;
+          } else if (call.method.equals(BuiltInMethod.SEMI_JOIN.method)
+              || call.method.equals(BuiltInMethod.ANTI_JOIN.method)) {
+            first = 2;
+          } else {
+            return super.visit(call, target, arguments);
+          }
+          List<Expression> wrapped = new ArrayList<>(arguments);
+          for (int i = first; i < first + 2; i++) {
+            wrapped.set(i, Expressions.call(JoinRuntime.class, "nanKeys", arguments.get(i)));
+          }
+          return target == null
+              ? Expressions.call(call.method, wrapped)
+              : Expressions.call(target, call.method, wrapped);
+        }
+      };
 }

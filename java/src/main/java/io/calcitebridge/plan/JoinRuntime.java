@@ -10,6 +10,7 @@ import org.apache.calcite.linq4j.EnumerableDefaults;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.JoinType;
 import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.linq4j.function.Function1;
 import org.apache.calcite.linq4j.function.Function2;
 import org.apache.calcite.linq4j.function.Predicate2;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -91,6 +92,34 @@ public final class JoinRuntime {
         return predicate.apply(left, right);
       }
     };
+  }
+
+  /**
+   * {@code keys}, a hash join's key selector, except that a key holding a DOUBLE or FLOAT NaN (the
+   * key itself, or a value of a key of several columns) is a new object, equal to no other key: a
+   * NaN matches nothing, as {@code NaN = NaN} is FALSE. NULL keys stay as they are.
+   */
+  public static <T> Function1<T, @Nullable Object> nanKeys(Function1<T, ?> keys) {
+    return row -> {
+      Object key = keys.apply(row);
+      return hasNaN(key) ? new Object() : key;
+    };
+  }
+
+  private static boolean hasNaN(@Nullable Object key) {
+    if (key instanceof List<?> values) {
+      for (Object value : values) {
+        if (isNaN(value)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    return isNaN(key);
+  }
+
+  private static boolean isNaN(@Nullable Object value) {
+    return value instanceof Double d && d.isNaN() || value instanceof Float f && f.isNaN();
   }
 
   /** Whether a join condition's value is TRUE (FALSE for NULL). */

@@ -524,7 +524,7 @@ public final class StatementExecutor {
           EnumerableInterpretable.toBindable(
               parameters,
               null,
-              (EnumerableRel) DeferredConstants.apply(rel),
+              (EnumerableRel) io.calcitebridge.plan.WindowKeys.apply(DeferredConstants.apply(rel)),
               EnumerableRel.Prefer.ARRAY);
       code = new QueryPlan.Compiled(bindable, java.util.Collections.unmodifiableMap(parameters));
       if (plan != null) {

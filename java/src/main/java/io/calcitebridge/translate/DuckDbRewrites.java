@@ -33,6 +33,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *       standard one: DuckDB's also counts code points.
  *   <li>A dynamic-columns call ({@code COLUMN_GET}, ...) becomes a call of the backend's
  *       user-defined function for it ({@link DuckDbDynCol}).
+ *   <li>Comparisons of DOUBLE and FLOAT values that may be NaN, which DuckDB orders above every
+ *       number and takes as equal to itself, compare as Java does ({@link NanComparisons}).
  * </ul>
  */
 final class DuckDbRewrites extends RexShuttle {
@@ -61,6 +63,10 @@ final class DuckDbRewrites extends RexShuttle {
       return DuckDbDynCol.rewrite(rex, call, operands);
     }
     RexCall visited = (RexCall) super.visitCall(call);
+    RexNode compared = NanComparisons.rewrite(rex, visited, this);
+    if (compared != visited) {
+      return compared;
+    }
     if (visited.getOperator() == Convertlets.CHAR_LENGTH) {
       return rex.makeCall(visited.getType(), SqlStdOperatorTable.CHAR_LENGTH, visited.operands);
     }

@@ -42,6 +42,8 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
  *       SparkDynCol}).
  *   <li>Our code-point {@code CHAR_LENGTH} ({@link Convertlets#CHAR_LENGTH}) is the standard one:
  *       Spark's also counts code points.
+ *   <li>Comparisons of DOUBLE and FLOAT values that may be NaN, which Spark orders above every
+ *       number and takes as equal to itself, compare as Java does ({@link NanComparisons}).
  * </ul>
  */
 final class SparkRewrites extends RexShuttle {
@@ -79,6 +81,10 @@ final class SparkRewrites extends RexShuttle {
   @Override
   public RexNode visitCall(RexCall call) {
     RexCall visited = (RexCall) super.visitCall(call);
+    RexNode compared = NanComparisons.rewrite(rex, visited, this);
+    if (compared != visited) {
+      return compared;
+    }
     if (visited.getOperator() instanceof DynColOperators.DynColFunction) {
       return SparkDynCol.rewrite(rex, call, visited);
     }

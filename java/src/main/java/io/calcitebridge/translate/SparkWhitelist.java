@@ -107,6 +107,8 @@ final class SparkWhitelist {
           "CHAR_LENGTH",
           "CHARACTER_LENGTH",
           "ABS",
+          // NanComparisons
+          "isnan",
           "||",
           "div",
           "MOD",
@@ -467,7 +469,8 @@ final class SparkWhitelist {
       }
       if (SqlTypeFamily.CHARACTER.contains(from)
           && t != SqlTypeName.VARCHAR
-          && !SqlTypeFamily.INTEGER.contains(to)) {
+          && !SqlTypeFamily.INTEGER.contains(to)
+          && !Whitelist.nan(cast)) {
         throw refuse("a cast of a string to " + t);
       }
     }

@@ -107,6 +107,8 @@ final class Whitelist {
           "CHAR_LENGTH",
           "CHARACTER_LENGTH",
           "ABS",
+          // NanComparisons
+          "isnan",
           "||",
           "//",
           "MOD",
@@ -260,6 +262,16 @@ final class Whitelist {
     }
   }
 
+  /**
+   * {@code CAST('NaN' AS DOUBLE)} (or FLOAT): planning keeps a NaN as this cast ({@code
+   * plan/Constants}), which DuckDB and Spark compute as the reference does.
+   */
+  static boolean nan(RexCall cast) {
+    return SqlTypeFamily.APPROXIMATE_NUMERIC.contains(cast.getType())
+        && cast.operands.get(0) instanceof RexLiteral literal
+        && "NaN".equals(literal.getValueAs(String.class));
+  }
+
   /** Checks every expression below a rel's expressions. */
   private static final class RexChecker extends RexVisitorImpl<Void> {
     RexChecker() {
@@ -411,7 +423,8 @@ final class Whitelist {
       }
       if (SqlTypeFamily.CHARACTER.contains(from)
           && t != SqlTypeName.VARCHAR
-          && !SqlTypeFamily.INTEGER.contains(to)) {
+          && !SqlTypeFamily.INTEGER.contains(to)
+          && !nan(cast)) {
         throw refuse("a cast of a string to " + t);
       }
     }
