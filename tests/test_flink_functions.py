@@ -190,6 +190,38 @@ def test_multisets_variants_and_bitmaps_cross_to_arrow_as_flink_gives_them(
     assert row["b"] == row["bb"] == bytes.fromhex("3A30000001000000000001001000000001000200")
 
 
+def test_a_bitmap_column_holds_bitmaps_only(env: cb.Environment) -> None:
+    """A table's BITMAP column is a BITMAP (DESCRIBE, TYPEOF), takes a BITMAP or NULL but not
+    BYTES, gives its BITMAP to no BYTES column, and crosses to Arrow as its bytes."""
+    env.execute("CREATE TABLE bitmaps (b BITMAP, x BYTES)")
+    try:
+        assert [(c.name, c.data_type) for c in env.describe("bitmaps")] == [
+            ("b", "BITMAP"),
+            ("x", "BYTES"),
+        ]
+        env.execute(
+            "INSERT INTO bitmaps SELECT BITMAP_BUILD(ARRAY[1, 2]), "
+            "BITMAP_TO_BYTES(BITMAP_BUILD(ARRAY[1, 2]))"
+        )
+        env.execute("INSERT INTO bitmaps VALUES (CAST(NULL AS BITMAP), CAST(NULL AS BYTES))")
+        with pytest.raises(cb.SqlValidationError, match="field 'b' of type BITMAP from"):
+            env.execute("INSERT INTO bitmaps VALUES (X'3A30000000000000', X'00')")
+        with pytest.raises(cb.SqlValidationError, match="field 'x' of type BYTES from"):
+            env.execute("INSERT INTO bitmaps SELECT b, b FROM bitmaps")
+        with pytest.raises(cb.SqlValidationError, match="Type mismatch"):
+            env.sql("SELECT b FROM bitmaps UNION ALL SELECT x FROM bitmaps").fetchall()
+        rows = env.sql(
+            "SELECT BITMAP_TO_STRING(b), TYPEOF(b), CAST(b AS STRING), b, x FROM bitmaps"
+        ).fetchall()
+        stored = bytes.fromhex("3A30000001000000000001001000000001000200")
+        assert sorted(rows, key=str) == sorted(
+            [("{1,2}", "BITMAP", "{1,2}", stored, stored), (None, "BITMAP", None, None, None)],
+            key=str,
+        )
+    finally:
+        env.execute("DROP TABLE bitmaps")
+
+
 def test_a_multiset_holding_null_is_refused_as_it_crosses_to_arrow(env: cb.Environment) -> None:
     """A MULTISET is a map of each element to its count in Arrow, which has no NULL key: one
     holding a NULL is refused with a typed error, where its CARDINALITY counts the NULL."""

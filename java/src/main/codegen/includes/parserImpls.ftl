@@ -69,7 +69,7 @@ SqlDataTypeSpec BridgeFieldType() :
 }
 
 /**
- * Parses STRING, BYTES and TIMESTAMP_LTZ[(p)].
+ * Parses STRING, BYTES, BITMAP and TIMESTAMP_LTZ[(p)].
  */
 SqlTypeNameSpec BridgeAliasTypeName() :
 {
@@ -84,6 +84,10 @@ SqlTypeNameSpec BridgeAliasTypeName() :
     |
         <BYTES> {
             return BridgeAliasTypeNameSpec.bytes(getPos());
+        }
+    |
+        <BITMAP> {
+            return BridgeAliasTypeNameSpec.bitmap(getPos());
         }
     |
         <TIMESTAMP_LTZ> { s = span(); }

@@ -47,7 +47,7 @@ final class BitmapAgg extends SqlUserDefinedAggFunction {
           return f.createTypeWithNullability(
               cardinality
                   ? f.createSqlType(SqlTypeName.BIGINT)
-                  : f.createSqlType(SqlTypeName.VARBINARY, Integer.MAX_VALUE),
+                  : io.calcitebridge.types.BitmapType.of(f, false),
               true);
         },
         null,
@@ -56,7 +56,7 @@ final class BitmapAgg extends SqlUserDefinedAggFunction {
         false,
         false,
         Optionality.FORBIDDEN);
-    this.operands = mode == Mode.BUILD ? OperandTypes.INTEGER : OperandTypes.BINARY;
+    this.operands = mode == Mode.BUILD ? OperandTypes.INTEGER : BitmapFunctions.bitmaps(1);
   }
 
   static final List<SqlUserDefinedAggFunction> ALL =

@@ -5,26 +5,32 @@ import static io.calcitebridge.functions.Fn.of;
 import static io.calcitebridge.functions.Fn.strict;
 import static io.calcitebridge.functions.Fn.string;
 
+import io.calcitebridge.types.BitmapType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.calcite.avatica.util.ByteString;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlOperandCountRange;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.SqlOperandCountRanges;
+import org.apache.calcite.sql.type.SqlOperandTypeChecker;
 import org.apache.calcite.sql.type.SqlReturnTypeInference;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Flink's {@code BITMAP_*} functions over sets of unsigned 32-bit integers. A {@code BITMAP} value
- * is held, and crosses to Arrow, as {@code BYTES}: its portable RoaringBitmap serialization, the
- * bytes Flink's {@code BITMAP_TO_BYTES} gives (array, bitmap or run containers, see {@link
- * #bytes}), so {@code BITMAP_TO_BYTES} and {@code BITMAP_FROM_BYTES} give Flink's bytes and read
- * them (run containers too). {@code TYPEOF} of a bitmap is therefore {@code BYTES} here. The
- * integers are ordered as unsigned: {@code -1} is 4294967295 and comes last. The aggregates are in
- * {@link BitmapAgg}.
+ * Flink's {@code BITMAP_*} functions over sets of unsigned 32-bit integers. A {@code BITMAP} is a
+ * type of its own ({@link BitmapType}), which these functions take ({@code BITMAP_FROM_BYTES} takes
+ * {@code BYTES}); its value is held, and crosses to Arrow, as its portable RoaringBitmap
+ * serialization, the bytes Flink's {@code BITMAP_TO_BYTES} gives (array, bitmap or run containers,
+ * see {@link #bytes}), so {@code BITMAP_TO_BYTES} and {@code BITMAP_FROM_BYTES} give Flink's bytes
+ * and read them (run containers too). The integers are ordered as unsigned: {@code -1} is
+ * 4294967295 and comes last. The aggregates are in {@link BitmapAgg}.
  */
 public final class BitmapFunctions {
   private BitmapFunctions() {}
@@ -33,11 +39,68 @@ public final class BitmapFunctions {
 
   /** Flink's {@code BITMAP}, held as its serialization. */
   static SqlReturnTypeInference bitmap(Fn.Nulls nulls) {
-    return Fn.type(f -> f.createSqlType(SqlTypeName.VARBINARY, Integer.MAX_VALUE), nulls);
+    return Fn.type(f -> BitmapType.of(f, false), nulls);
   }
 
+  /**
+   * {@code n} operands, each a {@code BITMAP} (or an untyped NULL); {@code BYTES} are refused, as
+   * in Flink ({@code BITMAP_FROM_BYTES} makes a bitmap of them).
+   */
+  static SqlOperandTypeChecker bitmaps(int n) {
+    return new SqlOperandTypeChecker() {
+      @Override
+      public boolean checkOperandTypes(SqlCallBinding b, boolean throwOnFailure) {
+        for (int i = 0; i < b.getOperandCount(); i++) {
+          RelDataType t = b.getOperandType(i);
+          if (!BitmapType.is(t) && t.getSqlTypeName() != SqlTypeName.NULL) {
+            if (throwOnFailure) {
+              throw b.newValidationSignatureError();
+            }
+            return false;
+          }
+        }
+        return true;
+      }
+
+      @Override
+      public SqlOperandCountRange getOperandCountRange() {
+        return SqlOperandCountRanges.of(n);
+      }
+
+      @Override
+      public String getAllowedSignatures(SqlOperator op, String opName) {
+        return opName + "(" + String.join(", ", java.util.Collections.nCopies(n, "<BITMAP>")) + ")";
+      }
+    };
+  }
+
+  /** {@code BYTES}, not a {@code BITMAP}. */
+  private static final SqlOperandTypeChecker BYTES =
+      new SqlOperandTypeChecker() {
+        @Override
+        public boolean checkOperandTypes(SqlCallBinding b, boolean throwOnFailure) {
+          if (BitmapType.is(b.getOperandType(0))) {
+            if (throwOnFailure) {
+              throw b.newValidationSignatureError();
+            }
+            return false;
+          }
+          return OperandTypes.BINARY.checkOperandTypes(b, throwOnFailure);
+        }
+
+        @Override
+        public SqlOperandCountRange getOperandCountRange() {
+          return SqlOperandCountRanges.of(1);
+        }
+
+        @Override
+        public String getAllowedSignatures(SqlOperator op, String opName) {
+          return opName + "(<BYTES>)";
+        }
+      };
+
   private static SqlOperator binary(String name, String method) {
-    return strict(name, bitmap(ANY), OperandTypes.BINARY_BINARY, C, method);
+    return strict(name, bitmap(ANY), bitmaps(2), C, method);
   }
 
   public static final SqlOperator BITMAP_BUILD =
@@ -47,15 +110,14 @@ public final class BitmapFunctions {
   public static final SqlOperator BITMAP_XOR = binary("BITMAP_XOR", "xor");
   public static final SqlOperator BITMAP_ANDNOT = binary("BITMAP_ANDNOT", "andNot");
   public static final SqlOperator BITMAP_CARDINALITY =
-      strict(
-          "BITMAP_CARDINALITY", of(SqlTypeName.BIGINT, ANY), OperandTypes.BINARY, C, "cardinality");
+      strict("BITMAP_CARDINALITY", of(SqlTypeName.BIGINT, ANY), bitmaps(1), C, "cardinality");
   public static final SqlOperator BITMAP_FROM_BYTES =
-      strict("BITMAP_FROM_BYTES", bitmap(ANY), OperandTypes.BINARY, C, "fromBytes");
+      strict("BITMAP_FROM_BYTES", bitmap(ANY), BYTES, C, "fromBytes");
   public static final SqlOperator BITMAP_TO_BYTES =
       strict(
           "BITMAP_TO_BYTES",
           Fn.type(f -> f.createSqlType(SqlTypeName.VARBINARY, Integer.MAX_VALUE), ANY),
-          OperandTypes.BINARY,
+          bitmaps(1),
           C,
           "toBytes");
   public static final SqlOperator BITMAP_TO_ARRAY =
@@ -66,11 +128,11 @@ public final class BitmapFunctions {
                   f.createArrayType(
                       f.createTypeWithNullability(f.createSqlType(SqlTypeName.INTEGER), true), -1),
               ANY),
-          OperandTypes.BINARY,
+          bitmaps(1),
           C,
           "toArray");
   public static final SqlOperator BITMAP_TO_STRING =
-      strict("BITMAP_TO_STRING", string(ANY), OperandTypes.BINARY, C, "toText");
+      strict("BITMAP_TO_STRING", string(ANY), bitmaps(1), C, "toText");
 
   static final List<SqlOperator> ALL =
       List.of(

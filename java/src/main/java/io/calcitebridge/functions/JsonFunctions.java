@@ -44,6 +44,60 @@ public final class JsonFunctions {
   private static final Class<?> C = JsonFunctions.class;
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
+  static {
+    readAndWriteAsFlink();
+  }
+
+  /**
+   * Calcite's JSON functions ({@code JSON_VALUE}, {@code JSON_QUERY}, {@code JSON_EXISTS}, {@code
+   * JSON_OBJECT}, {@code JSON_ARRAY} and their aggregates) read and write JSON with Flink's Jackson
+   * settings: a number with a fraction or an exponent is read as a {@code BigDecimal}, which keeps
+   * its digits ({@code 1.50}, {@code 1E+400}; a {@code double} made them {@code 1.5} and {@code
+   * Infinity}), and the keys of an object are written in order. Calcite keeps its JSON provider in
+   * a private field with no setting, so the mapper of that provider is replaced here, once, before
+   * any query runs; a Calcite whose provider is not where this looks fails loudly here rather than
+   * read numbers otherwise.
+   */
+  private static void readAndWriteAsFlink() {
+    ObjectMapper flink =
+        new ObjectMapper()
+            .configure(
+                com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
+            .configure(
+                com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS,
+                true);
+    try {
+      java.lang.reflect.Field held =
+          org.apache.calcite.runtime.JsonFunctions.class.getDeclaredField(
+              "JSON_PATH_JSON_PROVIDER");
+      held.setAccessible(true);
+      Object provider = held.get(null);
+      field(provider.getClass(), "objectMapper").set(provider, flink);
+      field(provider.getClass(), "objectReader")
+          .set(provider, flink.reader().forType(Object.class));
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot set Calcite's JSON reader to Flink's", e);
+    }
+    if (!(org.apache.calcite.runtime.JsonFunctions.dejsonize("1.50")
+        instanceof java.math.BigDecimal)) {
+      throw new IllegalStateException("Calcite's JSON reader does not read numbers as Flink's");
+    }
+  }
+
+  private static java.lang.reflect.Field field(Class<?> type, String name)
+      throws NoSuchFieldException {
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      try {
+        java.lang.reflect.Field f = c.getDeclaredField(name);
+        f.setAccessible(true);
+        return f;
+      } catch (NoSuchFieldException e) {
+        // look in the superclass
+      }
+    }
+    throw new NoSuchFieldException(type.getName() + "." + name);
+  }
+
   /** {@code JSON_STRING(value)}: the value as JSON text; NULL for NULL. */
   public static final SqlOperator JSON_STRING =
       strict(
@@ -195,6 +249,37 @@ public final class JsonFunctions {
    */
   public static final SqlOperator JSON =
       strict("JSON", string(ANY), OperandTypes.CHARACTER, C, "json");
+
+  /** Messages of the errors of the JSON functions. */
+  public interface Messages {
+    Messages RESOURCE = org.apache.calcite.runtime.Resources.create(Messages.class);
+
+    @org.apache.calcite.runtime.Resources.BaseMessage(
+        "Unsupported type ''{0}'' for RETURNING in JSON_VALUE().")
+    org.apache.calcite.runtime.Resources.ExInst<
+            org.apache.calcite.sql.validate.SqlValidatorException>
+        jsonValueReturning(String type);
+  }
+
+  /**
+   * The {@code DOUBLE} of a JSON number that {@code JSON_VALUE(... RETURNING DOUBLE)} found, as
+   * Flink computes it: the double nearest the number's {@code BigDecimal} ({@code Infinity} past
+   * the range), where Calcite cast the value it read to a {@code Double} and failed. A JSON integer
+   * and a {@code DEFAULT} of the call are their {@code DOUBLE} too, where Flink fails (it casts
+   * them to a {@code BigDecimal}); a string or a boolean is an error, as in Flink. SQL conversion
+   * puts it around JSON_VALUE; SQL cannot call it.
+   */
+  public static final SqlOperator JSON_VALUE_DOUBLE =
+      strict(
+          "JSON_VALUE",
+          Fn.type(f -> f.createSqlType(SqlTypeName.DOUBLE), ALWAYS),
+          OperandTypes.ANY,
+          C,
+          "jsonValueDouble");
+
+  public static Double jsonValueDouble(Object value) {
+    return ((Number) value).doubleValue();
+  }
 
   /** Calcite's JSON functions whose {@code VARCHAR(2000)} result is Flink's {@code STRING}. */
   public static final Set<SqlOperator> STRING_RESULTS =

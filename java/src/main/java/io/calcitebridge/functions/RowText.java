@@ -311,6 +311,10 @@ public final class RowText {
             COLLECTION_TEXT,
             List.of(x, rex.makeLiteral(java.util.Objects.requireNonNull(spec(type)))));
       }
+      if (io.calcitebridge.types.BitmapType.is(type)) {
+        return rex.makeCall(
+            string(f, type.isNullable()), BitmapFunctions.BITMAP_TO_STRING, List.of(x));
+      }
       if (SqlTypeFamily.BINARY.contains(type)) {
         return rex.makeCall(string(f, type.isNullable()), NumberFunctions.DECODE_UTF8, List.of(x));
       }

@@ -1,9 +1,11 @@
 package io.calcitebridge.plan;
 
 import io.calcitebridge.functions.JsonFunctions;
+import io.calcitebridge.types.TypeNames;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
@@ -12,6 +14,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql2rel.SqlRexContext;
 import org.apache.calcite.sql2rel.SqlRexConvertlet;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -51,10 +54,65 @@ final class JsonConvertlets {
         converted = rb.makeCall(rc.getType(), op, operands);
       }
       RelDataType type = cx.getValidator().getValidatedNodeType(c);
+      if (op == SqlStdOperatorTable.JSON_VALUE) {
+        converted = returning(cx, c, type, converted);
+      }
       return type.equals(converted.getType())
           ? converted
           : rb.makeAbstractCast(type, converted, false);
     };
+  }
+
+  /**
+   * {@code JSON_VALUE} as Flink types its value: {@code STRING} (the text of the value, {@code
+   * 1.50} of a JSON {@code 1.50}; cut to n characters for a {@code VARCHAR(n)}), {@code BOOLEAN}
+   * and {@code INT} (the value as it is, an error for another), {@code DOUBLE} (of a JSON number
+   * with a fraction or an exponent, see {@link JsonFunctions#JSON_VALUE_DOUBLE}). Flink refuses any
+   * other {@code RETURNING} type, and so does this; Calcite's {@code DECIMAL} or {@code BIGINT}
+   * would have computed it otherwise.
+   */
+  private static RexNode returning(
+      SqlRexContext cx, SqlCall call, RelDataType type, RexNode converted) {
+    switch (type.getSqlTypeName()) {
+      case BOOLEAN, INTEGER -> {
+        return converted;
+      }
+      case VARCHAR -> {
+        // The text of the value as a STRING, then cast to a VARCHAR(n): Flink cuts it to n.
+        RelDataTypeFactory f = cx.getTypeFactory();
+        return converted instanceof RexCall rc
+            ? cx.getRexBuilder()
+                .makeCall(
+                    f.createTypeWithNullability(
+                        f.createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE), true),
+                    rc.getOperator(),
+                    rc.getOperands())
+            : converted;
+      }
+      case DOUBLE -> {
+        if (converted instanceof RexCall rc) {
+          RelDataTypeFactory f = cx.getTypeFactory();
+          RexNode value =
+              cx.getRexBuilder()
+                  .makeCall(
+                      f.createTypeWithNullability(f.createSqlType(SqlTypeName.ANY), true),
+                      rc.getOperator(),
+                      rc.getOperands());
+          return cx.getRexBuilder()
+              .makeCall(
+                  f.createTypeWithNullability(type, true),
+                  JsonFunctions.JSON_VALUE_DOUBLE,
+                  List.of(value));
+        }
+        return converted;
+      }
+      default ->
+          throw cx.getValidator()
+              .newValidationError(
+                  call,
+                  JsonFunctions.Messages.RESOURCE.jsonValueReturning(
+                      TypeNames.renderNullable(type)));
+    }
   }
 
   /**

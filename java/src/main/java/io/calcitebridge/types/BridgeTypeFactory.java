@@ -28,9 +28,43 @@ public final class BridgeTypeFactory extends JavaTypeFactoryImpl {
     super(typeSystem);
   }
 
+  /** A {@link BitmapType} keeps its class as its nullability changes. */
+  @Override
+  public RelDataType createTypeWithNullability(RelDataType type, boolean nullable) {
+    return type instanceof BitmapType
+        ? canonize(BitmapType.withNullability(nullable))
+        : super.createTypeWithNullability(type, nullable);
+  }
+
+  @Override
+  public RelDataType enforceTypeWithNullability(RelDataType type, boolean nullable) {
+    return type instanceof BitmapType
+        ? canonize(BitmapType.withNullability(nullable))
+        : super.enforceTypeWithNullability(type, nullable);
+  }
+
   @Override
   public @Nullable RelDataType leastRestrictive(
       List<RelDataType> types, SqlTypeMappingRule mappingRule) {
+    if (types.stream().anyMatch(BitmapType::is)) {
+      // BITMAPs have BITMAP in common (Calcite would take BYTES), and nothing else but NULL.
+      boolean others =
+          types.stream()
+              .anyMatch(
+                  t ->
+                      !BitmapType.is(t)
+                          && t.getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.NULL);
+      return others
+          ? null
+          : BitmapType.of(
+              this,
+              types.stream()
+                  .anyMatch(
+                      t ->
+                          t.isNullable()
+                              || t.getSqlTypeName()
+                                  == org.apache.calcite.sql.type.SqlTypeName.NULL));
+    }
     boolean number = false;
     boolean datetime = false;
     boolean string = false;

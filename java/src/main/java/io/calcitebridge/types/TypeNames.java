@@ -19,6 +19,9 @@ public final class TypeNames {
 
   /** Renders {@code type} without its top-level nullability. */
   public static String renderNullable(RelDataType type) {
+    if (type instanceof BitmapType) {
+      return "BITMAP";
+    }
     switch (type.getSqlTypeName()) {
       case BOOLEAN:
         return "BOOLEAN";

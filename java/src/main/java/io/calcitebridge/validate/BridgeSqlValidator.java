@@ -9,6 +9,7 @@ import io.calcitebridge.catalog.ExpansionStrategy;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.PositionedException;
+import io.calcitebridge.types.BitmapType;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -227,7 +228,8 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
 
   /**
    * A CAST or TRY_CAST to or from a VARIANT is refused, as Flink refuses it: a VARIANT's value is
-   * read with {@code v['key']}, {@code v[i]} and JSON_STRING.
+   * read with {@code v['key']}, {@code v[i]} and JSON_STRING. So is one to or from a BITMAP, but to
+   * a string (its text, as BITMAP_TO_STRING gives it, see {@link #rowToString}).
    */
   private void refuseVariantCast(SqlValidatorScope scope, SqlCall call) {
     if ((call.getKind() == SqlKind.CAST || call.getKind() == SqlKind.SAFE_CAST)
@@ -250,13 +252,27 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
                 + " fields with v['key'] and v[i], its JSON text with JSON_STRING(v)",
             call.getParserPosition());
       }
+      if (BitmapType.is(to) != BitmapType.is(from)
+          && call.getOperator() != io.calcitebridge.functions.RowText.CAST) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            "Cannot cast a value of type "
+                + io.calcitebridge.types.TypeNames.render(
+                    getTypeFactory().createTypeWithNullability(from, true))
+                + " to "
+                + io.calcitebridge.types.TypeNames.render(
+                    getTypeFactory().createTypeWithNullability(to, true))
+                + ": a BITMAP is cast to a string only (as in Flink); BITMAP_FROM_BYTES and"
+                + " BITMAP_TO_BYTES convert BYTES to a BITMAP and back",
+            call.getParserPosition());
+      }
     }
   }
 
   /**
    * Flink's {@code CAST(r AS STRING)} of a ROW, which Calcite's CAST refuses: such a call gets the
    * operator {@link io.calcitebridge.functions.RowText#CAST}, which accepts it and converts to the
-   * ROW's text.
+   * ROW's text; so does a CAST of a BITMAP to a string, its text ({@code {1,2}}).
    */
   private void rowToString(SqlValidatorScope scope, SqlNode expr) {
     if (expr instanceof org.apache.calcite.sql.SqlBasicCall call
@@ -265,7 +281,8 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
         && call.operand(1) instanceof org.apache.calcite.sql.SqlDataTypeSpec spec
         && !org.apache.calcite.sql.SqlUtil.isNullLiteral(call.operand(0), false)
         && org.apache.calcite.sql.type.SqlTypeUtil.inCharFamily(spec.deriveType(this))
-        && io.calcitebridge.functions.RowText.formats(deriveType(scope, call.operand(0)))) {
+        && (io.calcitebridge.functions.RowText.formats(deriveType(scope, call.operand(0)))
+            || BitmapType.is(deriveType(scope, call.operand(0))))) {
       call.setOperator(io.calcitebridge.functions.RowText.CAST);
     }
   }
@@ -326,6 +343,37 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       SqlNode having = select.getHaving();
       throw newValidationError(having == null ? select : having, RESOURCE.havingMustBeBoolean());
     }
+  }
+
+  /**
+   * A {@code BITMAP} column takes a {@code BITMAP} (or NULL) only, and a {@code BITMAP} goes into
+   * no other column, as in Flink: the bytes of a bitmap and other bytes have the same Java class
+   * here, and Calcite's check compares only that.
+   */
+  @Override
+  protected void checkTypeAssignment(
+      @org.checkerframework.checker.nullness.qual.Nullable SqlValidatorScope sourceScope,
+      org.apache.calcite.sql.validate.SqlValidatorTable table,
+      RelDataType sourceRowType,
+      RelDataType targetRowType,
+      SqlNode query) {
+    List<org.apache.calcite.rel.type.RelDataTypeField> sources = sourceRowType.getFieldList();
+    List<org.apache.calcite.rel.type.RelDataTypeField> targets = targetRowType.getFieldList();
+    for (int i = 0; i < Math.min(sources.size(), targets.size()); i++) {
+      RelDataType source = sources.get(i).getType();
+      RelDataType target = targets.get(i).getType();
+      if (BitmapType.is(source) != BitmapType.is(target)
+          && source.getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.NULL) {
+        throw newValidationError(
+            query,
+            RESOURCE.typeNotAssignable(
+                targets.get(i).getName(),
+                io.calcitebridge.types.TypeNames.render(target),
+                sources.get(i).getName(),
+                io.calcitebridge.types.TypeNames.render(source)));
+      }
+    }
+    super.checkTypeAssignment(sourceScope, table, sourceRowType, targetRowType, query);
   }
 
   /** {@code EXISTS} and {@code UNIQUE} take a sub-query; the parser lets any expression follow. */

@@ -1,17 +1,21 @@
 package io.calcitebridge.sql.type;
 
+import io.calcitebridge.types.BitmapType;
 import java.util.Objects;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlTypeNameSpec;
 import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.util.Litmus;
 
 /**
  * A Flink type name that stands for a standard type: {@code STRING} (VARCHAR of the type system's
  * maximum length), {@code BYTES} (VARBINARY of maximum length) and {@code TIMESTAMP_LTZ(p)}
- * (TIMESTAMP(p) WITH LOCAL TIME ZONE). It derives the standard type and unparses as written.
+ * (TIMESTAMP(p) WITH LOCAL TIME ZONE). It derives the standard type and unparses as written. {@code
+ * BITMAP} derives {@link BitmapType}, held as bytes.
  */
 public final class BridgeAliasTypeNameSpec extends SqlBasicTypeNameSpec {
   /** The alias names. */
@@ -20,6 +24,8 @@ public final class BridgeAliasTypeNameSpec extends SqlBasicTypeNameSpec {
     STRING,
     /** {@code BYTES}. */
     BYTES,
+    /** {@code BITMAP}. */
+    BITMAP,
     /** {@code TIMESTAMP_LTZ[(p)]}. */
     TIMESTAMP_LTZ
   }
@@ -40,6 +46,18 @@ public final class BridgeAliasTypeNameSpec extends SqlBasicTypeNameSpec {
   /** Returns {@code BYTES}. Its precision is capped by the type system. */
   public static BridgeAliasTypeNameSpec bytes(SqlParserPos pos) {
     return new BridgeAliasTypeNameSpec(Alias.BYTES, SqlTypeName.VARBINARY, Integer.MAX_VALUE, pos);
+  }
+
+  /** Returns {@code BITMAP}. */
+  public static BridgeAliasTypeNameSpec bitmap(SqlParserPos pos) {
+    return new BridgeAliasTypeNameSpec(Alias.BITMAP, SqlTypeName.VARBINARY, Integer.MAX_VALUE, pos);
+  }
+
+  @Override
+  public RelDataType deriveType(SqlValidator validator) {
+    return alias == Alias.BITMAP
+        ? BitmapType.of(validator.getTypeFactory(), false)
+        : super.deriveType(validator);
   }
 
   /** Returns {@code TIMESTAMP_LTZ(p)}; precision -1 when not given. */
