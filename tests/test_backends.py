@@ -7,6 +7,7 @@ these tests check the seam itself.
 
 from __future__ import annotations
 
+import decimal
 from collections.abc import Iterator
 
 import jpype
@@ -114,6 +115,47 @@ def test_a_refused_construct_is_named_under_duckdb_and_falls_back_under_auto(
     assert local.explain(REFUSED, backend="auto").startswith("EnumerableCalc")
     assert local.sql(REFUSED, backend="auto").to_pylist() == local.sql(REFUSED).to_pylist()
     assert local.explain(GROUP_BY, backend="auto").startswith("DuckDB(")
+
+
+@pytest.mark.parametrize(
+    ("sql", "construct", "rows"),
+    [
+        # DuckDB reads '1_000' as a number, which Java does not
+        (
+            "SELECT CAST(s AS DECIMAL(3, 1)) FROM (VALUES ('1.25'), ('-0.05')) AS t(s)",
+            "a cast of VARCHAR to DECIMAL(3, 1)",
+            [(decimal.Decimal("1.3"),), (decimal.Decimal("-0.1"),)],
+        ),
+        # DuckDB rounds the binary value of 2.675 (2.67); Flink its decimal text (2.68)
+        (
+            "SELECT CAST(x AS DECIMAL(3, 2)) FROM (VALUES (CAST(2.675 AS DOUBLE)),"
+            " (CAST(NULL AS DOUBLE))) AS t(x)",
+            "a cast of DOUBLE to DECIMAL(3, 2)",
+            [(decimal.Decimal("2.68"),), (None,)],
+        ),
+    ],
+)
+def test_casts_to_decimal_that_round_half_up_are_refused_under_duckdb(
+    local: cb.Environment, sql: str, construct: str, rows: list[tuple[object, ...]]
+) -> None:
+    with pytest.raises(cb.UnsupportedError) as info:
+        local.sql(sql, backend="duckdb")
+    assert str(info.value) == f"The duckdb backend cannot run {construct}"
+    assert local.explain(sql, backend="auto").startswith("EnumerableCalc")
+    assert local.sql(sql, backend="auto").fetchall() == rows
+
+
+def test_a_boolean_cast_to_a_number_runs_on_duckdb(local: cb.Environment) -> None:
+    sql = (
+        "SELECT CAST(b AS INT) AS i, CAST(b AS DECIMAL(3, 1)) AS d, CAST(b AS DOUBLE) AS f"
+        " FROM (VALUES (TRUE), (FALSE), (CAST(NULL AS BOOLEAN))) AS t(b)"
+    )
+    assert local.explain(sql, backend="duckdb").startswith("DuckDB(")
+    got = local.sql(sql, backend="duckdb").to_arrow_table()
+    reference = local.sql(sql, backend="enumerable").to_arrow_table()
+    assert got.schema == reference.schema
+    assert got.to_pylist() == reference.to_pylist()
+    assert [r["i"] for r in got.to_pylist()] == [1, 0, None]
 
 
 def test_a_refused_cast_names_its_type_as_the_ddl_writes_it(local: cb.Environment) -> None:

@@ -387,7 +387,7 @@ final class SparkWhitelist {
             "a cast of "
                 + call.operands.get(0).getType().getSqlTypeName()
                 + " to "
-                + call.getType().getFullTypeString());
+                + io.calcitebridge.types.TypeNames.renderNullable(call.getType()));
       }
       if (!CALLS.contains(kind)) {
         throw refuse(Refusal.function(call.getOperator()));
