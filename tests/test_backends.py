@@ -216,3 +216,16 @@ def test_a_gateway_has_no_duckdb_and_auto_runs_on_calcites_engine(gateway_addres
         assert not gw.explain(sql, backend="auto").startswith("DuckDB")
     finally:
         gw.close()
+
+
+def test_a_decimal_of_scale_zero_from_duckdbs_integer(local: cb.Environment) -> None:
+    """DuckDB computes a DECIMAL(p, 0) literal as an INTEGER: the value reaches its type (Arrow
+    refused an INTEGER to a DECIMAL of fewer than 10 digits)."""
+    sql = "SELECT CAST(12 AS DECIMAL(2, 0)) AS d"
+    got = local.sql(sql, backend="duckdb").to_arrow_table()
+    assert got.schema.field("d").type == pa.decimal128(2, 0)
+    assert (
+        got.to_pylist()
+        == local.sql(sql, backend="enumerable").to_pylist()
+        == [{"d": decimal.Decimal("12")}]
+    )
