@@ -76,16 +76,29 @@ public final class BooleanCasts {
     RexBuilder rex = cx.getRexBuilder();
     RelDataType target = cx.getValidator().getValidatedNodeType(c);
     RexNode b = cx.convertExpression(c.operand(0));
-    RelDataType number = rex.getTypeFactory().createTypeWithNullability(target, false);
+    if (target.getSqlTypeName() == SqlTypeName.DECIMAL
+        && target.getPrecision() - target.getScale() < 1) {
+      // 1 does not fit DECIMAL(s, s): the cast of the INTEGER fails as another overflow does.
+      RelDataType integer =
+          rex.getTypeFactory()
+              .createTypeWithNullability(
+                  rex.getTypeFactory().createSqlType(SqlTypeName.INTEGER), target.isNullable());
+      return rex.makeCast(target, ones(rex, b, integer), false, false);
+    }
+    return ones(rex, b, target);
+  }
+
+  /** 1 for TRUE, 0 for FALSE, NULL for NULL, of {@code type}. */
+  private static RexNode ones(RexBuilder rex, RexNode b, RelDataType type) {
+    RelDataType number = rex.getTypeFactory().createTypeWithNullability(type, false);
     RexNode one = rex.makeLiteral(BigDecimal.ONE, number, false);
     RexNode zero = rex.makeLiteral(BigDecimal.ZERO, number, false);
     if (!b.getType().isNullable()) {
-      return rex.makeCall(target, SqlStdOperatorTable.CASE, List.of(b, one, zero));
+      return rex.makeCall(type, SqlStdOperatorTable.CASE, List.of(b, one, zero));
     }
     return rex.makeCall(
-        target,
+        type,
         SqlStdOperatorTable.CASE,
-        List.of(
-            b, one, rex.makeCall(SqlStdOperatorTable.NOT, b), zero, rex.makeNullLiteral(target)));
+        List.of(b, one, rex.makeCall(SqlStdOperatorTable.NOT, b), zero, rex.makeNullLiteral(type)));
   }
 }
