@@ -53,7 +53,8 @@ $(PKG_JSA): $(PKG_JAR) python/calcite_bridge/_cds.py | venv
 demo: build
 	$(PY) examples/demo.py
 
-# The same DDL and SQL on Spark local[1] (pyspark, the spark extra, is installed by `make build`).
+# Parquet and CSV tables on Spark local[1]: a hidden metadata column, a nested filter, discovered
+# columns, COLUMN_GET over blobs (pyspark, the spark extra, is installed by `make build`).
 demo-spark: build
 	$(PY) examples/demo_spark.py
 

@@ -1,5 +1,7 @@
 """The same DDL and SQL on Apache Spark (local[1]): Parquet and CSV files read by Spark itself,
-a hidden file metadata column, and the nested filter Spark pushes into its Parquet reader."""
+a hidden file metadata column, columns the DDL does not declare discovered from the Parquet
+files, MariaDB's COLUMN_GET over a column of dynamic-column blobs, and the nested filter Spark
+pushes into its Parquet reader."""
 
 import tempfile
 import time
@@ -11,6 +13,19 @@ import pyarrow.parquet as pq
 import calcite_bridge as cb
 
 folder = Path(tempfile.mkdtemp(prefix="calcite-bridge-demo-spark-"))
+
+# Dynamic-column blobs (MariaDB's format), made by COLUMN_CREATE on Calcite's engine.
+with cb.connect(backend="enumerable") as maker:
+    blobs = [
+        maker.sql(f"SELECT {blob}").fetchall()[0][0]
+        for blob in (
+            "COLUMN_CREATE('plan', 'gold', 'visits', 12)",
+            "COLUMN_CREATE('plan', 'free')",
+            "COLUMN_CREATE('visits', 3)",
+            "CAST(NULL AS BYTES)",
+        )
+    ]
+
 (folder / "users").mkdir()
 users = pa.table(
     {
@@ -24,6 +39,9 @@ users = pa.table(
             ],
             pa.struct([("name", pa.string()), ("age", pa.int32()), ("city", pa.string())]),
         ),
+        # not in the DDL: found in the files when a query names them
+        "score": pa.array([7, 3, None, 9], pa.int32()),
+        "attrs": pa.array(blobs, pa.binary()),
     }
 )
 pq.write_table(users.slice(0, 2), folder / "users" / "part-0.parquet")
@@ -40,10 +58,12 @@ env = cb.connect(
         "table.column-expansion-strategy": "EXCLUDE_ALIASED_VIRTUAL_METADATA_COLUMNS",
     },
 )
+# `...`: the columns the DDL does not list (score, attrs) are discovered from the Parquet files.
 env.execute(
     f"""CREATE TABLE users (
           id BIGINT, `user` ROW<name STRING, age INT, city STRING>,
-          file STRING METADATA FROM 'file.name' VIRTUAL
+          file STRING METADATA FROM 'file.name' VIRTUAL,
+          ...
         ) WITH ('connector' = 'filesystem', 'path' = '{folder / "users"}', 'format' = 'parquet')"""
 )
 env.execute(
@@ -51,15 +71,17 @@ env.execute(
         WITH ('connector' = 'filesystem', 'path' = '{folder / "cities"}', 'format' = 'csv')"""
 )
 
-print("SELECT * FROM users  -- the metadata column `file` is hidden from *")
+print("SELECT * FROM users  -- `file` is hidden from *, and * shows declared columns only")
 print("  ", env.sql("SELECT * FROM users").columns)
 sql = (
-    "SELECT u.id, u.`user`.name, u.file, c.country FROM users u "
-    "JOIN cities c ON u.`user`.city = c.city WHERE u.`user`.age < 30"
+    "SELECT u.id, u.`user`.name, u.file, u.score,"
+    " COLUMN_GET(u.attrs, 'plan' AS CHAR) AS plan, c.country FROM users u "
+    "JOIN cities c ON u.`user`.city = c.city WHERE u.`user`.age < 30 AND u.score > 5"
 )
 result = env.sql(sql)
 print()
 print(sql)
+print("  ", result.columns)
 for row in sorted(result.fetchall()):
     print("  ", row)
 first = time.perf_counter() - t0

@@ -7,6 +7,7 @@ these tests check the seam itself.
 
 from __future__ import annotations
 
+import decimal
 from collections.abc import Iterator
 
 import jpype
@@ -116,6 +117,47 @@ def test_a_refused_construct_is_named_under_duckdb_and_falls_back_under_auto(
     assert local.explain(GROUP_BY, backend="auto").startswith("DuckDB(")
 
 
+@pytest.mark.parametrize(
+    ("sql", "construct", "rows"),
+    [
+        # DuckDB reads '1_000' as a number, which Java does not
+        (
+            "SELECT CAST(s AS DECIMAL(3, 1)) FROM (VALUES ('1.25'), ('-0.05')) AS t(s)",
+            "a cast of VARCHAR to DECIMAL(3, 1)",
+            [(decimal.Decimal("1.3"),), (decimal.Decimal("-0.1"),)],
+        ),
+        # DuckDB rounds the binary value of 2.675 (2.67); Flink its decimal text (2.68)
+        (
+            "SELECT CAST(x AS DECIMAL(3, 2)) FROM (VALUES (CAST(2.675 AS DOUBLE)),"
+            " (CAST(NULL AS DOUBLE))) AS t(x)",
+            "a cast of DOUBLE to DECIMAL(3, 2)",
+            [(decimal.Decimal("2.68"),), (None,)],
+        ),
+    ],
+)
+def test_casts_to_decimal_that_round_half_up_are_refused_under_duckdb(
+    local: cb.Environment, sql: str, construct: str, rows: list[tuple[object, ...]]
+) -> None:
+    with pytest.raises(cb.UnsupportedError) as info:
+        local.sql(sql, backend="duckdb")
+    assert str(info.value) == f"The duckdb backend cannot run {construct}"
+    assert local.explain(sql, backend="auto").startswith("EnumerableCalc")
+    assert local.sql(sql, backend="auto").fetchall() == rows
+
+
+def test_a_boolean_cast_to_a_number_runs_on_duckdb(local: cb.Environment) -> None:
+    sql = (
+        "SELECT CAST(b AS INT) AS i, CAST(b AS DECIMAL(3, 1)) AS d, CAST(b AS DOUBLE) AS f"
+        " FROM (VALUES (TRUE), (FALSE), (CAST(NULL AS BOOLEAN))) AS t(b)"
+    )
+    assert local.explain(sql, backend="duckdb").startswith("DuckDB(")
+    got = local.sql(sql, backend="duckdb").to_arrow_table()
+    reference = local.sql(sql, backend="enumerable").to_arrow_table()
+    assert got.schema == reference.schema
+    assert got.to_pylist() == reference.to_pylist()
+    assert [r["i"] for r in got.to_pylist()] == [1, 0, None]
+
+
 def test_a_refused_cast_names_its_type_as_the_ddl_writes_it(local: cb.Environment) -> None:
     with pytest.raises(cb.UnsupportedError) as info:
         local.sql("SELECT CAST(ROW(1, 'x') AS ROW<a INT, b STRING>) AS r", backend="duckdb")
@@ -174,3 +216,16 @@ def test_a_gateway_has_no_duckdb_and_auto_runs_on_calcites_engine(gateway_addres
         assert not gw.explain(sql, backend="auto").startswith("DuckDB")
     finally:
         gw.close()
+
+
+def test_a_decimal_of_scale_zero_from_duckdbs_integer(local: cb.Environment) -> None:
+    """DuckDB computes a DECIMAL(p, 0) literal as an INTEGER: the value reaches its type (Arrow
+    refused an INTEGER to a DECIMAL of fewer than 10 digits)."""
+    sql = "SELECT CAST(12 AS DECIMAL(2, 0)) AS d"
+    got = local.sql(sql, backend="duckdb").to_arrow_table()
+    assert got.schema.field("d").type == pa.decimal128(2, 0)
+    assert (
+        got.to_pylist()
+        == local.sql(sql, backend="enumerable").to_pylist()
+        == [{"d": decimal.Decimal("12")}]
+    )

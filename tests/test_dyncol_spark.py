@@ -279,3 +279,39 @@ def test_discovered_columns_are_read_by_sparks_parquet_reader(discovered: cb.Env
     assert "EqualTo(tag,a)" in plan and "GreaterThan(info.k,0)" in plan, plan
     assert "attrs:binary" in plan, plan
     assert discovered.sql(sql, backend="spark").fetchall() == [(1, 10), (3, 7)]
+
+
+def test_metadata_column_declared_before_discovered_ones(
+    env: cb.Environment, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A file metadata column comes before the discovered columns in the scan: Spark's own
+    Parquet reader still reads each value into its column, the filters pushed."""
+    folder = tmp_path_factory.mktemp("tagged")
+    pq.write_table(
+        pa.table(
+            {
+                "id": pa.array([1, 2, 3], pa.int64()),
+                "score": pa.array([7, None, 2], pa.int32()),
+                "tag": pa.array(["a", "b", None]),
+            }
+        ),
+        folder / "part-0.parquet",
+    )
+    env.execute(
+        "CREATE TABLE tagged (id BIGINT, file STRING METADATA FROM 'file.name' VIRTUAL, ...)"
+        f" WITH ('connector' = 'filesystem', 'path' = '{folder}', 'format' = 'parquet')"
+    )
+    sql = "SELECT id, file, score, tag FROM tagged WHERE score > 1 ORDER BY id"
+    plan = env.explain(sql, backend="spark")
+    assert "Scan parquet" in plan and "GreaterThan(score,1)" in plan, plan
+    got = env.sql(sql, backend="spark").to_arrow_table()
+    reference = env.sql(sql, backend="enumerable").to_arrow_table()
+    assert (
+        got.to_pylist()
+        == reference.to_pylist()
+        == [
+            {"id": 1, "file": "part-0.parquet", "score": 7, "tag": "a"},
+            {"id": 3, "file": "part-0.parquet", "score": 2, "tag": None},
+        ]
+    )
+    assert got.schema == reference.schema

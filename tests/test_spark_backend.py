@@ -330,6 +330,8 @@ def test_planted_values(envs: tuple[cb.Environment, cb.Environment]) -> None:
         ("SELECT id FROM t WHERE `a.b` SIMILAR TO 'x'", "SIMILAR TO"),
         ("SELECT ELEMENT(tags) FROM t WHERE id = 2", "ELEMENT"),
         ("SELECT CAST(amount AS STRING) FROM t", "a cast of DECIMAL to a string"),
+        ("SELECT CAST(CAST(id AS DOUBLE) AS DECIMAL(5, 1)) FROM t", "a cast of DOUBLE to DECIMAL"),
+        ("SELECT CAST(CAST(id AS STRING) AS DECIMAL(5, 1)) FROM t", "a cast of VARCHAR to DECIMAL"),
         ("SELECT `a.b` LIKE 'a\\%' FROM t", "LIKE"),
         # named as written, not as the IS NULL its expansion holds
         ("SELECT CAST(ROW(id, `a.b`) AS STRING) FROM t", "a CAST of a ROW that may be NULL"),

@@ -488,8 +488,14 @@ def _as(table: pa.Table, schema: pa.Schema) -> pa.Table:
     if table.schema.equals(schema):
         return table
     columns = []
-    for column, field in zip(table.columns, schema, strict=True):
+    for computed, field in zip(table.columns, schema, strict=True):
         try:
+            column = computed
+            if pa.types.is_decimal(field.type) and pa.types.is_integer(column.type):
+                # A DECIMAL(p, 0) literal is an integer in DuckDB: Arrow refuses an INTEGER to a
+                # DECIMAL of fewer than 10 digits whatever the values, so through 38 digits, a
+                # cast that checks each value.
+                column = column.cast(pa.decimal128(38, field.type.scale))
             columns.append(column if column.type == field.type else column.cast(field.type))
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
             # DuckDB computed a wider value than the column's type holds (a SUM past INT).

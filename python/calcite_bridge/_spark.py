@@ -555,8 +555,11 @@ def files_scan(  # noqa: PLR0911, PLR0912, PLR0915 (one return per reason to rea
         keys = list(request.metadata_keys)
         if len(paths) + len(keys) != len(columns) or not columns:
             return None
-        items = []
-        for path, field in zip(paths, schema, strict=False):
+        # The stream columns the source would produce, by name (a field of a ROW column by its
+        # dotted path, a metadata column by its key): `columns` reads them in the scan's order,
+        # where a metadata column may come before discovered ones.
+        produced: dict[str, tuple[str, pa.DataType | None]] = {}
+        for path in paths:
             walked = _walk(table, path)
             if walked is None:
                 return None
@@ -569,11 +572,19 @@ def files_scan(  # noqa: PLR0911, PLR0912, PLR0915 (one return per reason to rea
                     return None
             elif not _text_readable(table.field(path[0]).type, fmt):
                 return None
-            if not f.type.equals(field.type):
+            produced[".".join(names)] = (".".join(_q(n) for n in names), f.type)
+        for key in keys:
+            if key in produced:
+                return None  # a column named as the key: which one the scan reads is unclear
+            produced[key] = (_METADATA_SQL[key], None)
+        items = []
+        for name, field in zip(columns, schema, strict=True):
+            if name not in produced:
                 return None
-            items.append(".".join(_q(n) for n in names) + " AS " + _q(field.name))
-        for key, field in zip(keys, list(schema)[len(paths) :], strict=True):
-            items.append(f"{_METADATA_SQL[key]} AS {_q(field.name)}")
+            expr, type_ = produced[name]
+            if type_ is not None and not type_.equals(field.type):
+                return None
+            items.append(f"{expr} AS {_q(field.name)}")
         filters = _Filters(table)
         conditions = [filters.sql(f) for f in request.filters]
         if any(c is None for c in conditions):

@@ -225,6 +225,64 @@ public final class NumberFunctions {
   public static final SqlOperator PARSE_INTEGER =
       strict("CAST", of(SqlTypeName.BIGINT, ANY), OperandTypes.CHARACTER, C, "parseInteger");
 
+  /**
+   * {@code CAST(s AS DECIMAL(p, s))} of a string as Flink computes it: the text (without leading
+   * and trailing white space) read as a number, rounded half up to the scale; an error when it is
+   * no number or does not fit {@code p} digits. Calcite's cast dropped the digits past the scale.
+   * Called with the target type and the literal precision and scale.
+   */
+  public static final SqlOperator PARSE_DECIMAL =
+      strict(
+          "CAST",
+          of(SqlTypeName.DECIMAL, ANY),
+          OperandTypes.family(
+              SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER),
+          C,
+          "parseDecimal");
+
+  /**
+   * {@code CAST(d AS DECIMAL(p, s))} of a DOUBLE or a FLOAT as Flink computes it: the shortest
+   * decimal text of the number (Java's {@link BigDecimal#valueOf(double)}: 2.675 is 2.675, not the
+   * binary value below it) rounded half up to the scale; an error when it does not fit {@code p}
+   * digits or is NaN or infinite. Calcite's cast dropped the digits past the scale.
+   */
+  public static final SqlOperator DOUBLE_TO_DECIMAL =
+      strict(
+          "CAST",
+          of(SqlTypeName.DECIMAL, ANY),
+          OperandTypes.family(
+              SqlTypeFamily.APPROXIMATE_NUMERIC, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER),
+          C,
+          "doubleToDecimal");
+
+  /** {@link #PARSE_DECIMAL} for TRY_CAST: NULL where the cast fails. */
+  public static final SqlOperator TRY_PARSE_DECIMAL =
+      strict(
+          "TRY_CAST",
+          of(SqlTypeName.DECIMAL, ANY),
+          OperandTypes.family(
+              SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER),
+          C,
+          "tryParseDecimal");
+
+  /** {@link #DOUBLE_TO_DECIMAL} for TRY_CAST: NULL where the cast fails. */
+  public static final SqlOperator TRY_DOUBLE_TO_DECIMAL =
+      strict(
+          "TRY_CAST",
+          of(SqlTypeName.DECIMAL, ANY),
+          OperandTypes.family(
+              SqlTypeFamily.APPROXIMATE_NUMERIC, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER),
+          C,
+          "tryDoubleToDecimal");
+
+  /** Whether {@code op} is one of Flink's casts to a DECIMAL that these functions compute. */
+  public static boolean isDecimalCast(SqlOperator op) {
+    return op == PARSE_DECIMAL
+        || op == TRY_PARSE_DECIMAL
+        || op == DOUBLE_TO_DECIMAL
+        || op == TRY_DOUBLE_TO_DECIMAL;
+  }
+
   /** BYTES decoded as UTF-8: {@code CAST(X'41' AS STRING)} is {@code A}. */
   public static final SqlOperator DECODE_UTF8 =
       strict("CAST", string(ANY), OperandTypes.BINARY, C, "decodeUtf8");
@@ -293,6 +351,58 @@ public final class NumberFunctions {
     } catch (ArithmeticException e) {
       throw new ArithmeticException("integer overflow: '" + s + "' does not fit a BIGINT");
     }
+  }
+
+  public static BigDecimal parseDecimal(String s, int precision, int scale) {
+    BigDecimal v;
+    try {
+      v = new BigDecimal(s.strip());
+    } catch (NumberFormatException e) {
+      throw new NumberFormatException("For input string: '" + s + "'");
+    }
+    return fit(v, precision, scale);
+  }
+
+  public static BigDecimal doubleToDecimal(double d, int precision, int scale) {
+    if (Double.isNaN(d) || Double.isInfinite(d)) {
+      throw new NumberFormatException(
+          "Cannot convert " + d + " to DECIMAL(" + precision + ", " + scale + ")");
+    }
+    return fit(BigDecimal.valueOf(d), precision, scale);
+  }
+
+  public static @Nullable BigDecimal tryParseDecimal(String s, int precision, int scale) {
+    try {
+      return parseDecimal(s, precision, scale);
+    } catch (ArithmeticException | NumberFormatException e) {
+      return null;
+    }
+  }
+
+  public static @Nullable BigDecimal tryDoubleToDecimal(double d, int precision, int scale) {
+    try {
+      return doubleToDecimal(d, precision, scale);
+    } catch (ArithmeticException | NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /**
+   * {@code v} rounded half up to {@code scale}; an error when it has more than {@code p} digits.
+   */
+  private static BigDecimal fit(BigDecimal v, int precision, int scale) {
+    BigDecimal r = v.setScale(scale, RoundingMode.HALF_UP);
+    if (r.precision() - r.scale() > precision - scale) {
+      throw new ArithmeticException(
+          "Cannot convert "
+              + r.toPlainString()
+              + " to DECIMAL("
+              + precision
+              + ", "
+              + scale
+              + ") due to overflow");
+    }
+    return r;
   }
 
   public static String doubleText(double d) {

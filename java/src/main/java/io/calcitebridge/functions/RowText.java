@@ -22,8 +22,9 @@ import org.apache.calcite.sql2rel.SqlRexContext;
  * Calcite's cast refuses a ROW to a character type, so the validator gives such a cast the operator
  * {@link #CAST}, which accepts it, and SQL conversion builds the text from the fields. An ARRAY or
  * MAP field is written as Flink writes it ({@code [1, NULL]}, {@code {k=1}}) when its values are
- * numbers, booleans, strings, DATEs, TIMESTAMPs, bytes or such collections; a ROW holding another
- * (a ROW in an ARRAY, a MULTISET, a VARIANT) is still refused.
+ * numbers, booleans, strings, DATEs, TIMESTAMPs, bytes, ROWs of them ({@code [(1, x)]}) or such
+ * collections; a MULTISET as its elements with their counts ({@code {1=2, 2=1}}). An ARRAY, MAP or
+ * MULTISET cast to STRING itself is written the same way; a VARIANT in a ROW as its JSON text.
  */
 public final class RowText {
   private RowText() {}
@@ -82,6 +83,9 @@ public final class RowText {
 
   /** Whether a CAST of a value of {@code source} to a character type is a ROW's text. */
   public static boolean formats(RelDataType source) {
+    if (collection(source) && source.getSqlTypeName() != SqlTypeName.VARIANT) {
+      return true;
+    }
     if (!source.isStruct() || source.getSqlTypeName() != SqlTypeName.ROW) {
       return false;
     }
@@ -98,7 +102,8 @@ public final class RowText {
    * The description of the values of {@code t} that {@link #collectionText} reads: {@code I} an
    * integer or a floating-point number, {@code B} a BOOLEAN, {@code S} a string, {@code D<s>;} a
    * DECIMAL of scale {@code s}, {@code d} a DATE, {@code T<p>;} a TIMESTAMP(p), {@code X} bytes,
-   * {@code A<e>} an ARRAY, {@code M<k><v>} a MAP; null for another type.
+   * {@code A<e>} an ARRAY, {@code U<e>} a MULTISET, {@code M<k><v>} a MAP, {@code R<n>;<f1>...<fn>}
+   * a ROW of n fields, {@code J} a VARIANT; null for another type.
    */
   static @org.checkerframework.checker.nullness.qual.Nullable String spec(RelDataType t) {
     switch (t.getSqlTypeName()) {
@@ -125,10 +130,26 @@ public final class RowText {
       case VARBINARY:
         return "X";
       case ARRAY:
+      case MULTISET:
         {
           RelDataType e = t.getComponentType();
           String inner = e == null ? null : spec(e);
-          return inner == null ? null : "A" + inner;
+          String kind = t.getSqlTypeName() == SqlTypeName.ARRAY ? "A" : "U";
+          return inner == null ? null : kind + inner;
+        }
+      case VARIANT:
+        return "J";
+      case ROW:
+        {
+          StringBuilder fields = new StringBuilder("R").append(t.getFieldCount()).append(';');
+          for (RelDataTypeField f : t.getFieldList()) {
+            String inner = spec(f.getType());
+            if (inner == null) {
+              return null;
+            }
+            fields.append(inner);
+          }
+          return fields.toString();
         }
       case MAP:
         {
@@ -221,6 +242,43 @@ public final class RowText {
           out.append(']');
           break;
         }
+      case 'J':
+        out.append(value); // a VARIANT's JSON text (a Jackson tree)
+        break;
+      case 'U':
+        {
+          // a MULTISET as Flink writes it: each distinct element with its count
+          java.util.Map<@org.checkerframework.checker.nullness.qual.Nullable Object, Integer>
+              counts = new java.util.LinkedHashMap<>();
+          for (Object e : (List<?>) value) {
+            counts.merge(e, 1, Integer::sum);
+          }
+          out.append('{');
+          boolean first = true;
+          for (java.util.Map.Entry<?, Integer> e : counts.entrySet()) {
+            out.append(first ? "" : ", ");
+            first = false;
+            write(out, e.getKey(), spec, at + 1);
+            out.append('=').append(e.getValue());
+          }
+          out.append('}');
+          break;
+        }
+      case 'R':
+        {
+          int semicolon = spec.indexOf(';', at);
+          int n = Integer.parseInt(spec.substring(at + 1, semicolon));
+          List<?> fields =
+              value instanceof Object[] a ? java.util.Arrays.asList(a) : (List<?>) value;
+          out.append('(');
+          int field = semicolon + 1;
+          for (int i = 0; i < n; i++) {
+            out.append(i == 0 ? "" : ", ");
+            field = write(out, fields.get(i), spec, field);
+          }
+          out.append(')');
+          break;
+        }
       case 'M':
         {
           int valueAt = skip(spec, at + 1);
@@ -249,7 +307,18 @@ public final class RowText {
       case 'T':
         return spec.indexOf(';', at) + 1;
       case 'A':
+      case 'U':
         return skip(spec, at + 1);
+      case 'R':
+        {
+          int semicolon = spec.indexOf(';', at);
+          int n = Integer.parseInt(spec.substring(at + 1, semicolon));
+          int next = semicolon + 1;
+          for (int i = 0; i < n; i++) {
+            next = skip(spec, next);
+          }
+          return next;
+        }
       case 'M':
         return skip(spec, skip(spec, at + 1));
       default:
@@ -258,7 +327,10 @@ public final class RowText {
   }
 
   private static boolean collection(RelDataType t) {
-    return (t.getSqlTypeName() == SqlTypeName.ARRAY || t.getSqlTypeName() == SqlTypeName.MAP)
+    return (t.getSqlTypeName() == SqlTypeName.ARRAY
+            || t.getSqlTypeName() == SqlTypeName.MAP
+            || t.getSqlTypeName() == SqlTypeName.MULTISET
+            || t.getSqlTypeName() == SqlTypeName.VARIANT)
         && spec(t) != null;
   }
 

@@ -82,6 +82,10 @@ public final class Convertlets implements SqlRexConvertletTable {
     if (call.getOperator() == io.calcitebridge.functions.RowText.CAST) {
       return io.calcitebridge.functions.RowText::convert; // Flink's CAST of a ROW to STRING
     }
+    if (call.getOperator() == io.calcitebridge.functions.BooleanCasts.CAST
+        || call.getOperator() == io.calcitebridge.functions.BooleanCasts.TRY_CAST) {
+      return io.calcitebridge.functions.BooleanCasts::convert; // Flink's 1 or 0 of a BOOLEAN
+    }
     SqlRexConvertlet numbers = FlinkNumbers.convertlet(call);
     if (numbers != null) {
       return numbers;
@@ -114,13 +118,16 @@ public final class Convertlets implements SqlRexConvertletTable {
   /**
    * A cast to a ROW type typed as validated: Calcite's conversion derives the type again, as a
    * plain struct, where the validator gives the ROW types written in SQL {@code
-   * StructKind.PEEK_FIELDS_NO_EXPAND} (see {@code BridgeSqlValidator#deriveType}).
+   * StructKind.PEEK_FIELDS_NO_EXPAND} (see {@code BridgeSqlValidator#deriveType}). Likewise a cast
+   * to an ARRAY or a MAP, whose elements the validator types as written (nullable).
    */
   private static RexNode peeking(
       org.apache.calcite.sql2rel.SqlRexContext cx, SqlCall c, RexNode converted) {
     RelDataType validated = cx.getValidator().getValidatedNodeTypeIfKnown(c);
     if (validated == null
-        || !validated.isStruct()
+        || !(validated.isStruct()
+            || validated.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.ARRAY
+            || validated.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.MAP)
         || converted.getType().equals(validated)
         || !(converted instanceof org.apache.calcite.rex.RexCall cast)
         || cast.getKind() != SqlKind.CAST) {
@@ -276,6 +283,14 @@ public final class Convertlets implements SqlRexConvertletTable {
     org.apache.calcite.rex.RexBuilder rb = cx.getRexBuilder();
     org.apache.calcite.rel.type.RelDataTypeFactory f = rb.getTypeFactory();
     RelDataType target = cx.getValidator().getValidatedNodeType(c);
+    RelDataType validated = cx.getValidator().getValidatedNodeTypeIfKnown(c.operand(0));
+    RexNode flinkDecimal =
+        validated == null
+            ? null
+            : FlinkNumbers.toDecimal(rb, validated, target, c.operand(0), cx, true);
+    if (flinkDecimal != null) {
+      return flinkDecimal;
+    }
     RexNode x = cx.convertExpression(c.operand(0));
     RelDataType source = x.getType();
     if (source.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DECIMAL

@@ -17,6 +17,7 @@ import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -163,6 +164,10 @@ final class FlinkNumbers {
               List.of(x, rex.makeExactLiteral(BigDecimal.valueOf(scale))));
       return rex.makeCast(target, round);
     }
+    RexNode decimal = toDecimal(rex, source, target, operand, cx, false);
+    if (decimal != null) {
+      return decimal;
+    }
     if (SqlTypeUtil.inCharFamily(source)
         && SqlTypeFamily.INTEGER.contains(target)
         && target.getSqlTypeName() != SqlTypeName.NULL) {
@@ -199,6 +204,39 @@ final class FlinkNumbers {
       return rex.makeCast(target, rex.makeCall(string, NumberFunctions.DECODE_UTF8, List.of(x)));
     }
     return null;
+  }
+
+  /**
+   * A cast of a string, a DOUBLE or a FLOAT to a DECIMAL as Flink computes it ({@link
+   * NumberFunctions#PARSE_DECIMAL}, {@link NumberFunctions#DOUBLE_TO_DECIMAL}: rounded half up),
+   * or, when {@code safe}, as TRY_CAST does (NULL where it fails); null for another cast.
+   */
+  static @Nullable RexNode toDecimal(
+      RexBuilder rex,
+      RelDataType source,
+      RelDataType target,
+      SqlNode operand,
+      SqlRexContext cx,
+      boolean safe) {
+    if (target.getSqlTypeName() != SqlTypeName.DECIMAL) {
+      return null;
+    }
+    SqlOperator op;
+    if (SqlTypeUtil.inCharFamily(source)) {
+      op = safe ? NumberFunctions.TRY_PARSE_DECIMAL : NumberFunctions.PARSE_DECIMAL;
+    } else if (SqlTypeUtil.isApproximateNumeric(source)) {
+      op = safe ? NumberFunctions.TRY_DOUBLE_TO_DECIMAL : NumberFunctions.DOUBLE_TO_DECIMAL;
+    } else {
+      return null;
+    }
+    RexNode x = cx.convertExpression(operand);
+    return rex.makeCall(
+        rex.getTypeFactory().createTypeWithNullability(target, safe || x.getType().isNullable()),
+        op,
+        List.of(
+            x,
+            rex.makeExactLiteral(BigDecimal.valueOf(target.getPrecision())),
+            rex.makeExactLiteral(BigDecimal.valueOf(target.getScale()))));
   }
 
   /** The text of a TIMESTAMP(p) with p digits of fraction, as Flink writes it. */

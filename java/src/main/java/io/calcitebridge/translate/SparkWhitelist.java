@@ -381,6 +381,16 @@ final class SparkWhitelist {
         // NULL row there, which Spark does not.
         throw refuse("a CAST of a ROW that may be NULL to STRING");
       }
+      if (io.calcitebridge.functions.NumberFunctions.isDecimalCast(call.getOperator())) {
+        // Flink's cast of a string, DOUBLE or FLOAT to a DECIMAL (FlinkNumbers#toDecimal),
+        // rounded half up from the number's shortest decimal text; Spark reads a DOUBLE's binary
+        // value, or strings Java does not read as numbers.
+        throw refuse(
+            "a cast of "
+                + call.operands.get(0).getType().getSqlTypeName()
+                + " to "
+                + io.calcitebridge.types.TypeNames.renderNullable(call.getType()));
+      }
       if (!CALLS.contains(kind)) {
         throw refuse(Refusal.function(call.getOperator()));
       }

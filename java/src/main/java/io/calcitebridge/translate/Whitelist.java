@@ -352,6 +352,16 @@ final class Whitelist {
         throw refuse(
             "a cast of " + call.operands.get(0).getType().getSqlTypeName() + " to a string");
       }
+      if (io.calcitebridge.functions.NumberFunctions.isDecimalCast(call.getOperator())) {
+        // Flink's cast of a string, DOUBLE or FLOAT to a DECIMAL (FlinkNumbers#toDecimal),
+        // rounded half up from the number's shortest decimal text; DuckDB reads a DOUBLE's binary
+        // value, or strings Java does not read as numbers.
+        throw refuse(
+            "a cast of "
+                + call.operands.get(0).getType().getSqlTypeName()
+                + " to "
+                + io.calcitebridge.types.TypeNames.renderNullable(call.getType()));
+      }
       if (!CALLS.contains(kind)) {
         throw refuse(Refusal.function(call.getOperator()));
       }

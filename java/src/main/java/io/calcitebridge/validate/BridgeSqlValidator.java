@@ -203,6 +203,7 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       throw io.calcitebridge.errors.Stop.stopped(stop);
     }
     rowToString(scope, expr);
+    booleanToNumber(scope, expr);
     RelDataType type = super.deriveType(scope, expr);
     if (expr instanceof SqlCall call
         && (io.calcitebridge.functions.JsonFunctions.STRING_RESULTS.contains(call.getOperator())
@@ -216,6 +217,11 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       }
       return flink;
     }
+    RelDataType collection = collectionCastType(expr, type);
+    if (collection != type) {
+      setValidatedNodeType(expr, collection);
+      return collection;
+    }
     if ((expr.getKind() == SqlKind.CAST || expr.getKind() == SqlKind.ROW) && type.isStruct()) {
       RelDataType peeking = peeking(type);
       if (peeking != type) {
@@ -224,6 +230,42 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       return peeking;
     }
     return type;
+  }
+
+  /**
+   * Flink's type of a CAST or TRY_CAST to an ARRAY or a MAP: the target type as written (elements,
+   * keys and values nullable unless declared NOT NULL), NULL where the operand is; Calcite's kept
+   * the nullability of the operand's elements ({@code CAST(ARRAY['1'] AS ARRAY<INT>)} was {@code
+   * ARRAY<INT NOT NULL>}). Targets holding a ROW keep Calcite's type.
+   */
+  private RelDataType collectionCastType(SqlNode expr, RelDataType type) {
+    if (!(expr instanceof SqlCall call)
+        || (expr.getKind() != SqlKind.CAST && expr.getKind() != SqlKind.SAFE_CAST)
+        || call.operandCount() < 2
+        || !(call.operand(1) instanceof org.apache.calcite.sql.SqlDataTypeSpec spec)
+        || (type.getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.ARRAY
+            && type.getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.MAP)) {
+      return type;
+    }
+    RelDataType written = spec.deriveType(this);
+    if (written.getSqlTypeName() != type.getSqlTypeName() || holdsRow(written)) {
+      return type;
+    }
+    RelDataType flink = getTypeFactory().createTypeWithNullability(written, type.isNullable());
+    return flink.equals(type) ? type : flink;
+  }
+
+  private static boolean holdsRow(RelDataType t) {
+    if (t.isStruct()) {
+      return true;
+    }
+    RelDataType e = t.getComponentType();
+    if (e != null) {
+      return holdsRow(e);
+    }
+    RelDataType k = t.getKeyType();
+    RelDataType v = t.getValueType();
+    return k != null && v != null && (holdsRow(k) || holdsRow(v));
   }
 
   /**
@@ -284,6 +326,27 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
         && (io.calcitebridge.functions.RowText.formats(deriveType(scope, call.operand(0)))
             || BitmapType.is(deriveType(scope, call.operand(0))))) {
       call.setOperator(io.calcitebridge.functions.RowText.CAST);
+    }
+  }
+
+  /**
+   * Flink's {@code CAST(b AS INT)} (or TRY_CAST) of a BOOLEAN to a number, which Calcite's CAST
+   * refuses: such a call gets the operator {@link io.calcitebridge.functions.BooleanCasts#CAST},
+   * which accepts it and converts to 1 or 0.
+   */
+  private void booleanToNumber(SqlValidatorScope scope, SqlNode expr) {
+    if (expr instanceof org.apache.calcite.sql.SqlBasicCall call
+        && (call.getOperator() == org.apache.calcite.sql.fun.SqlStdOperatorTable.CAST
+            || call.getOperator() == org.apache.calcite.sql.fun.SqlLibraryOperators.TRY_CAST)
+        && call.operandCount() == 2
+        && call.operand(1) instanceof org.apache.calcite.sql.SqlDataTypeSpec spec
+        && !org.apache.calcite.sql.SqlUtil.isNullLiteral(call.operand(0), false)
+        && io.calcitebridge.functions.BooleanCasts.converts(
+            deriveType(scope, call.operand(0)), spec.deriveType(this))) {
+      call.setOperator(
+          call.getOperator() == org.apache.calcite.sql.fun.SqlStdOperatorTable.CAST
+              ? io.calcitebridge.functions.BooleanCasts.CAST
+              : io.calcitebridge.functions.BooleanCasts.TRY_CAST);
     }
   }
 
