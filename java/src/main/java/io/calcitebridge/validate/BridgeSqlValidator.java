@@ -439,6 +439,57 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     super.checkTypeAssignment(sourceScope, table, sourceRowType, targetRowType, query);
   }
 
+  /** Calls that take a BITMAP as the value it is, not as bytes. */
+  private static final java.util.Set<SqlKind> BITMAP_KINDS =
+      java.util.EnumSet.of(
+          SqlKind.CASE,
+          SqlKind.COALESCE,
+          SqlKind.NULLIF,
+          SqlKind.CAST,
+          SqlKind.SAFE_CAST,
+          SqlKind.IS_NULL,
+          SqlKind.IS_NOT_NULL,
+          SqlKind.ROW,
+          SqlKind.ARRAY_VALUE_CONSTRUCTOR,
+          SqlKind.MAP_VALUE_CONSTRUCTOR,
+          SqlKind.AS,
+          SqlKind.COUNT,
+          SqlKind.EQUALS,
+          SqlKind.NOT_EQUALS,
+          SqlKind.IS_DISTINCT_FROM,
+          SqlKind.IS_NOT_DISTINCT_FROM);
+
+  /**
+   * A BITMAP is held as its bytes, so the functions of BYTES would take it as bytes ({@code
+   * SUBSTRING(bitmap ...)} made a "BITMAP" of two bytes). As in Flink, only the BITMAP functions,
+   * the conditional expressions, casts, equality and NULL tests take one.
+   */
+  private void refuseBitmapOperands(SqlCall call, SqlValidatorScope scope) {
+    String name = call.getOperator().getName().toUpperCase(java.util.Locale.ROOT);
+    if (BITMAP_KINDS.contains(call.getKind())
+        || name.startsWith("BITMAP_")
+        || name.equals("TYPEOF")
+        || name.equals("IF")
+        || name.equals("IFNULL")) {
+      return;
+    }
+    for (SqlNode operand : call.getOperandList()) {
+      if (operand == null || operand instanceof org.apache.calcite.sql.SqlNodeList) {
+        continue;
+      }
+      RelDataType type = getValidatedNodeTypeIfKnown(operand);
+      if (type != null && BitmapType.is(type)) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            "Cannot apply '"
+                + call.getOperator().getName()
+                + "' to a BITMAP: a BITMAP is taken by the BITMAP_* functions (BITMAP_TO_BYTES"
+                + " gives its bytes, BITMAP_TO_STRING its text)",
+            call.getParserPosition());
+      }
+    }
+  }
+
   /** {@code EXISTS} and {@code UNIQUE} take a sub-query; the parser lets any expression follow. */
   @Override
   public void validateCall(SqlCall call, SqlValidatorScope scope) {
@@ -463,6 +514,7 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
           call.getParserPosition());
     }
     super.validateCall(call, scope);
+    refuseBitmapOperands(call, scope);
     if (call.getKind() == SqlKind.BETWEEN) {
       refuseOperandsWithoutCommonType(call, scope);
     }
