@@ -232,13 +232,7 @@ public final class NumberFunctions {
    * Called with the target type and the literal precision and scale.
    */
   public static final SqlOperator PARSE_DECIMAL =
-      strict(
-          "CAST",
-          of(SqlTypeName.DECIMAL, ANY),
-          OperandTypes.family(
-              SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER),
-          C,
-          "parseDecimal");
+      decimalCast("CAST", SqlTypeFamily.CHARACTER, "parseDecimal");
 
   /**
    * {@code CAST(d AS DECIMAL(p, s))} of a DOUBLE or a FLOAT as Flink computes it: the shortest
@@ -247,33 +241,28 @@ public final class NumberFunctions {
    * digits or is NaN or infinite. Calcite's cast dropped the digits past the scale.
    */
   public static final SqlOperator DOUBLE_TO_DECIMAL =
-      strict(
-          "CAST",
-          of(SqlTypeName.DECIMAL, ANY),
-          OperandTypes.family(
-              SqlTypeFamily.APPROXIMATE_NUMERIC, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER),
-          C,
-          "doubleToDecimal");
+      decimalCast("CAST", SqlTypeFamily.APPROXIMATE_NUMERIC, "doubleToDecimal");
 
   /** {@link #PARSE_DECIMAL} for TRY_CAST: NULL where the cast fails. */
   public static final SqlOperator TRY_PARSE_DECIMAL =
-      strict(
-          "TRY_CAST",
-          of(SqlTypeName.DECIMAL, ANY),
-          OperandTypes.family(
-              SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER),
-          C,
-          "tryParseDecimal");
+      decimalCast("TRY_CAST", SqlTypeFamily.CHARACTER, "tryParseDecimal");
 
   /** {@link #DOUBLE_TO_DECIMAL} for TRY_CAST: NULL where the cast fails. */
   public static final SqlOperator TRY_DOUBLE_TO_DECIMAL =
-      strict(
-          "TRY_CAST",
-          of(SqlTypeName.DECIMAL, ANY),
-          OperandTypes.family(
-              SqlTypeFamily.APPROXIMATE_NUMERIC, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER),
-          C,
-          "tryDoubleToDecimal");
+      decimalCast("TRY_CAST", SqlTypeFamily.APPROXIMATE_NUMERIC, "tryDoubleToDecimal");
+
+  /**
+   * A cast of a {@code from} value to DECIMAL run by {@code method}, called with the value and the
+   * target's precision and scale as literals.
+   */
+  private static SqlOperator decimalCast(String name, SqlTypeFamily from, String method) {
+    return strict(
+        name,
+        of(SqlTypeName.DECIMAL, ANY),
+        OperandTypes.family(from, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER),
+        C,
+        method);
+  }
 
   /** Whether {@code op} is one of Flink's casts to a DECIMAL that these functions compute. */
   public static boolean isDecimalCast(SqlOperator op) {

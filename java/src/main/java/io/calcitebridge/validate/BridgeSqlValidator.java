@@ -282,33 +282,39 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       RelDataType from = deriveType(scope, call.operand(0));
       if (to.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.VARIANT
           || from.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.VARIANT) {
-        throw new PositionedException(
-            ErrorKind.VALIDATION,
-            "Cannot cast a value of type "
-                + io.calcitebridge.types.TypeNames.render(
-                    getTypeFactory().createTypeWithNullability(from, true))
-                + " to "
-                + io.calcitebridge.types.TypeNames.render(
-                    getTypeFactory().createTypeWithNullability(to, true))
-                + ": a VARIANT is cast neither to nor from another type (as in Flink); read its"
+        throw refusedCast(
+            from,
+            to,
+            "a VARIANT is cast neither to nor from another type (as in Flink); read its"
                 + " fields with v['key'] and v[i], its JSON text with JSON_STRING(v)",
-            call.getParserPosition());
+            call);
       }
       if (BitmapType.is(to) != BitmapType.is(from)
           && call.getOperator() != io.calcitebridge.functions.RowText.CAST) {
-        throw new PositionedException(
-            ErrorKind.VALIDATION,
-            "Cannot cast a value of type "
-                + io.calcitebridge.types.TypeNames.render(
-                    getTypeFactory().createTypeWithNullability(from, true))
-                + " to "
-                + io.calcitebridge.types.TypeNames.render(
-                    getTypeFactory().createTypeWithNullability(to, true))
-                + ": a BITMAP is cast to a string only (as in Flink); BITMAP_FROM_BYTES and"
+        throw refusedCast(
+            from,
+            to,
+            "a BITMAP is cast to a string only (as in Flink); BITMAP_FROM_BYTES and"
                 + " BITMAP_TO_BYTES convert BYTES to a BITMAP and back",
-            call.getParserPosition());
+            call);
       }
     }
+  }
+
+  /** The error of a cast from {@code from} to {@code to} refused because {@code why}. */
+  private PositionedException refusedCast(
+      RelDataType from, RelDataType to, String why, SqlCall call) {
+    return new PositionedException(
+        ErrorKind.VALIDATION,
+        "Cannot cast a value of type "
+            + io.calcitebridge.types.TypeNames.render(
+                getTypeFactory().createTypeWithNullability(from, true))
+            + " to "
+            + io.calcitebridge.types.TypeNames.render(
+                getTypeFactory().createTypeWithNullability(to, true))
+            + ": "
+            + why,
+        call.getParserPosition());
   }
 
   /**
