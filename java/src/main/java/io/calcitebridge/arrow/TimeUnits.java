@@ -2,9 +2,41 @@ package io.calcitebridge.arrow;
 
 import org.apache.arrow.vector.types.TimeUnit;
 
-/** Conversions between Calcite's millisecond values and Arrow time units. */
-final class TimeUnits {
+/**
+ * Conversions between Calcite's engine values of a {@code TIMESTAMP} and Arrow time units.
+ *
+ * <p>The engine holds a {@code TIMESTAMP(p)} as a count of milliseconds for {@code p <= 3}, of
+ * microseconds for {@code p} 4 to 6 and of nanoseconds for {@code p} 7 to 9: the unit of its Arrow
+ * type ({@code timestamp[s]} aside, whose values are milliseconds in the engine). A {@code
+ * TIMESTAMP_LTZ} is held in milliseconds whatever its precision.
+ */
+public final class TimeUnits {
   private TimeUnits() {}
+
+  /** The ticks per millisecond of the engine's value of a {@code TIMESTAMP(precision)}. */
+  public static long ticksPerMilli(int precision) {
+    if (precision <= 3) {
+      return 1L;
+    } else if (precision <= 6) {
+      return 1_000L;
+    }
+    return 1_000_000L;
+  }
+
+  /** The ticks per millisecond of the engine's value of a timestamp stored in {@code unit}. */
+  static long ticksPerMilli(TimeUnit unit, boolean zoned) {
+    if (zoned) {
+      return 1L;
+    }
+    switch (unit) {
+      case MICROSECOND:
+        return 1_000L;
+      case NANOSECOND:
+        return 1_000_000L;
+      default:
+        return 1L;
+    }
+  }
 
   /** Converts a value in {@code unit} to milliseconds, rounding towards negative infinity. */
   static long toMillis(long value, TimeUnit unit) {
@@ -32,5 +64,15 @@ final class TimeUnits {
       default:
         return Math.multiplyExact(millis, 1_000_000L);
     }
+  }
+
+  /** The engine's value of a timestamp of {@code unit} (zoned or not) stored as {@code value}. */
+  static long toEngine(long value, TimeUnit unit, boolean zoned) {
+    return ticksPerMilli(unit, zoned) == 1L ? toMillis(value, unit) : value;
+  }
+
+  /** The value stored in {@code unit} for the engine's value {@code ticks}. */
+  static long fromEngine(long ticks, TimeUnit unit, boolean zoned) {
+    return ticksPerMilli(unit, zoned) == 1L ? fromMillis(ticks, unit) : ticks;
   }
 }

@@ -155,8 +155,10 @@ public final class ValueReaders {
       return i -> (int) Math.floorDiv(t.get(i), 1_000_000L);
     } else if (v instanceof TimeStampVector) {
       TimeStampVector t = (TimeStampVector) v;
-      TimeUnit unit = ((ArrowType.Timestamp) v.getField().getType()).getUnit();
-      return i -> TimeUnits.toMillis(t.get(i), unit);
+      ArrowType.Timestamp type = (ArrowType.Timestamp) v.getField().getType();
+      TimeUnit unit = type.getUnit();
+      boolean zoned = type.getTimezone() != null;
+      return i -> TimeUnits.toEngine(t.get(i), unit, zoned);
     } else if (v instanceof NullVector) {
       return i -> null;
     }

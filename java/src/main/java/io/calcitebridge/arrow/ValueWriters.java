@@ -158,9 +158,11 @@ final class ValueWriters {
       };
     } else if (v instanceof TimeStampVector) {
       TimeStampVector t = (TimeStampVector) v;
-      TimeUnit unit = ((ArrowType.Timestamp) v.getField().getType()).getUnit();
+      ArrowType.Timestamp type = (ArrowType.Timestamp) v.getField().getType();
+      TimeUnit unit = type.getUnit();
+      boolean zoned = type.getTimezone() != null;
       return (i, x) -> {
-        t.setSafe(i, TimeUnits.fromMillis(Values.toTimestampMillis(x), unit));
+        t.setSafe(i, Values.toTimestamp(x, unit, zoned));
         return 8;
       };
     }

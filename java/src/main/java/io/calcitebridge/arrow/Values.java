@@ -16,6 +16,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.runtime.SqlFunctions;
 
@@ -120,6 +121,46 @@ final class Values {
       return (int) Math.floorMod(((Number) v).longValue(), MILLIS_PER_DAY);
     }
     throw cannot(v, "a TIME");
+  }
+
+  /**
+   * A TIMESTAMP value in {@code unit}: a number is the engine's value (see {@link TimeUnits}); a
+   * Java date-time keeps its fraction of a second down to {@code unit}.
+   */
+  static long toTimestamp(Object v, TimeUnit unit, boolean zoned) {
+    if (v instanceof Number) {
+      return TimeUnits.fromEngine(((Number) v).longValue(), unit, zoned);
+    }
+    Instant instant = null;
+    if (v instanceof java.sql.Timestamp) {
+      java.sql.Timestamp ts = (java.sql.Timestamp) v;
+      long millis = SqlFunctions.toLong(ts);
+      instant = Instant.ofEpochSecond(Math.floorDiv(millis, 1000L), ts.getNanos());
+    } else if (v instanceof LocalDateTime) {
+      instant = ((LocalDateTime) v).toInstant(ZoneOffset.UTC);
+    } else if (v instanceof Instant) {
+      instant = (Instant) v;
+    } else if (v instanceof OffsetDateTime) {
+      instant = ((OffsetDateTime) v).toInstant();
+    } else if (v instanceof ZonedDateTime) {
+      instant = ((ZonedDateTime) v).toInstant();
+    }
+    if (instant == null) {
+      return TimeUnits.fromMillis(toTimestampMillis(v), unit);
+    }
+    switch (unit) {
+      case SECOND:
+        return instant.getEpochSecond();
+      case MILLISECOND:
+        return Math.floorDiv(
+            instant.getEpochSecond() * 1_000_000_000L + instant.getNano(), 1_000_000L);
+      case MICROSECOND:
+        return Math.addExact(
+            Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000);
+      default:
+        return Math.addExact(
+            Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
+    }
   }
 
   /**

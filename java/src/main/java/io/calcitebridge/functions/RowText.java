@@ -221,7 +221,10 @@ public final class RowText {
       case 'T':
         out.append(
             TemporalFunctions.timestampToString(
-                ((Number) value).longValue(), Integer.parseInt(spec.substring(at + 1, next - 1))));
+                ((Number) value).longValue(),
+                Integer.parseInt(spec.substring(at + 1, next - 1)),
+                io.calcitebridge.arrow.TimeUnits.ticksPerMilli(
+                    Integer.parseInt(spec.substring(at + 1, next - 1)))));
         break;
       case 'X':
         byte[] bytes =

@@ -203,6 +203,18 @@ public final class TemporalFunctions {
     return text.indexOf('.') < 0 ? text : PAST_MILLISECONDS.matcher(text).replaceFirst("$1");
   }
 
+  /** {@code text} without the digits of its fraction of a second past the {@code digits}th. */
+  public static String timestampText(String text, int digits) {
+    if (digits <= 3) {
+      return timestampText(text);
+    }
+    return text.indexOf('.') < 0
+        ? text
+        : java.util.regex.Pattern.compile("(:\\d{1,2}\\.\\d{" + digits + "})\\d+")
+            .matcher(text)
+            .replaceFirst("$1");
+  }
+
   /**
    * {@code CAST(ts AS STRING)} of a {@code TIMESTAMP(p)}, {@code p > 0}, as Flink writes it: with
    * {@code p} digits of fraction ({@code 2023-01-02 10:11:12.500} for a {@code TIMESTAMP(3)});
@@ -277,6 +289,29 @@ public final class TemporalFunctions {
 
   public static String timestampToString(long timestamp, int precision) {
     return ltzToString(UTC, timestamp, precision);
+  }
+
+  /**
+   * {@code CAST(ts AS STRING)} of a {@code TIMESTAMP(p)} held in {@code 1/per} milliseconds ({@code
+   * TimestampTicks}).
+   */
+  public static String timestampToString(long ticks, int precision, long per) {
+    String text = formatter("yyyy-MM-dd HH:mm:ss").format(wallClock(ticks, per));
+    if (precision <= 0) {
+      return text;
+    }
+    String fraction = String.format(Locale.ROOT, "%09d", wallClock(ticks, per).getNano());
+    return text + "." + fraction.substring(0, Math.min(precision, 9));
+  }
+
+  /** The wall-clock time of a {@code TIMESTAMP} held in {@code 1/per} milliseconds. */
+  private static LocalDateTime wallClock(long ticks, long per) {
+    long perSecond = 1000L * per;
+    long nanosPerTick = 1_000_000L / per;
+    return LocalDateTime.ofEpochSecond(
+        Math.floorDiv(ticks, perSecond),
+        (int) (Math.floorMod(ticks, perSecond) * nanosPerTick),
+        ZoneOffset.UTC);
   }
 
   private static final TimeZone UTC = TimeZone.getTimeZone("UTC");
@@ -385,6 +420,11 @@ public final class TemporalFunctions {
     } catch (DateTimeException | IllegalArgumentException e) {
       return null;
     }
+  }
+
+  /** DATE_FORMAT of a TIMESTAMP held in {@code 1/per} milliseconds ({@code TimestampTicks}). */
+  public static @Nullable String dateFormat(long timestamp, String pattern, long per) {
+    return format(wallClock(timestamp, per), pattern);
   }
 
   /** DATE_FORMAT of a TIMESTAMP (its milliseconds). */

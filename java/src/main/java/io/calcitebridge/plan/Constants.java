@@ -51,8 +51,10 @@ public final class Constants implements RexExecutor {
     // checked integer arithmetic; the others stay.
     boolean[] foldable = new boolean[constExps.size()];
     List<RexNode> sent = new ArrayList<>();
+    RexNode[] exact = new RexNode[constExps.size()];
     for (int i = 0; i < constExps.size(); i++) {
-      foldable[i] = foldable(constExps.get(i));
+      exact[i] = Timestamps.castLiteral(rexBuilder, constExps.get(i));
+      foldable[i] = exact[i] == null && foldable(constExps.get(i));
       if (foldable[i]) {
         sent.add(CheckedArithmetic.checked(rexBuilder, constExps.get(i)));
       }
@@ -67,7 +69,7 @@ public final class Constants implements RexExecutor {
     int next = 0;
     for (int i = 0; i < constExps.size(); i++) {
       if (!foldable[i]) {
-        reducedValues.add(constExps.get(i));
+        reducedValues.add(exact[i] != null ? exact[i] : constExps.get(i));
         continue;
       }
       RexNode value = computed.get(next);
@@ -134,6 +136,11 @@ public final class Constants implements RexExecutor {
    * ({@link RowCasts}).
    */
   static boolean foldable(RexNode e) {
+    // A TIMESTAMP finer than milliseconds: the executor's code counts milliseconds ({@link
+    // Timestamps}).
+    if (Timestamps.fine(e.getType())) {
+      return false;
+    }
     if (e.getType().isStruct()
         || e.getType().getComponentType() != null
         || e.getType().getKeyType() != null) {

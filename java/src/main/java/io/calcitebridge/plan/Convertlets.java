@@ -256,7 +256,8 @@ public final class Convertlets implements SqlRexConvertletTable {
           return standard.convertCall(cx, c);
         }
         org.apache.calcite.rex.RexBuilder rb = cx.getRexBuilder();
-        return rb.makeCast(to, TimestampTexts.cut(rb, cx.convertExpression(c.operand(0))));
+        return rb.makeCast(
+            to, TimestampTexts.cut(rb, cx.convertExpression(c.operand(0)), to.getPrecision()));
       };
     }
     if (standard != null

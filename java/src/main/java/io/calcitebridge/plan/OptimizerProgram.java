@@ -239,8 +239,9 @@ final class OptimizerProgram {
    * SortRewrite}).
    */
   /**
-   * Joins whose generated code has {@link JoinRewrite}'s fixes, values whose literals have their
-   * columns' types ({@link ValuesLiterals}), and integer sums that fail on overflow ({@link
+   * Joins whose generated code has {@link JoinRewrite}'s fixes, TIMESTAMPs finer than milliseconds
+   * held in their own units ({@link Timestamps}), values whose literals have their columns' types
+   * ({@link ValuesLiterals}), and integer sums that fail on overflow ({@link
    * CheckedArithmetic#checkedSums}).
    */
   private static RelNode fixes(
@@ -249,7 +250,8 @@ final class OptimizerProgram {
       RelTraitSet traits,
       List<RelOptMaterialization> materializations,
       List<RelOptLattice> lattices) {
-    return CheckedArithmetic.checkedSums(ValuesLiterals.apply(JoinRewrite.apply(rel)));
+    return CheckedArithmetic.checkedSums(
+        ValuesLiterals.apply(Timestamps.apply(JoinRewrite.apply(rel))));
   }
 
   private static RelNode fastSorts(

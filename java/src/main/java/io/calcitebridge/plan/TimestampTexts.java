@@ -26,12 +26,22 @@ final class TimestampTexts {
 
   /** {@code operand}, a string, with its fraction of a second cut to milliseconds. */
   static RexNode cut(RexBuilder rb, RexNode operand) {
+    return cut(rb, operand, 3);
+  }
+
+  /**
+   * {@code operand}, a string read as a {@code TIMESTAMP(precision)}: a literal with its fraction
+   * of a second cut to the digits the type keeps (milliseconds at least), any other string through
+   * {@link TemporalFunctions#TIMESTAMP_TEXT}, which Calcite's engine reads with all the digits of a
+   * finer TIMESTAMP (see {@link Timestamps}).
+   */
+  static RexNode cut(RexBuilder rb, RexNode operand, int precision) {
     if (operand instanceof RexLiteral literal) {
       String text = literal.getValueAs(String.class);
       if (text == null) {
         return operand;
       }
-      String cut = TemporalFunctions.timestampText(text);
+      String cut = TemporalFunctions.timestampText(text, Math.max(3, precision));
       return cut.equals(text) ? operand : rb.makeLiteral(cut);
     }
     return rb.makeCall(TemporalFunctions.TIMESTAMP_TEXT, operand);
