@@ -86,17 +86,19 @@ CHUNK = 25
 def _run(env: Any, sql: str, zone: str) -> tuple[list[str], list[tuple[Any, ...]]]:
     """The column types and the rows of one query.
 
-    PyFlink cannot read some values back: a TIMESTAMP_LTZ (its pickler fails on an Instant), an
-    array holding a NULL and a map holding a NULL value (EOFError). Such a column is read as
+    PyFlink cannot read some values back: a TIMESTAMP_LTZ (its pickler fails on an Instant), a
+    TIMESTAMP(p) with p > 3 (read to the millisecond only), an array holding a NULL and a map
+    holding a NULL value (EOFError). Such a column is read as
     Flink's text for it and made the value again (:func:`_from_text`): a TIMESTAMP_LTZ is the
-    wall-clock time in the session zone ``zone``, made a datetime in that zone; an array of numbers
+    wall-clock time in the session zone ``zone``, made a datetime in that zone; a finer TIMESTAMP
+    is a datetime, or a pandas Timestamp past microseconds; an array of numbers
     or strings is ``[1, NULL, 3]``, a map of them ``{a=1, b=NULL}``."""
     table = env.sql_query(sql)
     schema = table._j_table.getResolvedSchema()
     types = schema.getColumnDataTypes()
     names = [str(types.get(j).toString()) for j in range(types.size())]
     columns = [str(c) for c in schema.getColumnNames()]
-    as_text = [n.startswith("TIMESTAMP_LTZ") for n in names]
+    as_text = [n.startswith("TIMESTAMP_LTZ") or _FINE.match(n) is not None for n in names]
     try:
         return names, _collect(env, sql, table, columns, as_text, names, zone)
     except Exception:
@@ -108,6 +110,8 @@ def _run(env: Any, sql: str, zone: str) -> tuple[list[str], list[tuple[Any, ...]
 
 
 _ARRAY = re.compile(r"^ARRAY<(.*)>( NOT NULL)?$")
+# A TIMESTAMP finer than milliseconds: PyFlink reads its value back to the millisecond only.
+_FINE = re.compile(r"^TIMESTAMP\(([4-9])\)( NOT NULL)?$")
 _MAP = re.compile(r"^MAP<([A-Z]+(?:\(\d+(?:, \d+)?\))?(?: NOT NULL)?), (.*)>( NOT NULL)?$")
 
 
@@ -143,6 +147,14 @@ def _from_text(text: str | None, type_: str, zone: str) -> Any:
         return None
     if type_.startswith("TIMESTAMP_LTZ"):
         return datetime.datetime.fromisoformat(text).replace(tzinfo=zoneinfo.ZoneInfo(zone))
+    fine = _FINE.match(type_)
+    if fine is not None:
+        # As pyarrow gives a timestamp[ns] (pandas) or timestamp[us] (datetime) value.
+        if int(fine.group(1)) > 6:
+            import pandas  # noqa: PLC0415
+
+            return pandas.Timestamp(text)
+        return datetime.datetime.fromisoformat(text)
     m = _MAP.match(type_)
     if m is not None:
         return _map_from_text(text, m.group(1), m.group(2))

@@ -102,7 +102,8 @@ final class Timestamps {
       RexProgram program = calc.getProgram();
       List<RexNode> projects = new ArrayList<>();
       for (RexNode p : program.getProjectList()) {
-        projects.add(program.expandLocalRef((org.apache.calcite.rex.RexLocalRef) p).accept(shuttle));
+        projects.add(
+            program.expandLocalRef((org.apache.calcite.rex.RexLocalRef) p).accept(shuttle));
       }
       RexNode condition =
           program.getCondition() == null
@@ -317,6 +318,7 @@ final class Timestamps {
         return literal;
       }
       RelDataType bigint = rex.getTypeFactory().createSqlType(SqlTypeName.BIGINT);
+      changed = true;
       return rex.makeCall(
           t,
           TimestampTicks.TICKS,

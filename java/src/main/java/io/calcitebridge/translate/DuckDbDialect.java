@@ -21,6 +21,21 @@ final class DuckDbDialect extends DuckDBSqlDialect {
     super(DuckDBSqlDialect.DEFAULT_CONTEXT);
   }
 
+  /** A TIMESTAMP literal finer than microseconds is DuckDB's TIMESTAMP_NS, which keeps them. */
+  @Override
+  public void unparseDateTimeLiteral(
+      org.apache.calcite.sql.SqlWriter writer,
+      org.apache.calcite.sql.SqlAbstractDateTimeLiteral literal,
+      int leftPrec,
+      int rightPrec) {
+    if (literal.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP
+        && literal.getPrec() > 6) {
+      writer.literal("TIMESTAMP_NS '" + literal.toFormattedString() + "'");
+      return;
+    }
+    super.unparseDateTimeLiteral(writer, literal, leftPrec, rightPrec);
+  }
+
   /** DuckDB's name of {@code type}, or null when the translation does not cast to it. */
   static @Nullable String typeName(RelDataType type) {
     switch (type.getSqlTypeName()) {
@@ -46,7 +61,8 @@ final class DuckDbDialect extends DuckDBSqlDialect {
       case DATE:
         return "DATE";
       case TIMESTAMP:
-        return "TIMESTAMP";
+        // DuckDB's TIMESTAMP keeps microseconds; TIMESTAMP_NS nanoseconds.
+        return type.getPrecision() > 6 ? "TIMESTAMP_NS" : "TIMESTAMP";
       case VARBINARY:
         return "BLOB";
       default:

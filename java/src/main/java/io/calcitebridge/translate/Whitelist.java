@@ -419,6 +419,13 @@ final class Whitelist {
         // Calcite and DuckDB write floats, booleans, decimals and timestamps differently.
         throw refuse("a cast of " + f + " to a string");
       }
+      if (t == SqlTypeName.TIMESTAMP
+          && f == SqlTypeName.TIMESTAMP
+          && from.getPrecision() > 3
+          && to.getPrecision() < from.getPrecision()) {
+        // Flink cuts the digits a TIMESTAMP(p) does not keep; DuckDB rounds them.
+        throw refuse("a cast of " + from.getFullTypeString() + " to " + to.getFullTypeString());
+      }
       if (t == SqlTypeName.DECIMAL
           && (f == SqlTypeName.DECIMAL && from.getScale() > to.getScale()
               || SqlTypeFamily.APPROXIMATE_NUMERIC.contains(from)
