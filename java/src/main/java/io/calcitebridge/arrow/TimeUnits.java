@@ -39,7 +39,7 @@ public final class TimeUnits {
   }
 
   /** Converts a value in {@code unit} to milliseconds, rounding towards negative infinity. */
-  static long toMillis(long value, TimeUnit unit) {
+  public static long toMillis(long value, TimeUnit unit) {
     switch (unit) {
       case SECOND:
         return Math.multiplyExact(value, 1000L);

@@ -84,7 +84,10 @@ public final class DynColUdf {
 
   private static Object[] read(FieldVector v, String code, int rows) {
     Object[] out = new Object[rows];
-    ValueReaders.ValueReader reader = ValueReaders.of(v);
+    // The COLUMN_* functions take a TIMESTAMP in milliseconds, the engine's value of a
+    // TIMESTAMP(3), whatever the unit DuckDB hands over.
+    ValueReaders.ValueReader reader =
+        v instanceof org.apache.arrow.vector.TimeStampVector t ? millis(t) : ValueReaders.of(v);
     for (int r = 0; r < rows; r++) {
       Object value = reader.get(r);
       if (value != null && "h".equals(code)) {
@@ -93,6 +96,12 @@ public final class DynColUdf {
       out[r] = value;
     }
     return out;
+  }
+
+  private static ValueReaders.ValueReader millis(org.apache.arrow.vector.TimeStampVector t) {
+    org.apache.arrow.vector.types.TimeUnit unit =
+        ((org.apache.arrow.vector.types.pojo.ArrowType.Timestamp) t.getField().getType()).getUnit();
+    return i -> t.isNull(i) ? null : io.calcitebridge.arrow.TimeUnits.toMillis(t.get(i), unit);
   }
 
   /** A vector of the result code's type holding {@code values}. */
