@@ -41,12 +41,13 @@ public final class RowConstructors {
           NullPolicy.NONE);
 
   /**
-   * {@code call}, when it is a NOT NULL ROW constructor whose fields may all be NULL (the only one
-   * Calcite's engine could make NULL), as a call of {@link #ROW}; else itself.
+   * {@code call}, when it is a ROW constructor whose fields may all be NULL (the only one Calcite's
+   * engine could make NULL), as a call of {@link #ROW}; else itself. A constructor typed nullable
+   * is rewritten too: it is a cast of a constructor (a cast to a nullable column's ROW type in an
+   * INSERT) with the cast moved onto its fields ({@code RowCasts}), never NULL either.
    */
   public static RexNode rewrite(RexBuilder rex, RexCall call) {
     if (call.getOperator() != SqlStdOperatorTable.ROW
-        || call.getType().isNullable()
         || call.operands.isEmpty()
         || !call.operands.stream().allMatch(o -> o.getType().isNullable())) {
       return call;
