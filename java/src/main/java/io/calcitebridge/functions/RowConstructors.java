@@ -13,13 +13,13 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.OperandTypes;
 
 /**
- * Flink's {@code ROW(...)} on Calcite's engine: a row of its fields, never NULL. The validator types
- * the constructor NOT NULL, as Flink does ({@code BridgeSqlValidator#deriveType}), but Calcite's
- * engine computes a ROW as NULL when every field is NULL, so {@code ROW(a, s)} of a NULL {@code a}
- * and {@code s} was a NULL row, written {@code NULL}, where Flink has a row of NULLs, {@code
- * (NULL, NULL)}. {@link #rewrite} computes such a constructor by {@link #ROW}, which builds the row
- * whatever its fields. Not in the operator table: the planner puts it in plans for Calcite's
- * engine.
+ * Flink's {@code ROW(...)} on Calcite's engine: a row of its fields, never NULL. The validator
+ * types the constructor NOT NULL, as Flink does ({@code BridgeSqlValidator#deriveType}), but
+ * Calcite's engine computes a ROW as NULL when every field is NULL, so {@code ROW(a, s)} of a NULL
+ * {@code a} and {@code s} was a NULL row, written {@code NULL}, where Flink has a row of NULLs,
+ * {@code (NULL, NULL)}. {@link #rewrite} computes such a constructor by {@link #ROW}, which builds
+ * the row whatever its fields. Not in the operator table: the planner puts it in plans for
+ * Calcite's engine.
  */
 public final class RowConstructors {
   private RowConstructors() {}
