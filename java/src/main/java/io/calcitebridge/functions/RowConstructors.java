@@ -2,7 +2,6 @@ package io.calcitebridge.functions;
 
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.NullPolicy;
-import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -52,8 +51,7 @@ public final class RowConstructors {
         || !call.operands.stream().allMatch(o -> o.getType().isNullable())) {
       return call;
     }
-    RelDataType type = call.getType();
-    return rex.makeCall(type, ROW, List.copyOf(call.operands));
+    return rex.makeCall(call.getType(), ROW, List.copyOf(call.operands));
   }
 
   /** The row of {@code fields}, as the engine holds a ROW. */
