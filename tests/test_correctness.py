@@ -27,7 +27,8 @@ BACKENDS = ("enumerable", "duckdb", "auto")
 
 # The tables of the cases; the INSERT into dd is E3's statement (a DECIMAL literal and a NULL
 # into a DOUBLE column), and the INSERT into nr writes a NULL field of a ROW next to an ARRAY
-# (it failed with a NullPointerException); cases read both back.
+# (it failed with a NullPointerException) and a ROW of NULL fields (a row, not a NULL, as in
+# Flink); cases read both back.
 CORRECTNESS_TABLES = """
 CREATE TABLE ts (a INT, b INT) WITH ('connector' = 'memory');
 INSERT INTO ts VALUES (1, 1), (2, 5);
@@ -61,7 +62,8 @@ INSERT INTO j0 VALUES (1, '1'), (2, CAST(NULL AS STRING));
 CREATE TABLE j1 (a INT, d STRING) WITH ('connector' = 'memory');
 INSERT INTO j1 VALUES (1, 'x'), (3, 'y');
 CREATE TABLE nr (id INT, r ROW<a INT, xs ARRAY<INT>>) WITH ('connector' = 'memory');
-INSERT INTO nr VALUES (1, ROW(NULL, ARRAY[1, 2])), (2, ROW(3, ARRAY[4]));
+INSERT INTO nr VALUES (1, ROW(NULL, ARRAY[1, 2])), (2, ROW(3, ARRAY[4])),
+    (3, ROW(CAST(NULL AS INT), CAST(NULL AS ARRAY<INT>)));
 CREATE TABLE pn (b BIGINT, c DOUBLE, e BOOLEAN) WITH ('connector' = 'memory');
 INSERT INTO pn VALUES (1, 2.0, TRUE), (CAST(NULL AS BIGINT), 3.0, FALSE);
 CREATE TABLE fa (d DATE, i INT) WITH ('connector' = 'memory');

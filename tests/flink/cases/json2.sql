@@ -30,12 +30,17 @@ OBJECT_OF('com.example.User', 'name', 'Bob', 'age', 42).age
 OBJECT_OF('com.example.User', 'name', CAST(NULL AS STRING)).name
 TYPEOF(OBJECT_OF('com.example.User', 'name', 'Bob', 'age', 42))
 SELECT OBJECT_OF('com.example.User', 'n', x).n FROM (VALUES (1), (CAST(NULL AS INT))) AS t(x)
+SELECT TYPEOF(OBJECT_OF('com.example.User', 'n', x)) FROM (VALUES (CAST(NULL AS INT))) AS t(x)
+SELECT OBJECT_OF('com.example.User', 'n', x) IS NULL FROM (VALUES (1), (CAST(NULL AS INT))) AS t(x)
+SELECT TYPEOF(CASE WHEN x > 0 THEN OBJECT_OF('com.example.User', 'n', x) END) FROM (VALUES (1)) AS t(x)
+SELECT (CASE WHEN x > 0 THEN OBJECT_OF('com.example.User', 'n', x) END).n FROM (VALUES (1), (CAST(NULL AS INT))) AS t(x)
 
 -- function: OBJECT_UPDATE
 OBJECT_UPDATE(OBJECT_OF('com.example.User', 'name', 'Bob', 'age', 42), 'age', 43).age
 OBJECT_UPDATE(OBJECT_OF('com.example.User', 'name', 'Bob', 'age', 42), 'age', 43).name
 OBJECT_UPDATE(OBJECT_OF('com.example.User', 'name', 'Bob', 'age', 42), 'age', CAST(NULL AS INT)).age
 SELECT OBJECT_UPDATE(OBJECT_OF('com.example.User', 'name', 'Bob'), 'nope', 1).name
+TYPEOF(OBJECT_UPDATE(OBJECT_OF('com.example.User', 'name', 'Bob', 'age', 42), 'age', CAST(NULL AS INT)))
 
 -- function: JSON_STRING
 JSON_STRING(TIME '22:13:20')

@@ -19,16 +19,17 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Flink's {@code OBJECT_OF(class, key1, value1, ...)} and {@code OBJECT_UPDATE(object, key1,
- * value1, ...)}. Flink's result is a structured type named by the class; here it is a ROW of the
- * same fields (reached with {@code .name}, nullable as Flink reads a structured type's fields),
- * since there are no structured types: {@code TYPEOF} says {@code ROW<...>} where Flink says {@code
- * STRUCTURED<'class', ...>}. The class and keys are string literals. SQL conversion makes both a
- * ROW constructor ({@code plan.Convertlets}).
+ * value1, ...)}. The result is Flink's structured type named by the class ({@link
+ * io.calcitebridge.types.StructuredType}: {@code TYPEOF} says {@code STRUCTURED<'class', ...>}),
+ * held as a ROW of the same fields, reached with {@code .name}; the type is nullable, as Flink's
+ * is, so its fields are read as nullable. {@code OBJECT_UPDATE} of a ROW that is not a structured
+ * type gives a ROW of nullable fields. The class and keys are string literals. SQL conversion makes
+ * both a ROW constructor ({@code plan.Convertlets}).
  */
 public final class ObjectFunctions {
   private ObjectFunctions() {}
 
-  /** {@code OBJECT_OF}: a ROW of the values named by the keys, never NULL. */
+  /** {@code OBJECT_OF}: a structured type of the values named by the keys. */
   public static final SqlOperator OBJECT_OF = new ObjectFunction("OBJECT_OF", false);
 
   /**
@@ -120,6 +121,14 @@ public final class ObjectFunctions {
         names.add(String.valueOf(key));
         types.add(value);
       }
+    }
+    String className =
+        object instanceof io.calcitebridge.types.StructuredType s
+            ? s.className()
+            : update ? null : b.getStringLiteralOperand(0);
+    if (className != null && f instanceof io.calcitebridge.types.BridgeTypeFactory bridge) {
+      // Flink's structured type, nullable: a field is read as nullable, whatever its value's type.
+      return bridge.createStructuredType(className, types, names, true);
     }
     // A field of a structured type is read as nullable in Flink, whatever its value's type.
     types.replaceAll(t -> f.createTypeWithNullability(t, true));

@@ -250,6 +250,8 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
                 io.calcitebridge.functions.CollectionCasts::elementCasts));
     flink = CallRewrites.everyCall(flink, io.calcitebridge.functions.RowCases::rewrite);
     RelNode fixed = RowCasts.apply(CheckedArithmetic.apply(NegativeZero.normalise(flink)));
+    // ROW(...) never NULL, as in Flink, after RowCasts has moved casts onto its fields.
+    fixed = CallRewrites.everyCall(fixed, io.calcitebridge.functions.RowConstructors::rewrite);
     return (EnumerableRel)
         context.program().run(costBasedPlanner(), fixed, traits, List.of(), List.of());
   }

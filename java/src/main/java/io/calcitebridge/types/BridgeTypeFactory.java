@@ -28,19 +28,62 @@ public final class BridgeTypeFactory extends JavaTypeFactoryImpl {
     super(typeSystem);
   }
 
-  /** A {@link BitmapType} keeps its class as its nullability changes. */
+  /**
+   * A {@link BitmapType} keeps its class as its nullability changes, and a {@link StructuredType}
+   * its class and its fields as they are.
+   */
   @Override
   public RelDataType createTypeWithNullability(RelDataType type, boolean nullable) {
-    return type instanceof BitmapType
-        ? canonize(BitmapType.withNullability(nullable))
-        : super.createTypeWithNullability(type, nullable);
+    if (type instanceof BitmapType) {
+      return canonize(BitmapType.withNullability(nullable));
+    }
+    if (type instanceof StructuredType s) {
+      return s.isNullable() == nullable ? s : canonize(s.withNullability(nullable));
+    }
+    return super.createTypeWithNullability(type, nullable);
   }
 
   @Override
   public RelDataType enforceTypeWithNullability(RelDataType type, boolean nullable) {
-    return type instanceof BitmapType
-        ? canonize(BitmapType.withNullability(nullable))
-        : super.enforceTypeWithNullability(type, nullable);
+    if (type instanceof BitmapType) {
+      return canonize(BitmapType.withNullability(nullable));
+    }
+    if (type instanceof StructuredType s) {
+      return s.isNullable() == nullable ? s : canonize(s.withNullability(nullable));
+    }
+    return super.enforceTypeWithNullability(type, nullable);
+  }
+
+  /**
+   * The structured type that {@code types} all are but for nullability (or NULL), nullable if one
+   * is; Calcite's would be a plain ROW, which a CASE choosing between structured values was then
+   * cast from.
+   */
+  private @Nullable RelDataType sameStructured(List<RelDataType> types) {
+    StructuredType first = null;
+    boolean nullable = false;
+    for (RelDataType t : types) {
+      if (t.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.NULL) {
+        nullable = true;
+        continue;
+      }
+      if (!(t instanceof StructuredType s)
+          || first != null && !createTypeWithNullability(s, false).equals(first)) {
+        return null;
+      }
+      first = (StructuredType) createTypeWithNullability(s, false);
+      nullable |= s.isNullable();
+    }
+    return first == null ? null : createTypeWithNullability(first, nullable);
+  }
+
+  /** Flink's structured type named {@code className} with these fields ({@link StructuredType}). */
+  public RelDataType createStructuredType(
+      String className, List<RelDataType> types, List<String> names, boolean nullable) {
+    RelDataType row =
+        createStructType(
+            org.apache.calcite.rel.type.StructKind.PEEK_FIELDS_NO_EXPAND, types, names);
+    return canonize(new StructuredType(className, row.getFieldList(), nullable));
   }
 
   @Override
@@ -64,6 +107,10 @@ public final class BridgeTypeFactory extends JavaTypeFactoryImpl {
                           t.isNullable()
                               || t.getSqlTypeName()
                                   == org.apache.calcite.sql.type.SqlTypeName.NULL));
+    }
+    RelDataType structured = sameStructured(types);
+    if (structured != null) {
+      return structured;
     }
     boolean number = false;
     boolean datetime = false;

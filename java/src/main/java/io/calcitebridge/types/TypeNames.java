@@ -22,6 +22,13 @@ public final class TypeNames {
     if (type instanceof BitmapType) {
       return "BITMAP";
     }
+    if (type instanceof StructuredType s) {
+      return "STRUCTURED<'"
+          + s.className().replace("'", "''")
+          + "', "
+          + type.getFieldList().stream().map(TypeNames::field).collect(Collectors.joining(", "))
+          + ">";
+    }
     switch (type.getSqlTypeName()) {
       case BOOLEAN:
         return "BOOLEAN";

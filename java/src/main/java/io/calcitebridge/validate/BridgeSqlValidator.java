@@ -224,6 +224,11 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     }
     if ((expr.getKind() == SqlKind.CAST || expr.getKind() == SqlKind.ROW) && type.isStruct()) {
       RelDataType peeking = peeking(type);
+      if (expr.getKind() == SqlKind.ROW && peeking.isNullable()) {
+        // Flink's ROW(...) is NOT NULL whatever its fields: a ROW of NULLs is a row, not a NULL
+        // (Calcite's is NULL when every field may be).
+        peeking = getTypeFactory().createTypeWithNullability(peeking, false);
+      }
       if (peeking != type) {
         setValidatedNodeType(expr, peeking);
       }
