@@ -193,6 +193,34 @@ def test_comparisons_of_constants_are_java_s(env: cb.Environment, backend: str, 
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("op", [*OPERATORS, "IS DISTINCT FROM", "IS NOT DISTINCT FROM"])
+def test_comparisons_of_float_and_double_are_java_s(
+    env: cb.Environment, backend: str, op: str
+) -> None:
+    # A FLOAT and a DOUBLE: two expressions, so even NaN against NaN is Java's answer (Calcite's
+    # engine, which holds both as a double, compiled `CAST('NaN' AS FLOAT) = CAST('NaN' AS DOUBLE)`
+    # to `e == e` and took it as TRUE).
+    # One comparison a query: in a query of several, the engine's code held each operand in a
+    # variable of its own, and compared them right.
+    values = [v for v in VALUES if v is None or math.isnan(v) or v == 1.0]
+    wrong = []
+    for a in values:
+        for b in values:
+            f = _literal(a).replace("AS DOUBLE", "AS FLOAT")
+            for sql, x, y in ((f"{f} {op} {_literal(b)}", a, b), (f"{_literal(b)} {op} {f}", b, a)):
+                got = env.sql(f"SELECT {sql}", backend=backend).fetchall()[0][0]
+                if op == "IS DISTINCT FROM":
+                    want: bool | None = not _not_distinct(x, y)
+                elif op == "IS NOT DISTINCT FROM":
+                    want = _not_distinct(x, y)
+                else:
+                    want = _compare(op, x, y)
+                if got != want:
+                    wrong.append((sql, got, want))
+    assert not wrong, f"{backend}: {wrong}"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_constant_conditions_are_java_s(env: cb.Environment, backend: str) -> None:
     nan = _literal(NAN)
     sql = (
@@ -249,15 +277,21 @@ def test_sub_queries_match_no_nan(env: cb.Environment, backend: str) -> None:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_rank_over_nan_orders_nan_last(env: cb.Environment, backend: str) -> None:
+def test_rank_over_nan_orders_nan_last_and_ranks_each_nan_on_its_own(
+    env: cb.Environment, backend: str
+) -> None:
+    # As Flink: NaN sorts above every number, but a row's peers are found with Java's ==, which
+    # NaN fails, so two NaNs are no peers (NULLs are).
     sql = (
         "SELECT x, RANK() OVER (ORDER BY x), DENSE_RANK() OVER (ORDER BY x DESC) FROM (VALUES "
         "(CAST('NaN' AS DOUBLE)), (CAST(1 AS DOUBLE)), (CAST('NaN' AS DOUBLE)), "
-        "(CAST(NULL AS DOUBLE))) AS t(x)"
+        "(CAST(NULL AS DOUBLE)), (CAST(NULL AS DOUBLE))) AS t(x)"
     )
     got = sorted(env.sql(sql, backend=backend).fetchall(), key=lambda r: r[1])
-    assert [r[1:] for r in got] == [(1, 3), (2, 2), (3, 1), (3, 1)], (backend, got)
-    assert got[0][0] is None and got[1][0] == 1.0 and all(math.isnan(r[0]) for r in got[2:])
+    assert [r[1] for r in got] == [1, 1, 3, 4, 5], (backend, got)
+    assert [r[2] for r in got[:3]] == [4, 4, 3], (backend, got)
+    assert sorted(r[2] for r in got[3:]) == [1, 2], (backend, got)
+    assert got[0][0] is None and got[2][0] == 1.0 and all(math.isnan(r[0]) for r in got[3:])
 
 
 def test_window_min_and_max_order_nan_above_every_number(env: cb.Environment) -> None:

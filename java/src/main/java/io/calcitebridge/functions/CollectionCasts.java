@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.calcite.adapter.enumerable.NullPolicy;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
@@ -27,8 +28,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>{@link #elementCasts} rewrites such casts in a plan for Calcite's engine into {@link
  * #CAST_ELEMENTS}, when every element type is one it casts: CHAR(n) (cut or padded to n),
  * VARCHAR(n) (cut), the integer types (a fraction dropped, a string read as Flink reads it),
- * DECIMAL(p, s) (rounded half up), DOUBLE, FLOAT, and ARRAYs and MAPs of them. DuckDB refuses casts
- * of ARRAYs and MAPs.
+ * DECIMAL(p, s) (rounded half up), DOUBLE, FLOAT, BOOLEAN, and ARRAYs, MAPs and ROWs of them (a ROW
+ * cast field by field, by position). DuckDB refuses casts of ARRAYs and MAPs.
  */
 public final class CollectionCasts {
   private CollectionCasts() {}
@@ -94,7 +95,19 @@ public final class CollectionCasts {
       String v = descriptor(value);
       return k == null || v == null ? null : "M(" + k + ";" + v + ")";
     }
+    if (type.isStruct()) {
+      StringBuilder fields = new StringBuilder("R(");
+      for (RelDataTypeField field : type.getFieldList()) {
+        String f = descriptor(field.getType());
+        if (f == null) {
+          return null;
+        }
+        fields.append(field.getIndex() == 0 ? "" : ";").append(f);
+      }
+      return fields.append(')').toString();
+    }
     return switch (type.getSqlTypeName()) {
+      case BOOLEAN -> "B";
       case CHAR -> "C" + type.getPrecision();
       case VARCHAR -> "V" + type.getPrecision();
       case TINYINT -> "T";
@@ -139,6 +152,19 @@ public final class CollectionCasts {
           }
           return out;
         }
+      case 'R':
+        {
+          List<String> fields = fields(t.substring(2, t.length() - 1));
+          @Nullable Object[] row =
+              value instanceof Object[] array ? array : ((List<?>) value).toArray();
+          @Nullable Object[] out = new Object[fields.size()];
+          for (int i = 0; i < out.length; i++) {
+            out[i] = cast(row[i], fields.get(i));
+          }
+          return value instanceof Object[] ? out : java.util.Arrays.asList(out);
+        }
+      case 'B':
+        return value;
       case 'C':
         {
           int n = Integer.parseInt(t.substring(1));
@@ -168,6 +194,26 @@ public final class CollectionCasts {
       default:
         throw new IllegalStateException("no element cast " + t);
     }
+  }
+
+  /** The descriptors of a ROW's fields, split at the {@code ;} between them. */
+  private static List<String> fields(String inner) {
+    List<String> out = new ArrayList<>();
+    int depth = 0;
+    int start = 0;
+    for (int i = 0; i < inner.length(); i++) {
+      char c = inner.charAt(i);
+      if (c == '(') {
+        depth++;
+      } else if (c == ')') {
+        depth--;
+      } else if (c == ';' && depth == 0) {
+        out.add(inner.substring(start, i));
+        start = i + 1;
+      }
+    }
+    out.add(inner.substring(start));
+    return out;
   }
 
   /** The position of the {@code ;} between a map's key and value descriptors. */

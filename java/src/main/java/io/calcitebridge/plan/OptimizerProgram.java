@@ -122,6 +122,7 @@ final class OptimizerProgram {
           (planner, rel, traits, materializations, lattices) ->
               NestedSubQueries.lift(OuterJoinSubQueries.rewrite(dump("conversion", rel))),
           SUB_QUERIES,
+          (planner, rel, traits, materializations, lattices) -> NanRanks.apply(rel),
           (planner, rel, traits, materializations, lattices) -> dump("sub-query removal", rel),
           OptimizerProgram::constantGroupKeys,
           OptimizerProgram::decorrelate,

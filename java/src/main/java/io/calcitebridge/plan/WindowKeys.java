@@ -1,16 +1,26 @@
 package io.calcitebridge.plan;
 
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.enumerable.EnumerableWindow;
 import org.apache.calcite.linq4j.function.Functions;
+import org.apache.calcite.linq4j.tree.BinaryExpression;
 import org.apache.calcite.linq4j.tree.BlockStatement;
+import org.apache.calcite.linq4j.tree.ConstantExpression;
+import org.apache.calcite.linq4j.tree.DeclarationStatement;
 import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.ExpressionType;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.linq4j.tree.MethodCallExpression;
+import org.apache.calcite.linq4j.tree.ParameterExpression;
+import org.apache.calcite.linq4j.tree.Primitive;
 import org.apache.calcite.linq4j.tree.Shuttle;
+import org.apache.calcite.linq4j.tree.UnaryExpression;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
@@ -46,7 +56,8 @@ public final class WindowKeys {
   }
 
   private static RelNode step(RelNode rel) {
-    return rel instanceof EnumerableWindow window && (floatKeys(window) || floatMinMax(window))
+    return rel instanceof EnumerableWindow window
+            && (floatKeys(window) || floatMinMax(window) || rangeOffsets(window))
         ? new Fixed(window)
         : rel;
   }
@@ -60,6 +71,17 @@ public final class WindowKeys {
             && SqlTypeFamily.APPROXIMATE_NUMERIC.contains(call.getType())) {
           return true;
         }
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code window} has a RANGE frame bounded by an offset from the current row. */
+  private static boolean rangeOffsets(Window window) {
+    for (Window.Group group : window.groups) {
+      if (!group.isRows
+          && (group.lowerBound.getOffset() != null || group.upperBound.getOffset() != null)) {
+        return true;
       }
     }
     return false;
@@ -97,21 +119,92 @@ public final class WindowKeys {
     };
   }
 
+  /**
+   * The bound of a RANGE frame {@code key + offset} (or {@code -}) that Calcite's code computes for
+   * each row, NULL when the row's key is NULL: the search for a NULL finds the row's NULL peers,
+   * where it failed unboxing the key. Null when {@code bound} is no such sum.
+   */
+  private static @Nullable Expression nullKeyBound(Expression bound, boolean desc) {
+    if (!(bound instanceof BinaryExpression sum)
+        || (sum.getNodeType() != ExpressionType.Add
+            && sum.getNodeType() != ExpressionType.Subtract)) {
+      return null;
+    }
+    if (desc) {
+      // Calcite's code subtracts a PRECEDING offset and adds a FOLLOWING one whatever the order:
+      // over a DESC key the rows before the current one hold greater values.
+      bound =
+          sum.getNodeType() == ExpressionType.Add
+              ? Expressions.subtract(sum.expression0, sum.expression1)
+              : Expressions.add(sum.expression0, sum.expression1);
+    }
+    Expression key = sum.expression0;
+    while (Primitive.is(key.getType())) {
+      if (key instanceof UnaryExpression convert
+          && convert.getNodeType() == ExpressionType.Convert) {
+        key = convert.expression;
+      } else if (key instanceof MethodCallExpression unbox
+          && unbox.expressions.isEmpty()
+          && unbox.targetExpression != null
+          && unbox.method.getName().endsWith("Value")) {
+        key = unbox.targetExpression;
+      } else {
+        return desc ? bound : null; // a key that cannot be NULL
+      }
+    }
+    Expression boxed = Expressions.box(bound);
+    return Expressions.condition(
+        Expressions.equal(key, Expressions.constant(null)),
+        Expressions.constant(null, boxed.getType()),
+        boxed);
+  }
+
   private static boolean floating(@Nullable Object value) {
     return value instanceof Double || value instanceof Float;
   }
 
-  private static final Shuttle COMPARATORS =
-      new Shuttle() {
-        @Override
-        public Expression visit(
-            MethodCallExpression call, @Nullable Expression target, List<Expression> arguments) {
-          if (call.method.equals(BuiltInMethod.NULLS_COMPARATOR.method)) {
-            return Expressions.call(WindowKeys.class, "nullsComparator", arguments);
-          }
-          return super.visit(call, target, arguments);
+  /**
+   * Rewrites a window's code: its comparators become {@link #nullsComparator}, and the bounds of
+   * its RANGE frames {@link #nullKeyBound}, on the side of the row that the key's direction says.
+   */
+  private static final class Rewriter extends Shuttle {
+    /** The key comparators declared so far, by variable: whether each orders DESC. */
+    private final Map<ParameterExpression, Boolean> descending = new HashMap<>();
+
+    @Override
+    public DeclarationStatement visit(
+        DeclarationStatement declaration, @Nullable Expression initializer) {
+      if (initializer instanceof MethodCallExpression call
+          && call.method.getName().equals("nullsComparator")
+          && call.expressions.size() == 2
+          && call.expressions.get(1) instanceof ConstantExpression reverse
+          && reverse.value instanceof Boolean b) {
+        descending.put(declaration.parameter, b);
+      }
+      return super.visit(declaration, initializer);
+    }
+
+    @Override
+    public Expression visit(
+        MethodCallExpression call, @Nullable Expression target, List<Expression> arguments) {
+      if (call.method.equals(BuiltInMethod.NULLS_COMPARATOR.method)) {
+        return Expressions.call(WindowKeys.class, "nullsComparator", arguments);
+      }
+      if (call.method.equals(BuiltInMethod.BINARY_SEARCH6_LOWER.method)
+          || call.method.equals(BuiltInMethod.BINARY_SEARCH6_UPPER.method)) {
+        boolean desc =
+            arguments.get(5) instanceof ParameterExpression comparator
+                && Boolean.TRUE.equals(descending.get(comparator));
+        Expression bound = nullKeyBound(arguments.get(1), desc);
+        if (bound != null) {
+          List<Expression> args = new ArrayList<>(arguments);
+          args.set(1, bound);
+          return Expressions.call(call.method, args);
         }
-      };
+      }
+      return super.visit(call, target, arguments);
+    }
+  }
 
   /** A window whose generated code compares its keys with {@link #nullsComparator}. */
   static final class Fixed extends SingleRel implements EnumerableRel {
@@ -127,7 +220,7 @@ public final class WindowKeys {
     @Override
     public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
       Result result = implementor.visitChild(this, 0, (EnumerableRel) getInput(), pref);
-      BlockStatement block = (BlockStatement) result.block.accept(COMPARATORS);
+      BlockStatement block = (BlockStatement) result.block.accept(new Rewriter());
       return new Result(FloatMinMax.rewrite(block), result.physType, result.format);
     }
   }

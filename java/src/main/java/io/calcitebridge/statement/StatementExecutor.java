@@ -524,7 +524,9 @@ public final class StatementExecutor {
           EnumerableInterpretable.toBindable(
               parameters,
               null,
-              (EnumerableRel) io.calcitebridge.plan.WindowKeys.apply(DeferredConstants.apply(rel)),
+              (EnumerableRel)
+                  io.calcitebridge.plan.WindowKeys.apply(
+                      io.calcitebridge.plan.FloatEquality.apply(DeferredConstants.apply(rel))),
               EnumerableRel.Prefer.ARRAY);
       code = new QueryPlan.Compiled(bindable, java.util.Collections.unmodifiableMap(parameters));
       if (plan != null) {

@@ -67,6 +67,9 @@ final class DuckDbRewrites extends RexShuttle {
     if (compared != visited) {
       return compared;
     }
+    if (visited.getOperator() == io.calcitebridge.plan.NanRanks.IS_NAN) {
+      return rex.makeCall(visited.getType(), NanComparisons.ISNAN, visited.operands);
+    }
     if (visited.getOperator() == Convertlets.CHAR_LENGTH) {
       return rex.makeCall(visited.getType(), SqlStdOperatorTable.CHAR_LENGTH, visited.operands);
     }

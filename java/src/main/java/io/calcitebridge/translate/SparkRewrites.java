@@ -88,6 +88,9 @@ final class SparkRewrites extends RexShuttle {
     if (visited.getOperator() instanceof DynColOperators.DynColFunction) {
       return SparkDynCol.rewrite(rex, call, visited);
     }
+    if (visited.getOperator() == io.calcitebridge.plan.NanRanks.IS_NAN) {
+      return rex.makeCall(visited.getType(), NanComparisons.ISNAN, visited.operands);
+    }
     if (visited.getOperator() == Convertlets.CHAR_LENGTH) {
       return rex.makeCall(visited.getType(), SqlStdOperatorTable.CHAR_LENGTH, visited.operands);
     }
