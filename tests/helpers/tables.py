@@ -358,6 +358,26 @@ BACKEND_TABLES = {
             "b": pa.array([9223372036854775807, -9223372036854775808, 1], pa.int64()),
         }
     ),
+    # TIMESTAMP(6) values apart by less than a millisecond (one before 1970), and TIMESTAMP(3).
+    "fine": pa.table(
+        {
+            "id": pa.array([1, 2, 3, 4, 5, 6], pa.int32()),
+            "us": pa.array(
+                [
+                    1704067200123999,
+                    1704067200123456,
+                    1704067200123456,
+                    1704067201500000,
+                    -1001,
+                    None,
+                ],
+                pa.timestamp("us"),
+            ),
+            "ms": pa.array(
+                [1704067200123, 1704067200124, None, 1704067201500, -2, 0], pa.timestamp("ms")
+            ),
+        }
+    ),
 }
 
 EV_DDL = """CREATE TABLE ev (id INT, ts TIMESTAMP_LTZ(3), t TIMESTAMP(3), d DATE,
@@ -375,7 +395,7 @@ EV_INSERT = """INSERT INTO ev VALUES
 
 def setup_backend(env: cb.Environment) -> cb.Environment:
     """The tables of fixtures/backend_cases.sql: the oracle's emp, dept and nums, bag (arrays
-    of ROWs), edge (integer extremes) and ev (temporal, DECIMAL, BOOLEAN and DOUBLE columns)."""
+    of ROWs), edge (integer extremes), fine (TIMESTAMP(6) and (3)) and ev (temporal, DECIMAL, BOOLEAN and DOUBLE columns)."""
     for name, table in {**ORACLE_TABLES, **BACKEND_TABLES}.items():
         env.register_arrow(name, table)
     env.execute(EV_DDL)

@@ -222,7 +222,16 @@ public final class RexToExpression {
       case TIME:
         return new Literal(lit.getValueAs(TimeString.class).toString(), type);
       case TIMESTAMP:
-        return new Literal(lit.getValueAs(TimestampString.class).toString(), type);
+        {
+          String text = lit.getValueAs(TimestampString.class).toString();
+          // Sources read a timestamp to the microsecond (Python's datetime): a literal with
+          // nanoseconds stays above the scan, where Calcite's engine compares all its digits.
+          int dot = text.indexOf('.');
+          if (dot >= 0 && text.length() - dot - 1 > 6 && !text.substring(dot + 7).matches("0*")) {
+            return null;
+          }
+          return new Literal(text, type);
+        }
       case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
         return new Literal(lit.getValueAs(TimestampString.class).toString() + "Z", type);
       default:

@@ -96,6 +96,12 @@ final class Timestamps {
     if (rel instanceof EnumerableValues values && hasFineColumn(values)) {
       return values(values);
     }
+    if (rel instanceof org.apache.calcite.rel.core.SetOp setOp) {
+      return setOp(setOp);
+    }
+    if (rel instanceof org.apache.calcite.rel.core.Window window) {
+      return window(window);
+    }
     Shuttle shuttle = new Shuttle(rel.getCluster().getRexBuilder());
     if (rel instanceof EnumerableCalc calc) {
       // The program's expressions whole: a call's operands are references within the program.
@@ -195,6 +201,65 @@ final class Timestamps {
     return (RexLiteral) rex.makeLiteral(ts, e.getType(), false);
   }
 
+  /**
+   * A UNION, INTERSECT or EXCEPT whose inputs hold a column in other units than its own (a
+   * TIMESTAMP(3) under a TIMESTAMP(6) result): those inputs are brought to its units.
+   */
+  private static RelNode setOp(org.apache.calcite.rel.core.SetOp setOp) {
+    List<RelDataTypeField> fields = setOp.getRowType().getFieldList();
+    List<RelNode> inputs = new ArrayList<>();
+    boolean changed = false;
+    RexBuilder rex = setOp.getCluster().getRexBuilder();
+    for (RelNode input : setOp.getInputs()) {
+      List<RelDataTypeField> in = input.getRowType().getFieldList();
+      boolean differs = false;
+      for (int i = 0; i < fields.size(); i++) {
+        differs |=
+            isTimestamp(in.get(i).getType())
+                && per(in.get(i).getType()) != per(fields.get(i).getType());
+      }
+      if (!differs) {
+        inputs.add(input);
+        continue;
+      }
+      changed = true;
+      RexProgramBuilder program = new RexProgramBuilder(input.getRowType(), rex);
+      Shuttle shuttle = new Shuttle(rex);
+      for (int i = 0; i < fields.size(); i++) {
+        RelDataType t = in.get(i).getType();
+        RexNode ref = rex.makeInputRef(t, i);
+        program.addProject(
+            isTimestamp(t) ? shuttle.align(ref, per(fields.get(i).getType())) : ref,
+            in.get(i).getName());
+      }
+      inputs.add(EnumerableCalc.create(input, program.getProgram()));
+    }
+    return changed ? setOp.copy(setOp.getTraitSet(), inputs) : setOp;
+  }
+
+  /**
+   * A window whose constants hold a finer TIMESTAMP (the default of {@code LAG}): the constant
+   * becomes its count of units, a BIGINT, which the engine holds as it holds the TIMESTAMP.
+   */
+  private static RelNode window(org.apache.calcite.rel.core.Window window) {
+    RexBuilder rex = window.getCluster().getRexBuilder();
+    List<RexLiteral> constants = new ArrayList<>();
+    boolean changed = false;
+    for (RexLiteral c : window.constants) {
+      if (fine(c.getType()) && !c.isNull()) {
+        constants.add(
+            (RexLiteral)
+                rex.makeExactLiteral(
+                    BigDecimal.valueOf(ticks(c, per(c.getType()))),
+                    rex.getTypeFactory().createSqlType(SqlTypeName.BIGINT)));
+        changed = true;
+      } else {
+        constants.add(c);
+      }
+    }
+    return changed ? window.copy(constants) : window;
+  }
+
   // ---- VALUES ------------------------------------------------------------------------------
 
   private static boolean hasFineColumn(Values values) {
@@ -288,7 +353,7 @@ final class Timestamps {
     }
 
     /** {@code node}, a TIMESTAMP, counted in {@code to} ticks a millisecond. */
-    private RexNode align(RexNode node, long to) {
+    RexNode align(RexNode node, long to) {
       long from = per(node.getType());
       if (from == to) {
         return node;
@@ -385,7 +450,7 @@ final class Timestamps {
         }
         return withOperands(call, call.getType(), ops);
       }
-      if (kind == SqlKind.ROW) {
+      if (kind == SqlKind.ROW || call.getOperator().getName().equals("$ROW")) {
         List<RexNode> ops = new ArrayList<>();
         List<RelDataTypeField> fields = call.getType().getFieldList();
         for (int i = 0; i < call.getOperands().size(); i++) {
@@ -415,7 +480,21 @@ final class Timestamps {
       if (kind == SqlKind.EXTRACT) {
         return extract(call);
       }
+      if (!fineOut && containsFine(call.getType()) || nested(call)) {
+        // A value holding finer TIMESTAMPs (an ARRAY, a MAP, a ROW), made or read as it is.
+        return call;
+      }
       return generic(call, kind == SqlKind.CEIL, shifts(call));
+    }
+
+    /** Whether an operand holds a finer TIMESTAMP inside an ARRAY, a MAP or a ROW. */
+    private boolean nested(RexCall call) {
+      for (RexNode op : call.getOperands()) {
+        if (!fine(op.getType()) && containsFine(op.getType())) {
+          return true;
+        }
+      }
+      return false;
     }
 
     private List<RexNode> aligned(List<RexNode> operands, long to) {
