@@ -151,7 +151,7 @@ def _from_text(text: str | None, type_: str, zone: str) -> Any:
     if fine is not None:
         # As pyarrow gives a timestamp[ns] (pandas) or timestamp[us] (datetime) value.
         if int(fine.group(1)) > 6:
-            import pandas  # noqa: PLC0415
+            import pandas
 
             return pandas.Timestamp(text)
         return datetime.datetime.fromisoformat(text)

@@ -13,16 +13,6 @@ import org.apache.arrow.vector.types.TimeUnit;
 public final class TimeUnits {
   private TimeUnits() {}
 
-  /** The ticks per millisecond of the engine's value of a {@code TIMESTAMP(precision)}. */
-  public static long ticksPerMilli(int precision) {
-    if (precision <= 3) {
-      return 1L;
-    } else if (precision <= 6) {
-      return 1_000L;
-    }
-    return 1_000_000L;
-  }
-
   /** The ticks per millisecond of the engine's value of a timestamp stored in {@code unit}. */
   static long ticksPerMilli(TimeUnit unit, boolean zoned) {
     if (zoned) {

@@ -223,7 +223,7 @@ public final class RowText {
             TemporalFunctions.timestampToString(
                 ((Number) value).longValue(),
                 Integer.parseInt(spec.substring(at + 1, next - 1)),
-                io.calcitebridge.arrow.TimeUnits.ticksPerMilli(
+                io.calcitebridge.types.ArrowTypes.ticksPerMilli(
                     Integer.parseInt(spec.substring(at + 1, next - 1)))));
         break;
       case 'X':

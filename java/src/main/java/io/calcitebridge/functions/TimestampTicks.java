@@ -88,7 +88,7 @@ public final class TimestampTicks {
   public static long parse(String text, int precision) {
     String trimmed = text.trim();
     long millis = DateTimeUtils.timestampStringToUnixDate(TemporalFunctions.timestampText(trimmed));
-    long per = io.calcitebridge.arrow.TimeUnits.ticksPerMilli(precision);
+    long per = io.calcitebridge.types.ArrowTypes.ticksPerMilli(precision);
     long ticks = Math.multiplyExact(millis, per);
     int dot = trimmed.indexOf('.');
     if (dot < 0 || per == 1L) {

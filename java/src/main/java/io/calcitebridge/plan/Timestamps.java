@@ -1,7 +1,6 @@
 package io.calcitebridge.plan;
 
 import com.google.common.collect.ImmutableList;
-import io.calcitebridge.arrow.TimeUnits;
 import io.calcitebridge.functions.TemporalFunctions;
 import io.calcitebridge.functions.TimestampTicks;
 import java.math.BigDecimal;
@@ -34,9 +33,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * Runs after cost-based planning, for Calcite's engine: a {@code TIMESTAMP(p)} with {@code p > 3}
  * is held in microseconds ({@code p} 4 to 6) or nanoseconds ({@code p} 7 to 9), not in the
- * milliseconds Calcite's code counts ({@link TimeUnits}). Before, the engine kept milliseconds
- * only: two values a microsecond apart were one GROUP BY key, one DISTINCT value and joined each
- * other's rows.
+ * milliseconds Calcite's code counts ({@code arrow.TimeUnits}). Before, the engine kept
+ * milliseconds only: two values a microsecond apart were one GROUP BY key, one DISTINCT value and
+ * joined each other's rows.
  *
  * <p>Comparisons, hashing, sorting, MIN and MAX work on the finer values as they are; this pass
  * rewrites what computes with them:
@@ -133,7 +132,7 @@ final class Timestamps {
   /** The ticks per millisecond of a value of {@code type}: 1 but for a finer TIMESTAMP. */
   static long per(RelDataType type) {
     return type.getSqlTypeName() == SqlTypeName.TIMESTAMP
-        ? TimeUnits.ticksPerMilli(type.getPrecision())
+        ? io.calcitebridge.types.ArrowTypes.ticksPerMilli(type.getPrecision())
         : 1L;
   }
 

@@ -162,6 +162,20 @@ public final class ArrowTypes {
     }
   }
 
+  /**
+   * The ticks per millisecond of Calcite's engine's value of a {@code TIMESTAMP(precision)}: 1 (a
+   * count of milliseconds) for {@code precision <= 3}, 1000 (microseconds) up to 6, a million
+   * (nanoseconds) up to 9.
+   */
+  public static long ticksPerMilli(int precision) {
+    if (precision <= 3) {
+      return 1L;
+    } else if (precision <= 6) {
+      return 1_000L;
+    }
+    return 1_000_000L;
+  }
+
   /** The Arrow timestamp unit for a TIMESTAMP precision (fractional second digits). */
   public static TimeUnit timestampUnit(int precision) {
     if (precision <= 0) {
