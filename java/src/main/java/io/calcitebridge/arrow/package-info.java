@@ -27,9 +27,10 @@
  *   <tr><td>BINARY, VARBINARY</td><td>{@link org.apache.calcite.avatica.util.ByteString}</td></tr>
  *   <tr><td>DATE</td><td>Integer, days since 1970-01-01</td></tr>
  *   <tr><td>TIME(p)</td><td>Integer, milliseconds of the day</td></tr>
- *   <tr><td>TIMESTAMP(p)</td><td>Long, milliseconds since the epoch of the wall-clock time read
- *       as UTC; the default type system caps p at 3, and a cast to a lower precision does not
- *       truncate the value</td></tr>
+ *   <tr><td>TIMESTAMP(p)</td><td>Long, the wall-clock time read as UTC, counted from the epoch
+ *       in milliseconds for p &lt;= 3 (Calcite's own representation), in microseconds for p 4 to 6
+ *       and in nanoseconds for p 7 to 9 ({@link io.calcitebridge.arrow.TimeUnits}; the plan pass
+ *       {@code plan.Timestamps} converts around Calcite's millisecond code)</td></tr>
  *   <tr><td>TIMESTAMP_WITH_LOCAL_TIME_ZONE(p)</td><td>Long, milliseconds since the epoch
  *       (an instant)</td></tr>
  *   <tr><td>ROW</td><td>{@code Object[]} of the field values. Field access
