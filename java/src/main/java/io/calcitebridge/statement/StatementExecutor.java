@@ -190,7 +190,12 @@ public final class StatementExecutor {
     if (!backend().equals("auto") || !aggregateOverScan(heuristic)) {
       return null;
     }
-    EnumerableRel physical = planner.physical(heuristic);
+    EnumerableRel physical;
+    try {
+      physical = planner.physical(heuristic);
+    } catch (UnsupportedOperationException refused) {
+      return null; // Calcite's engine refuses it (RowKeys); another backend may run it
+    }
     return FastPath.aggregatesOverArrow(physical) ? physical : null;
   }
 
