@@ -199,25 +199,26 @@ public final class CollectionCasts {
   /** The descriptors of a ROW's fields, split at the {@code ;} between them. */
   private static List<String> fields(String inner) {
     List<String> out = new ArrayList<>();
-    int depth = 0;
-    int start = 0;
-    for (int i = 0; i < inner.length(); i++) {
-      char c = inner.charAt(i);
-      if (c == '(') {
-        depth++;
-      } else if (c == ')') {
-        depth--;
-      } else if (c == ';' && depth == 0) {
-        out.add(inner.substring(start, i));
-        start = i + 1;
-      }
+    String rest = inner;
+    for (int at = separator(rest); at >= 0; at = separator(rest)) {
+      out.add(rest.substring(0, at));
+      rest = rest.substring(at + 1);
     }
-    out.add(inner.substring(start));
+    out.add(rest);
     return out;
   }
 
   /** The position of the {@code ;} between a map's key and value descriptors. */
   private static int split(String inner) {
+    int at = separator(inner);
+    if (at < 0) {
+      throw new IllegalStateException("no map descriptor: " + inner);
+    }
+    return at;
+  }
+
+  /** The position of the first {@code ;} outside parentheses, or -1. */
+  private static int separator(String inner) {
     int depth = 0;
     for (int i = 0; i < inner.length(); i++) {
       char c = inner.charAt(i);
@@ -229,7 +230,7 @@ public final class CollectionCasts {
         return i;
       }
     }
-    throw new IllegalStateException("no map descriptor: " + inner);
+    return -1;
   }
 
   private static long integer(Object value) {
