@@ -15,8 +15,8 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  * holds a ROW as an {@code Object[]}, and its hash tables (GROUP BY, DISTINCT, COUNT(DISTINCT ...),
  * joins on {@code =}, UNION, INTERSECT and EXCEPT) compare arrays as the same object, not by their
  * fields: {@code SELECT DISTINCT pt} kept every row and a join on {@code a.pt = b.pt} matched
- * nothing. The statement fails with an error naming the construct; {@code auto} runs it on
- * DuckDB, which compares ROWs by value. A comparison of ROWs in a filter is by value and runs.
+ * nothing. The statement fails with an error naming the construct; {@code auto} runs it on DuckDB,
+ * which compares ROWs by value. A comparison of ROWs in a filter is by value and runs.
  */
 final class RowKeys {
   private RowKeys() {}
