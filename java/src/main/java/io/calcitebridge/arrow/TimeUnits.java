@@ -8,16 +8,13 @@ import org.apache.arrow.vector.types.TimeUnit;
  * <p>The engine holds a {@code TIMESTAMP(p)} as a count of milliseconds for {@code p <= 3}, of
  * microseconds for {@code p} 4 to 6 and of nanoseconds for {@code p} 7 to 9: the unit of its Arrow
  * type ({@code timestamp[s]} aside, whose values are milliseconds in the engine). A {@code
- * TIMESTAMP_LTZ} is held in milliseconds whatever its precision.
+ * TIMESTAMP_LTZ(p)}, an instant, is held in the same units as a {@code TIMESTAMP(p)}.
  */
 public final class TimeUnits {
   private TimeUnits() {}
 
   /** The ticks per millisecond of the engine's value of a timestamp stored in {@code unit}. */
-  static long ticksPerMilli(TimeUnit unit, boolean zoned) {
-    if (zoned) {
-      return 1L;
-    }
+  static long ticksPerMilli(TimeUnit unit) {
     switch (unit) {
       case MICROSECOND:
         return 1_000L;
@@ -56,13 +53,13 @@ public final class TimeUnits {
     }
   }
 
-  /** The engine's value of a timestamp of {@code unit} (zoned or not) stored as {@code value}. */
-  static long toEngine(long value, TimeUnit unit, boolean zoned) {
-    return ticksPerMilli(unit, zoned) == 1L ? toMillis(value, unit) : value;
+  /** The engine's value of a timestamp of {@code unit} stored as {@code value}. */
+  static long toEngine(long value, TimeUnit unit) {
+    return ticksPerMilli(unit) == 1L ? toMillis(value, unit) : value;
   }
 
   /** The value stored in {@code unit} for the engine's value {@code ticks}. */
-  static long fromEngine(long ticks, TimeUnit unit, boolean zoned) {
-    return ticksPerMilli(unit, zoned) == 1L ? fromMillis(ticks, unit) : ticks;
+  static long fromEngine(long ticks, TimeUnit unit) {
+    return ticksPerMilli(unit) == 1L ? fromMillis(ticks, unit) : ticks;
   }
 }

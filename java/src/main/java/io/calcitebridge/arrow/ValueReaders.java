@@ -157,8 +157,7 @@ public final class ValueReaders {
       TimeStampVector t = (TimeStampVector) v;
       ArrowType.Timestamp type = (ArrowType.Timestamp) v.getField().getType();
       TimeUnit unit = type.getUnit();
-      boolean zoned = type.getTimezone() != null;
-      return i -> TimeUnits.toEngine(t.get(i), unit, zoned);
+      return i -> TimeUnits.toEngine(t.get(i), unit);
     } else if (v instanceof NullVector) {
       return i -> null;
     }

@@ -158,11 +158,9 @@ final class ValueWriters {
       };
     } else if (v instanceof TimeStampVector) {
       TimeStampVector t = (TimeStampVector) v;
-      ArrowType.Timestamp type = (ArrowType.Timestamp) v.getField().getType();
-      TimeUnit unit = type.getUnit();
-      boolean zoned = type.getTimezone() != null;
+      TimeUnit unit = ((ArrowType.Timestamp) v.getField().getType()).getUnit();
       return (i, x) -> {
-        t.setSafe(i, Values.toTimestamp(x, unit, zoned));
+        t.setSafe(i, Values.toTimestamp(x, unit));
         return 8;
       };
     }

@@ -127,9 +127,9 @@ final class Values {
    * A TIMESTAMP value in {@code unit}: a number is the engine's value (see {@link TimeUnits}); a
    * Java date-time keeps its fraction of a second down to {@code unit}.
    */
-  static long toTimestamp(Object v, TimeUnit unit, boolean zoned) {
+  static long toTimestamp(Object v, TimeUnit unit) {
     if (v instanceof Number) {
-      return TimeUnits.fromEngine(((Number) v).longValue(), unit, zoned);
+      return TimeUnits.fromEngine(((Number) v).longValue(), unit);
     }
     Instant instant = null;
     if (v instanceof java.sql.Timestamp) {

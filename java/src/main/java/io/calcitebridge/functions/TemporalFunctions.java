@@ -278,7 +278,16 @@ public final class TemporalFunctions {
   }
 
   public static String ltzToString(TimeZone zone, long instant, int precision) {
-    LocalDateTime t = LocalDateTime.ofInstant(Instant.ofEpochMilli(instant), zone.toZoneId());
+    return ltzToString(zone, instant, precision, 1L);
+  }
+
+  /**
+   * {@code CAST(l AS STRING)} of a {@code TIMESTAMP_LTZ(p)} held in {@code 1/per} milliseconds
+   * ({@code TimestampTicks}): its wall-clock time in {@code zone}.
+   */
+  public static String ltzToString(TimeZone zone, long ticks, int precision, long per) {
+    LocalDateTime t =
+        LocalDateTime.ofInstant(wallClock(ticks, per).toInstant(ZoneOffset.UTC), zone.toZoneId());
     String text = formatter("yyyy-MM-dd HH:mm:ss").format(t);
     if (precision <= 0) {
       return text;
@@ -288,7 +297,7 @@ public final class TemporalFunctions {
   }
 
   public static String timestampToString(long timestamp, int precision) {
-    return ltzToString(UTC, timestamp, precision);
+    return ltzToString(UTC, timestamp, precision, 1L);
   }
 
   /**
@@ -296,12 +305,7 @@ public final class TemporalFunctions {
    * TimestampTicks}).
    */
   public static String timestampToString(long ticks, int precision, long per) {
-    String text = formatter("yyyy-MM-dd HH:mm:ss").format(wallClock(ticks, per));
-    if (precision <= 0) {
-      return text;
-    }
-    String fraction = String.format(Locale.ROOT, "%09d", wallClock(ticks, per).getNano());
-    return text + "." + fraction.substring(0, Math.min(precision, 9));
+    return ltzToString(UTC, ticks, precision, per);
   }
 
   /** The wall-clock time of a {@code TIMESTAMP} held in {@code 1/per} milliseconds. */

@@ -123,7 +123,9 @@ final class LocalTimeZoneConvertlets {
       RexNode ts =
           fromString
               ? rb.makeAbstractCast(
-                  timestamp(rb.getTypeFactory(), to), TimestampTexts.cut(rb, operand), false)
+                  timestamp(rb.getTypeFactory(), to),
+                  TimestampTexts.cut(rb, operand, to.getPrecision()),
+                  false)
               : operand;
       return instant(rb, to, ts);
     }

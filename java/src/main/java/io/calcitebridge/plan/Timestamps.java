@@ -31,11 +31,12 @@ import org.apache.calcite.util.TimestampString;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Runs after cost-based planning, for Calcite's engine: a {@code TIMESTAMP(p)} with {@code p > 3}
- * is held in microseconds ({@code p} 4 to 6) or nanoseconds ({@code p} 7 to 9), not in the
- * milliseconds Calcite's code counts ({@code arrow.TimeUnits}). Before, the engine kept
- * milliseconds only: two values a microsecond apart were one GROUP BY key, one DISTINCT value and
- * joined each other's rows.
+ * Runs after cost-based planning, for Calcite's engine: a {@code TIMESTAMP(p)} or {@code
+ * TIMESTAMP_LTZ(p)} with {@code p > 3} is held in microseconds ({@code p} 4 to 6) or nanoseconds
+ * ({@code p} 7 to 9), not in the milliseconds Calcite's code counts ({@code arrow.TimeUnits}).
+ * Before, the engine kept milliseconds only: two values a microsecond apart were one GROUP BY key,
+ * one DISTINCT value and joined each other's rows. The conversions of an instant to and from its
+ * wall-clock time in the session zone ({@code LocalTimeZoneConvertlets}) keep the finer part.
  *
  * <p>Comparisons, hashing, sorting, MIN and MAX work on the finer values as they are; this pass
  * rewrites what computes with them:
@@ -60,6 +61,13 @@ final class Timestamps {
 
   /** Operators whose operands and result are values of one type, compared or chosen between. */
   private static final Set<String> CHOOSING = Set.of("GREATEST", "LEAST", "$AS_ROW", "$AS_OBJECT");
+
+  /**
+   * The conversions between an instant and its wall-clock time in the session zone: they move a
+   * value by the zone's offset, whole seconds, keeping its part below the millisecond.
+   */
+  private static final Set<org.apache.calcite.sql.SqlOperator> ZONE_SHIFTS =
+      Set.of(TemporalFunctions.LTZ_TO_TIMESTAMP, TemporalFunctions.TIMESTAMP_TO_LTZ);
 
   static RelNode apply(RelNode rel) {
     if (!mentions(rel)) {
@@ -129,15 +137,24 @@ final class Timestamps {
     return rel.accept(shuttle);
   }
 
-  /** The ticks per millisecond of a value of {@code type}: 1 but for a finer TIMESTAMP. */
+  /**
+   * The ticks per millisecond of a value of {@code type}: 1 but for a finer TIMESTAMP or
+   * TIMESTAMP_LTZ.
+   */
   static long per(RelDataType type) {
-    return type.getSqlTypeName() == SqlTypeName.TIMESTAMP
+    return isTimestamp(type)
         ? io.calcitebridge.types.ArrowTypes.ticksPerMilli(type.getPrecision())
         : 1L;
   }
 
+  /** Whether {@code type} is a TIMESTAMP or a TIMESTAMP_LTZ, which the engine holds alike. */
   private static boolean isTimestamp(RelDataType type) {
-    return type.getSqlTypeName() == SqlTypeName.TIMESTAMP;
+    return type.getSqlTypeName() == SqlTypeName.TIMESTAMP
+        || type.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+  }
+
+  private static boolean isLtz(RelDataType type) {
+    return type.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
   }
 
   static boolean fine(RelDataType type) {
@@ -177,6 +194,7 @@ final class Timestamps {
   static @Nullable RexLiteral castLiteral(RexBuilder rex, RexNode e) {
     if (e.getKind() != SqlKind.CAST
         || !fine(e.getType())
+        || isLtz(e.getType())
         || !(((RexCall) e).getOperands().get(0) instanceof RexLiteral literal)
         || !SqlTypeFamily.CHARACTER.contains(literal.getType())) {
       return null;
@@ -345,10 +363,11 @@ final class Timestamps {
       return rex.makeBigintLiteral(BigDecimal.valueOf(v));
     }
 
+    /** {@code type}, a TIMESTAMP or a TIMESTAMP_LTZ, with another precision. */
     private RelDataType withPrecision(RelDataType type, int precision) {
       RelDataTypeFactory f = rex.getTypeFactory();
       return f.createTypeWithNullability(
-          f.createSqlType(SqlTypeName.TIMESTAMP, precision), type.isNullable());
+          f.createSqlType(type.getSqlTypeName(), precision), type.isNullable());
     }
 
     /** {@code node}, a TIMESTAMP, counted in {@code to} ticks a millisecond. */
@@ -464,7 +483,9 @@ final class Timestamps {
       if (kind == SqlKind.CAST) {
         return cast(call);
       }
-      if (call.getOperator() == TemporalFunctions.TIMESTAMP_TO_STRING && fineIn) {
+      if ((call.getOperator() == TemporalFunctions.TIMESTAMP_TO_STRING
+              || call.getOperator() == TemporalFunctions.LTZ_TO_STRING)
+          && fineIn) {
         RexNode ts = call.getOperands().get(0);
         List<RexNode> ops = new ArrayList<>(call.getOperands());
         ops.add(bigint(per(ts.getType())));
@@ -511,24 +532,26 @@ final class Timestamps {
     }
 
     /**
-     * Whether {@code call} moves a timestamp by an interval, keeping the part of its value finer
-     * than the interval: the index of that timestamp operand, or -1.
+     * Whether {@code call} moves a timestamp by an interval or a zone's offset, keeping the part of
+     * its value finer than the millisecond: the index of that timestamp operand, or -1.
      */
     private int shifts(RexCall call) {
-      switch (call.getKind()) {
-        case PLUS:
-        case MINUS:
-        case TIMESTAMP_ADD:
-          for (int i = 0; i < call.getOperands().size(); i++) {
-            if (fine(call.getOperands().get(i).getType())
-                && per(call.getOperands().get(i).getType()) == per(call.getType())) {
-              return i;
-            }
-          }
-          return -1;
-        default:
-          return -1;
+      SqlKind kind = call.getKind();
+      boolean moves =
+          kind == SqlKind.PLUS
+              || kind == SqlKind.MINUS
+              || kind == SqlKind.TIMESTAMP_ADD
+              || ZONE_SHIFTS.contains(call.getOperator());
+      if (!moves) {
+        return -1;
       }
+      for (int i = 0; i < call.getOperands().size(); i++) {
+        if (fine(call.getOperands().get(i).getType())
+            && per(call.getOperands().get(i).getType()) == per(call.getType())) {
+          return i;
+        }
+      }
+      return -1;
     }
 
     /**
@@ -587,7 +610,7 @@ final class Timestamps {
       RexNode from = call.getOperands().get(0);
       RelDataType to = call.getType();
       RelDataType source = from.getType();
-      if (isTimestamp(source) && isTimestamp(to)) {
+      if (isTimestamp(source) && source.getSqlTypeName() == to.getSqlTypeName()) {
         long perTo = per(to);
         RexNode value = align(from, perTo);
         int digits = precision(perTo);
@@ -597,7 +620,7 @@ final class Timestamps {
         }
         return value.getType().equals(to) ? value : retype(value, to);
       }
-      if (SqlTypeFamily.CHARACTER.contains(source) && fine(to)) {
+      if (SqlTypeFamily.CHARACTER.contains(source) && fine(to) && !isLtz(to)) {
         // The text as written: $TS_PARSE cuts it to the type's digits itself.
         if (from instanceof RexCall text
             && text.getOperator() == TemporalFunctions.TIMESTAMP_TEXT) {
@@ -605,7 +628,7 @@ final class Timestamps {
         }
         return rex.makeCall(to, TimestampTicks.PARSE, List.of(from, bigint(to.getPrecision())));
       }
-      if (fine(source) && SqlTypeFamily.CHARACTER.contains(to)) {
+      if (fine(source) && !isLtz(source) && SqlTypeFamily.CHARACTER.contains(to)) {
         RelDataTypeFactory f = rex.getTypeFactory();
         RexNode text =
             rex.makeCall(
