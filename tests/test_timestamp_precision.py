@@ -1,7 +1,7 @@
 """TIMESTAMP(p) and TIMESTAMP_LTZ(p) with p > 3 on Calcite's engine: their microseconds (p 4 to
-6) and nanoseconds (p 7 to 9) survive every operator, where the engine held milliseconds only. Expected values are
-computed here in Python; the differential suite (fixtures/backend_cases.sql, ``fine_timestamp_*``)
-checks the same shapes against DuckDB."""
+6) and nanoseconds (p 7 to 9) survive every operator, where the engine held milliseconds only.
+Expected values are computed here in Python; the differential suite (fixtures/backend_cases.sql,
+``fine_timestamp_*``) checks the same shapes against DuckDB."""
 
 from __future__ import annotations
 
@@ -169,7 +169,8 @@ def test_an_insert_keeps_the_microseconds(env: cb.Environment) -> None:
 def test_an_insert_keeps_the_microseconds_of_an_instant(env: cb.Environment) -> None:
     env.execute("CREATE TABLE m (id INT, ts TIMESTAMP_LTZ(6)) WITH ('connector' = 'memory')")
     env.execute(
-        "INSERT INTO m VALUES (1, CAST(TIMESTAMP '2024-01-01 00:00:00.123456' AS TIMESTAMP_LTZ(6))),"
+        "INSERT INTO m VALUES"
+        " (1, CAST(TIMESTAMP '2024-01-01 00:00:00.123456' AS TIMESTAMP_LTZ(6))),"
         " (2, CAST('2024-01-01 00:00:00.654321' AS TIMESTAMP_LTZ(6))), (3, NULL)"
     )
     rows = env.sql("SELECT id, ts FROM m ORDER BY id", backend="enumerable").to_arrow_table()
