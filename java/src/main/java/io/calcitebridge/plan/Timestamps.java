@@ -288,19 +288,11 @@ final class Timestamps {
     return false;
   }
 
-  /** The ticks of a finer TIMESTAMP literal. */
+  /** The ticks of a finer TIMESTAMP literal, counted in {@code 1/per} milliseconds. */
   static long ticks(RexLiteral literal, long per) {
     TimestampString ts =
         java.util.Objects.requireNonNull(literal.getValueAs(TimestampString.class));
-    long millis = ts.getMillisSinceEpoch();
-    String text = ts.toString();
-    int dot = text.indexOf('.');
-    long below = 0;
-    if (dot >= 0) {
-      String digits = (text.substring(dot + 1) + "000000000").substring(0, 9);
-      below = Long.parseLong(digits.substring(3)) / (1_000_000L / per);
-    }
-    return Math.addExact(Math.multiplyExact(millis, per), below);
+    return TimestampTicks.parse(ts.toString(), precision(per));
   }
 
   private static RelNode values(EnumerableValues values) {
