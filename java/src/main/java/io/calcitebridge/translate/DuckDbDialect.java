@@ -21,7 +21,10 @@ final class DuckDbDialect extends DuckDBSqlDialect {
     super(DuckDBSqlDialect.DEFAULT_CONTEXT);
   }
 
-  /** A TIMESTAMP literal finer than microseconds is DuckDB's TIMESTAMP_NS, which keeps them. */
+  /**
+   * A TIMESTAMP literal finer than microseconds is DuckDB's TIMESTAMP_NS, which keeps them; a
+   * TIMESTAMP_LTZ literal, an instant written in UTC, is a TIMESTAMPTZ at offset 0.
+   */
   @Override
   public void unparseDateTimeLiteral(
       org.apache.calcite.sql.SqlWriter writer,
@@ -31,6 +34,11 @@ final class DuckDbDialect extends DuckDBSqlDialect {
     if (literal.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP
         && literal.getPrec() > 6) {
       writer.literal("TIMESTAMP_NS '" + literal.toFormattedString() + "'");
+      return;
+    }
+    if (literal.getTypeName()
+        == org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+      writer.literal("TIMESTAMPTZ '" + literal.toFormattedString() + "+00'");
       return;
     }
     super.unparseDateTimeLiteral(writer, literal, leftPrec, rightPrec);
@@ -63,6 +71,9 @@ final class DuckDbDialect extends DuckDBSqlDialect {
       case TIMESTAMP:
         // DuckDB's TIMESTAMP keeps microseconds; TIMESTAMP_NS nanoseconds.
         return type.getPrecision() > 6 ? "TIMESTAMP_NS" : "TIMESTAMP";
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+        // An instant; DuckDB's TIMESTAMPTZ keeps microseconds (Whitelist#instant).
+        return type.getPrecision() > 6 ? null : "TIMESTAMPTZ";
       case VARBINARY:
         return "BLOB";
       default:

@@ -53,6 +53,8 @@ final class Whitelist {
           SqlTypeName.VARCHAR,
           SqlTypeName.DATE,
           SqlTypeName.TIMESTAMP,
+          // Instants, as DuckDB's TIMESTAMPTZ; {@link #instant} limits what takes them.
+          SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
           // Blobs of the dynamic-columns functions; {@link #binary} limits what else takes them.
           SqlTypeName.VARBINARY,
           SqlTypeName.ROW,
@@ -238,7 +240,9 @@ final class Whitelist {
 
   private static void checkType(RelDataType type, String what) {
     SqlTypeName name = type.getSqlTypeName();
-    if (!TYPES.contains(name)) {
+    if (!TYPES.contains(name)
+        || name == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE && type.getPrecision() > 6) {
+      // DuckDB's TIMESTAMPTZ keeps microseconds: it would cut a TIMESTAMP_LTZ(7..9).
       throw refuse(what + " of type " + type.getFullTypeString());
     }
     if (type.isStruct()) {
@@ -259,6 +263,45 @@ final class Whitelist {
     if (type.getSqlTypeName() == SqlTypeName.VARBINARY
         || type.getSqlTypeName() == SqlTypeName.BINARY) {
       throw refuse(what + " of type " + type.getFullTypeString());
+    }
+  }
+
+  /** The calls that may take or give a TIMESTAMP_LTZ: they compare or choose instants. */
+  private static final Set<SqlKind> ON_INSTANTS =
+      EnumSet.of(
+          SqlKind.EQUALS,
+          SqlKind.NOT_EQUALS,
+          SqlKind.LESS_THAN,
+          SqlKind.LESS_THAN_OR_EQUAL,
+          SqlKind.GREATER_THAN,
+          SqlKind.GREATER_THAN_OR_EQUAL,
+          SqlKind.IS_DISTINCT_FROM,
+          SqlKind.IS_NOT_DISTINCT_FROM,
+          SqlKind.IS_NULL,
+          SqlKind.IS_NOT_NULL,
+          SqlKind.CASE,
+          SqlKind.COALESCE,
+          SqlKind.SEARCH,
+          SqlKind.IN,
+          SqlKind.NOT_IN);
+
+  /**
+   * Refuses a TIMESTAMP_LTZ where the translation does not take one. DuckDB computes with a
+   * TIMESTAMPTZ in its own {@code TimeZone} setting (intervals of days, EXTRACT, casts, text),
+   * Flink in {@code table.local-time-zone}: instants are read, written, compared, chosen between,
+   * grouped, joined and sorted there, and nothing else.
+   */
+  private static void instant(RexCall call) {
+    boolean takes = call.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+    for (RexNode operand : call.operands) {
+      takes |= operand.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+    }
+    boolean sameInstant =
+        call.getKind() == SqlKind.CAST
+            && call.getType().getSqlTypeName() == call.operands.get(0).getType().getSqlTypeName()
+            && call.getType().getPrecision() >= call.operands.get(0).getType().getPrecision();
+    if (takes && !ON_INSTANTS.contains(call.getKind()) && !sameInstant) {
+      throw refuse(Refusal.function(call.getOperator()) + " on a TIMESTAMP_LTZ");
     }
   }
 
@@ -307,10 +350,21 @@ final class Whitelist {
       for (RexNode key : over.getWindow().partitionKeys) {
         binary(key.getType(), "a window's partition key");
       }
-      for (RexFieldCollation key : over.getWindow().orderKeys) {
+      org.apache.calcite.rex.RexWindow window = over.getWindow();
+      for (RexFieldCollation key : window.orderKeys) {
         binary(key.left.getType(), "a window's sort key");
+        if (key.left.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+            && !window.isRows()
+            && !(bare(window.getLowerBound()) && bare(window.getUpperBound()))) {
+          // DuckDB moves a TIMESTAMPTZ by an interval of days in its own time zone.
+          throw refuse("a RANGE frame with an offset over a TIMESTAMP_LTZ");
+        }
       }
       return super.visitCall(over);
+    }
+
+    private static boolean bare(org.apache.calcite.rex.RexWindowBound bound) {
+      return bound.isUnbounded() || bound.isCurrentRow();
     }
 
     /**
@@ -340,6 +394,7 @@ final class Whitelist {
       if (call.getOperator() instanceof BackendUdf) {
         return super.visitCall(call);
       }
+      instant(call);
       if (kind != SqlKind.IS_NULL && kind != SqlKind.IS_NOT_NULL) {
         binary(call.getType(), "an expression");
         for (RexNode operand : call.operands) {
