@@ -77,6 +77,9 @@ final class RowKeys {
     }
   }
 
+  private static final java.util.Set<SqlKind> GROUPINGS =
+      java.util.EnumSet.of(SqlKind.GROUPING, SqlKind.GROUPING_ID, SqlKind.GROUP_ID);
+
   private static boolean holdsRow(RelNode rel, int column) {
     return RowKeyValues.holdsRow(rel.getRowType().getFieldList().get(column).getType());
   }
@@ -126,6 +129,10 @@ final class RowKeys {
     }
     List<AggregateCall> calls = new ArrayList<>();
     for (AggregateCall call : aggregate.getAggCallList()) {
+      if (GROUPINGS.contains(call.getAggregation().getKind())) {
+        calls.add(call); // its arguments name group keys, not the values of a row
+        continue;
+      }
       List<Integer> args = new ArrayList<>();
       for (int arg : call.getArgList()) {
         if (call.isDistinct() && holdsRow(input, arg)) {
