@@ -241,10 +241,9 @@ final class OptimizerProgram {
    */
   /**
    * ROW keys of hash tables compared by value ({@link RowKeys}), joins whose generated code has
-   * {@link JoinRewrite}'s fixes, TIMESTAMPs finer than milliseconds
-   * held in their own units ({@link Timestamps}), values whose literals have their columns' types
-   * ({@link ValuesLiterals}), and integer sums that fail on overflow ({@link
-   * CheckedArithmetic#checkedSums}).
+   * {@link JoinRewrite}'s fixes, TIMESTAMPs finer than milliseconds held in their own units ({@link
+   * Timestamps}), values whose literals have their columns' types ({@link ValuesLiterals}), and
+   * integer sums that fail on overflow ({@link CheckedArithmetic#checkedSums}).
    */
   private static RelNode fixes(
       RelOptPlanner planner,

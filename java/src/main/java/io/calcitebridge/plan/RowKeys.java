@@ -14,7 +14,6 @@ import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Window;
-import org.checkerframework.checker.nullness.qual.Nullable;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
@@ -24,6 +23,7 @@ import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * ROW values compared by value where Calcite's engine hashes them. The engine holds a ROW as an
@@ -235,9 +235,7 @@ final class RowKeys {
       RexNode r;
       if (pair >= 0) {
         l = new RexInputRef(nl + pair, leftFields.get(nl + pair).getType());
-        r =
-            new RexInputRef(
-                nl + extra + nr + pair, rightFields.get(nr + pair).getType());
+        r = new RexInputRef(nl + extra + nr + pair, rightFields.get(nr + pair).getType());
       } else {
         int li = info.leftKeys.get(k);
         int ri = info.rightKeys.get(k);
@@ -247,9 +245,7 @@ final class RowKeys {
       boolean nullsMatch = !info.nullExclusionFlags.get(k);
       conditions.add(
           rex.makeCall(
-              nullsMatch
-                  ? SqlStdOperatorTable.IS_NOT_DISTINCT_FROM
-                  : SqlStdOperatorTable.EQUALS,
+              nullsMatch ? SqlStdOperatorTable.IS_NOT_DISTINCT_FROM : SqlStdOperatorTable.EQUALS,
               l,
               r));
     }
@@ -301,8 +297,7 @@ final class RowKeys {
     List<RelDataTypeField> fields = setOp.getRowType().getFieldList();
     for (int i = 0; i < fields.size(); i++) {
       RexNode ref = RexInputRef.of(i, rewritten.getRowType());
-      out.add(
-          columns.contains(i) ? RowKeyValues.value(rex, ref, fields.get(i).getType()) : ref);
+      out.add(columns.contains(i) ? RowKeyValues.value(rex, ref, fields.get(i).getType()) : ref);
     }
     return calc(rewritten, out, setOp.getRowType().getFieldNames());
   }
@@ -319,12 +314,10 @@ final class RowKeys {
     return calc(input, projects, null);
   }
 
-  private static RelNode calc(
-      RelNode input, List<RexNode> projects, @Nullable List<String> names) {
+  private static RelNode calc(RelNode input, List<RexNode> projects, @Nullable List<String> names) {
     RexProgram program =
         RexProgram.create(
             input.getRowType(), projects, null, names, input.getCluster().getRexBuilder());
     return EnumerableCalc.create(input, program);
   }
-
 }
