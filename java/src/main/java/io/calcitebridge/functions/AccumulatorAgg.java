@@ -2,13 +2,17 @@ package io.calcitebridge.functions;
 
 import java.lang.reflect.Type;
 import java.util.List;
+import org.apache.calcite.adapter.enumerable.AggAddContext;
 import org.apache.calcite.adapter.enumerable.AggContext;
 import org.apache.calcite.adapter.enumerable.AggImplementor;
 import org.apache.calcite.adapter.enumerable.AggResetContext;
+import org.apache.calcite.adapter.enumerable.RexImpTable;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.FunctionParameter;
 import org.apache.calcite.schema.ImplementableAggFunction;
 
@@ -27,6 +31,28 @@ abstract class AccumulatorAgg implements ImplementableAggFunction, AggImplemento
 
   /** The expression that makes a group's empty accumulator. */
   abstract Expression newAccumulator();
+
+  /** Adds a row's arguments to the accumulator (the rows the aggregate's FILTER keeps only). */
+  abstract void add(AggContext info, AggAddContext add);
+
+  /**
+   * {@link #add} under the aggregate's FILTER, when it has one: Calcite's engine leaves the FILTER
+   * to the implementor, and {@code ARRAY_AGG(x) FILTER (WHERE ...)} added every row.
+   */
+  @Override
+  public final void implementAdd(AggContext info, AggAddContext add) {
+    RexNode filter = add.rexFilterArgument();
+    if (filter == null) {
+      add(info, add);
+      return;
+    }
+    Expression keep =
+        add.rowTranslator().translateList(List.of(filter), RexImpTable.NullAs.FALSE).get(0);
+    BlockBuilder kept = add.nestBlock();
+    add(info, add);
+    add.exitBlock();
+    add.currentBlock().add(Expressions.ifThen(keep, kept.toBlock()));
+  }
 
   @Override
   public AggImplementor getImplementor(boolean windowContext) {

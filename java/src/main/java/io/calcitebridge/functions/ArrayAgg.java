@@ -78,7 +78,7 @@ final class ArrayAgg extends SqlUserDefinedAggFunction {
     }
 
     @Override
-    public void implementAdd(AggContext info, AggAddContext add) {
+    void add(AggContext info, AggAddContext add) {
       Expression value = add.arguments().get(0);
       add.currentBlock()
           .add(

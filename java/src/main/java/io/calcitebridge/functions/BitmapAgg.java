@@ -173,7 +173,7 @@ final class BitmapAgg extends SqlUserDefinedAggFunction {
     }
 
     @Override
-    public void implementAdd(AggContext info, AggAddContext add) {
+    void add(AggContext info, AggAddContext add) {
       add.currentBlock()
           .add(
               Expressions.statement(

@@ -161,7 +161,7 @@ final class Percentile extends SqlUserDefinedAggFunction {
     }
 
     @Override
-    public void implementAdd(AggContext info, AggAddContext add) {
+    void add(AggContext info, AggAddContext add) {
       List<Expression> args = add.arguments();
       Expression freq =
           args.size() > 2 ? Expressions.box(args.get(2)) : Expressions.constant(null, Object.class);

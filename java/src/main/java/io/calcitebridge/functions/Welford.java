@@ -187,7 +187,7 @@ public final class Welford extends SqlUserDefinedAggFunction {
     }
 
     @Override
-    public void implementAdd(AggContext info, AggAddContext add) {
+    void add(AggContext info, AggAddContext add) {
       add.currentBlock()
           .add(
               Expressions.statement(

@@ -240,10 +240,10 @@ final class OptimizerProgram {
    * SortRewrite}).
    */
   /**
-   * Joins whose generated code has {@link JoinRewrite}'s fixes, TIMESTAMPs finer than milliseconds
-   * held in their own units ({@link Timestamps}), values whose literals have their columns' types
-   * ({@link ValuesLiterals}), and integer sums that fail on overflow ({@link
-   * CheckedArithmetic#checkedSums}).
+   * ROW keys of hash tables compared by value ({@link RowKeys}), joins whose generated code has
+   * {@link JoinRewrite}'s fixes, TIMESTAMPs finer than milliseconds held in their own units ({@link
+   * Timestamps}), values whose literals have their columns' types ({@link ValuesLiterals}), and
+   * integer sums that fail on overflow ({@link CheckedArithmetic#checkedSums}).
    */
   private static RelNode fixes(
       RelOptPlanner planner,
@@ -252,7 +252,7 @@ final class OptimizerProgram {
       List<RelOptMaterialization> materializations,
       List<RelOptLattice> lattices) {
     return CheckedArithmetic.checkedSums(
-        ValuesLiterals.apply(Timestamps.apply(JoinRewrite.apply(rel))));
+        ValuesLiterals.apply(Timestamps.apply(JoinRewrite.apply(RowKeys.apply(rel)))));
   }
 
   private static RelNode fastSorts(

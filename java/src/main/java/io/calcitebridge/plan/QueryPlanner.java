@@ -240,7 +240,6 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   public EnumerableRel physical(RelNode heuristic) {
     RelTraitSet traits = heuristic.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
     SubQueryRules.refuseRemaining(heuristic);
-    RowKeys.refuse(heuristic);
     // Variances, standard deviations, casts of ARRAYs and MAPs and JSON_QUERY RETURNING ARRAY as
     // Flink computes them.
     RelNode flink =

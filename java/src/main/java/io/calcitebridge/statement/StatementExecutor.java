@@ -194,7 +194,7 @@ public final class StatementExecutor {
     try {
       physical = planner.physical(heuristic);
     } catch (UnsupportedOperationException refused) {
-      return null; // Calcite's engine refuses it (RowKeys); another backend may run it
+      return null; // Calcite's engine refuses it (a window by a ROW, RowKeys); another may run it
     }
     return FastPath.aggregatesOverArrow(physical) ? physical : null;
   }
