@@ -528,7 +528,8 @@ public final class StringFunctions {
 
   /**
    * The pairs of {@code s} split at {@code pairs}, each split at its first {@code keyValue} (both
-   * regular expressions); a key without a value maps to NULL, a later key wins.
+   * regular expressions, trailing empty pairs dropped as Java's {@code split} drops them); a key
+   * without a value maps to NULL, a later key wins.
    */
   public static java.util.Map<String, String> strToMap(String s, String pairs, String keyValue) {
     java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
@@ -536,7 +537,7 @@ public final class StringFunctions {
       return out;
     }
     Pattern kv = Pattern.compile(keyValue);
-    for (String pair : s.split(pairs, -1)) {
+    for (String pair : s.split(pairs)) {
       String[] parts = kv.split(pair, 2);
       out.put(parts[0], parts.length > 1 ? parts[1] : null);
     }

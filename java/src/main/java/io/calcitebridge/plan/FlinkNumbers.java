@@ -38,6 +38,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       gives the hexadecimal digits.
  *   <li>{@code CAST(d AS STRING)} of a DOUBLE or FLOAT is Java's text of it ({@code 0.0});
  *       Calcite's writes zero as {@code 0E0}.
+ *   <li>{@code CAST(d AS STRING)} of a DECIMAL keeps the zero before the point ({@code 0.500});
+ *       Calcite's writes {@code .500}.
  *   <li>{@code ROUND} and {@code TRUNCATE} of a DECIMAL to a literal scale give the value at the
  *       validated scale ({@code ROUND(1.2345, 2)} is {@code 1.23}, {@code DECIMAL(4, 2)}).
  *   <li>{@code x / y} of DECIMALs keeps 34 digits, rounded half up to the result's scale.
@@ -195,6 +197,13 @@ final class FlinkNumbers {
               string,
               isFloat ? NumberFunctions.FLOAT_TEXT : NumberFunctions.DOUBLE_TEXT,
               List.of(x)));
+    }
+    if (source.getSqlTypeName() == SqlTypeName.DECIMAL && SqlTypeUtil.inCharFamily(target)) {
+      RexNode x = cx.convertExpression(operand);
+      RelDataType string =
+          f.createTypeWithNullability(
+              f.createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE), x.getType().isNullable());
+      return rex.makeCast(target, rex.makeCall(string, NumberFunctions.DECIMAL_TEXT, List.of(x)));
     }
     if (SqlTypeFamily.BINARY.contains(source) && SqlTypeUtil.inCharFamily(target)) {
       RexNode x = cx.convertExpression(operand);
