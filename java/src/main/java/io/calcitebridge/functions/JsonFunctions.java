@@ -95,11 +95,10 @@ public final class JsonFunctions {
    * JSON_OBJECT}, {@code JSON_ARRAY} and their aggregates) read and write JSON with Flink's Jackson
    * settings: a number with a fraction or an exponent is read as a {@code BigDecimal}, which keeps
    * its digits ({@code 1.50}, {@code 1E+400}; a {@code double} made them {@code 1.5} and {@code
-   * Infinity}), the keys of an object are written in order, and a DOUBLE is written as Flink
-   * writes it ({@link #flinkDoubles}). Calcite keeps its JSON provider in
-   * a private field with no setting, so the mapper of that provider is replaced here, once, before
-   * any query runs; a Calcite whose provider is not where this looks fails loudly here rather than
-   * read numbers otherwise.
+   * Infinity}), the keys of an object are written in order, and a DOUBLE is written as Flink writes
+   * it ({@link #flinkDoubles}). Calcite keeps its JSON provider in a private field with no setting,
+   * so the mapper of that provider is replaced here, once, before any query runs; a Calcite whose
+   * provider is not where this looks fails loudly here rather than read numbers otherwise.
    */
   private static void readAndWriteAsFlink() {
     ObjectMapper flink =

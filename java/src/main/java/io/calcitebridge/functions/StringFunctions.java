@@ -161,11 +161,12 @@ public final class StringFunctions {
           OperandTypes.family(SqlTypeFamily.BINARY, SqlTypeFamily.CHARACTER),
           C,
           "decode");
+
   /**
    * Flink's {@code OVERLAY(s PLACING r FROM p [FOR l])} (called with {@code l}, the length of
    * {@code r} when not given): {@code s} itself when {@code p} is outside it (below 1 or past its
-   * last character); else the characters before {@code p}, then {@code r}, then those from {@code
-   * p + l}, none when {@code l} is not positive. Calcite's failed on a position past the end.
+   * last character); else the characters before {@code p}, then {@code r}, then those from {@code p
+   * + l}, none when {@code l} is not positive. Calcite's failed on a position past the end.
    */
   public static final SqlOperator OVERLAY =
       strict(
