@@ -42,7 +42,49 @@ public final class JsonFunctions {
   private JsonFunctions() {}
 
   private static final Class<?> C = JsonFunctions.class;
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = new ObjectMapper().registerModule(flinkDoubles());
+
+  /**
+   * A finite DOUBLE written as Flink writes it in JSON, the text of its shortest {@code BigDecimal}
+   * ({@code 1.0E+20}, {@code 123456789}, {@code 0.000010}); Jackson's own text is Java's ({@code
+   * 1.0E20}, {@code 1.23456789E8}, {@code 1.0E-5}); a FLOAT as the DOUBLE it widens to ({@code
+   * 0.10000000149011612}). NaN and the infinities stay Jackson's ({@code "NaN"}).
+   */
+  private static com.fasterxml.jackson.databind.Module flinkDoubles() {
+    com.fasterxml.jackson.databind.module.SimpleModule m =
+        new com.fasterxml.jackson.databind.module.SimpleModule("flink-doubles");
+    com.fasterxml.jackson.databind.JsonSerializer<Double> doubles =
+        new com.fasterxml.jackson.databind.JsonSerializer<>() {
+          @Override
+          public void serialize(
+              Double d,
+              com.fasterxml.jackson.core.JsonGenerator gen,
+              com.fasterxml.jackson.databind.SerializerProvider provider)
+              throws java.io.IOException {
+            if (Double.isFinite(d)) {
+              gen.writeNumber(java.math.BigDecimal.valueOf(d));
+            } else {
+              gen.writeNumber(d);
+            }
+          }
+        };
+    m.addSerializer(Double.class, doubles);
+    m.addSerializer(double.class, doubles);
+    com.fasterxml.jackson.databind.JsonSerializer<Float> floats =
+        new com.fasterxml.jackson.databind.JsonSerializer<>() {
+          @Override
+          public void serialize(
+              Float x,
+              com.fasterxml.jackson.core.JsonGenerator gen,
+              com.fasterxml.jackson.databind.SerializerProvider provider)
+              throws java.io.IOException {
+            doubles.serialize(x.doubleValue(), gen, provider);
+          }
+        };
+    m.addSerializer(Float.class, floats);
+    m.addSerializer(float.class, floats);
+    return m;
+  }
 
   static {
     readAndWriteAsFlink();
@@ -53,10 +95,10 @@ public final class JsonFunctions {
    * JSON_OBJECT}, {@code JSON_ARRAY} and their aggregates) read and write JSON with Flink's Jackson
    * settings: a number with a fraction or an exponent is read as a {@code BigDecimal}, which keeps
    * its digits ({@code 1.50}, {@code 1E+400}; a {@code double} made them {@code 1.5} and {@code
-   * Infinity}), and the keys of an object are written in order. Calcite keeps its JSON provider in
-   * a private field with no setting, so the mapper of that provider is replaced here, once, before
-   * any query runs; a Calcite whose provider is not where this looks fails loudly here rather than
-   * read numbers otherwise.
+   * Infinity}), the keys of an object are written in order, and a DOUBLE is written as Flink writes
+   * it ({@link #flinkDoubles}). Calcite keeps its JSON provider in a private field with no setting,
+   * so the mapper of that provider is replaced here, once, before any query runs; a Calcite whose
+   * provider is not where this looks fails loudly here rather than read numbers otherwise.
    */
   private static void readAndWriteAsFlink() {
     ObjectMapper flink =
@@ -65,7 +107,8 @@ public final class JsonFunctions {
                 com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
             .configure(
                 com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS,
-                true);
+                true)
+            .registerModule(flinkDoubles());
     try {
       java.lang.reflect.Field held =
           org.apache.calcite.runtime.JsonFunctions.class.getDeclaredField(

@@ -226,6 +226,20 @@ public final class NumberFunctions {
       strict("CAST", of(SqlTypeName.BIGINT, ANY), OperandTypes.CHARACTER, C, "parseInteger");
 
   /**
+   * {@code TRY_CAST(s AS INT)} (any integer type) of a string: {@link #PARSE_INTEGER}, NULL where
+   * it is no number ({@code '1.5e3'}: Flink reads no exponent) or does not fit a BIGINT.
+   */
+  public static final SqlOperator TRY_PARSE_INTEGER =
+      strict("TRY_CAST", of(SqlTypeName.BIGINT, ANY), OperandTypes.CHARACTER, C, "tryParseInteger");
+
+  /**
+   * {@code CAST(d AS STRING)} of a DECIMAL as Flink writes it, every digit of its scale and a zero
+   * before the point ({@code 0.500}); Calcite's cast wrote {@code .500}.
+   */
+  public static final SqlOperator DECIMAL_TEXT =
+      strict("CAST", string(ANY), OperandTypes.EXACT_NUMERIC, C, "decimalText");
+
+  /**
    * {@code CAST(s AS DECIMAL(p, s))} of a string as Flink computes it: the text (without leading
    * and trailing white space) read as a number, rounded half up to the scale; an error when it is
    * no number or does not fit {@code p} digits. Calcite's cast dropped the digits past the scale.
@@ -340,6 +354,18 @@ public final class NumberFunctions {
     } catch (ArithmeticException e) {
       throw new ArithmeticException("integer overflow: '" + s + "' does not fit a BIGINT");
     }
+  }
+
+  public static @Nullable Long tryParseInteger(String s) {
+    try {
+      return parseInteger(s);
+    } catch (ArithmeticException | NumberFormatException e) {
+      return null;
+    }
+  }
+
+  public static String decimalText(BigDecimal d) {
+    return d.toPlainString();
   }
 
   public static BigDecimal parseDecimal(String s, int precision, int scale) {

@@ -161,6 +161,25 @@ public final class StringFunctions {
           OperandTypes.family(SqlTypeFamily.BINARY, SqlTypeFamily.CHARACTER),
           C,
           "decode");
+
+  /**
+   * Flink's {@code OVERLAY(s PLACING r FROM p [FOR l])} (called with {@code l}, the length of
+   * {@code r} when not given): {@code s} itself when {@code p} is outside it (below 1 or past its
+   * last character); else the characters before {@code p}, then {@code r}, then those from {@code p
+   * + l}, none when {@code l} is not positive. Calcite's failed on a position past the end.
+   */
+  public static final SqlOperator OVERLAY =
+      strict(
+          "OVERLAY",
+          string(ALWAYS),
+          OperandTypes.family(
+              SqlTypeFamily.CHARACTER,
+              SqlTypeFamily.CHARACTER,
+              SqlTypeFamily.INTEGER,
+              SqlTypeFamily.INTEGER),
+          C,
+          "overlay");
+
   public static final SqlOperator STR_TO_MAP =
       strict(
           "STR_TO_MAP",
@@ -522,13 +541,25 @@ public final class StringFunctions {
     }
   }
 
+  public static String overlay(String s, String r, int p, int l) {
+    int n = s.codePointCount(0, s.length());
+    if (p < 1 || p > n) {
+      return s;
+    }
+    String before = s.substring(0, s.offsetByCodePoints(0, p - 1));
+    long end = (long) p - 1 + l;
+    String after = l > 0 && end < n ? s.substring(s.offsetByCodePoints(0, (int) end)) : "";
+    return before + r + after;
+  }
+
   public static java.util.Map<String, String> strToMap(String s) {
     return strToMap(s, ",", "=");
   }
 
   /**
    * The pairs of {@code s} split at {@code pairs}, each split at its first {@code keyValue} (both
-   * regular expressions); a key without a value maps to NULL, a later key wins.
+   * regular expressions, trailing empty pairs dropped as Java's {@code split} drops them); a key
+   * without a value maps to NULL, a later key wins.
    */
   public static java.util.Map<String, String> strToMap(String s, String pairs, String keyValue) {
     java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
@@ -536,7 +567,7 @@ public final class StringFunctions {
       return out;
     }
     Pattern kv = Pattern.compile(keyValue);
-    for (String pair : s.split(pairs, -1)) {
+    for (String pair : s.split(pairs)) {
       String[] parts = kv.split(pair, 2);
       out.put(parts[0], parts.length > 1 ? parts[1] : null);
     }

@@ -277,8 +277,8 @@ public final class Convertlets implements SqlRexConvertletTable {
    * Flink's {@code TRY_CAST(x AS t)}: NULL where the cast fails, and otherwise Flink's cast, as
    * {@link FlinkNumbers#cast} makes it: a DECIMAL losing scale rounds half up ({@code TRY_CAST(1.5
    * AS DECIMAL(1, 0))} is 2), a string with a fraction is an integer by truncation ({@code
-   * TRY_CAST('1.5' AS INT)} is 1, through a safe cast to DECIMAL). Other casts are Calcite's safe
-   * cast.
+   * TRY_CAST('1.5' AS INT)} is 1, and one with an exponent NULL, as Flink reads no exponent). Other
+   * casts are Calcite's safe cast.
    */
   private static RexNode tryCast(org.apache.calcite.sql2rel.SqlRexContext cx, SqlCall c) {
     org.apache.calcite.rex.RexBuilder rb = cx.getRexBuilder();
@@ -314,10 +314,12 @@ public final class Convertlets implements SqlRexConvertletTable {
               List.of(x, rb.makeExactLiteral(java.math.BigDecimal.valueOf(target.getScale()))));
     } else if (org.apache.calcite.sql.type.SqlTypeUtil.inCharFamily(source)
         && org.apache.calcite.sql.type.SqlTypeFamily.INTEGER.contains(target)) {
-      RelDataType decimal =
+      RelDataType bigint =
           f.createTypeWithNullability(
-              f.createSqlType(org.apache.calcite.sql.type.SqlTypeName.DECIMAL, 38, 10), true);
-      x = rb.makeCast(decimal, x, false, true);
+              f.createSqlType(org.apache.calcite.sql.type.SqlTypeName.BIGINT), true);
+      x =
+          rb.makeCall(
+              bigint, io.calcitebridge.functions.NumberFunctions.TRY_PARSE_INTEGER, List.of(x));
     }
     return rb.makeCast(target, x, false, true);
   }

@@ -38,10 +38,13 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       gives the hexadecimal digits.
  *   <li>{@code CAST(d AS STRING)} of a DOUBLE or FLOAT is Java's text of it ({@code 0.0});
  *       Calcite's writes zero as {@code 0E0}.
+ *   <li>{@code CAST(d AS STRING)} of a DECIMAL keeps the zero before the point ({@code 0.500});
+ *       Calcite's writes {@code .500}.
  *   <li>{@code ROUND} and {@code TRUNCATE} of a DECIMAL to a literal scale give the value at the
  *       validated scale ({@code ROUND(1.2345, 2)} is {@code 1.23}, {@code DECIMAL(4, 2)}).
  *   <li>{@code x / y} of DECIMALs keeps 34 digits, rounded half up to the result's scale.
  *   <li>{@code SUBSTRING} of a string is Flink's {@code SUBSTR}.
+ *   <li>{@code OVERLAY} of strings is Flink's ({@link StringFunctions#OVERLAY}).
  *   <li>{@code EXTRACT(MILLISECOND ...)} is the milliseconds within the second (345 for {@code
  *       10:11:12.345}); Calcite's counts the seconds too (12345). {@code MICROSECOND} and {@code
  *       NANOSECOND} likewise.
@@ -74,6 +77,9 @@ final class FlinkNumbers {
     }
     if (call.getKind() == SqlKind.TIMESTAMP_DIFF) {
       return FlinkNumbers::timestampDiff;
+    }
+    if (call.getOperator() == SqlStdOperatorTable.OVERLAY) {
+      return FlinkNumbers::overlay;
     }
     return null;
   }
@@ -110,6 +116,35 @@ final class FlinkNumbers {
                   n));
     }
     return rex.makeCall(type, StringFunctions.SUBSTR, args);
+  }
+
+  /** {@code OVERLAY} of strings as Flink computes it ({@link StringFunctions#OVERLAY}). */
+  private static RexNode overlay(SqlRexContext cx, SqlCall c) {
+    RelDataType type = cx.getValidator().getValidatedNodeType(c);
+    List<RexNode> ops = operands(cx, c);
+    RexBuilder rex = cx.getRexBuilder();
+    if (!SqlTypeUtil.inCharFamily(ops.get(0).getType())
+        || !SqlTypeUtil.inCharFamily(ops.get(1).getType())) {
+      return rex.makeCall(type, SqlStdOperatorTable.OVERLAY, ops);
+    }
+    RelDataTypeFactory f = rex.getTypeFactory();
+    List<RexNode> args = new ArrayList<>(ops.subList(0, 3));
+    if (ops.size() == 3) {
+      args.add(rex.makeCall(SqlStdOperatorTable.CHAR_LENGTH, ops.get(1)));
+    } else {
+      args.add(ops.get(3));
+    }
+    for (int i = 2; i < 4; i++) {
+      RelDataType t = args.get(i).getType();
+      if (t.getSqlTypeName() != SqlTypeName.INTEGER) {
+        args.set(
+            i,
+            rex.makeCast(
+                f.createTypeWithNullability(f.createSqlType(SqlTypeName.INTEGER), t.isNullable()),
+                args.get(i)));
+      }
+    }
+    return rex.makeCall(type, StringFunctions.OVERLAY, args);
   }
 
   private static RexNode round(SqlRexContext cx, SqlCall c) {
@@ -195,6 +230,13 @@ final class FlinkNumbers {
               string,
               isFloat ? NumberFunctions.FLOAT_TEXT : NumberFunctions.DOUBLE_TEXT,
               List.of(x)));
+    }
+    if (source.getSqlTypeName() == SqlTypeName.DECIMAL && SqlTypeUtil.inCharFamily(target)) {
+      RexNode x = cx.convertExpression(operand);
+      RelDataType string =
+          f.createTypeWithNullability(
+              f.createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE), x.getType().isNullable());
+      return rex.makeCast(target, rex.makeCall(string, NumberFunctions.DECIMAL_TEXT, List.of(x)));
     }
     if (SqlTypeFamily.BINARY.contains(source) && SqlTypeUtil.inCharFamily(target)) {
       RexNode x = cx.convertExpression(operand);
@@ -325,7 +367,10 @@ final class FlinkNumbers {
     long millisPer = millisPer(unit(c));
     SqlTypeName n1 = cx.getValidator().getValidatedNodeType(c.operand(1)).getSqlTypeName();
     SqlTypeName n2 = cx.getValidator().getValidatedNodeType(c.operand(2)).getSqlTypeName();
-    boolean mixed = n1 != n2 && millisPer > 0 && instant(n1) && instant(n2);
+    // Two DATEs too: Calcite's count went through an INTEGER of seconds, which overflows past 68
+    // years (and Flink's wraps around there).
+    boolean mixed =
+        (n1 != n2 || n1 == SqlTypeName.DATE) && millisPer > 0 && instant(n1) && instant(n2);
     if (!(per > 0 && (instant(n1) || ltz(n1)) && (instant(n2) || ltz(n2))) && !mixed) {
       SqlRexConvertlet std = StandardConvertletTable.INSTANCE.get(c);
       return std == null ? standard(cx, c) : std.convertCall(cx, c);
@@ -333,7 +378,8 @@ final class FlinkNumbers {
     RexNode t1 = wallClock(rex, cx.convertExpression(c.operand(1)));
     RexNode t2 = wallClock(rex, cx.convertExpression(c.operand(2)));
     if (mixed) {
-      // A DATE and a TIMESTAMP: both as milliseconds; Calcite's subtraction mixed days and them.
+      // A DATE and a TIMESTAMP (or two DATEs): both as milliseconds; Calcite's subtraction mixed
+      // days and them.
       RelDataType bigint = f.createSqlType(SqlTypeName.BIGINT);
       RexNode m1 =
           rex.makeReinterpretCast(

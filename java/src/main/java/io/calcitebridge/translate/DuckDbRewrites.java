@@ -33,6 +33,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *       standard one: DuckDB's also counts code points.
  *   <li>A dynamic-columns call ({@code COLUMN_GET}, ...) becomes a call of the backend's
  *       user-defined function for it ({@link DuckDbDynCol}).
+ *   <li>A product of DECIMALs (or a DECIMAL and an integer) of more than 18 digits multiplies
+ *       operands cast to 38 digits: DuckDB multiplies operands of up to 18 digits in 18 digits and
+ *       fails where the product needs more ({@code DECIMAL(10, 3) * INT}, 21 digits).
  *   <li>Comparisons of DOUBLE and FLOAT values that may be NaN, which DuckDB orders above every
  *       number and takes as equal to itself, compare as Java does ({@link NanComparisons}).
  * </ul>
@@ -82,6 +85,25 @@ final class DuckDbRewrites extends RexShuttle {
     }
     if (visited.getOperator() == SqlStdOperatorTable.LOWER) {
       return rex.makeCall(visited.getType(), DuckDbOperators.LOWER, visited.operands);
+    }
+    if (visited.getKind() == SqlKind.TIMES
+        && visited.getType().getSqlTypeName() == SqlTypeName.DECIMAL
+        && visited.getType().getPrecision() > 18) {
+      List<RexNode> wide = new java.util.ArrayList<>();
+      for (RexNode operand : visited.operands) {
+        org.apache.calcite.rel.type.RelDataType t = operand.getType();
+        org.apache.calcite.rel.type.RelDataType to =
+            rex.getTypeFactory()
+                .createTypeWithNullability(
+                    rex.getTypeFactory()
+                        .createSqlType(SqlTypeName.DECIMAL, 38, Math.max(t.getScale(), 0)),
+                    t.isNullable());
+        wide.add(
+            t.getSqlTypeName() == SqlTypeName.DECIMAL || isInteger(operand)
+                ? rex.makeCast(to, operand, true, false)
+                : operand);
+      }
+      return visited.clone(visited.getType(), wide);
     }
     if (visited.getKind() == SqlKind.DIVIDE
         && isInteger(visited.operands.get(0))
