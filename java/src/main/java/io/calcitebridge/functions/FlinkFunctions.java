@@ -85,13 +85,14 @@ public final class FlinkFunctions {
    * takes a VARIANT only ({@link MiscFunctions#TYPEOF} takes any value). Calcite's {@code LAST_DAY}
    * is left out: Flink has no such function, so a call is a validation error ("No match found for
    * function signature LAST_DAY(<DATE>)"), as in Flink. {@code COALESCE} is {@link
-   * ConditionalFunctions#COALESCE}, with Flink's type.
+   * ConditionalFunctions#COALESCE}, with Flink's type, and {@code RAND} {@link MathFunctions#RAND}.
    */
   private static boolean replaced(SqlOperator op) {
     return TemporalFunctions.REPLACED.contains(op)
         || op == SqlStdOperatorTable.ELEMENT
         || op == SqlStdOperatorTable.LAST_DAY
         || op == SqlStdOperatorTable.COALESCE
+        || op == SqlStdOperatorTable.RAND
         || op != MiscFunctions.TYPEOF && op.getName().equals("TYPEOF");
   }
 

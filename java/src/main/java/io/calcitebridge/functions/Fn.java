@@ -290,4 +290,35 @@ final class Fn extends SqlUserDefinedFunction {
       String method) {
     return fn(name, type, operands, impl, method, NullPolicy.STRICT);
   }
+
+  /**
+   * {@code checker}, but refusing a {@code DATE} or {@code TIME} first operand before any coercion,
+   * as Flink's type checks of {@code JSON_STRING} and {@code DATE_FORMAT} do (Calcite's implicit
+   * coercion cast it to what the checker takes).
+   */
+  static SqlOperandTypeChecker notDateOrTime(SqlOperandTypeChecker checker) {
+    return new SqlOperandTypeChecker() {
+      @Override
+      public boolean checkOperandTypes(SqlCallBinding b, boolean throwOnFailure) {
+        SqlTypeName t = b.getOperandType(0).getSqlTypeName();
+        if (t == SqlTypeName.DATE || t == SqlTypeName.TIME) {
+          if (throwOnFailure) {
+            throw b.newValidationSignatureError();
+          }
+          return false;
+        }
+        return checker.checkOperandTypes(b, throwOnFailure);
+      }
+
+      @Override
+      public SqlOperandCountRange getOperandCountRange() {
+        return checker.getOperandCountRange();
+      }
+
+      @Override
+      public String getAllowedSignatures(SqlOperator op, String opName) {
+        return checker.getAllowedSignatures(op, opName);
+      }
+    };
+  }
 }

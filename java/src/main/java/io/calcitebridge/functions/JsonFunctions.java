@@ -17,15 +17,12 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlJsonQueryEmptyOrErrorBehavior;
 import org.apache.calcite.sql.SqlJsonQueryWrapperBehavior;
-import org.apache.calcite.sql.SqlOperandCountRange;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
-import org.apache.calcite.sql.type.SqlOperandTypeChecker;
 import org.apache.calcite.sql.type.SqlReturnTypeInference;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -146,7 +143,7 @@ public final class JsonFunctions {
       strict(
           "JSON_STRING",
           string(ANY),
-          notDateOrTime(
+          Fn.notDateOrTime(
               OperandTypes.or(
                   OperandTypes.NUMERIC,
                   OperandTypes.BOOLEAN,
@@ -183,36 +180,6 @@ public final class JsonFunctions {
 
   public static String isoInstant(long millis) {
     return isoTimestamp(millis) + "Z";
-  }
-
-  /**
-   * {@code checker}, but refusing a {@code DATE} or {@code TIME} operand before any coercion, as
-   * Flink's JSON_STRING does (a DATE was cast to a string here and gave its JSON string).
-   */
-  private static SqlOperandTypeChecker notDateOrTime(SqlOperandTypeChecker checker) {
-    return new SqlOperandTypeChecker() {
-      @Override
-      public boolean checkOperandTypes(SqlCallBinding b, boolean throwOnFailure) {
-        SqlTypeName t = b.getOperandType(0).getSqlTypeName();
-        if (t == SqlTypeName.DATE || t == SqlTypeName.TIME) {
-          if (throwOnFailure) {
-            throw b.newValidationSignatureError();
-          }
-          return false;
-        }
-        return checker.checkOperandTypes(b, throwOnFailure);
-      }
-
-      @Override
-      public SqlOperandCountRange getOperandCountRange() {
-        return checker.getOperandCountRange();
-      }
-
-      @Override
-      public String getAllowedSignatures(SqlOperator op, String opName) {
-        return checker.getAllowedSignatures(op, opName);
-      }
-    };
   }
 
   /**

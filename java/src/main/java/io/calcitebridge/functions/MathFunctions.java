@@ -69,8 +69,17 @@ public final class MathFunctions {
   public static final SqlOperator UUID =
       strict("UUID", string(NEVER), OperandTypes.NILADIC, C, "uuid");
 
+  /**
+   * Flink's {@code RAND([seed])}: {@code NULL} for a {@code NULL} seed, so nullable when the seed
+   * is (Calcite's is {@code DOUBLE NOT NULL} and gave a number). SQL conversion computes it with
+   * Calcite's, under a test of the seed ({@code plan.Convertlets}).
+   */
+  public static final SqlOperator RAND =
+      org.apache.calcite.sql.fun.SqlStdOperatorTable.RAND.withReturnTypeInference(
+          org.apache.calcite.sql.type.ReturnTypes.DOUBLE_NULLABLE);
+
   static final List<SqlOperator> ALL =
-      List.of(LOG, LOG2, SINH, COSH, TANH, E, BIN, HEX, UNHEX, UUID);
+      List.of(LOG, LOG2, SINH, COSH, TANH, E, BIN, HEX, UNHEX, UUID, RAND);
 
   public static double log(double x) {
     return Math.log(x);

@@ -84,8 +84,9 @@ public final class TemporalFunctions {
       strict(
           "DATE_FORMAT",
           string(ALWAYS),
-          OperandTypes.or(
-              OperandTypes.family(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.CHARACTER), SS),
+          Fn.notDateOrTime(
+              OperandTypes.or(
+                  OperandTypes.family(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.CHARACTER), SS)),
           C,
           "dateFormat");
 

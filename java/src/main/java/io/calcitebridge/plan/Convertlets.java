@@ -224,6 +224,9 @@ public final class Convertlets implements SqlRexConvertletTable {
     if (call.getKind() == SqlKind.TRIM) {
       return Convertlets::trim;
     }
+    if (call.getOperator() == io.calcitebridge.functions.MathFunctions.RAND) {
+      return Convertlets::rand;
+    }
     SqlOperator flink = FlinkFunctions.replacing(call.getOperator());
     if (flink != null) {
       return (cx, c) -> {
@@ -381,6 +384,24 @@ public final class Convertlets implements SqlRexConvertletTable {
    * trims nothing), so the call becomes Flink's {@code BTRIM}, {@code LTRIM} or {@code RTRIM}.
    * Calcite's wants a single character.
    */
+  /** Flink's {@code RAND(seed)}: Calcite's, or {@code NULL} when the seed is. */
+  private static RexNode rand(SqlRexContext cx, SqlCall c) {
+    org.apache.calcite.rex.RexBuilder rb = cx.getRexBuilder();
+    List<RexNode> operands = c.getOperandList().stream().map(cx::convertExpression).toList();
+    RexNode random = rb.makeCall(org.apache.calcite.sql.fun.SqlStdOperatorTable.RAND, operands);
+    if (operands.isEmpty() || !operands.get(0).getType().isNullable()) {
+      return random;
+    }
+    RelDataType type = cx.getValidator().getValidatedNodeType(c);
+    return rb.makeCall(
+        type,
+        org.apache.calcite.sql.fun.SqlStdOperatorTable.CASE,
+        List.of(
+            rb.makeCall(org.apache.calcite.sql.fun.SqlStdOperatorTable.IS_NULL, operands.get(0)),
+            rb.makeNullLiteral(type),
+            rb.makeCast(type, random)));
+  }
+
   private static RexNode trim(SqlRexContext cx, SqlCall c) {
     SqlTrimFunction.Flag flag = ((SqlLiteral) c.operand(0)).getValueAs(SqlTrimFunction.Flag.class);
     SqlOperator op =
