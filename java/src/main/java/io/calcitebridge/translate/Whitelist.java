@@ -267,23 +267,21 @@ final class Whitelist {
   }
 
   /** The calls that may take or give a TIMESTAMP_LTZ: they compare or choose instants. */
-  private static final Set<SqlKind> ON_INSTANTS =
-      EnumSet.of(
-          SqlKind.EQUALS,
-          SqlKind.NOT_EQUALS,
-          SqlKind.LESS_THAN,
-          SqlKind.LESS_THAN_OR_EQUAL,
-          SqlKind.GREATER_THAN,
-          SqlKind.GREATER_THAN_OR_EQUAL,
-          SqlKind.IS_DISTINCT_FROM,
-          SqlKind.IS_NOT_DISTINCT_FROM,
-          SqlKind.IS_NULL,
-          SqlKind.IS_NOT_NULL,
-          SqlKind.CASE,
-          SqlKind.COALESCE,
-          SqlKind.SEARCH,
-          SqlKind.IN,
-          SqlKind.NOT_IN);
+  private static final Set<SqlKind> ON_INSTANTS = onInstants();
+
+  private static Set<SqlKind> onInstants() {
+    EnumSet<SqlKind> kinds = EnumSet.copyOf(SqlKind.COMPARISON);
+    kinds.addAll(
+        EnumSet.of(
+            SqlKind.IS_DISTINCT_FROM,
+            SqlKind.IS_NOT_DISTINCT_FROM,
+            SqlKind.IS_NULL,
+            SqlKind.IS_NOT_NULL,
+            SqlKind.CASE,
+            SqlKind.COALESCE,
+            SqlKind.SEARCH));
+    return kinds;
+  }
 
   /**
    * Refuses a TIMESTAMP_LTZ where the translation does not take one. DuckDB computes with a
