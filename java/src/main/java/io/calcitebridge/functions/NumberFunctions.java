@@ -364,6 +364,11 @@ public final class NumberFunctions {
     }
   }
 
+  /** Whether {@code op} writes a number's text as Flink does: a CAST of it to a string. */
+  public static boolean isNumberText(SqlOperator op) {
+    return op == DOUBLE_TEXT || op == FLOAT_TEXT || op == DECIMAL_TEXT;
+  }
+
   public static String decimalText(BigDecimal d) {
     return d.toPlainString();
   }

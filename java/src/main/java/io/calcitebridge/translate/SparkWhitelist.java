@@ -370,9 +370,9 @@ final class SparkWhitelist {
           binary(operand.getType(), "an argument of " + call.getOperator().getName());
         }
       }
-      if (call.getOperator() == io.calcitebridge.functions.NumberFunctions.DOUBLE_TEXT
-          || call.getOperator() == io.calcitebridge.functions.NumberFunctions.FLOAT_TEXT) {
-        // Flink's text of a DOUBLE or FLOAT (FlinkNumbers#cast), which Spark writes otherwise.
+      if (io.calcitebridge.functions.NumberFunctions.isNumberText(call.getOperator())) {
+        // Flink's text of a DOUBLE, FLOAT or DECIMAL (FlinkNumbers#cast), which Spark writes
+        // otherwise.
         throw refuse(
             "a cast of " + call.operands.get(0).getType().getSqlTypeName() + " to a string");
       }

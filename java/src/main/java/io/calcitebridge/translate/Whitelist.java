@@ -399,9 +399,9 @@ final class Whitelist {
           binary(operand.getType(), "an argument of " + call.getOperator().getName());
         }
       }
-      if (call.getOperator() == io.calcitebridge.functions.NumberFunctions.DOUBLE_TEXT
-          || call.getOperator() == io.calcitebridge.functions.NumberFunctions.FLOAT_TEXT) {
-        // Flink's text of a DOUBLE or FLOAT (FlinkNumbers#cast), which DuckDB writes otherwise.
+      if (io.calcitebridge.functions.NumberFunctions.isNumberText(call.getOperator())) {
+        // Flink's text of a DOUBLE, FLOAT or DECIMAL (FlinkNumbers#cast), which DuckDB writes
+        // otherwise.
         throw refuse(
             "a cast of " + call.operands.get(0).getType().getSqlTypeName() + " to a string");
       }
