@@ -36,7 +36,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * Numbers as Flink has them, where Calcite's functions differ: the result type of {@code ROUND} and
  * {@code TRUNCATE} of a DECIMAL, {@code SUBSTRING}'s positions, and the implementations that SQL
  * conversion puts in place of Calcite's casts and calls ({@code
- * io.calcitebridge.plan.Convertlets}): a cast to a DECIMAL of smaller scale rounds half up, a
+ * io.calcitebridge.flink.Convertlets}): a cast to a DECIMAL of smaller scale rounds half up, a
  * string cast to an integer accepts a fraction and drops it, a BYTES cast to a string decodes
  * UTF-8, and {@code TIMESTAMPDIFF} counts months as Flink does ({@code 2023-01-31} to {@code
  * 2023-02-28} is one month).

@@ -1,5 +1,26 @@
 package io.calcitebridge.plan;
 
+import io.calcitebridge.enumerable.JoinRewrite;
+import io.calcitebridge.enumerable.RowKeys;
+import io.calcitebridge.enumerable.SortRewrite;
+import io.calcitebridge.enumerable.ValuesLiterals;
+import io.calcitebridge.flink.CheckedArithmetic;
+import io.calcitebridge.flink.FlinkConstants;
+import io.calcitebridge.flink.NanRanks;
+import io.calcitebridge.flink.NullCollections;
+import io.calcitebridge.flink.RankDistributions;
+import io.calcitebridge.flink.Timestamps;
+import io.calcitebridge.pushdown.FilterPushDownRule;
+import io.calcitebridge.pushdown.LimitPushDownRule;
+import io.calcitebridge.pushdown.NestedProjectionRule;
+import io.calcitebridge.repair.CasePredicates;
+import io.calcitebridge.repair.ConstantGroupKeys;
+import io.calcitebridge.repair.FilterSubQueryRule;
+import io.calcitebridge.repair.MultiLevelCorrelation;
+import io.calcitebridge.repair.NestedSubQueries;
+import io.calcitebridge.repair.OuterJoinSubQueries;
+import io.calcitebridge.repair.SubQueryRules;
+import io.calcitebridge.repair.WindowSubQueries;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptLattice;

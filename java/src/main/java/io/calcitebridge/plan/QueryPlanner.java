@@ -1,5 +1,15 @@
 package io.calcitebridge.plan;
 
+import io.calcitebridge.flink.CheckedArithmetic;
+import io.calcitebridge.flink.Constants;
+import io.calcitebridge.flink.Convertlets;
+import io.calcitebridge.flink.NarrowingCasts;
+import io.calcitebridge.flink.NegativeZero;
+import io.calcitebridge.flink.OutputNames;
+import io.calcitebridge.flink.RowCasts;
+import io.calcitebridge.repair.SemiJoinRules;
+import io.calcitebridge.repair.SubQueryRules;
+import io.calcitebridge.rewrite.CallRewrites;
 import io.calcitebridge.validate.BridgeSqlValidator;
 import io.calcitebridge.validate.DiscoveryRequest;
 import io.calcitebridge.validate.DiscoveryScope;

@@ -5,14 +5,14 @@ import io.calcitebridge.arrow.RowsToArrow;
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.connector.SourceStorage;
+import io.calcitebridge.enumerable.DeferredConstants;
+import io.calcitebridge.enumerable.LiteralRows;
 import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.PositionedException;
-import io.calcitebridge.plan.BridgeTable;
-import io.calcitebridge.plan.BridgeTableScan;
-import io.calcitebridge.plan.DeferredConstants;
-import io.calcitebridge.plan.LiteralRows;
 import io.calcitebridge.plan.PlannerContext;
 import io.calcitebridge.plan.QueryPlanner;
+import io.calcitebridge.pushdown.BridgeTable;
+import io.calcitebridge.pushdown.BridgeTableScan;
 import io.calcitebridge.sql.SqlCreateTable;
 import io.calcitebridge.sql.SqlCreateView;
 import io.calcitebridge.sql.SqlDropObject;
@@ -530,8 +530,8 @@ public final class StatementExecutor {
               parameters,
               null,
               (EnumerableRel)
-                  io.calcitebridge.plan.WindowKeys.apply(
-                      io.calcitebridge.plan.FloatEquality.apply(DeferredConstants.apply(rel))),
+                  io.calcitebridge.enumerable.WindowKeys.apply(
+                      io.calcitebridge.flink.FloatEquality.apply(DeferredConstants.apply(rel))),
               EnumerableRel.Prefer.ARRAY);
       code = new QueryPlan.Compiled(bindable, java.util.Collections.unmodifiableMap(parameters));
       if (plan != null) {

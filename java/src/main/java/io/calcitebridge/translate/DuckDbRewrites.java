@@ -1,7 +1,7 @@
 package io.calcitebridge.translate;
 
 import io.calcitebridge.dyncol.DynColOperators.DynColFunction;
-import io.calcitebridge.plan.Convertlets;
+import io.calcitebridge.flink.Convertlets;
 import java.math.BigDecimal;
 import java.util.List;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
@@ -70,7 +70,7 @@ final class DuckDbRewrites extends RexShuttle {
     if (compared != visited) {
       return compared;
     }
-    if (visited.getOperator() == io.calcitebridge.plan.NanRanks.IS_NAN) {
+    if (visited.getOperator() == io.calcitebridge.flink.NanRanks.IS_NAN) {
       return rex.makeCall(visited.getType(), NanComparisons.ISNAN, visited.operands);
     }
     if (visited.getOperator() == Convertlets.CHAR_LENGTH) {

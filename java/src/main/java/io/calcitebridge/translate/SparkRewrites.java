@@ -1,9 +1,9 @@
 package io.calcitebridge.translate;
 
 import io.calcitebridge.dyncol.DynColOperators;
+import io.calcitebridge.flink.Convertlets;
 import io.calcitebridge.functions.NumberFunctions;
 import io.calcitebridge.functions.TemporalFunctions;
-import io.calcitebridge.plan.Convertlets;
 import java.math.BigDecimal;
 import java.util.List;
 import org.apache.calcite.avatica.util.TimeUnitRange;
@@ -88,7 +88,7 @@ final class SparkRewrites extends RexShuttle {
     if (visited.getOperator() instanceof DynColOperators.DynColFunction) {
       return SparkDynCol.rewrite(rex, call, visited);
     }
-    if (visited.getOperator() == io.calcitebridge.plan.NanRanks.IS_NAN) {
+    if (visited.getOperator() == io.calcitebridge.flink.NanRanks.IS_NAN) {
       return rex.makeCall(visited.getType(), NanComparisons.ISNAN, visited.operands);
     }
     if (visited.getOperator() == Convertlets.CHAR_LENGTH) {

@@ -1,7 +1,7 @@
 package io.calcitebridge.translate;
 
-import io.calcitebridge.plan.BridgeTableScan;
-import io.calcitebridge.plan.LiteralRows;
+import io.calcitebridge.enumerable.LiteralRows;
+import io.calcitebridge.pushdown.BridgeTableScan;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;

@@ -7,7 +7,7 @@ import org.apache.calcite.rel.RelNode;
  * A plan turned into a backend's SQL: the text, and the scans it reads, in order; scan {@code i} is
  * the relation named {@code scan_i}, with the scan's columns. A scan is one of our table scans, or
  * a large {@code VALUES} whose rows the backend reads as data ({@link
- * io.calcitebridge.plan.LiteralRows}).
+ * io.calcitebridge.enumerable.LiteralRows}).
  *
  * @param backend the backend's name
  * @param sql the query, in the backend's dialect

@@ -1,6 +1,6 @@
 package io.calcitebridge.translate;
 
-import io.calcitebridge.plan.BridgeTableScan;
+import io.calcitebridge.pushdown.BridgeTableScan;
 import java.util.EnumSet;
 import java.util.Set;
 import org.apache.calcite.rel.RelFieldCollation;

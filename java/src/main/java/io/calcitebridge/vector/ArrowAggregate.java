@@ -1,6 +1,6 @@
 package io.calcitebridge.vector;
 
-import io.calcitebridge.plan.BridgeTableScan;
+import io.calcitebridge.pushdown.BridgeTableScan;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;

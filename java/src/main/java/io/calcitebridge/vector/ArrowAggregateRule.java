@@ -1,9 +1,9 @@
 package io.calcitebridge.vector;
 
 import io.calcitebridge.catalog.ArrowStorage;
-import io.calcitebridge.plan.BridgeTableScan;
-import io.calcitebridge.plan.RuleConfig;
-import io.calcitebridge.plan.SelectOnly;
+import io.calcitebridge.pushdown.BridgeTableScan;
+import io.calcitebridge.pushdown.SelectOnly;
+import io.calcitebridge.rewrite.RuleConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;

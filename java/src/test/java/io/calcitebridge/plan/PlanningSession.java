@@ -2,6 +2,7 @@ package io.calcitebridge.plan;
 
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.catalog.TableStorage;
+import io.calcitebridge.pushdown.BridgeTable;
 import io.calcitebridge.statement.RowSet;
 import io.calcitebridge.statement.SessionState;
 import io.calcitebridge.statement.StatementExecutor;

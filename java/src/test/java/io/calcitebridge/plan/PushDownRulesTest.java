@@ -3,6 +3,11 @@ package io.calcitebridge.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import io.calcitebridge.pushdown.BridgeTableScan;
+import io.calcitebridge.pushdown.FilterPushDownRule;
+import io.calcitebridge.pushdown.LimitPushDownRule;
+import io.calcitebridge.pushdown.NestedProjectionRule;
+import io.calcitebridge.rewrite.RuleConfig;
 import java.util.List;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleOperand;

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.calcitebridge.catalog.CatalogTable;
+import io.calcitebridge.pushdown.BridgeTable;
+import io.calcitebridge.pushdown.BridgeTableScan;
 import io.calcitebridge.validate.DiscoveryScope;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;

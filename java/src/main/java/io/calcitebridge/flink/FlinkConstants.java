@@ -1,0 +1,103 @@
+package io.calcitebridge.flink;
+
+import io.calcitebridge.errors.ErrorKind;
+import io.calcitebridge.errors.PositionedException;
+import io.calcitebridge.functions.NumberFunctions;
+import io.calcitebridge.rewrite.CallRewrites;
+import java.math.BigDecimal;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/**
+ * What Flink's planner does to a constant expression, which it computes while planning (its {@code
+ * ExpressionReducer}), kept where the answer shows it:
+ *
+ * <ul>
+ *   <li>A constant division whose divisor is zero ({@code CAST(1 AS DOUBLE) / 0}, {@code 1 / 0.0},
+ *       {@code x / CAST(0 AS DOUBLE)} with a constant {@code x}), of any numeric type, fails with
+ *       "Division by zero": Flink checks the divisor before it computes the quotient, so a DOUBLE
+ *       quotient is not Infinity or NaN. A division over a column computes as the engine does (a
+ *       DOUBLE divided by zero is Infinity, as in Flink).
+ *   <li>A constant DOUBLE or FLOAT is a literal, whose zero has no sign: {@code CEIL(CAST(-0.5 AS
+ *       DOUBLE))}, {@code LOG(0, 8)} and {@code CAST('-0.0' AS DOUBLE)} are 0.0, while the same
+ *       functions of a column give -0.0, as in Flink. Each constant floating-point expression of a
+ *       projection is written {@code CASE WHEN e = 0 THEN 0.0 ELSE e END}, so every backend answers
+ *       the same.
+ * </ul>
+ *
+ * <p>Runs on the logical plan, before any backend is chosen.
+ */
+public final class FlinkConstants {
+  private FlinkConstants() {}
+
+  public static RelNode apply(RelNode rel) {
+    return CallRewrites.everyExpression(
+        rel, node -> new Folded(node.getCluster().getRexBuilder(), node instanceof Project));
+  }
+
+  private static final class Folded extends RexShuttle {
+    private final RexBuilder rex;
+    private final boolean unsignedZeros;
+
+    Folded(RexBuilder rex, boolean unsignedZeros) {
+      this.rex = rex;
+      this.unsignedZeros = unsignedZeros;
+    }
+
+    @Override
+    public RexNode visitLiteral(RexLiteral literal) {
+      if (unsignedZeros
+          && NegativeZero.floating(literal.getType())
+          && literal.getValue() instanceof Number n
+          && n.doubleValue() == 0.0
+          && 1 / n.doubleValue() < 0) {
+        return rex.makeApproxLiteral(BigDecimal.ZERO, literal.getType());
+      }
+      return literal;
+    }
+
+    @Override
+    public RexNode visitCall(RexCall call) {
+      if (!RexUtil.isConstant(call) || !RexUtil.isDeterministic(call)) {
+        return super.visitCall(call);
+      }
+      checkDivisor(call);
+      if (unsignedZeros && NegativeZero.floating(call.getType())) {
+        return NegativeZero.zero(rex, call);
+      }
+      return call;
+    }
+
+    /** Fails as Flink's planner does when a constant division's divisor is zero. */
+    private void checkDivisor(RexCall call) {
+      RexNode divisor;
+      if (call.getKind() == SqlKind.DIVIDE) {
+        divisor = call.getOperands().get(call.getOperands().size() - 1);
+      } else if (call.getOperator() == NumberFunctions.DECIMAL_DIVIDE) {
+        divisor = call.getOperands().get(1);
+      } else {
+        return;
+      }
+      RexNode dividend = Constants.fold(rex, call.getOperands().get(0));
+      RexNode value = Constants.fold(rex, divisor);
+      if (value instanceof RexLiteral literal
+          && !RexLiteral.isNullLiteral(dividend)
+          && literal.getValue() instanceof Number n
+          && (n instanceof BigDecimal d ? d.signum() == 0 : n.doubleValue() == 0.0)) {
+        SqlParserPos pos = call.getParserPosition();
+        if (pos.equals(SqlParserPos.ZERO)) {
+          throw new ArithmeticException("Division by zero");
+        }
+        throw new PositionedException(ErrorKind.EXECUTION, "Division by zero", pos);
+      }
+    }
+  }
+}

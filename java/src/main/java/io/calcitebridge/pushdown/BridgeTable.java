@@ -1,0 +1,135 @@
+package io.calcitebridge.pushdown;
+
+import io.calcitebridge.catalog.CatalogTable;
+import io.calcitebridge.catalog.ColumnDef;
+import io.calcitebridge.catalog.ColumnKind;
+import io.calcitebridge.catalog.TableDef;
+import io.calcitebridge.catalog.TableStorage;
+import io.calcitebridge.validate.DiscoveryScope;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.ColumnStrategy;
+import org.apache.calcite.schema.TranslatableTable;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql2rel.InitializerContext;
+import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * A catalog table as Calcite sees it.
+ *
+ * <p>Its row type lists every declared column. Computed columns use Calcite's own {@link
+ * ColumnStrategy#VIRTUAL} mechanism: the scan produces the other columns and the SQL-to-rel
+ * converter adds a projection computing them from their expressions.
+ */
+public final class BridgeTable extends AbstractTable implements TranslatableTable, CatalogTable {
+  private final TableDef def;
+  private final TableStorage storage;
+  private final Function<String, SqlNode> expressionParser;
+  private final InitializerFactory initializer = new InitializerFactory();
+
+  public BridgeTable(
+      TableDef def, TableStorage storage, Function<String, SqlNode> expressionParser) {
+    this.def = def;
+    this.storage = storage;
+    this.expressionParser = expressionParser;
+  }
+
+  /** This table with the columns of {@code def} (a statement's discovered columns added). */
+  public BridgeTable withDef(TableDef newDef) {
+    return new BridgeTable(newDef, storage.forDef(newDef), expressionParser);
+  }
+
+  @Override
+  public TableDef def() {
+    return def;
+  }
+
+  @Override
+  public TableStorage storage() {
+    return storage;
+  }
+
+  /** The definition the current statement sees: the DDL's, plus any discovered columns. */
+  private TableDef effectiveDef() {
+    DiscoveryScope scope = DiscoveryScope.current();
+    List<ColumnDef> extra = scope == null ? null : scope.discovered(def.name());
+    return extra == null ? def : def.withColumns(extra);
+  }
+
+  @Override
+  public RelDataType getRowType(RelDataTypeFactory typeFactory) {
+    DiscoveryScope scope = DiscoveryScope.current();
+    if (scope != null) {
+      scope.saw(this);
+    }
+    return effectiveDef().rowType(typeFactory);
+  }
+
+  @Override
+  public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
+    // The columns discovered for the statement are those of the table's row type that the
+    // definition lacks (Calcite's ViewTable converts a view's scans again, outside the scope).
+    List<ColumnDef> extra = new java.util.ArrayList<>();
+    for (var field : relOptTable.getRowType().getFieldList()) {
+      if (def.indexOf(field.getName()) < 0) {
+        extra.add(ColumnDef.dynamic(field.getName(), field.getType()));
+      }
+    }
+    BridgeTable table = extra.isEmpty() ? this : withDef(def.withColumns(extra));
+    return new BridgeTableScan(context.getCluster(), relOptTable, table, context.getTableHints());
+  }
+
+  @Override
+  public <C extends Object> @Nullable C unwrap(Class<C> aClass) {
+    if (aClass.isInstance(initializer)) {
+      return aClass.cast(initializer);
+    }
+    return super.unwrap(aClass);
+  }
+
+  /**
+   * The column at {@code iColumn} of {@code table}'s row type. Looked up by name: a statement's
+   * discovered columns are in the row type but in no definition outside that statement.
+   */
+  private ColumnDef column(RelOptTable table, int iColumn) {
+    String name = table.getRowType().getFieldNames().get(iColumn);
+    int i = def.indexOf(name);
+    if (i >= 0) {
+      return def.columns().get(i);
+    }
+    return ColumnDef.dynamic(name, table.getRowType().getFieldList().get(iColumn).getType());
+  }
+
+  /** Computes computed columns from their expressions; every other column defaults to NULL. */
+  private final class InitializerFactory extends NullInitializerExpressionFactory {
+    @Override
+    public ColumnStrategy generationStrategy(RelOptTable table, int iColumn) {
+      ColumnDef c = column(table, iColumn);
+      if (c.kind() == ColumnKind.COMPUTED) {
+        return ColumnStrategy.VIRTUAL;
+      }
+      return c.type().isNullable() ? ColumnStrategy.NULLABLE : ColumnStrategy.NOT_NULLABLE;
+    }
+
+    @Override
+    public RexNode newColumnDefaultValue(
+        RelOptTable table, int iColumn, InitializerContext context) {
+      ColumnDef c = column(table, iColumn);
+      if (c.kind() != ColumnKind.COMPUTED || c.expression() == null) {
+        return super.newColumnDefaultValue(table, iColumn, context);
+      }
+      SqlNode parsed = expressionParser.apply(c.expression());
+      RelDataType scanType = effectiveDef().scanRowType(context.getRexBuilder().getTypeFactory());
+      SqlNode validated = context.validateExpression(scanType, parsed);
+      RexNode rex = context.convertExpression(validated);
+      return context.getRexBuilder().ensureType(c.type(), rex, true);
+    }
+  }
+}
