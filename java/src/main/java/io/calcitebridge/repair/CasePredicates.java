@@ -32,6 +32,11 @@ import org.apache.calcite.sql.SqlKind;
  * ReduceExpressionsRule.pushPredicateIntoCase} decides where it applies), but each pushed call,
  * each CASE built from them and each call above them is NULL-able when an operand has become so.
  * Calcite's own push then finds nothing left to do.
+ *
+ * <p>Defect: no JIRA; {@code SELECT x FROM dd WHERE x IS DISTINCT FROM NULLIF(CAST(0.0 AS DOUBLE) +
+ * 2, COALESCE(x, CAST(1.5 AS DOUBLE)))} loses the row where {@code x} is NULL. Can go when, with it
+ * out of {@code OptimizerProgram}, {@code CasePredicatesTest} and the cases {@code
+ * case_predicate_*} of {@code tests/fixtures/correctness.sql} pass.
  */
 public final class CasePredicates {
   private CasePredicates() {}

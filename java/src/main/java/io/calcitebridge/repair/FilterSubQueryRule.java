@@ -28,6 +28,11 @@ import org.apache.calcite.tools.RelBuilder;
  * passed the filter. A logic other than "all three values" only holds through AND, OR and NOT;
  * below any other operator (a comparison of booleans, say) the sub-query needs all three values.
  * The rest of the rule is Calcite's {@code matchFilter}.
+ *
+ * <p>Defect: no JIRA; {@code SELECT COUNT(*) FROM o WHERE NOT (FALSE >= (a IN (SELECT a FROM s)))}
+ * counts the rows whose IN is UNKNOWN. Can go when, with Calcite's {@code
+ * CoreRules.FILTER_SUB_QUERY_TO_CORRELATE} in its place, the cases {@code m6_*} of {@code
+ * tests/fixtures/correctness.sql} pass.
  */
 public final class FilterSubQueryRule extends SubQueryRules.Rule {
   public static final FilterSubQueryRule INSTANCE = new FilterSubQueryRule();

@@ -22,6 +22,11 @@ import org.apache.calcite.rel.core.CorrelationId;
  * correlations stay and Calcite's engine runs them as nested loops, which give the right answer;
  * the DuckDB translation does not take a {@code Correlate}, so {@code auto} runs it on Calcite's
  * engine.
+ *
+ * <p>Defect: CALCITE-5413 and CALCITE-5716. Can go when, with it out of {@code OptimizerProgram},
+ * the cases {@code two_level_*} and {@code skipping_level_not_exists} of {@code
+ * tests/fixtures/correctness.sql} and {@code
+ * SubQueryRulesTest.aSubQueryCorrelatedWithTwoLevelsKeepsItsCorrelations} pass.
  */
 public final class MultiLevelCorrelation {
   private MultiLevelCorrelation() {}

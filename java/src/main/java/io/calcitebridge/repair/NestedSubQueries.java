@@ -25,6 +25,12 @@ import org.apache.calcite.rex.RexUtil;
  * input then uses the correlation variable ("variable $cor0 must not be used by left input to
  * correlation"; in a projection, "Decorrelation produced a relation with a different type"). Runs
  * on filters and projections, before sub-queries are removed.
+ *
+ * <p>Defect: no JIRA; the reproduction is the case {@code fz_in_over_case_of_correlated_not_in} of
+ * {@code tests/fixtures/correctness.sql}. Can go when, with it out of {@code OptimizerProgram}, the
+ * cases {@code fz_in_over_case_of_correlated_not_in*} and {@code
+ * fz_correlated_scalar_in_correlated_in} and {@code
+ * SubQueryRulesTest.aCorrelatedSubQueryInTheLeftOfAnInIsRemovedOnItsOwn} pass.
  */
 public final class NestedSubQueries {
   private NestedSubQueries() {}

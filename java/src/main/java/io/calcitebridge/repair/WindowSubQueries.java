@@ -24,6 +24,12 @@ import org.apache.calcite.rex.RexSubQuery;
  * (PARTITION BY $k)} over a projection of the input's columns and {@code $k = i IN (SELECT ...)}.
  * The same holds for a sub-query computed in a derived table, as Calcite's converter merges that
  * table's projection into the window's.
+ *
+ * <p>Defect: no JIRA; {@code SELECT SUM(i) OVER (PARTITION BY i IN (SELECT i FROM t WHERE i > 0))
+ * FROM t} fails ("not found: IN(...)"). Can go when, with it out of {@code OptimizerProgram}, the
+ * cases {@code sub_query_in_window_*} and {@code
+ * sub_query_computed_in_a_derived_table_for_a_window} of {@code tests/fixtures/internal_errors.sql}
+ * pass.
  */
 public final class WindowSubQueries extends RelRule<RuleConfig<WindowSubQueries>> {
   /** The rule's configuration: a projection with a sub-query inside a window function. */
