@@ -1,9 +1,11 @@
 """Checks the imports inside the ``calcite_bridge`` package: no cycles, and the layer order below.
 
-Every import counts, at module level or inside a function; imports under ``if TYPE_CHECKING:``
-don't, as they never run. Importing ``a.b.c`` also imports the packages ``a.b`` and ``a`` (their
-``__init__`` runs first), so the checker adds those edges too, except for packages the
-importing module is itself inside (they are already initialised when it runs).
+Every import counts, at module level or inside a function. Imports under ``if TYPE_CHECKING:``
+never run, so they make no cycle; but they are dependencies all the same, so they must keep the
+layers too (a type a lower module needs from a higher one belongs in a ``Protocol`` of the lower
+module, as ``table_api.QueryRunner`` is). Importing ``a.b.c`` also imports the packages ``a.b``
+and ``a`` (their ``__init__`` runs first), so the checker adds those edges too, except for
+packages the importing module is itself inside (they are already initialised when it runs).
 
 Layers, lowest first; a module may import modules of its own layer or of a lower one:
 
@@ -94,17 +96,20 @@ def _is_type_checking(test: ast.expr) -> bool:
     return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
 
 
-def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
-    """Every import statement, at any depth, outside ``if TYPE_CHECKING:`` blocks."""
-    pending: list[ast.AST] = [tree]
+def _imports(tree: ast.AST, type_only: bool = False) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement, at any depth, outside ``if TYPE_CHECKING:`` blocks; or, with
+    ``type_only``, every one inside such a block."""
+    pending: list[tuple[ast.AST, bool]] = [(tree, False)]
     while pending:
-        node = pending.pop()
+        node, checking = pending.pop()
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            yield node
+            if checking == type_only:
+                yield node
         elif isinstance(node, ast.If) and _is_type_checking(node.test):
-            pending.extend(node.orelse)
+            pending.extend((child, True) for child in node.body)
+            pending.extend((child, checking) for child in node.orelse)
         else:
-            pending.extend(ast.iter_child_nodes(node))
+            pending.extend((child, checking) for child in ast.iter_child_nodes(node))
 
 
 def _targets(
@@ -128,8 +133,12 @@ def _targets(
         yield child if child in modules else base
 
 
-def build_graph(package_dir: Path) -> tuple[Graph, list[str]]:
-    """The import graph of the package, and the imports of package modules that don't exist."""
+def build_graph(package_dir: Path, type_only: bool = False) -> tuple[Graph, list[str]]:
+    """The import graph of the package, and the imports of package modules that don't exist.
+
+    With ``type_only``, the graph of the imports under ``if TYPE_CHECKING:`` instead: each edge
+    goes to the imported module alone, as nothing runs (no package ``__init__`` either).
+    """
     modules = find_modules(package_dir)
     root = package_dir.name
     graph: Graph = {name: {} for name in modules}
@@ -137,7 +146,7 @@ def build_graph(package_dir: Path) -> tuple[Graph, list[str]]:
     for module, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         ancestors = {".".join(module.split(".")[:i]) for i in range(1, module.count(".") + 1)}
-        for node in _imports(tree):
+        for node in _imports(tree, type_only):
             is_package = path.name == "__init__.py"
             for target in _targets(module, is_package, node, modules):
                 if target != root and not target.startswith(root + "."):
@@ -146,7 +155,7 @@ def build_graph(package_dir: Path) -> tuple[Graph, list[str]]:
                     problems.append(f"{path}:{node.lineno}: {module} imports {target}, no module")
                     continue
                 parts = target.split(".")
-                implied = [".".join(parts[:i]) for i in range(1, len(parts))]
+                implied = [] if type_only else [".".join(parts[:i]) for i in range(1, len(parts))]
                 for name in [target, *(p for p in implied if p not in ancestors)]:
                     if name != module:
                         graph[module].setdefault(name, (path, node.lineno))
@@ -218,19 +227,23 @@ def _layer_of(module: str, layers: Sequence[tuple[str, tuple[str, ...]]]) -> int
     return None
 
 
-def layer_problems(graph: Graph, layers: Sequence[tuple[str, tuple[str, ...]]]) -> list[str]:
-    """Modules in no layer, and imports of a higher layer."""
+def layer_problems(
+    graph: Graph, layers: Sequence[tuple[str, tuple[str, ...]]], how: str = ""
+) -> list[str]:
+    """Modules in no layer (unless ``how`` names type-only imports), and imports of a higher
+    layer; ``how`` (" under TYPE_CHECKING") says which kind of import the message is about."""
     problems: list[str] = []
     for module in sorted(graph):
         level = _layer_of(module, layers)
         if level is None:
-            problems.append(f"{module} is in no layer: give it one in {Path(__file__).name}")
+            if not how:
+                problems.append(f"{module} is in no layer: give it one in {Path(__file__).name}")
             continue
         for target, (path, line) in sorted(graph[module].items()):
             target_level = _layer_of(target, layers)
             if target_level is not None and target_level > level:
                 problems.append(
-                    f"{path}:{line}: {module} (layer {layers[level][0]!r}) imports {target}"
+                    f"{path}:{line}: {module} (layer {layers[level][0]!r}) imports{how} {target}"
                     f" (layer {layers[target_level][0]!r}), which is above it"
                 )
     return problems
@@ -253,6 +266,8 @@ def check(
         problems.append(f"import cycle among {', '.join(members)}; for example " + ", ".join(steps))
     if layers is not None:
         problems.extend(layer_problems(graph, layers))
+        type_graph, _ = build_graph(package_dir, type_only=True)
+        problems.extend(layer_problems(type_graph, layers, " under TYPE_CHECKING"))
     return problems
 
 

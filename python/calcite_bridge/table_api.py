@@ -6,15 +6,25 @@ the column expansion strategy applies to it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pyarrow as pa
 
 from ._sql import quote_identifier
 
 if TYPE_CHECKING:
-    from .environment import Environment
     from .result import Result
+
+
+class QueryRunner(Protocol):
+    """What a Table needs of the environment that made it (an ``Environment`` is one): this module
+    is below ``environment``, which imports it, so it names no ``Environment``."""
+
+    def validate(self, sql: str) -> pa.Schema: ...
+
+    def sql(self, sql: str) -> Result: ...
+
+    def explain(self, sql: str, format: str = "text") -> str: ...
 
 
 class Table:
@@ -22,7 +32,7 @@ class Table:
 
     def __init__(
         self,
-        env: Environment,
+        env: QueryRunner,
         source: str,
         *,
         items: tuple[str, ...] = ("*",),
