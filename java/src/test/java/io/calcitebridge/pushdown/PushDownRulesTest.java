@@ -1,12 +1,8 @@
-package io.calcitebridge.plan;
+package io.calcitebridge.pushdown;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import io.calcitebridge.pushdown.BridgeTableScan;
-import io.calcitebridge.pushdown.FilterPushDownRule;
-import io.calcitebridge.pushdown.LimitPushDownRule;
-import io.calcitebridge.pushdown.NestedProjectionRule;
 import io.calcitebridge.rewrite.RuleConfig;
 import java.util.List;
 import org.apache.calcite.plan.RelOptRule;
