@@ -26,11 +26,8 @@ import org.apache.calcite.tools.RelBuilder;
  * (a FULL join {@code ON EXISTS (...)} matched rows it must not). The decorrelator leaves the
  * rewritten form as it is.
  *
- * <p>Defect: no JIRA; {@code SELECT a, EXISTS (SELECT 1 FROM fe) FROM ts WHERE NOT EXISTS (SELECT 1
- * FROM l WHERE l.a = ts.b)} gives TRUE for the {@code EXISTS} over the empty {@code fe}. Can go
- * when, with it out of {@code OptimizerProgram}, the cases {@code
- * fz_full_join_on_empty_exists_with_correlated_filter} and {@code
- * fz_exists_over_no_rows_with_correlated_filter} of {@code tests/fixtures/correctness.sql} pass.
+ * <p>Defect: no JIRA, reproduced above. It can go when the cases {@code
+ * fz_*exists*_with_correlated_filter} of {@code tests/fixtures/correctness.sql} pass without it.
  */
 public final class ConstantGroupKeys {
   private ConstantGroupKeys() {}

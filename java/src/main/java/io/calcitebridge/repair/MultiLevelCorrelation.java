@@ -23,10 +23,8 @@ import org.apache.calcite.rel.core.CorrelationId;
  * the DuckDB translation does not take a {@code Correlate}, so {@code auto} runs it on Calcite's
  * engine.
  *
- * <p>Defect: CALCITE-5413 and CALCITE-5716. Can go when, with it out of {@code OptimizerProgram},
- * the cases {@code two_level_*} and {@code skipping_level_not_exists} of {@code
- * tests/fixtures/correctness.sql} and {@code
- * SubQueryRulesTest.aSubQueryCorrelatedWithTwoLevelsKeepsItsCorrelations} pass.
+ * <p>It can go when the cases {@code two_level_*} and {@code skipping_level_not_exists} of {@code
+ * tests/fixtures/correctness.sql} pass without it.
  */
 public final class MultiLevelCorrelation {
   private MultiLevelCorrelation() {}

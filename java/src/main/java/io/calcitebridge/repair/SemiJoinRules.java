@@ -19,10 +19,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * ({@code SemiJoinRule#perform} compares the join keys with the group keys, and an empty condition
  * equals an empty group key).
  *
- * <p>Defect: no JIRA; {@code SELECT * FROM ts WHERE b IN (SELECT a FROM ts WHERE a = 99) OR a <=
- * 10} gives no row. Can go when, with Calcite's {@code CoreRules.JOIN_TO_SEMI_JOIN} and {@code
- * PROJECT_TO_SEMI_JOIN} in their place, the cases {@code s1_*} of {@code
- * tests/fixtures/correctness.sql} pass.
+ * <p>It can go when the cases {@code s1_*} of {@code tests/fixtures/correctness.sql} pass with
+ * Calcite's rules.
  */
 public final class SemiJoinRules {
   private SemiJoinRules() {}

@@ -32,17 +32,11 @@ import org.apache.calcite.util.Util;
  * CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE}, {@code JOIN_SUB_QUERY_TO_CORRELATE}), each sub-query
  * rewritten as {@link #rewrite} says.
  *
- * <p>Defects, none with a JIRA, each with its reproduction and test: the NOT NULL IN and its logic
- * ({@link #builderConfig}, {@link #rewrite}), cases {@code fz_in_literal_null_row_*} of {@code
- * tests/fixtures/correctness.sql}; {@code NULL NOT IN} a correlated empty sub-query, UNKNOWN where
- * it is TRUE, cases {@code fz_null_not_in_correlated_*} and {@code
- * SubQueryRulesTest.nullNotInACorrelatedSubQueryIsTrueOverNoRows}; the join condition pushed while
- * converting ({@link #converterConfig}), cases {@code fz_*_over_full_join_on_left_is_null} and
- * {@code SubQueryRulesTest.aSelectedSubQueryOverAJoinOnALeftColumnReadsTheRightColumns}; {@code
- * RexSimplify.simplifyCase} ({@link #simplifyWithoutSubQueries}), cases {@code
- * fz_case_over_not_distinct_of_case_true*} and {@code
- * SubQueryRulesTest.aCaseOverNotDistinctFromACaseIsUnknownForNull}. A part can go when its tests
- * pass with Calcite's own behaviour in its place.
+ * <p>Defects: no JIRA; the cases of {@code tests/fixtures/correctness.sql} that reproduce them tell
+ * when each part can go: {@code fz_in_literal_null_row_*} ({@link #builderConfig}, {@link
+ * #rewrite}), {@code fz_null_not_in_correlated_*} ({@link #nullInCorrelated}), {@code
+ * fz_*_over_full_join_on_left_is_null} ({@link #converterConfig}), {@code
+ * fz_case_over_not_distinct_of_case_true*} ({@link #simplifyWithoutSubQueries}).
  */
 public final class SubQueryRules {
   private SubQueryRules() {}
