@@ -23,7 +23,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * #key} wraps a value holding ROWs (a ROW, an ARRAY or MAP of them, nested) in a {@link Key}, equal
  * to another when their fields are, NULL fields equal to each other as grouping has them; {@link
  * #value} gives the value back, typed as before. Not in the operator table: the planner puts them
- * in plans for Calcite's engine ({@code plan/RowKeys}).
+ * in plans for Calcite's engine ({@code enumerable/RowKeys}).
  */
 public final class RowKeyValues {
   private RowKeyValues() {}

@@ -305,7 +305,7 @@ final class Whitelist {
 
   /**
    * {@code CAST('NaN' AS DOUBLE)} (or FLOAT): planning keeps a NaN as this cast ({@code
-   * plan/Constants}), which DuckDB and Spark compute as the reference does.
+   * flink/Constants}), which DuckDB and Spark compute as the reference does.
    */
   static boolean nan(RexCall cast) {
     return SqlTypeFamily.APPROXIMATE_NUMERIC.contains(cast.getType())
