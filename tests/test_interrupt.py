@@ -32,7 +32,8 @@ def test_ctrl_c_stops_the_statement_and_its_work(backend: str, rows: int) -> Non
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "started"
-        assert child.stdout.readline().strip() == "running"
+        running = child.stdout.readline()
+        assert running.strip() == "running", running
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=60)
     finally:

@@ -72,7 +72,7 @@ try:
         env.sql(CROSS, backend="enumerable").to_arrow_table()
     elif case == "planning":
         # Planning 60 tables takes at least 6 CPU-s on the test machine once the JIT is warm
-        # (12 s cold, 8-27 s wall with both cores busy): over 100 times the 50 ms budget, so no
+        # (12 CPU-s cold, 8-27 s wall on the loaded machine): over 100 times the 50 ms budget, so no
         # machine plans it in time.
         env.config.set("planner.timeout", "50 ms")
         n = 60
@@ -85,7 +85,7 @@ try:
         ).to_arrow_table()
     elif case == "or_chain":
         # Parsing, validating and converting 10^4 ORs took 1.84 s in this helper on an idle
-        # test machine and 4-8 s with both cores busy (over 3.8 CPU-s warm): 35 times the 50 ms
+        # test machine and 6-10 s on a loaded one (at least 3.8 CPU-s warm): 35 times the 50 ms
         # budget on an idle machine, so no machine finishes it in time.
         env.config.set("planner.timeout", "50 ms")
         terms = " OR ".join(f"x = {i}" for i in range(10_000))
