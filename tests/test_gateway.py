@@ -31,7 +31,10 @@ from conftest import GATEWAY_TOKEN, ROOT
 from test_startup import LONG_QUERY
 
 TIMEOUT = 300  # only a guard against a hang
-QUICK = 5.0  # seconds: a refused connection must not take longer than this
+# A refused connection answers at once: far below the 60 s it is given to reach the gateway,
+# with room for a machine whose cores are both busy.
+QUICK = 10.0
+REACH = 60.0
 
 
 @pytest.fixture
@@ -50,14 +53,14 @@ def _free_port() -> int:
 def test_a_wrong_token_is_refused_quickly(gateway_address: str) -> None:
     start = time.monotonic()
     with pytest.raises(cb.GatewayError, match="refused the token"):
-        cb.connect(gateway=gateway_address, token="not-the-token")
+        cb.connect(gateway=gateway_address, token="not-the-token", timeout=REACH)
     assert time.monotonic() - start < QUICK
 
 
 def test_an_unreachable_port_fails_quickly() -> None:
     start = time.monotonic()
     with pytest.raises(cb.GatewayError, match=r"No gateway answers at 127\.0\.0\.1:") as info:
-        cb.connect(gateway=f"127.0.0.1:{_free_port()}", token="t")
+        cb.connect(gateway=f"127.0.0.1:{_free_port()}", token="t", timeout=REACH)
     assert "calcite-bridge gateway" in str(info.value)
     assert time.monotonic() - start < QUICK
 
@@ -238,8 +241,8 @@ def test_ctrl_c_cancels_a_statement_in_the_gateway(gateway_address: str) -> None
             time.sleep(1.0)  # let the query get going
             print("ready", flush=True)
 
-        threading.Thread(target=announce, daemon=True).start()
         start = time.monotonic()
+        threading.Thread(target=announce, daemon=True).start()
         try:
             env.sql({LONG_QUERY!r}).to_pylist()
             print("finished without interruption")
@@ -553,7 +556,8 @@ def test_a_statement_past_its_timeout_stops_on_the_gateway(gw: cb.Environment) -
         with pytest.raises(cb.TimeoutError, match=r"execution\.timeout"):
             gw.sql(cross, timeout=timeout).to_arrow_table()
         elapsed = time.monotonic() - start
-        assert elapsed < 2 + 1.5, f"raised {elapsed:.2f} s after a 2 s limit"
+        # 2.7 * 10^10 triples take minutes on any machine; 3 s of room for a loaded one.
+        assert elapsed < 2 + 3, f"raised {elapsed:.2f} s after a 2 s limit"
     gw.config.reset("execution.timeout")
     assert gw.sql("SELECT COUNT(*) AS n FROM big").to_pylist() == [{"n": 3000}]
 

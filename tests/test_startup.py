@@ -277,17 +277,27 @@ def test_ctrl_c_while_a_batch_is_freed_is_raised_after_its_release() -> None:
 
 
 def test_ctrl_c_in_the_cli_prints_cancelled_and_exits_130() -> None:
-    # The CLI prints nothing before the result, so a wrapper says when the query is under way.
+    # The CLI prints nothing before the result, so a wrapper says when the query is under way:
+    # once the CLI has handed the query to the environment (after the JVM's start-up, however
+    # long it takes), plus a second for the query to get going. The query would run for days.
     script = textwrap.dedent(
         f"""
         import sys, threading, time
         from calcite_bridge.cli import main
+        from calcite_bridge.environment import Environment
 
         def announce():
-            time.sleep(8.0)  # start-up, catalog and the first part of the query
+            time.sleep(1.0)  # let the query get going
             print("ready", flush=True)
 
-        threading.Thread(target=announce, daemon=True).start()
+        execute = Environment.execute
+
+        def announcing_execute(self, sql, *args, **kwargs):
+            if "VALUES" in sql:  # the query, not a statement the CLI may run first
+                threading.Thread(target=announce, daemon=True).start()
+            return execute(self, sql, *args, **kwargs)
+
+        Environment.execute = announcing_execute
         # Calcite's engine: a SIGINT while DuckDB plans this 8,000-branch UNION once left the
         # process running (see the issue notes); the API test above covers DuckDB.
         sys.argv = [

@@ -45,13 +45,18 @@ class SlowSource:
 
 case = sys.argv[1]
 env = cb.connect()
-rows = {"duckdb": 300_000, "memory": 100_000, "arrow": 100_000}.get(case, 30_000)
+rows = {"duckdb": 1_000_000, "memory": 100_000, "arrow": 100_000}.get(case, 30_000)
 env.register_arrow("big", pa.table({"x": pa.array(range(rows), pa.int64())}))
 env.sql("SELECT COUNT(*) AS n FROM big").to_pylist()  # the JVM and DuckDB started
 CROSS = "SELECT a.x, b.x AS y FROM big a, big b WHERE a.x + b.x < 0"
 print("started", flush=True)
 start = time.monotonic()
 try:
+    # The cross joins below would run for minutes: 9 * 10^8 pairs on Calcite's engine (about
+    # 5 * 10^6 pairs/s on the test machine, so over 50 times the 2 s limit), 10^12 on DuckDB
+    # (over 10^3 core-seconds at 10^9 pairs/s, faster than DuckDB ran them here, so past the
+    # limit on a machine of many cores too); the VALUES join has 8.1 * 10^9 combinations and
+    # the slow source computes for a minute.
     if case in ("enumerable", "duckdb"):
         env.sql(CROSS, backend=case, timeout=2).to_arrow_table()
     elif case == "values":
@@ -66,8 +71,10 @@ try:
         env.config.set("execution.timeout", "2 s")
         env.sql(CROSS, backend="enumerable").to_arrow_table()
     elif case == "planning":
-        # 60 tables plan in about a second on two cores, five times the budget.
-        env.config.set("planner.timeout", "200 ms")
+        # Planning 60 tables takes at least 6 CPU-s on the test machine once the JIT is warm
+        # (12 CPU-s cold, 8-27 s wall on the loaded machine): over 100 times the 50 ms budget, so no
+        # machine plans it in time.
+        env.config.set("planner.timeout", "50 ms")
         n = 60
         tables = ", ".join(f"big t{i}" for i in range(n))
         joins = " AND ".join(f"t{i}.x = t{i + 1}.x + {i}" for i in range(n - 1))
@@ -77,7 +84,10 @@ try:
             "SELECT a.x, b.x AS y FROM big a, big b ORDER BY a.x + b.x", backend="enumerable"
         ).to_arrow_table()
     elif case == "or_chain":
-        env.config.set("planner.timeout", "2 s")
+        # Parsing, validating and converting 10^4 ORs took 1.84 s in this helper on an idle
+        # test machine and 6-10 s on a loaded one (at least 3.8 CPU-s warm): 35 times the 50 ms
+        # budget on an idle machine, so no machine finishes it in time.
+        env.config.set("planner.timeout", "50 ms")
         terms = " OR ".join(f"x = {i}" for i in range(10_000))
         env.sql(f"SELECT x FROM big WHERE {terms}", backend="enumerable")
     elif case == "source":
