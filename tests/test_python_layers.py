@@ -105,3 +105,32 @@ def test_an_import_of_a_higher_layer_fails(checker: ModuleType, tmp_path: Path) 
     assert any("pkg.low (layer 'low') imports pkg.high (layer 'high')" in p for p in problems)
     assert any("pkg.stray is in no layer" in p for p in problems)
     assert any("imports pkg.missing, no module" in p for p in problems)
+
+
+def test_a_type_only_import_of_a_higher_layer_fails(checker: ModuleType, tmp_path: Path) -> None:
+    # An import under TYPE_CHECKING never runs, so it makes no cycle, but it still ties a lower
+    # module to a higher one: the layer order holds for it too, and a downward one is fine.
+    package = _package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "low.py": """
+                from typing import TYPE_CHECKING
+
+                if TYPE_CHECKING:
+                    from .high import Thing
+            """,
+            "high.py": """
+                from typing import TYPE_CHECKING
+
+                if TYPE_CHECKING:
+                    from .low import Other
+            """,
+        },
+    )
+    layers = [("low", ("pkg.low",)), ("high", ("pkg", "pkg.high"))]
+    problems = checker.check(package, layers=layers)
+    assert len(problems) == 1, problems
+    assert (
+        "pkg.low (layer 'low') imports under TYPE_CHECKING pkg.high (layer 'high')" in (problems[0])
+    )
