@@ -97,5 +97,6 @@ public class SqlMetadataColumn extends SqlTableColumn {
     if (isVirtual) {
       writer.keyword("VIRTUAL");
     }
+   unparseComment(writer);
   }
 }
