@@ -283,10 +283,6 @@ SqlTableConstraint BridgeKeyConstraint(SqlNodeList columns) :
         <ENFORCED>
     ]
     {
-        if (cols == null) {
-            throw SqlUtil.newContextException(getPos(),
-                BridgeParserResource.RESOURCE.keyColumnsExpected());
-        }
         return new SqlTableConstraint(s.end(this), name, cols, unique,
             enforced, columns != null);
     }
@@ -671,7 +667,6 @@ SqlAlter SqlBridgeSetOption(Span s, String scope) :
     (
         <SET> { s.add(this); }
         (
-            LOOKAHEAD(3)
             key = BridgeStringLiteral() <EQ> value = BridgeStringLiteral() {
                 return new SqlSetConfig(s.end(value), scope, key, value);
             }

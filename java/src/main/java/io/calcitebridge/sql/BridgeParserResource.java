@@ -25,8 +25,4 @@ public interface BridgeParserResource {
   /** DYNAMIC_COLUMNS = something other than ON or OFF. */
   @BaseMessage("DYNAMIC_COLUMNS must be ON or OFF, not ''{0}''")
   ExInst<SqlValidatorException> onOrOffExpected(String value);
-
-  /** A table constraint (PRIMARY KEY, UNIQUE) without its column list. */
-  @BaseMessage("A table constraint names its columns: PRIMARY KEY (column, ...) NOT ENFORCED")
-  ExInst<SqlValidatorException> keyColumnsExpected();
 }

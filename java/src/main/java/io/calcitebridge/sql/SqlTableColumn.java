@@ -49,6 +49,18 @@ public abstract class SqlTableColumn extends SqlCall {
     return comment == null ? null : comment.getValueAs(String.class);
   }
 
+  /** Returns the COMMENT literal, or null. */
+  protected @Nullable SqlCharStringLiteral commentLiteral() {
+    return comment;
+  }
+
+  /** Sets the comment of {@code column} from an operand (a literal or null) and returns it. */
+  protected static <T extends SqlTableColumn> T withComment(
+      T column, org.apache.calcite.sql.@Nullable SqlNode comment) {
+    column.setComment((SqlCharStringLiteral) comment);
+    return column;
+  }
+
   /** Writes {@code COMMENT 'text'} when the column has one. */
   protected void unparseComment(SqlWriter writer) {
     if (comment != null) {

@@ -32,7 +32,7 @@ public class SqlTableConstraint extends SqlCall {
                   (SqlNodeList) Objects.requireNonNull(ops.get(1)),
                   BridgeOperator.isTrue(ops.get(2)),
                   BridgeOperator.isTrue(ops.get(3)),
-                  BridgeOperator.isTrue(ops.get(4))));
+                  false));
 
   private final @Nullable SqlIdentifier name;
   private final SqlNodeList columns;
@@ -85,7 +85,10 @@ public class SqlTableConstraint extends SqlCall {
     return enforced;
   }
 
-  /** Returns whether it was written after a column's type. */
+  /**
+   * Returns whether it was written after a column's type. Not an operand: it unparses as the
+   * table constraint it stands for.
+   */
   public boolean isColumnLevel() {
     return columnLevel;
   }
@@ -101,8 +104,7 @@ public class SqlTableConstraint extends SqlCall {
         name,
         columns,
         BridgeOperator.flag(unique),
-        BridgeOperator.flag(enforced),
-        BridgeOperator.flag(columnLevel));
+        BridgeOperator.flag(enforced));
   }
 
   @Override

@@ -211,7 +211,7 @@ public final class SessionConfig {
           "Unknown configuration key '"
               + key
               + "'"
-              + (near == null ? "" : "; did you mean '" + near + "'?")
+              + (near == null ? "." : "; did you mean '" + near + "'?")
               + " Known keys: "
               + String.join(", ", KEYS.keySet())
               + ", and Flink's table, SQL-client and execution options (docs/flink.md)");
