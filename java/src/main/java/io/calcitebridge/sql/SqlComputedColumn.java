@@ -53,6 +53,6 @@ public class SqlComputedColumn extends SqlTableColumn {
     name.unparse(writer, 0, 0);
     writer.keyword("AS");
     expression.unparse(writer, 0, 0);
-   unparseComment(writer);
+    unparseComment(writer);
   }
 }

@@ -100,6 +100,6 @@ public class SqlMetadataColumn extends SqlTableColumn {
     if (isVirtual) {
       writer.keyword("VIRTUAL");
     }
-   unparseComment(writer);
+    unparseComment(writer);
   }
 }

@@ -54,6 +54,6 @@ public class SqlPhysicalColumn extends SqlTableColumn {
   public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
     name.unparse(writer, 0, 0);
     BridgeTypeSpecs.unparse(writer, type);
-   unparseComment(writer);
+    unparseComment(writer);
   }
 }

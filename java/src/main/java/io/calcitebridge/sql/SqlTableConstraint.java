@@ -86,8 +86,8 @@ public class SqlTableConstraint extends SqlCall {
   }
 
   /**
-   * Returns whether it was written after a column's type. Not an operand: it unparses as the
-   * table constraint it stands for.
+   * Returns whether it was written after a column's type. Not an operand: it unparses as the table
+   * constraint it stands for.
    */
   public boolean isColumnLevel() {
     return columnLevel;
@@ -101,10 +101,7 @@ public class SqlTableConstraint extends SqlCall {
   @Override
   public List<SqlNode> getOperandList() {
     return ImmutableNullableList.of(
-        name,
-        columns,
-        BridgeOperator.flag(unique),
-        BridgeOperator.flag(enforced));
+        name, columns, BridgeOperator.flag(unique), BridgeOperator.flag(enforced));
   }
 
   @Override

@@ -76,8 +76,7 @@ final class FlinkOptions {
     bool("table.dynamic-table-options.enabled", "true");
     enumeration("table.sql-dialect", "default", "default", "hive");
     enumeration("table.plan.compile.catalog-objects", "ALL", "ALL", "SCHEMA", "IDENTIFIER");
-    enumeration(
-        "table.plan.restore.catalog-objects", "ALL", "ALL", "ALL_ENFORCED", "IDENTIFIER");
+    enumeration("table.plan.restore.catalog-objects", "ALL", "ALL", "ALL_ENFORCED", "IDENTIFIER");
     bool("table.plan.force-recompile", "false");
     integer("table.generated-code.max-length", "4000");
     integer("table.generated-code.max-members", "10000");
@@ -113,8 +112,7 @@ final class FlinkOptions {
     enumeration("table.exec.async-lookup.output-mode", "ORDERED", "ORDERED", "ALLOW_UNORDERED");
     integer("table.exec.async-scalar.max-concurrent-operations", "10");
     duration("table.exec.async-scalar.timeout", "3 min");
-    enumeration(
-        "table.exec.async-scalar.retry-strategy", "FIXED_DELAY", "NO_RETRY", "FIXED_DELAY");
+    enumeration("table.exec.async-scalar.retry-strategy", "FIXED_DELAY", "NO_RETRY", "FIXED_DELAY");
     duration("table.exec.async-scalar.retry-delay", "100 ms");
     integer("table.exec.async-scalar.max-attempts", "3");
     integer("table.exec.async-table.max-concurrent-operations", "10");
@@ -133,8 +131,7 @@ final class FlinkOptions {
     enumeration("table.exec.uid.generation", "PLAN_ONLY", "PLAN_ONLY", "ALWAYS", "DISABLED");
     string("table.exec.uid.format", "<id>_<transformation>");
     // OptimizerConfigOptions
-    enumeration(
-        "table.optimizer.agg-phase-strategy", "AUTO", "AUTO", "TWO_PHASE", "ONE_PHASE");
+    enumeration("table.optimizer.agg-phase-strategy", "AUTO", "AUTO", "TWO_PHASE", "ONE_PHASE");
     integer("table.optimizer.join.broadcast-threshold", "1048576");
     bool("table.optimizer.distinct-agg.split.enabled", "false");
     integer("table.optimizer.distinct-agg.split.bucket-num", "1024");
@@ -165,8 +162,7 @@ final class FlinkOptions {
     decimal("table.optimizer.skewed-join-optimization.skewed-factor", "4.0");
     memory("table.optimizer.skewed-join-optimization.skewed-threshold", "256 mb");
     // The SQL client's keys
-    enumeration(
-        "sql-client.execution.result-mode", "TABLE", "TABLE", "CHANGELOG", "TABLEAU");
+    enumeration("sql-client.execution.result-mode", "TABLE", "TABLE", "CHANGELOG", "TABLEAU");
     integer("sql-client.execution.max-table-result.rows", "1000000");
     integer("sql-client.display.max-column-width", "30");
     bool("sql-client.display.print-time-cost", "true");
@@ -192,8 +188,7 @@ final class FlinkOptions {
         "ALL_EXCHANGES_HYBRID_FULL",
         "ALL_EXCHANGES_HYBRID_SELECTIVE");
     duration("execution.checkpointing.interval", null);
-    enumeration(
-        "execution.checkpointing.mode", "EXACTLY_ONCE", "EXACTLY_ONCE", "AT_LEAST_ONCE");
+    enumeration("execution.checkpointing.mode", "EXACTLY_ONCE", "EXACTLY_ONCE", "AT_LEAST_ONCE");
     string("state.backend.type", "hashmap");
     string("restart-strategy.type", null);
   }

@@ -79,7 +79,11 @@ final class FlinkTables {
         ColumnDef def = columns.get(i);
         if (def == null || def.kind() != ColumnKind.PHYSICAL) {
           throw validation(
-              "Invalid primary key '" + keyName + "'. Column '" + col + "' is not a physical column.",
+              "Invalid primary key '"
+                  + keyName
+                  + "'. Column '"
+                  + col
+                  + "' is not a physical column.",
               c);
         }
       }
@@ -87,7 +91,8 @@ final class FlinkTables {
     for (String col : key) {
       int i = indexOf(declared, col);
       ColumnDef def = columns.get(i);
-      columns.set(i, ColumnDef.physical(def.name(), tf.createTypeWithNullability(def.type(), false)));
+      columns.set(
+          i, ColumnDef.physical(def.name(), tf.createTypeWithNullability(def.type(), false)));
     }
     List<String> partitions = clauses.partitionNames();
     for (int p = 0; p < partitions.size(); p++) {
@@ -98,9 +103,7 @@ final class FlinkTables {
             "Partition column '"
                 + col
                 + "' not defined in the table schema. Available columns: ["
-                + declared.stream()
-                    .map(d -> "'" + d.name() + "'")
-                    .collect(Collectors.joining(", "))
+                + declared.stream().map(d -> "'" + d.name() + "'").collect(Collectors.joining(", "))
                 + "]",
             clauses.partitionKeys().get(p).getParserPosition());
       }
@@ -112,14 +115,7 @@ final class FlinkTables {
       }
     }
     return new FlinkSpec(
-        clauses.temporary(),
-        keyName,
-        key,
-        null,
-        null,
-        clauses.commentText(),
-        comments,
-        partitions);
+        clauses.temporary(), keyName, key, null, null, clauses.commentText(), comments, partitions);
   }
 
   /**
@@ -167,7 +163,8 @@ final class FlinkTables {
           w.column().getParserPosition());
     }
     String text = context.unparse(w.expression());
-    RelDataType rowType = io.calcitebridge.catalog.TableDef.rowTypeOf(context.typeFactory(), columns);
+    RelDataType rowType =
+        io.calcitebridge.catalog.TableDef.rowTypeOf(context.typeFactory(), columns);
     Pair<SqlNode, RelDataType> validated =
         SqlValidatorUtil.validateExprWithRowType(
             true,
@@ -225,8 +222,8 @@ final class FlinkTables {
 
   /**
    * The expression that computes a computed column's {@code text}: a batch query reads a
-   * processing-time attribute as the statement's time, {@code NOW()} (Flink's batch
-   * mode materializes it the same way); every other expression is itself.
+   * processing-time attribute as the statement's time, {@code NOW()} (Flink's batch mode
+   * materializes it the same way); every other expression is itself.
    */
   static String evaluated(String text) {
     return PROCTIME_TEXT.equals(text) ? "NOW()" : text;
@@ -285,8 +282,7 @@ final class FlinkTables {
       @Nullable String pattern,
       boolean notLike) {
     Pattern like = pattern == null ? null : likePattern(pattern);
-    String key =
-        spec.hasPrimaryKey() ? "PRI(" + String.join(", ", spec.primaryKey()) + ")" : null;
+    String key = spec.hasPrimaryKey() ? "PRI(" + String.join(", ", spec.primaryKey()) + ")" : null;
     boolean comments = !spec.columnComments().isEmpty();
     List<Object[]> rows = new ArrayList<>();
     for (ColumnDef c : columns) {
