@@ -696,3 +696,21 @@ def test_a_slow_statement_shows_a_progress_line_on_a_terminal(
     # Not on a pipe: the same statement prints no status at all.
     monkeypatch.setattr(cli, "_err_console", lambda: Console(file=io.StringIO()))
     assert cli._fetch(env, "SELECT x FROM trickle").num_rows == 5000
+
+
+def test_a_flink_script_with_its_ddl_settings_and_show_columns_runs() -> None:
+    out = ok("-f", str(SCRIPTS / "flink_table.sql")).output
+    first, second = out.split("\n\n")
+    # SHOW COLUMNS with Flink's columns; the key of `user` is PRI(user).
+    header = [c.strip() for c in first.splitlines()[1].strip("┃").split("┃")]
+    assert header == ["name", "type", "null", "key", "extras", "watermark"]
+    assert "PRI(user)" in first and "product" not in first
+    # After SET 'table.display.max-column-width' = '10', longer values are cut as Flink cuts
+    # them, to 10 characters ending in '...': 'TIMESTAMP(3) *ROWTIME*' shows as 'TIMESTA...'.
+    assert "TIMESTA..." in second and "*ROWTIME*" not in second
+    assert "VARCHAR..." in second and "│ INT        │" in second
+
+
+def test_a_flink_script_in_csv_is_not_cut() -> None:
+    out = ok("--format", "csv", "-f", str(SCRIPTS / "flink_table.sql")).output
+    assert "TIMESTAMP(3) *ROWTIME*,true,,,`ts` - INTERVAL '1' SECOND" in out

@@ -28,6 +28,8 @@ CASE_FILES = {
     "row_level.sql": False,
     "parse_errors.sql": False,
     "internal_errors.sql": False,
+    "flink_ddl.sql": False,
+    "flink_settings.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.
 GOLDEN_FILES = [

@@ -322,7 +322,15 @@ def _run_statement(
             )
         if not first and fmt == "table" and output is None:
             _out_console().print()
-        _write(table, fmt, output, max_rows=max_rows, zone=_zone(env), append=not first)
+        _write(
+            table,
+            fmt,
+            output,
+            max_rows=max_rows,
+            zone=_zone(env),
+            append=not first,
+            max_width=_display_width(env),
+        )
     finally:
         del table  # Arrow buffers live in the JVM: release them before it shuts down
     return True
@@ -338,6 +346,20 @@ def _fetch(env: Environment, sql: str) -> pa.Table:
             batches.append(batch)
             read[0] += batch.num_rows
         return pa.Table.from_batches(batches, schema=reader.schema)
+
+
+def _display_width(env: Environment) -> int | None:
+    """The width at which table output cuts a value: Flink's ``table.display.max-column-width``,
+    or the SQL client's older ``sql-client.display.max-column-width``, when a script set one;
+    None (no cut) otherwise."""
+    try:
+        settings = env.config.to_dict()
+    except Error:
+        return None
+    for key in ("table.display.max-column-width", "sql-client.display.max-column-width"):
+        if key in settings:
+            return int(settings[key])
+    return None
 
 
 def _zone(env: Environment) -> str | None:
@@ -449,7 +471,14 @@ def query(
             return
         table = _fetch(env, statements[0].positioned())
         try:
-            _write(table, fmt, output, max_rows=max_rows, zone=_zone(env))
+            _write(
+                table,
+                fmt,
+                output,
+                max_rows=max_rows,
+                zone=_zone(env),
+                max_width=_display_width(env),
+            )
         finally:
             del table  # Arrow buffers live in the JVM: release them before it shuts down
 
@@ -594,9 +623,14 @@ def cell_text(value: Any) -> str | None:
 _NULL = Text("NULL", style="dim italic")
 
 
-def _cell(value: Any) -> Text | str:
+def _cell(value: Any, max_width: int | None = None) -> Text | str:
     text = cell_text(value)
-    return _NULL if text is None else text
+    if text is None:
+        return _NULL
+    if max_width is not None and max_width > 0 and len(text) > max_width:
+        # As Flink's SQL client cuts a value: its first characters, then "...".
+        return text[: max(max_width - 3, 0)] + "..."
+    return text
 
 
 def _footer(total: int, shown: int) -> str:
@@ -613,9 +647,10 @@ def _write(
     max_rows: int | None = None,
     zone: str | None = None,
     append: bool = False,
+    max_width: int | None = None,
 ) -> None:
     """Writes ``table`` to ``output`` (stdout when None); ``append`` adds it after the results a
-    script wrote there before."""
+    script wrote there before. In the table format, ``max_width`` cuts longer values."""
     import pyarrow.parquet as pq
 
     if fmt == "parquet":
@@ -648,7 +683,7 @@ def _write(
         return
     out = RichTable(*table.column_names)
     for row in _rows(shown):
-        out.add_row(*(_cell(v) for v in row.values()), end_section=False)
+        out.add_row(*(_cell(v, max_width) for v in row.values()), end_section=False)
     footer = _footer(total, shown.num_rows) if shown.num_rows < total else None
     if output:
         with output.open("a" if append else "w") as fh:

@@ -193,15 +193,21 @@ SqlDataTypeSpec BridgeColumnType() :
 
 /**
  * Parses one column definition of CREATE TABLE: physical, metadata or
- * computed.
+ * computed, each with an optional COMMENT; a physical column may carry
+ * Flink's column constraint ([CONSTRAINT name] PRIMARY KEY [NOT] ENFORCED),
+ * which is added to {@code constraints}.
  */
-void AddBridgeColumn(List<SqlNode> columns, Set<String> names) :
+void AddBridgeColumn(List<SqlNode> columns, Set<String> names,
+    List<SqlNode> constraints) :
 {
     final SqlIdentifier name;
     final SqlDataTypeSpec type;
     final SqlNode expression;
     SqlNode key = null;
     boolean isVirtual = false;
+    final SqlTableColumn column;
+    SqlCharStringLiteral comment = null;
+    SqlTableConstraint constraint = null;
 }
 {
     name = BridgeColumnName() {
@@ -212,8 +218,8 @@ void AddBridgeColumn(List<SqlNode> columns, Set<String> names) :
     }
     (
         <AS> expression = Expression(ExprContext.ACCEPT_NON_QUERY) {
-            columns.add(new SqlComputedColumn(
-                Span.of(name).end(expression), name, expression));
+            column = new SqlComputedColumn(
+                Span.of(name).end(expression), name, expression);
         }
     |
         type = BridgeColumnType()
@@ -222,15 +228,103 @@ void AddBridgeColumn(List<SqlNode> columns, Set<String> names) :
             [ <FROM> key = BridgeStringLiteral() ]
             [ <VIRTUAL> { isVirtual = true; } ]
             {
-                columns.add(new SqlMetadataColumn(Span.of(name).end(this),
-                    name, type, (SqlCharStringLiteral) key, isVirtual));
+                column = new SqlMetadataColumn(Span.of(name).end(this),
+                    name, type, (SqlCharStringLiteral) key, isVirtual);
             }
         |
             {
-                columns.add(new SqlPhysicalColumn(Span.of(name).end(this),
-                    name, type));
+                column = new SqlPhysicalColumn(Span.of(name).end(this),
+                    name, type);
             }
+            [
+                constraint = BridgeKeyConstraint(
+                    new SqlNodeList(List.of(name), name.getParserPosition()))
+                {
+                    constraints.add(constraint);
+                }
+            ]
         )
+    )
+    [ <COMMENT> comment = BridgeStringLiteral() ]
+    {
+        column.setComment(comment);
+        columns.add(column);
+    }
+}
+
+/**
+ * Parses Flink's key constraint, after the column type (a column
+ * constraint, {@code columns} given) or in the column list (a table
+ * constraint, {@code columns} null): [CONSTRAINT name] PRIMARY KEY [(cols)]
+ * or UNIQUE [(cols)], then [NOT] ENFORCED.
+ */
+SqlTableConstraint BridgeKeyConstraint(SqlNodeList columns) :
+{
+    Span s = null;
+    SqlIdentifier name = null;
+    boolean unique = false;
+    boolean enforced = true;
+    SqlNodeList cols = columns;
+}
+{
+    [ <CONSTRAINT> { s = span(); } name = SimpleIdentifier() ]
+    (
+        <PRIMARY> { if (s == null) { s = span(); } } <KEY>
+    |
+        <UNIQUE> { if (s == null) { s = span(); } unique = true; }
+    )
+    [
+        LOOKAHEAD({ columns == null })
+        cols = BridgeColumnNameList()
+    ]
+    [
+        <NOT> <ENFORCED> { enforced = false; }
+    |
+        <ENFORCED>
+    ]
+    {
+        return new SqlTableConstraint(s.end(this), name, cols, unique,
+            enforced, columns != null);
+    }
+}
+
+/**
+ * Parses WATERMARK FOR column AS expression.
+ */
+SqlWatermark BridgeWatermark() :
+{
+    final Span s;
+    final SqlIdentifier column;
+    final SqlNode expression;
+}
+{
+    <WATERMARK> { s = span(); } <FOR>
+    column = BridgeColumnName()
+    <AS>
+    expression = Expression(ExprContext.ACCEPT_NON_QUERY)
+    {
+        return new SqlWatermark(s.end(expression), column, expression);
+    }
+}
+
+/**
+ * Parses one element of the column list of CREATE TABLE: a column, a
+ * watermark or a table constraint.
+ */
+void AddBridgeTableElement(List<SqlNode> columns, Set<String> names,
+    List<SqlNode> constraints, List<SqlNode> watermarks) :
+{
+    final SqlWatermark watermark;
+    final SqlTableConstraint constraint;
+}
+{
+    (
+        LOOKAHEAD(2)
+        watermark = BridgeWatermark() { watermarks.add(watermark); }
+    |
+        constraint = BridgeKeyConstraint(null) { constraints.add(constraint); }
+    |
+        AddBridgeColumn(columns, names, constraints)
     )
 }
 
@@ -303,20 +397,45 @@ SqlDataTypeSpec BridgeEllipsis() :
 }
 
 /**
- * Parses CREATE TABLE, after CREATE [OR REPLACE].
+ * Parses CREATE [TEMPORARY] TABLE and CREATE [TEMPORARY] VIEW, after CREATE
+ * [OR REPLACE].
  */
-SqlCreate SqlBridgeCreateTable(Span s, boolean replace) :
+SqlCreate SqlBridgeCreateTableOrView(Span s, boolean replace) :
+{
+    boolean temporary = false;
+    final SqlCreate create;
+}
+{
+    [ <TEMPORARY> { temporary = true; } ]
+    (
+        create = SqlBridgeCreateTable(s, replace, temporary)
+    |
+        create = SqlBridgeCreateView(s, replace, temporary)
+    )
+    {
+        return create;
+    }
+}
+
+/**
+ * Parses CREATE TABLE, after CREATE [OR REPLACE] [TEMPORARY].
+ */
+SqlCreate SqlBridgeCreateTable(Span s, boolean replace, boolean temporary) :
 {
     boolean ifNotExists = false;
     final SqlIdentifier name;
     final List<SqlNode> columns = new ArrayList<SqlNode>();
     final Set<String> columnNames = new HashSet<String>();
+    final List<SqlNode> constraints = new ArrayList<SqlNode>();
+    final List<SqlNode> watermarks = new ArrayList<SqlNode>();
     SqlParserPos columnsPos = null;
     boolean ellipsis = false;
     SqlDataTypeSpec dynamicType = null;
     Boolean dynamicOption = null;
     SqlIdentifier off;
     SqlNodeList optionList = null;
+    SqlCharStringLiteral comment = null;
+    SqlNodeList partitionKeys = null;
 }
 {
     <TABLE>
@@ -327,10 +446,10 @@ SqlCreate SqlBridgeCreateTable(Span s, boolean replace) :
         (
             dynamicType = BridgeEllipsis() { ellipsis = true; }
         |
-            AddBridgeColumn(columns, columnNames)
+            AddBridgeTableElement(columns, columnNames, constraints, watermarks)
             (
                 LOOKAHEAD(2)
-                <COMMA> AddBridgeColumn(columns, columnNames)
+                <COMMA> AddBridgeTableElement(columns, columnNames, constraints, watermarks)
             )*
             [
                 <COMMA> dynamicType = BridgeEllipsis() { ellipsis = true; }
@@ -338,6 +457,8 @@ SqlCreate SqlBridgeCreateTable(Span s, boolean replace) :
         )
         <RPAREN> { columnsPos = columnsPos.plus(getPos()); }
     ]
+    [ <COMMENT> comment = BridgeStringLiteral() ]
+    [ <PARTITIONED> <BY> partitionKeys = BridgeColumnNameList() ]
     [
         <DYNAMIC_COLUMNS> <EQ>
         (
@@ -358,25 +479,29 @@ SqlCreate SqlBridgeCreateTable(Span s, boolean replace) :
             new SqlNodeList(columns,
                 columnsPos == null ? name.getParserPosition() : columnsPos),
             ellipsis, dynamicType, dynamicOption,
-            optionList == null ? SqlNodeList.EMPTY : optionList);
+            optionList == null ? SqlNodeList.EMPTY : optionList,
+            new FlinkTableClauses(temporary,
+                new SqlNodeList(constraints, name.getParserPosition()),
+                new SqlNodeList(watermarks, name.getParserPosition()),
+                comment,
+                partitionKeys == null
+                    ? new SqlNodeList(name.getParserPosition()) : partitionKeys));
     }
 }
 
 // ---------------------------------------------------------------- views, DROP
 
 /**
- * Parses CREATE [TEMPORARY] VIEW, after CREATE [OR REPLACE].
+ * Parses CREATE VIEW, after CREATE [OR REPLACE] [TEMPORARY].
  */
-SqlCreate SqlBridgeCreateView(Span s, boolean replace) :
+SqlCreate SqlBridgeCreateView(Span s, boolean replace, boolean temporary) :
 {
-    boolean temporary = false;
     boolean ifNotExists = false;
     final SqlIdentifier name;
     SqlNodeList columns = null;
     final SqlNode query;
 }
 {
-    [ <TEMPORARY> { temporary = true; } ]
     <VIEW>
     [ LOOKAHEAD(3) <IF> <NOT> <EXISTS> { ifNotExists = true; } ]
     name = CompoundIdentifier()
@@ -410,19 +535,32 @@ SqlDrop SqlBridgeDropObject(Span s, boolean replace) :
 // ---------------------------------------------------------------- SHOW, DESCRIBE, EXPLAIN
 
 /**
- * Parses SHOW TABLES, SHOW CREATE TABLE name and SHOW CREATE VIEW name.
+ * Parses SHOW TABLES, SHOW COLUMNS FROM|IN name [[NOT] LIKE 'pattern'],
+ * SHOW CREATE TABLE name and SHOW CREATE VIEW name.
  */
 SqlNode SqlBridgeShow() :
 {
     final Span s;
     boolean isView = false;
     final SqlIdentifier name;
+    boolean notLike = false;
+    SqlCharStringLiteral pattern = null;
 }
 {
     <SHOW> { s = span(); }
     (
         <TABLES> {
             return new SqlShowTables(s.end(this));
+        }
+    |
+        <COLUMNS> ( <FROM> | <IN> )
+        name = CompoundIdentifier()
+        [
+            [ <NOT> { notLike = true; } ]
+            <LIKE> pattern = BridgeStringLiteral()
+        ]
+        {
+            return new SqlShowColumns(s.end(this), name, notLike, pattern);
         }
     |
         <CREATE> ( <TABLE> | <VIEW> { isView = true; } )
@@ -515,38 +653,30 @@ SqlNode SqlBridgeExplain() :
 
 /**
  * Parses SET 'key' = 'value', SET, RESET 'key' and RESET (our
- * SqlSetConfig and SqlResetConfig), and Calcite's unquoted
- * SET name = value / RESET name / RESET ALL (SqlSetOption). Also used after
- * ALTER SYSTEM|SESSION.
+ * SqlSetConfig and SqlResetConfig), and the SQL client's unquoted
+ * SET key = value and RESET key, whose key and value are taken as written
+ * (table.exec.state.ttl, sql-client.execution.result-mode, 10 s). RESET ALL
+ * resets every key. Also used after ALTER SYSTEM|SESSION.
  */
 SqlAlter SqlBridgeSetOption(Span s, String scope) :
 {
-    final SqlIdentifier name;
-    final SqlCharStringLiteral key;
-    final SqlNode value;
+    SqlCharStringLiteral key;
+    SqlCharStringLiteral value;
 }
 {
     (
         <SET> { s.add(this); }
         (
             key = BridgeStringLiteral() <EQ> value = BridgeStringLiteral() {
-                return new SqlSetConfig(s.end(value), scope, key,
-                    (SqlCharStringLiteral) value);
+                return new SqlSetConfig(s.end(value), scope, key, value);
             }
         |
-            name = CompoundIdentifier() <EQ>
-            (
-                value = Literal()
-            |
-                value = SimpleIdentifier()
-            |
-                <ON> {
-                    value = new SqlIdentifier(token.image.toUpperCase(Locale.ROOT),
-                        getPos());
-                }
-            )
+            LOOKAHEAD({ getToken(1).kind != EOF && getToken(1).kind != SEMICOLON })
+            { key = BridgeRawText(true); }
+            <EQ>
             {
-                return new SqlSetOption(s.end(value), scope, name, value);
+                value = BridgeRawText(false);
+                return new SqlSetConfig(s.end(this), scope, key, value);
             }
         |
             {
@@ -556,18 +686,15 @@ SqlAlter SqlBridgeSetOption(Span s, String scope) :
     |
         <RESET> { s.add(this); }
         (
-            key = BridgeStringLiteral() {
-                return new SqlResetConfig(s.end(key), scope, key);
-            }
-        |
-            name = CompoundIdentifier() {
-                return new SqlSetOption(s.end(name), scope, name, null);
-            }
-        |
+            LOOKAHEAD(2)
             <ALL> {
-                return new SqlSetOption(s.end(this), scope,
-                    new SqlIdentifier(token.image.toUpperCase(Locale.ROOT), getPos()),
-                    null);
+                return new SqlResetConfig(s.end(this), scope, null);
+            }
+        |
+            LOOKAHEAD({ getToken(1).kind != EOF && getToken(1).kind != SEMICOLON })
+            {
+                key = BridgeRawText(false);
+                return new SqlResetConfig(s.end(key), scope, key);
             }
         |
             {
@@ -575,6 +702,39 @@ SqlAlter SqlBridgeSetOption(Span s, String scope) :
             }
         )
     )
+}
+
+/**
+ * Reads the tokens up to "=" (when {@code toEquals}) or to the end of the
+ * statement as one string, as the SQL client reads an unquoted key or value:
+ * tokens written together are joined, a space between them is kept, and a
+ * lone quoted string stands for its text.
+ */
+JAVACODE SqlCharStringLiteral BridgeRawText(boolean toEquals) {
+    final StringBuilder b = new StringBuilder();
+    Token first = getToken(1);
+    Token prev = null;
+    int count = 0;
+    while (getToken(1).kind != EOF && getToken(1).kind != SEMICOLON
+        && !(toEquals && getToken(1).kind == EQ)) {
+        final Token t = getNextToken();
+        if (prev != null && (t.beginLine != prev.endLine
+            || t.beginColumn != prev.endColumn + 1)) {
+            b.append(' ');
+        }
+        b.append(t.image);
+        prev = t;
+        count++;
+    }
+    String text = b.toString();
+    if (count == 1 && prev.kind == QUOTED_STRING) {
+        text = text.substring(1, text.length() - 1).replace("''", "'");
+    }
+    final SqlParserPos pos = prev == null
+        ? new SqlParserPos(first.beginLine, first.beginColumn)
+        : new SqlParserPos(first.beginLine, first.beginColumn,
+            prev.endLine, prev.endColumn);
+    return SqlLiteral.createCharString(text, pos);
 }
 
 /**

@@ -17,24 +17,37 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param options the {@code WITH} options, in order
  * @param dynamicColumns whether the table has dynamic columns ({@code ...})
  * @param dynamicDefaultType the type of a discovered column, or null for {@code STRING}
+ * @param flink Flink's further declarations: primary key, watermark, comments, partitions
  */
 public record TableDef(
     String name,
     List<ColumnDef> columns,
     Map<String, String> options,
     boolean dynamicColumns,
-    @Nullable RelDataType dynamicDefaultType) {
+    @Nullable RelDataType dynamicDefaultType,
+    FlinkSpec flink) {
 
   public TableDef {
+    flink = flink == null ? FlinkSpec.NONE : flink;
     columns = List.copyOf(columns);
     options = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(options));
+  }
+
+  /** A table without Flink's further declarations. */
+  public TableDef(
+      String name,
+      List<ColumnDef> columns,
+      Map<String, String> options,
+      boolean dynamicColumns,
+      @Nullable RelDataType dynamicDefaultType) {
+    this(name, columns, options, dynamicColumns, dynamicDefaultType, FlinkSpec.NONE);
   }
 
   /** This table with {@code extra} columns appended (columns found by field discovery). */
   public TableDef withColumns(List<ColumnDef> extra) {
     List<ColumnDef> all = new ArrayList<>(columns);
     all.addAll(extra);
-    return new TableDef(name, all, options, dynamicColumns, dynamicDefaultType);
+    return new TableDef(name, all, options, dynamicColumns, dynamicDefaultType, flink);
   }
 
   /** The {@code connector} option. */

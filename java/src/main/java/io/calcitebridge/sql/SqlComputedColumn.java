@@ -18,10 +18,12 @@ public class SqlComputedColumn extends SqlTableColumn {
           "COMPUTED COLUMN",
           SqlKind.COLUMN_DECL,
           (pos, ops) ->
-              new SqlComputedColumn(
-                  pos,
-                  (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
-                  Objects.requireNonNull(ops.get(1))));
+              withComment(
+                  new SqlComputedColumn(
+                      pos,
+                      (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
+                      Objects.requireNonNull(ops.get(1))),
+                  ops.get(2)));
 
   private final SqlNode expression;
 
@@ -43,7 +45,7 @@ public class SqlComputedColumn extends SqlTableColumn {
 
   @Override
   public List<SqlNode> getOperandList() {
-    return ImmutableNullableList.of(name, expression);
+    return ImmutableNullableList.of(name, expression, commentLiteral());
   }
 
   @Override
@@ -51,5 +53,6 @@ public class SqlComputedColumn extends SqlTableColumn {
     name.unparse(writer, 0, 0);
     writer.keyword("AS");
     expression.unparse(writer, 0, 0);
+    unparseComment(writer);
   }
 }

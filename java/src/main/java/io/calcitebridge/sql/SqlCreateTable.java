@@ -38,7 +38,13 @@ public class SqlCreateTable extends SqlCreate {
                   BridgeOperator.isTrue(ops.get(6)),
                   (SqlDataTypeSpec) ops.get(2),
                   BridgeOperator.optionalFlag(ops.get(7)),
-                  (SqlNodeList) Objects.requireNonNull(ops.get(3))));
+                  (SqlNodeList) Objects.requireNonNull(ops.get(3)),
+                  new FlinkTableClauses(
+                      BridgeOperator.isTrue(ops.get(8)),
+                      (SqlNodeList) Objects.requireNonNull(ops.get(9)),
+                      (SqlNodeList) Objects.requireNonNull(ops.get(10)),
+                      (org.apache.calcite.sql.SqlCharStringLiteral) ops.get(11),
+                      (SqlNodeList) Objects.requireNonNull(ops.get(12)))));
 
   private final SqlIdentifier name;
   private final SqlNodeList columnList;
@@ -46,6 +52,7 @@ public class SqlCreateTable extends SqlCreate {
   private final @Nullable SqlDataTypeSpec dynamicDefaultType;
   private final @Nullable Boolean dynamicColumnsOption;
   private final SqlNodeList optionList;
+  private final FlinkTableClauses flink;
 
   /**
    * Creates a CREATE TABLE.
@@ -65,7 +72,33 @@ public class SqlCreateTable extends SqlCreate {
       @Nullable SqlDataTypeSpec dynamicDefaultType,
       @Nullable Boolean dynamicColumnsOption,
       SqlNodeList optionList) {
+    this(
+        pos,
+        replace,
+        ifNotExists,
+        name,
+        columnList,
+        ellipsis,
+        dynamicDefaultType,
+        dynamicColumnsOption,
+        optionList,
+        FlinkTableClauses.none(pos));
+  }
+
+  /** Creates a CREATE TABLE with Flink's further clauses (keys, watermarks, comment, ...). */
+  public SqlCreateTable(
+      SqlParserPos pos,
+      boolean replace,
+      boolean ifNotExists,
+      SqlIdentifier name,
+      SqlNodeList columnList,
+      boolean ellipsis,
+      @Nullable SqlDataTypeSpec dynamicDefaultType,
+      @Nullable Boolean dynamicColumnsOption,
+      SqlNodeList optionList,
+      FlinkTableClauses flink) {
     super(OPERATOR, pos, replace, ifNotExists);
+    this.flink = Objects.requireNonNull(flink, "flink");
     this.name = Objects.requireNonNull(name, "name");
     this.columnList = Objects.requireNonNull(columnList, "columnList");
     this.ellipsis = ellipsis;
@@ -94,6 +127,11 @@ public class SqlCreateTable extends SqlCreate {
   /** Returns the declared columns as a node list. */
   public SqlNodeList columnList() {
     return columnList;
+  }
+
+  /** Returns Flink's clauses: TEMPORARY, keys, watermarks, COMMENT, PARTITIONED BY. */
+  public FlinkTableClauses flink() {
+    return flink;
   }
 
   /** Returns whether IF NOT EXISTS was given. */
@@ -157,7 +195,12 @@ public class SqlCreateTable extends SqlCreate {
         BridgeOperator.flag(ifNotExists),
         BridgeOperator.flag(getReplace()),
         BridgeOperator.flag(ellipsis),
-        BridgeOperator.flag(dynamicColumnsOption));
+        BridgeOperator.flag(dynamicColumnsOption),
+        BridgeOperator.flag(flink.temporary()),
+        flink.constraints(),
+        flink.watermarks(),
+        flink.comment(),
+        flink.partitionKeys());
   }
 
   @Override
@@ -165,6 +208,9 @@ public class SqlCreateTable extends SqlCreate {
     writer.keyword("CREATE");
     if (getReplace()) {
       writer.keyword("OR REPLACE");
+    }
+    if (flink.temporary()) {
+      writer.keyword("TEMPORARY");
     }
     writer.keyword("TABLE");
     if (ifNotExists) {
@@ -178,6 +224,16 @@ public class SqlCreateTable extends SqlCreate {
         writer.newlineAndIndent();
         column.unparse(writer, 0, 0);
       }
+      for (SqlNode watermark : flink.watermarks()) {
+        writer.sep(",");
+        writer.newlineAndIndent();
+        watermark.unparse(writer, 0, 0);
+      }
+      for (SqlNode constraint : flink.constraints()) {
+        writer.sep(",");
+        writer.newlineAndIndent();
+        constraint.unparse(writer, 0, 0);
+      }
       if (ellipsis) {
         writer.sep(",");
         writer.newlineAndIndent();
@@ -187,6 +243,19 @@ public class SqlCreateTable extends SqlCreate {
         }
       }
       writer.newlineAndIndent();
+      writer.endList(frame);
+    }
+    if (flink.comment() != null) {
+      writer.keyword("COMMENT");
+      flink.comment().unparse(writer, 0, 0);
+    }
+    if (!flink.partitionKeys().isEmpty()) {
+      writer.keyword("PARTITIONED BY");
+      final SqlWriter.Frame frame = writer.startList("(", ")");
+      for (SqlNode key : flink.partitionKeys()) {
+        writer.sep(",");
+        key.unparse(writer, 0, 0);
+      }
       writer.endList(frame);
     }
     if (dynamicColumnsOption != null) {

@@ -25,12 +25,14 @@ public class SqlMetadataColumn extends SqlTableColumn {
           "METADATA COLUMN",
           SqlKind.COLUMN_DECL,
           (pos, ops) ->
-              new SqlMetadataColumn(
-                  pos,
-                  (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
-                  (SqlDataTypeSpec) Objects.requireNonNull(ops.get(1)),
-                  (SqlCharStringLiteral) ops.get(2),
-                  BridgeOperator.isTrue(ops.get(3))));
+              withComment(
+                  new SqlMetadataColumn(
+                      pos,
+                      (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
+                      (SqlDataTypeSpec) Objects.requireNonNull(ops.get(1)),
+                      (SqlCharStringLiteral) ops.get(2),
+                      BridgeOperator.isTrue(ops.get(3))),
+                  ops.get(4)));
 
   private final SqlDataTypeSpec type;
   private final @Nullable SqlCharStringLiteral key;
@@ -82,7 +84,8 @@ public class SqlMetadataColumn extends SqlTableColumn {
 
   @Override
   public List<SqlNode> getOperandList() {
-    return ImmutableNullableList.of(name, type, key, BridgeOperator.flag(isVirtual));
+    return ImmutableNullableList.of(
+        name, type, key, BridgeOperator.flag(isVirtual), commentLiteral());
   }
 
   @Override
@@ -97,5 +100,6 @@ public class SqlMetadataColumn extends SqlTableColumn {
     if (isVirtual) {
       writer.keyword("VIRTUAL");
     }
+    unparseComment(writer);
   }
 }

@@ -20,10 +20,12 @@ public class SqlPhysicalColumn extends SqlTableColumn {
           "PHYSICAL COLUMN",
           SqlKind.COLUMN_DECL,
           (pos, ops) ->
-              new SqlPhysicalColumn(
-                  pos,
-                  (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
-                  (SqlDataTypeSpec) Objects.requireNonNull(ops.get(1))));
+              withComment(
+                  new SqlPhysicalColumn(
+                      pos,
+                      (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
+                      (SqlDataTypeSpec) Objects.requireNonNull(ops.get(1))),
+                  ops.get(2)));
 
   private final SqlDataTypeSpec type;
 
@@ -45,12 +47,13 @@ public class SqlPhysicalColumn extends SqlTableColumn {
 
   @Override
   public List<SqlNode> getOperandList() {
-    return ImmutableNullableList.of(name, type);
+    return ImmutableNullableList.of(name, type, commentLiteral());
   }
 
   @Override
   public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
     name.unparse(writer, 0, 0);
     BridgeTypeSpecs.unparse(writer, type);
+    unparseComment(writer);
   }
 }

@@ -6,6 +6,7 @@ import io.calcitebridge.arrow.ExportedSchema;
 import io.calcitebridge.catalog.Catalog;
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.ColumnKind;
+import io.calcitebridge.catalog.FlinkSpec;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.catalog.TableStorage;
 import io.calcitebridge.catalog.ViewDef;
@@ -82,7 +83,9 @@ public final class DdlExecutor {
         columns.add(null); // typed below, once every stored column is known
       }
     }
+    FlinkSpec flink = FlinkTables.keyAndPartitions(create, columns, context.typeFactory());
     resolveComputed(name, create, columns);
+    flink = FlinkTables.watermark(create, columns, flink, context);
     RelDataType dynamicType =
         create.dynamicDefaultType() == null ? null : type(create.dynamicDefaultType());
     if (create.hasDynamicColumns()
@@ -96,11 +99,15 @@ public final class DdlExecutor {
                       context.typeFactory().createSqlType(SqlTypeName.VARBINARY), true)));
     }
     TableDef def =
-        new TableDef(name, columns, create.options(), create.hasDynamicColumns(), dynamicType);
+        new TableDef(
+            name, columns, create.options(), create.hasDynamicColumns(), dynamicType, flink);
     TableStorage storage = openStorage(def, create);
     catalog()
         .addTable(
-            name, new BridgeTable(def, storage, context::parseExpression), create.ifNotExists());
+            name,
+            new BridgeTable(
+                def, storage, text -> context.parseExpression(FlinkTables.evaluated(text))),
+            create.ifNotExists());
   }
 
   private TableStorage openStorage(TableDef def, SqlCreateTable create) {
@@ -210,6 +217,13 @@ public final class DdlExecutor {
       }
       SqlComputedColumn col = (SqlComputedColumn) create.columns().get(i);
       String text = context.unparse(col.expression());
+      if (FlinkTables.isProctime(col.expression())) {
+        columns.set(
+            i,
+            ColumnDef.computed(
+                col.name(), FlinkTables.proctimeType(context), FlinkTables.PROCTIME_TEXT));
+        continue;
+      }
       SqlNode expr = context.parseExpression(text);
       Pair<SqlNode, RelDataType> validated =
           SqlValidatorUtil.validateExprWithRowType(

@@ -2,6 +2,7 @@ package io.calcitebridge.statement;
 
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.ColumnKind;
+import io.calcitebridge.catalog.FlinkSpec;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.catalog.ViewDef;
 import io.calcitebridge.errors.CatalogException;
@@ -15,6 +16,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** DESCRIBE and SHOW CREATE TABLE. */
 final class Describe {
@@ -54,6 +56,19 @@ final class Describe {
     return RowSet.of("describe", rowType(context.typeFactory()), rows);
   }
 
+  /** {@code SHOW COLUMNS FROM name [[NOT] LIKE pattern]}, with Flink's columns. */
+  static RowSet showColumns(
+      PlannerContext context, String name, @Nullable String pattern, boolean notLike) {
+    ViewDef view = context.catalog().view(name);
+    TableDef def = view == null ? def(context, name) : null;
+    return FlinkTables.showColumns(
+        context.typeFactory(),
+        view != null ? view.columns() : def.columns(),
+        def == null ? FlinkSpec.NONE : def.flink(),
+        pattern,
+        notLike);
+  }
+
   private static List<ColumnDef> columns(PlannerContext context, String name) {
     ViewDef view = context.catalog().view(name);
     if (view != null) {
@@ -77,7 +92,11 @@ final class Describe {
       return "CREATE VIEW " + TypeNames.quote(name) + " AS\n" + view.expandedSql();
     }
     TableDef def = def(context, name);
-    StringBuilder b = new StringBuilder("CREATE TABLE ").append(TypeNames.quote(name)).append(" (");
+    FlinkSpec flink = def.flink();
+    StringBuilder b =
+        new StringBuilder(flink.temporary() ? "CREATE TEMPORARY TABLE " : "CREATE TABLE ")
+            .append(TypeNames.quote(name))
+            .append(" (");
     List<String> parts = new ArrayList<>();
     for (ColumnDef c : def.columns()) {
       if (c.kind() == ColumnKind.SHADOW) {
@@ -100,6 +119,10 @@ final class Describe {
         default:
           p.append(TypeNames.render(c.type()));
       }
+      String comment = flink.columnComments().get(c.name());
+      if (comment != null) {
+        p.append(" COMMENT '").append(comment.replace("'", "''")).append('\'');
+      }
       parts.add(p.toString());
     }
     if (def.dynamicColumns()) {
@@ -109,7 +132,31 @@ final class Describe {
                   ? ""
                   : " " + TypeNames.render(def.dynamicDefaultType())));
     }
+    if (flink.watermarkColumn() != null) {
+      parts.add(
+          "\n  WATERMARK FOR "
+              + TypeNames.quote(flink.watermarkColumn())
+              + " AS "
+              + flink.watermarkExpression());
+    }
+    if (flink.hasPrimaryKey()) {
+      parts.add(
+          "\n  CONSTRAINT "
+              + TypeNames.quote(flink.primaryKeyName())
+              + " PRIMARY KEY ("
+              + String.join(", ", flink.primaryKey().stream().map(TypeNames::quote).toList())
+              + ") NOT ENFORCED");
+    }
     b.append(String.join(",", parts)).append("\n)");
+    if (flink.comment() != null) {
+      b.append(" COMMENT '").append(flink.comment().replace("'", "''")).append("'\n");
+    }
+    if (!flink.partitionKeys().isEmpty()) {
+      b.append(flink.comment() != null ? "" : "\n")
+          .append("PARTITIONED BY (")
+          .append(String.join(", ", flink.partitionKeys().stream().map(TypeNames::quote).toList()))
+          .append(")\n");
+    }
     if (!def.options().isEmpty()) {
       List<String> opts = new ArrayList<>();
       for (Map.Entry<String, String> e : def.options().entrySet()) {
@@ -120,7 +167,9 @@ final class Describe {
                 + e.getValue().replace("'", "''")
                 + "'");
       }
-      b.append(" WITH (").append(String.join(",", opts)).append("\n)");
+      b.append(b.charAt(b.length() - 1) == '\n' ? "WITH (" : " WITH (")
+          .append(String.join(",", opts))
+          .append("\n)");
     }
     return b.toString();
   }

@@ -76,6 +76,11 @@ public final class SessionConfig {
 
   /** Sets {@code key}; fails naming the allowed keys or values, or when the key is locked. */
   public synchronized void set(String key, String value) {
+    FlinkOptions.Option flink = KEYS.containsKey(key) ? null : FlinkOptions.option(key);
+    if (flink != null) {
+      values.put(key, flink.normalizer().apply(value == null ? "" : value));
+      return;
+    }
     String normalized = key(key).normalizer.apply(value == null ? "" : value);
     if (locked() && SECURITY_KEYS.contains(key)) {
       if (key.equals(LOCK_CONFIG) && normalized.equals("true")) {
@@ -94,6 +99,10 @@ public final class SessionConfig {
       }
       values.clear();
     } else {
+      if (!KEYS.containsKey(key) && FlinkOptions.option(key) != null) {
+        values.remove(key);
+        return;
+      }
       key(key);
       if (locked() && SECURITY_KEYS.contains(key)) {
         throw locked("RESET '" + key + "'");
@@ -119,16 +128,40 @@ public final class SessionConfig {
   }
 
   public String get(String key) {
+    FlinkOptions.Option flink = KEYS.containsKey(key) ? null : FlinkOptions.option(key);
+    if (flink != null) {
+      String v = values.get(key);
+      return v != null ? v : flink.defaultValue() == null ? "" : flink.defaultValue();
+    }
     return values.getOrDefault(key, key(key).defaultValue);
   }
 
-  /** Every key with its current value, in a stable order. */
+  /**
+   * Every key of our own with its current value, in a stable order, then the Flink keys that were
+   * set (sorted).
+   */
   public Map<String, String> all() {
     Map<String, String> m = new LinkedHashMap<>();
     for (String k : KEYS.keySet()) {
       m.put(k, get(k));
     }
+    for (String k : FlinkOptions.setKeys(values.keySet())) {
+      m.put(k, get(k));
+    }
     return m;
+  }
+
+  /**
+   * The width at which the CLI cuts a value in its table output: {@code
+   * table.display.max-column-width}, or the SQL client's older {@code
+   * sql-client.display.max-column-width} when only that one was set.
+   */
+  public int displayMaxColumnWidth() {
+    String v = values.get("table.display.max-column-width");
+    if (v == null) {
+      v = values.getOrDefault("sql-client.display.max-column-width", "30");
+    }
+    return (int) Math.max(-1, Math.min(Integer.MAX_VALUE, Long.parseLong(v)));
   }
 
   /** Milliseconds a statement may run ({@code execution.timeout}); 0 for no limit. */
@@ -171,11 +204,17 @@ public final class SessionConfig {
   private static Key key(String key) {
     Key k = KEYS.get(key);
     if (k == null) {
+      List<String> known = new ArrayList<>(KEYS.keySet());
+      known.addAll(FlinkOptions.keys());
+      String near = FlinkOptions.closest(key, known);
       throw new ConfigException(
           "Unknown configuration key '"
               + key
-              + "'; known keys: "
-              + String.join(", ", KEYS.keySet()));
+              + "'"
+              + (near == null ? "." : "; did you mean '" + near + "'?")
+              + " Known keys: "
+              + String.join(", ", KEYS.keySet())
+              + ", and Flink's table, SQL-client and execution options (docs/flink.md)");
     }
     return k;
   }

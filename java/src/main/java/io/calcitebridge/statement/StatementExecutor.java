@@ -18,6 +18,7 @@ import io.calcitebridge.sql.SqlCreateView;
 import io.calcitebridge.sql.SqlDropObject;
 import io.calcitebridge.sql.SqlResetConfig;
 import io.calcitebridge.sql.SqlSetConfig;
+import io.calcitebridge.sql.SqlShowColumns;
 import io.calcitebridge.sql.SqlShowCreateTable;
 import io.calcitebridge.sql.SqlShowTables;
 import io.calcitebridge.translate.DuckDbTranslator;
@@ -86,6 +87,9 @@ public final class StatementExecutor {
       List<Object[]> rows = new ArrayList<>();
       context.catalog().names().forEach(n -> rows.add(new Object[] {n}));
       return RowSet.of("show", RowSet.strings(context.typeFactory(), "table_name"), rows);
+    } else if (node instanceof SqlShowColumns show) {
+      return Describe.showColumns(
+          context, DdlExecutor.simpleName(show.name()), show.pattern(), show.isNotLike());
     } else if (node instanceof SqlShowCreateTable) {
       String name = DdlExecutor.simpleName(((SqlShowCreateTable) node).name());
       return RowSet.of(

@@ -20,7 +20,6 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
-import org.apache.calcite.sql.SqlSetOption;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.util.Litmus;
@@ -63,6 +62,20 @@ class BridgeParserTest {
         stmt("CREATE TABLE t (a INT, ... ROW<x INT, y ARRAY<INT>> NOT NULL)", SqlCreateTable.class),
         stmt("CREATE TABLE t (...)", SqlCreateTable.class),
         stmt("CREATE TABLE t (a INT) DYNAMIC_COLUMNS = ON", SqlCreateTable.class),
+        // Flink's clauses
+        stmt(
+            "CREATE TABLE IF NOT EXISTS orders (`user` BIGINT NOT NULL, product VARCHAR(32),"
+                + " ts TIMESTAMP(3), ptime AS PROCTIME(), PRIMARY KEY (`user`) NOT ENFORCED,"
+                + " WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen')",
+            SqlCreateTable.class),
+        stmt(
+            "CREATE TEMPORARY TABLE t (a INT CONSTRAINT pk PRIMARY KEY NOT ENFORCED COMMENT 'id',"
+                + " m STRING METADATA FROM 'k' VIRTUAL COMMENT 'meta', c AS a + 1 COMMENT 'calc')"
+                + " COMMENT 'table' PARTITIONED BY (a)",
+            SqlCreateTable.class),
+        stmt("CREATE TABLE t (a INT, UNIQUE (a) NOT ENFORCED)", SqlCreateTable.class),
+        stmt("CREATE TABLE t (comment STRING, watermark INT, enforced INT)", SqlCreateTable.class),
+        stmt("CREATE TEMPORARY VIEW v AS SELECT 1", SqlCreateView.class),
         stmt("CREATE TABLE t (a INT) DYNAMIC_COLUMNS = OFF WITH ('k' = 'v')", SqlCreateTable.class),
         stmt("CREATE TABLE t WITH ('connector' = 'filesystem')", SqlCreateTable.class),
         stmt("CREATE TABLE `my table` (`select` INT, `a``b` STRING)", SqlCreateTable.class),
@@ -94,6 +107,8 @@ class BridgeParserTest {
         stmt("SHOW TABLES", SqlShowTables.class),
         stmt("SHOW CREATE TABLE t", SqlShowCreateTable.class),
         stmt("SHOW CREATE VIEW db.v", SqlShowCreateTable.class),
+        stmt("SHOW COLUMNS FROM t", SqlShowColumns.class),
+        stmt("SHOW COLUMNS IN t NOT LIKE '%r'", SqlShowColumns.class),
         // SET, RESET
         stmt(
             "SET 'table.column-expansion-strategy' = 'EXCLUDE_COMPUTED_COLUMNS'",
@@ -101,8 +116,10 @@ class BridgeParserTest {
         stmt("SET", SqlSetConfig.class),
         stmt("RESET 'k'", SqlResetConfig.class),
         stmt("RESET", SqlResetConfig.class),
-        stmt("SET x = 1", SqlSetOption.class),
-        stmt("RESET ALL", SqlSetOption.class),
+        stmt("SET x = 1", SqlSetConfig.class),
+        stmt("SET sql-client.execution.result-mode=tableau", SqlSetConfig.class),
+        stmt("RESET table.dml-sync", SqlResetConfig.class),
+        stmt("RESET ALL", SqlResetConfig.class),
         stmt("ALTER SESSION SET 'k' = 'v'", SqlSetConfig.class),
         // EXPLAIN
         stmt("EXPLAIN SELECT * FROM t", SqlExplain.class),
