@@ -216,3 +216,28 @@ def test_the_interruption_of_a_stopped_statement_never_reaches_the_next_one() ->
             ]
     assert outcomes == {"rows", "stopped"}
     env.close()
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "repeated-enumerable-arrow",
+        "repeated-enumerable-memory",
+        "repeated-auto-arrow",
+        "repeated-auto-memory",
+        "repeated-duckdb-arrow",
+        "repeated-duckdb-memory",
+    ],
+)
+def test_a_statement_run_again_after_its_timeout_is_stopped_again(case: str) -> None:
+    # Issue 30: the second run of a statement reused its cached plan on the calling thread,
+    # where neither the timeout nor Ctrl-C reached it, and ran on past any limit. The helper
+    # runs it twice into its timeout (each within 2 + 3 s) and reports the third run.
+    lines = _run(case)
+    assert lines[1].startswith("error TimeoutError: "), lines
+    assert "execution.timeout" in lines[1], lines
+    seconds = float(lines[2].split()[1])
+    assert seconds < 2 + 3, f"raised {seconds:.2f} s after a 2 s limit"
+    cpu = float(lines[3].split()[1])
+    assert cpu < 1.0, f"the process kept working past the timeout: {cpu} CPU-s in 2 s"
+    assert lines[4] == "[{'n': 30000}]", lines

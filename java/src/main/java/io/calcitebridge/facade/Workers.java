@@ -119,18 +119,20 @@ public final class Workers {
 
   /**
    * Stops {@code stop}, the flag of a statement that runs on the caller's thread, with a timeout
-   * error once {@code timeoutMillis} (none when 0) have passed.
+   * error once {@code timeoutMillis} (none when 0) have passed; returns the deadline, to call off
+   * when the statement does not run after all.
    */
-  public static void stopAfter(Stop stop, long timeoutMillis) {
+  public static Deadlines.Deadline stopAfter(Stop stop, long timeoutMillis) {
     MemoryGuard.watch(stop);
-    if (timeoutMillis > 0) {
-      String message =
-          "The statement ran longer than its timeout ("
-              + Deadlines.describe(timeoutMillis)
-              + ", execution.timeout) and was stopped";
-      stop.deadline(System.currentTimeMillis() + timeoutMillis, message);
-      Deadlines.after(timeoutMillis, stop, message, () -> null);
+    if (timeoutMillis <= 0) {
+      return Deadlines.NONE;
     }
+    String message =
+        "The statement ran longer than its timeout ("
+            + Deadlines.describe(timeoutMillis)
+            + ", execution.timeout) and was stopped";
+    stop.deadline(System.currentTimeMillis() + timeoutMillis, message);
+    return Deadlines.after(timeoutMillis, stop, message, () -> null);
   }
 
   /**
