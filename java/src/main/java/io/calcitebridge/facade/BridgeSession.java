@@ -127,6 +127,7 @@ public final class BridgeSession implements AutoCloseable {
           Stop cancel = new Stop();
           // Scans are opened and rows read within the timeout and under the memory guard.
           Deadlines.Deadline deadline = Workers.stopAfter(cancel, millis);
+          MemoryGuard.limit(cancel, config.memoryLimitBytes());
           RowSet rows;
           try {
             rows = new StatementExecutor(state, cancel).withBackend(backend).cachedQuery(sql, true);
@@ -268,6 +269,7 @@ public final class BridgeSession implements AutoCloseable {
 
   private StatementResult run(
       String sql, AtomicBoolean cancel, boolean queryOnly, @Nullable String backend) {
+    MemoryGuard.limit(cancel, config.memoryLimitBytes());
     StatementExecutor executor = new StatementExecutor(state, cancel).withBackend(backend);
     RowSet rows = executor.cachedQuery(sql);
     if (rows == null) {
