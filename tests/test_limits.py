@@ -241,3 +241,19 @@ def test_a_statement_run_again_after_its_timeout_is_stopped_again(case: str) -> 
     cpu = float(lines[3].split()[1])
     assert cpu < 1.0, f"the process kept working past the timeout: {cpu} CPU-s in 2 s"
     assert lines[4] == "[{'n': 30000}]", lines
+
+
+@pytest.mark.parametrize("run", range(10))
+@pytest.mark.parametrize(
+    "case",
+    ["limit-duckdb-sort", "limit-duckdb-rows", "limit-enumerable-sort", "limit-auto-sort"],
+)
+def test_the_memory_limit_bounds_every_backend_every_time(case: str, run: int) -> None:
+    # Issue 30: under a 64 MB execution.memory-limit DuckDB returned a 10^7-row sort with the
+    # process at 2 GB, and Calcite's engine gathered the sort's rows on its heap for 30-44 s
+    # before the limit was seen. Each backend now stops the statement, its first run and its
+    # second (from the cached plan), and the environment answers afterwards.
+    lines = _run(case)
+    assert lines[1].startswith("error ResourceError: Out of memory"), lines
+    assert "execution.memory-limit" in lines[1], lines
+    assert lines[4] == "[{'n': 30000}]", lines
