@@ -1,8 +1,8 @@
 package io.calcitebridge.facade;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.Stop;
-import com.sun.management.GarbageCollectionNotificationInfo;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryNotificationInfo;
@@ -19,11 +19,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Stops statements before the JVM's heap runs out, and those that grow the heap past their {@code
- * execution.memory-limit}. When the heap's old generation is still more
- * than {@link #THRESHOLD} full after a garbage collection, every statement that runs or whose rows
- * are still read is stopped with a {@link ErrorKind#RESOURCE} error; their scans stop at the next
- * row, so a sort or a join that gathers rows lets go of them. An {@code OutOfMemoryError} that
- * happens nonetheless is translated to the same kind.
+ * execution.memory-limit}. When the heap's old generation is still more than {@link #THRESHOLD}
+ * full after a garbage collection, every statement that runs or whose rows are still read is
+ * stopped with a {@link ErrorKind#RESOURCE} error; their scans stop at the next row, so a sort or a
+ * join that gathers rows lets go of them. An {@code OutOfMemoryError} that happens nonetheless is
+ * translated to the same kind.
  *
  * <p>A statement with an {@code execution.memory-limit} ({@link #limit}) is also stopped, with a
  * {@link ErrorKind#RESOURCE} error naming the setting, when after a garbage collection the heap
@@ -42,8 +42,7 @@ final class MemoryGuard {
   /** A statement's limit and the heap, in bytes, it began with. */
   private record Budget(long limit, long baseline) {}
 
-  private static final Map<Stop, Budget> LIMITED =
-      Collections.synchronizedMap(new WeakHashMap<>());
+  private static final Map<Stop, Budget> LIMITED = Collections.synchronizedMap(new WeakHashMap<>());
 
   static {
     install();
@@ -67,8 +66,8 @@ final class MemoryGuard {
   }
 
   /**
-   * Bytes of the heap outside its allocation space (eden): what survived the collections, which
-   * the rows a statement gathers soon are. From {@code afterGc} (by pool) when given, else now.
+   * Bytes of the heap outside its allocation space (eden): what survived the collections, which the
+   * rows a statement gathers soon are. From {@code afterGc} (by pool) when given, else now.
    */
   private static long liveHeap(@Nullable Map<String, MemoryUsage> afterGc) {
     long used = 0;

@@ -88,8 +88,8 @@ public final class Workers {
   }
 
   /**
-   * The queue of statements waiting for a thread: it refuses a statement while the pool may start
-   * a thread and none is idle, so that the pool starts one.
+   * The queue of statements waiting for a thread: it refuses a statement while the pool may start a
+   * thread and none is idle, so that the pool starts one.
    */
   private static final class WorkQueue extends LinkedBlockingQueue<Runnable> {
     private static final long serialVersionUID = 1L;
