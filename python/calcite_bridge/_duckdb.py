@@ -465,27 +465,19 @@ def run(
         with _interrupt.cancelling(state.cursor.interrupt) as reading:
             try:
                 _register(state, scans)
-                relation = state.cursor.sql(sql)
-                if memory_limit > 0:
-                    table = _bounded_fetch(relation, memory_limit, statement)
-                else:
-                    # DuckDB 2 names it to_arrow_table; 1.x, arrow.
-                    fetch = getattr(relation, "to_arrow_table", None) or relation.arrow
-                    table = fetch()
+                table = _fetch(state.cursor.sql(sql), memory_limit, statement)
                 failed = False
             except BaseException as e:
                 if timed_out.is_set() and deadline is not None:
                     raise StatementTimeoutError(deadline[1], sql=statement) from None
                 if reading.interrupted or "interrupted" in str(e).lower():
                     raise KeyboardInterrupt from None
-                if isinstance(e, duckdb.OutOfMemoryException) and memory_limit > 0:
-                    raise _over_limit(memory_limit, statement, str(e)) from None
                 if isinstance(e, duckdb.PermissionException):
                     raise AccessDeniedError(
                         f"DuckDB was refused a file outside the sandbox: {e}", sql=statement
                     ) from None
                 if isinstance(e, duckdb.Error):
-                    raise _error(e, statement) from None
+                    raise _error(e, statement, memory_limit) from None
                 raise
     finally:
         if timer is not None:
@@ -498,6 +490,15 @@ def run(
         else:
             _unregister(state, scans)
     return _as(table, schema)
+
+
+def _fetch(relation: Any, memory_limit: int, statement: str | None) -> pa.Table:
+    """The rows of ``relation``, within ``memory_limit`` bytes (none when 0)."""
+    if memory_limit > 0:
+        return _bounded_fetch(relation, memory_limit, statement)
+    # DuckDB 2 names it to_arrow_table; 1.x, arrow.
+    fetch = getattr(relation, "to_arrow_table", None) or relation.arrow
+    return fetch()
 
 
 def _bounded_fetch(relation: Any, memory_limit: int, statement: str | None) -> pa.Table:
@@ -593,9 +594,14 @@ def _as(table: pa.Table, schema: pa.Schema) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=schema)
 
 
-def _error(e: Exception, statement: str | None) -> Error:
-    """A DuckDB failure as the error Calcite's engine raises for the same statement."""
+def _error(e: Exception, statement: str | None, memory_limit: int = 0) -> Error:
+    """A DuckDB failure as the error Calcite's engine raises for the same statement; running out
+    of ``memory_limit`` (bytes), ``ResourceError``."""
+    import duckdb
+
     text = str(e)
+    if memory_limit > 0 and isinstance(e, duckdb.OutOfMemoryException):
+        return _over_limit(memory_limit, statement, text)
     if "calcite-bridge-error:" in text:  # a scan failed: the JVM's own error
         return from_stream_failure(e, statement)
     if _DYNCOL_ERROR in text:  # a dynamic-columns function failed
