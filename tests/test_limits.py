@@ -257,3 +257,30 @@ def test_the_memory_limit_bounds_every_backend_every_time(case: str, run: int) -
     assert lines[1].startswith("error ResourceError: Out of memory"), lines
     assert "execution.memory-limit" in lines[1], lines
     assert lines[4] == "[{'n': 30000}]", lines
+
+
+def test_duckdb_under_a_memory_limit_spills_to_a_directory_of_its_own() -> None:
+    # The limit is DuckDB's own memory_limit, spilling goes to a private directory of at most
+    # twice the limit, and the directory goes when the database closes.
+    from calcite_bridge import _duckdb
+
+    database = _duckdb._Database((), 64 << 20)
+    spill = database.spill
+    assert spill is not None and os.path.isdir(spill)
+    try:
+        settings = dict(
+            database.connection.execute(
+                "SELECT name, value FROM duckdb_settings() WHERE name IN "
+                "('memory_limit', 'max_temp_directory_size', 'temp_directory')"
+            ).fetchall()
+        )
+    finally:
+        database.close()
+    assert settings == {
+        "memory_limit": "64.0 MiB",
+        "max_temp_directory_size": "128.0 MiB",
+        "temp_directory": spill,
+    }
+    assert not os.path.exists(spill)
+    assert _duckdb.memory_limit_bytes("64 mb") == 64 << 20
+    assert _duckdb.memory_limit_bytes("0") == 0
