@@ -64,3 +64,42 @@ def test_the_process_exits_without_a_resource_warning() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "ResourceWarning" not in done.stderr, done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is a POSIX signal")
+@pytest.mark.parametrize(
+    ("backend", "table"),
+    [("enumerable", "arrow"), ("enumerable", "memory"), ("auto", "arrow"), ("duckdb", "memory")],
+)
+def test_ctrl_c_stops_a_statement_run_again_from_its_cached_plan(backend: str, table: str) -> None:
+    # Issue 30: the second run of a statement reused its cached plan on the calling thread and
+    # a SIGINT ten seconds in did nothing. The helper runs it once into a 1 s timeout, then
+    # again without one.
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            str(Path(__file__).parent / "helpers" / "interrupted_repeat.py"),
+            backend,
+            table,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "started"
+        time.sleep(2)  # the second run is running
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        assert child.stdout.readline().strip() == "interrupted"
+        stopped = time.monotonic() - sent
+        out, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert stopped < 3, f"Ctrl-C took {stopped:.2f} s to stop the statement"
+    lines = out.splitlines()
+    cpu = float(lines[0].split()[1])
+    assert cpu < 1.0, f"the process kept working after Ctrl-C: {cpu} CPU-s in 2 s"
+    assert lines[1] == "[{'n': 30000}]"
+    assert child.returncode == 0, err

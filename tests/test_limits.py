@@ -223,3 +223,71 @@ def test_the_interruption_of_a_stopped_statement_never_reaches_the_next_one() ->
             ]
     assert outcomes == {"rows", "stopped"}
     env.close()
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "repeated-enumerable-arrow",
+        "repeated-enumerable-memory",
+        "repeated-auto-arrow",
+        "repeated-auto-memory",
+        "repeated-duckdb-arrow",
+        "repeated-duckdb-memory",
+    ],
+)
+def test_a_statement_run_again_after_its_timeout_is_stopped_again(case: str) -> None:
+    # Issue 30: the second run of a statement reused its cached plan on the calling thread,
+    # where neither the timeout nor Ctrl-C reached it, and ran on past any limit. The helper
+    # runs it twice into its timeout (each within 2 + 3 s) and reports the third run.
+    lines = _run(case)
+    assert lines[1].startswith("error TimeoutError: "), lines
+    assert "execution.timeout" in lines[1], lines
+    seconds = float(lines[2].split()[1])
+    assert seconds < 2 + 3, f"raised {seconds:.2f} s after a 2 s limit"
+    cpu = float(lines[3].split()[1])
+    assert cpu < 1.0, f"the process kept working past the timeout: {cpu} CPU-s in 2 s"
+    assert lines[4] == "[{'n': 30000}]", lines
+
+
+@pytest.mark.parametrize("run", range(10))
+@pytest.mark.parametrize(
+    "case",
+    ["limit-duckdb-sort", "limit-duckdb-rows", "limit-enumerable-sort", "limit-auto-sort"],
+)
+def test_the_memory_limit_bounds_every_backend_every_time(case: str, run: int) -> None:
+    # Issue 30: under a 64 MB execution.memory-limit DuckDB returned a 10^7-row sort with the
+    # process at 2 GB, and Calcite's engine gathered the sort's rows on its heap for 30-44 s
+    # before the limit was seen. Each backend now stops the statement, its first run and its
+    # second (from the cached plan), and the environment answers afterwards.
+    lines = _run(case)
+    assert lines[1].startswith("error ResourceError: Out of memory"), lines
+    assert "execution.memory-limit" in lines[1], lines
+    assert lines[4] == "[{'n': 30000}]", lines
+
+
+def test_duckdb_under_a_memory_limit_spills_to_a_directory_of_its_own() -> None:
+    # The limit is DuckDB's own memory_limit, spilling goes to a private directory of at most
+    # twice the limit, and the directory goes when the database closes.
+    from calcite_bridge import _duckdb
+
+    database = _duckdb._Database((), 64 << 20)
+    spill = database.spill
+    assert spill is not None and os.path.isdir(spill)
+    try:
+        settings = dict(
+            database.connection.execute(
+                "SELECT name, value FROM duckdb_settings() WHERE name IN "
+                "('memory_limit', 'max_temp_directory_size', 'temp_directory')"
+            ).fetchall()
+        )
+    finally:
+        database.close()
+    assert settings == {
+        "memory_limit": "64.0 MiB",
+        "max_temp_directory_size": "128.0 MiB",
+        "temp_directory": spill,
+    }
+    assert not os.path.exists(spill)
+    assert _duckdb.memory_limit_bytes("64 mb") == 64 << 20
+    assert _duckdb.memory_limit_bytes("0") == 0

@@ -380,7 +380,7 @@ def test_duckdb_of_a_confined_environment_reaches_only_the_allowed_directories(
     plan = env.explain("SELECT a FROM t WHERE a > 1", backend="duckdb")
     assert "read_parquet" not in plan  # the scan is handed over at run time, not planned as SQL
     assert env.sql("SELECT a FROM t WHERE a > 1", backend="duckdb").fetchall() == [(2,)]
-    database = _duckdb._databases[(os.path.join(os.path.realpath(allowed), ""),)]
+    database = _duckdb._databases[((os.path.join(os.path.realpath(allowed), ""),), 0)]
     cursor = database.connection.cursor()
     try:
         settings = dict(
@@ -412,7 +412,7 @@ def test_duckdb_of_a_confined_environment_reaches_only_the_allowed_directories(
 def test_duckdb_reaches_no_file_for_a_query_that_reads_none(env: cb.Environment) -> None:
     env.register_arrow("t", pa.table({"a": [1, 2]}))
     assert env.sql("SELECT SUM(a) AS s FROM t", backend="duckdb").fetchall() == [(3,)]
-    cursor = _duckdb._databases[()].connection.cursor()
+    cursor = _duckdb._databases[((), 0)].connection.cursor()
     try:
         import duckdb
 

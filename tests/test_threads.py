@@ -129,3 +129,63 @@ def test_short_lived_threads_detach_from_the_jvm(env: cb.Environment) -> None:
         t.join()
     gc.collect()
     assert attached() <= before
+
+
+@pytest.mark.jpype_only(reason="counts the Python threads and JVM workers of this process")
+def test_many_statements_leave_no_threads_behind(env: cb.Environment) -> None:
+    # Issue 30: after 2,000 statements the process kept 18 Python threads (2 at the start).
+    # Each Python thread that had run a statement came back in threading.enumerate() as a dummy
+    # thread as it ended, and the worker pool started a new JVM thread for each of its first 64
+    # statements, even one at a time.
+    import gc
+
+    import jpype
+
+    env.register_arrow("t", DATA)
+    env.sql("SELECT COUNT(*) FROM t").fetchall()
+    before = {t.ident for t in threading.enumerate()}
+
+    def work(i: int) -> None:
+        for j in range(2):
+            assert env.sql(f"SELECT SUM(v) + {i * 2 + j} FROM t WHERE k = 3").fetchall() == [
+                (expected_sum(3) + i * 2 + j,)
+            ]
+
+    for batch in range(4):
+        threads = [threading.Thread(target=work, args=(batch * 10 + i,)) for i in range(10)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    for i in range(100):  # one at a time: one worker answers them all
+        assert env.sql(f"SELECT COUNT(*) + {i} FROM t", backend="enumerable").fetchall() == [
+            (N + i,)
+        ]
+    gc.collect()
+    left = [t.name for t in threading.enumerate() if t.ident not in before]
+    assert left == [], left
+    names = [
+        str(t.getName()) for t in jpype.JClass("java.lang.Thread").getAllStackTraces().keySet()
+    ]
+    workers = [n for n in names if n.removeprefix("calcite-bridge-").isdigit()]
+    # 10 statements ran at once above; one at a time needs no more threads.
+    assert len(workers) <= 12, sorted(workers)
+
+
+def test_a_hundred_statements_at_once_on_calcites_engine_all_answer(
+    connect: Callable[..., cb.Environment],
+) -> None:
+    # Issue 30: 100 statements at once on `enumerable` did not finish in 200 s. They share the
+    # 64 workers and the cores; each must answer, and correctly.
+    env = connect(config={"execution.backend": "enumerable"})
+    env.register_arrow("t", DATA)
+
+    def work(i: int) -> list[tuple[object, ...]]:
+        return env.sql(
+            f"SELECT k, SUM(v) + {i} AS s FROM t WHERE v >= 0 GROUP BY k ORDER BY k"
+        ).fetchall()
+
+    with ThreadPoolExecutor(100) as pool:
+        results = list(pool.map(work, range(100)))
+    for i, rows in enumerate(results):
+        assert rows == [(k, expected_sum(k) + i) for k in range(7)]

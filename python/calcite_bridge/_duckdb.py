@@ -17,6 +17,12 @@ registered on the connection before it runs. Each batch crosses the Arrow C Data
 ways in one JVM call (``io.calcitebridge.udf.DynColUdf``); the result is copied out of the JVM's
 memory, and released there, before the function returns.
 
+``execution.memory-limit`` bounds DuckDB too: a database of a limited environment has it as its
+``memory_limit``, spills what does not fit to a private temporary directory (removed when the
+database closes, at the latest as the process exits) of at most :data:`SPILL_FACTOR` times the
+limit, and the Arrow result it hands back is counted batch by batch against the same limit. Past
+either, the statement fails with ``ResourceError`` naming the setting, and the environment goes on.
+
 DuckDB reaches no file the environment's sandbox forbids (docs/security.md). Each database this
 module opens locks its configuration (a statement cannot change a setting) and loads no
 extension. A query of a confined environment runs in a database whose ``enable_external_access``
@@ -27,18 +33,27 @@ Parquet file runs in a database with no file access at all, and only the others 
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import inspect
 import os
 import re
+import shutil
 import sys
+import tempfile
 import threading
 from typing import Any, TypeAlias
 
 import pyarrow as pa
 
 from . import _interrupt
-from .errors import AccessDeniedError, Error, ExecutionError, from_stream_failure
+from .errors import (
+    AccessDeniedError,
+    Error,
+    ExecutionError,
+    ResourceError,
+    from_stream_failure,
+)
 from .errors import TimeoutError as StatementTimeoutError
 from .sources.sandbox import UNCONFINED, Sandbox
 
@@ -64,6 +79,8 @@ _TYPES = {
     "ts": ("TIMESTAMP", pa.timestamp("us")),
 }
 _DECIMAL = re.compile(r"n(\d+)x(\d+)")
+SPILL_FACTOR = 2  # a limited database spills at most this many times its memory limit to disk
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]*)")
 
 
 def available() -> bool:
@@ -92,13 +109,21 @@ class _Database:
     """An in-memory DuckDB database that reaches the files under ``roots`` only (real paths;
     none when empty), or any file when ``roots`` is None. Its configuration is locked."""
 
-    def __init__(self, roots: tuple[str, ...] | None) -> None:
+    def __init__(self, roots: tuple[str, ...] | None, memory_limit: int = 0) -> None:
         import duckdb
 
         connection: Any = duckdb.connect(
             ":memory:",
             config={"autoload_known_extensions": False, "autoinstall_known_extensions": False},
         )
+        self.spill: str | None = None
+        if memory_limit > 0:
+            self.spill = tempfile.mkdtemp(prefix="calcite-bridge-duckdb-")
+            _spills.add(self.spill)
+            spill = self.spill.replace("'", "''")
+            connection.execute(f"SET memory_limit = '{memory_limit}B'")
+            connection.execute(f"SET temp_directory = '{spill}'")
+            connection.execute(f"SET max_temp_directory_size = '{memory_limit * SPILL_FACTOR}B'")
         if roots is not None:
             if roots:  # before access goes off: DuckDB refuses the list afterwards
                 listed = ", ".join("'" + r.replace("'", "''") + "'" for r in roots)
@@ -112,8 +137,33 @@ class _Database:
         self.connection = connection
         self.registered: set[str] = set()  # its dynamic-columns functions
 
+    def close(self) -> None:
+        """Closes the database and removes its spill directory."""
+        try:
+            self.connection.close()
+        finally:
+            if self.spill is not None:
+                _spills.discard(self.spill)
+                shutil.rmtree(self.spill, ignore_errors=True)
 
-_databases: dict[tuple[str, ...] | None, _Database] = {}
+
+_databases: dict[tuple[tuple[str, ...] | None, int], _Database] = {}
+_spills: set[str] = set()  # the spill directories of open databases
+
+
+@atexit.register
+def _remove_spills() -> None:
+    for spill in list(_spills):
+        shutil.rmtree(spill, ignore_errors=True)
+
+
+def memory_limit_bytes(setting: str) -> int:
+    """Bytes of an ``execution.memory-limit`` in its canonical form (``'64 mb'``); 0 for none."""
+    m = _SIZE.fullmatch(setting.strip().lower())
+    if m is None:
+        return 0
+    factor = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}.get(m.group(2)[:1], 1)
+    return int(float(m.group(1)) * factor)
 
 
 def _case_function(method: Any) -> Any:
@@ -137,9 +187,9 @@ def _case_function(method: Any) -> Any:
     return function
 
 
-def _database(sandbox: Sandbox, reads_files: bool) -> _Database:
+def _database(sandbox: Sandbox, reads_files: bool, memory_limit: int = 0) -> _Database:
     """The database for a query of an environment in ``sandbox``; ``reads_files`` when the query
-    hands DuckDB Parquet files to read."""
+    hands DuckDB Parquet files to read; ``memory_limit`` the environment's, in bytes (0: none)."""
     global _generation
     roots: tuple[str, ...] | None
     if not sandbox.external_access:
@@ -148,13 +198,14 @@ def _database(sandbox: Sandbox, reads_files: bool) -> _Database:
         roots = tuple(sorted({os.path.join(r, "") for r in sandbox.roots()}))
     else:
         roots = None if reads_files else ()
+    key = (roots, memory_limit)
     with _lock:
-        database = _databases.get(roots)
+        database = _databases.get(key)
         if database is None:
-            if len(_databases) >= 16:  # sandboxes come and go: keep a few
+            if len(_databases) >= 16:  # sandboxes and limits come and go: keep a few
                 _generation += 1  # no thread's cursor of it is used again
-                _databases.pop(next(k for k in _databases if k)).connection.close()
-            database = _databases[roots] = _Database(roots)
+                _databases.pop(next(k for k in _databases if k[0] or k[1])).close()
+            database = _databases[key] = _Database(roots, memory_limit)
         return database
 
 
@@ -385,13 +436,15 @@ def run(
     statement: str | None,
     sandbox: Sandbox = UNCONFINED,
     deadline: tuple[float, str] | None = None,
+    memory_limit: int = 0,
 ) -> pa.Table:
     """Runs ``sql`` over ``scans`` (``scan_0``, ``scan_1``, ...) in a database that reaches no
     file ``sandbox`` forbids; the rows, cast to ``schema``. ``deadline`` (seconds left, the
-    message): past it DuckDB is interrupted and ``TimeoutError`` raised."""
+    message): past it DuckDB is interrupted and ``TimeoutError`` raised. ``memory_limit`` (bytes,
+    0 for none) bounds DuckDB's memory and the result: past it ``ResourceError`` is raised."""
     import duckdb
 
-    database = _database(sandbox, any(isinstance(s, Query) for s in scans))
+    database = _database(sandbox, any(isinstance(s, Query) for s in scans), memory_limit)
     state = _thread_cursor(database)
     _register_dyncol(database, sql)
     failed = True
@@ -412,10 +465,7 @@ def run(
         with _interrupt.cancelling(state.cursor.interrupt) as reading:
             try:
                 _register(state, scans)
-                relation = state.cursor.sql(sql)
-                # DuckDB 2 names it to_arrow_table; 1.x, arrow.
-                fetch = getattr(relation, "to_arrow_table", None) or relation.arrow
-                table = fetch()
+                table = _fetch(state.cursor.sql(sql), memory_limit, statement)
                 failed = False
             except BaseException as e:
                 if timed_out.is_set() and deadline is not None:
@@ -427,7 +477,7 @@ def run(
                         f"DuckDB was refused a file outside the sandbox: {e}", sql=statement
                     ) from None
                 if isinstance(e, duckdb.Error):
-                    raise _error(e, statement) from None
+                    raise _error(e, statement, memory_limit) from None
                 raise
     finally:
         if timer is not None:
@@ -440,6 +490,44 @@ def run(
         else:
             _unregister(state, scans)
     return _as(table, schema)
+
+
+def _fetch(relation: Any, memory_limit: int, statement: str | None) -> pa.Table:
+    """The rows of ``relation``, within ``memory_limit`` bytes (none when 0)."""
+    if memory_limit > 0:
+        return _bounded_fetch(relation, memory_limit, statement)
+    # DuckDB 2 names it to_arrow_table; 1.x, arrow.
+    fetch = getattr(relation, "to_arrow_table", None) or relation.arrow
+    return fetch()
+
+
+def _bounded_fetch(relation: Any, memory_limit: int, statement: str | None) -> pa.Table:
+    """The rows of ``relation`` as a table, read a batch at a time: past ``memory_limit`` bytes
+    the read stops with ``ResourceError`` (the result lives outside DuckDB's own limit)."""
+    reader = relation.to_arrow_reader(64 * 1024)
+    batches = []
+    held = 0
+    try:
+        for batch in reader:
+            held += batch.get_total_buffer_size()
+            if held > memory_limit:
+                raise _over_limit(
+                    memory_limit, statement, f"its result held {held >> 20} MB and more"
+                )
+            batches.append(batch)
+        return pa.Table.from_batches(batches, schema=reader.schema)
+    finally:
+        reader.close()
+
+
+def _over_limit(memory_limit: int, statement: str | None, detail: str) -> ResourceError:
+    first = detail.splitlines()[0] if detail else ""
+    return ResourceError(
+        "Out of memory: the statement's rows reached execution.memory-limit "
+        f"({memory_limit >> 20} MB) on DuckDB ({first}). Raise execution.memory-limit or make "
+        "the statement gather fewer rows",
+        sql=statement,
+    )
 
 
 def _register(state: _Cursor, scans: list[Scan]) -> None:
@@ -506,9 +594,14 @@ def _as(table: pa.Table, schema: pa.Schema) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=schema)
 
 
-def _error(e: Exception, statement: str | None) -> Error:
-    """A DuckDB failure as the error Calcite's engine raises for the same statement."""
+def _error(e: Exception, statement: str | None, memory_limit: int = 0) -> Error:
+    """A DuckDB failure as the error Calcite's engine raises for the same statement; running out
+    of ``memory_limit`` (bytes), ``ResourceError``."""
+    import duckdb
+
     text = str(e)
+    if memory_limit > 0 and isinstance(e, duckdb.OutOfMemoryException):
+        return _over_limit(memory_limit, statement, text)
     if "calcite-bridge-error:" in text:  # a scan failed: the JVM's own error
         return from_stream_failure(e, statement)
     if _DYNCOL_ERROR in text:  # a dynamic-columns function failed

@@ -12,7 +12,11 @@ Calcite's engine read past ``execution.timeout``), ``planning`` (a join of many 
 ``source`` (a Python source computing on a worker thread past
 ``timeout=``), ``memory`` (a 10^5 x 10^5 cross join with ORDER BY read into Arrow),
 ``arrow`` (the rows of a 10^5 x 10^5 cross join read into Arrow past
-``execution.memory-limit``).
+``execution.memory-limit``), ``repeated-BACKEND-TABLE`` (a COUNT over a three-way cross join of
+an Arrow table, ``arrow``, or a ``memory`` table, run past ``execution.timeout`` twice, then a
+third time: each run after the first reuses the cached plan), ``limit-BACKEND-SHAPE`` (the
+rows of a 10^7-row cross join, ``rows``, or their sort, ``sort``, past a 64 MB
+``execution.memory-limit``, twice: the second run is reported).
 """
 
 from __future__ import annotations
@@ -96,6 +100,58 @@ try:
     elif case == "arrow":
         env.config.set("execution.memory-limit", "64 MB")
         env.sql("SELECT a.x, b.x AS y FROM big a, big b", backend="enumerable").to_arrow_table()
+    elif case.startswith("limit-"):
+        # Issue 30: a sort of a 10^7-row cross join, or its rows alone, under a 64 MB
+        # execution.memory-limit; DuckDB took 2 GB and Calcite's engine stopped after 30-44 s.
+        backend, shape = case.split("-")[1:]
+        n = 10_000
+        env.register_arrow(
+            "a",
+            pa.table(
+                {
+                    "x": pa.array(range(n), pa.int64()),
+                    "s": pa.array([f"s{i:08d}" for i in range(n)]),
+                }
+            ),
+        )
+        env.register_arrow("b", pa.table({"y": pa.array(range(1_000), pa.int64())}))
+        env.config.set("execution.memory-limit", "64 MB")
+        order = " ORDER BY a.s DESC, b.y" if shape == "sort" else ""
+        for run in (1, 2):  # the second run reuses the plan
+            start = time.monotonic()
+            try:
+                env.sql(
+                    f"SELECT a.x, b.y, a.s FROM a CROSS JOIN b{order}", backend=backend
+                ).to_arrow_table()
+                sys.exit(f"run {run} returned its rows")
+            except cb.ResourceError as e:
+                if run == 2:
+                    raise
+                if "execution.memory-limit" not in str(e):
+                    sys.exit(f"run {run}: {e}")
+    elif case.startswith("repeated-"):
+        # The same statement three times past execution.timeout: the runs after the first reuse
+        # its plan, and must be stopped as it was.
+        backend, table = case.split("-")[1:]
+        if table == "memory":
+            env.execute("CREATE TABLE m (x BIGINT) WITH ('connector' = 'memory')")
+            env.execute("INSERT INTO m SELECT x FROM big")
+        table = "m" if table == "memory" else "big"
+        env.config.set("execution.timeout", "2 s")
+        repeated = (
+            f"SELECT COUNT(*) AS c FROM {table} a, {table} b, {table} c WHERE a.x + b.x + c.x > -5"
+        )
+        for run in (1, 2):
+            began = time.monotonic()
+            try:
+                env.sql(repeated, backend=backend).to_pylist()
+                sys.exit(f"run {run} returned its rows")
+            except cb.TimeoutError:
+                pass
+            if time.monotonic() - began > 2 + 3:
+                sys.exit(f"run {run} raised {time.monotonic() - began:.2f} s after a 2 s limit")
+        start = time.monotonic()  # the third run is the one reported
+        env.sql(repeated, backend=backend).to_pylist()
     print("finished", flush=True)
 except cb.Error as e:
     print(f"error {type(e).__name__}: {str(e).splitlines()[0]}", flush=True)

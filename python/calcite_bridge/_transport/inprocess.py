@@ -104,7 +104,8 @@ class JPypeSession:
             runner = self._spark_runner()
             table = _spark.run(runner, backend_sql, spark_scans, schema, sql, zone, deadline)
         else:
-            table = _duckdb.run(backend_sql, scans, schema, sql, self._sandbox(), deadline)
+            limit = _duckdb.memory_limit_bytes(self.get_config("execution.memory-limit"))
+            table = _duckdb.run(backend_sql, scans, schema, sql, self._sandbox(), deadline, limit)
         return table.to_reader(), kind
 
     def _scans(

@@ -278,7 +278,9 @@ class _Detacher:
         try:
             import jpype
 
-            if jpype.isJVMStarted() and threading.current_thread() is not threading.main_thread():
+            # By ident: the thread has left threading's table, and current_thread() would put
+            # it back there as a dummy thread, listed by threading.enumerate() forever.
+            if jpype.isJVMStarted() and threading.get_ident() != threading.main_thread().ident:
                 jpype.JClass("java.lang.Thread").detach()
         except Exception:  # the interpreter or the JVM is shutting down
             pass

@@ -42,8 +42,23 @@ def _give_back() -> None:
     state = getattr(_held, "state", None)
     if state is not None:
         _workers.pop(getattr(_held, "name", ""), None)
+        _forget_dummy()
         _held.state = None
         _release(state)
+
+
+def _forget_dummy() -> None:
+    """Takes the ending worker out of :func:`threading.enumerate`: Python code that asked for the
+    current thread there (``threading.current_thread()``) made a dummy thread for it, which
+    Python never removes, so every worker that ever ran a source stayed listed."""
+    ident = threading.get_ident()
+    active = getattr(threading, "_active", None)
+    lock = getattr(threading, "_active_limbo_lock", None)
+    if active is None or lock is None:
+        return
+    with lock:
+        if isinstance(active.get(ident), threading._DummyThread):
+            del active[ident]
 
 
 def _java_name() -> str:

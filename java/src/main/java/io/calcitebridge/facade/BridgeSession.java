@@ -108,8 +108,11 @@ public final class BridgeSession implements AutoCloseable {
 
   /**
    * Runs a query whose plan is cached on the calling thread, or returns null when its plan is not
-   * cached. A cached plan only opens its scans, which takes less than handing the statement to a
-   * worker thread and waiting for it (about half a millisecond, as long as a small DuckDB query).
+   * cached or runs on Calcite's engine. A cached plan of a host backend (DuckDB, Spark) only opens
+   * its scans, which takes less than handing the statement to a worker thread and waiting for it
+   * (about half a millisecond, as long as a small DuckDB query). A plan of Calcite's engine may do
+   * all its work as it opens (an aggregate, a sort): it runs on a worker, as a first run does,
+   * where the timeout, Ctrl-C and the memory guard reach it.
    */
   public @Nullable StatementResult queryCached(String sql, @Nullable String backend) {
     return queryCached(sql, backend, null);
@@ -122,11 +125,20 @@ public final class BridgeSession implements AutoCloseable {
     return translated(
         () -> {
           Stop cancel = new Stop();
-          RowSet rows = new StatementExecutor(state, cancel).withBackend(backend).cachedQuery(sql);
+          // Scans are opened and rows read within the timeout and under the memory guard.
+          Deadlines.Deadline deadline = Workers.stopAfter(cancel, millis);
+          MemoryGuard.limit(cancel, config.memoryLimitBytes());
+          RowSet rows;
+          try {
+            rows = new StatementExecutor(state, cancel).withBackend(backend).cachedQuery(sql, true);
+          } catch (RuntimeException | Error e) {
+            deadline.cancel();
+            throw e;
+          }
           if (rows == null) {
+            deadline.cancel();
             return null;
           }
-          Workers.stopAfter(cancel, millis); // the rows are read within the timeout
           return result(rows, cancel);
         });
   }
@@ -257,6 +269,7 @@ public final class BridgeSession implements AutoCloseable {
 
   private StatementResult run(
       String sql, AtomicBoolean cancel, boolean queryOnly, @Nullable String backend) {
+    MemoryGuard.limit(cancel, config.memoryLimitBytes());
     StatementExecutor executor = new StatementExecutor(state, cancel).withBackend(backend);
     RowSet rows = executor.cachedQuery(sql);
     if (rows == null) {

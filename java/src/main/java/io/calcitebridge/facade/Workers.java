@@ -38,17 +38,79 @@ public final class Workers {
 
   private Workers() {}
 
+  /**
+   * A pool that starts a thread only when no idle one can take the statement. (A pool of {@link
+   * #THREADS} core threads started a new one for each of its first 64 statements, even one at a
+   * time: each a 256 MB stack reserved, and a Python thread state once it called a source.)
+   */
   private static ThreadPoolExecutor pool() {
-    ThreadPoolExecutor p =
-        new ThreadPoolExecutor(
-            THREADS,
-            THREADS,
-            30,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(QUEUED),
-            new Factory());
-    p.allowCoreThreadTimeOut(true);
+    WorkQueue queue = new WorkQueue();
+    Pool p = new Pool(queue);
+    queue.pool = p;
     return p;
+  }
+
+  /** The pool, counting the statements it holds, running or queued. */
+  private static final class Pool extends ThreadPoolExecutor {
+    final AtomicInteger submitted = new AtomicInteger();
+
+    Pool(WorkQueue queue) {
+      super(
+          0,
+          THREADS,
+          30,
+          TimeUnit.SECONDS,
+          queue,
+          new Factory(),
+          (task, pool) -> {
+            // Every thread is busy: the statement waits its turn, if there is room.
+            if (pool.isShutdown() || !queue.force(task)) {
+              throw new RejectedExecutionException("the queue is full");
+            }
+          });
+    }
+
+    @Override
+    public void execute(Runnable command) {
+      submitted.incrementAndGet();
+      try {
+        super.execute(command);
+      } catch (RuntimeException | Error e) {
+        submitted.decrementAndGet();
+        throw e;
+      }
+    }
+
+    @Override
+    protected void afterExecute(Runnable r, @Nullable Throwable t) {
+      submitted.decrementAndGet();
+    }
+  }
+
+  /**
+   * The queue of statements waiting for a thread: it refuses a statement while the pool may start a
+   * thread and none is idle, so that the pool starts one.
+   */
+  private static final class WorkQueue extends LinkedBlockingQueue<Runnable> {
+    private static final long serialVersionUID = 1L;
+    transient volatile @Nullable Pool pool;
+
+    WorkQueue() {
+      super(QUEUED);
+    }
+
+    @Override
+    public boolean offer(Runnable task) {
+      Pool p = pool;
+      if (p != null && p.submitted.get() > p.getPoolSize() && p.getPoolSize() < THREADS) {
+        return false;
+      }
+      return super.offer(task);
+    }
+
+    boolean force(Runnable task) {
+      return super.offer(task);
+    }
   }
 
   /**
@@ -119,18 +181,20 @@ public final class Workers {
 
   /**
    * Stops {@code stop}, the flag of a statement that runs on the caller's thread, with a timeout
-   * error once {@code timeoutMillis} (none when 0) have passed.
+   * error once {@code timeoutMillis} (none when 0) have passed; returns the deadline, to call off
+   * when the statement does not run after all.
    */
-  public static void stopAfter(Stop stop, long timeoutMillis) {
+  public static Deadlines.Deadline stopAfter(Stop stop, long timeoutMillis) {
     MemoryGuard.watch(stop);
-    if (timeoutMillis > 0) {
-      String message =
-          "The statement ran longer than its timeout ("
-              + Deadlines.describe(timeoutMillis)
-              + ", execution.timeout) and was stopped";
-      stop.deadline(System.currentTimeMillis() + timeoutMillis, message);
-      Deadlines.after(timeoutMillis, stop, message, () -> null);
+    if (timeoutMillis <= 0) {
+      return Deadlines.NONE;
     }
+    String message =
+        "The statement ran longer than its timeout ("
+            + Deadlines.describe(timeoutMillis)
+            + ", execution.timeout) and was stopped";
+    stop.deadline(System.currentTimeMillis() + timeoutMillis, message);
+    return Deadlines.after(timeoutMillis, stop, message, () -> null);
   }
 
   /**

@@ -260,9 +260,23 @@ public final class StatementExecutor {
    * query under the same key.
    */
   public @Nullable RowSet cachedQuery(String text) {
+    return cachedQuery(text, false);
+  }
+
+  /**
+   * As {@link #cachedQuery(String)}; with {@code translatedOnly}, also null when the cached plan
+   * runs on Calcite's engine. Such a plan may do all its work as it is opened (an aggregate or a
+   * sort reads its whole input there), so it must run on a worker thread, where the statement's
+   * timeout, Ctrl-C and the memory guard reach it; a plan a backend of the host runs only opens its
+   * scans here.
+   */
+  public @Nullable RowSet cachedQuery(String text, boolean translatedOnly) {
     cacheKey = session.planCache().key("query", text, backend());
     QueryPlan plan = cacheKey == null ? null : session.planCache().get(cacheKey, QueryPlan.class);
-    return plan == null ? null : run(plan);
+    if (plan == null || (translatedOnly && plan.translation() == null)) {
+      return null;
+    }
+    return run(plan);
   }
 
   /** Plans and runs a query. */
