@@ -97,7 +97,8 @@ def test_ctrl_c_stops_a_statement_run_again_from_its_cached_plan(backend: str, t
         out, err = child.communicate(timeout=60)
     finally:
         child.kill()
-    assert stopped < 3, f"Ctrl-C took {stopped:.2f} s to stop the statement"
+    # Within a second on an idle machine; the bound leaves room for one with both cores busy.
+    assert stopped < 5, f"Ctrl-C took {stopped:.2f} s to stop the statement"
     lines = out.splitlines()
     cpu = float(lines[0].split()[1])
     assert cpu < 1.0, f"the process kept working after Ctrl-C: {cpu} CPU-s in 2 s"
