@@ -209,6 +209,35 @@ def test_ten_thousand_nested_queries_are_refused_quickly(env: cb.Environment, sh
     print(f"10^4 nested ({shape}): refused in {_timed(refused):.1f} s")
 
 
+@pytest.mark.parametrize(
+    ("open_", "close"),
+    [("ARRAY<", ">"), ("MAP<STRING, ", ">"), ("ROW<a ", ">"), ("", " ARRAY")],
+    ids=["array", "map", "row", "postfix-array"],
+)
+def test_a_five_thousand_deep_type_is_refused_quickly(
+    env: cb.Environment, open_: str, close: str
+) -> None:
+    deep = open_ * 5_000 + "INT" + close * 5_000
+
+    def refused() -> None:
+        with pytest.raises(
+            cb.UnsupportedError, match="nests ARRAY, MAP, MULTISET or ROW types more than 500 deep"
+        ) as info:
+            env.execute(f"CREATE TABLE deep_type (x {deep}) WITH ('connector' = 'memory')")
+        assert info.value.line == 1 and info.value.column is not None
+
+    print(f"5,000-deep {open_ or close.strip()} type: refused in {_timed(refused):.1f} s")
+    assert "deep_type" not in env.tables()
+    with pytest.raises(cb.UnsupportedError, match="more than 500 deep"):
+        env.sql(f"SELECT CAST(NULL AS {deep}) AS v")
+
+
+def test_a_type_five_hundred_deep_is_taken(env: cb.Environment) -> None:
+    deep = "ARRAY<" * 499 + "INT" + ">" * 499
+    env.execute(f"CREATE TABLE deep_ok (x {deep}) WITH ('connector' = 'memory')")
+    assert env.sql("SELECT COUNT(*) AS n FROM deep_ok").fetchall() == [(0,)]
+
+
 def test_a_hundred_nested_derived_tables_answer(env: cb.Environment) -> None:
     env.register_arrow("q2", pa.table({"x": pa.array([1, 2], pa.int32())}))
     sql = "SELECT x FROM q2"

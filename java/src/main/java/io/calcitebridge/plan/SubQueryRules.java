@@ -5,11 +5,13 @@ import java.util.Set;
 import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelOptUtil.Logic;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.rules.SubQueryRemoveRule;
@@ -136,6 +138,7 @@ final class SubQueryRules {
   static final SubQueryRemoveRule PROJECT =
       new Rule(
           SubQueryRemoveRule.Config.PROJECT
+              .withMatchHandler(SubQueryRules::matchProject)
               .withRelBuilderFactory(UNSIMPLIFIED)
               .withDescription("SubQueryRemoveRule:Project3VL")
               .as(SubQueryRemoveRule.Config.class));
@@ -149,6 +152,41 @@ final class SubQueryRules {
               .as(SubQueryRemoveRule.Config.class));
 
   /**
+   * Calcite's handler for projects ({@code matchProject}), with the logic the sub-query is evaluated
+   * in found by {@link FilterSubQueryRule#logic} rather than Calcite's {@code LogicVisitor}. {@code
+   * LogicVisitor} (Calcite 1.42, unchanged upstream) passes the logic of {@code IS FALSE} ("UNKNOWN
+   * counts as TRUE") through any operator below it, a comparison of booleans included: in {@code
+   * ((c NOT IN (SELECT b FROM t0 WHERE e)) < FALSE) IS FALSE} the IN was rewritten without its test
+   * for an empty sub-query, so a NULL {@code c} gave UNKNOWN for the NOT IN (TRUE over no rows), and
+   * the select list FALSE where the answer is TRUE.
+   */
+  private static void matchProject(SubQueryRemoveRule rule, RelOptRuleCall call) {
+    final Project project = call.rel(0);
+    final RelBuilder builder = call.builder();
+    final RexSubQuery e =
+        java.util.Objects.requireNonNull(RexUtil.SubQueryFinder.find(project.getProjects()));
+    final Logic logic =
+        FilterSubQueryRule.logic(project.getProjects(), e, Logic.TRUE_FALSE_UNKNOWN);
+    builder.push(project.getInput());
+    final int fieldCount = builder.peek().getRowType().getFieldCount();
+    final Set<CorrelationId> variablesSet = RelOptUtil.getVariablesUsed(e.rel);
+    if (!project.getVariablesSet().isEmpty()) {
+      variablesSet.retainAll(project.getVariablesSet());
+    }
+    final RexNode target =
+        ((Rule) rule).apply(e, variablesSet, logic, builder, 1, fieldCount, 0);
+    final List<RexNode> projects =
+        new RexShuttle() {
+          @Override
+          public RexNode visitSubQuery(RexSubQuery subQuery) {
+            return subQuery.equals(e) ? target : subQuery;
+          }
+        }.apply(project.getProjects());
+    builder.project(projects, project.getRowType().getFieldNames());
+    call.transformTo(builder.build());
+  }
+
+  /**
    * Calcite's handler for joins, except that a sub-query it cannot remove stays in the join
    * condition: {@code RelBuilder} refuses a correlated sub-query beside a RIGHT or FULL join
    * ("Correlated RIGHT join is not supported"). Such a join, like one whose sub-query reads both
@@ -156,14 +194,25 @@ final class SubQueryRules {
    * sub-queries as they are, or is refused ({@link #refuseRemaining}).
    */
   private static void matchJoin(SubQueryRemoveRule rule, RelOptRuleCall call) {
+    final Join join = call.rel(0);
+    final RexSubQuery e = RexUtil.SubQueryFinder.find(join.getCondition());
+    // The logic of the sub-query the handler removes (the first one), found as for a filter:
+    // Calcite's LogicVisitor passes IS FALSE's logic through a comparison, as in a select list
+    // (see matchProject).
+    JOIN_LOGIC.set(e == null ? null : FilterSubQueryRule.logic(join.getCondition(), e));
     try {
       SubQueryRemoveRule.Config.JOIN.matchHandler().accept(rule, call);
-    } catch (IllegalArgumentException e) {
-      if (e.getMessage() == null || !e.getMessage().startsWith("Correlated ")) {
-        throw e;
+    } catch (IllegalArgumentException ex) {
+      if (ex.getMessage() == null || !ex.getMessage().startsWith("Correlated ")) {
+        throw ex;
       }
+    } finally {
+      JOIN_LOGIC.remove();
     }
   }
+
+  /** The logic {@link #matchJoin} found for the sub-query Calcite's handler removes. */
+  private static final ThreadLocal<Logic> JOIN_LOGIC = new ThreadLocal<>();
 
   /**
    * Throws if sub-query removal left a sub-query in {@code rel} (only in the condition of an outer
@@ -232,6 +281,10 @@ final class SubQueryRules {
         int inputCount,
         int offset,
         int subQueryIndex) {
+      final Logic joinLogic = JOIN_LOGIC.get();
+      if (joinLogic != null) {
+        logic = joinLogic;
+      }
       if (nullInCorrelated(e, variablesSet, logic)) {
         // NULL IN (q) is FALSE over no rows and UNKNOWN otherwise. Calcite's rewriteIn (1.42,
         // unchanged upstream) tests for no rows only when q is not correlated, and gave UNKNOWN.

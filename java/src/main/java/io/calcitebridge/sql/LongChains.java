@@ -201,6 +201,9 @@ public final class LongChains extends SqlShuttle {
               n.getParserPosition());
         }
       }
+      if (n instanceof org.apache.calcite.sql.SqlDataTypeSpec spec) {
+        checkTypeDepth(spec);
+      }
       Iterable<? extends SqlNode> children =
           n instanceof org.apache.calcite.sql.SqlNodeList
               ? (org.apache.calcite.sql.SqlNodeList) n
@@ -212,6 +215,60 @@ public final class LongChains extends SqlShuttle {
         }
       }
     }
+  }
+
+  /**
+   * Refuses a type that nests ARRAY, MAP, MULTISET and ROW types deeper than {@link
+   * #MAX_QUERY_DEPTH}, before it is derived: Calcite's type factory copies and compares a nested
+   * type at each level, in time that grows with the square of the depth (a 5,000-deep ARRAY type
+   * in CREATE TABLE took over 60 s).
+   */
+  private static void checkTypeDepth(org.apache.calcite.sql.SqlDataTypeSpec root) {
+    Deque<org.apache.calcite.sql.SqlDataTypeSpec> specs = new ArrayDeque<>();
+    Deque<Integer> depths = new ArrayDeque<>();
+    specs.push(root);
+    depths.push(1);
+    while (!specs.isEmpty()) {
+      org.apache.calcite.sql.SqlDataTypeSpec spec = specs.pop();
+      int depth = depths.pop();
+      if (depth > MAX_QUERY_DEPTH) {
+        throw new PositionedException(
+            ErrorKind.UNSUPPORTED,
+            "The type nests ARRAY, MAP, MULTISET or ROW types more than "
+                + MAX_QUERY_DEPTH
+                + " deep, deeper than can be planned; use fewer levels",
+            spec.getParserPosition());
+      }
+      for (org.apache.calcite.sql.SqlDataTypeSpec inner : innerTypes(spec.getTypeNameSpec())) {
+        if (inner != null) {
+          specs.push(inner);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+
+  /** The types directly inside {@code name}: an ARRAY's element, a MAP's key and value, ... */
+  private static List<org.apache.calcite.sql.SqlDataTypeSpec> innerTypes(
+      org.apache.calcite.sql.SqlTypeNameSpec name) {
+    if (name instanceof io.calcitebridge.sql.type.BridgeArrayTypeNameSpec array) {
+      return List.of(array.elementType());
+    }
+    if (name instanceof io.calcitebridge.sql.type.BridgeMapTypeNameSpec map) {
+      return java.util.Arrays.asList(map.keyType(), map.valueType());
+    }
+    if (name instanceof org.apache.calcite.sql.SqlRowTypeNameSpec row) {
+      return row.getFieldTypes();
+    }
+    if (name instanceof org.apache.calcite.sql.SqlCollectionTypeNameSpec collection) {
+      return List.of(
+          new org.apache.calcite.sql.SqlDataTypeSpec(
+              collection.getElementTypeName(), collection.getParserPos()));
+    }
+    if (name instanceof org.apache.calcite.sql.SqlMapTypeNameSpec map) {
+      return java.util.Arrays.asList(map.getKeyType(), map.getValType());
+    }
+    return List.of();
   }
 
   private static SqlNode build(SqlOperator op, List<SqlNode> terms, int from, int to) {
