@@ -221,8 +221,7 @@ public final class CollectionFunctions {
             if (element == null) {
               // ELEMENT(NULL): untyped, which validation refuses with its position (it was a
               // NullPointerException).
-              return b.getTypeFactory()
-                  .createSqlType(org.apache.calcite.sql.type.SqlTypeName.NULL);
+              return b.getTypeFactory().createSqlType(org.apache.calcite.sql.type.SqlTypeName.NULL);
             }
             boolean one =
                 b instanceof org.apache.calcite.sql.SqlCallBinding call

@@ -258,8 +258,9 @@ final class OptimizerProgram {
 
   /**
    * {@code rel} with each OFFSET and LIMIT past the largest INT made the largest INT: Calcite's
-   * engine counts rows in an INT and could not implement {@code LIMIT 9223372036854775807} ("Integer
-   * overflow"). It gives the same rows, as no result of Calcite's engine reaches 2^31 rows.
+   * engine counts rows in an INT and could not implement {@code LIMIT 9223372036854775807}
+   * ("Integer overflow"). It gives the same rows, as no result of Calcite's engine reaches 2^31
+   * rows.
    */
   private static RelNode intLimits(RelNode rel) {
     return rel.accept(
@@ -270,9 +271,7 @@ final class OptimizerProgram {
             if (visited instanceof org.apache.calcite.adapter.enumerable.EnumerableLimit limit
                 && (tooBig(limit.offset) || tooBig(limit.fetch))) {
               return org.apache.calcite.adapter.enumerable.EnumerableLimit.create(
-                  limit.getInput(),
-                  clamp(limit, limit.offset),
-                  clamp(limit, limit.fetch));
+                  limit.getInput(), clamp(limit, limit.offset), clamp(limit, limit.fetch));
             }
             if (visited instanceof org.apache.calcite.rel.core.Sort sort
                 && (tooBig(sort.offset) || tooBig(sort.fetch))) {
@@ -299,8 +298,9 @@ final class OptimizerProgram {
   private static org.apache.calcite.rex.RexNode clamp(
       RelNode rel, org.apache.calcite.rex.RexNode n) {
     return tooBig(n)
-        ? rel.getCluster().getRexBuilder().makeExactLiteral(
-            java.math.BigDecimal.valueOf(Integer.MAX_VALUE))
+        ? rel.getCluster()
+            .getRexBuilder()
+            .makeExactLiteral(java.math.BigDecimal.valueOf(Integer.MAX_VALUE))
         : n;
   }
 

@@ -152,13 +152,13 @@ final class SubQueryRules {
               .as(SubQueryRemoveRule.Config.class));
 
   /**
-   * Calcite's handler for projects ({@code matchProject}), with the logic the sub-query is evaluated
-   * in found by {@link FilterSubQueryRule#logic} rather than Calcite's {@code LogicVisitor}. {@code
-   * LogicVisitor} (Calcite 1.42, unchanged upstream) passes the logic of {@code IS FALSE} ("UNKNOWN
-   * counts as TRUE") through any operator below it, a comparison of booleans included: in {@code
-   * ((c NOT IN (SELECT b FROM t0 WHERE e)) < FALSE) IS FALSE} the IN was rewritten without its test
-   * for an empty sub-query, so a NULL {@code c} gave UNKNOWN for the NOT IN (TRUE over no rows), and
-   * the select list FALSE where the answer is TRUE.
+   * Calcite's handler for projects ({@code matchProject}), with the logic the sub-query is
+   * evaluated in found by {@link FilterSubQueryRule#logic} rather than Calcite's {@code
+   * LogicVisitor}. {@code LogicVisitor} (Calcite 1.42, unchanged upstream) passes the logic of
+   * {@code IS FALSE} ("UNKNOWN counts as TRUE") through any operator below it, a comparison of
+   * booleans included: in {@code ((c NOT IN (SELECT b FROM t0 WHERE e)) < FALSE) IS FALSE} the IN
+   * was rewritten without its test for an empty sub-query, so a NULL {@code c} gave UNKNOWN for the
+   * NOT IN (TRUE over no rows), and the select list FALSE where the answer is TRUE.
    */
   private static void matchProject(SubQueryRemoveRule rule, RelOptRuleCall call) {
     final Project project = call.rel(0);
@@ -173,8 +173,7 @@ final class SubQueryRules {
     if (!project.getVariablesSet().isEmpty()) {
       variablesSet.retainAll(project.getVariablesSet());
     }
-    final RexNode target =
-        ((Rule) rule).apply(e, variablesSet, logic, builder, 1, fieldCount, 0);
+    final RexNode target = ((Rule) rule).apply(e, variablesSet, logic, builder, 1, fieldCount, 0);
     final List<RexNode> projects =
         new RexShuttle() {
           @Override

@@ -218,31 +218,50 @@ public final class LongChains extends SqlShuttle {
   }
 
   /**
-   * Refuses a type that nests ARRAY, MAP, MULTISET and ROW types deeper than {@link
-   * #MAX_QUERY_DEPTH}, before it is derived: Calcite's type factory copies and compares a nested
-   * type at each level, in time that grows with the square of the depth (a 5,000-deep ARRAY type
-   * in CREATE TABLE took over 60 s).
+   * Types nesting ARRAY, MAP, MULTISET and ROW types deeper than this many Arrow levels (a MAP is
+   * two: a list of key-value structs) are refused. The Arrow C data interface, by which results and
+   * {@code memory} tables cross to Python, imports at most 64 levels, the row's struct and the
+   * innermost value included: a column 63 ARRAYs deep failed there ("Recursion level in ArrowSchema
+   * struct exceeded", an untyped error).
+   */
+  static final int MAX_TYPE_DEPTH = 62;
+
+  /**
+   * Refuses a type that nests deeper than {@link #MAX_TYPE_DEPTH}, before it is derived: besides
+   * Arrow's limit, Calcite's type factory copies and compares a nested type at each level, in time
+   * that grows with the square of the depth (a 5,000-deep ARRAY type in CREATE TABLE took over 60
+   * s).
    */
   private static void checkTypeDepth(org.apache.calcite.sql.SqlDataTypeSpec root) {
     Deque<org.apache.calcite.sql.SqlDataTypeSpec> specs = new ArrayDeque<>();
     Deque<Integer> depths = new ArrayDeque<>();
     specs.push(root);
-    depths.push(1);
+    depths.push(0);
     while (!specs.isEmpty()) {
       org.apache.calcite.sql.SqlDataTypeSpec spec = specs.pop();
-      int depth = depths.pop();
-      if (depth > MAX_QUERY_DEPTH) {
+      org.apache.calcite.sql.SqlTypeNameSpec name = spec.getTypeNameSpec();
+      List<org.apache.calcite.sql.SqlDataTypeSpec> inner = innerTypes(name);
+      int depth =
+          depths.pop()
+              + (inner.isEmpty()
+                  ? 0
+                  : name instanceof io.calcitebridge.sql.type.BridgeMapTypeNameSpec
+                          || name instanceof org.apache.calcite.sql.SqlMapTypeNameSpec
+                      ? 2
+                      : 1);
+      if (depth > MAX_TYPE_DEPTH) {
         throw new PositionedException(
             ErrorKind.UNSUPPORTED,
             "The type nests ARRAY, MAP, MULTISET or ROW types more than "
-                + MAX_QUERY_DEPTH
-                + " deep, deeper than can be planned; use fewer levels",
-            spec.getParserPosition());
+                + MAX_TYPE_DEPTH
+                + " levels deep (a MAP counts as two), deeper than Arrow's data interface"
+                + " carries; use fewer levels",
+            root.getParserPosition());
       }
-      for (org.apache.calcite.sql.SqlDataTypeSpec inner : innerTypes(spec.getTypeNameSpec())) {
-        if (inner != null) {
-          specs.push(inner);
-          depths.push(depth + 1);
+      for (org.apache.calcite.sql.SqlDataTypeSpec t : inner) {
+        if (t != null) {
+          specs.push(t);
+          depths.push(depth);
         }
       }
     }

@@ -100,10 +100,7 @@ public final class TextChecks {
           after - word.length(),
           end - 1,
           ErrorKind.VALIDATION,
-          word
-              + " literal '"
-              + text
-              + "' out of range: the year is at most 9999");
+          word + " literal '" + text + "' out of range: the year is at most 9999");
     }
   }
 

@@ -475,10 +475,10 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
 
   /**
    * A column of a query goes into a sink column of another kind only where Flink casts it
-   * implicitly: a string is not an ARRAY, a MAP, a ROW or a BOOLEAN, nor a collection anything
-   * but a collection of its kind. Calcite's check let them through, and the rows failed while they
-   * were written (a ClassCastException of a String to a List or a Map). The error points at the
-   * query's column where it can.
+   * implicitly: a string is not an ARRAY, a MAP, a ROW or a BOOLEAN, nor a collection anything but
+   * a collection of its kind. Calcite's check let them through, and the rows failed while they were
+   * written (a ClassCastException of a String to a List or a Map). The error points at the query's
+   * column where it can.
    */
   private void refuseIncompatibleColumns(
       org.apache.calcite.sql.validate.SqlValidatorTable table,
