@@ -153,20 +153,24 @@ final class SubQueryRules {
 
   /**
    * Calcite's handler for projects ({@code matchProject}), with the logic the sub-query is
-   * evaluated in found by {@link FilterSubQueryRule#logic} rather than Calcite's {@code
-   * LogicVisitor}. {@code LogicVisitor} (Calcite 1.42, unchanged upstream) passes the logic of
-   * {@code IS FALSE} ("UNKNOWN counts as TRUE") through any operator below it, a comparison of
-   * booleans included: in {@code ((c NOT IN (SELECT b FROM t0 WHERE e)) < FALSE) IS FALSE} the IN
-   * was rewritten without its test for an empty sub-query, so a NULL {@code c} gave UNKNOWN for the
-   * NOT IN (TRUE over no rows), and the select list FALSE where the answer is TRUE.
+   * evaluated in corrected by {@link #corrections}. Calcite's {@code LogicVisitor} (Calcite 1.42,
+   * unchanged upstream) passes the logic of {@code IS FALSE} ("UNKNOWN counts as TRUE") through any
+   * operator below it, a comparison of booleans included: in {@code ((c NOT IN (SELECT b FROM t0
+   * WHERE e)) < FALSE) IS FALSE} the IN was rewritten without its test for an empty sub-query, so a
+   * NULL {@code c} gave UNKNOWN for the NOT IN (TRUE over no rows), and the select list FALSE where
+   * the answer is TRUE.
    */
   private static void matchProject(SubQueryRemoveRule rule, RelOptRuleCall call) {
     final Project project = call.rel(0);
     final RelBuilder builder = call.builder();
     final RexSubQuery e =
         java.util.Objects.requireNonNull(RexUtil.SubQueryFinder.find(project.getProjects()));
+    final Logic calcite =
+        org.apache.calcite.rex.LogicVisitor.find(
+            Logic.TRUE_FALSE_UNKNOWN, project.getProjects(), e);
     final Logic logic =
-        FilterSubQueryRule.logic(project.getProjects(), e, Logic.TRUE_FALSE_UNKNOWN);
+        corrections(project.getProjects(), e, List.of(Logic.TRUE_FALSE_UNKNOWN))
+            .getOrDefault(calcite, calcite);
     builder.push(project.getInput());
     final int fieldCount = builder.peek().getRowType().getFieldCount();
     final Set<CorrelationId> variablesSet = RelOptUtil.getVariablesUsed(e.rel);
@@ -198,7 +202,13 @@ final class SubQueryRules {
     // The logic of the sub-query the handler removes (the first one), found as for a filter:
     // Calcite's LogicVisitor passes IS FALSE's logic through a comparison, as in a select list
     // (see matchProject).
-    JOIN_LOGIC.set(e == null ? null : FilterSubQueryRule.logic(join.getCondition(), e));
+    // Calcite's handler starts from TRUE or, below an outer join's null-generating side, from
+    // all three values: the corrections for both.
+    JOIN_LOGIC.set(
+        e == null
+            ? null
+            : corrections(
+                List.of(join.getCondition()), e, List.of(Logic.TRUE, Logic.TRUE_FALSE_UNKNOWN)));
     try {
       SubQueryRemoveRule.Config.JOIN.matchHandler().accept(rule, call);
     } catch (IllegalArgumentException ex) {
@@ -210,8 +220,27 @@ final class SubQueryRules {
     }
   }
 
-  /** The logic {@link #matchJoin} found for the sub-query Calcite's handler removes. */
-  private static final ThreadLocal<Logic> JOIN_LOGIC = new ThreadLocal<>();
+  /** The corrections {@link #matchJoin} found for the sub-query Calcite's handler removes. */
+  private static final ThreadLocal<java.util.Map<Logic, Logic>> JOIN_LOGIC = new ThreadLocal<>();
+
+  /**
+   * For each logic Calcite's {@code LogicVisitor} finds for {@code e} within {@code nodes} from one
+   * of {@code starts}, the logic to use instead: all three values where {@link
+   * FilterSubQueryRule#logic} finds that they count (below an operator other than AND, OR, NOT and
+   * IS) and {@code LogicVisitor} does not. Other logics are Calcite's.
+   */
+  private static java.util.Map<Logic, Logic> corrections(
+      List<RexNode> nodes, RexNode e, List<Logic> starts) {
+    java.util.Map<Logic, Logic> out = new java.util.EnumMap<>(Logic.class);
+    for (Logic start : starts) {
+      Logic calcite = org.apache.calcite.rex.LogicVisitor.find(start, nodes, e);
+      Logic ours = FilterSubQueryRule.logic(nodes, e, start);
+      if (ours == Logic.TRUE_FALSE_UNKNOWN && calcite != ours) {
+        out.put(calcite, ours);
+      }
+    }
+    return out;
+  }
 
   /**
    * Throws if sub-query removal left a sub-query in {@code rel} (only in the condition of an outer
@@ -280,9 +309,9 @@ final class SubQueryRules {
         int inputCount,
         int offset,
         int subQueryIndex) {
-      final Logic joinLogic = JOIN_LOGIC.get();
-      if (joinLogic != null) {
-        logic = joinLogic;
+      final java.util.Map<Logic, Logic> corrections = JOIN_LOGIC.get();
+      if (corrections != null) {
+        logic = corrections.getOrDefault(logic, logic);
       }
       if (nullInCorrelated(e, variablesSet, logic)) {
         // NULL IN (q) is FALSE over no rows and UNKNOWN otherwise. Calcite's rewriteIn (1.42,
