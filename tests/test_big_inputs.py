@@ -188,7 +188,7 @@ def test_an_or_chain_past_the_limit_is_refused_with_its_position(env: cb.Environ
     where = " OR ".join(f"(x = {k} AND x > 0)" for k in range(10_000))
     with pytest.raises(cb.UnsupportedError, match="OR chain has 10000 terms") as info:
         env.sql(f"SELECT x FROM o3 WHERE {where}")
-    assert (info.value.line, info.value.column) == (1, 24)
+    assert (info.value.line, info.value.column) == (1, 25)
 
 
 @pytest.mark.parametrize("shape", ["derived", "in"])
@@ -207,6 +207,50 @@ def test_ten_thousand_nested_queries_are_refused_quickly(env: cb.Environment, sh
             env.sql(sql)
 
     print(f"10^4 nested ({shape}): refused in {_timed(refused):.1f} s")
+
+
+@pytest.mark.parametrize(
+    ("open_", "close"),
+    [("ARRAY<", ">"), ("MAP<STRING, ", ">"), ("ROW<a ", ">"), ("", " ARRAY")],
+    ids=["array", "map", "row", "postfix-array"],
+)
+def test_a_five_thousand_deep_type_is_refused_quickly(
+    env: cb.Environment, open_: str, close: str
+) -> None:
+    deep = open_ * 5_000 + "INT" + close * 5_000
+
+    def refused() -> None:
+        with pytest.raises(
+            cb.UnsupportedError,
+            match="nests ARRAY, MAP, MULTISET or ROW types more than 62 levels deep",
+        ) as info:
+            env.execute(f"CREATE TABLE deep_type (x {deep}) WITH ('connector' = 'memory')")
+        assert info.value.line == 1 and info.value.column is not None
+
+    print(f"5,000-deep {open_ or close.strip()} type: refused in {_timed(refused):.1f} s")
+    assert "deep_type" not in env.tables()
+    with pytest.raises(cb.UnsupportedError, match="more than 62 levels deep"):
+        env.sql(f"SELECT CAST(NULL AS {deep}) AS v")
+
+
+# The Arrow C data interface carries 64 levels: the row, 62 nested types (a MAP is two), the value.
+@pytest.mark.parametrize(
+    ("open_", "close", "levels"),
+    [("ARRAY<", ">", 62), ("ROW<a ", ">", 62), ("MAP<STRING, ", ">", 31)],
+    ids=["array", "row", "map"],
+)
+def test_the_deepest_type_arrow_carries_is_taken_and_one_more_is_refused(
+    open_: str, close: str, levels: int
+) -> None:
+    with cb.connect() as e:
+        deep = open_ * levels + "INT" + close * levels
+        e.execute(f"CREATE TABLE deep_ok (x {deep}) WITH ('connector' = 'memory')")
+        e.execute("INSERT INTO deep_ok VALUES (NULL)")
+        assert e.sql("SELECT x FROM deep_ok").fetchall() == [(None,)]
+        deeper = open_ + deep + close
+        with pytest.raises(cb.UnsupportedError, match="more than 62 levels deep") as info:
+            e.execute(f"CREATE TABLE deep_no (x {deeper}) WITH ('connector' = 'memory')")
+        assert (info.value.line, info.value.column) == (1, 25)
 
 
 def test_a_hundred_nested_derived_tables_answer(env: cb.Environment) -> None:

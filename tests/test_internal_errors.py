@@ -145,3 +145,94 @@ def test_a_sources_own_message_reaches_the_user(
     message = str(info.value)
     assert text in message and "'s'" in message, message
     assert not LEAKS.search(message.splitlines()[0]), message
+
+
+# Issue 30: INSERT checks its columns' types as Flink does, with the position of the query's
+# column (a ClassCastException of a String to a List or a Map while the rows were written).
+@pytest.mark.parametrize(
+    ("columns", "bad", "sink"),
+    [
+        ("i, b, d, m, s, bo, dt, ts, tl, s, mp, r, bt", "s, mp", "arr"),
+        ("i, b, d, m, s, bo, dt, ts, tl, arr, s, r, bt", "s, r", "mp"),
+        ("i, b, d, m, s, s, dt, ts, tl, arr, mp, r, bt", "s, dt", "bo"),
+        ("i, b, d, m, s, bo, dt, ts, tl, arr, mp, s, bt", "s, bt", "r"),
+        ("i, b, d, m, arr, bo, dt, ts, tl, arr, mp, r, bt", "arr, bo", "s"),
+    ],
+)
+def test_insert_of_incompatible_column_types_is_refused_with_its_position(
+    tables: cb.Environment, columns: str, bad: str, sink: str
+) -> None:
+    sql = f"INSERT INTO e SELECT {columns} FROM t"
+    with pytest.raises(cb.SqlValidationError) as info:
+        tables.execute(sql)
+    e = info.value
+    assert f"incompatible types for sink column '{sink}'" in str(e), str(e)
+    assert (e.line, e.column) == (1, sql.index(f" {bad}") + 2), str(e)
+    assert tables.sql("SELECT COUNT(*) FROM e").fetchall() == [(0,)]
+
+
+def test_insert_of_compatible_column_types_still_runs() -> None:
+    with cb.connect() as env:
+        env.execute(
+            "CREATE TABLE src (i INT, a ARRAY<INT>, r ROW<x INT>) WITH ('connector' = 'memory')"
+        )
+        env.execute("INSERT INTO src VALUES (1, ARRAY[1, 2], ROW(3))")
+        env.execute(
+            "CREATE TABLE dst (b BIGINT, a ARRAY<BIGINT>, r ROW<x BIGINT>, d DOUBLE)"
+            " WITH ('connector' = 'memory')"
+        )
+        env.execute("INSERT INTO dst SELECT i, a, r, i FROM src")
+        assert env.sql("SELECT b, a, r.x, d FROM dst").fetchall() == [(1, [1, 2], 3, 1.0)]
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "INSERT INTO e (i) SELECT ELEMENT(arr) FROM t",
+        "INSERT INTO e (i, s) SELECT ELEMENT(arr), s FROM t WHERE i = 1",
+    ],
+)
+def test_a_failure_of_the_rows_of_an_insert_is_an_execution_error(
+    tables: cb.Environment, sql: str
+) -> None:
+    # As in a SELECT of the same rows; it was an internal error in an INSERT.
+    with pytest.raises(cb.ExecutionError, match="ELEMENT: the array has more than one element"):
+        tables.sql("SELECT ELEMENT(arr) FROM t").fetchall()
+    with pytest.raises(cb.ExecutionError, match="ELEMENT: the array has more than one element"):
+        tables.execute(sql)
+    assert tables.sql("SELECT COUNT(*) FROM e").fetchall() == [(0,)]
+
+
+def test_validate_of_element_of_an_untyped_null_is_typed(tables: cb.Environment) -> None:
+    with pytest.raises(cb.SqlValidationError, match="Cannot infer the type of ELEMENT") as info:
+        tables.validate("SELECT ELEMENT(NULL) AS e FROM t ORDER BY NULL LIMIT 1")
+    assert (info.value.line, info.value.column) == (1, 8)
+
+
+@pytest.mark.parametrize("spec", ["os:system", "subprocess:Popen", "builtins:eval"])
+def test_a_python_class_outside_the_allowed_modules_is_access_denied(spec: str) -> None:
+    with cb.connect() as env:
+        with pytest.raises(cb.AccessDeniedError, match=r"python\.allowed-modules"):
+            env.execute(f"CREATE TABLE p (x INT) WITH ('connector' = 'python', 'class' = '{spec}')")
+        assert "p" not in env.tables()
+
+
+@pytest.mark.parametrize(
+    ("sql", "column"),
+    [
+        ("SELECT 1 AS `a\x00b`", 15),
+        ("SELECT i AS `x\x00` FROM t", 15),
+        ("SELECT `\x00s` FROM t", 9),
+    ],
+)
+def test_a_nul_in_an_identifier_is_a_parse_error(
+    tables: cb.Environment, sql: str, column: int
+) -> None:
+    # It was cut at the NUL (a column named `a`).
+    with pytest.raises(cb.SqlParseError, match="NUL character") as info:
+        tables.sql(sql).fetchall()
+    assert (info.value.line, info.value.column) == (1, column)
+
+
+def test_a_nul_in_a_string_literal_is_kept(tables: cb.Environment) -> None:
+    assert tables.sql("SELECT 'a\x00b' AS s").fetchall() == [("a\x00b",)]

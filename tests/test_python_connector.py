@@ -22,7 +22,7 @@ def _clean() -> None:
 
 
 def test_class_loads_only_from_allowed_modules(env: cb.Environment) -> None:
-    with pytest.raises(cb.SourceError, match=r"python\.allowed-modules"):
+    with pytest.raises(cb.AccessDeniedError, match=r"python\.allowed-modules"):
         env.execute(DDL)
     assert "s" not in env.tables()
 

@@ -116,3 +116,37 @@ def test_every_special_case_mapping(words: cb.Environment, backend: str) -> None
 def test_case_mapping_in_a_predicate(words: cb.Environment, backend: str) -> None:
     sql = "SELECT id FROM words WHERE UPPER(w) = 'STRASSE' OR LOWER(w) LIKE '%ς%' ORDER BY id"
     assert [r["id"] for r in words.sql(sql, backend=backend).to_pylist()] == [0, 1]
+
+
+# Issue 30: text that is not Unicode (a lone surrogate, which no encoding carries to the JVM) is a
+# parse error at its position, in a literal, an identifier or a table option, on every path a
+# statement takes; it was an "Unexpected failure in the JVM" or an untyped UnicodeEncodeError.
+@pytest.mark.parametrize(
+    ("sql", "line", "column"),
+    [
+        ("SELECT '\ud800' AS s", 1, 9),
+        ("SELECT 1 AS `a\udfffb`", 1, 15),
+        ("SELECT 1 AS x\nFROM (VALUES (1)) AS v(\udc80)", 2, 24),
+        (
+            "CREATE TABLE u (x INT) WITH ('connector' = 'memory', 'k' = '\ud800')",
+            1,
+            61,
+        ),
+    ],
+)
+@pytest.mark.parametrize("call", ["sql", "execute", "validate", "explain", "execute_script"])
+def test_text_that_is_not_unicode_is_a_parse_error_at_its_position(
+    env: cb.Environment, sql: str, line: int, column: int, call: str
+) -> None:
+    with pytest.raises(cb.SqlParseError, match="not valid Unicode: a lone surrogate") as info:
+        result = getattr(env, call)(sql)
+        if isinstance(result, cb.Result):
+            result.fetchall()
+    assert (info.value.line, info.value.column) == (line, column)
+    str(info.value).encode("utf-8")  # the message and its snippet can be shown
+    assert "u" not in env.tables()
+
+
+def test_a_valid_pair_of_surrogates_is_one_character(env: cb.Environment) -> None:
+    # In a Python string a character beyond the BMP is one code point, never a surrogate pair.
+    assert env.sql("SELECT '\U0001f600' AS s").to_pylist() == [{"s": "\U0001f600"}]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -11,7 +12,7 @@ import pyarrow as pa
 from ._sql import quote_identifier
 from ._transport.session import Session
 from .config import Config, ConfigValue
-from .errors import ConfigError, UnsupportedError
+from .errors import ConfigError, SqlParseError, UnsupportedError
 from .result import Result
 from .sources.sandbox import Sandbox
 from .table_api import Table
@@ -85,7 +86,7 @@ class Environment:
         """Runs any statement (query, INSERT, DDL, SET, ...) and returns its rows. ``timeout``
         (seconds, or a duration such as ``'30 s'``) overrides ``execution.timeout`` for it."""
         try:
-            reader, kind = self._session.run(sql, False, None, _duration(timeout))
+            reader, kind = self._session.run(_text(sql), False, None, _duration(timeout))
         finally:
             self._settings_changed()  # a SET or RESET, perhaps
         return Result(reader, kind=kind, sql=sql, zone=self._zone)
@@ -98,7 +99,7 @@ class Environment:
         query; ``timeout`` (seconds, or a duration such as ``'30 s'``) overrides
         ``execution.timeout``: past it, planning, running or reading the rows raises
         ``TimeoutError`` and the work stops."""
-        reader, kind = self._session.run(sql, True, backend, _duration(timeout))
+        reader, kind = self._session.run(_text(sql), True, backend, _duration(timeout))
         return Result(reader, kind=kind, sql=sql, zone=self._zone)
 
     def execute_script(self, sql: str) -> int:
@@ -106,7 +107,7 @@ class Environment:
         self._scripts += 1
         self._settings_changed()
         try:
-            return self._session.execute_script(sql)
+            return self._session.execute_script(_text(sql))
         finally:
             self._scripts -= 1
             self._settings_changed()
@@ -116,7 +117,7 @@ class Environment:
         query a backend runs, the backend, the SQL it runs and the scans it reads."""
         if format not in _FORMATS:
             raise ConfigError(f"Unknown explain format {format!r}; expected one of {_FORMATS}")
-        text = self._session.explain(sql, format, backend)
+        text = self._session.explain(_text(sql), format, backend)
         wanted = backend or self.config.get("execution.backend")
         if format == "text" and str(wanted).lower() == "spark" and text.startswith("Spark("):
             spark_explain = getattr(self._session, "spark_explain", None)
@@ -130,11 +131,11 @@ class Environment:
         to_spark = getattr(self._session, "to_spark", None)
         if to_spark is None:
             raise UnsupportedError("to_spark needs an environment of this process, not a gateway's")
-        return to_spark(sql)
+        return to_spark(_text(sql))
 
     def validate(self, sql: str) -> pa.Schema:
         """Validates a query and returns the schema of its result, without running it."""
-        return self._session.validate(sql)
+        return self._session.validate(_text(sql))
 
     def describe(self, table: str) -> list[ColumnInfo]:
         """Every column of ``table`` with its kind, metadata key and expression."""
@@ -196,6 +197,28 @@ class Environment:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _text(sql: str) -> str:
+    """``sql``, or ``SqlParseError`` at its first character that is not Unicode text: a lone
+    surrogate (U+D800 to U+DFFF), which no encoding can carry to the JVM."""
+    found = _SURROGATE.search(sql)
+    if found is None:
+        return sql
+    i = found.start()
+    line = sql.count("\n", 0, i) + 1
+    column = i - sql.rfind("\n", 0, i)
+    raise SqlParseError(
+        f"The SQL text is not valid Unicode: a lone surrogate U+{ord(sql[i]):04X}",
+        sql=_SURROGATE.sub("\ufffd", sql),
+        line=line,
+        column=column,
+        end_line=line,
+        end_column=column,
+    )
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _duration(timeout: float | str | None) -> str | None:

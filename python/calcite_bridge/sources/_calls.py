@@ -306,7 +306,7 @@ def load_source_class(spec: str, allowed: list[str]) -> Any:
     if not sep or not module or not name:
         raise ValueError(f"'class' must look like 'package.module:Name', got {spec!r}")
     if not _module_allowed(module, allowed):
-        raise PermissionError(
+        raise AccessDeniedError(
             f"module {module!r} is not allowed; add it to 'python.allowed-modules' "
             f"(now: {';'.join(allowed) or 'empty'})"
         )

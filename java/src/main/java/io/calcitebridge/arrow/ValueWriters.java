@@ -34,6 +34,11 @@ import org.apache.arrow.vector.types.pojo.Field;
  * Values} accepts) into it, NULLs included, at any nesting level.
  */
 final class ValueWriters {
+  /** Flink's DATE range, 0000-01-01 to 9999-12-31, in days from 1970-01-01. */
+  private static final int MIN_DAYS = -719528;
+
+  private static final int MAX_DAYS = 2932896;
+
   private ValueWriters() {}
 
   /** Writes one value (or null) at an index; returns roughly how many bytes it added. */
@@ -147,7 +152,16 @@ final class ValueWriters {
     } else if (v instanceof DateDayVector) {
       DateDayVector d = (DateDayVector) v;
       return (i, x) -> {
-        d.setSafe(i, Values.toDays(x));
+        int days = Values.toDays(x);
+        if (days < MIN_DAYS || days > MAX_DAYS) {
+          // DATE '2024-01-01' + INTERVAL '999999999' DAY(9): a DATE past Flink's range, which no
+          // reader of the result could show (Python's date ends at 9999-12-31).
+          throw new ArithmeticException(
+              "DATE value out of range: "
+                  + days
+                  + " days from 1970-01-01, outside 0000-01-01 to 9999-12-31");
+        }
+        d.setSafe(i, days);
         return 4;
       };
     } else if (v instanceof TimeMilliVector) {

@@ -106,6 +106,12 @@ public final class Convertlets implements SqlRexConvertletTable {
             : cx.getRexBuilder().makeCall(validated, rc.getOperator(), rc.getOperands());
       };
     }
+    if (NULL_COMPARISONS.contains(call.getKind())
+        && call.getOperandList().stream().anyMatch(o -> SqlUtil.isNullLiteral(o, true))) {
+      SqlRexConvertlet compare =
+          other != null ? other : StandardConvertletTable.INSTANCE::convertCall;
+      return (cx, c) -> unknownComparisons(cx, compare.convertCall(cx, c));
+    }
     if (call.getKind() == SqlKind.CAST && other != null) {
       return (cx, c) -> {
         RexNode flink = FlinkNumbers.cast(cx, c);
@@ -113,6 +119,43 @@ public final class Convertlets implements SqlRexConvertletTable {
       };
     }
     return other;
+  }
+
+  /** The comparisons (and BETWEEN, made of them) {@link #unknownComparisons} applies to. */
+  private static final java.util.Set<SqlKind> NULL_COMPARISONS =
+      java.util.EnumSet.of(
+          SqlKind.EQUALS,
+          SqlKind.NOT_EQUALS,
+          SqlKind.LESS_THAN,
+          SqlKind.LESS_THAN_OR_EQUAL,
+          SqlKind.GREATER_THAN,
+          SqlKind.GREATER_THAN_OR_EQUAL,
+          SqlKind.BETWEEN);
+
+  /**
+   * {@code converted} with each comparison that has a NULL operand written as the UNKNOWN it is.
+   * Kept as a comparison, it reached Calcite's predicate metadata while the query was converted
+   * ({@code RelBuilder.aggregate} asks whether a DISTINCT's columns are unique already), which
+   * fails on it ("Comparison with NULL in pulledUpPredicates", CALCITE-7598, fixed after 1.42): in
+   * {@code SELECT DISTINCT a FROM t GROUP BY a HAVING a BETWEEN NULL AND NULL}.
+   */
+  private static RexNode unknownComparisons(SqlRexContext cx, RexNode converted) {
+    org.apache.calcite.rex.RexBuilder rex = cx.getRexBuilder();
+    return converted.accept(
+        new org.apache.calcite.rex.RexShuttle() {
+          @Override
+          public RexNode visitCall(org.apache.calcite.rex.RexCall call) {
+            RexNode visited = super.visitCall(call);
+            if (visited instanceof org.apache.calcite.rex.RexCall c
+                && NULL_COMPARISONS.contains(c.getKind())
+                && c.getType().isNullable()
+                && c.getOperands().stream()
+                    .anyMatch(o -> org.apache.calcite.rex.RexUtil.isNullLiteral(o, true))) {
+              return rex.makeNullLiteral(c.getType());
+            }
+            return visited;
+          }
+        });
   }
 
   /**

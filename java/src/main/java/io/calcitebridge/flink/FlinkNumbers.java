@@ -18,6 +18,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -289,6 +290,14 @@ final class FlinkNumbers {
   /** A division of DECIMALs at the result's scale ({@link NumberFunctions#DECIMAL_DIVIDE}). */
   private static RexNode divide(SqlRexContext cx, SqlCall c) {
     RelDataType type = cx.getValidator().getValidatedNodeTypeIfKnown(c);
+    if (type != null
+        && type.isNullable()
+        && c.getOperandList().stream().anyMatch(o -> SqlUtil.isNullLiteral(o, true))) {
+      // A division by or of NULL is NULL. Kept as a call, Calcite's monotonicity of a product
+      // over it (SqlMonotonicBinaryOperator, 1.42) read it as a literal and failed ("not a
+      // literal: /(88, null)") in SELECT 88 / CAST(NULL AS INTEGER) * 96.
+      return cx.getRexBuilder().makeNullLiteral(type);
+    }
     if (type == null || type.getSqlTypeName() != SqlTypeName.DECIMAL) {
       return standard(cx, c);
     }

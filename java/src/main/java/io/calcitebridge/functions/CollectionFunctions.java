@@ -217,7 +217,12 @@ public final class CollectionFunctions {
       strict(
           "ELEMENT",
           b -> {
-            RelDataType element = Objects.requireNonNull(b.getOperandType(0).getComponentType());
+            RelDataType element = b.getOperandType(0).getComponentType();
+            if (element == null) {
+              // ELEMENT(NULL): untyped, which validation refuses with its position (it was a
+              // NullPointerException).
+              return b.getTypeFactory().createSqlType(org.apache.calcite.sql.type.SqlTypeName.NULL);
+            }
             boolean one =
                 b instanceof org.apache.calcite.sql.SqlCallBinding call
                     && call.operand(0).getKind()

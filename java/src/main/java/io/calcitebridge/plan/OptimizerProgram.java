@@ -272,8 +272,57 @@ final class OptimizerProgram {
       RelTraitSet traits,
       List<RelOptMaterialization> materializations,
       List<RelOptLattice> lattices) {
-    return CheckedArithmetic.checkedSums(
-        ValuesLiterals.apply(Timestamps.apply(JoinRewrite.apply(RowKeys.apply(rel)))));
+    return intLimits(
+        CheckedArithmetic.checkedSums(
+            ValuesLiterals.apply(Timestamps.apply(JoinRewrite.apply(RowKeys.apply(rel))))));
+  }
+
+  /**
+   * {@code rel} with each OFFSET and LIMIT past the largest INT made the largest INT: Calcite's
+   * engine counts rows in an INT and could not implement {@code LIMIT 9223372036854775807}
+   * ("Integer overflow"). It gives the same rows, as no result of Calcite's engine reaches 2^31
+   * rows.
+   */
+  private static RelNode intLimits(RelNode rel) {
+    return rel.accept(
+        new org.apache.calcite.rel.RelHomogeneousShuttle() {
+          @Override
+          public RelNode visit(RelNode other) {
+            RelNode visited = super.visit(other);
+            if (visited instanceof org.apache.calcite.adapter.enumerable.EnumerableLimit limit
+                && (tooBig(limit.offset) || tooBig(limit.fetch))) {
+              return org.apache.calcite.adapter.enumerable.EnumerableLimit.create(
+                  limit.getInput(), clamp(limit, limit.offset), clamp(limit, limit.fetch));
+            }
+            if (visited instanceof org.apache.calcite.rel.core.Sort sort
+                && (tooBig(sort.offset) || tooBig(sort.fetch))) {
+              return sort.copy(
+                  sort.getTraitSet(),
+                  sort.getInput(),
+                  sort.getCollation(),
+                  clamp(sort, sort.offset),
+                  clamp(sort, sort.fetch));
+            }
+            return visited;
+          }
+        });
+  }
+
+  private static boolean tooBig(org.apache.calcite.rex.RexNode n) {
+    if (!(n instanceof org.apache.calcite.rex.RexLiteral literal)) {
+      return false;
+    }
+    java.math.BigDecimal value = literal.getValueAs(java.math.BigDecimal.class);
+    return value != null && value.compareTo(java.math.BigDecimal.valueOf(Integer.MAX_VALUE)) > 0;
+  }
+
+  private static org.apache.calcite.rex.RexNode clamp(
+      RelNode rel, org.apache.calcite.rex.RexNode n) {
+    return tooBig(n)
+        ? rel.getCluster()
+            .getRexBuilder()
+            .makeExactLiteral(java.math.BigDecimal.valueOf(Integer.MAX_VALUE))
+        : n;
   }
 
   private static RelNode fastSorts(

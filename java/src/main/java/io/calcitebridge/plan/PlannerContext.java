@@ -94,12 +94,14 @@ public final class PlannerContext {
           "The statement is empty",
           org.apache.calcite.sql.parser.SqlParserPos.ZERO);
     }
+    io.calcitebridge.sql.TextChecks.check(sql);
     return io.calcitebridge.sql.LongChains.balance(
         SqlParser.create(sql, parserConfig()).parseStmt());
   }
 
   /** Parses statements separated by semicolons. */
   public List<SqlNode> parseStatements(String sql) throws SqlParseException {
+    io.calcitebridge.sql.TextChecks.check(sql);
     List<SqlNode> out = new java.util.ArrayList<>();
     for (SqlNode n : SqlParser.create(sql, parserConfig()).parseStmtList()) {
       out.add(io.calcitebridge.sql.LongChains.balance(n));

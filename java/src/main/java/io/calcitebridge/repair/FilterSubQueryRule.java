@@ -89,8 +89,19 @@ public final class FilterSubQueryRule extends SubQueryRules.Rule {
    * them.
    */
   static Logic logic(RexNode condition, RexNode seek) {
+    return logic(List.of(condition), seek, Logic.TRUE);
+  }
+
+  /**
+   * The logic {@code seek} is evaluated in within {@code nodes}, each of which needs {@code start}
+   * ({@code TRUE} for a filter's condition, {@code TRUE_FALSE_UNKNOWN} for the expressions of a
+   * select list).
+   */
+  static Logic logic(List<RexNode> nodes, RexNode seek, Logic start) {
     final Set<Logic> found = EnumSet.noneOf(Logic.class);
-    collect(condition, seek, Logic.TRUE, found);
+    for (RexNode node : nodes) {
+      collect(node, seek, start, found);
+    }
     if (found.remove(Logic.FALSE)) {
       found.add(Logic.UNKNOWN_AS_TRUE);
     }

@@ -5,11 +5,13 @@ import java.util.Set;
 import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelOptUtil.Logic;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.rules.SubQueryRemoveRule;
@@ -142,6 +144,7 @@ public final class SubQueryRules {
   public static final SubQueryRemoveRule PROJECT =
       new Rule(
           SubQueryRemoveRule.Config.PROJECT
+              .withMatchHandler(SubQueryRules::matchProject)
               .withRelBuilderFactory(UNSIMPLIFIED)
               .withDescription("SubQueryRemoveRule:Project3VL")
               .as(SubQueryRemoveRule.Config.class));
@@ -155,6 +158,44 @@ public final class SubQueryRules {
               .as(SubQueryRemoveRule.Config.class));
 
   /**
+   * Calcite's handler for projects ({@code matchProject}), with the logic the sub-query is
+   * evaluated in corrected by {@link #corrections}. Calcite's {@code LogicVisitor} (Calcite 1.42,
+   * unchanged upstream) passes the logic of {@code IS FALSE} ("UNKNOWN counts as TRUE") through any
+   * operator below it, a comparison of booleans included: in {@code ((c NOT IN (SELECT b FROM t0
+   * WHERE e)) < FALSE) IS FALSE} the IN was rewritten without its test for an empty sub-query, so a
+   * NULL {@code c} gave UNKNOWN for the NOT IN (TRUE over no rows), and the select list FALSE where
+   * the answer is TRUE.
+   */
+  private static void matchProject(SubQueryRemoveRule rule, RelOptRuleCall call) {
+    final Project project = call.rel(0);
+    final RelBuilder builder = call.builder();
+    final RexSubQuery e =
+        java.util.Objects.requireNonNull(RexUtil.SubQueryFinder.find(project.getProjects()));
+    final Logic calcite =
+        org.apache.calcite.rex.LogicVisitor.find(
+            Logic.TRUE_FALSE_UNKNOWN, project.getProjects(), e);
+    final Logic logic =
+        corrections(project.getProjects(), e, List.of(Logic.TRUE_FALSE_UNKNOWN))
+            .getOrDefault(calcite, calcite);
+    builder.push(project.getInput());
+    final int fieldCount = builder.peek().getRowType().getFieldCount();
+    final Set<CorrelationId> variablesSet = RelOptUtil.getVariablesUsed(e.rel);
+    if (!project.getVariablesSet().isEmpty()) {
+      variablesSet.retainAll(project.getVariablesSet());
+    }
+    final RexNode target = ((Rule) rule).apply(e, variablesSet, logic, builder, 1, fieldCount, 0);
+    final List<RexNode> projects =
+        new RexShuttle() {
+          @Override
+          public RexNode visitSubQuery(RexSubQuery subQuery) {
+            return subQuery.equals(e) ? target : subQuery;
+          }
+        }.apply(project.getProjects());
+    builder.project(projects, project.getRowType().getFieldNames());
+    call.transformTo(builder.build());
+  }
+
+  /**
    * Calcite's handler for joins, except that a sub-query it cannot remove stays in the join
    * condition: {@code RelBuilder} refuses a correlated sub-query beside a RIGHT or FULL join
    * ("Correlated RIGHT join is not supported"). Such a join, like one whose sub-query reads both
@@ -162,13 +203,49 @@ public final class SubQueryRules {
    * sub-queries as they are, or is refused ({@link #refuseRemaining}).
    */
   private static void matchJoin(SubQueryRemoveRule rule, RelOptRuleCall call) {
+    final Join join = call.rel(0);
+    final RexSubQuery e = RexUtil.SubQueryFinder.find(join.getCondition());
+    // The logic of the sub-query the handler removes (the first one), found as for a filter:
+    // Calcite's LogicVisitor passes IS FALSE's logic through a comparison, as in a select list
+    // (see matchProject).
+    // Calcite's handler starts from TRUE or, below an outer join's null-generating side, from
+    // all three values: the corrections for both.
+    JOIN_LOGIC.set(
+        e == null
+            ? null
+            : corrections(
+                List.of(join.getCondition()), e, List.of(Logic.TRUE, Logic.TRUE_FALSE_UNKNOWN)));
     try {
       SubQueryRemoveRule.Config.JOIN.matchHandler().accept(rule, call);
-    } catch (IllegalArgumentException e) {
-      if (e.getMessage() == null || !e.getMessage().startsWith("Correlated ")) {
-        throw e;
+    } catch (IllegalArgumentException ex) {
+      if (ex.getMessage() == null || !ex.getMessage().startsWith("Correlated ")) {
+        throw ex;
+      }
+    } finally {
+      JOIN_LOGIC.remove();
+    }
+  }
+
+  /** The corrections {@link #matchJoin} found for the sub-query Calcite's handler removes. */
+  private static final ThreadLocal<java.util.Map<Logic, Logic>> JOIN_LOGIC = new ThreadLocal<>();
+
+  /**
+   * For each logic Calcite's {@code LogicVisitor} finds for {@code e} within {@code nodes} from one
+   * of {@code starts}, the logic to use instead: all three values where {@link
+   * FilterSubQueryRule#logic} finds that they count (below an operator other than AND, OR, NOT and
+   * IS) and {@code LogicVisitor} does not. Other logics are Calcite's.
+   */
+  private static java.util.Map<Logic, Logic> corrections(
+      List<RexNode> nodes, RexNode e, List<Logic> starts) {
+    java.util.Map<Logic, Logic> out = new java.util.EnumMap<>(Logic.class);
+    for (Logic start : starts) {
+      Logic calcite = org.apache.calcite.rex.LogicVisitor.find(start, nodes, e);
+      Logic ours = FilterSubQueryRule.logic(nodes, e, start);
+      if (ours == Logic.TRUE_FALSE_UNKNOWN && calcite != ours) {
+        out.put(calcite, ours);
       }
     }
+    return out;
   }
 
   /**
@@ -238,6 +315,10 @@ public final class SubQueryRules {
         int inputCount,
         int offset,
         int subQueryIndex) {
+      final java.util.Map<Logic, Logic> corrections = JOIN_LOGIC.get();
+      if (corrections != null) {
+        logic = corrections.getOrDefault(logic, logic);
+      }
       if (nullInCorrelated(e, variablesSet, logic)) {
         // NULL IN (q) is FALSE over no rows and UNKNOWN otherwise. Calcite's rewriteIn (1.42,
         // unchanged upstream) tests for no rows only when q is not correlated, and gave UNKNOWN.

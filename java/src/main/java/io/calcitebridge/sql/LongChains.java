@@ -201,6 +201,9 @@ public final class LongChains extends SqlShuttle {
               n.getParserPosition());
         }
       }
+      if (n instanceof org.apache.calcite.sql.SqlDataTypeSpec spec) {
+        checkTypeDepth(spec);
+      }
       Iterable<? extends SqlNode> children =
           n instanceof org.apache.calcite.sql.SqlNodeList
               ? (org.apache.calcite.sql.SqlNodeList) n
@@ -212,6 +215,79 @@ public final class LongChains extends SqlShuttle {
         }
       }
     }
+  }
+
+  /**
+   * Types nesting ARRAY, MAP, MULTISET and ROW types deeper than this many Arrow levels (a MAP is
+   * two: a list of key-value structs) are refused. The Arrow C data interface, by which results and
+   * {@code memory} tables cross to Python, imports at most 64 levels, the row's struct and the
+   * innermost value included: a column 63 ARRAYs deep failed there ("Recursion level in ArrowSchema
+   * struct exceeded", an untyped error).
+   */
+  static final int MAX_TYPE_DEPTH = 62;
+
+  /**
+   * Refuses a type that nests deeper than {@link #MAX_TYPE_DEPTH}, before it is derived: besides
+   * Arrow's limit, Calcite's type factory copies and compares a nested type at each level, in time
+   * that grows with the square of the depth (a 5,000-deep ARRAY type in CREATE TABLE took over 60
+   * s).
+   */
+  private static void checkTypeDepth(org.apache.calcite.sql.SqlDataTypeSpec root) {
+    Deque<org.apache.calcite.sql.SqlDataTypeSpec> specs = new ArrayDeque<>();
+    Deque<Integer> depths = new ArrayDeque<>();
+    specs.push(root);
+    depths.push(0);
+    while (!specs.isEmpty()) {
+      org.apache.calcite.sql.SqlDataTypeSpec spec = specs.pop();
+      org.apache.calcite.sql.SqlTypeNameSpec name = spec.getTypeNameSpec();
+      List<org.apache.calcite.sql.SqlDataTypeSpec> inner = innerTypes(name);
+      int depth =
+          depths.pop()
+              + (inner.isEmpty()
+                  ? 0
+                  : name instanceof io.calcitebridge.sql.type.BridgeMapTypeNameSpec
+                          || name instanceof org.apache.calcite.sql.SqlMapTypeNameSpec
+                      ? 2
+                      : 1);
+      if (depth > MAX_TYPE_DEPTH) {
+        throw new PositionedException(
+            ErrorKind.UNSUPPORTED,
+            "The type nests ARRAY, MAP, MULTISET or ROW types more than "
+                + MAX_TYPE_DEPTH
+                + " levels deep (a MAP counts as two), deeper than Arrow's data interface"
+                + " carries; use fewer levels",
+            root.getParserPosition());
+      }
+      for (org.apache.calcite.sql.SqlDataTypeSpec t : inner) {
+        if (t != null) {
+          specs.push(t);
+          depths.push(depth);
+        }
+      }
+    }
+  }
+
+  /** The types directly inside {@code name}: an ARRAY's element, a MAP's key and value, ... */
+  private static List<org.apache.calcite.sql.SqlDataTypeSpec> innerTypes(
+      org.apache.calcite.sql.SqlTypeNameSpec name) {
+    if (name instanceof io.calcitebridge.sql.type.BridgeArrayTypeNameSpec array) {
+      return List.of(array.elementType());
+    }
+    if (name instanceof io.calcitebridge.sql.type.BridgeMapTypeNameSpec map) {
+      return java.util.Arrays.asList(map.keyType(), map.valueType());
+    }
+    if (name instanceof org.apache.calcite.sql.SqlRowTypeNameSpec row) {
+      return row.getFieldTypes();
+    }
+    if (name instanceof org.apache.calcite.sql.SqlCollectionTypeNameSpec collection) {
+      return List.of(
+          new org.apache.calcite.sql.SqlDataTypeSpec(
+              collection.getElementTypeName(), collection.getParserPos()));
+    }
+    if (name instanceof org.apache.calcite.sql.SqlMapTypeNameSpec map) {
+      return java.util.Arrays.asList(map.getKeyType(), map.getValType());
+    }
+    return List.of();
   }
 
   private static SqlNode build(SqlOperator op, List<SqlNode> terms, int from, int to) {

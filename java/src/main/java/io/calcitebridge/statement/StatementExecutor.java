@@ -464,6 +464,10 @@ public final class StatementExecutor {
         }
         rows.add(out);
       }
+    } catch (RuntimeException | LinkageError e) {
+      // A failure of the rows (ELEMENT of a longer array, a value that does not cast) is one of
+      // the running statement, as it is while a query's rows stream.
+      throw io.calcitebridge.errors.Errors.translateRunning(e);
     }
     long n;
     try {

@@ -21,6 +21,29 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * Spark's backslash escapes.
  */
 final class SparkDialect extends SparkSqlDialect {
+  /**
+   * An OFFSET or LIMIT past the largest INT as the largest INT: Spark takes an INT there and
+   * refused {@code LIMIT 9223372036854775807} ("must be integer type"). The rows are the same, as
+   * no Spark result brought back here reaches 2^31 rows.
+   */
+  @Override
+  public void unparseOffsetFetch(
+      org.apache.calcite.sql.SqlWriter writer,
+      org.apache.calcite.sql.@org.checkerframework.checker.nullness.qual.Nullable SqlNode offset,
+      org.apache.calcite.sql.@org.checkerframework.checker.nullness.qual.Nullable SqlNode fetch) {
+    super.unparseOffsetFetch(writer, intCount(offset), intCount(fetch));
+  }
+
+  private static org.apache.calcite.sql.SqlNode intCount(org.apache.calcite.sql.SqlNode n) {
+    if (n instanceof org.apache.calcite.sql.SqlNumericLiteral literal
+        && literal.getValue() instanceof java.math.BigDecimal value
+        && value.compareTo(java.math.BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
+      return org.apache.calcite.sql.SqlLiteral.createExactNumeric(
+          String.valueOf(Integer.MAX_VALUE), n.getParserPosition());
+    }
+    return n;
+  }
+
   static final SparkDialect INSTANCE = new SparkDialect();
 
   private SparkDialect() {

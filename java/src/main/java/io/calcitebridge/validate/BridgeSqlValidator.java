@@ -409,6 +409,28 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     }
   }
 
+  /**
+   * An OFFSET past the largest BIGINT is refused, as DuckDB refuses it (Calcite's engine gave every
+   * row for OFFSET 18446744073709551616); a FETCH or LIMIT past it likewise.
+   */
+  @Override
+  protected void validateSelect(SqlSelect select, RelDataType targetRowType) {
+    for (SqlNode n : java.util.Arrays.asList(select.getOffset(), select.getFetch())) {
+      if (n instanceof org.apache.calcite.sql.SqlNumericLiteral literal
+          && literal.getValue() instanceof java.math.BigDecimal value
+          && value.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            (n == select.getOffset() ? "OFFSET " : "LIMIT ")
+                + value.toPlainString()
+                + " is out of range: the largest is "
+                + Long.MAX_VALUE,
+            n.getParserPosition());
+      }
+    }
+    super.validateSelect(select, targetRowType);
+  }
+
   @Override
   protected void validateHavingClause(SqlSelect select) {
     try {
@@ -447,8 +469,103 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
                 io.calcitebridge.types.TypeNames.render(source)));
       }
     }
+    refuseIncompatibleColumns(table, sources, targets, query);
     super.checkTypeAssignment(sourceScope, table, sourceRowType, targetRowType, query);
   }
+
+  /**
+   * A column of a query goes into a sink column of another kind only where Flink casts it
+   * implicitly: a string is not an ARRAY, a MAP, a ROW or a BOOLEAN, nor a collection anything but
+   * a collection of its kind. Calcite's check let them through, and the rows failed while they were
+   * written (a ClassCastException of a String to a List or a Map). The error points at the query's
+   * column where it can.
+   */
+  private void refuseIncompatibleColumns(
+      org.apache.calcite.sql.validate.SqlValidatorTable table,
+      List<org.apache.calcite.rel.type.RelDataTypeField> sources,
+      List<org.apache.calcite.rel.type.RelDataTypeField> targets,
+      SqlNode query) {
+    for (int i = 0; i < Math.min(sources.size(), targets.size()); i++) {
+      RelDataType source = sources.get(i).getType();
+      RelDataType target = targets.get(i).getType();
+      if (compatible(source, target)) {
+        continue;
+      }
+      SqlNode at = query;
+      SqlNode body =
+          query instanceof org.apache.calcite.sql.SqlInsert insert ? insert.getSource() : query;
+      if (body instanceof SqlSelect select
+          && select.getSelectList().size() == sources.size()
+          && !(select.getSelectList().get(i) instanceof SqlIdentifier id && id.isStar())) {
+        at = select.getSelectList().get(i);
+      }
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "Column types of query result and sink for '"
+              + String.join(".", table.getQualifiedName())
+              + "' do not match: incompatible types for sink column '"
+              + targets.get(i).getName()
+              + "' at position "
+              + i
+              + " (the query gives "
+              + io.calcitebridge.types.TypeNames.render(source)
+              + ", the column is "
+              + io.calcitebridge.types.TypeNames.render(target)
+              + ")",
+          at.getParserPosition());
+    }
+  }
+
+  /** Whether a value of {@code source} may go into a column of {@code target} (see above). */
+  private static boolean compatible(RelDataType source, RelDataType target) {
+    org.apache.calcite.sql.type.SqlTypeName from = source.getSqlTypeName();
+    org.apache.calcite.sql.type.SqlTypeName to = target.getSqlTypeName();
+    if (from == org.apache.calcite.sql.type.SqlTypeName.NULL
+        || from == org.apache.calcite.sql.type.SqlTypeName.ANY
+        || to == org.apache.calcite.sql.type.SqlTypeName.ANY) {
+      return true;
+    }
+    boolean fromCollection = COLLECTIONS.contains(from);
+    boolean toCollection = COLLECTIONS.contains(to);
+    if (fromCollection || toCollection) {
+      if (from != to) {
+        return false;
+      }
+      if (source.isStruct()) {
+        List<org.apache.calcite.rel.type.RelDataTypeField> a = source.getFieldList();
+        List<org.apache.calcite.rel.type.RelDataTypeField> b = target.getFieldList();
+        if (a.size() != b.size()) {
+          return false;
+        }
+        for (int j = 0; j < a.size(); j++) {
+          if (!compatible(a.get(j).getType(), b.get(j).getType())) {
+            return false;
+          }
+        }
+        return true;
+      }
+      if (from == org.apache.calcite.sql.type.SqlTypeName.MAP) {
+        return source.getKeyType() != null
+            && target.getKeyType() != null
+            && source.getValueType() != null
+            && target.getValueType() != null
+            && compatible(source.getKeyType(), target.getKeyType())
+            && compatible(source.getValueType(), target.getValueType());
+      }
+      RelDataType a = source.getComponentType();
+      RelDataType b = target.getComponentType();
+      return a == null || b == null || compatible(a, b);
+    }
+    return !(to == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN
+        && org.apache.calcite.sql.type.SqlTypeUtil.inCharFamily(source));
+  }
+
+  private static final java.util.Set<org.apache.calcite.sql.type.SqlTypeName> COLLECTIONS =
+      java.util.EnumSet.of(
+          org.apache.calcite.sql.type.SqlTypeName.ARRAY,
+          org.apache.calcite.sql.type.SqlTypeName.MAP,
+          org.apache.calcite.sql.type.SqlTypeName.MULTISET,
+          org.apache.calcite.sql.type.SqlTypeName.ROW);
 
   /** Calls that take a BITMAP as the value it is, not as bytes. */
   private static final java.util.Set<SqlKind> BITMAP_KINDS =
@@ -499,6 +616,30 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
             call.getParserPosition());
       }
     }
+  }
+
+  /**
+   * {@code PERCENTILE_CONT} and {@code PERCENTILE_DISC ... WITHIN GROUP} are refused by name:
+   * Calcite parses and validates them, but neither its engine nor the DuckDB translation has them
+   * (the planner failed with "not enough rules"), and Flink has neither.
+   */
+  @Override
+  public void validateAggregateParams(
+      SqlCall aggCall,
+      @org.checkerframework.checker.nullness.qual.Nullable SqlNode filter,
+      @org.checkerframework.checker.nullness.qual.Nullable SqlNodeList distinctList,
+      @org.checkerframework.checker.nullness.qual.Nullable SqlNodeList orderList,
+      SqlValidatorScope scope) {
+    if (aggCall.getKind() == SqlKind.PERCENTILE_CONT
+        || aggCall.getKind() == SqlKind.PERCENTILE_DISC) {
+      throw new PositionedException(
+          ErrorKind.UNSUPPORTED,
+          aggCall.getOperator().getName()
+              + "(...) WITHIN GROUP (ORDER BY ...) is not supported; use PERCENTILE(value,"
+              + " fraction), Flink's continuous percentile of a group",
+          aggCall.getParserPosition());
+    }
+    super.validateAggregateParams(aggCall, filter, distinctList, orderList, scope);
   }
 
   /** {@code EXISTS} and {@code UNIQUE} take a sub-query; the parser lets any expression follow. */
