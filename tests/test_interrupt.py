@@ -11,6 +11,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -89,7 +90,7 @@ def test_ctrl_c_stops_a_statement_run_again_from_its_cached_plan(backend: str, t
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "started"
-        time.sleep(2)  # the second run is running
+        time.sleep(2)  # the second run is running (a SIGINT before it would still stop the call)
         sent = time.monotonic()
         child.send_signal(signal.SIGINT)
         assert child.stdout.readline().strip() == "interrupted"
