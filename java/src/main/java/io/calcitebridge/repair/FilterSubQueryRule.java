@@ -1,7 +1,6 @@
 package io.calcitebridge.repair;
 
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.calcite.plan.RelOptRuleCall;
@@ -10,7 +9,6 @@ import org.apache.calcite.plan.RelOptUtil.Logic;
 import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.rules.SubQueryRemoveRule;
-import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
@@ -20,7 +18,7 @@ import org.apache.calcite.tools.RelBuilder;
 /**
  * Calcite's {@code SubQueryRemoveRule} for filters ({@code
  * CoreRules.FILTER_SUB_QUERY_TO_CORRELATE}), with the logic each sub-query is evaluated in found by
- * {@link #logic} rather than Calcite's {@code LogicVisitor}.
+ * {@link SubQueryLogic} rather than Calcite's {@code LogicVisitor}.
  *
  * <p>{@code LogicVisitor} (Calcite 1.42, unchanged upstream) passes the logic of a negated
  * condition ("only where it is FALSE matters") through any operator, so in {@code NOT (FALSE >= (a
@@ -89,58 +87,6 @@ public final class FilterSubQueryRule extends SubQueryRules.Rule {
    * them.
    */
   static Logic logic(RexNode condition, RexNode seek) {
-    return logic(List.of(condition), seek, Logic.TRUE);
-  }
-
-  /**
-   * The logic {@code seek} is evaluated in within {@code nodes}, each of which needs {@code start}
-   * ({@code TRUE} for a filter's condition, {@code TRUE_FALSE_UNKNOWN} for the expressions of a
-   * select list).
-   */
-  static Logic logic(List<RexNode> nodes, RexNode seek, Logic start) {
-    final Set<Logic> found = EnumSet.noneOf(Logic.class);
-    for (RexNode node : nodes) {
-      collect(node, seek, start, found);
-    }
-    if (found.remove(Logic.FALSE)) {
-      found.add(Logic.UNKNOWN_AS_TRUE);
-    }
-    if (found.size() == 1) {
-      return found.iterator().next();
-    }
-    return Logic.TRUE_FALSE_UNKNOWN;
-  }
-
-  private static void collect(RexNode node, RexNode seek, Logic logic, Set<Logic> found) {
-    if (node.equals(seek)) {
-      found.add(
-          seek instanceof RexSubQuery
-                  && !seek.getType().isNullable()
-                  && logic == Logic.TRUE_FALSE_UNKNOWN
-              ? Logic.TRUE_FALSE
-              : logic);
-      return;
-    }
-    if (!(node instanceof RexCall call)) {
-      return;
-    }
-    final Logic inner =
-        switch (call.getKind()) {
-          case IS_NULL, IS_NOT_NULL, CASE -> Logic.TRUE_FALSE_UNKNOWN;
-          case IS_TRUE, IS_NOT_TRUE -> Logic.UNKNOWN_AS_FALSE;
-          case IS_FALSE, IS_NOT_FALSE -> Logic.UNKNOWN_AS_TRUE;
-          case NOT -> logic.negate2();
-            // TRUE ("only TRUE rows pass") holds through AND alone, as in Calcite. FALSE ("only
-            // FALSE rows pass", below a NOT) does not: one operand that is FALSE is enough, so each
-            // operand counts as FALSE or not FALSE (Calcite passed FALSE through, and in
-            // NOT (a IS NULL AND NOT EXISTS (...)) the EXISTS had to be TRUE even where a was set).
-          case AND -> logic == Logic.FALSE ? Logic.UNKNOWN_AS_TRUE : logic;
-          case OR -> logic == Logic.TRUE ? Logic.TRUE_FALSE_UNKNOWN : logic;
-            // Any other operator may turn UNKNOWN into TRUE or FALSE: all three values count.
-          default -> logic == Logic.TRUE_FALSE ? logic : Logic.TRUE_FALSE_UNKNOWN;
-        };
-    for (RexNode operand : call.getOperands()) {
-      collect(operand, seek, inner, found);
-    }
+    return SubQueryLogic.logic(List.of(condition), seek, Logic.TRUE);
   }
 }

@@ -231,16 +231,16 @@ public final class SubQueryRules {
 
   /**
    * For each logic Calcite's {@code LogicVisitor} finds for {@code e} within {@code nodes} from one
-   * of {@code starts}, the logic to use instead: all three values where {@link
-   * FilterSubQueryRule#logic} finds that they count (below an operator other than AND, OR, NOT and
-   * IS) and {@code LogicVisitor} does not. Other logics are Calcite's.
+   * of {@code starts}, the logic to use instead: all three values where {@link SubQueryLogic#logic}
+   * finds that they count (below an operator other than AND, OR, NOT and IS) and {@code
+   * LogicVisitor} does not. Other logics are Calcite's.
    */
   private static java.util.Map<Logic, Logic> corrections(
       List<RexNode> nodes, RexNode e, List<Logic> starts) {
     java.util.Map<Logic, Logic> out = new java.util.EnumMap<>(Logic.class);
     for (Logic start : starts) {
       Logic calcite = org.apache.calcite.rex.LogicVisitor.find(start, nodes, e);
-      Logic ours = FilterSubQueryRule.logic(nodes, e, start);
+      Logic ours = SubQueryLogic.logic(nodes, e, start);
       if (ours == Logic.TRUE_FALSE_UNKNOWN && calcite != ours) {
         out.put(calcite, ours);
       }
