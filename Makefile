@@ -63,8 +63,11 @@ test: build test-java test-python test-java-example
 test-java:
 	cd java && $(MVN) test
 
+# Two processes (pytest-xdist), a test file per process at a time; the longest file starts first
+# (tests/conftest.py: LONGEST_FIRST). TEST_WORKERS=0 runs it in this process.
+TEST_WORKERS ?= 2
 test-python: build
-	$(PY) -m pytest tests
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder tests
 
 # Rewrites the golden plans in tests/golden/ and java/src/test/resources/io/calcitebridge/plan/
 # from the planner as it is; review the diff (`git diff tests/golden java/src/test/resources`)

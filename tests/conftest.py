@@ -69,6 +69,21 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("transport", ["jpype"] if only else TRANSPORTS, indirect=True)
 
 
+# The longest test files, started first: `make test` runs the suite in two processes
+# (pytest-xdist, a file per process at a time, in collection order), so the file that takes a
+# quarter of the run (the sqllogictest files) goes to one process at the start while the other
+# works through the rest, instead of starting last and running alone.
+LONGEST_FIRST = ("tests/test_logic.py",)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid.split("::", 1)[0]
+        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: the order within and among the other files is kept
+
+
 @pytest.fixture
 def transport(request: pytest.FixtureRequest) -> str:
     """The transport under test: ``jpype`` or ``py4j``."""
