@@ -17,6 +17,7 @@ import threading
 import time
 
 import pyarrow as pa
+from interrupt_report import run_and_report
 
 import calcite_bridge as cb
 
@@ -62,14 +63,4 @@ def announce(before: float) -> None:
 
 if backend != "source":
     threading.Thread(target=announce, args=(time.process_time(),), daemon=True).start()
-try:
-    env.sql(QUERY).to_arrow_table()
-    print("finished", flush=True)
-except KeyboardInterrupt:
-    print("interrupted", flush=True)
-except cb.Error as e:
-    print(f"error {type(e).__name__}: {e}", flush=True)
-cpu = time.process_time()
-time.sleep(2)
-print(f"cpu {time.process_time() - cpu:.2f}", flush=True)
-print(env.sql("SELECT COUNT(*) AS n FROM big").to_pylist(), flush=True)
+run_and_report(env, lambda: env.sql(QUERY).to_arrow_table())

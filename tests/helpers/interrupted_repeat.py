@@ -8,9 +8,9 @@ and a query run afterwards."""
 from __future__ import annotations
 
 import sys
-import time
 
 import pyarrow as pa
+from interrupt_report import run_and_report
 
 import calcite_bridge as cb
 
@@ -28,14 +28,4 @@ try:
 except cb.TimeoutError:
     pass
 print("started", flush=True)
-try:
-    env.sql(QUERY).to_pylist()
-    print("finished", flush=True)
-except KeyboardInterrupt:
-    print("interrupted", flush=True)
-except cb.Error as e:
-    print(f"error {type(e).__name__}: {e}", flush=True)
-cpu = time.process_time()
-time.sleep(2)
-print(f"cpu {time.process_time() - cpu:.2f}", flush=True)
-print(env.sql("SELECT COUNT(*) AS n FROM big").to_pylist(), flush=True)
+run_and_report(env, lambda: env.sql(QUERY).to_pylist())
