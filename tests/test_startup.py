@@ -415,3 +415,36 @@ def test_doctor_reports_a_missing_jar_and_exits_1() -> None:
     assert proc.returncode == 1
     assert "/nonexistent.jar (missing)" in proc.stdout
     assert "make build" in proc.stderr
+
+
+def test_a_new_start_up_archive_replaces_the_older_ones_of_its_jar_and_jvm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every build of the jar used to leave a 50 MB archive in the user's cache for good.
+    from calcite_bridge import _cds
+    from calcite_bridge._transport import jvm
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    jar, java = tmp_path / "calcite-bridge.jar", tmp_path / "libjvm.so"
+    jar.write_bytes(b"jar one")
+    java.write_bytes(b"jvm")
+    first = jvm._cached_archive(jar, java)
+    jar.write_bytes(b"jar two, rebuilt")
+    second = jvm._cached_archive(jar, java)
+    other_jar = tmp_path / "elsewhere.jar"
+    other_jar.write_bytes(b"jar one")
+    elsewhere = jvm._cached_archive(other_jar, java)
+    assert first.parent == second.parent == elsewhere.parent
+    assert first != second and first.name.split("-")[1] == second.name.split("-")[1]
+    assert elsewhere.name.split("-")[1] != first.name.split("-")[1]
+
+    folder = first.parent
+    folder.mkdir(parents=True)
+    named_before = folder / "0.1.0-0123456789abcdef0123.jsa"
+    for path in (first, second, elsewhere, named_before):
+        path.write_bytes(b"archive")
+    lock = folder / "unrelated.lock"
+    lock.write_bytes(b"")
+
+    assert sorted(_cds.drop_older(second)) == sorted([first, named_before])
+    assert sorted(folder.iterdir()) == sorted([second, elsewhere, lock])

@@ -38,6 +38,27 @@ def workload() -> None:
     env.sql("SELECT * FROM u WHERE v = 'p'").to_arrow_table()
 
 
+def drop_older(archive: Path) -> list[Path]:
+    """Deletes the archives that ``archive`` replaces: those of the same jar and JVM places
+    (``VERSION-PLACE-BUILD.jsa``) of other builds, and those named before places were, so that
+    each rebuild of the jar does not leave a 50 MB file behind. Returns what it deleted."""
+    parts = archive.stem.split("-")
+    if len(parts) < 3:
+        return []
+    place = parts[-2]
+    dropped = []
+    for other in archive.parent.glob("*.jsa"):
+        fields = other.stem.split("-")
+        older_name = len(fields) == 2 and len(fields[1]) == 20  # VERSION-KEY.jsa, before places
+        if other != archive and (older_name or (len(fields) >= 3 and fields[-2] == place)):
+            try:
+                other.unlink()
+                dropped.append(other)
+            except OSError:
+                pass  # another user's, or read-only: it stays
+    return dropped
+
+
 def write(archive: Path) -> int:
     """Writes ``archive`` through a child process, then lets go of its lock file."""
     partial = archive.with_name(f"{archive.name}.{os.getpid()}.partial")
@@ -55,6 +76,7 @@ def write(archive: Path) -> int:
         )
         if done.returncode == 0 and partial.is_file():
             os.replace(partial, archive)
+            drop_older(archive)
             return 0
         return 1
     finally:

@@ -108,12 +108,16 @@ def _cached_archive(jar: Path, jvm: Path) -> Path:
 
     import platformdirs
 
-    key = hashlib.sha256()
+    # Named by where the jar and the JVM are, then by their builds: a rebuilt jar or an updated
+    # JVM at the same place gets a new archive, and _cds drops the older ones of that place.
+    place, build = hashlib.sha256(), hashlib.sha256()
     for path in (jar, jvm):
         stat = path.stat()
-        key.update(f"{path.resolve()}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+        place.update(f"{path.resolve()};".encode())
+        build.update(f"{stat.st_size}:{stat.st_mtime_ns};".encode())
     folder = Path(platformdirs.user_cache_dir("calcite-bridge")) / "cds"
-    return folder / f"{_version.__version__}-{key.hexdigest()[:20]}.jsa"
+    name = f"{_version.__version__}-{place.hexdigest()[:12]}-{build.hexdigest()[:12]}.jsa"
+    return folder / name
 
 
 def _start_archive_build(archive: Path) -> None:
