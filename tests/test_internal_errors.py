@@ -6,6 +6,7 @@ results against DuckDB, and a source's own error message on every backend."""
 from __future__ import annotations
 
 import datetime
+import decimal
 import re
 from collections.abc import Iterator
 
@@ -183,6 +184,64 @@ def test_insert_of_compatible_column_types_still_runs() -> None:
         )
         env.execute("INSERT INTO dst SELECT i, a, r, i FROM src")
         assert env.sql("SELECT b, a, r.x, d FROM dst").fetchall() == [(1, [1, 2], 3, 1.0)]
+
+
+# A sink column takes what Flink casts to it implicitly (LogicalTypeCasts): wider numbers, a
+# string into a string, a TIMESTAMP into a DATE; a DOUBLE went into an INT as 3 for 3.5, and an INT
+# into a STRING as its digits. Each case: the INSERT, then the refused column (or the values).
+SCALAR_INSERTS = [
+    ("INSERT INTO sk (b) SELECT d FROM src", "b"),
+    ("INSERT INTO sk (b) VALUES (2.5)", "b"),
+    ("INSERT INTO sk (b) VALUES (1), (2.5)", "b"),
+    ("INSERT INTO sk (b) SELECT i + CAST(1 AS BIGINT) FROM src", "b"),
+    ("INSERT INTO sk (a) SELECT i FROM src", "a"),
+    ("INSERT INTO sk (a) VALUES (5)", "a"),
+    ("INSERT INTO sk (b) SELECT s FROM src", "b"),
+    ("INSERT INTO sk (f) SELECT d FROM src", "f"),
+    ("INSERT INTO sk (dt) SELECT s FROM src", "dt"),
+    ("INSERT INTO sk (ts) SELECT dt FROM src", "ts"),
+    ("INSERT INTO sk (a, b) VALUES ('x', CAST(NULL AS DOUBLE))", "b"),
+    ("INSERT INTO sk (bi) SELECT i FROM src", [(3,), (None,)]),
+    ("INSERT INTO sk (c) SELECT i FROM src", [(3.0,), (None,)]),
+    ("INSERT INTO sk (m) SELECT d FROM src", [(decimal.Decimal("3.50"),), (None,)]),
+    ("INSERT INTO sk (f) VALUES (1.5)", [(1.5,)]),
+    ("INSERT INTO sk (a) SELECT ch FROM src", [("ab ",), (None,)]),
+    ("INSERT INTO sk (ch) SELECT s FROM src", [("7  ",), (None,)]),
+    ("INSERT INTO sk (dt) SELECT ts FROM src", [(datetime.date(2024, 1, 2),), (None,)]),
+    ("INSERT INTO sk (b) VALUES (CAST(NULL AS INT))", [(None,)]),
+    ("INSERT INTO sk (b) VALUES (NULL)", [(None,)]),
+]
+
+
+@pytest.mark.parametrize("backend", ["enumerable", "duckdb"])
+@pytest.mark.parametrize(("sql", "outcome"), SCALAR_INSERTS, ids=[c[0] for c in SCALAR_INSERTS])
+def test_insert_takes_the_column_types_flink_casts_implicitly(
+    sql: str, outcome: str | list[tuple[object, ...]], backend: str
+) -> None:
+    with cb.connect(config={"execution.backend": backend}) as env:
+        env.execute(
+            "CREATE TABLE src (i INT, d DOUBLE, s STRING, ch CHAR(3), dt DATE, ts TIMESTAMP(3))"
+            " WITH ('connector' = 'memory')"
+        )
+        env.execute(
+            "INSERT INTO src VALUES (3, 3.5E0, '7', 'ab', DATE '2024-01-02',"
+            " TIMESTAMP '2024-01-02 03:04:05.123'),"
+            " (NULL, NULL, NULL, NULL, NULL, NULL)"
+        )
+        env.execute(
+            "CREATE TABLE sk (a STRING, b INT, bi BIGINT, c DOUBLE, f FLOAT, m DECIMAL(5, 2),"
+            " ch CHAR(3), dt DATE, ts TIMESTAMP(3)) WITH ('connector' = 'memory')"
+        )
+        if isinstance(outcome, str):
+            with pytest.raises(cb.SqlValidationError) as info:
+                env.execute(sql)
+            assert f"incompatible types for sink column '{outcome}'" in str(info.value)
+            assert info.value.column is not None and info.value.column > 1, str(info.value)
+            assert env.sql("SELECT COUNT(*) FROM sk").fetchall() == [(0,)]
+        else:
+            env.execute(sql)
+            column = sql.split("(")[1].split(")", maxsplit=1)[0]
+            assert env.sql(f"SELECT {column} FROM sk").fetchall() == outcome
 
 
 @pytest.mark.parametrize(

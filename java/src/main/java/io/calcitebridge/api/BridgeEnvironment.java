@@ -46,10 +46,35 @@ public final class BridgeEnvironment implements AutoCloseable {
   private static final String LOCK_CONFIG = "lock-config";
 
   private final BridgeSession session = new BridgeSession();
-  private final JavaConnectors connectors = new JavaConnectors(ArrowMemory.allocator());
+  private final JavaConnectors connectors = new JavaConnectors(allocator());
 
   private BridgeEnvironment() {
     session.setConnectorFactory(connectors);
+  }
+
+  /**
+   * Arrow's memory, once the JVM lets Arrow at {@code java.nio}: without {@code --add-opens} Arrow
+   * fails with "sun.misc.Unsafe or java.nio.DirectByteBuffer.<init> not available", which does not
+   * say what to do.
+   */
+  private static org.apache.arrow.memory.BufferAllocator allocator() {
+    String missing = missingOpens(BridgeEnvironment.class.getModule());
+    if (missing != null) {
+      throw new BridgeException(BridgeException.Kind.CONFIG, missing, null);
+    }
+    return ArrowMemory.allocator();
+  }
+
+  /** What to add to the java command line when {@code java.nio} is not open to {@code module}. */
+  static @org.checkerframework.checker.nullness.qual.Nullable String missingOpens(Module module) {
+    if (java.nio.ByteBuffer.class.getModule().isOpen("java.nio", module)) {
+      return null;
+    }
+    String target = module.isNamed() ? module.getName() : "ALL-UNNAMED";
+    return "Apache Arrow needs java.nio opened to it: add --add-opens=java.base/java.nio="
+        + target
+        + " to the java command line (or to JDK_JAVA_OPTIONS; Maven Surefire's argLine, Gradle's"
+        + " jvmArgs), as docs/java.md shows";
   }
 
   /**

@@ -44,7 +44,8 @@ public final class Welford extends SqlUserDefinedAggFunction {
     super(
         new SqlIdentifier(kind.sql, SqlParserPos.ZERO),
         SqlKind.OTHER_FUNCTION,
-        ReturnTypes.ARG0_NULLABLE,
+        ReturnTypes
+            .AVG_AGG_FUNCTION, // as Calcite types these calls: a rule that re-infers keeps it
         null,
         null,
         new Impl(kind),

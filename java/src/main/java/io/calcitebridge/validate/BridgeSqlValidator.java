@@ -294,6 +294,19 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
                 + " fields with v['key'] and v[i], its JSON text with JSON_STRING(v)",
             call);
       }
+      if (COLLECTIONS.contains(to.getSqlTypeName())
+          && to.getSqlTypeName() != from.getSqlTypeName()
+          && from.getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.NULL
+          && from.getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.ANY) {
+        // Calcite let a STRING through, and the rows failed as they were read (a String is not
+        // a Map): Flink casts an ARRAY, MAP or ROW only from one of its kind.
+        throw refusedCast(
+            from,
+            to,
+            "an ARRAY, a MAP or a ROW is cast only from one of its kind (as in Flink); build one"
+                + " with ARRAY[...], MAP[...] or ROW(...)",
+            call);
+      }
       if (BitmapType.is(to) != BitmapType.is(from)
           && call.getOperator() != io.calcitebridge.functions.RowText.CAST) {
         throw refusedCast(
@@ -498,6 +511,12 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
           && select.getSelectList().size() == sources.size()
           && !(select.getSelectList().get(i) instanceof SqlIdentifier id && id.isStar())) {
         at = select.getSelectList().get(i);
+      } else if (body instanceof SqlCall values
+          && values.getKind() == SqlKind.VALUES
+          && !values.getOperandList().isEmpty()
+          && values.getOperandList().get(0) instanceof SqlCall row
+          && row.operandCount() == sources.size()) {
+        at = row.operand(i); // the first row's value
       }
       throw new PositionedException(
           ErrorKind.VALIDATION,
@@ -556,8 +575,94 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       RelDataType b = target.getComponentType();
       return a == null || b == null || compatible(a, b);
     }
-    return !(to == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN
-        && org.apache.calcite.sql.type.SqlTypeUtil.inCharFamily(source));
+    if (!FLINK_ROOTS.containsKey(from) || !FLINK_ROOTS.containsKey(to)) {
+      // a type of our own (BITMAP, a discovered column): checked elsewhere or by Calcite
+      return !(to == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN
+          && org.apache.calcite.sql.type.SqlTypeUtil.inCharFamily(source));
+    }
+    return implicitlyCastable(FLINK_ROOTS.get(from), FLINK_ROOTS.get(to), source, target);
+  }
+
+  /**
+   * The Flink type root of a Calcite type name (REAL and FLOAT are Flink's FLOAT, as in DESCRIBE).
+   */
+  private static final java.util.Map<org.apache.calcite.sql.type.SqlTypeName, String> FLINK_ROOTS =
+      flinkRoots();
+
+  private static java.util.Map<org.apache.calcite.sql.type.SqlTypeName, String> flinkRoots() {
+    java.util.Map<org.apache.calcite.sql.type.SqlTypeName, String> roots =
+        new java.util.EnumMap<>(org.apache.calcite.sql.type.SqlTypeName.class);
+    for (org.apache.calcite.sql.type.SqlTypeName name :
+        List.of(
+            org.apache.calcite.sql.type.SqlTypeName.CHAR,
+            org.apache.calcite.sql.type.SqlTypeName.VARCHAR,
+            org.apache.calcite.sql.type.SqlTypeName.BOOLEAN,
+            org.apache.calcite.sql.type.SqlTypeName.BINARY,
+            org.apache.calcite.sql.type.SqlTypeName.VARBINARY,
+            org.apache.calcite.sql.type.SqlTypeName.DECIMAL,
+            org.apache.calcite.sql.type.SqlTypeName.TINYINT,
+            org.apache.calcite.sql.type.SqlTypeName.SMALLINT,
+            org.apache.calcite.sql.type.SqlTypeName.INTEGER,
+            org.apache.calcite.sql.type.SqlTypeName.BIGINT,
+            org.apache.calcite.sql.type.SqlTypeName.DOUBLE,
+            org.apache.calcite.sql.type.SqlTypeName.DATE,
+            org.apache.calcite.sql.type.SqlTypeName.TIME,
+            org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP,
+            org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE)) {
+      roots.put(name, name.name());
+    }
+    roots.put(org.apache.calcite.sql.type.SqlTypeName.REAL, "FLOAT");
+    roots.put(org.apache.calcite.sql.type.SqlTypeName.FLOAT, "FLOAT");
+    for (org.apache.calcite.sql.type.SqlTypeName name :
+        org.apache.calcite.sql.type.SqlTypeName.YEAR_INTERVAL_TYPES) {
+      roots.put(name, "INTERVAL_YEAR_MONTH");
+    }
+    for (org.apache.calcite.sql.type.SqlTypeName name :
+        org.apache.calcite.sql.type.SqlTypeName.DAY_INTERVAL_TYPES) {
+      roots.put(name, "INTERVAL_DAY_TIME");
+    }
+    return roots;
+  }
+
+  private static final List<String> EXACT = List.of("TINYINT", "SMALLINT", "INTEGER", "BIGINT");
+
+  /**
+   * Flink's implicit casts ({@code LogicalTypeCasts.supportsImplicitCast}), which decide which
+   * query columns a sink column takes: widening among numbers, strings into strings, bytes into
+   * bytes, a TIMESTAMP into a DATE or a TIME, between TIMESTAMP and TIMESTAMP_LTZ. Nullability is
+   * left to the sink's NOT NULL check, lengths and precisions to the sink's own type, as in Flink.
+   * A DOUBLE into an INT or an INT into a STRING is refused: it would be truncated or reformatted
+   * in silence (3.5 became 3).
+   */
+  private static boolean implicitlyCastable(
+      String from, String to, RelDataType source, RelDataType target) {
+    if (from.equals(to)) {
+      return true;
+    }
+    boolean fromNumber =
+        EXACT.contains(from) || List.of("DECIMAL", "FLOAT", "DOUBLE").contains(from);
+    boolean fromInterval = from.startsWith("INTERVAL");
+    boolean toInterval = to.startsWith("INTERVAL");
+    if ((fromInterval && (EXACT.contains(to) || to.equals("DECIMAL")))
+        || (toInterval && (EXACT.contains(from) || from.equals("DECIMAL")))) {
+      org.apache.calcite.sql.SqlIntervalQualifier qualifier =
+          (fromInterval ? source : target).getIntervalQualifier();
+      return qualifier != null && qualifier.isSingleDatetimeField();
+    }
+    return switch (to) {
+        // Flink takes no VARCHAR into a CHAR; Calcite types some rows of literals VARCHAR that
+        // Flink types CHAR (VALUES ('ab'), (NULL)), so the strings go into either, as lengths do.
+      case "CHAR", "VARCHAR" -> from.equals("CHAR") || from.equals("VARCHAR");
+      case "BINARY", "VARBINARY" -> from.equals("BINARY") || from.equals("VARBINARY");
+      case "DECIMAL", "DOUBLE" -> fromNumber;
+      case "FLOAT" -> EXACT.contains(from) || from.equals("DECIMAL");
+      case "SMALLINT", "INTEGER", "BIGINT" ->
+          EXACT.contains(from) && EXACT.indexOf(from) < EXACT.indexOf(to);
+      case "DATE", "TIME" -> from.equals("TIMESTAMP");
+      case "TIMESTAMP" -> from.equals("TIMESTAMP_WITH_LOCAL_TIME_ZONE");
+      case "TIMESTAMP_WITH_LOCAL_TIME_ZONE" -> from.equals("TIMESTAMP");
+      default -> false;
+    };
   }
 
   private static final java.util.Set<org.apache.calcite.sql.type.SqlTypeName> COLLECTIONS =

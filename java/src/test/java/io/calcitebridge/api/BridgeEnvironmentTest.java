@@ -75,6 +75,16 @@ class BridgeEnvironmentTest {
   }
 
   @Test
+  void aJvmWithoutJavaNioOpenedToArrowIsToldWhatToAdd() {
+    // The tests run with the option (pom.xml), so java.nio is open to this jar's classes.
+    assertEquals(null, BridgeEnvironment.missingOpens(BridgeEnvironment.class.getModule()));
+    // java.base opens java.nio to no other module: the message a JVM without the option gets.
+    String message = BridgeEnvironment.missingOpens(java.sql.Connection.class.getModule());
+    assertTrue(
+        message != null && message.contains("--add-opens=java.base/java.nio=java.sql"), message);
+  }
+
+  @Test
   void statementsReturnTheirRows() {
     assertEquals(List.of("[OK]"), Users.rows(env.execute("CREATE VIEW v AS SELECT i FROM t")));
     assertEquals(List.of("[1]"), Users.rows(env.execute("INSERT INTO t (i) VALUES (3)")));
