@@ -6,7 +6,7 @@ small dimension table of boroughs. Each query runs on ``enumerable``, ``duckdb``
 and, in the same run, on DuckDB alone reading the same files with ``read_parquet``; every
 backend must return the peer's rows (compared as sorted lists of rows).
 
-    .venv/bin/python bench/files_workload.py [--rows N] [--repeat R]
+    .venv/bin/python bench/files_workload.py [--rows N] [--repeat R] [query ...]
 """
 
 from __future__ import annotations
@@ -104,13 +104,32 @@ def write_files(root: Path, rows: int, files: int = 4) -> tuple[Path, Path]:
 
 def _rows(table: Any) -> list[tuple[Any, ...]]:
     def key(value: Any) -> Any:
-        return (value is None, round(value, 6) if isinstance(value, float) else value)
+        return (value is None, float(f"{value:.9g}") if isinstance(value, float) else value)
 
-    rows = [tuple(r.values()) for r in table.to_pylist()]
+    rows = [tuple(key(v)[1] if isinstance(v, float) else v for v in r.values()) for r in
+            table.to_pylist()]
     return sorted(rows, key=lambda r: tuple(key(v) for v in r))
 
 
-def run(rows: int = 2_000_000, repeat: int = 7) -> Iterator[dict[str, Any]]:
+def _watch_scans() -> list[str]:
+    """Records how each scan of a statement on DuckDB is read: ``read_parquet`` when DuckDB reads
+    the files itself, ``arrow`` when they reach it through Python."""
+    from calcite_bridge import _duckdb
+
+    seen: list[str] = []
+    original = _duckdb.run
+
+    def run(sql: str, scans: list[Any], *rest: Any, **kw: Any) -> Any:
+        seen.extend("read_parquet" if isinstance(s, _duckdb.Query) else "arrow" for s in scans)
+        return original(sql, scans, *rest, **kw)
+
+    _duckdb.run = run  # type: ignore[assignment]
+    return seen
+
+
+def run(
+    rows: int = 2_000_000, repeat: int = 7, only: list[str] | None = None
+) -> Iterator[dict[str, Any]]:
     import duckdb
 
     tmp = Path(tempfile.mkdtemp(prefix="cb-bench-files-"))
@@ -130,14 +149,19 @@ def run(rows: int = 2_000_000, repeat: int = 7) -> Iterator[dict[str, Any]]:
             f"WITH ('connector' = 'filesystem', 'path' = '{zones}', 'format' = 'parquet')"
         )
         con = duckdb.connect()
+        seen = _watch_scans()
         for name, (ours_sql, duck_template) in QUERIES.items():
+            if only and name not in only:
+                continue
             duck_sql = duck_template.format(
                 trips=f"read_parquet({listed})", zones=f"read_parquet('{zones}')", files=listed
             )
             expected = _rows(as_table(con.sql(duck_sql).arrow()))
             peer = in_ms(timed(lambda q=duck_sql: as_table(con.sql(q).arrow()), repeat, 1))
             for backend in BACKENDS:
+                seen.clear()
                 got = _rows(env.sql(ours_sql, backend=backend).to_arrow_table())
+                read = "/".join(sorted(set(seen))) or "no DuckDB"
                 assert got == expected, (name, backend, got[:5], expected[:5])
                 plan = env.explain(ours_sql, backend=backend).splitlines()
                 ours = in_ms(
@@ -158,8 +182,7 @@ def run(rows: int = 2_000_000, repeat: int = 7) -> Iterator[dict[str, Any]]:
                     f"<= {TARGET_RATIO}x DuckDB alone" if gated else None,
                     ratio <= TARGET_RATIO if gated else None,
                     f"{rows} rows in 4 Parquet files; {len(expected)} result rows; plan root "
-                    f"{plan[0].strip().split('(')[0]}; scan "
-                    f"{'by DuckDB' if 'read_parquet' in ' '.join(plan) else 'through Python'}; "
+                    f"{plan[0].strip().split('(')[0]}; scans read by {read}; "
                     f"median of {repeat} after 1 warm-up",
                 )
         env.close()
@@ -171,8 +194,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=2_000_000)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("queries", nargs="*", help="only these queries (default: every one)")
     args = parser.parse_args()
-    for rec in run(args.rows, args.repeat):
+    for rec in run(args.rows, args.repeat, args.queries):
         emit(rec)
 
 

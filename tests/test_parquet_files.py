@@ -272,3 +272,51 @@ def test_files_with_names_that_differ_only_in_case_are_left_to_the_connector(
             f"'path' = '{tmp_path}', 'format' = 'parquet')"
         )
         assert e.sql("SELECT SUM(`ID`) AS n FROM t WHERE id > 1").to_pylist() == [{"n": 50}]
+
+
+def test_metadata_of_a_confined_table_read_through_a_link_are_the_tables_own(
+    tmp_path: Path, scans: list[str]
+) -> None:
+    root = tmp_path / "allowed"
+    (root / "data").mkdir(parents=True)
+    pq.write_table(_rows(1, 5), root / "data" / "part-0.parquet")
+    pq.write_table(_rows(6, 3), root / "data" / "part-1.parquet")
+    (root / "link").symlink_to(root / "data")
+    sql = (
+        "SELECT fpath, fname, COUNT(*) AS n, SUM(u.a) AS a FROM t WHERE u.t IS NULL "
+        "GROUP BY fpath, fname"
+    )
+    answers = {}
+    for backend in ("enumerable", "duckdb"):
+        with cb.connect(
+            backend=backend, config={"filesystem.allowed-paths": str(root)}
+        ) as e:
+            e.execute(DDL.format(name="t", path=root / "link", extra=""))
+            answers[backend] = sorted(e.sql(sql).fetchall())
+    assert scans == ["duckdb"]
+    assert answers["duckdb"] == answers["enumerable"]
+    assert [r[:2] for r in answers["duckdb"]] == [
+        (str(root / "link" / "part-0.parquet"), "part-0.parquet"),
+        (str(root / "link" / "part-1.parquet"), "part-1.parquet"),
+    ]
+
+
+@pytest.mark.jpype_only(reason="DuckDB runs in the process that reads the results")
+def test_execution_threads_sets_duckdbs_threads(tmp_path: Path) -> None:
+    pq.write_table(_rows(1, 5), tmp_path / "part-0.parquet")
+    with cb.connect(backend="duckdb", config={"execution.threads": "1"}) as e:
+        e.execute(DDL.format(name="t", path=tmp_path, extra=""))
+        assert e.sql("SELECT COUNT(*) AS n FROM t WHERE u.a > 0").fetchall() == [(3,)]
+    limited = [d for k, d in _duckdb._databases.items() if k[2:] == (1,)]
+    assert limited
+    cursor = limited[0].connection.cursor()
+    try:
+        assert cursor.execute("SELECT current_setting('threads')").fetchone() == (1,)
+    finally:
+        cursor.close()
+    with cb.connect() as e:
+        assert int(e.config.get("execution.threads")) >= 1
+        with pytest.raises(cb.ConfigError, match="execution.threads"):
+            e.config.set("execution.threads", "0")
+        with pytest.raises(cb.ConfigError, match="execution.threads"):
+            e.execute("SET 'execution.threads' = 'many'")

@@ -298,11 +298,15 @@ def source_scan(source: Any, request: str, columns: list[str], schema: pa.Schema
     is registered as it is when no column needs a cast."""
     calls = source._calls
     files = calls.open_files(request)
+    typed = {} if files is None else dict(zip(files.columns, files.types, strict=True))
     if (
         files is not None
-        and list(files.columns) == columns
-        and all(t.equals(f.type) for t, f in zip(files.types, schema, strict=True))
+        and sorted(typed) == sorted(columns)
+        and len(typed) == len(columns)
+        and all(typed[c].equals(f.type) for c, f in zip(columns, schema, strict=True))
     ):
+        # The view picks the stream's columns by name, in the stream's order (the JVM may put
+        # metadata columns before fields inside ROW columns).
         named = ", ".join(
             f"{_name(c)} AS {_name(f.name)}" for c, f in zip(columns, schema, strict=True)
         )
