@@ -12,13 +12,16 @@ backend must return the peer's rows (compared as sorted lists of rows).
 from __future__ import annotations
 
 import argparse
+import gc
 import shutil
+import statistics
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from _common import BACKENDS, as_table, duck_version, emit, in_ms, record, started_env, timed
+from _common import BACKENDS, as_table, duck_version, emit, record, started_env
 
 TARGET_RATIO = 2.0
 
@@ -106,9 +109,36 @@ def _rows(table: Any) -> list[tuple[Any, ...]]:
     def key(value: Any) -> Any:
         return (value is None, float(f"{value:.9g}") if isinstance(value, float) else value)
 
-    rows = [tuple(key(v)[1] if isinstance(v, float) else v for v in r.values()) for r in
-            table.to_pylist()]
+    rows = [
+        tuple(key(v)[1] if isinstance(v, float) else v for v in r.values())
+        for r in table.to_pylist()
+    ]
     return sorted(rows, key=lambda r: tuple(key(v) for v in r))
+
+
+def interleaved(
+    ours: Callable[[], Any], peer: Callable[[], Any], repeat: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Timings of ``ours`` and ``peer`` run in turn, ``repeat`` times each after a warm-up of
+    each, so that a change of the machine's load weighs on both alike."""
+    times: tuple[list[float], list[float]] = ([], [])
+    ours()
+    peer()
+    for _ in range(repeat):
+        for fn, out in ((ours, times[0]), (peer, times[1])):
+            gc.collect()
+            t0 = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t0)
+    return tuple(  # type: ignore[return-value]
+        {
+            "median_ms": round(statistics.median(t) * 1e3, 3),
+            "min_ms": round(min(t) * 1e3, 3),
+            "max_ms": round(max(t) * 1e3, 3),
+            "runs": repeat,
+        }
+        for t in times
+    )
 
 
 def _watch_scans() -> list[str]:
@@ -128,8 +158,10 @@ def _watch_scans() -> list[str]:
 
 
 def run(
-    rows: int = 2_000_000, repeat: int = 7, only: list[str] | None = None
+    rows: int = 2_000_000, repeat: int = 7, only: list[str] | None = None, quick: bool = False
 ) -> Iterator[dict[str, Any]]:
+    if quick:
+        rows, repeat = min(rows, 200_000), min(repeat, 3)
     import duckdb
 
     tmp = Path(tempfile.mkdtemp(prefix="cb-bench-files-"))
@@ -157,19 +189,16 @@ def run(
                 trips=f"read_parquet({listed})", zones=f"read_parquet('{zones}')", files=listed
             )
             expected = _rows(as_table(con.sql(duck_sql).arrow()))
-            peer = in_ms(timed(lambda q=duck_sql: as_table(con.sql(q).arrow()), repeat, 1))
             for backend in BACKENDS:
                 seen.clear()
                 got = _rows(env.sql(ours_sql, backend=backend).to_arrow_table())
                 read = "/".join(sorted(set(seen))) or "no DuckDB"
                 assert got == expected, (name, backend, got[:5], expected[:5])
                 plan = env.explain(ours_sql, backend=backend).splitlines()
-                ours = in_ms(
-                    timed(
-                        lambda q=ours_sql, b=backend: env.sql(q, backend=b).to_arrow_table(),
-                        repeat,
-                        1,
-                    )
+                ours, peer = interleaved(
+                    lambda q=ours_sql, b=backend: env.sql(q, backend=b).to_arrow_table(),
+                    lambda q=duck_sql: as_table(con.sql(q).arrow()),
+                    repeat,
                 )
                 ratio = ours["median_ms"] / peer["median_ms"]
                 gated = backend != "enumerable"
@@ -183,7 +212,7 @@ def run(
                     ratio <= TARGET_RATIO if gated else None,
                     f"{rows} rows in 4 Parquet files; {len(expected)} result rows; plan root "
                     f"{plan[0].strip().split('(')[0]}; scans read by {read}; "
-                    f"median of {repeat} after 1 warm-up",
+                    f"median of {repeat} after 1 warm-up, run in turn with DuckDB's",
                 )
         env.close()
     finally:
