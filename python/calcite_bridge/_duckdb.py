@@ -460,9 +460,7 @@ def run(
     ``threads`` (``execution.threads``; 0 for DuckDB's default) are the threads DuckDB runs on."""
     import duckdb
 
-    database = _database(
-        sandbox, any(isinstance(s, Query) for s in scans), memory_limit, threads
-    )
+    database = _database(sandbox, any(isinstance(s, Query) for s in scans), memory_limit, threads)
     state = _thread_cursor(database)
     _register_dyncol(database, sql)
     failed = True

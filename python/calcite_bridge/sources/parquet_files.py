@@ -377,6 +377,48 @@ def _file_schema(files: Sequence[str]) -> pa.Schema | None:
     return first
 
 
+def _items(
+    schema: pa.Schema, found: pa.Schema, paths: Sequence[tuple[str, ...]], filtered: set[str]
+) -> list[str] | None:
+    """The select list of the data columns at ``paths`` over files of schema ``found``, or None
+    when a column read or filtered (``filtered``) is not in the files with the table's type."""
+    items: list[str] = []
+    for path, label in zip(paths, _labels(paths), strict=True):
+        declared = _type_at(schema, path)
+        assert declared is not None
+        index = found.get_all_field_indices(path[0])
+        if not index and path[0] not in filtered:
+            # a declared column no file holds: NULL, as the connector reads it
+            items.append(f"CAST(NULL AS {_nested_duck_type(declared)}) AS {_q(label)}")
+            continue
+        actual = _type_at(found, path)
+        if len(index) != 1 or actual is None or not _same_type(actual, declared):
+            return None
+        sql = _path_sql(path)
+        items.append(sql if sql == _q(label) else f"{sql} AS {_q(label)}")
+    for name in filtered:
+        if found.get_all_field_indices(name) != [found.get_field_index(name)]:
+            return None
+        if not _same_type(found.field(name).type, schema.field(name).type):
+            return None
+    return items
+
+
+def _metadata_rows(
+    files: Sequence[str], metadata: Sequence[pa.Field], values: MetadataValues
+) -> list[tuple[str, ...]] | None:
+    """The metadata values of each file as DuckDB literals, or None when one has none."""
+    rows: list[tuple[str, ...]] = []
+    for file in files:
+        literals = [
+            _metadata_literal(v, f.type) for v, f in zip(values(file), metadata, strict=True)
+        ]
+        if any(v is None for v in literals):
+            return None
+        rows.append(tuple(v for v in literals if v is not None))
+    return rows
+
+
 def parquet_files(
     root: str,
     schema: pa.Schema,
@@ -389,11 +431,12 @@ def parquet_files(
     ``metadata`` are the fields of the request's metadata keys, ``metadata_values`` the
     connector's values of them for a file."""
     paths = _paths(schema, request)
-    if paths is None or len(metadata) != len(request.metadata_keys):
-        return None
-    if not paths and not metadata:
-        return None  # DuckDB has no relation of no column
-    if metadata and metadata_values is None:
+    if (
+        paths is None
+        or len(metadata) != len(request.metadata_keys)
+        or not (paths or metadata)  # DuckDB has no relation of no column
+        or (metadata and metadata_values is None)
+    ):
         return None
     filters = _Filters(schema)
     conditions = [filters.sql(f) for f in request.filters]
@@ -403,44 +446,17 @@ def parquet_files(
     if not files or any(c in f for f in files for c in _GLOB):
         return None  # DuckDB would read a name with a wildcard as a pattern
     found = _file_schema(files)
-    if found is None:
+    items = None if found is None else _items(schema, found, paths, filters.columns)
+    rows: list[tuple[str, ...]] | None = []
+    if metadata and metadata_values is not None:
+        rows = _metadata_rows(files, metadata, metadata_values)
+    if items is None or rows is None:
         return None
-    items: list[str] = []
-    labels = _labels(paths)
-    for path, label in zip(paths, labels, strict=True):
-        declared = _type_at(schema, path)
-        assert declared is not None
-        index = found.get_all_field_indices(path[0])
-        if not index:  # a declared column no file holds: NULL, as the connector reads it
-            if path[0] in filters.columns:
-                return None
-            items.append(f"CAST(NULL AS {_nested_duck_type(declared)}) AS {_q(label)}")
-            continue
-        actual = _type_at(found, path)
-        if len(index) != 1 or actual is None or not _same_type(actual, declared):
-            return None
-        sql = _path_sql(path)
-        items.append(sql if sql == _q(label) else f"{sql} AS {_q(label)}")
-    for name in filters.columns:
-        whole = schema.field(name).type
-        if found.get_all_field_indices(name) != [found.get_field_index(name)]:
-            return None
-        if not _same_type(found.field(name).type, whole):
-            return None
-    rows: list[tuple[str, ...]] = []
-    if metadata:
-        assert metadata_values is not None
-        for file in files:
-            values = metadata_values(file)
-            literals = [_metadata_literal(v, f.type) for v, f in zip(values, metadata, strict=True)]
-            if any(v is None for v in literals):
-                return None
-            rows.append(tuple(v for v in literals if v is not None))
     where = " AND ".join(c for c in conditions if c is not None)
     types = tuple(
         t for t in (*(_type_at(schema, p) for p in paths), *(f.type for f in metadata)) if t
     )
-    columns = (*labels, *(f.name for f in metadata))
+    columns = (*_labels(paths), *(f.name for f in metadata))
     return ParquetFiles(
         tuple(files), tuple(columns), types, tuple(items), where, request.limit, tuple(rows)
     )

@@ -145,10 +145,10 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
 
   /**
    * Projection pushdown: Calcite's field trimmer asks the scan for the columns a query uses; the
-   * source is then asked for those columns (and metadata keys) only. A scan that already reads
-   * some columns or fields inside ROW columns keeps those of them the query uses: a join on a
-   * nested field ({@code t.loc.borough}) gives the scan a projection of every column and the field
-   * ({@link NestedProjectionRule}) before the trimmer runs, and without this every column was read.
+   * source is then asked for those columns (and metadata keys) only. A scan that already reads some
+   * columns or fields inside ROW columns keeps those of them the query uses: a join on a nested
+   * field ({@code t.loc.borough}) gives the scan a projection of every column and the field ({@link
+   * NestedProjectionRule}) before the trimmer runs, and without this every column was read.
    */
   @Override
   public RelNode project(

@@ -29,6 +29,7 @@ public final class SessionConfig {
   public static final String EXECUTION_TIMEOUT = "execution.timeout";
   public static final String PLANNER_TIMEOUT = "planner.timeout";
   public static final String MEMORY_LIMIT = "execution.memory-limit";
+
   /** Threads a backend of this process (DuckDB) runs a statement on; the cores by default. */
   public static final String THREADS = "execution.threads";
 
