@@ -315,3 +315,25 @@ def test_execution_threads_sets_duckdbs_threads(tmp_path: Path) -> None:
             e.config.set("execution.threads", "0")
         with pytest.raises(cb.ConfigError, match=r"execution\.threads"):
             e.execute("SET 'execution.threads' = 'many'")
+
+
+def test_a_row_whose_field_names_differ_only_in_case_is_left_to_the_connector(
+    tmp_path: Path,
+) -> None:
+    row = pa.struct([("a", pa.int32()), ("A", pa.int32())])
+    schema = pa.schema([("id", pa.int64()), ("r", row)])
+    pq.write_table(
+        pa.table({"id": [1, 2], "r": [{"a": 1, "A": 10}, {"a": 2, "A": 20}]}, schema=schema),
+        tmp_path / "a.parquet",
+    )
+    nested = Call(
+        ">",
+        (NestedFieldReference(("r", "A"), (1, 1), "INTEGER"), Literal(15, "INTEGER NOT NULL")),
+        "BOOLEAN",
+    )
+    for request in (
+        ScanRequest(projection=((1,),)),
+        ScanRequest(columns=("id",), filters=(nested,)),
+    ):
+        assert parquet_files(str(tmp_path), schema, request, []) is None
+    assert parquet_files(str(tmp_path), schema, ScanRequest(columns=("id",)), []) is not None

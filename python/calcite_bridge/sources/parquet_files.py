@@ -270,6 +270,8 @@ class _Filters:
         t = _type_at(self.schema, names)
         if t is None or _duck_type(t) is None or pa.types.is_floating(t):
             return None
+        if _nested_duck_type(self.schema.field(names[0]).type) is None:
+            return None  # a ROW of fields DuckDB cannot tell apart (`a`, `A`), of a MAP, ...
         self.columns.add(names[0])
         return t
 
