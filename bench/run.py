@@ -42,6 +42,19 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "transfer_nested",
     ),
     "parquet_scan": ("parquet_nested_count", "parquet_nested_select"),
+    "files_workload": tuple(
+        f"files_{n}[{b}]"
+        for n in (
+            "group_by_nested_field",
+            "top_n_zones",
+            "join_on_nested_field",
+            "row_number_top2",
+            "selective_nested_filter",
+            "count_distinct_nested",
+            "group_by_file_name",
+        )
+        for b in BACKENDS
+    ),
     "constant_filters": (
         *(f"constant_filter_scan[{b}]" for b in BACKENDS),
         "constant_filter_plan",

@@ -19,9 +19,9 @@ from tests.helpers.fixtures import load_cases
 
 import calcite_bridge as cb
 from calcite_bridge import _duckdb
-from calcite_bridge.expressions import Call, FieldReference, Literal
+from calcite_bridge.expressions import Call, FieldReference, Literal, NestedFieldReference
 from calcite_bridge.sources.base import ScanRequest
-from calcite_bridge.sources.parquet_files import parquet_files
+from calcite_bridge.sources.parquet_files import FILE_COLUMN, parquet_files
 
 CASES = load_cases("parquet_files.sql", keys={"reads"})
 
@@ -36,12 +36,16 @@ SCHEMA = pa.schema(
         ("b", pa.bool_()),
         ("ts", pa.timestamp("us")),
         ("u", pa.struct([("a", pa.int32()), ("t", pa.string())])),
+        ("arr", pa.list_(pa.string())),
     ]
 )
 DDL = (
     "CREATE TABLE {name} (id BIGINT, i INT, s STRING, d DATE, `dec` DECIMAL(10, 2), f DOUBLE, "
-    "b BOOLEAN, ts TIMESTAMP(6), u ROW<a INT, t STRING>, "
-    "fname STRING METADATA FROM 'file.name' VIRTUAL) "
+    "b BOOLEAN, ts TIMESTAMP(6), u ROW<a INT, t STRING>, arr ARRAY<STRING>,{extra} "
+    "fname STRING METADATA FROM 'file.name' VIRTUAL, "
+    "fpath STRING METADATA FROM 'file.path' VIRTUAL, "
+    "fsize BIGINT METADATA FROM 'file.size' VIRTUAL, "
+    "fmtime TIMESTAMP_LTZ(3) METADATA FROM 'file.modification-time' VIRTUAL) "
     "WITH ('connector' = 'filesystem', 'path' = '{path}', 'format' = 'parquet')"
 )
 
@@ -63,6 +67,7 @@ def _rows(first: int, count: int) -> pa.Table:
             "b": pick([True, False, None]),
             "ts": pick([dt.datetime(2024, 1, 2, 12, 0, 0, 1), None, dt.datetime(2024, 1, 1)]),
             "u": pick([{"a": 1, "t": "x"}, None, {"a": 3, "t": None}]),
+            "arr": pick([["a", None], None, [], ["it's"]]),
         },
         schema=SCHEMA,
     )
@@ -82,7 +87,8 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[cb.Environment]:
     )
     e = cb.connect()
     for name in ("pf", "pf_mixed"):
-        e.execute(DDL.format(name=name, path=root / name))
+        e.execute(DDL.format(name=name, path=root / name, extra=""))
+    e.execute(DDL.format(name="pf_extra", path=root / "pf", extra=" extra INT,"))
     yield e
     e.close()
 
@@ -117,7 +123,7 @@ def test_a_file_replaced_between_queries_is_read_afresh(tmp_path: Path) -> None:
     (tmp_path / "t").mkdir()
     pq.write_table(_rows(1, 4), tmp_path / "t" / "part-0.parquet")
     with cb.connect(backend="duckdb") as e:
-        e.execute(DDL.format(name="t", path=tmp_path / "t"))
+        e.execute(DDL.format(name="t", path=tmp_path / "t", extra=""))
         sql = "SELECT COUNT(*) AS n FROM t WHERE id > 1"
         assert e.sql(sql).to_pylist() == [{"n": 3}]
         pq.write_table(_rows(1, 9), tmp_path / "t" / "part-1.parquet")
@@ -128,7 +134,7 @@ def test_a_broken_file_is_an_execution_error(tmp_path: Path) -> None:
     (tmp_path / "t").mkdir()
     pq.write_table(_rows(1, 4), tmp_path / "t" / "part-0.parquet")
     with cb.connect(backend="duckdb") as e:
-        e.execute(DDL.format(name="t", path=tmp_path / "t"))
+        e.execute(DDL.format(name="t", path=tmp_path / "t", extra=""))
         sql = "SELECT SUM(i) AS n FROM t WHERE id > 1"
         assert e.sql(sql).to_pylist() == [{"n": 7}]
         (tmp_path / "t" / "part-1.parquet").write_bytes(b"PAR1 not really")
@@ -184,8 +190,6 @@ def test_the_query_names_the_files_columns_and_filters(tmp_path: Path) -> None:
     [
         ScanRequest(columns=()),
         ScanRequest(columns=("id",), metadata_keys=("file.name",)),
-        ScanRequest(projection=((8, 0),)),
-        ScanRequest(columns=("u",)),
         ScanRequest(
             columns=("id",),
             filters=(Call("IS NULL", (FieldReference("f", "DOUBLE"),), "BOOLEAN"),),
@@ -201,13 +205,37 @@ def test_the_query_names_the_files_columns_and_filters(tmp_path: Path) -> None:
             filters=(Call("UPPER", (FieldReference("s", "VARCHAR"),), "VARCHAR"),),
         ),
     ],
-    ids=["no_columns", "metadata", "nested_path", "row_column", "double", "null_literal", "call"],
+    ids=["no_columns", "metadata_without_values", "double", "null_literal", "call"],
 )
 def test_what_read_parquet_cannot_give_the_same_is_left_to_the_connector(
     tmp_path: Path, request_: ScanRequest
 ) -> None:
     pq.write_table(_rows(1, 3), tmp_path / "a.parquet")
     assert parquet_files(str(tmp_path), SCHEMA, request_, []) is None
+
+
+def _names(path: str) -> list[pa.Scalar]:
+    return [pa.scalar(Path(path).name)]
+
+
+def test_fields_rows_arrays_and_metadata_are_read_by_duckdb(tmp_path: Path) -> None:
+    pq.write_table(_rows(1, 3), tmp_path / "a.parquet")
+    nested = Call(
+        "<",
+        (NestedFieldReference(("u", "a"), (8, 0), "INTEGER"), Literal(3, "INTEGER NOT NULL")),
+        "BOOLEAN",
+    )
+    request = ScanRequest(projection=((8, 1), (8,), (9,)), filters=(nested,), metadata_keys=("k",))
+    found = parquet_files(str(tmp_path), SCHEMA, request, [], [pa.field("k", pa.string())], _names)
+    assert found is not None
+    assert found.columns == ("u.t", "u", "arr", "k")
+    file = tmp_path / "a.parquet"
+    assert found.select.startswith(
+        'SELECT struct_extract("u", \'t\') AS "u.t", "u", "arr", '
+        f"CASE \"{FILE_COLUMN}\" WHEN '{file}' THEN 'a.parquet' END AS \"k\" "
+        "FROM read_parquet(["
+    )
+    assert found.select.endswith("WHERE (struct_extract(\"u\", 'a') < CAST(3 AS INTEGER))")
 
 
 def test_a_column_of_another_type_in_a_file_is_left_to_the_connector(tmp_path: Path) -> None:
@@ -223,7 +251,7 @@ def test_a_file_name_with_a_wildcard_character_is_left_to_the_connector(tmp_path
     pq.write_table(_rows(1, 3), tmp_path / "part[1].parquet")
     assert parquet_files(str(tmp_path), SCHEMA, ScanRequest(columns=("id",)), []) is None
     with cb.connect(backend="duckdb") as e:
-        e.execute(DDL.format(name="t", path=tmp_path))
+        e.execute(DDL.format(name="t", path=tmp_path, extra=""))
         assert e.sql("SELECT SUM(id) AS n FROM t WHERE id > 1").to_pylist() == [{"n": 5}]
 
 
@@ -240,3 +268,72 @@ def test_files_with_names_that_differ_only_in_case_are_left_to_the_connector(
             f"'path' = '{tmp_path}', 'format' = 'parquet')"
         )
         assert e.sql("SELECT SUM(`ID`) AS n FROM t WHERE id > 1").to_pylist() == [{"n": 50}]
+
+
+def test_metadata_of_a_confined_table_read_through_a_link_are_the_tables_own(
+    tmp_path: Path, scans: list[str]
+) -> None:
+    root = tmp_path / "allowed"
+    (root / "data").mkdir(parents=True)
+    pq.write_table(_rows(1, 5), root / "data" / "part-0.parquet")
+    pq.write_table(_rows(6, 3), root / "data" / "part-1.parquet")
+    (root / "link").symlink_to(root / "data")
+    sql = (
+        "SELECT fpath, fname, COUNT(*) AS n, SUM(u.a) AS a FROM t WHERE u.t IS NULL "
+        "GROUP BY fpath, fname"
+    )
+    answers = {}
+    for backend in ("enumerable", "duckdb"):
+        with cb.connect(backend=backend, config={"filesystem.allowed-paths": str(root)}) as e:
+            e.execute(DDL.format(name="t", path=root / "link", extra=""))
+            answers[backend] = sorted(e.sql(sql).fetchall())
+    assert scans == ["duckdb"]
+    assert answers["duckdb"] == answers["enumerable"]
+    assert [r[:2] for r in answers["duckdb"]] == [
+        (str(root / "link" / "part-0.parquet"), "part-0.parquet"),
+        (str(root / "link" / "part-1.parquet"), "part-1.parquet"),
+    ]
+
+
+@pytest.mark.jpype_only(reason="DuckDB runs in the process that reads the results")
+def test_execution_threads_sets_duckdbs_threads(tmp_path: Path) -> None:
+    pq.write_table(_rows(1, 5), tmp_path / "part-0.parquet")
+    with cb.connect(backend="duckdb", config={"execution.threads": "1"}) as e:
+        e.execute(DDL.format(name="t", path=tmp_path, extra=""))
+        assert e.sql("SELECT COUNT(*) AS n FROM t WHERE u.a > 0").fetchall() == [(3,)]
+    threads = []
+    for database in list(_duckdb._databases.values()):
+        cursor = database.connection.cursor()
+        try:
+            threads.append(cursor.execute("SELECT current_setting('threads')").fetchone()[0])
+        finally:
+            cursor.close()
+    assert 1 in threads
+    with cb.connect() as e:
+        assert int(e.config.get("execution.threads")) >= 1
+        with pytest.raises(cb.ConfigError, match=r"execution\.threads"):
+            e.config.set("execution.threads", "0")
+        with pytest.raises(cb.ConfigError, match=r"execution\.threads"):
+            e.execute("SET 'execution.threads' = 'many'")
+
+
+def test_a_row_whose_field_names_differ_only_in_case_is_left_to_the_connector(
+    tmp_path: Path,
+) -> None:
+    row = pa.struct([("a", pa.int32()), ("A", pa.int32())])
+    schema = pa.schema([("id", pa.int64()), ("r", row)])
+    pq.write_table(
+        pa.table({"id": [1, 2], "r": [{"a": 1, "A": 10}, {"a": 2, "A": 20}]}, schema=schema),
+        tmp_path / "a.parquet",
+    )
+    nested = Call(
+        ">",
+        (NestedFieldReference(("r", "A"), (1, 1), "INTEGER"), Literal(15, "INTEGER NOT NULL")),
+        "BOOLEAN",
+    )
+    for request in (
+        ScanRequest(projection=((1,),)),
+        ScanRequest(columns=("id",), filters=(nested,)),
+    ):
+        assert parquet_files(str(tmp_path), schema, request, []) is None
+    assert parquet_files(str(tmp_path), schema, ScanRequest(columns=("id",)), []) is not None

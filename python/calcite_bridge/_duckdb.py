@@ -109,7 +109,9 @@ class _Database:
     """An in-memory DuckDB database that reaches the files under ``roots`` only (real paths;
     none when empty), or any file when ``roots`` is None. Its configuration is locked."""
 
-    def __init__(self, roots: tuple[str, ...] | None, memory_limit: int = 0) -> None:
+    def __init__(
+        self, roots: tuple[str, ...] | None, memory_limit: int = 0, threads: int = 0
+    ) -> None:
         import duckdb
 
         connection: Any = duckdb.connect(
@@ -117,6 +119,8 @@ class _Database:
             config={"autoload_known_extensions": False, "autoinstall_known_extensions": False},
         )
         self.spill: str | None = None
+        if threads > 0:
+            connection.execute(f"SET threads = {int(threads)}")
         if memory_limit > 0:
             self.spill = tempfile.mkdtemp(prefix="calcite-bridge-duckdb-")
             _spills.add(self.spill)
@@ -147,7 +151,7 @@ class _Database:
                 shutil.rmtree(self.spill, ignore_errors=True)
 
 
-_databases: dict[tuple[tuple[str, ...] | None, int], _Database] = {}
+_databases: dict[tuple[Any, ...], _Database] = {}
 _spills: set[str] = set()  # the spill directories of open databases
 
 
@@ -187,9 +191,12 @@ def _case_function(method: Any) -> Any:
     return function
 
 
-def _database(sandbox: Sandbox, reads_files: bool, memory_limit: int = 0) -> _Database:
+def _database(
+    sandbox: Sandbox, reads_files: bool, memory_limit: int = 0, threads: int = 0
+) -> _Database:
     """The database for a query of an environment in ``sandbox``; ``reads_files`` when the query
-    hands DuckDB Parquet files to read; ``memory_limit`` the environment's, in bytes (0: none)."""
+    hands DuckDB Parquet files to read; ``memory_limit`` the environment's, in bytes (0: none);
+    ``threads`` its ``execution.threads`` (0: DuckDB's default, the cores)."""
     global _generation
     roots: tuple[str, ...] | None
     if not sandbox.external_access:
@@ -198,14 +205,17 @@ def _database(sandbox: Sandbox, reads_files: bool, memory_limit: int = 0) -> _Da
         roots = tuple(sorted({os.path.join(r, "") for r in sandbox.roots()}))
     else:
         roots = None if reads_files else ()
-    key = (roots, memory_limit)
+    if threads == os.cpu_count():
+        threads = 0  # DuckDB's own default: one database for every environment left at it
+    # (roots, limit), with the threads after them when not DuckDB's default
+    key: tuple[Any, ...] = (roots, memory_limit, threads) if threads else (roots, memory_limit)
     with _lock:
         database = _databases.get(key)
         if database is None:
             if len(_databases) >= 16:  # sandboxes and limits come and go: keep a few
                 _generation += 1  # no thread's cursor of it is used again
-                _databases.pop(next(k for k in _databases if k[0] or k[1])).close()
-            database = _databases[key] = _Database(roots, memory_limit)
+                _databases.pop(next(k for k in _databases if any(k))).close()
+            database = _databases[key] = _Database(roots, memory_limit, threads)
         return database
 
 
@@ -288,11 +298,15 @@ def source_scan(source: Any, request: str, columns: list[str], schema: pa.Schema
     is registered as it is when no column needs a cast."""
     calls = source._calls
     files = calls.open_files(request)
+    typed = {} if files is None else dict(zip(files.columns, files.types, strict=True))
     if (
         files is not None
-        and list(files.columns) == columns
-        and all(t.equals(f.type) for t, f in zip(files.types, schema, strict=True))
+        and sorted(typed) == sorted(columns)
+        and len(typed) == len(columns)
+        and all(typed[c].equals(f.type) for c, f in zip(columns, schema, strict=True))
     ):
+        # The view picks the stream's columns by name, in the stream's order (the JVM may put
+        # metadata columns before fields inside ROW columns).
         named = ", ".join(
             f"{_name(c)} AS {_name(f.name)}" for c, f in zip(columns, schema, strict=True)
         )
@@ -437,14 +451,16 @@ def run(
     sandbox: Sandbox = UNCONFINED,
     deadline: tuple[float, str] | None = None,
     memory_limit: int = 0,
+    threads: int = 0,
 ) -> pa.Table:
     """Runs ``sql`` over ``scans`` (``scan_0``, ``scan_1``, ...) in a database that reaches no
     file ``sandbox`` forbids; the rows, cast to ``schema``. ``deadline`` (seconds left, the
     message): past it DuckDB is interrupted and ``TimeoutError`` raised. ``memory_limit`` (bytes,
-    0 for none) bounds DuckDB's memory and the result: past it ``ResourceError`` is raised."""
+    0 for none) bounds DuckDB's memory and the result: past it ``ResourceError`` is raised.
+    ``threads`` (``execution.threads``; 0 for DuckDB's default) are the threads DuckDB runs on."""
     import duckdb
 
-    database = _database(sandbox, any(isinstance(s, Query) for s in scans), memory_limit)
+    database = _database(sandbox, any(isinstance(s, Query) for s in scans), memory_limit, threads)
     state = _thread_cursor(database)
     _register_dyncol(database, sql)
     failed = True

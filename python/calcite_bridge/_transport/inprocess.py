@@ -105,7 +105,10 @@ class JPypeSession:
             table = _spark.run(runner, backend_sql, spark_scans, schema, sql, zone, deadline)
         else:
             limit = _duckdb.memory_limit_bytes(self.get_config("execution.memory-limit"))
-            table = _duckdb.run(backend_sql, scans, schema, sql, self._sandbox(), deadline, limit)
+            threads = int(self.get_config("execution.threads"))
+            table = _duckdb.run(
+                backend_sql, scans, schema, sql, self._sandbox(), deadline, limit, threads
+            )
         return table.to_reader(), kind
 
     def _scans(

@@ -346,7 +346,13 @@ class FileSystemSource(
         if self.format != "parquet":
             return None
         real = self._confine()
-        files = parquet_files(self.path, self._scan_schema(), request, _IGNORE_PREFIXES)
+        if any(k not in METADATA for k in request.metadata_keys):
+            return None
+        fields = [pa.field(k, sql_to_arrow(METADATA[k])) for k in request.metadata_keys]
+        values = self._metadata_values(request.metadata_keys)
+        files = parquet_files(
+            self.path, self._scan_schema(), request, _IGNORE_PREFIXES, fields, values
+        )
         if files is None or real == self.path:
             return files
         # Confined: DuckDB reads the real paths, within the real allowed directories it is given.

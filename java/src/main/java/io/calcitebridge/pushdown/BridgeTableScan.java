@@ -145,22 +145,22 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
 
   /**
    * Projection pushdown: Calcite's field trimmer asks the scan for the columns a query uses; the
-   * source is then asked for those columns (and metadata keys) only.
+   * source is then asked for those columns (and metadata keys) only. A scan that already reads some
+   * columns or fields inside ROW columns keeps those of them the query uses: a join on a nested
+   * field ({@code t.loc.borough}) gives the scan a projection of every column and the field ({@link
+   * NestedProjectionRule}) before the trimmer runs, and without this every column was read.
    */
   @Override
   public RelNode project(
       ImmutableBitSet fieldsUsed, Set<RelDataTypeField> extraFields, RelBuilder relBuilder) {
-    if (projection != null || nested != null || !extraFields.isEmpty()) {
+    if (!extraFields.isEmpty()) {
       return super.project(fieldsUsed, extraFields, relBuilder);
     }
     int fieldCount = getRowType().getFieldCount();
     if (fieldsUsed.equals(ImmutableBitSet.range(fieldCount))) {
       return this;
     }
-    int[] used = fieldsUsed.isEmpty() ? new int[] {0} : fieldsUsed.toArray();
-    BridgeTableScan scan =
-        new BridgeTableScan(
-            getCluster(), getTable(), bridgeTable, getHints(), filters, used, limit, null);
+    BridgeTableScan scan = withColumns(fieldsUsed.isEmpty() ? List.of(0) : fieldsUsed.asList());
     return fieldsUsed.isEmpty() ? relBuilder.push(scan).project(List.of()).build() : scan;
   }
 

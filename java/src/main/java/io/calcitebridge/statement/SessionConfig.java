@@ -30,6 +30,9 @@ public final class SessionConfig {
   public static final String PLANNER_TIMEOUT = "planner.timeout";
   public static final String MEMORY_LIMIT = "execution.memory-limit";
 
+  /** Threads a backend of this process (DuckDB) runs a statement on; the cores by default. */
+  public static final String THREADS = "execution.threads";
+
   // The sandbox (docs/security.md): what SQL may reach, and the lock that freezes it.
   public static final String FILESYSTEM_ALLOWED_PATHS = "filesystem.allowed-paths";
   public static final String EXTERNAL_ACCESS = "external-access";
@@ -67,6 +70,11 @@ public final class SessionConfig {
     KEYS.put(EXECUTION_TIMEOUT, new Key("0", v -> Limits.normalizeDuration(EXECUTION_TIMEOUT, v)));
     KEYS.put(PLANNER_TIMEOUT, new Key("0", v -> Limits.normalizeDuration(PLANNER_TIMEOUT, v)));
     KEYS.put(MEMORY_LIMIT, new Key("0", v -> Limits.normalizeSize(MEMORY_LIMIT, v)));
+    KEYS.put(
+        THREADS,
+        new Key(
+            Integer.toString(Runtime.getRuntime().availableProcessors()),
+            SessionConfig::normalizeThreads));
     KEYS.put(FILESYSTEM_ALLOWED_PATHS, new Key("", SessionConfig::normalizePaths));
     KEYS.put(EXTERNAL_ACCESS, new Key("true", v -> normalizeBoolean(EXTERNAL_ACCESS, v)));
     KEYS.put(LOCK_CONFIG, new Key("false", v -> normalizeBoolean(LOCK_CONFIG, v)));
@@ -310,6 +318,23 @@ public final class SessionConfig {
             + "' for '"
             + PLAN_CACHE_SIZE
             + "': expected a whole number of statements, 0 or more (0 turns the cache off)");
+  }
+
+  private static String normalizeThreads(String value) {
+    try {
+      int n = Integer.parseInt(value.trim());
+      if (n >= 1) {
+        return Integer.toString(n);
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new ConfigException(
+        "Invalid value '"
+            + value.trim()
+            + "' for '"
+            + THREADS
+            + "': expected a whole number of threads, 1 or more");
   }
 
   private static String normalizeZone(String value) {

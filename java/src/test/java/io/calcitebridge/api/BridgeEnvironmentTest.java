@@ -245,6 +245,8 @@ class BridgeEnvironmentTest {
             Map.entry("execution.timeout", "0"),
             Map.entry("planner.timeout", "0"),
             Map.entry("execution.memory-limit", "0"),
+            Map.entry(
+                "execution.threads", Integer.toString(Runtime.getRuntime().availableProcessors())),
             Map.entry("filesystem.allowed-paths", ""),
             Map.entry("external-access", "true"),
             Map.entry("lock-config", "false")),
