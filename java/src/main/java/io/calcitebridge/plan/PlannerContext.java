@@ -130,10 +130,19 @@ public final class PlannerContext {
         .getSql();
   }
 
-  /** A fresh catalog reader over the current catalog. */
+  /**
+   * A fresh catalog reader over the current catalog: a name resolves in the current database
+   * ({@code t}), then in the current catalog ({@code db.t}), then from the root ({@code c.db.t}).
+   */
   public CalciteCatalogReader catalogReader() {
+    List<String> path = catalog.currentPath();
     return new CalciteCatalogReader(
-        catalog.rootSchema(), List.of(), TYPE_FACTORY, connectionConfig);
+        catalog.rootSchema(),
+        org.apache.calcite.sql.validate.SqlNameMatchers.withCaseSensitive(
+            connectionConfig.caseSensitive()),
+        List.of(path, path.subList(0, 1), List.of()),
+        TYPE_FACTORY,
+        connectionConfig) {};
   }
 
   /** Parses a type as DDL writes it ({@code BIGINT}, {@code ROW<a INT>}). */

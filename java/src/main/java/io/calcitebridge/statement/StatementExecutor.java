@@ -13,6 +13,7 @@ import io.calcitebridge.plan.PlannerContext;
 import io.calcitebridge.plan.QueryPlanner;
 import io.calcitebridge.pushdown.BridgeTable;
 import io.calcitebridge.pushdown.BridgeTableScan;
+import io.calcitebridge.sql.SqlCatalogStatement;
 import io.calcitebridge.sql.SqlCreateTable;
 import io.calcitebridge.sql.SqlCreateView;
 import io.calcitebridge.sql.SqlDropObject;
@@ -82,16 +83,18 @@ public final class StatementExecutor {
       return RowSet.ok("ddl", context.typeFactory());
     } else if (node instanceof SqlDescribeTable) {
       SqlIdentifier id = ((SqlDescribeTable) node).getTable();
-      return Describe.describe(context, DdlExecutor.simpleName(id));
-    } else if (node instanceof SqlShowTables) {
-      List<Object[]> rows = new ArrayList<>();
-      context.catalog().names().forEach(n -> rows.add(new Object[] {n}));
-      return RowSet.of("show", RowSet.strings(context.typeFactory(), "table_name"), rows);
+      return Describe.describe(context, CatalogStatements.path(context, id, false));
+    } else if (node instanceof SqlShowTables show) {
+      return new CatalogStatements(context).showTables(show);
+    } else if (node instanceof SqlCatalogStatement st) {
+      return new CatalogStatements(context).run(st);
     } else if (node instanceof SqlShowColumns show) {
       return Describe.showColumns(
-          context, DdlExecutor.simpleName(show.name()), show.pattern(), show.isNotLike());
+          context, CatalogStatements.path(context, show.name(), false), show.pattern(),
+          show.isNotLike());
     } else if (node instanceof SqlShowCreateTable) {
-      String name = DdlExecutor.simpleName(((SqlShowCreateTable) node).name());
+      io.calcitebridge.catalog.Catalog.Path name =
+          CatalogStatements.path(context, ((SqlShowCreateTable) node).name(), false);
       return RowSet.of(
           "show",
           RowSet.strings(context.typeFactory(), "statement"),
