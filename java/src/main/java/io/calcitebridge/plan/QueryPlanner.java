@@ -71,9 +71,18 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
    */
   public QueryPlanner(
       PlannerContext context, java.util.function.@Nullable Supplier<SqlNode> reparse) {
+    this(context, reparse, List.of());
+  }
+
+  /** A planner whose names of one part resolve in {@code schemaPath} (a view's stored query). */
+  private QueryPlanner(
+      PlannerContext context,
+      java.util.function.@Nullable Supplier<SqlNode> reparse,
+      List<String> schemaPath) {
     this.context = context;
     this.reparse = reparse;
-    this.reader = context.catalogReader();
+    this.reader =
+        schemaPath.isEmpty() ? context.catalogReader() : context.catalogReader(schemaPath);
     this.validator = context.validator(reader);
     if (reparse != null) {
       validator.enableDiscovery();
@@ -310,7 +319,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
             throw new IllegalStateException("View " + viewPath + " no longer parses: " + e, e);
           }
         };
-    QueryPlanner inner = new QueryPlanner(context, parse);
+    QueryPlanner inner = new QueryPlanner(context, parse, schemaPath);
     SqlNode validated = inner.validate(parse.get());
     discovered |= inner.discovered;
     SqlToRelConverter converter =

@@ -298,7 +298,11 @@ public final class DdlExecutor {
     final RelDataType frozen = rowType;
     ViewTable table =
         new ViewTable(
-            Object[].class, tf -> tf.copyType(frozen), expanded, List.of(), List.of(name));
+            Object[].class,
+            tf -> tf.copyType(frozen),
+            expanded,
+            catalog().currentPath(),
+            List.of(name));
     catalog().addView(path, view, table, create.ifNotExists());
   }
 
