@@ -31,6 +31,7 @@ CASE_FILES = {
     "flink_ddl.sql": False,
     "flink_settings.sql": False,
     "flink_catalogs.sql": False,
+    "flink_explain.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.
 GOLDEN_FILES = [

@@ -93,3 +93,24 @@ def test_qualified_tables_on_each_backend(env: cb.Environment, backend: str) -> 
         " JOIN default_catalog.default_database.rates r ON o.id = r.id ORDER BY o.id"
     )
     assert env.execute(sql).fetchall() == [(1, 5.0), (2, 12.0)]
+
+
+EXPLAIN_KEYS = {"has", "lacks", "error", "match", "column"}
+
+
+@pytest.mark.parametrize(
+    "case", load_cases("flink_explain.sql", keys=EXPLAIN_KEYS), ids=lambda c: c.name
+)
+def test_flink_explain_details(env: cb.Environment, case: SqlCase) -> None:
+    env.execute("CREATE TABLE t (a INT, b STRING)")
+    env.execute("INSERT INTO t VALUES (1, 'x'), (2, 'y'), (3, 'z')")
+    if case.has("error"):
+        _check(env, case)
+        return
+    result = env.execute(case.sql)
+    assert result.columns == ["plan"]
+    ((plan,),) = result.fetchall()
+    for text in case.all("has"):
+        assert text in plan, plan
+    for text in case.all("lacks"):
+        assert text not in plan, plan

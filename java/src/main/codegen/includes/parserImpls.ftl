@@ -826,8 +826,9 @@ SqlNode SqlBridgeDescribe() :
 }
 
 /**
- * Parses EXPLAIN [PLAN [detail] [depth] [AS format] FOR] statement. Both
- * forms produce Calcite's SqlExplain.
+ * Parses EXPLAIN [PLAN [detail] [depth] [AS format] FOR] statement, and
+ * Flink's EXPLAIN detail[, detail]* statement (SqlExplainDetails). The
+ * forms without details produce Calcite's SqlExplain.
  */
 SqlNode SqlBridgeExplain() :
 {
@@ -836,9 +837,16 @@ SqlNode SqlBridgeExplain() :
     SqlExplain.Depth depth = SqlExplain.Depth.PHYSICAL;
     SqlExplainFormat format = SqlExplainFormat.TEXT;
     final SqlNode stmt;
+    final List<SqlIdentifier> details = new ArrayList<SqlIdentifier>();
+    SqlIdentifier detail;
 }
 {
     <EXPLAIN> { s = span(); }
+    [
+        LOOKAHEAD({ getToken(1).kind == IDENTIFIER })
+        detail = SimpleIdentifier() { details.add(detail); }
+        ( <COMMA> detail = SimpleIdentifier() { details.add(detail); } )*
+    ]
     [
         LOOKAHEAD(1)
         <PLAN>
@@ -857,6 +865,13 @@ SqlNode SqlBridgeExplain() :
         <FOR>
     ]
     stmt = SqlQueryOrDml() {
+        if (!details.isEmpty()) {
+            return new SqlExplainDetails(s.end(stmt), stmt,
+                detailLevel.symbol(SqlParserPos.ZERO),
+                depth.symbol(SqlParserPos.ZERO),
+                format.symbol(SqlParserPos.ZERO),
+                nDynamicParams, details);
+        }
         return new SqlExplain(s.end(stmt), stmt,
             detailLevel.symbol(SqlParserPos.ZERO),
             depth.symbol(SqlParserPos.ZERO),

@@ -290,6 +290,11 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
 
   /** Renders a plan as text, JSON or DOT. */
   public static String render(RelNode rel, String format) {
+    return render(rel, format, SqlExplainLevel.EXPPLAN_ATTRIBUTES);
+  }
+
+  /** Renders a plan with the attributes of {@code level} (ALL_ATTRIBUTES adds the costs). */
+  public static String render(RelNode rel, String format, SqlExplainLevel level) {
     SqlExplainFormat f;
     switch (format.toLowerCase(java.util.Locale.ROOT)) {
       case "text":
@@ -305,7 +310,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
         throw new IllegalArgumentException(
             "Unknown explain format '" + format + "'; expected text, json or dot");
     }
-    return RelOptUtil.dumpPlan("", rel, f, SqlExplainLevel.EXPPLAN_ATTRIBUTES).strip();
+    return RelOptUtil.dumpPlan("", rel, f, level).strip();
   }
 
   @Override
