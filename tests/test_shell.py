@@ -153,9 +153,7 @@ def test_completion_offers_keywords_tables_and_columns(shell_env: cb.Environment
 def test_tables_and_completion_follow_the_current_database(
     shell_env: cb.Environment, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    keys = (
-        "CREATE DATABASE db1;\nUSE db1;\nCREATE TABLE orders (amount INT);\n.tables\n"
-    )
+    keys = "CREATE DATABASE db1;\nUSE db1;\nCREATE TABLE orders (amount INT);\n.tables\n"
     out, _ = type_into_shell(shell_env, keys, capsys)
     assert out.splitlines()[-1:] == ["orders"]
     completer = SqlCompleter(shell_env)

@@ -361,8 +361,8 @@ public final class Catalog {
   }
 
   /**
-   * The path of a table or view named by one, two or three parts: the current catalog and
-   * database fill in what is not written. Null when a written catalog or database is missing.
+   * The path of a table or view named by one, two or three parts: the current catalog and database
+   * fill in what is not written. Null when a written catalog or database is missing.
    */
   public @Nullable Path path(List<String> names) {
     CatalogEntry c = currentCatalog;

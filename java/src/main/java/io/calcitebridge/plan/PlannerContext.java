@@ -131,10 +131,9 @@ public final class PlannerContext {
   }
 
   /**
-   * A fresh catalog reader over the current catalog: a name resolves from the root, which holds
-   * the current database's tables ({@code t}) and the catalogs ({@code c.db.t}), then in the
-   * current catalog ({@code db.t}). A table of the current database keeps its one-part name in
-   * plans.
+   * A fresh catalog reader over the current catalog: a name resolves from the root, which holds the
+   * current database's tables ({@code t}) and the catalogs ({@code c.db.t}), then in the current
+   * catalog ({@code db.t}). A table of the current database keeps its one-part name in plans.
    */
   public CalciteCatalogReader catalogReader() {
     List<String> path = catalog.currentPath();

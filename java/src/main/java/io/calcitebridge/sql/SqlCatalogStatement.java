@@ -205,9 +205,30 @@ public class SqlCatalogStatement extends SqlCall {
 
   @Override
   public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
-    writer.keyword(statement.words());
+    String words = statement.words();
+    switch (statement) {
+      case DESCRIBE_CATALOG:
+        writer.keyword(flag ? "DESCRIBE CATALOG EXTENDED" : "DESCRIBE CATALOG");
+        break;
+      case CREATE_CATALOG:
+      case CREATE_DATABASE:
+        writer.keyword(ifExists ? words + " IF NOT EXISTS" : words);
+        break;
+      case DROP_CATALOG:
+      case DROP_DATABASE:
+        writer.keyword(ifExists ? words + " IF EXISTS" : words);
+        break;
+      case SHOW_DATABASES:
+        writer.keyword(name != null ? words + " FROM" : words);
+        break;
+      default:
+        writer.keyword(words);
+    }
     if (name != null) {
       name.unparse(writer, 0, 0);
+    }
+    if (statement == Statement.DROP_DATABASE && flag) {
+      writer.keyword("CASCADE");
     }
     if (comment != null) {
       writer.keyword("COMMENT");
@@ -221,13 +242,10 @@ public class SqlCatalogStatement extends SqlCall {
       pattern.unparse(writer, 0, 0);
     }
     if (options != null) {
-      writer.keyword(
-          statement == Statement.ALTER_CATALOG_RESET
-              ? "RESET"
-              : statement.name().startsWith("ALTER") ? "SET" : "WITH");
+      boolean pairs = statement != Statement.ALTER_CATALOG_RESET;
+      writer.keyword(!pairs ? "RESET" : statement.name().startsWith("ALTER") ? "SET" : "WITH");
       SqlWriter.Frame frame = writer.startList("(", ")");
       for (int i = 0; i < options.size(); i++) {
-        boolean pairs = statement != Statement.ALTER_CATALOG_RESET;
         if (!pairs || i % 2 == 0) {
           writer.sep(",");
         } else {

@@ -204,9 +204,7 @@ final class CatalogStatements {
           CatalogEntry c = catalog.catalog(name[0]);
           if (c == null) {
             throw new PositionedException(
-                ErrorKind.VALIDATION,
-                "A catalog with name [" + name[0] + "] does not exist.",
-                pos);
+                ErrorKind.VALIDATION, "A catalog with name [" + name[0] + "] does not exist.", pos);
           }
           Database d = c.database(name[1]);
           if (d == null) {
@@ -272,9 +270,7 @@ final class CatalogStatements {
     if (type == null) {
       throw new PositionedException(
           ErrorKind.VALIDATION,
-          "Catalog options do not contain an option key '"
-              + TYPE
-              + "' for discovering a catalog.",
+          "Catalog options do not contain an option key '" + TYPE + "' for discovering a catalog.",
           st.optionsPosition());
     }
     if (!type.equals(IN_MEMORY)) {
@@ -312,11 +308,7 @@ final class CatalogStatements {
     List<String> opts = new ArrayList<>();
     for (Map.Entry<String, String> e : new LinkedHashMap<>(c.options()).entrySet()) {
       opts.add(
-          "  '"
-              + e.getKey().replace("'", "''")
-              + "' = '"
-              + e.getValue().replace("'", "''")
-              + "'");
+          "  '" + e.getKey().replace("'", "''") + "' = '" + e.getValue().replace("'", "''") + "'");
     }
     b.append("WITH (\n").append(String.join(",\n", opts)).append("\n)\n");
     return b.toString();

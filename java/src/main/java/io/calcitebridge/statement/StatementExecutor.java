@@ -93,7 +93,9 @@ public final class StatementExecutor {
       return new CatalogStatements(context).run(st);
     } else if (node instanceof SqlShowColumns show) {
       return Describe.showColumns(
-          context, CatalogStatements.path(context, show.name(), false), show.pattern(),
+          context,
+          CatalogStatements.path(context, show.name(), false),
+          show.pattern(),
           show.isNotLike());
     } else if (node instanceof SqlShowCreateTable) {
       io.calcitebridge.catalog.Catalog.Path name =
@@ -405,10 +407,10 @@ public final class StatementExecutor {
   }
 
   /**
-   * Flink's {@code EXPLAIN detail, ... stmt}: the plan, with Calcite's estimated costs on each
-   * node (planned for Calcite's engine, whose cost model they are) for ESTIMATED_COST, each node's
-   * changelog mode for CHANGELOG_MODE ({@code [I]}: a batch statement only inserts), and a note
-   * for JSON_EXECUTION_PLAN and PLAN_ADVICE, which have nothing to show here.
+   * Flink's {@code EXPLAIN detail, ... stmt}: the plan, with Calcite's estimated costs on each node
+   * (planned for Calcite's engine, whose cost model they are) for ESTIMATED_COST, each node's
+   * changelog mode for CHANGELOG_MODE ({@code [I]}: a batch statement only inserts), and a note for
+   * JSON_EXECUTION_PLAN and PLAN_ADVICE, which have nothing to show here.
    */
   private String explainDetails(SqlExplainDetails explain) {
     for (SqlIdentifier d : explain.details()) {
@@ -474,8 +476,7 @@ public final class StatementExecutor {
       QueryPlanner planner = planner(prepared.query());
       SqlNode validated = planner.validate(prepared.query().get());
       String inner =
-          render(
-              planner.physical(planner.heuristic(planner.toLogical(validated))), format);
+          render(planner.physical(planner.heuristic(planner.toLogical(validated))), format);
       return !"text".equalsIgnoreCase(format)
           ? inner
           : prepared.label() + "\n  " + inner.replace("\n", "\n  ");

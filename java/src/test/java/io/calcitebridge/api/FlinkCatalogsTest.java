@@ -25,10 +25,8 @@ class FlinkCatalogsTest {
 
   @Test
   void tablesAndDescribeFollowTheCurrentDatabase() {
-    assertEquals(
-        List.of("[default_catalog]"), Users.rows(env.execute("SHOW CURRENT CATALOG")));
-    assertEquals(
-        List.of("[default_database]"), Users.rows(env.execute("SHOW CURRENT DATABASE")));
+    assertEquals(List.of("[default_catalog]"), Users.rows(env.execute("SHOW CURRENT CATALOG")));
+    assertEquals(List.of("[default_database]"), Users.rows(env.execute("SHOW CURRENT DATABASE")));
     env.executeScript(
         "CREATE TABLE t (a INT);"
             + "CREATE CATALOG c1 WITH ('type' = 'generic_in_memory');"
@@ -36,8 +34,7 @@ class FlinkCatalogsTest {
             + "CREATE TABLE c1.db1.orders (id INT, amount DOUBLE);"
             + "INSERT INTO c1.db1.orders VALUES (1, 2.5), (2, 4.0);");
     assertEquals(List.of("t"), env.tables());
-    assertEquals(
-        List.of("[c1]", "[default_catalog]"), Users.rows(env.execute("SHOW CATALOGS")));
+    assertEquals(List.of("[c1]", "[default_catalog]"), Users.rows(env.execute("SHOW CATALOGS")));
     Users.rows(env.execute("USE CATALOG c1"));
     assertEquals(List.of(), env.tables());
     assertEquals(List.of("[db1]", "[default]"), Users.rows(env.execute("SHOW DATABASES")));
@@ -53,8 +50,7 @@ class FlinkCatalogsTest {
 
   @Test
   void anUnknownDatabaseIsRefusedWithItsPosition() {
-    BridgeException e =
-        assertThrows(BridgeException.class, () -> env.execute("USE nodb").close());
+    BridgeException e = assertThrows(BridgeException.class, () -> env.execute("USE nodb").close());
     assertEquals("VALIDATION", e.kind());
     assertEquals(1, e.line());
     assertEquals(5, e.column());
