@@ -22,7 +22,7 @@ import org.apache.calcite.util.BuiltInMethod;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The catalogs, databases, tables and views of one environment, as Flink has them: the session
+ * The catalogs, databases, tables and views of one environment, as Flink has them: an environment
  * starts in {@code default_catalog.default_database}, and every name without a catalog or database
  * is taken in the current ones. Safe for concurrent use: lookups read concurrent maps, and every
  * change replaces one entry.
@@ -31,10 +31,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * also shows the current database's tables, so a name of one part resolves there as before.
  */
 public final class Catalog {
-  /** The catalog a session starts in. */
+  /** The catalog an environment starts in. */
   public static final String DEFAULT_CATALOG = "default_catalog";
 
-  /** The database a session starts in, in {@link #DEFAULT_CATALOG}. */
+  /** The database an environment starts in, in {@link #DEFAULT_CATALOG}. */
   public static final String DEFAULT_DATABASE = "default_database";
 
   /** The default database of a catalog made by CREATE CATALOG without 'default-database'. */
