@@ -714,3 +714,10 @@ def test_a_flink_script_with_its_ddl_settings_and_show_columns_runs() -> None:
 def test_a_flink_script_in_csv_is_not_cut() -> None:
     out = ok("--format", "csv", "-f", str(SCRIPTS / "flink_table.sql")).output
     assert "TIMESTAMP(3) *ROWTIME*,true,,,`ts` - INTERVAL '1' SECOND" in out
+
+
+def test_a_flink_script_of_catalogs_and_databases_runs() -> None:
+    out = ok("--format", "csv", "-f", str(SCRIPTS / "flink_catalogs.sql")).output
+    assert "current database name\ndb1\n" in out
+    assert "total\n6.5\n" in out
+    assert "table name\norders\n" in out

@@ -30,6 +30,8 @@ CASE_FILES = {
     "internal_errors.sql": False,
     "flink_ddl.sql": False,
     "flink_settings.sql": False,
+    "flink_catalogs.sql": False,
+    "flink_explain.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.
 GOLDEN_FILES = [

@@ -150,6 +150,26 @@ def test_completion_offers_keywords_tables_and_columns(shell_env: cb.Environment
     assert "salary" in complete("SELECT sal")
 
 
+def test_tables_and_completion_follow_the_current_database(
+    shell_env: cb.Environment, capsys: pytest.CaptureFixture[str]
+) -> None:
+    keys = "CREATE DATABASE db1;\nUSE db1;\nCREATE TABLE orders (amount INT);\n.tables\n"
+    out, _ = type_into_shell(shell_env, keys, capsys)
+    assert out.splitlines()[-1:] == ["orders"]
+    completer = SqlCompleter(shell_env)
+
+    def complete(text: str) -> list[str]:
+        doc = Document(text, len(text))
+        return [c.text for c in completer.get_completions(doc, CompleteEvent())]
+
+    assert "orders" in complete("SELECT * FROM or")
+    assert "amount" in complete("SELECT am")
+    assert "emp" not in complete("SELECT * FROM em")
+    assert "DATABASES" in complete("SHOW DATA")
+    shell_env.execute("USE default_database")
+    assert "emp" in complete("SELECT * FROM em")
+
+
 def test_history_lives_in_the_user_data_directory(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", "/tmp/xdg-data")
     assert history_path() == Path("/tmp/xdg-data/calcite-bridge/history")

@@ -532,25 +532,227 @@ SqlDrop SqlBridgeDropObject(Span s, boolean replace) :
     }
 }
 
+// ---------------------------------------------------------------- catalogs, databases
+
+/**
+ * Parses ( 'key' = 'value', ... ) of ALTER CATALOG|DATABASE ... SET; returns
+ * keys and values alternating.
+ */
+SqlNodeList BridgeOptionList() :
+{
+    final Span s;
+    final List<SqlNode> list = new ArrayList<SqlNode>();
+    final Set<String> keys = new HashSet<String>();
+}
+{
+    <LPAREN> { s = span(); }
+    [
+        AddBridgeOption(list, keys)
+        ( <COMMA> AddBridgeOption(list, keys) )*
+    ]
+    <RPAREN> {
+        return new SqlNodeList(list, s.end(this));
+    }
+}
+
+/**
+ * Parses Flink's CREATE CATALOG [IF NOT EXISTS] c [COMMENT '...'] WITH (...),
+ * DROP CATALOG [IF EXISTS] c, ALTER CATALOG c SET (...) | RESET ('k', ...) |
+ * COMMENT '...', CREATE DATABASE [IF NOT EXISTS] [c.]db [COMMENT '...']
+ * [WITH (...)], DROP DATABASE [IF EXISTS] [c.]db [RESTRICT | CASCADE], ALTER
+ * DATABASE [c.]db SET (...), USE CATALOG c and USE [c.]db.
+ */
+SqlNode SqlBridgeCatalogStatement() :
+{
+    final Span s;
+    final SqlIdentifier id;
+    boolean ifExists = false;
+    boolean flag = false;
+    SqlCharStringLiteral comment = null;
+    SqlNodeList opts = null;
+    final List<SqlNode> keys = new ArrayList<SqlNode>();
+    SqlCharStringLiteral key;
+    SqlParserPos keysPos;
+}
+{
+    (
+        <CREATE> { s = span(); }
+        (
+            <CATALOG>
+            [ LOOKAHEAD(3) <IF> <NOT> <EXISTS> { ifExists = true; } ]
+            id = SimpleIdentifier()
+            [ <COMMENT> comment = BridgeStringLiteral() ]
+            [ opts = BridgeTableOptions() ]
+            {
+                return new SqlCatalogStatement(s.end(this),
+                    SqlCatalogStatement.Statement.CREATE_CATALOG, id, ifExists, false, false,
+                    null, comment, opts);
+            }
+        |
+            <DATABASE>
+            [ LOOKAHEAD(3) <IF> <NOT> <EXISTS> { ifExists = true; } ]
+            id = CompoundIdentifier()
+            [ <COMMENT> comment = BridgeStringLiteral() ]
+            [ opts = BridgeTableOptions() ]
+            {
+                return new SqlCatalogStatement(s.end(this),
+                    SqlCatalogStatement.Statement.CREATE_DATABASE, id, ifExists, false, false,
+                    null, comment, opts);
+            }
+        )
+    |
+        <DROP> { s = span(); }
+        (
+            <CATALOG>
+            [ LOOKAHEAD(2) <IF> <EXISTS> { ifExists = true; } ]
+            id = SimpleIdentifier() {
+                return new SqlCatalogStatement(s.end(this),
+                    SqlCatalogStatement.Statement.DROP_CATALOG, id, ifExists, false, false,
+                    null, null, null);
+            }
+        |
+            <DATABASE>
+            [ LOOKAHEAD(2) <IF> <EXISTS> { ifExists = true; } ]
+            id = CompoundIdentifier()
+            [ <RESTRICT> | <CASCADE> { flag = true; } ]
+            {
+                return new SqlCatalogStatement(s.end(this),
+                    SqlCatalogStatement.Statement.DROP_DATABASE, id, ifExists, flag, false,
+                    null, null, null);
+            }
+        )
+    |
+        <ALTER> { s = span(); }
+        (
+            <CATALOG> id = SimpleIdentifier()
+            (
+                <SET> opts = BridgeOptionList() {
+                    return new SqlCatalogStatement(s.end(this),
+                        SqlCatalogStatement.Statement.ALTER_CATALOG_SET, id, false, false,
+                        false, null, null, opts);
+                }
+            |
+                <RESET> <LPAREN> { keysPos = getPos(); }
+                [
+                    key = BridgeStringLiteral() { keys.add(key); }
+                    ( <COMMA> key = BridgeStringLiteral() { keys.add(key); } )*
+                ]
+                <RPAREN> {
+                    return new SqlCatalogStatement(s.end(this),
+                        SqlCatalogStatement.Statement.ALTER_CATALOG_RESET, id, false, false,
+                        false, null, null, new SqlNodeList(keys, keysPos.plus(getPos())));
+                }
+            |
+                <COMMENT> comment = BridgeStringLiteral() {
+                    return new SqlCatalogStatement(s.end(this),
+                        SqlCatalogStatement.Statement.ALTER_CATALOG_COMMENT, id, false, false,
+                        false, null, comment, null);
+                }
+            )
+        |
+            <DATABASE> id = CompoundIdentifier()
+            <SET> opts = BridgeOptionList() {
+                return new SqlCatalogStatement(s.end(this),
+                    SqlCatalogStatement.Statement.ALTER_DATABASE_SET, id, false, false, false,
+                    null, null, opts);
+            }
+        )
+    |
+        <USE> { s = span(); }
+        (
+            LOOKAHEAD(2)
+            <CATALOG> id = SimpleIdentifier() {
+                return new SqlCatalogStatement(s.end(this),
+                    SqlCatalogStatement.Statement.USE_CATALOG, id, false, false, false,
+                    null, null, null);
+            }
+        |
+            id = CompoundIdentifier() {
+                return new SqlCatalogStatement(s.end(this),
+                    SqlCatalogStatement.Statement.USE_DATABASE, id, false, false, false,
+                    null, null, null);
+            }
+        )
+    )
+}
+
 // ---------------------------------------------------------------- SHOW, DESCRIBE, EXPLAIN
 
 /**
- * Parses SHOW TABLES, SHOW COLUMNS FROM|IN name [[NOT] LIKE 'pattern'],
- * SHOW CREATE TABLE name and SHOW CREATE VIEW name.
+ * Parses SHOW TABLES|VIEWS [FROM|IN db] [[NOT] LIKE|ILIKE 'pattern'], SHOW
+ * CATALOGS, SHOW DATABASES [FROM|IN catalog], SHOW CURRENT CATALOG|DATABASE,
+ * SHOW COLUMNS FROM|IN name [[NOT] LIKE 'pattern'], SHOW CREATE TABLE name,
+ * SHOW CREATE VIEW name and SHOW CREATE CATALOG name.
  */
 SqlNode SqlBridgeShow() :
 {
     final Span s;
     boolean isView = false;
-    final SqlIdentifier name;
+    SqlIdentifier name = null;
     boolean notLike = false;
+    boolean ilike = false;
+    boolean views = false;
     SqlCharStringLiteral pattern = null;
 }
 {
     <SHOW> { s = span(); }
     (
-        <TABLES> {
-            return new SqlShowTables(s.end(this));
+        ( <TABLES> | <VIEWS> { views = true; } )
+        [ ( <FROM> | <IN> ) name = CompoundIdentifier() ]
+        [
+            [ <NOT> { notLike = true; } ]
+            ( <LIKE> | <ILIKE> { ilike = true; } )
+            pattern = BridgeStringLiteral()
+        ]
+        {
+            return new SqlShowTables(s.end(this), views, name, notLike, ilike, pattern);
+        }
+    |
+        <CATALOGS>
+        [
+            [ <NOT> { notLike = true; } ]
+            ( <LIKE> | <ILIKE> { ilike = true; } )
+            pattern = BridgeStringLiteral()
+        ]
+        {
+            return new SqlCatalogStatement(s.end(this),
+                SqlCatalogStatement.Statement.SHOW_CATALOGS, null, false, notLike, ilike,
+                pattern, null, null);
+        }
+    |
+        <DATABASES>
+        [ ( <FROM> | <IN> ) name = SimpleIdentifier() ]
+        [
+            [ <NOT> { notLike = true; } ]
+            ( <LIKE> | <ILIKE> { ilike = true; } )
+            pattern = BridgeStringLiteral()
+        ]
+        {
+            return new SqlCatalogStatement(s.end(this),
+                SqlCatalogStatement.Statement.SHOW_DATABASES, name, false, notLike, ilike,
+                pattern, null, null);
+        }
+    |
+        <CURRENT>
+        (
+            <CATALOG> {
+                return new SqlCatalogStatement(s.end(this),
+                    SqlCatalogStatement.Statement.SHOW_CURRENT_CATALOG, null, false, false,
+                    false, null, null, null);
+            }
+        |
+            <DATABASE> {
+                return new SqlCatalogStatement(s.end(this),
+                    SqlCatalogStatement.Statement.SHOW_CURRENT_DATABASE, null, false, false,
+                    false, null, null, null);
+            }
+        )
+    |
+        LOOKAHEAD(2)
+        <CREATE> <CATALOG> name = SimpleIdentifier() {
+            return new SqlCatalogStatement(s.end(name),
+                SqlCatalogStatement.Statement.SHOW_CREATE_CATALOG, name, false, false, false,
+                null, null, null);
         }
     |
         <COLUMNS> ( <FROM> | <IN> )
@@ -580,13 +782,27 @@ SqlNode SqlBridgeDescribe() :
     final Span s;
     final SqlIdentifier id;
     SqlIdentifier column = null;
+    boolean extended = false;
     final SqlNode stmt;
 }
 {
     ( <DESCRIBE> | <DESC> ) { s = span(); }
     (
         LOOKAHEAD(2)
-        ( <DATABASE> | <CATALOG> | <SCHEMA> )
+        <CATALOG>
+        [
+            LOOKAHEAD({ getToken(1).kind == EXTENDED && getToken(2).kind != EOF
+                && getToken(2).kind != SEMICOLON })
+            <EXTENDED> { extended = true; }
+        ]
+        id = SimpleIdentifier() {
+            return new SqlCatalogStatement(s.end(id),
+                SqlCatalogStatement.Statement.DESCRIBE_CATALOG, id, false, extended, false,
+                null, null, null);
+        }
+    |
+        LOOKAHEAD(2)
+        ( <DATABASE> | <SCHEMA> )
         id = CompoundIdentifier() {
             return new SqlDescribeSchema(s.end(id), id);
         }
@@ -610,8 +826,9 @@ SqlNode SqlBridgeDescribe() :
 }
 
 /**
- * Parses EXPLAIN [PLAN [detail] [depth] [AS format] FOR] statement. Both
- * forms produce Calcite's SqlExplain.
+ * Parses EXPLAIN [PLAN [detail] [depth] [AS format] FOR] statement, and
+ * Flink's EXPLAIN detail[, detail]* statement (SqlExplainDetails). The
+ * forms without details produce Calcite's SqlExplain.
  */
 SqlNode SqlBridgeExplain() :
 {
@@ -620,9 +837,16 @@ SqlNode SqlBridgeExplain() :
     SqlExplain.Depth depth = SqlExplain.Depth.PHYSICAL;
     SqlExplainFormat format = SqlExplainFormat.TEXT;
     final SqlNode stmt;
+    final List<SqlIdentifier> details = new ArrayList<SqlIdentifier>();
+    SqlIdentifier detail;
 }
 {
     <EXPLAIN> { s = span(); }
+    [
+        LOOKAHEAD({ getToken(1).kind == IDENTIFIER })
+        detail = SimpleIdentifier() { details.add(detail); }
+        ( <COMMA> detail = SimpleIdentifier() { details.add(detail); } )*
+    ]
     [
         LOOKAHEAD(1)
         <PLAN>
@@ -641,6 +865,13 @@ SqlNode SqlBridgeExplain() :
         <FOR>
     ]
     stmt = SqlQueryOrDml() {
+        if (!details.isEmpty()) {
+            return new SqlExplainDetails(s.end(stmt), stmt,
+                detailLevel.symbol(SqlParserPos.ZERO),
+                depth.symbol(SqlParserPos.ZERO),
+                format.symbol(SqlParserPos.ZERO),
+                nDynamicParams, details);
+        }
         return new SqlExplain(s.end(stmt), stmt,
             detailLevel.symbol(SqlParserPos.ZERO),
             depth.symbol(SqlParserPos.ZERO),

@@ -1,15 +1,20 @@
 package io.calcitebridge.catalog;
 
 import io.calcitebridge.errors.CatalogException;
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
@@ -17,19 +22,170 @@ import org.apache.calcite.util.BuiltInMethod;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The tables and views of one environment. Safe for concurrent use: lookups read a concurrent map,
- * and every change replaces one entry.
+ * The catalogs, databases, tables and views of one environment, as Flink has them: an environment
+ * starts in {@code default_catalog.default_database}, and every name without a catalog or database
+ * is taken in the current ones. Safe for concurrent use: lookups read concurrent maps, and every
+ * change replaces one entry.
+ *
+ * <p>Calcite sees one sub-schema per catalog holding one sub-schema per database; the root schema
+ * also shows the current database's tables, so a name of one part resolves there as before.
  */
 public final class Catalog {
-  private final Map<String, Table> tables = new ConcurrentHashMap<>();
-  private final Map<String, ViewDef> views = new ConcurrentHashMap<>();
-  private final CalciteSchema rootSchema =
-      CalciteSchema.createRootSchema(false, false, "", new CatalogSchema());
+  /** The catalog an environment starts in. */
+  public static final String DEFAULT_CATALOG = "default_catalog";
+
+  /** The database an environment starts in, in {@link #DEFAULT_CATALOG}. */
+  public static final String DEFAULT_DATABASE = "default_database";
+
+  /** The default database of a catalog made by CREATE CATALOG without 'default-database'. */
+  public static final String CATALOG_DEFAULT_DATABASE = "default";
+
+  /** The full name of a table or view: catalog, database and object name. */
+  public record Path(String catalog, String database, String name) {
+    /** The name as Flink prints it: {@code catalog.database.name}. */
+    @Override
+    public String toString() {
+      return catalog + "." + database + "." + name;
+    }
+  }
+
+  /** One database: its comment, properties, tables and views. */
+  public static final class Database {
+    private final String name;
+    private volatile String comment;
+    private final Map<String, String> properties = Collections.synchronizedMap(new TreeMap<>());
+    private final Map<String, Table> tables = new ConcurrentHashMap<>();
+    private final Map<String, ViewDef> views = new ConcurrentHashMap<>();
+    private final Schema schema = new TableMapSchema(tables);
+
+    Database(String name, @Nullable String comment, Map<String, String> properties) {
+      this.name = name;
+      this.comment = comment;
+      this.properties.putAll(properties);
+    }
+
+    public String name() {
+      return name;
+    }
+
+    public @Nullable String comment() {
+      return comment;
+    }
+
+    public void setComment(@Nullable String comment) {
+      this.comment = comment;
+    }
+
+    /** The properties of WITH (...), sorted by key; a live map. */
+    public Map<String, String> properties() {
+      return properties;
+    }
+
+    /** Table and view names, sorted. */
+    public List<String> names() {
+      List<String> names = new ArrayList<>(tables.keySet());
+      Collections.sort(names);
+      return names;
+    }
+
+    /** View names, sorted. */
+    public List<String> viewNames() {
+      List<String> names = new ArrayList<>(views.keySet());
+      Collections.sort(names);
+      return names;
+    }
+
+    public boolean isEmpty() {
+      return tables.isEmpty();
+    }
+  }
+
+  /** One catalog: its options (with 'type'), comment and databases. */
+  public static final class CatalogEntry {
+    private final String name;
+    private volatile @Nullable String comment;
+    private final Map<String, String> options = Collections.synchronizedMap(new TreeMap<>());
+    private final Map<String, Database> databases = new ConcurrentHashMap<>();
+    private final Map<String, Schema> schemas = new ConcurrentHashMap<>();
+    private final Schema schema = new CatalogSchema(schemas);
+    private final String defaultDatabase;
+
+    CatalogEntry(
+        String name, @Nullable String comment, Map<String, String> options, String defaultDb) {
+      this.name = name;
+      this.comment = comment;
+      this.options.putAll(options);
+      this.defaultDatabase = defaultDb;
+    }
+
+    public String name() {
+      return name;
+    }
+
+    public @Nullable String comment() {
+      return comment;
+    }
+
+    public void setComment(@Nullable String comment) {
+      this.comment = comment;
+    }
+
+    /** The options of WITH (...), sorted by key; a live map. */
+    public Map<String, String> options() {
+      return options;
+    }
+
+    /** The database USE CATALOG switches to. */
+    public String defaultDatabase() {
+      return defaultDatabase;
+    }
+
+    public @Nullable Database database(String db) {
+      return databases.get(db);
+    }
+
+    /** Database names, sorted. */
+    public List<String> databaseNames() {
+      List<String> names = new ArrayList<>(databases.keySet());
+      Collections.sort(names);
+      return names;
+    }
+
+    void put(Database db) {
+      databases.put(db.name, db);
+      schemas.put(db.name, db.schema);
+    }
+
+    void remove(String db) {
+      schemas.remove(db);
+      databases.remove(db);
+    }
+  }
+
+  private final Map<String, CatalogEntry> catalogs = new ConcurrentHashMap<>();
+  private final Map<String, Schema> catalogSchemas = new ConcurrentHashMap<>();
+  private volatile CatalogEntry currentCatalog;
+  private volatile Database current;
+  private final CalciteSchema rootSchema;
   private final java.util.concurrent.atomic.AtomicLong version =
       new java.util.concurrent.atomic.AtomicLong();
   private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-  /** A number that changes whenever a table or view is added, replaced or dropped. */
+  public Catalog() {
+    // No options: like Flink's, the default catalog was not made by CREATE CATALOG.
+    CatalogEntry entry = new CatalogEntry(DEFAULT_CATALOG, null, Map.of(), DEFAULT_DATABASE);
+    Database db = new Database(DEFAULT_DATABASE, null, Map.of());
+    entry.put(db);
+    catalogs.put(DEFAULT_CATALOG, entry);
+    catalogSchemas.put(DEFAULT_CATALOG, entry.schema);
+    currentCatalog = entry;
+    current = db;
+    rootSchema =
+        CalciteSchema.createRootSchema(
+            false, false, "", new RootSchema(new CurrentTables(), catalogSchemas));
+  }
+
+  /** A number that changes whenever a table, view, database or catalog changes. */
   public long version() {
     return version.get();
   }
@@ -44,39 +200,265 @@ public final class Catalog {
     listeners.forEach(Runnable::run);
   }
 
-  /** The Calcite schema that holds every table and view. */
+  /** The Calcite schema that holds every catalog (and the current database's tables). */
   public CalciteSchema rootSchema() {
     return rootSchema;
   }
 
-  /** Adds a table; fails when the name is taken, unless {@code ifNotExists}. */
-  public synchronized boolean addTable(String name, Table table, boolean ifNotExists) {
-    if (tables.containsKey(name)) {
+  // ------------------------------------------------------------------ catalogs and databases
+
+  /** The current catalog's name. */
+  public String currentCatalog() {
+    return currentCatalog.name;
+  }
+
+  /** The current database's name. */
+  public String currentDatabase() {
+    return current.name;
+  }
+
+  /** The schema path names resolve in: the current catalog and database. */
+  public List<String> currentPath() {
+    return List.of(currentCatalog.name, current.name);
+  }
+
+  /** Catalog names, sorted. */
+  public List<String> catalogNames() {
+    List<String> names = new ArrayList<>(catalogs.keySet());
+    Collections.sort(names);
+    return names;
+  }
+
+  public @Nullable CatalogEntry catalog(String name) {
+    return catalogs.get(name);
+  }
+
+  /** The database {@code db} of catalog {@code catalog}, or null when either is missing. */
+  public @Nullable Database database(String catalog, String db) {
+    CatalogEntry c = catalogs.get(catalog);
+    return c == null ? null : c.database(db);
+  }
+
+  /** Adds a catalog with its default database; false when it exists and {@code ifNotExists}. */
+  public synchronized boolean addCatalog(
+      String name,
+      @Nullable String comment,
+      Map<String, String> options,
+      String defaultDatabase,
+      boolean ifNotExists) {
+    if (catalogs.containsKey(name)) {
+      if (ifNotExists) {
+        return false;
+      }
+      throw new CatalogException("Catalog " + name + " already exists.");
+    }
+    CatalogEntry entry = new CatalogEntry(name, comment, options, defaultDatabase);
+    entry.put(new Database(defaultDatabase, null, Map.of()));
+    catalogs.put(name, entry);
+    catalogSchemas.put(name, entry.schema);
+    changed();
+    return true;
+  }
+
+  /** Drops a catalog and everything in it; the current catalog cannot be dropped. */
+  public synchronized boolean dropCatalog(String name, boolean ifExists) {
+    CatalogEntry entry = catalogs.get(name);
+    if (entry == null) {
+      if (ifExists) {
+        return false;
+      }
+      throw new CatalogException("Catalog " + name + " does not exist.");
+    }
+    if (entry == currentCatalog) {
+      throw new CatalogException("Cannot drop a catalog which is currently in use.");
+    }
+    catalogSchemas.remove(name);
+    catalogs.remove(name);
+    changed();
+    for (Database db : entry.databases.values()) {
+      closeAll(db);
+    }
+    return true;
+  }
+
+  /** Adds a database to {@code catalog}; false when it exists and {@code ifNotExists}. */
+  public synchronized boolean addDatabase(
+      CatalogEntry catalog,
+      String name,
+      @Nullable String comment,
+      Map<String, String> properties,
+      boolean ifNotExists) {
+    if (catalog.database(name) != null) {
       if (ifNotExists) {
         return false;
       }
       throw new CatalogException(
-          (views.containsKey(name) ? "View" : "Table") + " '" + name + "' already exists");
+          "Database " + name + " already exists in Catalog " + catalog.name + ".");
     }
-    tables.put(name, table);
+    catalog.put(new Database(name, comment, properties));
     changed();
     return true;
   }
 
-  /** Adds a view; fails when the name is taken, unless {@code ifNotExists}. */
-  public synchronized boolean addView(ViewDef view, Table table, boolean ifNotExists) {
-    if (!addTable(view.name(), table, ifNotExists)) {
+  /**
+   * Drops a database of {@code catalog}: one with tables or views only with {@code cascade}; the
+   * current database cannot be dropped.
+   */
+  public synchronized boolean dropDatabase(
+      CatalogEntry catalog, String name, boolean ifExists, boolean cascade) {
+    Database db = catalog.database(name);
+    if (db == null) {
+      if (ifExists) {
+        return false;
+      }
+      throw new CatalogException(
+          "Database " + name + " does not exist in Catalog " + catalog.name + ".");
+    }
+    if (db == current) {
+      throw new CatalogException("Cannot drop a database which is currently in use.");
+    }
+    if (!db.isEmpty() && !cascade) {
+      throw new CatalogException(
+          "Database " + name + " in catalog " + catalog.name + " is not empty.");
+    }
+    catalog.remove(name);
+    changed();
+    closeAll(db);
+    return true;
+  }
+
+  /** Records a change to a catalog's or database's comment or options. */
+  public void touched() {
+    changed();
+  }
+
+  /** Makes {@code catalog} current, with its default database. */
+  public synchronized void useCatalog(CatalogEntry catalog) {
+    Database db = catalog.database(catalog.defaultDatabase);
+    if (db == null) {
+      throw new CatalogException(
+          "The default database "
+              + catalog.defaultDatabase
+              + " of catalog "
+              + catalog.name
+              + " does not exist.");
+    }
+    currentCatalog = catalog;
+    current = db;
+  }
+
+  /** Makes {@code db} of the current catalog current. */
+  public synchronized void useDatabase(Database db) {
+    current = db;
+  }
+
+  private static void closeAll(Database db) {
+    for (Table t : db.tables.values()) {
+      if (t instanceof CatalogTable) {
+        ((CatalogTable) t).close();
+      }
+    }
+  }
+
+  /**
+   * The path of a table or view named by one, two or three parts: the current catalog and database
+   * fill in what is not written. Null when a written catalog or database is missing.
+   */
+  public @Nullable Path path(List<String> names) {
+    CatalogEntry c = currentCatalog;
+    Database d = current;
+    switch (names.size()) {
+      case 1:
+        return new Path(c.name, d.name, names.get(0));
+      case 2:
+        return new Path(c.name, names.get(0), names.get(1));
+      case 3:
+        return new Path(names.get(0), names.get(1), names.get(2));
+      default:
+        return null;
+    }
+  }
+
+  private Database databaseOf(Path path) {
+    CatalogEntry c = catalogs.get(path.catalog());
+    if (c == null) {
+      throw new CatalogException("Catalog " + path.catalog() + " does not exist");
+    }
+    Database d = c.database(path.database());
+    if (d == null) {
+      throw new CatalogException(
+          "Database " + path.database() + " does not exist in Catalog " + path.catalog() + ".");
+    }
+    return d;
+  }
+
+  // ------------------------------------------------------------------ tables and views
+
+  /** Adds a table to the current database; fails when the name is taken, unless ifNotExists. */
+  public boolean addTable(String name, Table table, boolean ifNotExists) {
+    return addTable(current, name, table, ifNotExists);
+  }
+
+  /** Adds a table at {@code path}. */
+  public boolean addTable(Path path, Table table, boolean ifNotExists) {
+    return addTable(databaseOf(path), path.name(), table, ifNotExists);
+  }
+
+  private synchronized boolean addTable(
+      Database db, String name, Table table, boolean ifNotExists) {
+    if (db.tables.containsKey(name)) {
+      if (ifNotExists) {
+        return false;
+      }
+      throw new CatalogException(
+          (db.views.containsKey(name) ? "View" : "Table") + " '" + name + "' already exists");
+    }
+    db.tables.put(name, table);
+    changed();
+    return true;
+  }
+
+  /** Adds a view to the current database; fails when the name is taken, unless ifNotExists. */
+  public boolean addView(ViewDef view, Table table, boolean ifNotExists) {
+    return addView(current, view, table, ifNotExists);
+  }
+
+  /** Adds a view at {@code path} (whose name is the view's). */
+  public boolean addView(Path path, ViewDef view, Table table, boolean ifNotExists) {
+    return addView(databaseOf(path), view, table, ifNotExists);
+  }
+
+  private synchronized boolean addView(
+      Database db, ViewDef view, Table table, boolean ifNotExists) {
+    if (!addTable(db, view.name(), table, ifNotExists)) {
       return false;
     }
-    views.put(view.name(), view);
+    db.views.put(view.name(), view);
     changed();
     return true;
   }
 
-  /** Removes a table (or a view when {@code view}); returns whether it existed. */
-  public synchronized boolean drop(String name, boolean view, boolean ifExists) {
-    Table t = tables.get(name);
-    boolean isView = views.containsKey(name);
+  /** Removes a table (or a view when {@code view}) of the current database. */
+  public boolean drop(String name, boolean view, boolean ifExists) {
+    return drop(current, name, view, ifExists);
+  }
+
+  /** Removes the table (or view) at {@code path}; returns whether it existed. */
+  public boolean drop(Path path, boolean view, boolean ifExists) {
+    Database db = database(path.catalog(), path.database());
+    if (db == null) {
+      if (ifExists) {
+        return false;
+      }
+      throw new CatalogException(
+          (view ? "View" : "Table") + " '" + path.name() + "' does not exist");
+    }
+    return drop(db, path.name(), view, ifExists);
+  }
+
+  private synchronized boolean drop(Database db, String name, boolean view, boolean ifExists) {
+    Table t = db.tables.get(name);
+    boolean isView = db.views.containsKey(name);
     if (t == null || isView != view) {
       if (ifExists && t == null) {
         return false;
@@ -92,8 +474,8 @@ public final class Catalog {
       }
       throw new CatalogException((view ? "View" : "Table") + " '" + name + "' does not exist");
     }
-    tables.remove(name);
-    views.remove(name);
+    db.tables.remove(name);
+    db.views.remove(name);
     changed();
     if (t instanceof CatalogTable) {
       ((CatalogTable) t).close();
@@ -101,37 +483,92 @@ public final class Catalog {
     return true;
   }
 
-  /** The table named {@code name}, or null. */
+  /** The table named {@code name} in the current database, or null. */
   public @Nullable Table table(String name) {
-    return tables.get(name);
+    return current.tables.get(name);
   }
 
-  /** The view named {@code name}, or null. */
+  /** The table at {@code path}, or null. */
+  public @Nullable Table table(Path path) {
+    Database db = database(path.catalog(), path.database());
+    return db == null ? null : db.tables.get(path.name());
+  }
+
+  /** The view named {@code name} in the current database, or null. */
   public @Nullable ViewDef view(String name) {
-    return views.get(name);
+    return current.views.get(name);
+  }
+
+  /** The view at {@code path}, or null. */
+  public @Nullable ViewDef view(Path path) {
+    Database db = database(path.catalog(), path.database());
+    return db == null ? null : db.views.get(path.name());
   }
 
   /** The table named {@code name}; fails with a catalog error naming it when it is missing. */
   public Table require(String name) {
-    Table t = tables.get(name);
+    Table t = table(name);
     if (t == null) {
       throw new CatalogException("Table '" + name + "' does not exist");
     }
     return t;
   }
 
-  /** Table and view names, sorted. */
-  public List<String> names() {
-    List<String> names = new ArrayList<>(tables.keySet());
-    Collections.sort(names);
-    return names;
+  /** The table at {@code path}; fails with a catalog error naming it when it is missing. */
+  public Table require(Path path) {
+    Table t = table(path);
+    if (t == null) {
+      throw new CatalogException("Table '" + path.name() + "' does not exist");
+    }
+    return t;
   }
 
-  /** Exposes the concurrent table map to Calcite. */
-  private final class CatalogSchema extends AbstractSchema {
+  /** Table and view names of the current database, sorted. */
+  public List<String> names() {
+    return current.names();
+  }
+
+  /** The current database. */
+  public Database current() {
+    return current;
+  }
+
+  /** The current database's tables, whichever database is current. */
+  private final class CurrentTables extends AbstractMap<String, Table> {
+    @Override
+    public @Nullable Table get(Object key) {
+      return current.tables.get(key);
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+      return current.tables.containsKey(key);
+    }
+
+    @Override
+    public Set<Map.Entry<String, Table>> entrySet() {
+      return new LinkedHashMap<>(current.tables).entrySet();
+    }
+  }
+
+  /** The root: the current database's tables, and one sub-schema per catalog. */
+  private static final class RootSchema extends AbstractSchema {
+    private final Map<String, Table> tables;
+    private final Map<String, Schema> catalogs;
+
+    RootSchema(Map<String, Table> tables, Map<String, Schema> catalogs) {
+      this.tables = tables;
+      this.catalogs = catalogs;
+    }
+
     @Override
     protected Map<String, Table> getTableMap() {
       return tables;
+    }
+
+    @Override
+    protected Map<String, Schema> getSubSchemaMap() {
+      return catalogs;
     }
 
     @Override
@@ -142,6 +579,44 @@ public final class Catalog {
     @Override
     public Expression getExpression(@Nullable SchemaPlus parentSchema, String name) {
       return Expressions.call(DataContext.ROOT, BuiltInMethod.DATA_CONTEXT_GET_ROOT_SCHEMA.method);
+    }
+  }
+
+  /** A catalog: one sub-schema per database. */
+  private static final class CatalogSchema extends AbstractSchema {
+    private final Map<String, Schema> databases;
+
+    CatalogSchema(Map<String, Schema> databases) {
+      this.databases = databases;
+    }
+
+    @Override
+    protected Map<String, Schema> getSubSchemaMap() {
+      return databases;
+    }
+
+    @Override
+    public boolean isMutable() {
+      return false;
+    }
+  }
+
+  /** A database: its concurrent table map. */
+  private static final class TableMapSchema extends AbstractSchema {
+    private final Map<String, Table> tables;
+
+    TableMapSchema(Map<String, Table> tables) {
+      this.tables = tables;
+    }
+
+    @Override
+    protected Map<String, Table> getTableMap() {
+      return tables;
+    }
+
+    @Override
+    public boolean isMutable() {
+      return false;
     }
   }
 }

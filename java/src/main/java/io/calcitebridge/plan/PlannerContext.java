@@ -130,10 +130,32 @@ public final class PlannerContext {
         .getSql();
   }
 
-  /** A fresh catalog reader over the current catalog. */
+  /**
+   * A fresh catalog reader over the current catalog: a name resolves from the root, which holds the
+   * current database's tables ({@code t}) and the catalogs ({@code c.db.t}), then in the current
+   * catalog ({@code db.t}). A table of the current database keeps its one-part name in plans.
+   */
   public CalciteCatalogReader catalogReader() {
+    List<String> path = catalog.currentPath();
+    return reader(List.of(List.of(), path, path.subList(0, 1)));
+  }
+
+  /**
+   * A catalog reader for a view's stored query: names of one part resolve in {@code schemaPath},
+   * the catalog and database current when the view was made; the others were stored in full.
+   */
+  public CalciteCatalogReader catalogReader(List<String> schemaPath) {
+    return reader(List.of(schemaPath, List.of()));
+  }
+
+  private CalciteCatalogReader reader(List<List<String>> paths) {
     return new CalciteCatalogReader(
-        catalog.rootSchema(), List.of(), TYPE_FACTORY, connectionConfig);
+        catalog.rootSchema(),
+        org.apache.calcite.sql.validate.SqlNameMatchers.withCaseSensitive(
+            connectionConfig.caseSensitive()),
+        paths,
+        TYPE_FACTORY,
+        connectionConfig) {};
   }
 
   /** Parses a type as DDL writes it ({@code BIGINT}, {@code ROW<a INT>}). */

@@ -71,9 +71,18 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
    */
   public QueryPlanner(
       PlannerContext context, java.util.function.@Nullable Supplier<SqlNode> reparse) {
+    this(context, reparse, List.of());
+  }
+
+  /** A planner whose names of one part resolve in {@code schemaPath} (a view's stored query). */
+  private QueryPlanner(
+      PlannerContext context,
+      java.util.function.@Nullable Supplier<SqlNode> reparse,
+      List<String> schemaPath) {
     this.context = context;
     this.reparse = reparse;
-    this.reader = context.catalogReader();
+    this.reader =
+        schemaPath.isEmpty() ? context.catalogReader() : context.catalogReader(schemaPath);
     this.validator = context.validator(reader);
     if (reparse != null) {
       validator.enableDiscovery();
@@ -281,6 +290,11 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
 
   /** Renders a plan as text, JSON or DOT. */
   public static String render(RelNode rel, String format) {
+    return render(rel, format, SqlExplainLevel.EXPPLAN_ATTRIBUTES);
+  }
+
+  /** Renders a plan with the attributes of {@code level} (ALL_ATTRIBUTES adds the costs). */
+  public static String render(RelNode rel, String format, SqlExplainLevel level) {
     SqlExplainFormat f;
     switch (format.toLowerCase(java.util.Locale.ROOT)) {
       case "text":
@@ -296,7 +310,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
         throw new IllegalArgumentException(
             "Unknown explain format '" + format + "'; expected text, json or dot");
     }
-    return RelOptUtil.dumpPlan("", rel, f, SqlExplainLevel.EXPPLAN_ATTRIBUTES).strip();
+    return RelOptUtil.dumpPlan("", rel, f, level).strip();
   }
 
   @Override
@@ -310,7 +324,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
             throw new IllegalStateException("View " + viewPath + " no longer parses: " + e, e);
           }
         };
-    QueryPlanner inner = new QueryPlanner(context, parse);
+    QueryPlanner inner = new QueryPlanner(context, parse, schemaPath);
     SqlNode validated = inner.validate(parse.get());
     discovered |= inner.discovered;
     SqlToRelConverter converter =

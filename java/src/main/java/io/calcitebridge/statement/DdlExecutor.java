@@ -62,7 +62,8 @@ public final class DdlExecutor {
 
   /** {@code CREATE TABLE}. */
   public void createTable(SqlCreateTable create) {
-    String name = simpleName(create.name());
+    Catalog.Path path = CatalogStatements.path(context, create.name(), false);
+    String name = path.name();
     List<ColumnDef> columns = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     List<SqlComputedColumn> computed = new ArrayList<>();
@@ -104,7 +105,7 @@ public final class DdlExecutor {
     TableStorage storage = openStorage(def, create);
     catalog()
         .addTable(
-            name,
+            path,
             new BridgeTable(
                 def, storage, text -> context.parseExpression(FlinkTables.evaluated(text))),
             create.ifNotExists());
@@ -242,7 +243,8 @@ public final class DdlExecutor {
 
   /** {@code CREATE VIEW}: stores the query with {@code *} expanded, so its columns are fixed. */
   public void createView(SqlCreateView create, String originalSql) {
-    String name = simpleName(create.name());
+    Catalog.Path path = CatalogStatements.path(context, create.name(), false);
+    String name = path.name();
     QueryPlanner planner =
         new QueryPlanner(
             context,
@@ -296,20 +298,20 @@ public final class DdlExecutor {
     final RelDataType frozen = rowType;
     ViewTable table =
         new ViewTable(
-            Object[].class, tf -> tf.copyType(frozen), expanded, List.of(), List.of(name));
-    catalog().addView(view, table, create.ifNotExists());
+            Object[].class,
+            tf -> tf.copyType(frozen),
+            expanded,
+            catalog().currentPath(),
+            List.of(name));
+    catalog().addView(path, view, table, create.ifNotExists());
   }
 
   /** {@code DROP TABLE} and {@code DROP VIEW}. */
   public void drop(SqlDropObject drop) {
-    catalog().drop(simpleName(drop.name()), drop.isView(), drop.ifExists());
-  }
-
-  static String simpleName(SqlIdentifier id) {
-    if (!id.isSimple()) {
-      throw new PositionedException(
-          ErrorKind.VALIDATION, "Qualified names are not supported: " + id, id.getParserPosition());
-    }
-    return id.getSimple();
+    catalog()
+        .drop(
+            CatalogStatements.path(context, drop.name(), drop.ifExists()),
+            drop.isView(),
+            drop.ifExists());
   }
 }

@@ -1,5 +1,6 @@
 package io.calcitebridge.statement;
 
+import io.calcitebridge.catalog.Catalog;
 import io.calcitebridge.catalog.ColumnDef;
 import io.calcitebridge.catalog.ColumnKind;
 import io.calcitebridge.catalog.FlinkSpec;
@@ -39,9 +40,9 @@ final class Describe {
         .build();
   }
 
-  static RowSet describe(PlannerContext context, String name) {
+  static RowSet describe(PlannerContext context, Catalog.Path path) {
     List<Object[]> rows = new ArrayList<>();
-    for (ColumnDef c : columns(context, name)) {
+    for (ColumnDef c : columns(context, path)) {
       rows.add(
           new Object[] {
             c.name(),
@@ -58,9 +59,9 @@ final class Describe {
 
   /** {@code SHOW COLUMNS FROM name [[NOT] LIKE pattern]}, with Flink's columns. */
   static RowSet showColumns(
-      PlannerContext context, String name, @Nullable String pattern, boolean notLike) {
-    ViewDef view = context.catalog().view(name);
-    TableDef def = view == null ? def(context, name) : null;
+      PlannerContext context, Catalog.Path path, @Nullable String pattern, boolean notLike) {
+    ViewDef view = context.catalog().view(path);
+    TableDef def = view == null ? def(context, path) : null;
     return FlinkTables.showColumns(
         context.typeFactory(),
         view != null ? view.columns() : def.columns(),
@@ -69,16 +70,17 @@ final class Describe {
         notLike);
   }
 
-  private static List<ColumnDef> columns(PlannerContext context, String name) {
-    ViewDef view = context.catalog().view(name);
+  private static List<ColumnDef> columns(PlannerContext context, Catalog.Path path) {
+    ViewDef view = context.catalog().view(path);
     if (view != null) {
       return view.columns();
     }
-    return def(context, name).columns();
+    return def(context, path).columns();
   }
 
-  private static TableDef def(PlannerContext context, String name) {
-    Table t = context.catalog().require(name);
+  private static TableDef def(PlannerContext context, Catalog.Path path) {
+    String name = path.name();
+    Table t = context.catalog().require(path);
     if (!(t instanceof BridgeTable)) {
       throw new CatalogException("'" + name + "' is not a table defined by CREATE TABLE");
     }
@@ -86,12 +88,13 @@ final class Describe {
   }
 
   /** DDL that recreates table or view {@code name}. */
-  static String showCreate(PlannerContext context, String name) {
-    ViewDef view = context.catalog().view(name);
+  static String showCreate(PlannerContext context, Catalog.Path path) {
+    String name = path.name();
+    ViewDef view = context.catalog().view(path);
     if (view != null) {
       return "CREATE VIEW " + TypeNames.quote(name) + " AS\n" + view.expandedSql();
     }
-    TableDef def = def(context, name);
+    TableDef def = def(context, path);
     FlinkSpec flink = def.flink();
     StringBuilder b =
         new StringBuilder(flink.temporary() ? "CREATE TEMPORARY TABLE " : "CREATE TABLE ")

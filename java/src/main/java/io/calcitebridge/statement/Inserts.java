@@ -155,7 +155,8 @@ final class Inserts {
       return null;
     }
     SqlIdentifier target = (SqlIdentifier) insert.getTargetTable();
-    Table table = target.isSimple() ? context.catalog().table(target.getSimple()) : null;
+    io.calcitebridge.catalog.Catalog.Path path = context.catalog().path(target.names);
+    Table table = path == null ? null : context.catalog().table(path);
     return table instanceof BridgeTable ? ((BridgeTable) table).def() : null;
   }
 

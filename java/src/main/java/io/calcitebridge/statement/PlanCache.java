@@ -2,6 +2,7 @@ package io.calcitebridge.statement;
 
 import io.calcitebridge.catalog.Catalog;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -28,6 +29,7 @@ public final class PlanCache {
       String backend,
       Map<String, String> settings,
       Set<String> hostBackends,
+      List<String> currentPath,
       long catalogVersion) {}
 
   private final Catalog catalog;
@@ -60,7 +62,9 @@ public final class PlanCache {
     long version = catalog.version();
     Map<String, String> settings = config.all();
     settings.remove(SessionConfig.PLAN_CACHE_SIZE);
-    return new Key(purpose, sql, backend, settings, hostBackends.get(), version);
+    // The same text names other tables in another current catalog or database.
+    return new Key(
+        purpose, sql, backend, settings, hostBackends.get(), catalog.currentPath(), version);
   }
 
   /** The value stored under {@code key}, or null. */

@@ -200,11 +200,12 @@ final class RowLevelModify {
   private BridgeTable table(SqlNode target, String verb) {
     if (target instanceof SqlIdentifier id) {
       String name = id.names.get(id.names.size() - 1);
-      Table table = id.names.size() == 1 ? context.catalog().table(name) : null;
+      io.calcitebridge.catalog.Catalog.Path path = context.catalog().path(id.names);
+      Table table = path == null ? null : context.catalog().table(path);
       if (table instanceof BridgeTable bt) {
         return bt;
       }
-      if (context.catalog().view(name) != null) {
+      if (path != null && context.catalog().view(path) != null) {
         throw new PositionedException(
             ErrorKind.VALIDATION,
             "Cannot " + verb + " view '" + name + "': only tables are modified",

@@ -13,9 +13,11 @@ import io.calcitebridge.plan.PlannerContext;
 import io.calcitebridge.plan.QueryPlanner;
 import io.calcitebridge.pushdown.BridgeTable;
 import io.calcitebridge.pushdown.BridgeTableScan;
+import io.calcitebridge.sql.SqlCatalogStatement;
 import io.calcitebridge.sql.SqlCreateTable;
 import io.calcitebridge.sql.SqlCreateView;
 import io.calcitebridge.sql.SqlDropObject;
+import io.calcitebridge.sql.SqlExplainDetails;
 import io.calcitebridge.sql.SqlResetConfig;
 import io.calcitebridge.sql.SqlSetConfig;
 import io.calcitebridge.sql.SqlShowColumns;
@@ -58,6 +60,8 @@ public final class StatementExecutor {
   private @Nullable String sql;
   private @Nullable String backend;
   private PlanCache.@Nullable Key cacheKey;
+  private org.apache.calcite.sql.SqlExplainLevel explainLevel =
+      org.apache.calcite.sql.SqlExplainLevel.EXPPLAN_ATTRIBUTES;
   private final List<QueryPlanner> planners = new ArrayList<>();
 
   public StatementExecutor(SessionState session, AtomicBoolean cancel) {
@@ -82,16 +86,20 @@ public final class StatementExecutor {
       return RowSet.ok("ddl", context.typeFactory());
     } else if (node instanceof SqlDescribeTable) {
       SqlIdentifier id = ((SqlDescribeTable) node).getTable();
-      return Describe.describe(context, DdlExecutor.simpleName(id));
-    } else if (node instanceof SqlShowTables) {
-      List<Object[]> rows = new ArrayList<>();
-      context.catalog().names().forEach(n -> rows.add(new Object[] {n}));
-      return RowSet.of("show", RowSet.strings(context.typeFactory(), "table_name"), rows);
+      return Describe.describe(context, CatalogStatements.path(context, id, false));
+    } else if (node instanceof SqlShowTables show) {
+      return new CatalogStatements(context).showTables(show);
+    } else if (node instanceof SqlCatalogStatement st) {
+      return new CatalogStatements(context).run(st);
     } else if (node instanceof SqlShowColumns show) {
       return Describe.showColumns(
-          context, DdlExecutor.simpleName(show.name()), show.pattern(), show.isNotLike());
+          context,
+          CatalogStatements.path(context, show.name(), false),
+          show.pattern(),
+          show.isNotLike());
     } else if (node instanceof SqlShowCreateTable) {
-      String name = DdlExecutor.simpleName(((SqlShowCreateTable) node).name());
+      io.calcitebridge.catalog.Catalog.Path name =
+          CatalogStatements.path(context, ((SqlShowCreateTable) node).name(), false);
       return RowSet.of(
           "show",
           RowSet.strings(context.typeFactory(), "statement"),
@@ -103,7 +111,10 @@ public final class StatementExecutor {
       return RowSet.ok("config", context.typeFactory());
     } else if (node instanceof SqlExplain) {
       SqlExplain explain = (SqlExplain) node;
-      String plan = explain(explain.getExplicandum(), "text");
+      String plan =
+          explain instanceof SqlExplainDetails details
+              ? explainDetails(details)
+              : explain(explain.getExplicandum(), "text");
       return RowSet.of(
           "explain",
           RowSet.strings(context.typeFactory(), "plan"),
@@ -391,6 +402,70 @@ public final class StatementExecutor {
     return plan;
   }
 
+  private String render(RelNode rel, String format) {
+    return QueryPlanner.render(rel, format, explainLevel);
+  }
+
+  /**
+   * Flink's {@code EXPLAIN detail, ... stmt}: the plan, with Calcite's estimated costs on each node
+   * (planned for Calcite's engine, whose cost model they are) for ESTIMATED_COST, each node's
+   * changelog mode for CHANGELOG_MODE ({@code [I]}: a batch statement only inserts), and a note for
+   * JSON_EXECUTION_PLAN and PLAN_ADVICE, which have nothing to show here.
+   */
+  private String explainDetails(SqlExplainDetails explain) {
+    for (SqlIdentifier d : explain.details()) {
+      if (!SqlExplainDetails.KNOWN.contains(d.getSimple().toUpperCase(java.util.Locale.ROOT))) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            "Unsupported EXPLAIN detail '"
+                + d.getSimple()
+                + "'; Flink's are "
+                + String.join(", ", SqlExplainDetails.KNOWN),
+            d.getParserPosition());
+      }
+    }
+    String plan;
+    if (explain.has("ESTIMATED_COST")) {
+      String before = backend;
+      explainLevel = org.apache.calcite.sql.SqlExplainLevel.ALL_ATTRIBUTES;
+      backend = "enumerable";
+      try {
+        plan = explain(explain.getExplicandum(), "text");
+      } finally {
+        explainLevel = org.apache.calcite.sql.SqlExplainLevel.EXPPLAN_ATTRIBUTES;
+        backend = before;
+      }
+    } else {
+      plan = explain(explain.getExplicandum(), "text");
+    }
+    if (explain.has("CHANGELOG_MODE")) {
+      StringBuilder b = new StringBuilder();
+      for (String line : plan.split("\n", -1)) {
+        int close = line.lastIndexOf(')');
+        if (b.length() > 0) {
+          b.append('\n');
+        }
+        b.append(
+            close < 0
+                ? line
+                : line.substring(0, close) + ", changelogMode=[I]" + line.substring(close));
+      }
+      plan = b.toString();
+    }
+    if (explain.has("JSON_EXECUTION_PLAN")) {
+      plan +=
+          "\n\n== Physical Execution Plan ==\nJSON_EXECUTION_PLAN: not available; a statement"
+              + " runs in this process on one engine, not as a Flink job graph of operators"
+              + " and parallel tasks";
+    }
+    if (explain.has("PLAN_ADVICE")) {
+      plan +=
+          "\n\n== Plan Advice ==\nPLAN_ADVICE: no available advice; Flink's advice concerns"
+              + " streaming state and data skew, which a batch statement here does not have";
+    }
+    return plan;
+  }
+
   /** The optimized plan of a query, INSERT, UPDATE or DELETE. */
   public String explain(SqlNode node, String format) {
     if (node instanceof SqlExplain) {
@@ -401,8 +476,7 @@ public final class StatementExecutor {
       QueryPlanner planner = planner(prepared.query());
       SqlNode validated = planner.validate(prepared.query().get());
       String inner =
-          QueryPlanner.render(
-              planner.physical(planner.heuristic(planner.toLogical(validated))), format);
+          render(planner.physical(planner.heuristic(planner.toLogical(validated))), format);
       return !"text".equalsIgnoreCase(format)
           ? inner
           : prepared.label() + "\n  " + inner.replace("\n", "\n  ");
@@ -413,7 +487,7 @@ public final class StatementExecutor {
       TableModify modify = planner.toLogicalInsert(validated);
       EnumerableRel source = planner.optimize(modify.getInput());
       String target = String.join(".", modify.getTable().getQualifiedName());
-      String inner = QueryPlanner.render(source, format);
+      String inner = render(source, format);
       if (!"text".equalsIgnoreCase(format)) {
         return inner;
       }
@@ -425,7 +499,7 @@ public final class StatementExecutor {
     if (translation != null) {
       return Explains.translated(translation, format);
     }
-    return QueryPlanner.render(early != null ? early : planner.physical(heuristic), format);
+    return render(early != null ? early : planner.physical(heuristic), format);
   }
 
   private SqlNode prepareInsert(SqlNode node) {

@@ -109,6 +109,31 @@ class BridgeParserTest {
         stmt("SHOW CREATE VIEW db.v", SqlShowCreateTable.class),
         stmt("SHOW COLUMNS FROM t", SqlShowColumns.class),
         stmt("SHOW COLUMNS IN t NOT LIKE '%r'", SqlShowColumns.class),
+        // catalogs and databases
+        stmt("SHOW TABLES FROM c.db NOT LIKE 'a%'", SqlShowTables.class),
+        stmt("SHOW VIEWS IN db ILIKE 'V%'", SqlShowTables.class),
+        stmt("SHOW CATALOGS", SqlCatalogStatement.class),
+        stmt("SHOW DATABASES FROM c LIKE 'd%'", SqlCatalogStatement.class),
+        stmt("SHOW CURRENT CATALOG", SqlCatalogStatement.class),
+        stmt("SHOW CURRENT DATABASE", SqlCatalogStatement.class),
+        stmt("SHOW CREATE CATALOG c", SqlCatalogStatement.class),
+        stmt("DESCRIBE CATALOG EXTENDED c", SqlCatalogStatement.class),
+        stmt("DESC CATALOG extended", SqlCatalogStatement.class),
+        stmt(
+            "CREATE CATALOG IF NOT EXISTS c COMMENT 'x' WITH ('type' = 'generic_in_memory')",
+            SqlCatalogStatement.class),
+        stmt("DROP CATALOG IF EXISTS c", SqlCatalogStatement.class),
+        stmt("ALTER CATALOG c SET ('k' = 'v')", SqlCatalogStatement.class),
+        stmt("ALTER CATALOG c RESET ('k', 'l')", SqlCatalogStatement.class),
+        stmt("ALTER CATALOG c COMMENT 'x'", SqlCatalogStatement.class),
+        stmt(
+            "CREATE DATABASE IF NOT EXISTS c.db COMMENT 'x' WITH ('k' = 'v')",
+            SqlCatalogStatement.class),
+        stmt("DROP DATABASE IF EXISTS db CASCADE", SqlCatalogStatement.class),
+        stmt("ALTER DATABASE db SET ('k' = 'v')", SqlCatalogStatement.class),
+        stmt("USE CATALOG c", SqlCatalogStatement.class),
+        stmt("USE c.db", SqlCatalogStatement.class),
+        stmt("USE `catalog`", SqlCatalogStatement.class),
         // SET, RESET
         stmt(
             "SET 'table.column-expansion-strategy' = 'EXCLUDE_COMPUTED_COLUMNS'",
@@ -123,6 +148,7 @@ class BridgeParserTest {
         stmt("ALTER SESSION SET 'k' = 'v'", SqlSetConfig.class),
         // EXPLAIN
         stmt("EXPLAIN SELECT * FROM t", SqlExplain.class),
+        stmt("EXPLAIN ESTIMATED_COST, CHANGELOG_MODE SELECT * FROM t", SqlExplainDetails.class),
         stmt("EXPLAIN PLAN FOR SELECT * FROM t", SqlExplain.class),
         stmt("EXPLAIN PLAN AS JSON FOR SELECT 1", SqlExplain.class),
         stmt("EXPLAIN PLAN WITHOUT IMPLEMENTATION FOR SELECT 1", SqlExplain.class),
