@@ -141,7 +141,11 @@ final class Whitelist {
           SqlKind.SUM,
           SqlKind.SUM0,
           SqlKind.MIN,
-          SqlKind.MAX);
+          SqlKind.MAX,
+          SqlKind.LAG,
+          SqlKind.LEAD,
+          SqlKind.FIRST_VALUE,
+          SqlKind.LAST_VALUE);
 
   /** Throws a {@link Refusal} for the first construct of {@code plan} off the lists. */
   static void check(RelNode plan) {
@@ -162,7 +166,7 @@ final class Whitelist {
         || rel instanceof LogicalIntersect
         || rel instanceof LogicalMinus
         || rel instanceof LogicalValues)) {
-      throw refuse("the operator " + rel.getRelTypeName());
+      throw refuse(Refusal.operator(rel));
     }
     checkType(rel.getRowType(), "a column");
     checkNames(rel.getRowType());
@@ -175,7 +179,7 @@ final class Whitelist {
       for (RelDataTypeField f : rel.getRowType().getFieldList()) {
         // CHAR(n) pads with spaces in Calcite; DuckDB has no padded strings.
         if (f.getType().getSqlTypeName() == SqlTypeName.CHAR) {
-          throw refuse("a CHAR column of " + rel.getRelTypeName());
+          throw refuse("a CHAR column of " + Refusal.setOperation(rel));
         }
       }
     }
@@ -299,7 +303,9 @@ final class Whitelist {
             && call.getType().getSqlTypeName() == call.operands.get(0).getType().getSqlTypeName()
             && call.getType().getPrecision() >= call.operands.get(0).getType().getPrecision();
     if (takes && !ON_INSTANTS.contains(call.getKind()) && !sameInstant) {
-      throw refuse(Refusal.function(call.getOperator()) + " on a TIMESTAMP_LTZ");
+      String written = Refusal.temporal(call);
+      throw refuse(
+          written != null ? written : Refusal.function(call.getOperator()) + " on a TIMESTAMP_LTZ");
     }
   }
 
@@ -389,7 +395,8 @@ final class Whitelist {
     public Void visitCall(RexCall call) {
       SqlKind kind = call.getKind();
       checkType(call.getType(), "an expression");
-      if (call.getOperator() instanceof BackendUdf) {
+      if (call.getOperator() instanceof BackendUdf
+          || call.getOperator() instanceof DuckDbTemplate) {
         return super.visitCall(call);
       }
       instant(call);
@@ -416,7 +423,7 @@ final class Whitelist {
                 + io.calcitebridge.types.TypeNames.renderNullable(call.getType()));
       }
       if (!CALLS.contains(kind)) {
-        throw refuse(Refusal.function(call.getOperator()));
+        throw refuse(Refusal.call(call));
       }
       if (kind == SqlKind.OTHER || kind == SqlKind.OTHER_FUNCTION) {
         if (!FUNCTIONS.contains(call.getOperator().getName())) {
