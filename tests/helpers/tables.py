@@ -417,9 +417,8 @@ EV_INSERT = """INSERT INTO ev VALUES
 
 def setup_backend(env: cb.Environment) -> cb.Environment:
     """The tables of fixtures/backend_cases.sql: the oracle's emp, dept and nums, bag (arrays
-    of ROWs), edge (integer extremes), fine (TIMESTAMP(6) and (3)), cal (dates, times and strings at their
-    edges) and ev (temporal, DECIMAL,
-    BOOLEAN and DOUBLE columns)."""
+    of ROWs), edge (integer extremes), fine (TIMESTAMP(6) and (3)), cal (dates, times and
+    strings at their edges) and ev (temporal, DECIMAL, BOOLEAN and DOUBLE columns)."""
     for name, table in {**ORACLE_TABLES, **BACKEND_TABLES}.items():
         env.register_arrow(name, table)
     env.execute(EV_DDL)

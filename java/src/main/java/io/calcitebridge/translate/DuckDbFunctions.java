@@ -28,6 +28,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>{@code TIMESTAMPDIFF} by DAY, HOUR, MINUTE or SECOND (and DATE or TIMESTAMP differences as
  *       numbers): planning reads a TIMESTAMP as milliseconds ({@code Reinterpret}), which is
  *       DuckDB's {@code epoch_ms}.
+ *   <li>{@code TIMESTAMPADD} and a DATE or TIMESTAMP plus or minus an interval; {@code DATE_FORMAT}
+ *       of a TIMESTAMP by a literal pattern of common letters ({@code strftime}).
  *   <li>{@code CARDINALITY} of an ARRAY: {@code len}; {@code ARRAY_CONTAINS}: TRUE for a NULL
  *       element when the value sought is NULL, as in Flink ({@code list_position} finds NULLs);
  *       {@code ELEMENT}: an error for more than one element.
@@ -82,6 +84,9 @@ final class DuckDbFunctions {
         return floorOrCeil(rex, call);
       case REINTERPRET:
         return reinterpret(rex, call);
+      case PLUS:
+      case MINUS:
+        return shift(rex, call);
       default:
         break;
     }
@@ -135,6 +140,8 @@ final class DuckDbFunctions {
         return null;
       case "ROUND":
         return round(rex, call);
+      case "DATE_FORMAT":
+        return dateFormat(rex, call);
       default:
         return null;
     }
@@ -186,28 +193,183 @@ final class DuckDbFunctions {
 
   /**
    * A TIMESTAMP (or DATE) read as milliseconds since 1970, or such a difference: what planning
-   * makes of TIMESTAMPDIFF by a day-time unit.
+   * makes of TIMESTAMPDIFF by a day-time unit. A TIMESTAMP(4..6) comes rescaled to milliseconds,
+   * rounded toward negative infinity ({@code $TS_RESCALE}); DuckDB's {@code epoch_ms} rounds toward
+   * zero, so its milliseconds are counted from {@code epoch_us}.
    */
   private static @Nullable RexNode reinterpret(RexBuilder rex, RexCall call) {
     RexNode value = call.operands.get(0);
     if (!SqlTypeFamily.INTEGER.contains(call.getType())) {
       return null;
     }
-    if (millis(value.getType())) {
-      return make(rex, call, "CAST(epoch_ms({0}) AS BIGINT)");
+    if (value instanceof RexLiteral literal && literal.isNull()) {
+      return rex.makeNullLiteral(call.getType());
+    }
+    String one = millis(value);
+    if (one != null) {
+      return rex.makeCall(
+          call.getType(),
+          new DuckDbTemplate("TIMESTAMPDIFF", "CAST(" + one + " AS BIGINT)"),
+          List.of(operand(value)));
     }
     if (value instanceof RexCall minus
         && minus.getKind() == SqlKind.MINUS
         && SqlTypeFamily.INTERVAL_DAY_TIME.contains(minus.getType())
-        && minus.operands.size() == 2
-        && millis(minus.operands.get(0).getType())
-        && millis(minus.operands.get(1).getType())) {
-      return rex.makeCall(
-          call.getType(),
-          new DuckDbTemplate("TIMESTAMPDIFF", "CAST(epoch_ms({0}) - epoch_ms({1}) AS BIGINT)"),
-          minus.operands);
+        && minus.operands.size() == 2) {
+      String a = millis(minus.operands.get(0));
+      String b = millis(minus.operands.get(1));
+      if (a != null && b != null) {
+        return rex.makeCall(
+            call.getType(),
+            new DuckDbTemplate(
+                "TIMESTAMPDIFF", "CAST(" + a + " - " + b.replace("{0}", "{1}") + " AS BIGINT)"),
+            List.of(operand(minus.operands.get(0)), operand(minus.operands.get(1))));
+      }
     }
     return null;
+  }
+
+  /** DuckDB's milliseconds since 1970 of {@code node} as operand {0}, or null. */
+  private static @Nullable String millis(RexNode node) {
+    RelDataType type = node.getType();
+    if (type.getSqlTypeName() == SqlTypeName.DATE
+        || type.getSqlTypeName() == SqlTypeName.TIMESTAMP && type.getPrecision() <= 3) {
+      RexNode inner = operand(node);
+      if (inner != node) {
+        return inner.getType().getPrecision() <= 6
+            ? "((epoch_us(CAST({0} AS TIMESTAMP)) - ((epoch_us(CAST({0} AS TIMESTAMP)) % 1000)"
+                + " + 1000) % 1000) // 1000)"
+            : null;
+      }
+      // A TIMESTAMP(3) column of an Arrow table is DuckDB's TIMESTAMP_MS, which epoch_ms does not
+      // take.
+      return "epoch_ms(CAST({0} AS TIMESTAMP))";
+    }
+    return null;
+  }
+
+  /** The TIMESTAMP(4..6) a {@code $TS_RESCALE(v, 1000, 1)} rounds down to milliseconds, or node. */
+  private static RexNode operand(RexNode node) {
+    if (node instanceof RexCall call
+        && call.getOperator().getName().equals("$TS_RESCALE")
+        && call.operands.size() == 3
+        && call.operands.get(1) instanceof RexLiteral from
+        && call.operands.get(2) instanceof RexLiteral to
+        && Long.valueOf(1000).equals(from.getValueAs(Long.class))
+        && Long.valueOf(1).equals(to.getValueAs(Long.class))
+        && call.operands.get(0).getType().getSqlTypeName() == SqlTypeName.TIMESTAMP) {
+      return call.operands.get(0);
+    }
+    return node;
+  }
+
+  /**
+   * A DATE or TIMESTAMP plus or minus an interval (TIMESTAMPADD, {@code t + INTERVAL '1' DAY}): the
+   * interval, a literal or a literal times a number, becomes DuckDB's {@code to_milliseconds} or
+   * {@code to_months} of its count. A month past the end of the next month's days ends the month in
+   * both.
+   */
+  private static @Nullable RexNode shift(RexBuilder rex, RexCall call) {
+    if (call.operands.size() != 2) {
+      return null;
+    }
+    RexNode value = call.operands.get(0);
+    RexNode interval = call.operands.get(1);
+    RelDataType type = value.getType();
+    boolean dayTime = SqlTypeFamily.INTERVAL_DAY_TIME.contains(interval.getType());
+    boolean yearMonth = SqlTypeFamily.INTERVAL_YEAR_MONTH.contains(interval.getType());
+    if (!(dayTime || yearMonth)
+        || !(type.getSqlTypeName() == SqlTypeName.DATE
+            || type.getSqlTypeName() == SqlTypeName.TIMESTAMP && type.getPrecision() <= 6)
+        || call.getType().getSqlTypeName() != type.getSqlTypeName()) {
+      return null;
+    }
+    RexNode count = count(rex, interval);
+    if (count == null) {
+      return null;
+    }
+    String sign = call.getKind() == SqlKind.PLUS ? " + " : " - ";
+    String unit =
+        dayTime ? "to_milliseconds(CAST({1} AS BIGINT))" : "to_months(CAST({1} AS INTEGER))";
+    String to = DuckDbDialect.typeName(call.getType());
+    return rex.makeCall(
+        call.getType(),
+        new DuckDbTemplate(
+            call.getOperator().getName(), "CAST({0}" + sign + unit + " AS " + to + ")"),
+        List.of(value, count));
+  }
+
+  /** An interval's count of milliseconds or months as a BIGINT expression, or null. */
+  private static @Nullable RexNode count(RexBuilder rex, RexNode interval) {
+    RelDataType bigint =
+        rex.getTypeFactory()
+            .createTypeWithNullability(
+                rex.getTypeFactory().createSqlType(SqlTypeName.BIGINT),
+                interval.getType().isNullable());
+    if (interval instanceof RexLiteral literal) {
+      if (literal.isNull()) {
+        return rex.makeNullLiteral(bigint);
+      }
+      java.math.BigDecimal value = literal.getValueAs(java.math.BigDecimal.class);
+      return value == null ? null : rex.makeExactLiteral(value, bigint);
+    }
+    if (interval instanceof RexCall times
+        && times.getKind() == SqlKind.TIMES
+        && times.operands.size() == 2) {
+      int at = times.operands.get(0) instanceof RexLiteral ? 0 : 1;
+      RexNode unit = count(rex, times.operands.get(at));
+      RexNode factor = times.operands.get(1 - at);
+      if (unit == null || !SqlTypeFamily.INTEGER.contains(factor.getType())) {
+        return null;
+      }
+      return rex.makeCall(
+          bigint, org.apache.calcite.sql.fun.SqlStdOperatorTable.MULTIPLY, List.of(unit, factor));
+    }
+    return null;
+  }
+
+  /** Java's pattern letters DATE_FORMAT may hold, as DuckDB's strftime writes them. */
+  private static final Map<String, String> PATTERN =
+      Map.of("yyyy", "%Y", "MM", "%m", "dd", "%d", "HH", "%H", "mm", "%M", "ss", "%S", "SSS", "%g");
+
+  /**
+   * {@code DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss')} with a literal pattern of the letters of {@link
+   * #PATTERN} and punctuation: DuckDB's {@code strftime}; other patterns are refused.
+   */
+  private static @Nullable RexNode dateFormat(RexBuilder rex, RexCall call) {
+    if (call.operands.size() != 2
+        || call.operands.get(0).getType().getSqlTypeName() != SqlTypeName.TIMESTAMP
+        || !(call.operands.get(1) instanceof RexLiteral literal)
+        || literal.isNull()) {
+      return null;
+    }
+    String pattern = literal.getValueAs(String.class);
+    StringBuilder format = new StringBuilder();
+    int i = 0;
+    while (i < pattern.length()) {
+      char c = pattern.charAt(i);
+      int j = i;
+      while (j < pattern.length() && pattern.charAt(j) == c) {
+        j++;
+      }
+      String run = pattern.substring(i, j);
+      if (Character.isLetter(c)) {
+        String spec = PATTERN.get(run);
+        if (spec == null) {
+          return null;
+        }
+        format.append(spec);
+      } else if (" -/:.,_".indexOf(c) >= 0) {
+        format.append(run);
+      } else {
+        return null;
+      }
+      i = j;
+    }
+    return rex.makeCall(
+        call.getType(),
+        new DuckDbTemplate("DATE_FORMAT", "strftime({0}, '" + format + "')"),
+        List.of(call.operands.get(0)));
   }
 
   private static @Nullable RexNode round(RexBuilder rex, RexCall call) {
@@ -233,12 +395,6 @@ final class DuckDbFunctions {
         && cast.getOperator().getName().equals("CAST_LTZ_TO_TIMESTAMP")) {
       throw new Refusal(DuckDbTranslator.BACKEND, construct);
     }
-  }
-
-  /** A TIMESTAMP whose values are whole milliseconds, or a DATE. */
-  private static boolean millis(RelDataType type) {
-    return type.getSqlTypeName() == SqlTypeName.DATE
-        || type.getSqlTypeName() == SqlTypeName.TIMESTAMP && type.getPrecision() <= 3;
   }
 
   private static boolean dateOrTimestamp(RelDataType type) {

@@ -201,7 +201,8 @@ final class Whitelist {
             binary(agg.getInput().getRowType().getFieldList().get(arg).getType(), "an aggregate");
           }
         }
-        if (!AGGREGATES.contains(call.getAggregation().getKind())) {
+        if (!AGGREGATES.contains(call.getAggregation().getKind())
+            && call.getAggregation() != DuckDbAggregates.QUANTILE_CONT) {
           throw refuse(Refusal.aggregate(call.getAggregation()));
         }
         if (call.getAggregation().getKind() == SqlKind.COUNT && call.getArgList().size() > 1) {
@@ -247,7 +248,7 @@ final class Whitelist {
     if (!TYPES.contains(name)
         || name == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE && type.getPrecision() > 6) {
       // DuckDB's TIMESTAMPTZ keeps microseconds: it would cut a TIMESTAMP_LTZ(7..9).
-      throw refuse(what + " of type " + type.getFullTypeString());
+      throw refuse(what + " of type " + io.calcitebridge.types.TypeNames.renderNullable(type));
     }
     if (type.isStruct()) {
       for (RelDataTypeField f : type.getFieldList()) {
