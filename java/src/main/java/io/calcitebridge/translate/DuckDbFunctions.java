@@ -207,7 +207,8 @@ final class DuckDbFunctions {
     }
     String one = millis(value);
     if (one != null) {
-      return rex.makeCall(
+      return template(
+          rex,
           call.getType(),
           new DuckDbTemplate("TIMESTAMPDIFF", "CAST(" + one + " AS BIGINT)"),
           List.of(operand(value)));
@@ -219,7 +220,8 @@ final class DuckDbFunctions {
       String a = millis(minus.operands.get(0));
       String b = millis(minus.operands.get(1));
       if (a != null && b != null) {
-        return rex.makeCall(
+        return template(
+            rex,
             call.getType(),
             new DuckDbTemplate(
                 "TIMESTAMPDIFF", "CAST(" + a + " - " + b.replace("{0}", "{1}") + " AS BIGINT)"),
@@ -292,7 +294,8 @@ final class DuckDbFunctions {
     String unit =
         dayTime ? "to_milliseconds(CAST({1} AS BIGINT))" : "to_months(CAST({1} AS INTEGER))";
     String to = DuckDbDialect.typeName(call.getType());
-    return rex.makeCall(
+    return template(
+        rex,
         call.getType(),
         new DuckDbTemplate(
             call.getOperator().getName(), "CAST({0}" + sign + unit + " AS " + to + ")"),
@@ -322,8 +325,14 @@ final class DuckDbFunctions {
       if (unit == null || !SqlTypeFamily.INTEGER.contains(factor.getType())) {
         return null;
       }
+      // DuckDB multiplies an INT literal and an INT in 32 bits: 1000 days of milliseconds overflow.
+      RexNode wide =
+          rex.makeAbstractCast(
+              rex.getTypeFactory().createTypeWithNullability(bigint, factor.getType().isNullable()),
+              factor,
+              false);
       return rex.makeCall(
-          bigint, org.apache.calcite.sql.fun.SqlStdOperatorTable.MULTIPLY, List.of(unit, factor));
+          bigint, org.apache.calcite.sql.fun.SqlStdOperatorTable.MULTIPLY, List.of(unit, wide));
     }
     return null;
   }
@@ -344,6 +353,9 @@ final class DuckDbFunctions {
       return null;
     }
     String pattern = literal.getValueAs(String.class);
+    if (pattern.isEmpty()) {
+      return null; // strftime refuses an empty format
+    }
     StringBuilder format = new StringBuilder();
     int i = 0;
     while (i < pattern.length()) {
@@ -366,7 +378,8 @@ final class DuckDbFunctions {
       }
       i = j;
     }
-    return rex.makeCall(
+    return template(
+        rex,
         call.getType(),
         new DuckDbTemplate("DATE_FORMAT", "strftime({0}, '" + format + "')"),
         List.of(call.operands.get(0)));
@@ -418,6 +431,25 @@ final class DuckDbFunctions {
 
   private static RexNode make(RexBuilder rex, RexCall call, String template) {
     String name = call.getOperator().getName();
-    return rex.makeCall(call.getType(), new DuckDbTemplate(name, template), call.operands);
+    return template(rex, call.getType(), new DuckDbTemplate(name, template), call.operands);
+  }
+
+  /**
+   * The call of {@code template}; a NULL literal operand is written as a cast to its type, as
+   * DuckDB cannot choose among a function's overloads for an untyped NULL ({@code date_part('hour',
+   * NULL)}).
+   */
+  private static RexNode template(
+      RexBuilder rex, RelDataType type, DuckDbTemplate template, List<RexNode> operands) {
+    List<RexNode> typed = new java.util.ArrayList<>(operands.size());
+    for (RexNode operand : operands) {
+      typed.add(
+          operand instanceof RexLiteral literal
+                  && literal.isNull()
+                  && DuckDbDialect.typeName(operand.getType()) != null
+              ? rex.makeAbstractCast(operand.getType(), operand, false)
+              : operand);
+    }
+    return rex.makeCall(type, template, typed);
   }
 }
