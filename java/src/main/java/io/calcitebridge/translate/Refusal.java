@@ -87,22 +87,18 @@ public final class Refusal extends UnsupportedOperationException {
     java.util.List<org.apache.calcite.rex.RexNode> ops = call.operands;
     switch (call.getKind()) {
       case EXTRACT:
-        if (ops.size() == 2 && DuckDbFunctions.unit(ops.get(0)) != null) {
-          return "EXTRACT("
-              + DuckDbFunctions.unit(ops.get(0))
-              + " FROM a "
-              + typeName(ops.get(1).getType())
-              + ")";
+        if (ops.size() == 2 && unit(ops.get(0)) != null) {
+          return "EXTRACT(" + unit(ops.get(0)) + " FROM a " + typeName(ops.get(1).getType()) + ")";
         }
         return null;
       case FLOOR:
       case CEIL:
-        if (ops.size() == 2 && DuckDbFunctions.unit(ops.get(1)) != null) {
+        if (ops.size() == 2 && unit(ops.get(1)) != null) {
           return call.getKind()
               + "(a "
               + typeName(ops.get(0).getType())
               + " TO "
-              + DuckDbFunctions.unit(ops.get(1))
+              + unit(ops.get(1))
               + ")";
         }
         return null;
@@ -115,6 +111,17 @@ public final class Refusal extends UnsupportedOperationException {
   static String call(org.apache.calcite.rex.RexCall call) {
     String written = temporal(call);
     return written != null ? written : function(call.getOperator());
+  }
+
+  /** The unit of an EXTRACT, FLOOR or CEIL call's flag operand, or null. */
+  private static org.apache.calcite.avatica.util.@org.checkerframework.checker.nullness.qual
+          .Nullable
+      TimeUnitRange
+      unit(org.apache.calcite.rex.RexNode node) {
+    return node instanceof org.apache.calcite.rex.RexLiteral literal
+            && literal.getValue() instanceof org.apache.calcite.avatica.util.TimeUnitRange unit
+        ? unit
+        : null;
   }
 
   private static String typeName(org.apache.calcite.rel.type.RelDataType type) {
