@@ -378,6 +378,28 @@ BACKEND_TABLES = {
             ),
         }
     ),
+    # Dates and times for the date-time functions: before 1970 (a negative millisecond count with
+    # a fraction), a leap day, the last instant of a year, a unit's exact start, and NULLs; strings
+    # for the string functions.
+    "cal": pa.table(
+        {
+            "id": pa.array([1, 2, 3, 4, 5, 6], pa.int32()),
+            "t": pa.array(
+                [
+                    -1,  # 1969-12-31 23:59:59.999
+                    -2208988800000 + 59 * 86400000 + 12345,  # 1900-03-01 00:00:12.345
+                    951782400000 + 3723004,  # 2000-02-29 01:02:03.004
+                    1704067199999,  # 2023-12-31 23:59:59.999
+                    1709164800000,  # 2024-02-29 00:00:00.000
+                    None,
+                ],
+                pa.timestamp("ms"),
+            ),
+            "d": pa.array([-1, -25508, 11016, 19722, 19782, None], pa.date32()),
+            "s": pa.array(["hello", "", "  padded  ", "xxaxx", "é漢字", None]),
+            "n": pa.array([2, 0, -2, -10, 1, None], pa.int32()),
+        }
+    ),
 }
 
 EV_DDL = """CREATE TABLE ev (id INT, ts TIMESTAMP_LTZ(3), t TIMESTAMP(3), d DATE,
@@ -395,8 +417,8 @@ EV_INSERT = """INSERT INTO ev VALUES
 
 def setup_backend(env: cb.Environment) -> cb.Environment:
     """The tables of fixtures/backend_cases.sql: the oracle's emp, dept and nums, bag (arrays
-    of ROWs), edge (integer extremes), fine (TIMESTAMP(6) and (3)) and ev (temporal, DECIMAL,
-    BOOLEAN and DOUBLE columns)."""
+    of ROWs), edge (integer extremes), fine (TIMESTAMP(6) and (3)), cal (dates, times and
+    strings at their edges) and ev (temporal, DECIMAL, BOOLEAN and DOUBLE columns)."""
     for name, table in {**ORACLE_TABLES, **BACKEND_TABLES}.items():
         env.register_arrow(name, table)
     env.execute(EV_DDL)

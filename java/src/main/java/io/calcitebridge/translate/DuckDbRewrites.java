@@ -36,6 +36,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *   <li>A product of DECIMALs (or a DECIMAL and an integer) of more than 18 digits multiplies
  *       operands cast to 38 digits: DuckDB multiplies operands of up to 18 digits in 18 digits and
  *       fails where the product needs more ({@code DECIMAL(10, 3) * INT}, 21 digits).
+ *   <li>Flink's date, time, collection and string functions DuckDB spells otherwise ({@link
+ *       DuckDbFunctions}).
  *   <li>Comparisons of DOUBLE and FLOAT values that may be NaN, which DuckDB orders above every
  *       number and takes as equal to itself, compare as Java does ({@link NanComparisons}).
  * </ul>
@@ -66,6 +68,10 @@ final class DuckDbRewrites extends RexShuttle {
       return DuckDbDynCol.rewrite(rex, call, operands);
     }
     RexCall visited = (RexCall) super.visitCall(call);
+    RexNode flink = DuckDbFunctions.rewrite(rex, visited);
+    if (flink != null) {
+      return flink;
+    }
     RexNode compared = NanComparisons.rewrite(rex, visited, this);
     if (compared != visited) {
       return compared;

@@ -47,7 +47,7 @@ public final class DuckDbTranslator {
   /** The translation of {@code plan}; throws {@link Refusal} when it cannot be exact. */
   public static Translation translate(RelNode plan) {
     RelNode reduced = removeConstantSortKeys(reduceAverages(plan));
-    RelNode rewritten = DuckDbRewrites.rewrite(reduced);
+    RelNode rewritten = DuckDbRewrites.rewrite(DuckDbAggregates.rewrite(reduced));
     Whitelist.check(rewritten);
     Converter converter = new Converter();
     SqlImplementor.Result result;

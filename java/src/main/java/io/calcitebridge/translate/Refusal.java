@@ -21,6 +21,9 @@ public final class Refusal extends UnsupportedOperationException {
    */
   private static final java.util.Map<String, String> WRITTEN_AS =
       java.util.Map.ofEntries(
+          java.util.Map.entry(
+              "Reinterpret", "a TIMESTAMPDIFF or a date-time difference as a number"),
+          java.util.Map.entry("DECIMAL_DIVIDE", "a DECIMAL division"),
           java.util.Map.entry("$COLLECTION_TEXT", "a CAST of an ARRAY, MAP or MULTISET to STRING"),
           java.util.Map.entry("$WINDOWS", "a window table function (TUMBLE, HOP, CUMULATE)"),
           java.util.Map.entry("$WINDOW_START", "the window_start of a window table function"),
@@ -48,6 +51,84 @@ public final class Refusal extends UnsupportedOperationException {
 
   private static String named(String kind, org.apache.calcite.sql.SqlOperator operator) {
     return WRITTEN_AS.getOrDefault(operator.getName(), kind + operator.getName());
+  }
+
+  /** The relational operators a plan may hold, by the construct a user wrote for them. */
+  private static final java.util.Map<String, String> OPERATORS =
+      java.util.Map.of(
+          "LogicalCorrelate", "UNNEST of a column, or a LATERAL join",
+          "Uncollect", "UNNEST",
+          "LogicalTableFunctionScan", "a table function",
+          "LogicalWindow", "a window function",
+          "LogicalMatch", "MATCH_RECOGNIZE",
+          "LogicalSnapshot", "FOR SYSTEM_TIME AS OF",
+          "LogicalValues", "VALUES",
+          "LogicalUnion", "UNION",
+          "LogicalIntersect", "INTERSECT",
+          "LogicalMinus", "EXCEPT");
+
+  /** The construct a user wrote for a relational operator, never its class. */
+  static String operator(org.apache.calcite.rel.RelNode rel) {
+    String name = OPERATORS.get(rel.getRelTypeName());
+    return name != null ? name : "the relational operator " + rel.getRelTypeName();
+  }
+
+  /** {@code VALUES}, {@code UNION}, {@code INTERSECT} or {@code EXCEPT}. */
+  static String setOperation(org.apache.calcite.rel.RelNode rel) {
+    return OPERATORS.getOrDefault(rel.getRelTypeName(), rel.getRelTypeName());
+  }
+
+  /**
+   * {@code EXTRACT(HOUR FROM a TIMESTAMP_LTZ)}, {@code FLOOR(a TIMESTAMP_LTZ TO DAY)}: a date-time
+   * function as the user wrote it, with the type of its value; null for other calls.
+   */
+  static @org.checkerframework.checker.nullness.qual.Nullable String temporal(
+      org.apache.calcite.rex.RexCall call) {
+    java.util.List<org.apache.calcite.rex.RexNode> ops = call.operands;
+    switch (call.getKind()) {
+      case EXTRACT:
+        if (ops.size() == 2 && unit(ops.get(0)) != null) {
+          return "EXTRACT(" + unit(ops.get(0)) + " FROM a " + typeName(ops.get(1).getType()) + ")";
+        }
+        return null;
+      case FLOOR:
+      case CEIL:
+        if (ops.size() == 2 && unit(ops.get(1)) != null) {
+          return call.getKind()
+              + "(a "
+              + typeName(ops.get(0).getType())
+              + " TO "
+              + unit(ops.get(1))
+              + ")";
+        }
+        return null;
+      default:
+        return null;
+    }
+  }
+
+  /** The construct of {@code call} as the user wrote it ({@link #temporal}, or the function). */
+  static String call(org.apache.calcite.rex.RexCall call) {
+    String written = temporal(call);
+    return written != null ? written : function(call.getOperator());
+  }
+
+  /** The unit of an EXTRACT, FLOOR or CEIL call's flag operand, or null. */
+  private static org.apache.calcite.avatica.util.@org.checkerframework.checker.nullness.qual
+          .Nullable
+      TimeUnitRange
+      unit(org.apache.calcite.rex.RexNode node) {
+    return node instanceof org.apache.calcite.rex.RexLiteral literal
+            && literal.getValue() instanceof org.apache.calcite.avatica.util.TimeUnitRange unit
+        ? unit
+        : null;
+  }
+
+  private static String typeName(org.apache.calcite.rel.type.RelDataType type) {
+    return type.getSqlTypeName()
+            == org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+        ? "TIMESTAMP_LTZ"
+        : type.getSqlTypeName().getName();
   }
 
   /** What was refused, as a user reads it: {@code the function SOUNDEX}, {@code a correlate}. */

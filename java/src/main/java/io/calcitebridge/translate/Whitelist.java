@@ -141,7 +141,11 @@ final class Whitelist {
           SqlKind.SUM,
           SqlKind.SUM0,
           SqlKind.MIN,
-          SqlKind.MAX);
+          SqlKind.MAX,
+          SqlKind.LAG,
+          SqlKind.LEAD,
+          SqlKind.FIRST_VALUE,
+          SqlKind.LAST_VALUE);
 
   /** Throws a {@link Refusal} for the first construct of {@code plan} off the lists. */
   static void check(RelNode plan) {
@@ -162,7 +166,7 @@ final class Whitelist {
         || rel instanceof LogicalIntersect
         || rel instanceof LogicalMinus
         || rel instanceof LogicalValues)) {
-      throw refuse("the operator " + rel.getRelTypeName());
+      throw refuse(Refusal.operator(rel));
     }
     checkType(rel.getRowType(), "a column");
     checkNames(rel.getRowType());
@@ -175,7 +179,7 @@ final class Whitelist {
       for (RelDataTypeField f : rel.getRowType().getFieldList()) {
         // CHAR(n) pads with spaces in Calcite; DuckDB has no padded strings.
         if (f.getType().getSqlTypeName() == SqlTypeName.CHAR) {
-          throw refuse("a CHAR column of " + rel.getRelTypeName());
+          throw refuse("a CHAR column of " + Refusal.setOperation(rel));
         }
       }
     }
@@ -197,7 +201,8 @@ final class Whitelist {
             binary(agg.getInput().getRowType().getFieldList().get(arg).getType(), "an aggregate");
           }
         }
-        if (!AGGREGATES.contains(call.getAggregation().getKind())) {
+        if (!AGGREGATES.contains(call.getAggregation().getKind())
+            && call.getAggregation() != DuckDbAggregates.QUANTILE_CONT) {
           throw refuse(Refusal.aggregate(call.getAggregation()));
         }
         if (call.getAggregation().getKind() == SqlKind.COUNT && call.getArgList().size() > 1) {
@@ -243,7 +248,7 @@ final class Whitelist {
     if (!TYPES.contains(name)
         || name == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE && type.getPrecision() > 6) {
       // DuckDB's TIMESTAMPTZ keeps microseconds: it would cut a TIMESTAMP_LTZ(7..9).
-      throw refuse(what + " of type " + type.getFullTypeString());
+      throw refuse(what + " of type " + io.calcitebridge.types.TypeNames.renderNullable(type));
     }
     if (type.isStruct()) {
       for (RelDataTypeField f : type.getFieldList()) {
@@ -299,7 +304,9 @@ final class Whitelist {
             && call.getType().getSqlTypeName() == call.operands.get(0).getType().getSqlTypeName()
             && call.getType().getPrecision() >= call.operands.get(0).getType().getPrecision();
     if (takes && !ON_INSTANTS.contains(call.getKind()) && !sameInstant) {
-      throw refuse(Refusal.function(call.getOperator()) + " on a TIMESTAMP_LTZ");
+      String written = Refusal.temporal(call);
+      throw refuse(
+          written != null ? written : Refusal.function(call.getOperator()) + " on a TIMESTAMP_LTZ");
     }
   }
 
@@ -389,7 +396,8 @@ final class Whitelist {
     public Void visitCall(RexCall call) {
       SqlKind kind = call.getKind();
       checkType(call.getType(), "an expression");
-      if (call.getOperator() instanceof BackendUdf) {
+      if (call.getOperator() instanceof BackendUdf
+          || call.getOperator() instanceof DuckDbTemplate) {
         return super.visitCall(call);
       }
       instant(call);
@@ -416,7 +424,7 @@ final class Whitelist {
                 + io.calcitebridge.types.TypeNames.renderNullable(call.getType()));
       }
       if (!CALLS.contains(kind)) {
-        throw refuse(Refusal.function(call.getOperator()));
+        throw refuse(Refusal.call(call));
       }
       if (kind == SqlKind.OTHER || kind == SqlKind.OTHER_FUNCTION) {
         if (!FUNCTIONS.contains(call.getOperator().getName())) {

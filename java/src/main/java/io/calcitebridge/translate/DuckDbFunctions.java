@@ -1,0 +1,455 @@
+package io.calcitebridge.translate;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Flink's everyday functions in DuckDB SQL, with Flink's semantics where DuckDB's built-in differs
+ * (each a {@link DuckDbTemplate}; the differential cases of {@code backend_cases.sql} run them on
+ * NULLs and edge values against Calcite's engine):
+ *
+ * <ul>
+ *   <li>{@code EXTRACT(unit FROM x)} and its shorthands ({@code HOUR(x)}, {@code YEAR(x)}, ...) on
+ *       a DATE or TIMESTAMP: DuckDB's {@code date_part}; {@code DOW} counts Sunday as 1 in Flink
+ *       and 0 in DuckDB.
+ *   <li>{@code FLOOR/CEIL(x TO unit)}: DuckDB's {@code date_trunc}, and for CEIL one unit more
+ *       unless the value is already on the unit. WEEK is refused: Flink's weeks start on Sunday.
+ *   <li>{@code TIMESTAMPDIFF} by DAY, HOUR, MINUTE or SECOND (and DATE or TIMESTAMP differences as
+ *       numbers): planning reads a TIMESTAMP as milliseconds ({@code Reinterpret}), which is
+ *       DuckDB's {@code epoch_ms}.
+ *   <li>{@code TIMESTAMPADD} and a DATE or TIMESTAMP plus or minus an interval; {@code DATE_FORMAT}
+ *       of a TIMESTAMP by a literal pattern of common letters ({@code strftime}).
+ *   <li>{@code CARDINALITY} of an ARRAY: {@code len}; {@code ARRAY_CONTAINS}: TRUE for a NULL
+ *       element when the value sought is NULL, as in Flink ({@code list_position} finds NULLs);
+ *       {@code ELEMENT}: an error for more than one element.
+ *   <li>{@code BTRIM}, {@code SUBSTR} (position 0 reads as 1, a negative length gives NULL), {@code
+ *       REPLACE} of a non-empty literal (Java inserts the replacement between every character for
+ *       an empty one).
+ *   <li>{@code ROUND} of a DECIMAL or an integer to a literal number of digits: half away from zero
+ *       in both, cast to the result's type.
+ * </ul>
+ */
+final class DuckDbFunctions {
+  private DuckDbFunctions() {}
+
+  /** EXTRACT's units DuckDB's date_part computes as Flink does, by DuckDB's name. */
+  private static final Map<TimeUnitRange, String> PARTS =
+      Map.ofEntries(
+          Map.entry(TimeUnitRange.YEAR, "date_part('year', {0})"),
+          Map.entry(TimeUnitRange.QUARTER, "date_part('quarter', {0})"),
+          Map.entry(TimeUnitRange.MONTH, "date_part('month', {0})"),
+          Map.entry(TimeUnitRange.WEEK, "date_part('week', {0})"),
+          Map.entry(TimeUnitRange.DAY, "date_part('day', {0})"),
+          Map.entry(TimeUnitRange.HOUR, "date_part('hour', {0})"),
+          Map.entry(TimeUnitRange.MINUTE, "date_part('minute', {0})"),
+          Map.entry(TimeUnitRange.SECOND, "date_part('second', {0})"),
+          Map.entry(TimeUnitRange.MILLISECOND, "date_part('millisecond', {0})"),
+          Map.entry(TimeUnitRange.MICROSECOND, "date_part('microsecond', {0})"),
+          Map.entry(TimeUnitRange.DOY, "date_part('doy', {0})"),
+          Map.entry(TimeUnitRange.DOW, "date_part('dow', {0}) + 1"),
+          Map.entry(TimeUnitRange.ISODOW, "date_part('isodow', {0})"),
+          Map.entry(TimeUnitRange.ISOYEAR, "date_part('isoyear', {0})"));
+
+  /** FLOOR and CEIL's units: DuckDB's date_trunc part, and one unit as an interval. */
+  private static final Map<TimeUnitRange, String[]> TRUNCS =
+      Map.of(
+          TimeUnitRange.YEAR, new String[] {"year", "INTERVAL 1 YEAR"},
+          TimeUnitRange.QUARTER, new String[] {"quarter", "INTERVAL 3 MONTH"},
+          TimeUnitRange.MONTH, new String[] {"month", "INTERVAL 1 MONTH"},
+          TimeUnitRange.DAY, new String[] {"day", "INTERVAL 1 DAY"},
+          TimeUnitRange.HOUR, new String[] {"hour", "INTERVAL 1 HOUR"},
+          TimeUnitRange.MINUTE, new String[] {"minute", "INTERVAL 1 MINUTE"},
+          TimeUnitRange.SECOND, new String[] {"second", "INTERVAL 1 SECOND"});
+
+  /** The DuckDB spelling of {@code call}, or null when it is not one of these functions. */
+  static @Nullable RexNode rewrite(RexBuilder rex, RexCall call) {
+    String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
+    List<RexNode> ops = call.operands;
+    switch (call.getKind()) {
+      case EXTRACT:
+        return extract(rex, call);
+      case FLOOR:
+      case CEIL:
+        return floorOrCeil(rex, call);
+      case REINTERPRET:
+        return reinterpret(rex, call);
+      case PLUS:
+      case MINUS:
+        return shift(rex, call);
+      default:
+        break;
+    }
+    switch (name) {
+      case "CARDINALITY":
+        return array(ops.get(0)) ? make(rex, call, "CAST(len({0}) AS INTEGER)") : null;
+      case "ARRAY_CONTAINS":
+        return ops.size() == 2 && array(ops.get(0))
+            ? make(
+                rex,
+                call,
+                "CASE WHEN {0} IS NULL THEN NULL ELSE list_position({0}, {1}) IS NOT NULL END")
+            : null;
+      case "ELEMENT":
+        return ops.size() == 1 && array(ops.get(0))
+            ? make(
+                rex,
+                call,
+                "CASE WHEN len({0}) > 1 THEN error('ELEMENT: the array has more than one element')"
+                    + " ELSE {0}[1] END")
+            : null;
+      case "BTRIM":
+        return strings(ops)
+            ? make(rex, call, ops.size() == 1 ? "trim({0})" : "trim({0}, {1})")
+            : null;
+      case "SUBSTR":
+        if (!strings(ops.subList(0, 1))) {
+          return null;
+        }
+        // A negative position before the first character gives '' in Flink, the whole string in
+        // DuckDB.
+        return ops.size() == 2
+            ? make(
+                rex,
+                call,
+                "CASE WHEN {1} < -length({0}) THEN '' ELSE"
+                    + " substring({0}, CASE WHEN {1} = 0 THEN 1 ELSE {1} END) END")
+            : make(
+                rex,
+                call,
+                "CASE WHEN {2} < 0 THEN NULL WHEN {1} < -length({0}) THEN '' ELSE"
+                    + " substring({0}, CASE WHEN {1} = 0 THEN 1 ELSE {1} END, {2}) END");
+      case "REPLACE":
+        if (ops.size() == 3
+            && strings(ops)
+            && ops.get(1) instanceof RexLiteral search
+            && !search.isNull()
+            && !search.getValueAs(String.class).isEmpty()) {
+          return make(rex, call, "replace({0}, {1}, {2})");
+        }
+        return null;
+      case "ROUND":
+        return round(rex, call);
+      case "DATE_FORMAT":
+        return dateFormat(rex, call);
+      default:
+        return null;
+    }
+  }
+
+  private static @Nullable RexNode extract(RexBuilder rex, RexCall call) {
+    RexNode value = call.operands.get(1);
+    TimeUnitRange unit = unit(call.operands.get(0));
+    refuseInstant(value, "EXTRACT(" + unit + " FROM a TIMESTAMP_LTZ)");
+    if (unit == null || !dateOrTimestamp(value.getType())) {
+      return null;
+    }
+    String template = PARTS.get(unit);
+    if (template == null) {
+      return null;
+    }
+    String typed =
+        "CAST(" + template.replace("{0}", "{1}") + " AS " + DuckDbDialect.typeName(call.getType());
+    return make(rex, call, typed + ")");
+  }
+
+  private static @Nullable RexNode floorOrCeil(RexBuilder rex, RexCall call) {
+    if (call.operands.size() != 2) {
+      return null;
+    }
+    RexNode value = call.operands.get(0);
+    TimeUnitRange unit = unit(call.operands.get(1));
+    refuseInstant(value, call.getKind() + "(a TIMESTAMP_LTZ TO " + unit + ")");
+    String[] trunc = unit == null ? null : TRUNCS.get(unit);
+    if (trunc == null || !dateOrTimestamp(value.getType())) {
+      return null;
+    }
+    String type = DuckDbDialect.typeName(call.getType());
+    String floor = "date_trunc('" + trunc[0] + "', {0})";
+    String body =
+        call.getKind() == SqlKind.FLOOR
+            ? floor
+            : "CASE WHEN "
+                + floor
+                + " = {0} THEN "
+                + floor
+                + " ELSE "
+                + floor
+                + " + "
+                + trunc[1]
+                + " END";
+    return make(rex, call, "CAST(" + body + " AS " + type + ")");
+  }
+
+  /**
+   * A TIMESTAMP (or DATE) read as milliseconds since 1970, or such a difference: what planning
+   * makes of TIMESTAMPDIFF by a day-time unit. A TIMESTAMP(4..6) comes rescaled to milliseconds,
+   * rounded toward negative infinity ({@code $TS_RESCALE}); DuckDB's {@code epoch_ms} rounds toward
+   * zero, so its milliseconds are counted from {@code epoch_us}.
+   */
+  private static @Nullable RexNode reinterpret(RexBuilder rex, RexCall call) {
+    RexNode value = call.operands.get(0);
+    if (!SqlTypeFamily.INTEGER.contains(call.getType())) {
+      return null;
+    }
+    if (value instanceof RexLiteral literal && literal.isNull()) {
+      return rex.makeNullLiteral(call.getType());
+    }
+    String one = millis(value);
+    if (one != null) {
+      return template(
+          rex,
+          call.getType(),
+          new DuckDbTemplate("TIMESTAMPDIFF", "CAST(" + one + " AS BIGINT)"),
+          List.of(operand(value)));
+    }
+    if (value instanceof RexCall minus
+        && minus.getKind() == SqlKind.MINUS
+        && SqlTypeFamily.INTERVAL_DAY_TIME.contains(minus.getType())
+        && minus.operands.size() == 2) {
+      String a = millis(minus.operands.get(0));
+      String b = millis(minus.operands.get(1));
+      if (a != null && b != null) {
+        return template(
+            rex,
+            call.getType(),
+            new DuckDbTemplate(
+                "TIMESTAMPDIFF", "CAST(" + a + " - " + b.replace("{0}", "{1}") + " AS BIGINT)"),
+            List.of(operand(minus.operands.get(0)), operand(minus.operands.get(1))));
+      }
+    }
+    return null;
+  }
+
+  /** DuckDB's milliseconds since 1970 of {@code node} as operand {0}, or null. */
+  private static @Nullable String millis(RexNode node) {
+    RelDataType type = node.getType();
+    if (type.getSqlTypeName() == SqlTypeName.DATE
+        || type.getSqlTypeName() == SqlTypeName.TIMESTAMP && type.getPrecision() <= 3) {
+      RexNode inner = operand(node);
+      if (inner != node) {
+        return inner.getType().getPrecision() <= 6
+            ? "((epoch_us(CAST({0} AS TIMESTAMP)) - ((epoch_us(CAST({0} AS TIMESTAMP)) % 1000)"
+                + " + 1000) % 1000) // 1000)"
+            : null;
+      }
+      // A TIMESTAMP(3) column of an Arrow table is DuckDB's TIMESTAMP_MS, which epoch_ms does not
+      // take.
+      return "epoch_ms(CAST({0} AS TIMESTAMP))";
+    }
+    return null;
+  }
+
+  /** The TIMESTAMP(4..6) a {@code $TS_RESCALE(v, 1000, 1)} rounds down to milliseconds, or node. */
+  private static RexNode operand(RexNode node) {
+    if (node instanceof RexCall call
+        && call.getOperator().getName().equals("$TS_RESCALE")
+        && call.operands.size() == 3
+        && call.operands.get(1) instanceof RexLiteral from
+        && call.operands.get(2) instanceof RexLiteral to
+        && Long.valueOf(1000).equals(from.getValueAs(Long.class))
+        && Long.valueOf(1).equals(to.getValueAs(Long.class))
+        && call.operands.get(0).getType().getSqlTypeName() == SqlTypeName.TIMESTAMP) {
+      return call.operands.get(0);
+    }
+    return node;
+  }
+
+  /**
+   * A DATE or TIMESTAMP plus or minus an interval (TIMESTAMPADD, {@code t + INTERVAL '1' DAY}): the
+   * interval, a literal or a literal times a number, becomes DuckDB's {@code to_milliseconds} or
+   * {@code to_months} of its count. A month past the end of the next month's days ends the month in
+   * both.
+   */
+  private static @Nullable RexNode shift(RexBuilder rex, RexCall call) {
+    if (call.operands.size() != 2) {
+      return null;
+    }
+    RexNode value = call.operands.get(0);
+    RexNode interval = call.operands.get(1);
+    RelDataType type = value.getType();
+    boolean dayTime = SqlTypeFamily.INTERVAL_DAY_TIME.contains(interval.getType());
+    boolean yearMonth = SqlTypeFamily.INTERVAL_YEAR_MONTH.contains(interval.getType());
+    if (!(dayTime || yearMonth)
+        || !(type.getSqlTypeName() == SqlTypeName.DATE
+            || type.getSqlTypeName() == SqlTypeName.TIMESTAMP && type.getPrecision() <= 6)
+        || call.getType().getSqlTypeName() != type.getSqlTypeName()) {
+      return null;
+    }
+    RexNode count = count(rex, interval);
+    if (count == null) {
+      return null;
+    }
+    String sign = call.getKind() == SqlKind.PLUS ? " + " : " - ";
+    String unit =
+        dayTime ? "to_milliseconds(CAST({1} AS BIGINT))" : "to_months(CAST({1} AS INTEGER))";
+    String to = DuckDbDialect.typeName(call.getType());
+    return template(
+        rex,
+        call.getType(),
+        new DuckDbTemplate(
+            call.getOperator().getName(), "CAST({0}" + sign + unit + " AS " + to + ")"),
+        List.of(value, count));
+  }
+
+  /** An interval's count of milliseconds or months as a BIGINT expression, or null. */
+  private static @Nullable RexNode count(RexBuilder rex, RexNode interval) {
+    RelDataType bigint =
+        rex.getTypeFactory()
+            .createTypeWithNullability(
+                rex.getTypeFactory().createSqlType(SqlTypeName.BIGINT),
+                interval.getType().isNullable());
+    if (interval instanceof RexLiteral literal) {
+      if (literal.isNull()) {
+        return rex.makeNullLiteral(bigint);
+      }
+      java.math.BigDecimal value = literal.getValueAs(java.math.BigDecimal.class);
+      return value == null ? null : rex.makeExactLiteral(value, bigint);
+    }
+    if (interval instanceof RexCall times
+        && times.getKind() == SqlKind.TIMES
+        && times.operands.size() == 2) {
+      int at = times.operands.get(0) instanceof RexLiteral ? 0 : 1;
+      RexNode unit = count(rex, times.operands.get(at));
+      RexNode factor = times.operands.get(1 - at);
+      if (unit == null || !SqlTypeFamily.INTEGER.contains(factor.getType())) {
+        return null;
+      }
+      // DuckDB multiplies an INT literal and an INT in 32 bits: 1000 days of milliseconds overflow.
+      RexNode wide =
+          rex.makeAbstractCast(
+              rex.getTypeFactory().createTypeWithNullability(bigint, factor.getType().isNullable()),
+              factor,
+              false);
+      return rex.makeCall(
+          bigint, org.apache.calcite.sql.fun.SqlStdOperatorTable.MULTIPLY, List.of(unit, wide));
+    }
+    return null;
+  }
+
+  /** Java's pattern letters DATE_FORMAT may hold, as DuckDB's strftime writes them. */
+  private static final Map<String, String> PATTERN =
+      Map.of("yyyy", "%Y", "MM", "%m", "dd", "%d", "HH", "%H", "mm", "%M", "ss", "%S", "SSS", "%g");
+
+  /**
+   * {@code DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss')} with a literal pattern of the letters of {@link
+   * #PATTERN} and punctuation: DuckDB's {@code strftime}; other patterns are refused.
+   */
+  private static @Nullable RexNode dateFormat(RexBuilder rex, RexCall call) {
+    if (call.operands.size() != 2
+        || call.operands.get(0).getType().getSqlTypeName() != SqlTypeName.TIMESTAMP
+        || !(call.operands.get(1) instanceof RexLiteral literal)
+        || literal.isNull()) {
+      return null;
+    }
+    String pattern = literal.getValueAs(String.class);
+    if (pattern.isEmpty()) {
+      return null; // strftime refuses an empty format
+    }
+    StringBuilder format = new StringBuilder();
+    int i = 0;
+    while (i < pattern.length()) {
+      char c = pattern.charAt(i);
+      int j = i;
+      while (j < pattern.length() && pattern.charAt(j) == c) {
+        j++;
+      }
+      String run = pattern.substring(i, j);
+      if (Character.isLetter(c)) {
+        String spec = PATTERN.get(run);
+        if (spec == null) {
+          return null;
+        }
+        format.append(spec);
+      } else if (" -/:.,_".indexOf(c) >= 0) {
+        format.append(run);
+      } else {
+        return null;
+      }
+      i = j;
+    }
+    return template(
+        rex,
+        call.getType(),
+        new DuckDbTemplate("DATE_FORMAT", "strftime({0}, '" + format + "')"),
+        List.of(call.operands.get(0)));
+  }
+
+  private static @Nullable RexNode round(RexBuilder rex, RexCall call) {
+    List<RexNode> ops = call.operands;
+    if (ops.size() != 2 || !(ops.get(1) instanceof RexLiteral digits) || digits.isNull()) {
+      return null;
+    }
+    RelDataType type = ops.get(0).getType();
+    if (type.getSqlTypeName() != SqlTypeName.DECIMAL && !SqlTypeFamily.INTEGER.contains(type)) {
+      return null;
+    }
+    String to = DuckDbDialect.typeName(call.getType());
+    return to == null ? null : make(rex, call, "CAST(round({0}, {1}) AS " + to + ")");
+  }
+
+  /**
+   * Refuses a function of a TIMESTAMP_LTZ by its name ({@code EXTRACT(HOUR FROM a TIMESTAMP_LTZ)}):
+   * planning reads the instant in the session's time zone ({@code CAST_LTZ_TO_TIMESTAMP}), which
+   * DuckDB would read in its own.
+   */
+  private static void refuseInstant(RexNode value, String construct) {
+    if (value instanceof RexCall cast
+        && cast.getOperator().getName().equals("CAST_LTZ_TO_TIMESTAMP")) {
+      throw new Refusal(DuckDbTranslator.BACKEND, construct);
+    }
+  }
+
+  private static boolean dateOrTimestamp(RelDataType type) {
+    return type.getSqlTypeName() == SqlTypeName.DATE
+        || type.getSqlTypeName() == SqlTypeName.TIMESTAMP && type.getPrecision() <= 6;
+  }
+
+  private static boolean array(RexNode node) {
+    return node.getType().getSqlTypeName() == SqlTypeName.ARRAY;
+  }
+
+  private static boolean strings(List<RexNode> ops) {
+    return ops.stream().allMatch(o -> SqlTypeFamily.CHARACTER.contains(o.getType()));
+  }
+
+  static @Nullable TimeUnitRange unit(RexNode node) {
+    return node instanceof RexLiteral literal && literal.getValue() instanceof TimeUnitRange unit
+        ? unit
+        : null;
+  }
+
+  private static RexNode make(RexBuilder rex, RexCall call, String template) {
+    String name = call.getOperator().getName();
+    return template(rex, call.getType(), new DuckDbTemplate(name, template), call.operands);
+  }
+
+  /**
+   * The call of {@code template}; a NULL literal operand is written as a cast to its type, as
+   * DuckDB cannot choose among a function's overloads for an untyped NULL ({@code date_part('hour',
+   * NULL)}).
+   */
+  private static RexNode template(
+      RexBuilder rex, RelDataType type, DuckDbTemplate template, List<RexNode> operands) {
+    List<RexNode> typed = new java.util.ArrayList<>(operands.size());
+    for (RexNode operand : operands) {
+      typed.add(
+          operand instanceof RexLiteral literal
+                  && literal.isNull()
+                  && DuckDbDialect.typeName(operand.getType()) != null
+              ? rex.makeAbstractCast(operand.getType(), operand, false)
+              : operand);
+    }
+    return rex.makeCall(type, template, typed);
+  }
+}
