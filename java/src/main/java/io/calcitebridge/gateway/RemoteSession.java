@@ -79,8 +79,7 @@ public final class RemoteSession implements AutoCloseable {
   }
 
   /** The plan of a statement with {@code parameters} bound; its answer is the plan's text. */
-  public long explainWithParameters(
-      String sql, String format, String backend, String parameters) {
+  public long explainWithParameters(String sql, String format, String backend, String parameters) {
     return start(() -> session.explainWithParameters(sql, format, backend, parameters));
   }
 

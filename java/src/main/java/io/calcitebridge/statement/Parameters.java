@@ -283,11 +283,15 @@ public final class Parameters {
     if (value instanceof LocalDateTime t) {
       return timestamp(t, pos);
     }
-    if (value instanceof Instant || value instanceof OffsetDateTime || value instanceof ZonedDateTime) {
+    if (value instanceof Instant
+        || value instanceof OffsetDateTime
+        || value instanceof ZonedDateTime) {
       Instant instant =
           value instanceof Instant i
               ? i
-              : value instanceof OffsetDateTime o ? o.toInstant() : ((ZonedDateTime) value).toInstant();
+              : value instanceof OffsetDateTime o
+                  ? o.toInstant()
+                  : ((ZonedDateTime) value).toInstant();
       LocalDateTime local = LocalDateTime.ofInstant(instant, zone);
       return cast(
           timestamp(local, pos),
@@ -309,7 +313,8 @@ public final class Parameters {
     }
     if (value instanceof Map<?, ?> map) {
       if (map.isEmpty()) {
-        throw new IllegalArgumentException("an empty dict has no key and value types to make a MAP of");
+        throw new IllegalArgumentException(
+            "an empty dict has no key and value types to make a MAP of");
       }
       List<SqlNode> entries = new ArrayList<>();
       for (Map.Entry<?, ?> e : map.entrySet()) {

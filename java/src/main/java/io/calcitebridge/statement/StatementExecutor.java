@@ -242,7 +242,9 @@ public final class StatementExecutor {
     return this;
   }
 
-  /** {@code node} with the parameters bound to its placeholders (checked even when there are none). */
+  /**
+   * {@code node} with the parameters bound to its placeholders (checked even when there are none).
+   */
   public SqlNode bind(SqlNode node) {
     Parameters values = parameters;
     if (values == null) {
