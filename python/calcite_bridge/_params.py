@@ -26,9 +26,7 @@ def encode_parameters(params: Sequence[Any] | None) -> str | None:
     """``params`` as the JSON list the JVM binds, or None for a statement without them."""
     if params is None:
         return None
-    if isinstance(params, str | bytes | bytearray | Mapping) or not isinstance(
-        params, Sequence
-    ):
+    if isinstance(params, str | bytes | bytearray | Mapping) or not isinstance(params, Sequence):
         raise TypeError(
             "params must be a sequence (list or tuple) of values for the ? placeholders, in order;"
             f" got {type(params).__name__}"
@@ -55,7 +53,9 @@ def _item(value: Any) -> dict[str, Any]:  # noqa: PLR0911, PLR0912
         return {"t": "DECIMAL", "v": format(value, "f")}
     if isinstance(value, str):
         if any("\ud800" <= c <= "\udfff" for c in value):
-            return _unbindable(value, "the string holds a lone surrogate, which is not Unicode text")
+            return _unbindable(
+                value, "the string holds a lone surrogate, which is not Unicode text"
+            )
         return {"t": "STRING", "v": value}
     if isinstance(value, bytes | bytearray | memoryview):
         return {"t": "BYTES", "v": base64.b64encode(bytes(value)).decode("ascii")}

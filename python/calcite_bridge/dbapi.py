@@ -70,7 +70,7 @@ threadsafety = 2
 paramstyle = "qmark"
 
 
-class Warning(Exception):  # noqa: A001 - PEP 249's name
+class Warning(Exception):
     """Important warnings (none are raised today)."""
 
 
@@ -492,9 +492,7 @@ BINARY = DBAPITypeObject("BINARY", "BYTES", "BINARY", "VARBINARY")
 NUMBER = DBAPITypeObject(
     "NUMBER", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL"
 )
-DATETIME = DBAPITypeObject(
-    "DATETIME", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ", "INTERVAL"
-)
+DATETIME = DBAPITypeObject("DATETIME", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ", "INTERVAL")
 ROWID = DBAPITypeObject("ROWID")
 
 
@@ -546,31 +544,31 @@ def _describe(field: pa.Field) -> tuple[Any, ...]:
     return (field.name, _type_code(arrow), None, None, precision, scale, field.nullable)
 
 
-def Date(year: int, month: int, day: int) -> _dt.date:  # noqa: N802 - PEP 249's names
+def Date(year: int, month: int, day: int) -> _dt.date:
     return _dt.date(year, month, day)
 
 
-def Time(hour: int, minute: int, second: int) -> _dt.time:  # noqa: N802
+def Time(hour: int, minute: int, second: int) -> _dt.time:
     return _dt.time(hour, minute, second)
 
 
-def Timestamp(  # noqa: N802
+def Timestamp(
     year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0
 ) -> _dt.datetime:
     return _dt.datetime(year, month, day, hour, minute, second)
 
 
-def DateFromTicks(ticks: float) -> _dt.date:  # noqa: N802
+def DateFromTicks(ticks: float) -> _dt.date:
     return Date(*_time.localtime(ticks)[:3])
 
 
-def TimeFromTicks(ticks: float) -> _dt.time:  # noqa: N802
+def TimeFromTicks(ticks: float) -> _dt.time:
     return Time(*_time.localtime(ticks)[3:6])
 
 
-def TimestampFromTicks(ticks: float) -> _dt.datetime:  # noqa: N802
+def TimestampFromTicks(ticks: float) -> _dt.datetime:
     return Timestamp(*_time.localtime(ticks)[:6])
 
 
-def Binary(data: bytes | bytearray | memoryview | str) -> bytes:  # noqa: N802
+def Binary(data: bytes | bytearray | memoryview | str) -> bytes:
     return data.encode() if isinstance(data, str) else bytes(data)

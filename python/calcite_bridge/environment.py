@@ -152,7 +152,8 @@ class Environment:
         placeholders (a value offered to a source as a filter shows there); without them, the
         plan shows the placeholders."""
         if isinstance(params, str):  # explain(sql, format), as before
-            params, format = None, params
+            format = params
+            params = None
         if format not in _FORMATS:
             raise ConfigError(f"Unknown explain format {format!r}; expected one of {_FORMATS}")
         values = encode_parameters(params)

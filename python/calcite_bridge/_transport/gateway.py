@@ -353,6 +353,7 @@ class Py4JSession:
         timeout: str | None = None,
         params: str | None = None,
     ) -> tuple[pa.RecordBatchReader, str]:
+        args: tuple[Any, ...]
         if params is not None:
             args = (sql, backend, timeout, params) if query_only else (sql, timeout, params)
             header, body, statement = self._start(

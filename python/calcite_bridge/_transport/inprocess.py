@@ -154,9 +154,7 @@ class JPypeSession:
             handle.close()
         return scans, schema, backend_sql, deadline
 
-    def _spark_handle(
-        self, sql: str, params: str | None = None
-    ) -> tuple[list[_spark.Scan], str]:
+    def _spark_handle(self, sql: str, params: str | None = None) -> tuple[list[_spark.Scan], str]:
         """The scans and the Spark SQL of the query ``sql`` planned for the spark backend."""
         java = self._java
         pending = (

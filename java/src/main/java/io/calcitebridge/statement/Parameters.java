@@ -28,6 +28,7 @@ import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -256,11 +257,9 @@ public final class Parameters {
         String text = Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity";
         return cast(SqlLiteral.createCharString(text, pos), type(SqlTypeName.DOUBLE, -1, pos), pos);
       }
-      SqlNode literal =
+      SqlNumericLiteral literal =
           SqlLiteral.createApproxNumeric(new BigDecimal(Double.toString(Math.abs(d))) + "E0", pos);
-      return d < 0 || (d == 0 && 1 / d < 0)
-          ? SqlStdOperatorTable.UNARY_MINUS.createCall(pos, literal)
-          : literal;
+      return d < 0 || (d == 0 && 1 / d < 0) ? SqlLiteral.createNegative(literal, pos) : literal;
     }
     if (value instanceof String s) {
       return SqlLiteral.createCharString(s, pos);
@@ -348,8 +347,9 @@ public final class Parameters {
   }
 
   private static SqlNode exact(BigDecimal d, SqlParserPos pos) {
-    SqlNode literal = SqlLiteral.createExactNumeric(d.abs().toPlainString(), pos);
-    return d.signum() < 0 ? SqlStdOperatorTable.UNARY_MINUS.createCall(pos, literal) : literal;
+    // As the parser reads "-5": one negative literal, so that -2147483648 is an INT.
+    SqlNumericLiteral literal = SqlLiteral.createExactNumeric(d.abs().toPlainString(), pos);
+    return d.signum() < 0 ? SqlLiteral.createNegative(literal, pos) : literal;
   }
 
   private static SqlNode timestamp(LocalDateTime t, SqlParserPos pos) {
