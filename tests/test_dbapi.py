@@ -187,3 +187,29 @@ def test_pandas_read_sql_with_params(con: Any) -> None:
     assert list(frame.columns) == ["i", "s"]
     assert frame["i"].tolist() == [2, 3]
     assert frame["s"].tolist()[0] == "it's"
+
+
+def test_executemany_of_an_insert_is_one_statement_of_every_row(con: Any) -> None:
+    cur = con.cursor()
+    rows = [(10 + i, f"r{i}'", None, decimal.Decimal(i), bytes([i]), i / 2) for i in range(200)]
+    cur.executemany("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?)", rows)
+    assert cur.rowcount == 200
+    cur.execute("SELECT i, s, m, b, x FROM t WHERE i >= 10 ORDER BY i")
+    assert cur.fetchall() == [(r[0], r[1], r[3], r[4], r[5]) for r in rows]
+    # one statement: a value that fails leaves the table as it was (an INSERT is atomic)
+    with pytest.raises(dbapi.ProgrammingError) as info:
+        cur.executemany("INSERT INTO t (i, s) VALUES (?, ?)", [(1000, "ok"), (1001, object())])
+    assert (info.value.line, info.value.column) == (1, 33)
+    cur.execute("SELECT COUNT(*) FROM t WHERE i >= 1000")
+    assert cur.fetchone() == (0,)
+
+
+def test_executemany_of_another_statement_runs_it_once_per_row(con: Any) -> None:
+    cur = con.cursor()
+    cur.executemany(
+        "INSERT INTO t (i, s) SELECT ?, ? FROM (VALUES (1)) AS v(x)", [(7, "a"), (8, "b")]
+    )
+    assert cur.rowcount == 2
+    cur.executemany("DELETE FROM t WHERE i = ?", [(7,), (8,), (9,)])
+    cur.execute("SELECT COUNT(*) FROM t WHERE i IN (7, 8)")
+    assert cur.fetchone() == (0,)

@@ -180,6 +180,17 @@ def test_an_insert_binds_its_values(env: cb.Environment) -> None:
     ]
 
 
+def test_update_and_delete_bind_their_values(env: cb.Environment) -> None:
+    env.execute("CREATE TABLE u (i INT, s STRING) WITH ('connector' = 'memory')")
+    env.execute("INSERT INTO u VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+    env.execute("UPDATE u SET s = ? WHERE i >= ?", ["x'; DROP TABLE u; --", 2])
+    env.execute("DELETE FROM u WHERE s = ?", ["a"])
+    assert env.sql("SELECT i, s FROM u ORDER BY i").fetchall() == [
+        (2, "x'; DROP TABLE u; --"),
+        (3, "x'; DROP TABLE u; --"),
+    ]
+
+
 def test_the_plan_is_the_one_of_the_value_written_as_a_literal(
     penv: cb.Environment, transport: str
 ) -> None:
@@ -263,7 +274,7 @@ def test_a_wrong_count_or_an_unbindable_value_is_an_error_at_the_placeholder(
 def test_parameters_are_refused_in_ddl_at_the_placeholder(env: cb.Environment) -> None:
     with pytest.raises(cb.SqlValidationError) as info:
         env.execute("CREATE VIEW v AS SELECT ? AS a", [1])
-    assert "allowed in queries, INSERT and EXPLAIN only" in info.value.message
+    assert "allowed in queries, INSERT, UPDATE, DELETE and EXPLAIN only" in info.value.message
     assert (info.value.line, info.value.column) == (1, 25)
 
 

@@ -129,6 +129,20 @@ class Environment:
         )
         return Result(reader, kind=kind, sql=sql, zone=self._zone)
 
+    def _execute_batch(self, sql: str, rows: Sequence[Sequence[Any]]) -> int | None:
+        """Runs an ``INSERT ... VALUES (?, ...)`` of one row once for all ``rows`` of values:
+        one statement, planned once; returns the rows inserted. None for any other statement
+        (or a gateway's environment): the caller runs it once per row."""
+        run_batch = getattr(self._session, "run_batch", None)
+        if run_batch is None:
+            return None
+        encoded = "[" + ",".join(str(encode_parameters(r)) for r in rows) + "]"
+        reader = run_batch(_text(sql), encoded)
+        if reader is None:
+            return None
+        table = reader.read_all()
+        return int(table.column(0)[0].as_py()) if table.num_rows else 0
+
     def execute_script(self, sql: str) -> int:
         """Runs every statement of ``sql`` (separated by ``;``); returns how many ran."""
         self._scripts += 1

@@ -120,6 +120,14 @@ class JPypeSession:
             table = _duckdb.run(backend_sql, scans, schema, sql, self._sandbox(), deadline, limit)
         return table.to_reader(), kind
 
+    def run_batch(self, sql: str, rows: str) -> pa.RecordBatchReader | None:
+        """Runs an ``INSERT ... VALUES (?, ...)`` of one row with every row of ``rows`` as one
+        statement; None for any other statement, which the caller runs once per row."""
+        handle = jvm.wait(self._java.executeBatchWithParameters(sql, None, rows), sql)
+        if handle is None:
+            return None
+        return _import_stream(handle)
+
     def _scans(
         self, handle: Any
     ) -> tuple[list[_duckdb.Scan], pa.Schema, str, tuple[float, str] | None]:

@@ -231,6 +231,26 @@ public final class BridgeSession implements AutoCloseable {
         timeoutMillis(null));
   }
 
+  /**
+   * Runs an {@code INSERT ... VALUES (?, ...)} of one row once with every row of {@code rows} (a
+   * JSON list of parameter lists): one statement of all the rows, planned once. Its result is null
+   * for any other statement, which the caller then runs once per row.
+   */
+  public Pending<@Nullable StatementResult> executeBatchWithParameters(
+      String sql, @Nullable String timeout, String rows) {
+    List<Parameters> values = translated(() -> Parameters.rowsFromJson(rows));
+    return Workers.submit(
+        cancel -> {
+          MemoryGuard.limit(cancel, config.memoryLimitBytes());
+          SqlNode batch = Parameters.batch(parse(sql), values, config.timeZone().toZoneId());
+          if (batch == null) {
+            return null;
+          }
+          return result(new StatementExecutor(state, cancel).execute(batch, sql), cancel);
+        },
+        timeoutMillis(timeout));
+  }
+
   /** As {@link #explain(String, String, String)}, with {@code parameters} bound. */
   public Pending<String> explain(
       String sql, String format, @Nullable String backend, @Nullable Parameters parameters) {

@@ -75,12 +75,27 @@ public final class Parameters {
     if (json == null) {
       return null;
     }
-    JsonNode list;
+    return of(read(json));
+  }
+
+  /** Rows of values, as Python sends them for a batch: a JSON list of {@link #fromJson} lists. */
+  public static List<Parameters> rowsFromJson(String json) {
+    List<Parameters> rows = new ArrayList<>();
+    for (JsonNode row : read(json)) {
+      rows.add(of(row));
+    }
+    return rows;
+  }
+
+  private static JsonNode read(String json) {
     try {
-      list = JSON.readTree(json);
+      return JSON.readTree(json);
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException("Malformed parameters: " + e.getMessage(), e);
     }
+  }
+
+  private static Parameters of(JsonNode list) {
     List<@Nullable Object> out = new ArrayList<>();
     for (JsonNode item : list) {
       out.add(decode(item));
@@ -167,6 +182,38 @@ public final class Parameters {
    * zone, in which an {@link Instant} becomes a {@code TIMESTAMP_LTZ}.
    */
   public SqlNode bind(SqlNode node, ZoneId zone) {
+    return bind(node, zone, true);
+  }
+
+  /**
+   * An {@code INSERT ... VALUES (?, ...)} of one row with every placeholder in that row, made an
+   * {@code INSERT} of one row per element of {@code rows}, each bound to its values: one statement,
+   * planned once, for a whole batch. Null for any other statement, which then runs once per row.
+   */
+  public static @Nullable SqlNode batch(SqlNode node, List<Parameters> rows, ZoneId zone) {
+    if (!(node instanceof org.apache.calcite.sql.SqlInsert insert) || rows.isEmpty()) {
+      return null;
+    }
+    SqlNode source = insert.getSource();
+    if (source.getKind() != org.apache.calcite.sql.SqlKind.VALUES
+        || !(source instanceof org.apache.calcite.sql.SqlCall values)
+        || values.operandCount() != 1) {
+      return null;
+    }
+    SqlNode row = values.operand(0);
+    int inRow = placeholders(row).size();
+    if (inRow == 0 || inRow != placeholders(node).size()) {
+      return null;
+    }
+    List<SqlNode> bound = new ArrayList<>();
+    for (Parameters p : rows) {
+      bound.add(p.bind(row, zone, false));
+    }
+    insert.setOperand(2, SqlStdOperatorTable.VALUES.createCall(source.getParserPosition(), bound));
+    return insert;
+  }
+
+  private SqlNode bind(SqlNode node, ZoneId zone, boolean statement) {
     List<SqlDynamicParam> params = placeholders(node);
     if (params.size() != values.size()) {
       SqlParserPos pos =
@@ -186,12 +233,17 @@ public final class Parameters {
     if (params.isEmpty()) {
       return node;
     }
-    if (!node.isA(org.apache.calcite.sql.SqlKind.QUERY)
-        && node.getKind() != org.apache.calcite.sql.SqlKind.INSERT
-        && node.getKind() != org.apache.calcite.sql.SqlKind.EXPLAIN) {
+    if (statement
+        && !node.isA(org.apache.calcite.sql.SqlKind.QUERY)
+        && !node.isA(
+            java.util.EnumSet.of(
+                org.apache.calcite.sql.SqlKind.INSERT,
+                org.apache.calcite.sql.SqlKind.UPDATE,
+                org.apache.calcite.sql.SqlKind.DELETE,
+                org.apache.calcite.sql.SqlKind.EXPLAIN))) {
       throw new PositionedException(
           ErrorKind.VALIDATION,
-          "Parameters (?) are allowed in queries, INSERT and EXPLAIN only, not in "
+          "Parameters (?) are allowed in queries, INSERT, UPDATE, DELETE and EXPLAIN only, not in "
               + node.getKind(),
           params.get(0).getParserPosition());
     }
