@@ -489,7 +489,12 @@ public final class BridgeSession implements AutoCloseable {
   private static SqlNode bound(SqlNode node, StatementExecutor executor, String sql) {
     SqlNode out = executor.bind(node);
     if (out == node && sql.indexOf('?') >= 0) {
-      var params = Parameters.placeholders(node);
+      List<org.apache.calcite.sql.SqlDynamicParam> params;
+      try {
+        params = Parameters.placeholders(node);
+      } catch (RuntimeException notWalkable) {
+        return out; // a statement node the walk cannot enter holds no placeholder the parser made
+      }
       if (!params.isEmpty()) {
         Parameters.of(List.of()).bind(node, java.time.ZoneOffset.UTC);
       }
