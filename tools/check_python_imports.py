@@ -10,8 +10,9 @@ packages the importing module is itself inside (they are already initialised whe
 Layers, lowest first; a module may import modules of its own layer or of a lower one:
 
 1. leaves: ``_version``, ``errors``, ``_sql`` (identifier quoting), ``_types`` (SQL type
-   strings and Arrow types), ``_values`` (literal values on the wire), ``_interrupt`` (Ctrl-C
-   during a native call), ``_cdata`` (Arrow C streams from the JVM, released quietly at exit)
+   strings and Arrow types), ``_values`` (literal values on the wire), ``_params`` (query
+   parameters on the wire), ``_interrupt`` (Ctrl-C during a native call), ``_cdata`` (Arrow C
+   streams from the JVM, released quietly at exit)
 2. ``expressions``
 3. ``sources`` and everything under it
 4. the execution backends that run in this process: ``_duckdb``, ``_spark``
@@ -20,7 +21,7 @@ Layers, lowest first; a module may import modules of its own layer or of a lower
 7. ``table_api``
 8. ``environment``
 9. the package itself (``calcite_bridge/__init__.py``), ``cli``, ``shell``, ``script``,
-   ``__main__``, ``_cds``
+   ``__main__``, ``_cds``, ``dbapi`` (the PEP 249 module over environments)
 
 A module in no layer is reported, so a new module needs a place here. Run it with
 ``python tools/check_python_imports.py [PACKAGE_DIR]`` (``make lint`` does); it prints each
@@ -47,6 +48,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "calcite_bridge._sql",
             "calcite_bridge._types",
             "calcite_bridge._values",
+            "calcite_bridge._params",
             "calcite_bridge._interrupt",
             "calcite_bridge._cdata",
         ),
@@ -67,6 +69,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "calcite_bridge.script",
             "calcite_bridge.__main__",
             "calcite_bridge._cds",
+            "calcite_bridge.dbapi",
         ),
     ),
 ]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
 
+from ._params import encode_parameters
 from ._sql import quote_identifier
 from ._transport.session import Session
 from .config import Config, ConfigValue
@@ -82,25 +84,64 @@ class Environment:
         ``config``, raises ``ConfigError`` (docs/security.md)."""
         self.config.set("lock-config", "true")
 
-    def execute(self, sql: str, timeout: float | str | None = None) -> Result:
-        """Runs any statement (query, INSERT, DDL, SET, ...) and returns its rows. ``timeout``
-        (seconds, or a duration such as ``'30 s'``) overrides ``execution.timeout`` for it."""
+    def execute(
+        self,
+        sql: str,
+        params: Sequence[Any] | None = None,
+        timeout: float | str | None = None,
+    ) -> Result:
+        """Runs any statement (query, INSERT, DDL, SET, ...) and returns its rows. ``params``
+        are the values of its ``?`` placeholders, in order (queries and INSERT; see ``sql``).
+        ``timeout`` (seconds, or a duration such as ``'30 s'``) overrides ``execution.timeout``
+        for it."""
+        if isinstance(params, str | int | float) and timeout is None:  # execute(sql, timeout)
+            params, timeout = None, params
+        values = encode_parameters(params)
         try:
-            reader, kind = self._session.run(_text(sql), False, None, _duration(timeout))
+            reader, kind = self._session.run(
+                _text(sql), False, None, _duration(timeout), *_with(values)
+            )
         finally:
             self._settings_changed()  # a SET or RESET, perhaps
         return Result(reader, kind=kind, sql=sql, zone=self._zone)
 
     def sql(
-        self, sql: str, backend: str | None = None, timeout: float | str | None = None
+        self,
+        sql: str,
+        params: Sequence[Any] | None = None,
+        backend: str | None = None,
+        timeout: float | str | None = None,
     ) -> Result:
-        """Runs a query (SELECT, WITH, VALUES) and returns its rows. ``backend`` (``auto``, the
-        default, ``enumerable``, ``duckdb``, ``spark``) overrides ``execution.backend`` for this
-        query; ``timeout`` (seconds, or a duration such as ``'30 s'``) overrides
-        ``execution.timeout``: past it, planning, running or reading the rows raises
-        ``TimeoutError`` and the work stops."""
-        reader, kind = self._session.run(_text(sql), True, backend, _duration(timeout))
+        """Runs a query (SELECT, WITH, VALUES) and returns its rows. ``params`` are the values of
+        its ``?`` placeholders, in order: each is bound as a typed literal (never as SQL text),
+        typed as a literal of it would be (int INT or BIGINT, str STRING, datetime TIMESTAMP or,
+        with a zone, TIMESTAMP_LTZ, list ARRAY, dict MAP, tuple ROW, ...); a wrong count or a
+        value of no SQL type is a ``SqlValidationError`` at the placeholder. ``backend``
+        (``auto``, the default, ``enumerable``, ``duckdb``, ``spark``) overrides
+        ``execution.backend`` for this query; ``timeout`` (seconds, or a duration such as
+        ``'30 s'``) overrides ``execution.timeout``: past it, planning, running or reading the
+        rows raises ``TimeoutError`` and the work stops."""
+        if isinstance(params, str) and backend is None:  # sql(sql, backend), as before
+            params, backend = None, params
+        values = encode_parameters(params)
+        reader, kind = self._session.run(
+            _text(sql), True, backend, _duration(timeout), *_with(values)
+        )
         return Result(reader, kind=kind, sql=sql, zone=self._zone)
+
+    def _execute_batch(self, sql: str, rows: Sequence[Sequence[Any]]) -> int | None:
+        """Runs an ``INSERT ... VALUES (?, ...)`` of one row once for all ``rows`` of values:
+        one statement, planned once; returns the rows inserted. None for any other statement
+        (or a gateway's environment): the caller runs it once per row."""
+        run_batch = getattr(self._session, "run_batch", None)
+        if run_batch is None:
+            return None
+        encoded = "[" + ",".join(str(encode_parameters(r)) for r in rows) + "]"
+        reader = run_batch(_text(sql), encoded)
+        if reader is None:
+            return None
+        table = reader.read_all()
+        return int(table.column(0)[0].as_py()) if table.num_rows else 0
 
     def execute_script(self, sql: str) -> int:
         """Runs every statement of ``sql`` (separated by ``;``); returns how many ran."""
@@ -112,17 +153,30 @@ class Environment:
             self._scripts -= 1
             self._settings_changed()
 
-    def explain(self, sql: str, format: str = "text", backend: str | None = None) -> str:
+    def explain(
+        self,
+        sql: str,
+        params: Sequence[Any] | None = None,
+        format: str = "text",
+        backend: str | None = None,
+    ) -> str:
         """The optimized plan of a query or INSERT, as ``text``, ``json`` or ``dot``: for a
-        query a backend runs, the backend, the SQL it runs and the scans it reads."""
+        query a backend runs, the backend, the SQL it runs and the scans it reads. With
+        ``params``, the plan of the statement with those values bound to its ``?``
+        placeholders (a value offered to a source as a filter shows there); without them, the
+        plan shows the placeholders."""
+        if isinstance(params, str):  # explain(sql, format), as before
+            format = params
+            params = None
         if format not in _FORMATS:
             raise ConfigError(f"Unknown explain format {format!r}; expected one of {_FORMATS}")
-        text = self._session.explain(_text(sql), format, backend)
+        values = encode_parameters(params)
+        text = self._session.explain(_text(sql), format, backend, *_with(values))
         wanted = backend or self.config.get("execution.backend")
         if format == "text" and str(wanted).lower() == "spark" and text.startswith("Spark("):
             spark_explain = getattr(self._session, "spark_explain", None)
             if spark_explain is not None:
-                text += "\n\nSpark's plan:\n" + spark_explain(sql)
+                text += "\n\nSpark's plan:\n" + spark_explain(sql, *_with(values))
         return text
 
     def to_spark(self, sql: str) -> Any:
@@ -134,8 +188,23 @@ class Environment:
         return to_spark(_text(sql))
 
     def validate(self, sql: str) -> pa.Schema:
-        """Validates a query and returns the schema of its result, without running it."""
-        return self._session.validate(_text(sql))
+        """Validates a query and returns the schema of its result, without running it. A query
+        with ``?`` placeholders is validated with their types inferred from where they stand
+        (``a < ?`` takes ``a``'s type), and the schema's metadata ``parameters`` lists them:
+        a JSON list of ``{"index", "type", "nullable", "line", "column"}``."""
+        text = _text(sql)
+        schema = self._session.validate(text)
+        if "?" in text:
+            found = self._session.parameter_types(text)
+            if found != "[]":
+                schema = schema.with_metadata({**(schema.metadata or {}), b"parameters": found})
+        return schema
+
+    def parameter_types(self, sql: str) -> list[dict[str, Any]]:
+        """The ``?`` placeholders of a query, in order, with the types inferred for them:
+        ``{"index", "type", "nullable", "line", "column"}`` each (``validate`` puts the same
+        list in its schema's metadata)."""
+        return list(json.loads(self._session.parameter_types(_text(sql))))
 
     def describe(self, table: str) -> list[ColumnInfo]:
         """Every column of ``table`` with its kind, metadata key and expression."""
@@ -197,6 +266,12 @@ class Environment:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _with(values: str | None) -> tuple[str, ...]:
+    """The parameters argument of a session call: none at all for a statement without them,
+    so that a session of a gateway that predates parameters still answers it."""
+    return () if values is None else (values,)
 
 
 def _text(sql: str) -> str:

@@ -346,9 +346,20 @@ class Py4JSession:
         return first[:end].decode(), memoryview(first)[end + 1 :], statement
 
     def run(
-        self, sql: str, query_only: bool, backend: str | None = None, timeout: str | None = None
+        self,
+        sql: str,
+        query_only: bool,
+        backend: str | None = None,
+        timeout: str | None = None,
+        params: str | None = None,
     ) -> tuple[pa.RecordBatchReader, str]:
-        if timeout is not None:
+        args: tuple[Any, ...]
+        if params is not None:
+            args = (sql, backend, timeout, params) if query_only else (sql, timeout, params)
+            header, body, statement = self._start(
+                "queryWithParameters" if query_only else "executeWithParameters", *args, sql=sql
+            )
+        elif timeout is not None:
             args = (sql, backend, timeout) if query_only else (sql, timeout)
             header, body, statement = self._start(
                 "query" if query_only else "execute", *args, sql=sql
@@ -372,9 +383,17 @@ class Py4JSession:
         _, body, _ = self._start("validate", sql, sql=sql)
         return pa.ipc.open_stream(pa.py_buffer(body)).schema
 
-    def explain(self, sql: str, format: str, backend: str | None = None) -> str:
+    def explain(
+        self, sql: str, format: str, backend: str | None = None, params: str | None = None
+    ) -> str:
+        if params is not None:
+            started = self._call("explainWithParameters", sql, format, backend, params, sql=sql)
+            return self._answer(started, sql).decode()
         args = (sql, format) if backend is None else (sql, format, backend)
         return self._answer(self._call("explain", *args, sql=sql), sql).decode()
+
+    def parameter_types(self, sql: str) -> str:
+        return self._answer(self._call("parameterTypes", sql, sql=sql), sql).decode()
 
     def execute_script(self, sql: str) -> int:
         return int(self._answer(self._call("executeScript", sql, sql=sql), sql).decode())

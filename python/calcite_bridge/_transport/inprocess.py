@@ -79,13 +79,25 @@ class JPypeSession:
         return self._spark
 
     def run(
-        self, sql: str, query_only: bool, backend: str | None = None, timeout: str | None = None
+        self,
+        sql: str,
+        query_only: bool,
+        backend: str | None = None,
+        timeout: str | None = None,
+        params: str | None = None,
     ) -> tuple[pa.RecordBatchReader, str]:
         java = self._java
         # A cached plan runs on this thread: handing it to a worker costs more than it does.
-        handle = jvm.call(java.queryCached, sql, backend, timeout, sql=sql) if query_only else None
+        cached = query_only and params is None
+        handle = jvm.call(java.queryCached, sql, backend, timeout, sql=sql) if cached else None
         if handle is None:
-            if query_only:
+            if params is not None:
+                pending = (
+                    java.queryWithParameters(sql, backend, timeout, params)
+                    if query_only
+                    else java.executeWithParameters(sql, timeout, params)
+                )
+            elif query_only:
                 pending = java.query(sql, backend, timeout)
             else:
                 pending = java.execute(sql, timeout)
@@ -110,6 +122,14 @@ class JPypeSession:
                 backend_sql, scans, schema, sql, self._sandbox(), deadline, limit, threads
             )
         return table.to_reader(), kind
+
+    def run_batch(self, sql: str, rows: str) -> pa.RecordBatchReader | None:
+        """Runs an ``INSERT ... VALUES (?, ...)`` of one row with every row of ``rows`` as one
+        statement; None for any other statement, which the caller runs once per row."""
+        handle = jvm.wait(self._java.executeBatchWithParameters(sql, None, rows), sql)
+        if handle is None:
+            return None
+        return _import_stream(handle)
 
     def _scans(
         self, handle: Any
@@ -145,18 +165,24 @@ class JPypeSession:
             handle.close()
         return scans, schema, backend_sql, deadline
 
-    def _spark_handle(self, sql: str) -> tuple[list[_spark.Scan], str]:
+    def _spark_handle(self, sql: str, params: str | None = None) -> tuple[list[_spark.Scan], str]:
         """The scans and the Spark SQL of the query ``sql`` planned for the spark backend."""
-        handle = jvm.wait(self._java.query(sql, "spark", None), sql)
+        java = self._java
+        pending = (
+            java.query(sql, "spark", None)
+            if params is None
+            else java.queryWithParameters(sql, "spark", None, params)
+        )
+        handle = jvm.wait(pending, sql)
         if str(handle.backend()) != "spark":  # nothing left to run: the scan is the result
             handle.close()
             raise _spark_unsupported(sql)
         scans, _, backend_sql, _ = self._scans(handle)
         return scans, backend_sql
 
-    def spark_explain(self, sql: str) -> str:
+    def spark_explain(self, sql: str, params: str | None = None) -> str:
         """Spark's physical plan of the query ``sql`` on the spark backend."""
-        scans, backend_sql = self._spark_handle(sql)
+        scans, backend_sql = self._spark_handle(sql, params)
         zone = self.get_config("table.local-time-zone")
         return _spark.explain(self._spark_runner(), backend_sql, scans, zone)
 
@@ -178,12 +204,20 @@ class JPypeSession:
     def validate(self, sql: str) -> pa.Schema:
         return _import_stream(jvm.wait(self._java.validate(sql), sql)).schema
 
-    def explain(self, sql: str, format: str, backend: str | None = None) -> str:
+    def explain(
+        self, sql: str, format: str, backend: str | None = None, params: str | None = None
+    ) -> str:
         java = self._java
-        pending = (
-            java.explain(sql, format) if backend is None else java.explain(sql, format, backend)
-        )
+        if params is not None:
+            pending = java.explainWithParameters(sql, format, backend, params)
+        elif backend is None:
+            pending = java.explain(sql, format)
+        else:
+            pending = java.explain(sql, format, backend)
         return str(jvm.wait(pending, sql))
+
+    def parameter_types(self, sql: str) -> str:
+        return str(jvm.wait(self._java.parameterTypes(sql), sql))
 
     def execute_script(self, sql: str) -> int:
         return int(jvm.wait(self._java.executeScript(sql), sql))

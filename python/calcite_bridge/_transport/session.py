@@ -19,16 +19,28 @@ class Session(Protocol):
     """One catalog and configuration in the JVM. Every failure is an ``errors.Error``."""
 
     def run(
-        self, sql: str, query_only: bool, backend: str | None = None, timeout: str | None = None
+        self,
+        sql: str,
+        query_only: bool,
+        backend: str | None = None,
+        timeout: str | None = None,
+        params: str | None = None,
     ) -> tuple[pa.RecordBatchReader, str]:
         """Runs a statement: its rows, and what ran (``query``, ``insert``, ``ddl``, ...).
         ``backend`` overrides ``execution.backend`` for a query, ``timeout`` (a duration such
-        as ``'30 s'``) ``execution.timeout`` for this statement."""
+        as ``'30 s'``) ``execution.timeout`` for this statement; ``params`` are the values of
+        its ``?`` placeholders (``_params.encode_parameters``)."""
         ...
 
     def validate(self, sql: str) -> pa.Schema: ...
 
-    def explain(self, sql: str, format: str, backend: str | None = None) -> str: ...
+    def explain(
+        self, sql: str, format: str, backend: str | None = None, params: str | None = None
+    ) -> str: ...
+
+    def parameter_types(self, sql: str) -> str:
+        """The placeholders of a query with their inferred types, as a JSON list."""
+        ...
 
     def execute_script(self, sql: str) -> int: ...
 

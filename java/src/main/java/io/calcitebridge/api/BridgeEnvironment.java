@@ -197,6 +197,61 @@ public final class BridgeEnvironment implements AutoCloseable {
     return Calls.rows(session.query(sql, null, millis(timeout)));
   }
 
+  /**
+   * Runs a query whose {@code ?} placeholders take {@code params}, in order. Each value is bound as
+   * a typed literal, never as SQL text, typed as a literal of it would be: {@link Integer} {@code
+   * INT}, {@link Long} {@code BIGINT} (or {@code INT} when it fits), {@link java.math.BigDecimal}
+   * {@code DECIMAL}, {@link Double} {@code DOUBLE}, {@link String} {@code STRING}, {@code byte[]}
+   * {@code BYTES}, {@link java.time.LocalDate} {@code DATE}, {@link java.time.LocalTime} {@code
+   * TIME}, {@link java.time.LocalDateTime} {@code TIMESTAMP}, {@link java.time.Instant} {@code
+   * TIMESTAMP_LTZ}, {@link java.time.Duration} {@code INTERVAL DAY TO SECOND}, a {@link List}
+   * {@code ARRAY}, a {@link Map} {@code MAP}, an {@code Object[]} {@code ROW}, null {@code NULL}.
+   *
+   * @param sql one query
+   * @param params the values of its placeholders
+   * @return its rows, which the caller reads and closes
+   * @throws BridgeException of kind {@code VALIDATION} at the placeholder for a wrong count of
+   *     values or a value of no SQL type, or when the query fails
+   */
+  public ArrowReader sql(String sql, List<?> params) {
+    return Calls.rows(
+        session.query(sql, null, null, io.calcitebridge.statement.Parameters.of(params)));
+  }
+
+  /**
+   * Runs any statement whose {@code ?} placeholders take {@code params}, in order (a query or an
+   * {@code INSERT}; see {@link #sql(String, List)}).
+   *
+   * @param sql one statement
+   * @param params the values of its placeholders
+   * @return its rows, which the caller reads and closes
+   * @throws BridgeException as {@link #sql(String, List)} does
+   */
+  public ArrowReader execute(String sql, List<?> params) {
+    return Calls.rows(session.execute(sql, null, io.calcitebridge.statement.Parameters.of(params)));
+  }
+
+  /**
+   * The optimized plan of a query or {@code INSERT} with {@code params} bound to its {@code ?}
+   * placeholders: a value a source takes as a filter shows in its scan.
+   *
+   * @param sql the statement
+   * @param format {@code text}, {@code json} or {@code dot}
+   * @param params the values of its placeholders
+   * @return the plan in that format
+   * @throws BridgeException as {@link #explain(String, String)} and {@link #sql(String, List)} do
+   */
+  public String explain(String sql, String format, List<?> params) {
+    if (format == null || !FORMATS.contains(format.toLowerCase(Locale.ROOT))) {
+      throw new BridgeException(
+          BridgeException.Kind.CONFIG,
+          "Unknown explain format '" + format + "'; expected one of " + FORMATS,
+          null);
+    }
+    return Calls.await(
+        session.explain(sql, format, null, io.calcitebridge.statement.Parameters.of(params)));
+  }
+
   private static String millis(java.time.Duration timeout) {
     if (timeout.isNegative()) {
       throw new IllegalArgumentException("timeout must not be negative: " + timeout);

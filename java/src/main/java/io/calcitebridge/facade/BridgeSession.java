@@ -12,6 +12,7 @@ import io.calcitebridge.errors.Stop;
 import io.calcitebridge.plan.PlannerContext;
 import io.calcitebridge.statement.ArrowResults;
 import io.calcitebridge.statement.Limits;
+import io.calcitebridge.statement.Parameters;
 import io.calcitebridge.statement.RowSet;
 import io.calcitebridge.statement.SessionConfig;
 import io.calcitebridge.statement.SessionState;
@@ -74,6 +75,26 @@ public final class BridgeSession implements AutoCloseable {
     return Workers.submit(cancel -> run(sql, cancel, false), timeoutMillis(timeout));
   }
 
+  /**
+   * As {@link #execute(String, String)}, with {@code parameters} bound to the statement's {@code ?}
+   * placeholders in order (null: it has none).
+   */
+  public Pending<StatementResult> execute(
+      String sql, @Nullable String timeout, @Nullable Parameters parameters) {
+    return Workers.submit(
+        cancel -> run(sql, cancel, false, null, parameters), timeoutMillis(timeout));
+  }
+
+  /**
+   * As {@link #execute(String, String, Parameters)}, the parameters as Python sends them (a JSON
+   * list, see {@link Parameters#fromJson}).
+   */
+  public Pending<StatementResult> executeWithParameters(
+      String sql, @Nullable String timeout, @Nullable String parameters) {
+    Parameters values = translated(() -> Parameters.fromJson(parameters));
+    return execute(sql, timeout, values);
+  }
+
   /** Runs a query ({@code SELECT}, {@code WITH}, {@code VALUES}); anything else is an error. */
   public Pending<StatementResult> query(String sql) {
     return query(sql, null);
@@ -95,6 +116,26 @@ public final class BridgeSession implements AutoCloseable {
   public Pending<StatementResult> query(
       String sql, @Nullable String backend, @Nullable String timeout) {
     return Workers.submit(cancel -> run(sql, cancel, true, backend), timeoutMillis(timeout));
+  }
+
+  /**
+   * As {@link #query(String, String, String)}, with {@code parameters} bound to the query's {@code
+   * ?} placeholders in order (null: it has none).
+   */
+  public Pending<StatementResult> query(
+      String sql,
+      @Nullable String backend,
+      @Nullable String timeout,
+      @Nullable Parameters parameters) {
+    return Workers.submit(
+        cancel -> run(sql, cancel, true, backend, parameters), timeoutMillis(timeout));
+  }
+
+  /** As {@link #query(String, String, String, Parameters)}, the parameters as JSON. */
+  public Pending<StatementResult> queryWithParameters(
+      String sql, @Nullable String backend, @Nullable String timeout, @Nullable String parameters) {
+    Parameters values = translated(() -> Parameters.fromJson(parameters));
+    return query(sql, backend, timeout, values);
   }
 
   /** Milliseconds of {@code timeout}, or of the environment's {@code execution.timeout}. */
@@ -190,6 +231,70 @@ public final class BridgeSession implements AutoCloseable {
         timeoutMillis(null));
   }
 
+  /**
+   * Runs an {@code INSERT ... VALUES (?, ...)} of one row once with every row of {@code rows} (a
+   * JSON list of parameter lists): one statement of all the rows, planned once. Its result is null
+   * for any other statement, which the caller then runs once per row.
+   */
+  public Pending<@Nullable StatementResult> executeBatchWithParameters(
+      String sql, @Nullable String timeout, String rows) {
+    List<Parameters> values = translated(() -> Parameters.rowsFromJson(rows));
+    return Workers.submit(
+        cancel -> {
+          MemoryGuard.limit(cancel, config.memoryLimitBytes());
+          SqlNode batch = Parameters.batch(parse(sql), values, config.timeZone().toZoneId());
+          if (batch == null) {
+            return null;
+          }
+          return result(new StatementExecutor(state, cancel).execute(batch, sql), cancel);
+        },
+        timeoutMillis(timeout));
+  }
+
+  /** As {@link #explain(String, String, String)}, with {@code parameters} bound. */
+  public Pending<String> explain(
+      String sql, String format, @Nullable String backend, @Nullable Parameters parameters) {
+    return Workers.submit(
+        cancel ->
+            planning(
+                cancel,
+                () -> {
+                  StatementExecutor executor =
+                      new StatementExecutor(state, cancel)
+                          .withBackend(backend)
+                          .withParameters(parameters);
+                  return executor.explain(sql, () -> parse(sql), format);
+                }),
+        timeoutMillis(null));
+  }
+
+  /** As {@link #explain(String, String, String, Parameters)}, the parameters as JSON. */
+  public Pending<String> explainWithParameters(
+      String sql, String format, @Nullable String backend, @Nullable String parameters) {
+    Parameters values = translated(() -> Parameters.fromJson(parameters));
+    return explain(sql, format, backend, values);
+  }
+
+  /**
+   * The types the validator infers for the {@code ?} placeholders of a query, as a JSON list of
+   * {@code {"index", "type", "nullable", "line", "column"}}; empty for a query without any.
+   */
+  public Pending<String> parameterTypes(String sql) {
+    return Workers.submit(
+        cancel -> {
+          SqlNode node = requireQuery(parse(sql));
+          var params = Parameters.placeholders(node);
+          if (params.isEmpty()) {
+            return "[]";
+          }
+          var planner = new io.calcitebridge.plan.QueryPlanner(context);
+          planner.validate(node);
+          var validator = planner.validator();
+          return Parameters.describe(params, p -> validator.getValidatedNodeTypeIfKnown(p));
+        },
+        timeoutMillis(null));
+  }
+
   /** Validates a query; returns the address of an exported Arrow schema of its result. */
   public Pending<StatementResult> validate(String sql) {
     return Workers.submit(
@@ -269,14 +374,24 @@ public final class BridgeSession implements AutoCloseable {
 
   private StatementResult run(
       String sql, AtomicBoolean cancel, boolean queryOnly, @Nullable String backend) {
+    return run(sql, cancel, queryOnly, backend, null);
+  }
+
+  private StatementResult run(
+      String sql,
+      AtomicBoolean cancel,
+      boolean queryOnly,
+      @Nullable String backend,
+      @Nullable Parameters parameters) {
     MemoryGuard.limit(cancel, config.memoryLimitBytes());
-    StatementExecutor executor = new StatementExecutor(state, cancel).withBackend(backend);
+    StatementExecutor executor =
+        new StatementExecutor(state, cancel).withBackend(backend).withParameters(parameters);
     RowSet rows = executor.cachedQuery(sql);
     if (rows == null) {
       // Parsing counts towards planning: a huge statement takes long to parse too.
       Deadlines.Deadline planning = planningDeadline(cancel);
       try {
-        SqlNode node = parse(sql);
+        SqlNode node = bound(parse(sql), executor, sql);
         if (queryOnly) {
           requireQuery(node);
         }
@@ -365,6 +480,26 @@ public final class BridgeSession implements AutoCloseable {
     } catch (SqlParseException e) {
       throw Errors.translateParse(e, sql);
     }
+  }
+
+  /**
+   * {@code node} with the executor's parameters bound; without parameters, a statement with {@code
+   * ?} placeholders fails at the first one, as no value was given.
+   */
+  private static SqlNode bound(SqlNode node, StatementExecutor executor, String sql) {
+    SqlNode out = executor.bind(node);
+    if (out == node && sql.indexOf('?') >= 0) {
+      List<org.apache.calcite.sql.SqlDynamicParam> params;
+      try {
+        params = Parameters.placeholders(node);
+      } catch (RuntimeException notWalkable) {
+        return out; // a statement node the walk cannot enter holds no placeholder the parser made
+      }
+      if (!params.isEmpty()) {
+        Parameters.of(List.of()).bind(node, java.time.ZoneOffset.UTC);
+      }
+    }
+    return out;
   }
 
   private List<SqlNode> parseAll(String sql) {

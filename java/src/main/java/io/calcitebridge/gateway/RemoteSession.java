@@ -65,6 +65,29 @@ public final class RemoteSession implements AutoCloseable {
     return start(() -> session.execute(sql, timeout));
   }
 
+  /**
+   * Runs a query with {@code parameters} (a JSON list, see {@link
+   * io.calcitebridge.statement.Parameters#fromJson}) bound to its {@code ?} placeholders.
+   */
+  public long queryWithParameters(String sql, String backend, String timeout, String parameters) {
+    return start(() -> session.queryWithParameters(sql, backend, timeout, parameters));
+  }
+
+  /** Runs any statement with {@code parameters} bound to its {@code ?} placeholders. */
+  public long executeWithParameters(String sql, String timeout, String parameters) {
+    return start(() -> session.executeWithParameters(sql, timeout, parameters));
+  }
+
+  /** The plan of a statement with {@code parameters} bound; its answer is the plan's text. */
+  public long explainWithParameters(String sql, String format, String backend, String parameters) {
+    return start(() -> session.explainWithParameters(sql, format, backend, parameters));
+  }
+
+  /** The types inferred for a query's {@code ?} placeholders; its answer is a JSON list. */
+  public long parameterTypes(String sql) {
+    return start(() -> session.parameterTypes(sql));
+  }
+
   /** Validates a query; its answer is an IPC stream of the result's schema, without batches. */
   public long validate(String sql) {
     return start(() -> session.validate(sql));

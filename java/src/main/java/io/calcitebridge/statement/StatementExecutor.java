@@ -62,6 +62,7 @@ public final class StatementExecutor {
   private PlanCache.@Nullable Key cacheKey;
   private org.apache.calcite.sql.SqlExplainLevel explainLevel =
       org.apache.calcite.sql.SqlExplainLevel.EXPPLAN_ATTRIBUTES;
+  private @Nullable Parameters parameters;
   private final List<QueryPlanner> planners = new ArrayList<>();
 
   public StatementExecutor(SessionState session, AtomicBoolean cancel) {
@@ -243,6 +244,26 @@ public final class StatementExecutor {
     return rel instanceof BridgeTableScan;
   }
 
+  /**
+   * Binds {@code values} to the statement's {@code ?} placeholders (null: it has none); a statement
+   * with parameters is neither looked up in nor stored into the plan cache.
+   */
+  public StatementExecutor withParameters(@Nullable Parameters values) {
+    this.parameters = values;
+    return this;
+  }
+
+  /**
+   * {@code node} with the parameters bound to its placeholders (checked even when there are none).
+   */
+  public SqlNode bind(SqlNode node) {
+    Parameters values = parameters;
+    if (values == null) {
+      return node;
+    }
+    return values.bind(node, config.timeZone().toZoneId());
+  }
+
   /** The SQL text the statement came from, so that field discovery can re-read it. */
   public StatementExecutor withSql(String text) {
     this.sql = text;
@@ -257,7 +278,7 @@ public final class StatementExecutor {
     }
     return () -> {
       try {
-        SqlNode n = context.parseStatement(text);
+        SqlNode n = bind(context.parseStatement(text));
         return n instanceof SqlExplain ? ((SqlExplain) n).getExplicandum() : n;
       } catch (org.apache.calcite.sql.parser.SqlParseException e) {
         throw new IllegalStateException(e);
@@ -282,6 +303,9 @@ public final class StatementExecutor {
    * scans here.
    */
   public @Nullable RowSet cachedQuery(String text, boolean translatedOnly) {
+    if (parameters != null) {
+      return null;
+    }
     cacheKey = session.planCache().key("query", text, backend());
     QueryPlan plan = cacheKey == null ? null : session.planCache().get(cacheKey, QueryPlan.class);
     if (plan == null || (translatedOnly && plan.translation() == null)) {
@@ -389,15 +413,17 @@ public final class StatementExecutor {
    */
   public String explain(String text, java.util.function.Supplier<SqlNode> parse, String format) {
     PlanCache.Key key =
-        session
-            .planCache()
-            .key("explain " + format.toLowerCase(java.util.Locale.ROOT), text, backend());
+        parameters != null
+            ? null
+            : session
+                .planCache()
+                .key("explain " + format.toLowerCase(java.util.Locale.ROOT), text, backend());
     String cached = key == null ? null : session.planCache().get(key, String.class);
     if (cached != null) {
       return cached;
     }
     this.sql = text;
-    String plan = explain(parse.get(), format);
+    String plan = explain(bind(parse.get()), format);
     cache(key, plan);
     return plan;
   }

@@ -1,0 +1,485 @@
+package io.calcitebridge.statement;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.calcitebridge.errors.ErrorKind;
+import io.calcitebridge.errors.PositionedException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.util.SqlShuttle;
+import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.TimeString;
+import org.apache.calcite.util.TimestampString;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The values of a statement's {@code ?} placeholders (positional, in the order they appear). Each
+ * value replaces its placeholder in the parsed statement as a typed literal node (or an {@code
+ * ARRAY[...]}, {@code MAP[...]}, {@code ROW(...)} of them): never as SQL text, so a value cannot
+ * change the statement. A value has the type a literal of it has: an integer is {@code INT} when it
+ * fits, else {@code BIGINT} or {@code DECIMAL}; a string {@code CHAR(n)}; a {@link LocalDateTime}
+ * {@code TIMESTAMP}, an {@link Instant} {@code TIMESTAMP_LTZ}; a {@link Duration} {@code INTERVAL
+ * DAY TO SECOND}; a {@link List} an {@code ARRAY}, a {@link Map} a {@code MAP}, an {@code Object[]}
+ * a {@code ROW}.
+ */
+public final class Parameters {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final List<@Nullable Object> values;
+
+  private Parameters(List<@Nullable Object> values) {
+    this.values = values;
+  }
+
+  /** The values, in the order of the placeholders. */
+  public static Parameters of(List<?> values) {
+    return new Parameters(Collections.unmodifiableList(new ArrayList<@Nullable Object>(values)));
+  }
+
+  /** How many values there are. */
+  public int size() {
+    return values.size();
+  }
+
+  /**
+   * The values Python sends: a JSON list of {@code {"t": type, "v": value}} (see {@code
+   * calcite_bridge/_params.py}), or null for a statement without parameters.
+   */
+  public static @Nullable Parameters fromJson(@Nullable String json) {
+    if (json == null) {
+      return null;
+    }
+    return of(read(json));
+  }
+
+  /** Rows of values, as Python sends them for a batch: a JSON list of {@link #fromJson} lists. */
+  public static List<Parameters> rowsFromJson(String json) {
+    List<Parameters> rows = new ArrayList<>();
+    for (JsonNode row : read(json)) {
+      rows.add(of(row));
+    }
+    return rows;
+  }
+
+  private static JsonNode read(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("Malformed parameters: " + e.getMessage(), e);
+    }
+  }
+
+  private static Parameters of(JsonNode list) {
+    List<@Nullable Object> out = new ArrayList<>();
+    for (JsonNode item : list) {
+      out.add(decode(item));
+    }
+    return new Parameters(Collections.unmodifiableList(out));
+  }
+
+  private static @Nullable Object decode(JsonNode item) {
+    String type = item.get("t").asText();
+    JsonNode v = item.get("v");
+    switch (type) {
+      case "NULL":
+        return null;
+      case "BOOLEAN":
+        return v.asBoolean();
+      case "INTEGER":
+        return new BigInteger(v.asText());
+      case "DECIMAL":
+        return new BigDecimal(v.asText());
+      case "DOUBLE":
+        return Double.valueOf(v.asText());
+      case "STRING":
+        return v.asText();
+      case "BYTES":
+        return Base64.getDecoder().decode(v.asText());
+      case "DATE":
+        return LocalDate.parse(v.asText());
+      case "TIME":
+        return LocalTime.parse(v.asText());
+      case "TIMESTAMP":
+        return LocalDateTime.parse(v.asText());
+      case "TIMESTAMP_LTZ":
+        return Instant.parse(v.asText());
+      case "INTERVAL":
+        return Duration.ofSeconds(0, 1000L * Long.parseLong(v.asText()));
+      case "ARRAY":
+        {
+          List<@Nullable Object> elements = new ArrayList<>();
+          v.forEach(e -> elements.add(decode(e)));
+          return elements;
+        }
+      case "MAP":
+        {
+          Map<@Nullable Object, @Nullable Object> map = new LinkedHashMap<>();
+          v.forEach(e -> map.put(decode(e.get(0)), decode(e.get(1))));
+          return map;
+        }
+      case "ROW":
+        {
+          List<@Nullable Object> fields = new ArrayList<>();
+          v.forEach(e -> fields.add(decode(e)));
+          return new Row(fields.toArray());
+        }
+      default:
+        return new Unbindable(v == null ? type : v.asText());
+    }
+  }
+
+  /** A ROW value that came from Python (a tuple). */
+  private record Row(@Nullable Object[] fields) {}
+
+  /** A value Python could not send as any SQL type; binding it fails at its placeholder. */
+  private record Unbindable(String description) {}
+
+  /** The placeholders of {@code node}, in the order of their index. */
+  public static List<SqlDynamicParam> placeholders(SqlNode node) {
+    List<SqlDynamicParam> found = new ArrayList<>();
+    node.accept(
+        new SqlShuttle() {
+          @Override
+          public SqlNode visit(SqlDynamicParam param) {
+            found.add(param);
+            return param;
+          }
+        });
+    found.sort(java.util.Comparator.comparingInt(SqlDynamicParam::getIndex));
+    return found;
+  }
+
+  /**
+   * {@code node} with each placeholder replaced by its value; a count that differs from the
+   * placeholders' fails at the first placeholder without a value (or the last one, with too many
+   * values), and so does a value that cannot be bound, at its own. {@code zone} is the session time
+   * zone, in which an {@link Instant} becomes a {@code TIMESTAMP_LTZ}.
+   */
+  public SqlNode bind(SqlNode node, ZoneId zone) {
+    return bind(node, zone, true);
+  }
+
+  /**
+   * An {@code INSERT ... VALUES (?, ...)} of one row with every placeholder in that row, made an
+   * {@code INSERT} of one row per element of {@code rows}, each bound to its values: one statement,
+   * planned once, for a whole batch. Null for any other statement, which then runs once per row.
+   */
+  public static @Nullable SqlNode batch(SqlNode node, List<Parameters> rows, ZoneId zone) {
+    if (!(node instanceof org.apache.calcite.sql.SqlInsert insert) || rows.isEmpty()) {
+      return null;
+    }
+    SqlNode source = insert.getSource();
+    if (source.getKind() != org.apache.calcite.sql.SqlKind.VALUES
+        || !(source instanceof org.apache.calcite.sql.SqlCall values)
+        || values.operandCount() != 1) {
+      return null;
+    }
+    SqlNode row = values.operand(0);
+    int inRow = placeholders(row).size();
+    if (inRow == 0 || inRow != placeholders(node).size()) {
+      return null;
+    }
+    List<SqlNode> bound = new ArrayList<>();
+    for (Parameters p : rows) {
+      bound.add(p.bind(row, zone, false));
+    }
+    insert.setOperand(2, SqlStdOperatorTable.VALUES.createCall(source.getParserPosition(), bound));
+    return insert;
+  }
+
+  private SqlNode bind(SqlNode node, ZoneId zone, boolean statement) {
+    List<SqlDynamicParam> params = placeholders(node);
+    if (params.size() != values.size()) {
+      SqlParserPos pos =
+          params.isEmpty()
+              ? node.getParserPosition()
+              : params.get(Math.min(values.size(), params.size() - 1)).getParserPosition();
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "The statement has "
+              + count(params.size(), "parameter")
+              + " (?) but "
+              + count(values.size(), "value")
+              + (values.size() == 1 ? " was" : " were")
+              + " given",
+          pos);
+    }
+    if (params.isEmpty()) {
+      return node;
+    }
+    if (statement
+        && !node.isA(org.apache.calcite.sql.SqlKind.QUERY)
+        && !node.isA(
+            java.util.EnumSet.of(
+                org.apache.calcite.sql.SqlKind.INSERT,
+                org.apache.calcite.sql.SqlKind.UPDATE,
+                org.apache.calcite.sql.SqlKind.DELETE,
+                org.apache.calcite.sql.SqlKind.EXPLAIN))) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "Parameters (?) are allowed in queries, INSERT, UPDATE, DELETE and EXPLAIN only, not in "
+              + node.getKind(),
+          params.get(0).getParserPosition());
+    }
+    SqlNode[] bound = new SqlNode[params.size()];
+    for (SqlDynamicParam p : params) {
+      bound[p.getIndex()] = literal(values.get(p.getIndex()), p.getIndex() + 1, p, zone);
+    }
+    SqlNode out =
+        node.accept(
+            new SqlShuttle() {
+              @Override
+              public SqlNode visit(SqlDynamicParam param) {
+                return bound[param.getIndex()];
+              }
+            });
+    return java.util.Objects.requireNonNull(out);
+  }
+
+  private static String count(int n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
+  }
+
+  private static SqlNode literal(
+      @Nullable Object value, int number, SqlDynamicParam param, ZoneId zone) {
+    SqlParserPos pos = param.getParserPosition();
+    try {
+      return node(value, pos, zone);
+    } catch (IllegalArgumentException | java.time.DateTimeException e) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION, "Parameter " + number + " cannot be bound: " + e.getMessage(), pos);
+    }
+  }
+
+  private static SqlNode node(@Nullable Object value, SqlParserPos pos, ZoneId zone) {
+    if (value == null) {
+      return SqlLiteral.createNull(pos);
+    }
+    if (value instanceof Boolean b) {
+      return SqlLiteral.createBoolean(b, pos);
+    }
+    if (value instanceof Integer
+        || value instanceof Long
+        || value instanceof Short
+        || value instanceof Byte
+        || value instanceof BigInteger) {
+      BigInteger i = new BigInteger(value.toString());
+      if (i.abs().toString().length() > 38) {
+        throw new IllegalArgumentException(
+            "the integer " + i + " has more than 38 digits, the most a DECIMAL holds");
+      }
+      return exact(new BigDecimal(i), pos);
+    }
+    if (value instanceof BigDecimal d) {
+      if (d.precision() > 38) {
+        throw new IllegalArgumentException(
+            "the decimal " + d.toPlainString() + " has more than 38 digits");
+      }
+      return exact(d, pos);
+    }
+    if (value instanceof Double || value instanceof Float) {
+      double d = ((Number) value).doubleValue();
+      if (!Double.isFinite(d)) {
+        String text = Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity";
+        return cast(SqlLiteral.createCharString(text, pos), type(SqlTypeName.DOUBLE, -1, pos), pos);
+      }
+      SqlNumericLiteral literal =
+          SqlLiteral.createApproxNumeric(new BigDecimal(Double.toString(Math.abs(d))) + "E0", pos);
+      return d < 0 || (d == 0 && 1 / d < 0) ? SqlLiteral.createNegative(literal, pos) : literal;
+    }
+    if (value instanceof String s) {
+      return SqlLiteral.createCharString(s, pos);
+    }
+    if (value instanceof Character c) {
+      return SqlLiteral.createCharString(c.toString(), pos);
+    }
+    if (value instanceof byte[] bytes) {
+      return SqlLiteral.createBinaryString(bytes, pos);
+    }
+    if (value instanceof LocalDate d) {
+      return SqlLiteral.createDate(
+          new DateString(d.getYear(), d.getMonthValue(), d.getDayOfMonth()), pos);
+    }
+    if (value instanceof LocalTime t) {
+      TimeString time =
+          new TimeString(t.getHour(), t.getMinute(), t.getSecond()).withNanos(t.getNano());
+      return SqlLiteral.createTime(time, precision(t.getNano()), pos);
+    }
+    if (value instanceof LocalDateTime t) {
+      return timestamp(t, pos);
+    }
+    if (value instanceof Instant
+        || value instanceof OffsetDateTime
+        || value instanceof ZonedDateTime) {
+      Instant instant =
+          value instanceof Instant i
+              ? i
+              : value instanceof OffsetDateTime o
+                  ? o.toInstant()
+                  : ((ZonedDateTime) value).toInstant();
+      LocalDateTime local = LocalDateTime.ofInstant(instant, zone);
+      return cast(
+          timestamp(local, pos),
+          type(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, precision(local.getNano()), pos),
+          pos);
+    }
+    if (value instanceof Duration d) {
+      return interval(d, pos);
+    }
+    if (value instanceof List<?> list) {
+      if (list.isEmpty()) {
+        throw new IllegalArgumentException("an empty list has no element type to make an ARRAY of");
+      }
+      List<SqlNode> elements = new ArrayList<>();
+      for (Object e : list) {
+        elements.add(node(e, pos, zone));
+      }
+      return SqlStdOperatorTable.ARRAY_VALUE_CONSTRUCTOR.createCall(pos, elements);
+    }
+    if (value instanceof Map<?, ?> map) {
+      if (map.isEmpty()) {
+        throw new IllegalArgumentException(
+            "an empty dict has no key and value types to make a MAP of");
+      }
+      List<SqlNode> entries = new ArrayList<>();
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        entries.add(node(e.getKey(), pos, zone));
+        entries.add(node(e.getValue(), pos, zone));
+      }
+      return SqlStdOperatorTable.MAP_VALUE_CONSTRUCTOR.createCall(pos, entries);
+    }
+    if (value instanceof Row row) {
+      return row(row.fields(), pos, zone);
+    }
+    if (value instanceof Object[] fields) {
+      return row(fields, pos, zone);
+    }
+    if (value instanceof Unbindable u) {
+      throw new IllegalArgumentException(u.description());
+    }
+    throw new IllegalArgumentException(
+        "a " + value.getClass().getName() + " has no SQL type (see the Java API's parameters)");
+  }
+
+  private static SqlNode row(@Nullable Object[] fields, SqlParserPos pos, ZoneId zone) {
+    if (fields.length == 0) {
+      throw new IllegalArgumentException("an empty tuple makes no ROW");
+    }
+    List<SqlNode> operands = new ArrayList<>();
+    for (Object f : fields) {
+      operands.add(node(f, pos, zone));
+    }
+    return SqlStdOperatorTable.ROW.createCall(pos, operands);
+  }
+
+  private static SqlNode exact(BigDecimal d, SqlParserPos pos) {
+    // As the parser reads "-5": one negative literal, so that -2147483648 is an INT.
+    SqlNumericLiteral literal = SqlLiteral.createExactNumeric(d.abs().toPlainString(), pos);
+    return d.signum() < 0 ? SqlLiteral.createNegative(literal, pos) : literal;
+  }
+
+  private static SqlNode timestamp(LocalDateTime t, SqlParserPos pos) {
+    TimestampString ts =
+        new TimestampString(
+                t.getYear(),
+                t.getMonthValue(),
+                t.getDayOfMonth(),
+                t.getHour(),
+                t.getMinute(),
+                t.getSecond())
+            .withNanos(t.getNano());
+    return SqlLiteral.createTimestamp(SqlTypeName.TIMESTAMP, ts, precision(t.getNano()), pos);
+  }
+
+  /** The fewest digits of a second's fraction that hold {@code nanos}: 0, 3, 6 or 9. */
+  private static int precision(int nanos) {
+    if (nanos == 0) {
+      return 0;
+    }
+    if (nanos % 1_000_000 == 0) {
+      return 3;
+    }
+    return nanos % 1000 == 0 ? 6 : 9;
+  }
+
+  private static SqlNode interval(Duration d, SqlParserPos pos) {
+    if (d.getNano() % 1_000_000 != 0) {
+      throw new IllegalArgumentException(
+          "the duration " + d + " has a fraction of a millisecond; an INTERVAL holds milliseconds");
+    }
+    int sign = d.isNegative() ? -1 : 1;
+    Duration abs = d.abs();
+    long days = abs.toDays();
+    String text =
+        String.format(
+            java.util.Locale.ROOT,
+            "%d %02d:%02d:%02d.%03d",
+            days,
+            abs.toHoursPart(),
+            abs.toMinutesPart(),
+            abs.toSecondsPart(),
+            abs.toMillisPart());
+    int dayDigits = Math.max(2, Long.toString(days).length());
+    SqlIntervalQualifier qualifier =
+        new SqlIntervalQualifier(TimeUnit.DAY, dayDigits, TimeUnit.SECOND, 3, pos);
+    return SqlLiteral.createInterval(sign, text, qualifier, pos);
+  }
+
+  private static SqlDataTypeSpec type(SqlTypeName name, int precision, SqlParserPos pos) {
+    return new SqlDataTypeSpec(new SqlBasicTypeNameSpec(name, precision, pos), pos);
+  }
+
+  private static SqlNode cast(SqlNode value, SqlDataTypeSpec type, SqlParserPos pos) {
+    return SqlStdOperatorTable.CAST.createCall(pos, value, type);
+  }
+
+  /**
+   * The types the validator inferred for the placeholders of {@code node}, as a JSON list of {@code
+   * {"index", "type", "nullable", "line", "column"}} (1-based).
+   */
+  public static String describe(
+      List<SqlDynamicParam> params, java.util.function.Function<SqlNode, RelDataType> typeOf) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (SqlDynamicParam p : params) {
+      RelDataType type = typeOf.apply(p);
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("index", p.getIndex() + 1);
+      entry.put("type", type == null ? null : io.calcitebridge.types.TypeNames.render(type));
+      entry.put("nullable", type == null || type.isNullable());
+      entry.put("line", p.getParserPosition().getLineNum());
+      entry.put("column", p.getParserPosition().getColumnNum());
+      out.add(entry);
+    }
+    try {
+      return JSON.writeValueAsString(out);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

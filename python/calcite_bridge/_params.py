@@ -1,0 +1,90 @@
+"""Query parameters on the wire: each value of a statement's ``?`` placeholders as a typed JSON
+item, which the JVM turns into a literal node of the parsed statement (``statement/Parameters``).
+A value never becomes SQL text, so it cannot change the statement.
+
+Python types map as results come back: None (NULL), bool (BOOLEAN), int (INT, BIGINT or DECIMAL
+as a literal of it would be), float (DOUBLE), Decimal (DECIMAL), str (STRING), bytes (BYTES),
+date (DATE), time (TIME), datetime (TIMESTAMP, or TIMESTAMP_LTZ with a zone), timedelta
+(INTERVAL DAY TO SECOND), list (ARRAY), dict (MAP), tuple (ROW). Any other value is sent as
+unbindable, and the statement fails at its placeholder.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import decimal
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = ["encode_parameters"]
+
+
+def encode_parameters(params: Sequence[Any] | None) -> str | None:
+    """``params`` as the JSON list the JVM binds, or None for a statement without them."""
+    if params is None:
+        return None
+    if isinstance(params, str | bytes | bytearray | Mapping) or not isinstance(params, Sequence):
+        raise TypeError(
+            "params must be a sequence (list or tuple) of values for the ? placeholders, in order;"
+            f" got {type(params).__name__}"
+        )
+    return json.dumps([_item(v) for v in params], ensure_ascii=False)
+
+
+def _item(value: Any) -> dict[str, Any]:  # noqa: PLR0911, PLR0912
+    if value is None:
+        return {"t": "NULL"}
+    if isinstance(value, bool):
+        return {"t": "BOOLEAN", "v": value}
+    if isinstance(value, int):
+        return {"t": "INTEGER", "v": str(int(value))}
+    if isinstance(value, float):
+        if math.isnan(value):
+            return {"t": "DOUBLE", "v": "NaN"}
+        if math.isinf(value):
+            return {"t": "DOUBLE", "v": "Infinity" if value > 0 else "-Infinity"}
+        return {"t": "DOUBLE", "v": repr(value)}
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            return _unbindable(value, f"the decimal {value} is not a number SQL's DECIMAL holds")
+        return {"t": "DECIMAL", "v": format(value, "f")}
+    if isinstance(value, str):
+        if any("\ud800" <= c <= "\udfff" for c in value):
+            return _unbindable(
+                value, "the string holds a lone surrogate, which is not Unicode text"
+            )
+        return {"t": "STRING", "v": value}
+    if isinstance(value, bytes | bytearray | memoryview):
+        return {"t": "BYTES", "v": base64.b64encode(bytes(value)).decode("ascii")}
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None and value.utcoffset() is not None:
+            utc = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+            return {"t": "TIMESTAMP_LTZ", "v": utc.isoformat() + "Z"}
+        return {"t": "TIMESTAMP", "v": value.replace(tzinfo=None).isoformat()}
+    if isinstance(value, dt.date):
+        return {"t": "DATE", "v": value.isoformat()}
+    if isinstance(value, dt.time):
+        if value.tzinfo is not None:
+            return _unbindable(value, "a time of day with a zone has no SQL type")
+        return {"t": "TIME", "v": value.isoformat()}
+    if isinstance(value, dt.timedelta):
+        micros = (value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds
+        return {"t": "INTERVAL", "v": str(micros)}
+    if isinstance(value, tuple):
+        return {"t": "ROW", "v": [_item(v) for v in value]}
+    if isinstance(value, list):
+        return {"t": "ARRAY", "v": [_item(v) for v in value]}
+    if isinstance(value, Mapping):
+        return {"t": "MAP", "v": [[_item(k), _item(v)] for k, v in value.items()]}
+    for numpy_item in ("item",):  # a NumPy scalar: its Python value
+        item = getattr(value, numpy_item, None)
+        if callable(item) and type(value).__module__ == "numpy":
+            return _item(item())
+    return _unbindable(value, f"a value of Python type {type(value).__name__} has no SQL type")
+
+
+def _unbindable(value: Any, why: str) -> dict[str, Any]:
+    return {"t": "UNBINDABLE", "v": why}

@@ -1,0 +1,370 @@
+"""Query parameters (``?``): values of every Python type bound as typed literals, the same rows as
+DuckDB's own prepared statements on every backend, the plan of the value written as a literal,
+errors at the placeholder, the types ``validate`` infers, and injection strings that stay
+values on every backend."""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import json
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pytest
+
+import calcite_bridge as cb
+
+DATA = pa.table(
+    {
+        "id": pa.array([1, 2, 3, 4, 5], pa.int32()),
+        "s": pa.array(["a", "it's", None, "x' OR '1'='1", "ü\\"], pa.string()),
+        "d": pa.array(
+            [
+                dt.date(2024, 1, 1),
+                dt.date(2024, 2, 1),
+                None,
+                dt.date(2024, 3, 1),
+                dt.date(1999, 12, 31),
+            ]
+        ),
+        "ts": pa.array(
+            [
+                dt.datetime(2024, 1, 1, 10),
+                dt.datetime(2024, 2, 1, 10, 30),
+                None,
+                dt.datetime(2024, 3, 1),
+                dt.datetime(2000, 1, 1),
+            ],
+            pa.timestamp("us"),
+        ),
+        "amount": pa.array(
+            [
+                decimal.Decimal("1.50"),
+                decimal.Decimal("2.25"),
+                None,
+                decimal.Decimal("-3.00"),
+                decimal.Decimal("0.01"),
+            ],
+            pa.decimal128(5, 2),
+        ),
+        "x": pa.array([0.5, 1.5, None, -2.0, 1e10], pa.float64()),
+        "flag": pa.array([True, False, None, True, False]),
+    }
+)
+
+BACKENDS = ("enumerable", "duckdb", "auto")
+
+# (query, parameters): each runs with DuckDB's own parameters over the same table as the oracle.
+QUERIES: list[tuple[str, list[Any]]] = [
+    ("SELECT id, s FROM t WHERE id < ? AND s <> ? ORDER BY id", [4, "a"]),
+    ("SELECT id FROM t WHERE s = ? ORDER BY id", ["it's"]),
+    (
+        "SELECT id FROM t WHERE d >= ? AND d < ? ORDER BY id",
+        [dt.date(2024, 1, 15), dt.date(2024, 3, 1)],
+    ),
+    ("SELECT id FROM t WHERE ts > ? ORDER BY id", [dt.datetime(2024, 1, 1, 10, 0, 0, 1)]),
+    ("SELECT id FROM t WHERE amount = ? ORDER BY id", [decimal.Decimal("2.25")]),
+    ("SELECT id FROM t WHERE x BETWEEN ? AND ? ORDER BY id", [-1.0, 2]),
+    ("SELECT id FROM t WHERE flag = ? ORDER BY id", [True]),
+    ("SELECT id, id * ? AS y FROM t WHERE id IN (?, ?, ?) ORDER BY id", [10, 1, 3, 5]),
+    ("SELECT COUNT(*) AS n FROM t WHERE s LIKE ?", ["%'%"]),
+    ("SELECT id FROM t WHERE s = ? OR ? ORDER BY id", ["a", False]),
+    ("SELECT id FROM t WHERE id = ? ORDER BY id", [None]),
+    ("SELECT id, COALESCE(s, ?) AS s FROM t ORDER BY id", ["none"]),
+]
+
+
+def _duckdb_rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    con = duckdb.connect()
+    try:
+        con.register("t", DATA)
+        return [tuple(r) for r in con.execute(sql, params).fetchall()]
+    finally:
+        con.close()
+
+
+def _remote_duckdb(env: cb.Environment, transport: str, backend: str) -> bool:
+    """Whether this is DuckDB behind a gateway, whose clients have Calcite's engine alone: a
+    query with parameters is refused there as one without them is."""
+    if transport != "py4j" or backend != "duckdb":
+        return False
+    with pytest.raises(cb.UnsupportedError, match="duckdb backend runs in the Python process"):
+        env.sql("SELECT ? AS v", [1], backend="duckdb")
+    return True
+
+
+@pytest.fixture
+def penv(env: cb.Environment) -> cb.Environment:
+    env.register_arrow("t", DATA)
+    return env
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("sql", "params"), QUERIES, ids=[q for q, _ in QUERIES])
+def test_a_query_with_parameters_gives_duckdbs_rows(
+    penv: cb.Environment, transport: str, backend: str, sql: str, params: list[Any]
+) -> None:
+    if _remote_duckdb(penv, transport, backend):
+        return
+    got = penv.sql(sql, params, backend=backend).fetchall()
+    assert got == _duckdb_rows(sql, params)
+
+
+# (value, Arrow type of `SELECT ? AS v`): a value comes back as it went in, typed as a literal.
+VALUES: list[tuple[Any, pa.DataType]] = [
+    (True, pa.bool_()),
+    (7, pa.int32()),
+    (-(2**31), pa.int32()),
+    (2**40, pa.int64()),
+    (-(2**63), pa.int64()),
+    (2**70, pa.decimal128(22, 0)),
+    (1.25, pa.float64()),
+    (-0.5, pa.float64()),
+    (decimal.Decimal("-12.340"), pa.decimal128(5, 3)),
+    ("héllo 漢 🙂", pa.string()),
+    ("", pa.string()),
+    (b"\x00\xffab", pa.binary()),
+    (dt.date(2024, 2, 29), pa.date32()),
+    (dt.time(23, 59, 58, 123000), pa.time32("ms")),
+    (dt.datetime(2024, 1, 2, 3, 4, 5, 123456), pa.timestamp("us")),
+    (dt.timedelta(days=400, hours=3, milliseconds=7), pa.duration("ms")),
+    ([1, None, 3], pa.list_(pa.int32())),
+    ({"k": 1.5, "j": None}, pa.map_(pa.string(), pa.float64())),
+]
+
+
+@pytest.mark.parametrize(("value", "arrow"), VALUES, ids=[repr(v) for v, _ in VALUES])
+def test_a_value_comes_back_as_it_went_in(
+    env: cb.Environment, value: Any, arrow: pa.DataType
+) -> None:
+    res = env.sql("SELECT ? AS v", [value], backend="enumerable")
+    assert res.schema.field("v").type == arrow
+    assert res.fetchall() == [(value if not isinstance(value, dict) else list(value.items()),)]
+
+
+def test_a_tuple_is_a_row(env: cb.Environment) -> None:
+    res = env.sql("SELECT ? AS r", [(1, "a", None)], backend="enumerable")
+    assert list(res.fetchall()[0][0].values()) == [1, "a", None]
+
+
+def test_a_datetime_with_a_zone_is_a_timestamp_ltz_at_its_instant(env: cb.Environment) -> None:
+    env.config.set("table.local-time-zone", "America/New_York")
+    stamp = dt.datetime(2024, 7, 1, 12, 0, tzinfo=dt.timezone(dt.timedelta(hours=2)))
+    res = env.sql("SELECT ? AS v, CAST(? AS STRING) AS loc", [stamp, stamp], backend="enumerable")
+    assert pa.types.is_timestamp(res.schema.field("v").type)
+    assert res.schema.field("v").type.tz is not None
+    v, local = res.fetchall()[0]
+    assert v == stamp
+    assert local == "2024-07-01 06:00:00"  # 10:00 UTC in New York
+
+
+def test_nan_and_infinity_are_doubles(env: cb.Environment) -> None:
+    nan, inf = env.sql("SELECT ? AS a, ? AS b", [float("nan"), float("-inf")]).fetchall()[0]
+    assert math.isnan(nan)
+    assert inf == float("-inf")
+
+
+def test_an_insert_binds_its_values(env: cb.Environment) -> None:
+    env.execute("CREATE TABLE m (i INT, s STRING, d DATE) WITH ('connector' = 'memory')")
+    assert env.execute(
+        "INSERT INTO m VALUES (?, ?, ?)", [1, "a'b", dt.date(2024, 1, 1)]
+    ).fetchall() == [(1,)]
+    env.execute("INSERT INTO m VALUES (?, ?, ?)", [2, None, None])
+    assert env.sql("SELECT * FROM m ORDER BY i").fetchall() == [
+        (1, "a'b", dt.date(2024, 1, 1)),
+        (2, None, None),
+    ]
+
+
+def test_update_and_delete_bind_their_values(env: cb.Environment) -> None:
+    env.execute("CREATE TABLE u (i INT, s STRING) WITH ('connector' = 'memory')")
+    env.execute("INSERT INTO u VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+    env.execute("UPDATE u SET s = ? WHERE i >= ?", ["x'; DROP TABLE u; --", 2])
+    env.execute("DELETE FROM u WHERE s = ?", ["a"])
+    assert env.sql("SELECT i, s FROM u ORDER BY i").fetchall() == [
+        (2, "x'; DROP TABLE u; --"),
+        (3, "x'; DROP TABLE u; --"),
+    ]
+
+
+def test_the_plan_is_the_one_of_the_value_written_as_a_literal(
+    penv: cb.Environment, transport: str
+) -> None:
+    for backend in BACKENDS:
+        if transport == "py4j" and backend == "duckdb":
+            continue  # a gateway's clients have Calcite's engine alone
+        bound = penv.explain("SELECT id FROM t WHERE id < ? AND s = ?", [3, "a"], backend=backend)
+        literal = penv.explain("SELECT id FROM t WHERE id < 3 AND s = 'a'", backend=backend)
+        assert bound == literal
+    # the Arrow table takes the filter: the bound value is pushed into its scan
+    assert "filter=[and(<(id, 3), =(s, 'a'))]" in penv.explain(
+        "SELECT id FROM t WHERE id < ? AND s = ?", [3, "a"], backend="enumerable"
+    )
+
+
+def test_without_values_explain_shows_the_placeholders(penv: cb.Environment) -> None:
+    assert "?0" in penv.explain("SELECT id FROM t WHERE id < ?", backend="enumerable")
+
+
+def test_validate_reports_the_types_inferred_for_the_placeholders(penv: cb.Environment) -> None:
+    schema = penv.validate("SELECT id FROM t WHERE id < ? AND s = ?\n  AND d > ?")
+    assert schema.names == ["id"]
+    found = json.loads(schema.metadata[b"parameters"])
+    assert [(p["index"], p["type"], p["line"], p["column"]) for p in found] == [
+        (1, "INT", 1, 29),
+        (2, "STRING", 1, 39),
+        (3, "DATE", 2, 11),
+    ]
+    assert penv.parameter_types("SELECT id FROM t WHERE id < ?")[0]["type"] == "INT"
+    assert penv.validate("SELECT id FROM t").metadata is None or b"parameters" not in (
+        penv.validate("SELECT id FROM t").metadata or {}
+    )
+
+
+# (sql, params, message, line, column)
+ERRORS: list[tuple[str, list[Any] | None, str, int, int]] = [
+    ("SELECT id FROM t WHERE id = ?", [], "has 1 parameter (?) but 0 values", 1, 29),
+    ("SELECT id FROM t WHERE id = ?", None, "has 1 parameter (?) but 0 values", 1, 29),
+    ("SELECT id FROM t WHERE id = ? AND s = ?", [1], "2 parameters (?) but 1 value was", 1, 39),
+    ("SELECT id FROM t\nWHERE id = ?", [1, 2], "1 parameter (?) but 2 values", 2, 12),
+    ("SELECT id FROM t", [1], "0 parameters (?) but 1 value", 1, 1),
+    (
+        "SELECT id FROM t WHERE id = ?",
+        [object()],
+        "Parameter 1 cannot be bound: a value of Python type object",
+        1,
+        29,
+    ),
+    (
+        "SELECT id FROM t WHERE s = ? AND id = ?",
+        ["a", {1, 2}],
+        "Parameter 2 cannot be bound: a value of Python type set",
+        1,
+        39,
+    ),
+    ("SELECT id FROM t WHERE id = ?", [[]], "an empty list has no element type", 1, 29),
+    ("SELECT id FROM t WHERE id = ?", [{}], "an empty dict", 1, 29),
+    ("SELECT id FROM t WHERE id = ?", [10**40], "more than 38 digits", 1, 29),
+    ("SELECT id FROM t WHERE id = ?", [decimal.Decimal("NaN")], "not a number", 1, 29),
+    (
+        "SELECT id FROM t WHERE id = ?",
+        [dt.timedelta(microseconds=1)],
+        "fraction of a millisecond",
+        1,
+        29,
+    ),
+    ("SELECT id FROM t WHERE s = ?", ["\ud800"], "lone surrogate", 1, 28),
+]
+
+
+@pytest.mark.parametrize(("sql", "params", "message", "line", "column"), ERRORS)
+def test_a_wrong_count_or_an_unbindable_value_is_an_error_at_the_placeholder(
+    penv: cb.Environment, sql: str, params: list[Any] | None, message: str, line: int, column: int
+) -> None:
+    with pytest.raises(cb.SqlValidationError) as info:
+        penv.sql(sql, params)
+    assert message in info.value.message
+    assert (info.value.line, info.value.column) == (line, column)
+
+
+def test_parameters_are_refused_in_ddl_at_the_placeholder(env: cb.Environment) -> None:
+    with pytest.raises(cb.SqlValidationError) as info:
+        env.execute("CREATE VIEW v AS SELECT ? AS a", [1])
+    assert "allowed in queries, INSERT, UPDATE, DELETE and EXPLAIN only" in info.value.message
+    assert (info.value.line, info.value.column) == (1, 25)
+
+
+def test_params_must_be_a_sequence(env: cb.Environment) -> None:
+    with pytest.raises(TypeError):
+        env.sql("SELECT ? AS a", {"a": 1})  # type: ignore[arg-type]
+
+
+def test_the_older_positional_arguments_still_work(penv: cb.Environment) -> None:
+    assert penv.sql("SELECT id FROM t WHERE id = 1", "enumerable").fetchall() == [(1,)]
+    assert penv.explain("SELECT id FROM t", "json").startswith("{")
+
+
+# The usual injection strings: each stays one value, whatever the backend's SQL looks like.
+INJECTIONS = [
+    "x' OR '1'='1",
+    "' OR 1=1 --",
+    "'; DROP TABLE t; --",
+    "a'); DROP TABLE t; --",
+    "' UNION SELECT s FROM t --",
+    '" OR ""="',
+    "\\' OR 1=1 --",
+    "\\",
+    "admin'--",
+    "1; SELECT * FROM t",
+    "' OR 'a'='a' /*",
+    "*/ OR 1=1 --",
+    "$$; DROP TABLE t; $$",
+    "?",
+    "'?'",
+    "`s`",
+    "%' OR '%'='",
+    "x\n' OR 1=1 --",
+    "x\x00' OR 1=1",
+    "\u02bc OR 1=1 --",  # a modifier-letter apostrophe
+    "' || (SELECT s FROM t LIMIT 1) || '",
+    "'' OR ''='",
+    "ü\\",
+]
+
+
+def _injection_table() -> pa.Table:
+    return pa.table({"id": pa.array(range(len(INJECTIONS)), pa.int32()), "s": INJECTIONS})
+
+
+def _check_injections(env: cb.Environment, backend: str) -> None:
+    env.register_arrow("inj", _injection_table(), replace=True)
+    for i, text in enumerate(INJECTIONS):
+        rows = env.sql("SELECT id, ? AS v FROM inj WHERE s = ?", [text, text], backend=backend)
+        assert rows.fetchall() == [(i, text)], (backend, text)
+        assert env.sql(
+            "SELECT COUNT(*) AS n FROM inj WHERE s <> ?", [text], backend=backend
+        ).fetchall() == [(len(INJECTIONS) - 1,)]
+    assert env.tables() == ["inj"]
+    assert env.sql("SELECT COUNT(*) AS n FROM inj").fetchall() == [(len(INJECTIONS),)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_injection_strings_stay_values(env: cb.Environment, transport: str, backend: str) -> None:
+    if _remote_duckdb(env, transport, backend):
+        return
+    _check_injections(env, backend)
+
+
+def test_injection_strings_stay_values_in_an_insert(env: cb.Environment) -> None:
+    env.execute("CREATE TABLE w (s STRING) WITH ('connector' = 'memory')")
+    for text in INJECTIONS:
+        env.execute("INSERT INTO w VALUES (?)", [text])
+    assert sorted(r[0] for r in env.sql("SELECT s FROM w").fetchall()) == sorted(INJECTIONS)
+
+
+@pytest.fixture(scope="module")
+def spark_env() -> Iterator[cb.Environment]:
+    pytest.importorskip("pyspark", reason="the spark extra: pip install '.[spark]'")
+    from calcite_bridge import _spark
+
+    env = cb.connect(backend="spark", spark=_spark.local_session())
+    try:
+        yield env
+    finally:
+        env.close()
+
+
+def test_injection_strings_stay_values_on_spark(spark_env: cb.Environment) -> None:
+    _check_injections(spark_env, "spark")
+
+
+@pytest.mark.parametrize(("sql", "params"), QUERIES[:8], ids=[q for q, _ in QUERIES[:8]])
+def test_a_query_with_parameters_on_spark_gives_duckdbs_rows(
+    spark_env: cb.Environment, sql: str, params: list[Any]
+) -> None:
+    spark_env.register_arrow("t", DATA, replace=True)
+    assert spark_env.sql(sql, params).fetchall() == _duckdb_rows(sql, params)
