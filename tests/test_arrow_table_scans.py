@@ -120,3 +120,31 @@ def test_names_that_differ_only_in_case_stay_on_the_reference() -> None:
             e.sql(sql, backend="duckdb").fetchall()
         assert e.explain(sql).startswith("Enumerable")
         assert e.sql(sql).to_pylist() == [{"n": 60, "m": 6}]
+
+
+@pytest.mark.parametrize("backend", ["enumerable", "duckdb"])
+@pytest.mark.parametrize(
+    ("where", "count"),
+    [
+        ("c IN (0.0E0, 1.5E0)", 3),
+        ("c IN (-0.0E0, 1.5E0)", 3),
+        ("c IN (CAST(0.0 AS DOUBLE), CAST(1 AS BIGINT), CAST(1.5 AS DOUBLE))", 3),
+        ("c NOT IN (0.0E0, 2.5E0)", 1),
+        ("c IN (0.0E0, CAST(NULL AS DOUBLE))", 2),
+        ("c = 0.0E0", 2),
+    ],
+)
+def test_a_pushed_in_list_holds_negative_and_positive_zero_equal(
+    backend: str, where: str, count: int
+) -> None:
+    # pyarrow's is_in hashes -0.0 and 0.0 apart: the IN filter pushed into the scan dropped -0.0
+    # (SQL's = holds them equal, as a memory table and DuckDB alone did).
+    zeros = pa.table({"c": pa.array([-0.0, 0.0, 1.5, None], pa.float64())})
+    with cb.connect(backend=backend) as env:
+        env.register_arrow("z", zeros)
+        assert env.sql(f"SELECT COUNT(*) FROM z WHERE {where}").fetchall() == [(count,)]
+    import duckdb
+
+    assert duckdb.sql(f"SELECT COUNT(*) FROM zeros WHERE {where.replace('E0', '')}").fetchall() == [
+        (count,)
+    ]

@@ -299,6 +299,9 @@ def _in_to_pyarrow(tested: Expression, items: tuple[Expression, ...]) -> pc.Expr
     # is_in is false for a NULL operand; SQL says NULL. "false | NULL" and "true | NULL" keep
     # SQL's answer (and Parquet statistics still prune through it).
     out = operand.isin(value_set) | (operand.is_null() & _null_bool())
+    if pa.types.is_floating(value_set.type) and any(v == 0 for v in values):
+        # is_in hashes -0.0 and 0.0 apart; SQL's = (and Arrow's equal) holds them equal.
+        out = out | (operand == pc.scalar(pa.scalar(0.0, value_set.type)))
     if has_null:  # x IN (1, NULL) is TRUE when x = 1 and NULL otherwise
         out = out | _null_bool()
     return out

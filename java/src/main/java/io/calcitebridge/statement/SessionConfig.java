@@ -304,26 +304,19 @@ public final class SessionConfig {
   }
 
   private static String normalizeSize(String value) {
-    try {
-      int n = Integer.parseInt(value.trim());
-      if (n >= 0) {
-        return Integer.toString(n);
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new ConfigException(
-        "Invalid value '"
-            + value.trim()
-            + "' for '"
-            + PLAN_CACHE_SIZE
-            + "': expected a whole number of statements, 0 or more (0 turns the cache off)");
+    return normalizeCount(
+        PLAN_CACHE_SIZE, value, 0, "statements, 0 or more (0 turns the cache off)");
   }
 
   private static String normalizeThreads(String value) {
+    return normalizeCount(THREADS, value, 1, "threads, 1 or more");
+  }
+
+  /** {@code value} as a whole number of at least {@code min}, or an error saying {@code what}. */
+  private static String normalizeCount(String key, String value, int min, String what) {
     try {
       int n = Integer.parseInt(value.trim());
-      if (n >= 1) {
+      if (n >= min) {
         return Integer.toString(n);
       }
     } catch (NumberFormatException e) {
@@ -333,8 +326,9 @@ public final class SessionConfig {
         "Invalid value '"
             + value.trim()
             + "' for '"
-            + THREADS
-            + "': expected a whole number of threads, 1 or more");
+            + key
+            + "': expected a whole number of "
+            + what);
   }
 
   private static String normalizeZone(String value) {
