@@ -285,7 +285,13 @@ def test_params_must_be_a_sequence(env: cb.Environment) -> None:
 
 def test_the_older_positional_arguments_still_work(penv: cb.Environment) -> None:
     assert penv.sql("SELECT id FROM t WHERE id = 1", "enumerable").fetchall() == [(1,)]
+    assert penv.sql("SELECT id FROM t WHERE id = 1", "enumerable", 60).fetchall() == [(1,)]
     assert penv.explain("SELECT id FROM t", "json").startswith("{")
+    # explain(sql, format, backend): the backend is kept, not taken for a format
+    grouped = "SELECT id, COUNT(*) AS n FROM t GROUP BY id"
+    assert penv.explain(grouped, "text", "enumerable").startswith("EnumerableAggregate")
+    assert penv.explain("SELECT id FROM t", "json", "enumerable").startswith("{")
+    assert penv.execute("SELECT id FROM t WHERE id = 1", 60).fetchall() == [(1,)]
 
 
 # The usual injection strings: each stays one value, whatever the backend's SQL looks like.

@@ -121,8 +121,8 @@ class Environment:
         ``execution.backend`` for this query; ``timeout`` (seconds, or a duration such as
         ``'30 s'``) overrides ``execution.timeout``: past it, planning, running or reading the
         rows raises ``TimeoutError`` and the work stops."""
-        if isinstance(params, str) and backend is None:  # sql(sql, backend), as before
-            params, backend = None, params
+        if isinstance(params, str):  # sql(sql, backend[, timeout]), as before
+            params, backend, timeout = None, params, backend if timeout is None else timeout
         values = encode_parameters(params)
         reader, kind = self._session.run(
             _text(sql), True, backend, _duration(timeout), *_with(values)
@@ -165,12 +165,12 @@ class Environment:
         ``params``, the plan of the statement with those values bound to its ``?``
         placeholders (a value offered to a source as a filter shows there); without them, the
         plan shows the placeholders."""
-        if isinstance(params, str):  # explain(sql, format), as before
-            format = params
-            params = None
+        older = isinstance(params, str)
+        if isinstance(params, str):  # explain(sql, format[, backend]), as before
+            format, backend = params, backend if format == "text" else format
         if format not in _FORMATS:
             raise ConfigError(f"Unknown explain format {format!r}; expected one of {_FORMATS}")
-        values = encode_parameters(params)
+        values = encode_parameters(None if older else params)
         text = self._session.explain(_text(sql), format, backend, *_with(values))
         wanted = backend or self.config.get("execution.backend")
         if format == "text" and str(wanted).lower() == "spark" and text.startswith("Spark("):
