@@ -190,6 +190,20 @@ def test_insert_of_compatible_column_types_still_runs() -> None:
         assert env.sql("SELECT b, a, r.x, d FROM dst").fetchall() == [(1, [1, 2], 3, 1.0)]
 
 
+# Issue 30: INSERT INTO t VALUES (ROW(1, 'x')) into a table of one ROW column was read as two
+# columns (Calcite's grammar takes the parenthesised ROW as the row itself).
+@pytest.mark.parametrize("backend", ["enumerable", "duckdb"])
+def test_insert_of_a_parenthesized_row_into_one_row_column(backend: str) -> None:
+    with cb.connect(config={"execution.backend": backend}) as env:
+        env.execute("CREATE TABLE rt (r ROW<a INT, b STRING>) WITH ('connector' = 'memory')")
+        env.execute("INSERT INTO rt VALUES (ROW(1, 'x')), (ROW(CAST(NULL AS INT), 'y'))")
+        env.execute("INSERT INTO rt VALUES ROW(ROW(2, 'z'))")
+        assert env.sql("SELECT r.a, r.b FROM rt").fetchall() == [(1, "x"), (None, "y"), (2, "z")]
+        env.execute("CREATE TABLE two (a INT, b STRING) WITH ('connector' = 'memory')")
+        env.execute("INSERT INTO two VALUES ROW(3, 'w')")
+        assert env.sql("SELECT a, b FROM two").fetchall() == [(3, "w")]
+
+
 # A sink column takes what Flink casts to it implicitly (LogicalTypeCasts): wider numbers, a
 # string into a string, a TIMESTAMP into a DATE; a DOUBLE went into an INT as 3 for 3.5, and an INT
 # into a STRING as its digits. Each case: the INSERT, then the refused column (or the values).

@@ -171,8 +171,15 @@ public final class Convertlets implements SqlRexConvertletTable {
         || !(validated.isStruct()
             || validated.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.ARRAY
             || validated.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.MAP)
-        || converted.getType().equals(validated)
-        || !(converted instanceof org.apache.calcite.rex.RexCall cast)
+        || converted.getType().equals(validated)) {
+      return converted;
+    }
+    if (org.apache.calcite.rex.RexUtil.isNullLiteral(converted, false)) {
+      // A cast of a NULL of that type already (CAST(CAST(NULL AS ROW<...>) AS ROW<...>)) is
+      // folded into a NULL literal of the type derived again: "failed to preserve datatypes".
+      return cx.getRexBuilder().makeNullLiteral(validated);
+    }
+    if (!(converted instanceof org.apache.calcite.rex.RexCall cast)
         || cast.getKind() != SqlKind.CAST) {
       return converted;
     }

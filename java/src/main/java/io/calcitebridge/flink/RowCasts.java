@@ -28,13 +28,21 @@ public final class RowCasts {
     return CallRewrites.everyCall(rel, RowCasts::fields);
   }
 
-  /** {@code call}, when it casts a ROW constructor, as the constructor of the cast fields. */
+  /**
+   * {@code call}, when it casts a ROW constructor, as the constructor of the cast fields; when it
+   * casts another ROW value {@code r}, as {@code CASE WHEN r IS NULL THEN NULL ELSE ROW(CAST(r.a AS
+   * T), ...) END} (Calcite's cast of a ROW column whose field is NULL failed with a
+   * NullPointerException).
+   */
   private static RexNode fields(RexBuilder rex, RexCall call) {
-    if (call.getKind() != SqlKind.CAST
-        || !(call.operands.get(0) instanceof RexCall row)
-        || row.getKind() != SqlKind.ROW
-        || !call.getType().isStruct()
-        || call.getType().getFieldCount() != row.operands.size()) {
+    if (call.getKind() != SqlKind.CAST || !call.getType().isStruct()) {
+      return call;
+    }
+    RexNode operand = call.operands.get(0);
+    if (!(operand instanceof RexCall row) || row.getKind() != SqlKind.ROW) {
+      return ofValue(rex, call, operand);
+    }
+    if (call.getType().getFieldCount() != row.operands.size()) {
       return call;
     }
     List<RexNode> fields = new ArrayList<>(row.operands.size());
@@ -48,5 +56,42 @@ public final class RowCasts {
               : fields(rex, (RexCall) rex.makeAbstractCast(type, field, false)));
     }
     return rex.makeCall(call.getType(), SqlStdOperatorTable.ROW, fields);
+  }
+
+  /** The cast of a ROW value that is not a constructor: each field read and cast on its own. */
+  private static RexNode ofValue(RexBuilder rex, RexCall call, RexNode value) {
+    RelDataType from = value.getType();
+    if (!from.isStruct()
+        || from.getFieldCount() != call.getType().getFieldCount()
+        || !org.apache.calcite.rex.RexUtil.isDeterministic(value)
+        || org.apache.calcite.rex.RexUtil.isNullLiteral(value, true)) {
+      return call;
+    }
+    List<RexNode> fields = new ArrayList<>(from.getFieldCount());
+    for (int i = 0; i < from.getFieldCount(); i++) {
+      RexNode field = rex.makeFieldAccess(value, i);
+      RelDataType type = call.getType().getFieldList().get(i).getType();
+      if (!field.getType().equals(type)) {
+        RexNode cast = rex.makeAbstractCast(type, field, false);
+        field = cast instanceof RexCall c ? fields(rex, c) : cast;
+      }
+      fields.add(field);
+    }
+    RelDataType notNull = rex.getTypeFactory().createTypeWithNullability(call.getType(), false);
+    RexNode row = rex.makeCall(notNull, SqlStdOperatorTable.ROW, fields);
+    if (!from.isNullable()) {
+      return rex.makeCall(call.getType(), SqlStdOperatorTable.ROW, fields);
+    }
+    // A CASE of ROW values as Calcite's engine can compile it (RowCases).
+    return io.calcitebridge.functions.RowCases.rewrite(
+        rex,
+        (RexCall)
+            rex.makeCall(
+                call.getType(),
+                SqlStdOperatorTable.CASE,
+                List.of(
+                    rex.makeCall(SqlStdOperatorTable.IS_NULL, value),
+                    rex.makeNullLiteral(call.getType()),
+                    row)));
   }
 }

@@ -95,8 +95,10 @@ public final class PlannerContext {
           org.apache.calcite.sql.parser.SqlParserPos.ZERO);
     }
     io.calcitebridge.sql.TextChecks.check(sql);
-    return io.calcitebridge.sql.LongChains.balance(
-        SqlParser.create(sql, parserConfig()).parseStmt());
+    return io.calcitebridge.sql.ParenthesizedRows.apply(
+        sql,
+        io.calcitebridge.sql.LongChains.balance(
+            SqlParser.create(sql, parserConfig()).parseStmt()));
   }
 
   /** Parses statements separated by semicolons. */
@@ -104,7 +106,9 @@ public final class PlannerContext {
     io.calcitebridge.sql.TextChecks.check(sql);
     List<SqlNode> out = new java.util.ArrayList<>();
     for (SqlNode n : SqlParser.create(sql, parserConfig()).parseStmtList()) {
-      out.add(io.calcitebridge.sql.LongChains.balance(n));
+      out.add(
+          io.calcitebridge.sql.ParenthesizedRows.apply(
+              sql, io.calcitebridge.sql.LongChains.balance(n)));
     }
     return out;
   }
