@@ -31,6 +31,8 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlUtil;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.validate.SelectScope;
 import org.apache.calcite.sql.validate.SqlQualified;
 import org.apache.calcite.sql.validate.SqlValidatorCatalogReader;
@@ -204,6 +206,7 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     }
     rowToString(scope, expr);
     booleanToNumber(scope, expr);
+    nullableShiftDefault(scope, expr);
     RelDataType type = super.deriveType(scope, expr);
     if (expr instanceof SqlCall call
         && (io.calcitebridge.functions.JsonFunctions.STRING_RESULTS.contains(call.getOperator())
@@ -372,6 +375,54 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
               ? io.calcitebridge.functions.BooleanCasts.CAST
               : io.calcitebridge.functions.BooleanCasts.TRY_CAST);
     }
+  }
+
+  /**
+   * The default of {@code LEAD(x, n, default)} or {@code LAG(...)} over a window, when {@code x}
+   * may be NULL and the default may not, written {@code CASE WHEN FALSE THEN NULL ELSE default
+   * END}: the same value, typed nullable. Calcite types the call NOT NULL when its default is, but
+   * the row n away can hold a NULL {@code x}: Calcite's engine then failed with "Cannot convert
+   * null to long". With a nullable default the call is nullable, in the validator and in the plan
+   * alike (the plan types the window's call again from its operands).
+   */
+  private void nullableShiftDefault(SqlValidatorScope scope, SqlNode expr) {
+    if (expr.getKind() != SqlKind.OVER
+        || !(((SqlCall) expr).operand(0) instanceof SqlCall shift)
+        || (shift.getKind() != SqlKind.LEAD && shift.getKind() != SqlKind.LAG)
+        || shift.operandCount() < 3) {
+      return;
+    }
+    SqlNode fallback = shift.operand(2);
+    RelDataType value = deriveType(scope, shift.operand(0));
+    if (SqlUtil.isNullLiteral(fallback, true)
+        || deriveType(scope, fallback).isNullable()
+        || !value.isNullable()
+        || value.isStruct()
+        || value.getComponentType() != null
+        || value.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.MAP) {
+      return;
+    }
+    org.apache.calcite.sql.parser.SqlParserPos pos = fallback.getParserPosition();
+    SqlNode typedNull;
+    try {
+      // A NULL of x's type, so that the CASE is of x's type and casts the default to it (the
+      // window's code takes the default as a value of x's Java class).
+      typedNull =
+          SqlStdOperatorTable.CAST.createCall(
+              pos,
+              SqlLiteral.createNull(pos),
+              org.apache.calcite.sql.type.SqlTypeUtil.convertTypeToSpec(value));
+    } catch (RuntimeException e) {
+      return;
+    }
+    shift.setOperand(
+        2,
+        new org.apache.calcite.sql.fun.SqlCase(
+            pos,
+            null,
+            SqlNodeList.of(SqlLiteral.createBoolean(false, pos)),
+            SqlNodeList.of(typedNull),
+            fallback));
   }
 
   /**
