@@ -63,7 +63,11 @@ def child(backend: str, shape: str) -> None:
         done = threading.Event()
         start = time.monotonic()
 
-        def sample(start: float = start, samples: list[tuple[float, int]] = samples) -> None:
+        def sample(
+            start: float = start,
+            samples: list[tuple[float, int]] = samples,
+            done: threading.Event = done,
+        ) -> None:
             while not done.is_set():
                 samples.append((time.monotonic() - start, _rss_kb()))
                 time.sleep(0.01)
@@ -126,7 +130,11 @@ def main() -> None:
                     print(line, flush=True)
                     results.setdefault((backend, shape), []).append(json.loads(line))
                 if done.returncode != 0:
-                    print(json.dumps({"backend": backend, "shape": shape, "failed": done.stderr[-500:]}))
+                    print(
+                        json.dumps(
+                            {"backend": backend, "shape": shape, "failed": done.stderr[-500:]}
+                        )
+                    )
     for (backend, shape), runs in results.items():
         errors = [r for r in runs if r["outcome"] == "ResourceError"]
         late = [r["error_s"] - r["reached_s"] for r in runs if r["reached_s"] is not None]

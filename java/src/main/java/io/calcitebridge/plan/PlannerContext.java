@@ -97,8 +97,7 @@ public final class PlannerContext {
     io.calcitebridge.sql.TextChecks.check(sql);
     return io.calcitebridge.sql.ParenthesizedRows.apply(
         sql,
-        io.calcitebridge.sql.LongChains.balance(
-            SqlParser.create(sql, parserConfig()).parseStmt()));
+        io.calcitebridge.sql.LongChains.balance(SqlParser.create(sql, parserConfig()).parseStmt()));
   }
 
   /** Parses statements separated by semicolons. */

@@ -37,7 +37,10 @@ public final class ParenthesizedRows extends SqlShuttle {
     this.lineStarts = starts.stream().mapToInt(Integer::intValue).toArray();
   }
 
-  /** {@code node} parsed from {@code sql}, with its VALUES rows written {@code (ROW(...))} as one ROW column. */
+  /**
+   * {@code node} parsed from {@code sql}, with its VALUES rows written {@code (ROW(...))} as one
+   * ROW column.
+   */
   public static SqlNode apply(String sql, SqlNode node) {
     if (!PARENTHESIZED_ROW.matcher(sql).find()) {
       return node;
