@@ -272,7 +272,7 @@ public final class FunctionStatements {
 
   private RelDataType type(String name, String what, String text) {
     try {
-      return context.parseType(text);
+      return context.typeFactory().createTypeWithNullability(context.parseType(text), true);
     } catch (RuntimeException e) {
       throw new ConfigException(
           "The " + what + " of function " + name + " is not a SQL type: '" + text + "'");

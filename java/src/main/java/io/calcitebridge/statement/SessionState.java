@@ -14,7 +14,12 @@ public final class SessionState {
   private final Catalog catalog = new Catalog();
   private final SessionConfig config = new SessionConfig();
   private final PlannerContext planner =
-      new PlannerContext(catalog, config::expansionStrategy, () -> ArrowAggregateRule.PROGRAM);
+      new PlannerContext(
+          catalog,
+          config::expansionStrategy,
+          () ->
+              org.apache.calcite.tools.Programs.sequence(
+                  ArrowAggregateRule.PROGRAM, io.calcitebridge.udf.PythonBatchRule.PROGRAM));
   private volatile @Nullable ConnectorFactory connectorFactory;
   private volatile io.calcitebridge.udf.@Nullable FunctionLoader functionLoader;
 
