@@ -1,0 +1,40 @@
+"""Python functions that the tests' CREATE FUNCTION statements name (``tests.helpers.udfs.x``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+import calcite_bridge as cb
+
+
+def twice(x: int) -> int:
+    return None if x is None else 2 * x  # type: ignore[return-value]
+
+
+@cb.udf(return_type="STRING", arg_types=["STRING"])
+def backwards(s):  # type: ignore[no-untyped-def]
+    return None if s is None else s[::-1]
+
+
+@cb.udf(return_type="DOUBLE", arg_types=["DOUBLE"], vectorized=True)
+def vsquare(a: pa.Array) -> pa.Array:
+    return pc.multiply(a, a)
+
+
+def next_day(d: dt.date) -> dt.date:
+    return None if d is None else d + dt.timedelta(days=1)  # type: ignore[return-value]
+
+
+def cents(d: Decimal) -> int:
+    return None if d is None else int(d * 100)  # type: ignore[return-value]
+
+
+def untyped(x):  # type: ignore[no-untyped-def]
+    return x
+
+
+NOT_CALLABLE = 3
