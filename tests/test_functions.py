@@ -182,9 +182,13 @@ def test_a_wrong_return_type_names_the_function(fenv: cb.Environment, backend: s
     with pytest.raises(cb.ExecutionError, match="The function wrong returned str 'seven', not "):
         fenv.sql("SELECT wrong(x) FROM t", backend=backend).fetchall()
     fenv.create_function(
-        "short", lambda a: pa.array([1]), return_type="BIGINT", arg_types=["BIGINT"], vectorized=True
+        "short",
+        lambda a: pa.array([1]),
+        return_type="BIGINT",
+        arg_types=["BIGINT"],
+        vectorized=True,
     )
-    with pytest.raises(cb.ExecutionError, match="The function short returned 1 values? for"):
+    with pytest.raises(cb.ExecutionError, match=r"The function short returned 1 values? for"):
         fenv.sql("SELECT short(x) FROM t", backend=backend).fetchall()
 
 
@@ -242,7 +246,10 @@ def test_annotations_and_arguments_give_types(env: cb.Environment) -> None:
         env.create_function("f", lambda x: x, return_type=list)
     with pytest.raises(cb.ConfigError, match="is not a SQL type: 'NOT A TYPE'"):
         env.create_function("f", lambda x: x, return_type="NOT A TYPE")
-    env.create_function("any_arg", lambda x: str(x), return_type="STRING")
+    def text(x):  # type: ignore[no-untyped-def]
+        return str(x)
+
+    env.create_function("any_arg", text, return_type="STRING")
     assert env.sql("SELECT any_arg(1), any_arg('a'), any_arg(TRUE)").fetchall() == [
         ("1", "a", "True")
     ]
@@ -266,13 +273,15 @@ def test_functions_belong_to_their_environment(connect: Any) -> None:
 
 @pytest.mark.parametrize(
     "settings",
-    [{"external-access": "false"}, {"lock-config": "true"}],
-    ids=["external-access", "lock-config"],
+    [{}, {"external-access": "false"}, {"lock-config": "true"}],
+    ids=["open", "external-access", "lock-config"],
 )
-def test_the_sandbox_limits_what_sql_imports(connect: Any, settings: dict[str, str]) -> None:
+def test_sql_imports_only_allowed_modules(connect: Any, settings: dict[str, str]) -> None:
     env = connect(settings)
     sql = "CREATE FUNCTION twice AS 'tests.helpers.udfs.twice' LANGUAGE PYTHON"
-    with pytest.raises(cb.AccessDeniedError, match="module 'tests.helpers.udfs' is not allowed") as e:
+    with pytest.raises(
+        cb.AccessDeniedError, match=r"module 'tests\.helpers\.udfs' is not allowed"
+    ) as e:
         env.execute(sql)
     assert (e.value.line, e.value.column) == (1, 26)
     # The application itself may add any function.
@@ -281,6 +290,14 @@ def test_the_sandbox_limits_what_sql_imports(connect: Any, settings: dict[str, s
     allowed = connect({"python.allowed-modules": "tests.helpers", **settings})
     allowed.execute(sql)
     assert allowed.sql("SELECT twice(4)").fetchall() == [(8,)]
+
+
+def test_a_locked_environment_keeps_its_allowed_modules(connect: Any) -> None:
+    env = connect({"python.allowed-modules": "tests.helpers.udfs"}, lock_config=True)
+    with pytest.raises(cb.ConfigError):
+        env.execute("SET 'python.allowed-modules' = 'tests'")
+    with pytest.raises(cb.AccessDeniedError):
+        env.execute("CREATE FUNCTION f AS 'tests.helpers.fixtures.load_cases' LANGUAGE PYTHON")
 
 
 def test_a_gateway_environment_refuses_python_functions(
@@ -302,7 +319,17 @@ def test_cli_catalog_script_creates_a_function(tmp_path: Path) -> None:
         "INSERT INTO w VALUES ('abc'), (CAST(NULL AS STRING));\n"
     )
     result = CliRunner().invoke(
-        main, ["query", "--catalog", str(catalog), "--format", "csv", "SELECT backwards(s) AS r FROM w"]
+        main,
+        [
+            "query",
+            "--set",
+            "python.allowed-modules=tests.helpers",
+            "--catalog",
+            str(catalog),
+            "--format",
+            "csv",
+            "SELECT backwards(s) AS r FROM w",
+        ],
     )
     assert result.exit_code == 0, (result.output, result.exception)
     assert result.output.splitlines() == ["r", "cba", ""]

@@ -178,21 +178,21 @@ def module_allowed(module: str, allowed: Sequence[str]) -> bool:
 
 @JImplements("io.calcitebridge.udf.FunctionLoader", deferred=True)
 class FunctionLoader:
-    """Loads the functions ``CREATE FUNCTION ... LANGUAGE PYTHON`` names. Under
-    ``external-access = false`` or ``lock-config``, only from modules ``python.allowed-modules``
-    lists; the loaded functions are kept alive here."""
+    """Loads the functions ``CREATE FUNCTION ... LANGUAGE PYTHON`` names, only from the modules
+    ``python.allowed-modules`` lists (DESIGN: nothing is imported by a name from SQL outside the
+    allow-list); the loaded functions are kept alive here."""
 
-    def __init__(self, confined: Callable[[], tuple[bool, tuple[str, ...]]]) -> None:
-        self._confined = confined
+    def __init__(self, allowed: Callable[[], tuple[str, ...]]) -> None:
+        self._allowed = allowed
         self.loaded: list[PythonFunction] = []
 
     @JOverride
     def load(self, name: Any, target: Any) -> Any:
         name, target = str(name), str(target)
         try:
-            confined, allowed = self._confined()
+            allowed = self._allowed()
             module = target.rpartition(".")[0]
-            if confined and not module_allowed(module, allowed):
+            if not module_allowed(module, allowed):
                 raise AccessDeniedError(
                     f"module {module!r} is not allowed; add it to 'python.allowed-modules' "
                     f"(now: {';'.join(allowed) or 'empty'})"
@@ -309,22 +309,24 @@ def duckdb_function(name: str) -> tuple[Any, list[str], str, str, bool] | None:
     return call, [duck for duck, _ in arguments], result[0], kind, not deterministic
 
 
+_CHECKS: tuple[tuple[Callable[[pa.DataType], bool], Callable[[Any], bool]], ...] = (
+    (pa.types.is_boolean, lambda v: isinstance(v, bool)),
+    (pa.types.is_integer, lambda v: isinstance(v, int) and not isinstance(v, bool)),
+    (pa.types.is_floating, lambda v: isinstance(v, int | float) and not isinstance(v, bool)),
+    (
+        pa.types.is_decimal,
+        lambda v: isinstance(v, int | decimal.Decimal) and not isinstance(v, bool),
+    ),
+    (pa.types.is_string, lambda v: isinstance(v, str)),
+    (pa.types.is_binary, lambda v: isinstance(v, bytes | bytearray)),
+    (pa.types.is_timestamp, lambda v: isinstance(v, dt.datetime)),
+    (pa.types.is_date, lambda v: isinstance(v, dt.date) and not isinstance(v, dt.datetime)),
+)
+
+
 def _checker(target: pa.DataType) -> Callable[[Any], bool]:
     """Whether a value a native function returned is one of ``target``'s Python values."""
-    if pa.types.is_boolean(target):
-        return lambda v: isinstance(v, bool)
-    if pa.types.is_integer(target):
-        return lambda v: isinstance(v, int) and not isinstance(v, bool)
-    if pa.types.is_floating(target):
-        return lambda v: isinstance(v, int | float) and not isinstance(v, bool)
-    if pa.types.is_decimal(target):
-        return lambda v: isinstance(v, int | decimal.Decimal) and not isinstance(v, bool)
-    if pa.types.is_string(target):
-        return lambda v: isinstance(v, str)
-    if pa.types.is_binary(target):
-        return lambda v: isinstance(v, bytes | bytearray)
-    if pa.types.is_timestamp(target):
-        return lambda v: isinstance(v, dt.datetime)
-    if pa.types.is_date(target):
-        return lambda v: isinstance(v, dt.date) and not isinstance(v, dt.datetime)
+    for applies, check in _CHECKS:
+        if applies(target):
+            return check
     return lambda v: True

@@ -72,12 +72,9 @@ class Environment:
                 self._cached_sandbox = sandbox
         return sandbox
 
-    def _function_modules(self) -> tuple[bool, tuple[str, ...]]:
-        """Whether SQL may import only the modules ``python.allowed-modules`` lists (under
-        ``external-access = false`` or ``lock-config``), and those modules."""
-        sandbox = self._sandbox()
-        locked = str(self.config.get("lock-config")).lower() == "true"
-        return (locked or not sandbox.external_access), sandbox.allowed_modules
+    def _function_modules(self) -> tuple[str, ...]:
+        """The modules whose functions ``CREATE FUNCTION`` may import: the allowed ones."""
+        return self._sandbox().allowed_modules
 
     def create_function(
         self,

@@ -259,12 +259,12 @@ class JPypeSession:
         self._functions.pop(name.lower(), None)
         return dropped
 
-    def set_function_loader(self, confined: Any) -> None:
-        """Lets ``CREATE FUNCTION ... LANGUAGE PYTHON`` load functions; ``confined()`` says
-        whether SQL is confined to the allowed modules, and which they are."""
+    def set_function_loader(self, allowed: Any) -> None:
+        """Lets ``CREATE FUNCTION ... LANGUAGE PYTHON`` load functions from the modules that
+        ``allowed()`` gives."""
         from .. import _udf
 
-        self._loader = _udf.FunctionLoader(confined)
+        self._loader = _udf.FunctionLoader(allowed)
         jvm.call(self._java.setFunctionLoader, self._loader)
 
     def set_connector_factory(self, sandbox: SandboxGetter) -> None:
