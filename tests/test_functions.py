@@ -246,6 +246,7 @@ def test_annotations_and_arguments_give_types(env: cb.Environment) -> None:
         env.create_function("f", lambda x: x, return_type=list)
     with pytest.raises(cb.ConfigError, match="is not a SQL type: 'NOT A TYPE'"):
         env.create_function("f", lambda x: x, return_type="NOT A TYPE")
+
     def text(x):  # type: ignore[no-untyped-def]
         return str(x)
 
@@ -333,3 +334,76 @@ def test_cli_catalog_script_creates_a_function(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, (result.output, result.exception)
     assert result.output.splitlines() == ["r", "cba", ""]
+
+
+def _wavg(pairs: list[tuple[Any, Any]]) -> float | None:
+    kept = [(v, w) for v, w in pairs if v is not None and w is not None]
+    total = sum(w for _, w in kept)
+    return None if total == 0 else sum(v * w for v, w in kept) / total
+
+
+@pytest.mark.parametrize("backend", ("enumerable", "auto"))
+def test_aggregate_functions_against_python(fenv: cb.Environment, backend: str) -> None:
+    from tests.helpers.udfs import WeightedAvg
+
+    fenv.create_aggregate_function("wavg", WeightedAvg)  # a class is instantiated
+    rows = fenv.sql(
+        "SELECT s, wavg(CAST(x AS DOUBLE), 2.0) AS a, COUNT(*) FROM t GROUP BY s ORDER BY s",
+        backend=backend,
+    ).fetchall()
+    groups: dict[Any, list[Any]] = {}
+    for x, s in zip(XS, SS, strict=True):
+        groups.setdefault(s, []).append(x)
+    expected = [
+        (s, _wavg([(x, 2.0) for x in xs]), len(xs))
+        for s, xs in sorted(groups.items(), key=lambda kv: (kv[0] is not None, kv[0] or ""))
+    ]
+    assert sorted(rows, key=lambda r: (r[0] is not None, r[0] or "")) == expected
+    # FILTER, an empty input, and a window.
+    assert fenv.sql(
+        "SELECT wavg(CAST(x AS DOUBLE), 1.0) FILTER (WHERE x < 0), "
+        "wavg(CAST(x AS DOUBLE), 1.0) FILTER (WHERE x > 1000000) FROM t",
+        backend=backend,
+    ).fetchall() == [(_wavg([(x, 1.0) for x in XS if x is not None and x < 0]), None)]
+    window = fenv.sql(
+        "SELECT x, wavg(CAST(x AS DOUBLE), 1.0) OVER (PARTITION BY s) FROM t WHERE s = 'w3'",
+        backend=backend,
+    ).fetchall()
+    mean = _wavg([(x, 1.0) for x, s in zip(XS, SS, strict=True) if s == "w3"])
+    assert {w for _, w in window} == {mean}
+    assert "PythonBatch(batch=[[wavg$finish(" in fenv.explain(
+        "SELECT wavg(CAST(x AS DOUBLE), 1.0) FROM t", backend="enumerable"
+    )
+
+
+def test_aggregate_function_errors(fenv: cb.Environment) -> None:
+    class Broken:
+        def create_accumulator(self) -> list[int]:
+            return []
+
+        def accumulate(self, acc: list[int], x: int) -> None:
+            acc.append(1 // 0)
+
+        def get_value(self, acc: list[int]) -> int:
+            return len(acc)
+
+    fenv.create_aggregate_function("broken", Broken())
+    with pytest.raises(cb.SqlValidationError, match="Was expecting 1 arguments") as info:
+        fenv.sql("SELECT broken(x, x) FROM t")
+    assert (info.value.line, info.value.column) == (1, 8)
+    with pytest.raises(cb.ExecutionError, match="The function broken failed: ZeroDivisionError"):
+        fenv.sql("SELECT broken(x) FROM t").fetchall()
+    with pytest.raises(cb.UnsupportedError, match="cannot run the function broken"):
+        fenv.sql("SELECT broken(x) FROM t", backend="duckdb")
+    with pytest.raises(cb.ConfigError, match="it lacks create_accumulator, accumulate, get_value"):
+        fenv.create_aggregate_function("nothing", object(), return_type="INT")
+
+
+def test_create_function_of_an_aggregate_class(env: cb.Environment) -> None:
+    env.config.set("python.allowed-modules", "tests.helpers")
+    env.execute("CREATE FUNCTION wavg AS 'tests.helpers.udfs.WeightedAvg' LANGUAGE PYTHON")
+    assert env.sql(
+        "SELECT wavg(v, w) FROM (VALUES (1.0, 1.0), (4.0, 2.0)) AS v(v, w)"
+    ).fetchall() == [(3.0,)]
+    info = dict(env.execute("DESCRIBE FUNCTION EXTENDED wavg").fetchall())
+    assert info["kind"] == "AGGREGATE"

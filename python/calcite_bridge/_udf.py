@@ -31,7 +31,7 @@ import pyarrow as pa
 from jpype import JImplements, JOverride
 
 from .errors import AccessDeniedError, ConfigError, Error, ExecutionError
-from .functions import signature
+from .functions import aggregate_signature, signature
 
 __all__ = ["FunctionLoader", "PythonFunction", "signature"]
 
@@ -198,7 +198,11 @@ class FunctionLoader:
                     f"(now: {';'.join(allowed) or 'empty'})"
                 )
             fn = load_target(target)
-            proxy = PythonFunction(name, fn, signature(name, fn))
+            if all(hasattr(fn, m) for m in ("create_accumulator", "accumulate", "get_value")):
+                spec, finish = aggregate_signature(name, fn)
+                proxy = PythonFunction(name, finish, spec)
+            else:
+                proxy = PythonFunction(name, fn, signature(name, fn))
         except Error as e:
             return _error(e.error_class, str(e.message))
         except Exception as e:

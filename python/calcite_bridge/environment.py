@@ -112,6 +112,36 @@ class Environment:
         target = f"{target}.{getattr(fn, '__qualname__', type(fn).__name__)}".lstrip(".")
         create(name, _udf.PythonFunction(name, fn, spec), target, replace)
 
+    def create_aggregate_function(
+        self,
+        name: str,
+        obj: Any,
+        return_type: str | type | None = None,
+        arg_types: Sequence[str | type] | None = None,
+        deterministic: bool = True,
+        *,
+        replace: bool = False,
+    ) -> None:
+        """Adds the aggregate function ``obj`` to this environment's SQL as ``name``, in
+        PyFlink's shape: ``create_accumulator()`` returns a new accumulator,
+        ``accumulate(acc, *args)`` adds a row's arguments to it (None for NULL), ``get_value(acc)``
+        gives the result (None is NULL); a class is instantiated. ``return_type`` comes from
+        ``get_value``'s annotation when not given; the arguments are as many as ``accumulate``
+        takes after ``acc`` (or ``arg_types``). Each group's rows are gathered and handed to
+        Python at once (docs/functions.md)."""
+        from . import _udf
+        from .functions import aggregate_signature
+
+        create = getattr(self._session, "create_function", None)
+        if create is None:
+            raise UnsupportedError(
+                f"The function {name} cannot be added: Python functions run in an environment of "
+                "this process, not a gateway's"
+            )
+        spec, finish = aggregate_signature(name, obj, return_type, arg_types, deterministic)
+        target = f"{type(obj).__module__}.{getattr(obj, '__qualname__', type(obj).__qualname__)}"
+        create(name, _udf.PythonFunction(name, finish, spec), target, replace)
+
     def drop_function(self, name: str, *, if_exists: bool = False) -> None:
         """Drops the function ``name`` that ``create_function`` or ``CREATE FUNCTION`` added;
         ``CatalogError`` when there is none, unless ``if_exists``."""

@@ -128,3 +128,72 @@ def signature(
         "deterministic": deterministic,
         "vectorized": vectorized,
     }
+
+
+def aggregate_signature(
+    name: str,
+    obj: Any,
+    return_type: str | type | None = None,
+    arg_types: Sequence[str | type] | None = None,
+    deterministic: bool = True,
+) -> tuple[dict[str, Any], Callable[[Any], Any]]:
+    """The signature of the aggregate ``obj`` (PyFlink's shape: ``create_accumulator()``,
+    ``accumulate(acc, *args)``, ``get_value(acc)``; a class is instantiated) and the function
+    that computes it over a group's rows (a list of rows of arguments)."""
+    if isinstance(obj, type):
+        obj = obj()
+    missing = [m for m in ("create_accumulator", "accumulate", "get_value") if not hasattr(obj, m)]
+    if missing:
+        raise ConfigError(
+            f"The aggregate function {name} needs the methods create_accumulator, accumulate and "
+            f"get_value; it lacks {', '.join(missing)}"
+        )
+    try:
+        hints = typing.get_type_hints(obj.get_value)
+    except Exception:
+        hints = {}
+    if return_type is None:
+        return_type = hints.get("return")
+        if return_type is None:
+            raise ConfigError(
+                f"The aggregate function {name} needs a return_type (a SQL type such as "
+                "'DOUBLE'), or a return annotation on get_value"
+            )
+    types: list[str] | None = None
+    if arg_types is not None:
+        arity = len(arg_types)
+        types = [_sql_type(name, f"argument {i + 1}", t) for i, t in enumerate(arg_types)]
+    else:
+        params = list(inspect.signature(obj.accumulate).parameters.values())
+        positional = [
+            p
+            for p in params
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+        ][1:]
+        arity = len(positional)
+        try:
+            given = typing.get_type_hints(obj.accumulate)
+        except Exception:
+            given = {}
+        if positional and all(p.name in given for p in positional):
+            types = [_sql_type(name, f"argument {p.name!r}", given[p.name]) for p in positional]
+    create, accumulate, get_value = obj.create_accumulator, obj.accumulate, obj.get_value
+
+    def finish(rows: Any) -> Any:
+        acc = create()
+        for row in rows or ():
+            values = list(row.values()) if isinstance(row, dict) else list(row)
+            accumulate(acc, *(values if arity else ()))
+        return get_value(acc)
+
+    spec = {
+        "name": name,
+        "return_type": _sql_type(name, "return type", return_type),
+        "arg_types": None,
+        "arity": 1,
+        "aggregate_arity": arity,
+        "aggregate_types": types,
+        "deterministic": deterministic,
+        "vectorized": False,
+    }
+    return spec, finish

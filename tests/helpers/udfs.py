@@ -38,3 +38,18 @@ def untyped(x):  # type: ignore[no-untyped-def]
 
 
 NOT_CALLABLE = 3
+
+
+class WeightedAvg:
+    """An aggregate in PyFlink's shape: the average of ``v`` weighted by ``w``."""
+
+    def create_accumulator(self) -> list[float]:
+        return [0.0, 0.0]
+
+    def accumulate(self, acc: list[float], v: float, w: float) -> None:
+        if v is not None and w is not None:
+            acc[0] += v * w
+            acc[1] += w
+
+    def get_value(self, acc: list[float]) -> float:
+        return None if acc[1] == 0 else acc[0] / acc[1]  # type: ignore[return-value]

@@ -28,8 +28,22 @@ public final class UserFunctionTable implements SqlOperatorTable {
     TEMPORARY_SYSTEM
   }
 
-  /** One function: its name as created, its scope and its operator. */
-  public record Entry(String name, Scope scope, UserFunction function) {}
+  /**
+   * One function: its name as created, its scope, and its operator: a scalar {@link UserFunction},
+   * or an aggregate's {@link UserFunction} finisher when {@code aggregate} is not null.
+   */
+  public record Entry(
+      String name, Scope scope, UserFunction function, @Nullable UserAggregateFunction aggregate) {
+    /** A scalar function. */
+    public Entry(String name, Scope scope, UserFunction function) {
+      this(name, scope, function, null);
+    }
+
+    /** The operator SQL calls by the name. */
+    public SqlOperator operator() {
+      return aggregate != null ? aggregate : function;
+    }
+  }
 
   private final Map<String, Entry> entries = new TreeMap<>();
 
@@ -86,9 +100,15 @@ public final class UserFunctionTable implements SqlOperatorTable {
     if (syntax != SqlSyntax.FUNCTION || opName.names.isEmpty()) {
       return;
     }
-    Entry e = get(opName.names.get(opName.names.size() - 1));
+    String name = opName.names.get(opName.names.size() - 1);
+    Entry e = get(name);
     if (e != null) {
-      operatorList.add(e.function());
+      operatorList.add(e.operator());
+    } else if (name.endsWith(UserAggregateFunction.FINISH)) {
+      e = get(name.substring(0, name.length() - UserAggregateFunction.FINISH.length()));
+      if (e != null && e.aggregate() != null) {
+        operatorList.add(e.function());
+      }
     }
   }
 
@@ -96,7 +116,7 @@ public final class UserFunctionTable implements SqlOperatorTable {
   public List<SqlOperator> getOperatorList() {
     List<SqlOperator> out = new ArrayList<>();
     for (Entry e : entries()) {
-      out.add(e.function());
+      out.add(e.operator());
     }
     return out;
   }

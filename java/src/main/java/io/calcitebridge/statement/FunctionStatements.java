@@ -153,12 +153,37 @@ public final class FunctionStatements {
             spec.path("vectorized").asBoolean(false),
             language,
             target);
+    io.calcitebridge.functions.UserAggregateFunction aggregate = null;
+    if (spec.has("aggregate_arity")) {
+      function =
+          new UserFunction(
+              name + io.calcitebridge.functions.UserAggregateFunction.FINISH,
+              function.id(),
+              fn,
+              result,
+              null,
+              1,
+              function.isDeterministic(),
+              false,
+              language,
+              target);
+      List<RelDataType> types = null;
+      if (spec.path("aggregate_types").isArray()) {
+        types = new ArrayList<>();
+        for (JsonNode t : spec.path("aggregate_types")) {
+          types.add(type(name, "argument type", t.asText()));
+        }
+      }
+      aggregate =
+          new io.calcitebridge.functions.UserAggregateFunction(
+              name, function, spec.path("aggregate_arity").asInt(), types);
+    }
     UserFunctionTable table = context.userFunctions();
     synchronized (table) {
       if (!replace && table.get(name) != null) {
         throw exists(scope, name, SqlParserPos.ZERO);
       }
-      table.put(new Entry(name, scope, function));
+      table.put(new Entry(name, scope, function, aggregate));
     }
     session.catalog().touched();
   }
@@ -247,7 +272,7 @@ public final class FunctionStatements {
     rows.add(new Object[] {"function language", f.language()});
     rows.add(new Object[] {"resource uris", "[]"});
     if (extended) {
-      rows.add(new Object[] {"kind", "SCALAR"});
+      rows.add(new Object[] {"kind", e.aggregate() != null ? "AGGREGATE" : "SCALAR"});
       rows.add(new Object[] {"is deterministic", String.valueOf(f.isDeterministic())});
       rows.add(new Object[] {"is vectorized", String.valueOf(f.isVectorized())});
       rows.add(new Object[] {"signature", signature(e)});
@@ -260,6 +285,9 @@ public final class FunctionStatements {
     UserFunction f = e.function();
     StringBuilder b = new StringBuilder(e.name()).append('(');
     List<RelDataType> params = f.parameters();
+    if (e.aggregate() != null) {
+      params = e.aggregate().parameters();
+    }
     if (params == null) {
       b.append("ANY...");
     } else {

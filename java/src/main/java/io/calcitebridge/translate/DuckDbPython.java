@@ -101,6 +101,9 @@ final class DuckDbPython {
     }
     throw new Refusal(
         "duckdb",
-        "the function " + f.getName() + " with a value of type " + type.getFullTypeString());
+        "the function "
+            + f.getName().replace(io.calcitebridge.functions.UserAggregateFunction.FINISH, "")
+            + " with a value of type "
+            + type.getFullTypeString());
   }
 }
