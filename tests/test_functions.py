@@ -407,3 +407,50 @@ def test_create_function_of_an_aggregate_class(env: cb.Environment) -> None:
     ).fetchall() == [(3.0,)]
     info = dict(env.execute("DESCRIBE FUNCTION EXTENDED wavg").fetchall())
     assert info["kind"] == "AGGREGATE"
+
+
+def _words(s: Any) -> list[tuple[str, int]]:
+    return [] if s is None else [(w, len(w)) for w in s.split()]
+
+
+@pytest.mark.parametrize("backend", ("enumerable", "auto"))
+def test_table_functions_against_python(env: cb.Environment, backend: str) -> None:
+    from tests.helpers.udfs import split_words
+
+    texts = ["a bb", None, "", "ccc a"] * 3000
+    env.register_arrow("docs", pa.table({"id": range(len(texts)), "s": texts}))
+    env.create_table_function("split_words", split_words, columns="word STRING, n INT")
+    inner = env.sql(
+        "SELECT id, w, n FROM docs, LATERAL TABLE(split_words(s)) AS x(w, n) ORDER BY id, w",
+        backend=backend,
+    ).fetchall()
+    assert inner == [(i, w, n) for i, s in enumerate(texts) for w, n in sorted(_words(s))]
+    left = env.sql(
+        "SELECT id, w, n FROM docs LEFT JOIN LATERAL TABLE(split_words(s)) AS x(w, n) ON TRUE "
+        "WHERE id < 8 ORDER BY id, w",
+        backend=backend,
+    ).fetchall()
+    assert left == [
+        (i, w, n) for i, s in enumerate(texts[:8]) for w, n in (sorted(_words(s)) or [(None, None)])
+    ]
+    assert env.sql("SELECT * FROM TABLE(split_words('x yy'))", backend=backend).fetchall() == [
+        ("x", 1),
+        ("yy", 2),
+    ]
+    plan = env.explain("SELECT w FROM docs, LATERAL TABLE(split_words(s)) AS x(w, n)")
+    assert re.search(r"PythonBatch\(batch=\[\[split_words\$finish\(\$\d+\)\]\]\)", plan), plan
+
+
+def test_table_function_errors(env: cb.Environment) -> None:
+    def bad_rows(x: int):  # type: ignore[no-untyped-def]
+        yield ("not a number",)
+
+    env.create_table_function("bad_rows", bad_rows, columns="n INT")
+    with pytest.raises(cb.ExecutionError, match="The function bad_rows returned"):
+        env.sql("SELECT * FROM TABLE(bad_rows(1))").fetchall()
+    with pytest.raises(cb.ConfigError, match="needs its columns"):
+        env.create_table_function("f", bad_rows, columns="")
+    env.config.set("python.allowed-modules", "tests.helpers")
+    # CREATE FUNCTION makes a scalar function: a table function comes from the Python API.
+    with pytest.raises(cb.ConfigError, match="needs a return_type"):
+        env.execute("CREATE FUNCTION w2 AS 'tests.helpers.udfs.split_words' LANGUAGE PYTHON")

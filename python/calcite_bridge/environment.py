@@ -112,6 +112,35 @@ class Environment:
         target = f"{target}.{getattr(fn, '__qualname__', type(fn).__name__)}".lstrip(".")
         create(name, _udf.PythonFunction(name, fn, spec), target, replace)
 
+    def create_table_function(
+        self,
+        name: str,
+        fn: Callable[..., Any],
+        columns: str,
+        arg_types: Sequence[str | type] | None = None,
+        deterministic: bool = True,
+        *,
+        replace: bool = False,
+    ) -> None:
+        """Adds the table function ``fn`` to this environment's SQL as ``name``: called once a
+        row of its arguments (None for NULL), it returns or yields rows, each a tuple (or a
+        list, or a dict by column name) of ``columns`` (``"word STRING, n INT"``). SQL calls it
+        as Flink does: ``LATERAL TABLE(f(x)) AS t(a, b)``, ``LEFT JOIN LATERAL TABLE(f(x)) ON
+        TRUE``, or ``TABLE(f('literal'))`` (docs/functions.md)."""
+        from . import _udf
+        from .functions import table_signature
+
+        create = getattr(self._session, "create_function", None)
+        if create is None:
+            raise UnsupportedError(
+                f"The function {name} cannot be added: Python functions run in an environment of "
+                "this process, not a gateway's"
+            )
+        spec, rows = table_signature(name, fn, columns, arg_types, deterministic)
+        target = getattr(fn, "__module__", None) or ""
+        target = f"{target}.{getattr(fn, '__qualname__', type(fn).__name__)}".lstrip(".")
+        create(name, _udf.PythonFunction(name, rows, spec), target, replace)
+
     def create_aggregate_function(
         self,
         name: str,

@@ -197,3 +197,25 @@ def aggregate_signature(
         "vectorized": False,
     }
     return spec, finish
+
+
+def table_signature(
+    name: str,
+    fn: Any,
+    columns: str,
+    arg_types: Sequence[str | type] | None = None,
+    deterministic: bool = True,
+) -> tuple[dict[str, Any], Callable[..., Any]]:
+    """The signature of the table function ``fn`` of ``columns`` (``"word STRING, n INT"``) and
+    the function that returns a call's rows as a list."""
+    if not isinstance(columns, str) or not columns.strip():
+        raise ConfigError(f"The table function {name} needs its columns, as 'word STRING, n INT'")
+    spec = signature(name, fn, f"ARRAY<ROW<{columns}> NOT NULL>", arg_types, deterministic)
+
+    def rows(*args: Any) -> list[Any]:
+        out = fn(*args)
+        if out is None:
+            return []
+        return [r if isinstance(r, dict | tuple) else tuple(r) for r in out]
+
+    return {**spec, "table": True}, rows

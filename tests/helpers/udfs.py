@@ -53,3 +53,11 @@ class WeightedAvg:
 
     def get_value(self, acc: list[float]) -> float:
         return None if acc[1] == 0 else acc[0] / acc[1]  # type: ignore[return-value]
+
+
+def split_words(s: str):  # type: ignore[no-untyped-def]
+    """A table function: each word of ``s`` with its length."""
+    if s is None:
+        return
+    for w in s.split():
+        yield (w, len(w))

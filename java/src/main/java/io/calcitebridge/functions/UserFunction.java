@@ -36,8 +36,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * constant reduction, a join condition), and a batch at a time in a projection or a filter.
  *
  * <p>Declared argument types make the validator cast the operands to them (Calcite's coercion of a
- * user-defined function's operands); a function without them takes operands of any type, as many
- * as its Python signature names. The result is always nullable: the function may return None.
+ * user-defined function's operands); a function without them takes operands of any type, as many as
+ * its Python signature names. The result is always nullable: the function may return None.
  */
 public final class UserFunction extends SqlUserDefinedFunction {
   /** Calls the implementation of a function over rows of argument values. */

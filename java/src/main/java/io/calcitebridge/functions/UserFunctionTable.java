@@ -30,10 +30,11 @@ public final class UserFunctionTable implements SqlOperatorTable {
 
   /**
    * One function: its name as created, its scope, and its operator: a scalar {@link UserFunction},
-   * or an aggregate's {@link UserFunction} finisher when {@code aggregate} is not null.
+   * or the {@link UserFunction} finisher of {@code wrapper}, a {@link UserAggregateFunction} or a
+   * {@link UserTableFunction}.
    */
   public record Entry(
-      String name, Scope scope, UserFunction function, @Nullable UserAggregateFunction aggregate) {
+      String name, Scope scope, UserFunction function, @Nullable SqlOperator wrapper) {
     /** A scalar function. */
     public Entry(String name, Scope scope, UserFunction function) {
       this(name, scope, function, null);
@@ -41,7 +42,7 @@ public final class UserFunctionTable implements SqlOperatorTable {
 
     /** The operator SQL calls by the name. */
     public SqlOperator operator() {
-      return aggregate != null ? aggregate : function;
+      return wrapper != null ? wrapper : function;
     }
   }
 
@@ -106,7 +107,7 @@ public final class UserFunctionTable implements SqlOperatorTable {
       operatorList.add(e.operator());
     } else if (name.endsWith(UserAggregateFunction.FINISH)) {
       e = get(name.substring(0, name.length() - UserAggregateFunction.FINISH.length()));
-      if (e != null && e.aggregate() != null) {
+      if (e != null && e.wrapper() != null) {
         operatorList.add(e.function());
       }
     }

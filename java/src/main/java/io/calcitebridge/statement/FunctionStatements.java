@@ -117,7 +117,12 @@ public final class FunctionStatements {
    * {@code replace}); the Python API's {@code create_function}.
    */
   public void add(
-      String name, Scope scope, PythonFunction fn, String language, String target, boolean replace) {
+      String name,
+      Scope scope,
+      PythonFunction fn,
+      String language,
+      String target,
+      boolean replace) {
     JsonNode spec;
     try {
       spec = JSON.readTree(fn.spec());
@@ -153,8 +158,22 @@ public final class FunctionStatements {
             spec.path("vectorized").asBoolean(false),
             language,
             target);
-    io.calcitebridge.functions.UserAggregateFunction aggregate = null;
-    if (spec.has("aggregate_arity")) {
+    SqlOperator wrapper = null;
+    if (spec.path("table").asBoolean(false)) {
+      function =
+          new UserFunction(
+              name + io.calcitebridge.functions.UserAggregateFunction.FINISH,
+              function.id(),
+              fn,
+              result,
+              parameters,
+              function.getOperandCountRange().getMin(),
+              function.isDeterministic(),
+              false,
+              language,
+              target);
+      wrapper = new io.calcitebridge.functions.UserTableFunction(name, function);
+    } else if (spec.has("aggregate_arity")) {
       function =
           new UserFunction(
               name + io.calcitebridge.functions.UserAggregateFunction.FINISH,
@@ -174,7 +193,7 @@ public final class FunctionStatements {
           types.add(type(name, "argument type", t.asText()));
         }
       }
-      aggregate =
+      wrapper =
           new io.calcitebridge.functions.UserAggregateFunction(
               name, function, spec.path("aggregate_arity").asInt(), types);
     }
@@ -183,7 +202,7 @@ public final class FunctionStatements {
       if (!replace && table.get(name) != null) {
         throw exists(scope, name, SqlParserPos.ZERO);
       }
-      table.put(new Entry(name, scope, function, aggregate));
+      table.put(new Entry(name, scope, function, wrapper));
     }
     session.catalog().touched();
   }
@@ -200,7 +219,9 @@ public final class FunctionStatements {
   private void drop(SqlDropFunction drop) {
     String name = drop.name().names.get(drop.name().names.size() - 1);
     Scope scope =
-        drop.isSystem() ? Scope.TEMPORARY_SYSTEM : drop.isTemporary() ? Scope.TEMPORARY : Scope.CATALOG;
+        drop.isSystem()
+            ? Scope.TEMPORARY_SYSTEM
+            : drop.isTemporary() ? Scope.TEMPORARY : Scope.CATALOG;
     Entry old = context.userFunctions().get(name);
     if (old == null || old.scope() != scope) {
       if (drop.ifExists()) {
@@ -221,8 +242,7 @@ public final class FunctionStatements {
                     + session.catalog().currentCatalog()
                     + ".";
           };
-      throw new PositionedException(
-          ErrorKind.CATALOG, message, drop.name().getParserPosition());
+      throw new PositionedException(ErrorKind.CATALOG, message, drop.name().getParserPosition());
     }
     remove(name);
   }
@@ -266,13 +286,20 @@ public final class FunctionStatements {
     }
     UserFunction f = e.function();
     List<Object[]> rows = new ArrayList<>();
-    rows.add(new Object[] {"is system function", String.valueOf(e.scope() == Scope.TEMPORARY_SYSTEM)});
+    rows.add(
+        new Object[] {"is system function", String.valueOf(e.scope() == Scope.TEMPORARY_SYSTEM)});
     rows.add(new Object[] {"is temporary", String.valueOf(e.scope() != Scope.CATALOG)});
     rows.add(new Object[] {"class name", f.target()});
     rows.add(new Object[] {"function language", f.language()});
     rows.add(new Object[] {"resource uris", "[]"});
     if (extended) {
-      rows.add(new Object[] {"kind", e.aggregate() != null ? "AGGREGATE" : "SCALAR"});
+      rows.add(
+          new Object[] {
+            "kind",
+            e.wrapper() instanceof io.calcitebridge.functions.UserAggregateFunction
+                ? "AGGREGATE"
+                : e.wrapper() != null ? "TABLE" : "SCALAR"
+          });
       rows.add(new Object[] {"is deterministic", String.valueOf(f.isDeterministic())});
       rows.add(new Object[] {"is vectorized", String.valueOf(f.isVectorized())});
       rows.add(new Object[] {"signature", signature(e)});
@@ -285,8 +312,8 @@ public final class FunctionStatements {
     UserFunction f = e.function();
     StringBuilder b = new StringBuilder(e.name()).append('(');
     List<RelDataType> params = f.parameters();
-    if (e.aggregate() != null) {
-      params = e.aggregate().parameters();
+    if (e.wrapper() instanceof io.calcitebridge.functions.UserAggregateFunction agg) {
+      params = agg.parameters();
     }
     if (params == null) {
       b.append("ANY...");

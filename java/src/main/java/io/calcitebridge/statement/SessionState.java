@@ -26,6 +26,7 @@ public final class SessionState {
   static {
     io.calcitebridge.udf.PythonCalls.install();
   }
+
   private volatile java.util.Set<String> hostBackends = java.util.Set.of("enumerable");
   private final PlanCache planCache = new PlanCache(catalog, config, this::hostBackends);
 

@@ -12,12 +12,12 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * A Python function in DuckDB: each call becomes a call of a DuckDB Python function that the
- * backend registers on its connection before the query runs ({@code calcite_bridge._udf}). The
- * name {@code cb_py_<id>_<result>_<arg>...} gives the function (by the id Python gave it) and
- * DuckDB's types, the result's first; each operand is cast to its code's type. Codes: {@code bo}
- * BOOLEAN, {@code i4} INTEGER, {@code i8} BIGINT, {@code f8} DOUBLE, {@code n<p>x<s>} DECIMAL(p,
- * s), {@code s} VARCHAR, {@code b} BLOB, {@code dt} DATE, {@code ts} TIMESTAMP. A function of
- * another type is refused (it runs on Calcite's engine under {@code auto}).
+ * backend registers on its connection before the query runs ({@code calcite_bridge._udf}). The name
+ * {@code cb_py_<id>_<result>_<arg>...} gives the function (by the id Python gave it) and DuckDB's
+ * types, the result's first; each operand is cast to its code's type. Codes: {@code bo} BOOLEAN,
+ * {@code i4} INTEGER, {@code i8} BIGINT, {@code f8} DOUBLE, {@code n<p>x<s>} DECIMAL(p, s), {@code
+ * s} VARCHAR, {@code b} BLOB, {@code dt} DATE, {@code ts} TIMESTAMP. A function of another type is
+ * refused (it runs on Calcite's engine under {@code auto}).
  */
 final class DuckDbPython {
   /** The prefix of the functions' names. */

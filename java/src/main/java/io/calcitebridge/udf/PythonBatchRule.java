@@ -26,8 +26,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * Calc becomes a Calc that computes the calls' operands (and the conjuncts of its condition that
  * call no such function), a {@link PythonBatch} that adds the calls' results, and a Calc of the
  * rest. A call inside {@code CASE}, {@code COALESCE}, {@code AND} or {@code OR} below the
- * condition's top level, which the row may never reach, stays a call one row at a time, as do
- * calls outside a Calc (a join condition).
+ * condition's top level, which the row may never reach, stays a call one row at a time, as do calls
+ * outside a Calc (a join condition).
  */
 public final class PythonBatchRule {
   private PythonBatchRule() {}
@@ -106,8 +106,7 @@ public final class PythonBatchRule {
             names,
             rex);
     RelNode bottom = EnumerableCalc.create(input, bottomProgram);
-    PythonBatch middle =
-        new PythonBatch(calc.getCluster(), calc.getTraitSet(), bottom, batched);
+    PythonBatch middle = new PythonBatch(calc.getCluster(), calc.getTraitSet(), bottom, batched);
     // Above: the original expressions, each batched call read from its column.
     Map<String, Integer> columns = new LinkedHashMap<>();
     int k = 0;
@@ -148,21 +147,21 @@ public final class PythonBatchRule {
   /** Whether {@code node} calls a user-defined function. */
   private static boolean calls(RexNode node) {
     return node.accept(
-                new org.apache.calcite.rex.RexVisitorImpl<@Nullable Boolean>(true) {
-                  @Override
-                  public Boolean visitCall(RexCall call) {
-                    if (call.getOperator() instanceof UserFunction) {
-                      return true;
-                    }
-                    for (RexNode o : call.operands) {
-                      if (Boolean.TRUE.equals(o.accept(this))) {
-                        return true;
-                      }
-                    }
-                    return false;
+            new org.apache.calcite.rex.RexVisitorImpl<@Nullable Boolean>(true) {
+              @Override
+              public Boolean visitCall(RexCall call) {
+                if (call.getOperator() instanceof UserFunction) {
+                  return true;
+                }
+                for (RexNode o : call.operands) {
+                  if (Boolean.TRUE.equals(o.accept(this))) {
+                    return true;
                   }
-                })
-            == Boolean.TRUE;
+                }
+                return false;
+              }
+            })
+        == Boolean.TRUE;
   }
 
   /**

@@ -13,8 +13,8 @@ public final class PythonBatches {
   private PythonBatches() {}
 
   /**
-   * The rows of {@code input} (each an {@code Object[]}, a {@code List}, or when {@code scalar}
-   * the value of its one column), each with the results of {@code spec}'s calls after its columns.
+   * The rows of {@code input} (each an {@code Object[]}, a {@code List}, or when {@code scalar} the
+   * value of its one column), each with the results of {@code spec}'s calls after its columns.
    */
   public static Enumerable<Object[]> apply(
       Enumerable<?> input, PythonBatch.Spec spec, boolean scalar) {

@@ -131,7 +131,8 @@ public final class PythonCalls implements UserFunction.Invoker {
           kind,
           e.path("traceback").asText(""));
     } catch (IOException e) {
-      return new SourceException("The function " + name + " failed: " + error, ErrorKind.EXECUTION, "");
+      return new SourceException(
+          "The function " + name + " failed: " + error, ErrorKind.EXECUTION, "");
     }
   }
 }

@@ -20,5 +20,6 @@ public interface PythonFunction {
    * argument, then a last column of NULLs of the result's type. Exports the result column into
    * {@code outArray}/{@code outSchema}; returns null, or an error object as {@link #spec} does.
    */
-  String apply(ArrowArray inArray, ArrowSchema inSchema, ArrowArray outArray, ArrowSchema outSchema);
+  String apply(
+      ArrowArray inArray, ArrowSchema inSchema, ArrowArray outArray, ArrowSchema outSchema);
 }

@@ -169,6 +169,7 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       return agg.rewrite(call);
     }
     rewritten = io.calcitebridge.functions.UserAggregateFunction.lift(rewritten);
+    rewritten = io.calcitebridge.functions.UserTableFunction.rewrite(rewritten);
     if (rewritten instanceof org.apache.calcite.sql.SqlBasicCall call) {
       org.apache.calcite.sql.SqlOperator flink =
           io.calcitebridge.functions.NumberFunctions.validating(call.getOperator());
