@@ -306,7 +306,7 @@ def duckdb_function(name: str) -> tuple[Any, list[str], str, str, bool] | None:
         call = native
         kind = "native"
     positional = inspect.Parameter.POSITIONAL_ONLY
-    call.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    call.__signature__ = inspect.Signature(
         [inspect.Parameter(f"a{i}", positional) for i in range(arity)]
     )
     deterministic = bool(function.spec_["deterministic"])
