@@ -29,9 +29,6 @@ import org.apache.calcite.rex.RexNode;
  * Python once a call ({@link UserFunction#apply}), whether the function is vectorized or not.
  */
 public final class PythonBatch extends SingleRel implements EnumerableRel {
-  /** Rows a batch. */
-  static final int BATCH_ROWS = 8192;
-
   private final List<RexCall> calls;
 
   PythonBatch(RelOptCluster cluster, RelTraitSet traits, RelNode input, List<RexCall> calls) {
@@ -68,10 +65,7 @@ public final class PythonBatch extends SingleRel implements EnumerableRel {
     return super.explainTerms(pw).item("batch", shown);
   }
 
-  /** What the generated code computes: each call's function, operand columns and types. */
-  public record Spec(List<UserFunction> functions, List<int[]> operands, List<RelDataType> types) {}
-
-  private Spec spec() {
+  private PythonBatches.Spec spec() {
     List<UserFunction> functions = new ArrayList<>();
     List<int[]> operands = new ArrayList<>();
     List<RelDataType> types = new ArrayList<>();
@@ -87,7 +81,7 @@ public final class PythonBatch extends SingleRel implements EnumerableRel {
       operands.add(refs);
       types.add(UserFunction.argumentType(getCluster().getTypeFactory(), operandTypes));
     }
-    return new Spec(functions, operands, types);
+    return new PythonBatches.Spec(functions, operands, types);
   }
 
   @Override
@@ -101,7 +95,7 @@ public final class PythonBatch extends SingleRel implements EnumerableRel {
     if (!scalar && format != JavaRowFormat.ARRAY && format != JavaRowFormat.LIST) {
       rows = b.append("arrays", child.physType.convertTo(rows, JavaRowFormat.ARRAY));
     }
-    Expression spec = implementor.stash(spec(), Spec.class);
+    Expression spec = implementor.stash(spec(), PythonBatches.Spec.class);
     b.add(
         Expressions.return_(
             null,

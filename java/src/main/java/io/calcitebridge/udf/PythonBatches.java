@@ -1,6 +1,7 @@
 package io.calcitebridge.udf;
 
 import io.calcitebridge.arrow.RowsToArrow;
+import io.calcitebridge.functions.UserFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -8,16 +9,24 @@ import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 
-/** The runtime of {@link PythonBatch}: reads its input a batch at a time and adds the results. */
+/** The runtime of {@code PythonBatch}: reads its input a batch at a time and adds the results. */
 public final class PythonBatches {
+  /** Rows a batch. */
+  static final int BATCH_ROWS = 8192;
+
+  /** What a {@code PythonBatch} computes: each call's function, operand columns and types. */
+  public record Spec(
+      List<UserFunction> functions,
+      List<int[]> operands,
+      List<org.apache.calcite.rel.type.RelDataType> types) {}
+
   private PythonBatches() {}
 
   /**
    * The rows of {@code input} (each an {@code Object[]}, a {@code List}, or when {@code scalar} the
    * value of its one column), each with the results of {@code spec}'s calls after its columns.
    */
-  public static Enumerable<Object[]> apply(
-      Enumerable<?> input, PythonBatch.Spec spec, boolean scalar) {
+  public static Enumerable<Object[]> apply(Enumerable<?> input, Spec spec, boolean scalar) {
     return new AbstractEnumerable<Object[]>() {
       @Override
       public Enumerator<Object[]> enumerator() {
@@ -28,13 +37,13 @@ public final class PythonBatches {
 
   private static final class Batches implements Enumerator<Object[]> {
     private final Enumerator<?> input;
-    private final PythonBatch.Spec spec;
+    private final Spec spec;
     private final boolean scalar;
     private List<Object[]> batch = List.of();
     private int next;
     private boolean done;
 
-    Batches(Enumerator<?> input, PythonBatch.Spec spec, boolean scalar) {
+    Batches(Enumerator<?> input, Spec spec, boolean scalar) {
       this.input = input;
       this.spec = spec;
       this.scalar = scalar;
@@ -55,7 +64,7 @@ public final class PythonBatches {
         return false;
       }
       List<Object[]> rows = new ArrayList<>();
-      while (rows.size() < PythonBatch.BATCH_ROWS) {
+      while (rows.size() < BATCH_ROWS) {
         if (!input.moveNext()) {
           done = true;
           break;
