@@ -53,6 +53,16 @@ public final class PythonBatchRule {
 
   private static RelNode batch(EnumerableCalc calc) {
     RexProgram program = calc.getProgram();
+    boolean any = false;
+    for (RexNode e : program.getExprList()) {
+      if (e instanceof RexCall c && c.getOperator() instanceof UserFunction) {
+        any = true; // a program's expressions are shallow: each call is one of them
+        break;
+      }
+    }
+    if (!any) {
+      return calc;
+    }
     RexBuilder rex = calc.getCluster().getRexBuilder();
     List<RexNode> projects = new ArrayList<>();
     for (var p : program.getProjectList()) {
