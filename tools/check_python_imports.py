@@ -12,9 +12,10 @@ Layers, lowest first; a module may import modules of its own layer or of a lower
 1. leaves: ``_version``, ``errors``, ``_sql`` (identifier quoting), ``_types`` (SQL type
    strings and Arrow types), ``_values`` (literal values on the wire), ``_params`` (query
    parameters on the wire), ``_interrupt`` (Ctrl-C during a native call), ``_cdata`` (Arrow C
-   streams from the JVM, released quietly at exit)
+   streams from the JVM, released quietly at exit), ``functions`` (the signatures of Python
+   functions for SQL)
 2. ``expressions``
-3. ``sources`` and everything under it
+3. ``sources`` and everything under it, ``_udf`` (user-defined functions in Python)
 4. the execution backends that run in this process: ``_duckdb``, ``_spark``
 5. ``_transport`` and everything under it (the Session protocol, JPype and py4j)
 6. ``config``, ``result``
@@ -51,10 +52,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "calcite_bridge._params",
             "calcite_bridge._interrupt",
             "calcite_bridge._cdata",
+            "calcite_bridge.functions",
         ),
     ),
     ("expressions", ("calcite_bridge.expressions",)),
-    ("sources", ("calcite_bridge.sources.*",)),
+    ("sources", ("calcite_bridge.sources.*", "calcite_bridge._udf")),
     ("backends", ("calcite_bridge._duckdb", "calcite_bridge._spark")),
     ("transport", ("calcite_bridge._transport.*",)),
     ("config and result", ("calcite_bridge.config", "calcite_bridge.result")),

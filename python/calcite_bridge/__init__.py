@@ -24,6 +24,7 @@ from .errors import (
     TimeoutError,
     UnsupportedError,
 )
+from .functions import udf
 from .result import Result
 from .table_api import Table
 
@@ -50,4 +51,5 @@ __all__ = [
     "UnsupportedError",
     "__version__",
     "connect",
+    "udf",
 ]

@@ -63,6 +63,7 @@ _udf_class: Any = None
 
 _DYNCOL_NAME = re.compile(r"\bcb_dyncol(?:_[a-z0-9]+)+\b", re.IGNORECASE)
 _DYNCOL_ERROR = "calcite-bridge-dyncol: "
+_PYTHON_NAME = re.compile(r"\bcb_py_\d+(?:_[a-z0-9]+)+\b", re.IGNORECASE)
 # Sizes of the C Data Interface's structs, and where their release callbacks sit.
 _ARRAY_SIZE, _ARRAY_RELEASE = 80, 64
 _SCHEMA_SIZE, _SCHEMA_RELEASE = 72, 56
@@ -381,6 +382,32 @@ def _register_dyncol(database: _Database, sql: str) -> None:
             registered.add(name)
 
 
+def _register_python(database: _Database, sql: str) -> None:
+    """Registers on the database each Python function ``sql`` calls, once
+    (``io.calcitebridge.translate.DuckDbPython``)."""
+    names = {name.lower() for name in _PYTHON_NAME.findall(sql)} - database.registered
+    if not names:
+        return
+    from . import _udf
+
+    with _lock:
+        for name in sorted(names - database.registered):
+            found = _udf.duckdb_function(name)
+            if found is None:
+                continue  # a look-alike in a string literal, or a function dropped
+            call, arguments, result, kind, side_effects = found
+            database.connection.create_function(
+                name,
+                call,
+                arguments,
+                result,
+                type=kind,
+                null_handling="special",
+                side_effects=side_effects,
+            )
+            database.registered.add(name)
+
+
 def _dyncol_function(result: pa.DataType, arity: int) -> Any:
     def function(spec: Any, *arguments: Any) -> pa.Array:
         return dyncol_batch(spec, arguments, result)
@@ -466,6 +493,7 @@ def run(
     database = _database(sandbox, any(isinstance(s, Query) for s in scans), memory_limit, threads)
     state = _thread_cursor(database)
     _register_dyncol(database, sql)
+    _register_python(database, sql)
     failed = True
     timer: threading.Timer | None = None
     timed_out = threading.Event()
@@ -623,6 +651,12 @@ def _error(e: Exception, statement: str | None, memory_limit: int = 0) -> Error:
         return _over_limit(memory_limit, statement, text)
     if "calcite-bridge-error:" in text:  # a scan failed: the JVM's own error
         return from_stream_failure(e, statement)
+    if "calcite-bridge-udf: " in text:  # a Python function failed
+        from . import _udf
+
+        failed = _udf.failure(text, statement)
+        if failed is not None:
+            return failed
     if _DYNCOL_ERROR in text:  # a dynamic-columns function failed
         message = text.split(_DYNCOL_ERROR, 1)[1].splitlines()[0]
         return ExecutionError(f"The query failed while it ran: {message}", sql=statement)

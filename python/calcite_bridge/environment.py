@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +14,7 @@ from ._params import encode_parameters
 from ._sql import quote_identifier
 from ._transport.session import Session
 from .config import Config, ConfigValue
-from .errors import ConfigError, SqlParseError, UnsupportedError
+from .errors import CatalogError, ConfigError, SqlParseError, UnsupportedError
 from .result import Result
 from .sources.sandbox import Sandbox
 from .table_api import Table
@@ -53,6 +53,9 @@ class Environment:
         self._cached_sandbox: Sandbox | None = None
         self._scripts = 0
         session.set_connector_factory(self._sandbox)
+        set_loader = getattr(session, "set_function_loader", None)
+        if set_loader is not None:
+            set_loader(self._function_modules)
         settings = dict(config or {})
         lock = settings.pop("lock-config", None)  # last: it freezes the settings before it
         for key, value in settings.items():
@@ -68,6 +71,114 @@ class Environment:
             if not self._scripts:
                 self._cached_sandbox = sandbox
         return sandbox
+
+    def _function_modules(self) -> tuple[str, ...]:
+        """The modules whose functions ``CREATE FUNCTION`` may import: the allowed ones."""
+        return self._sandbox().allowed_modules
+
+    def create_function(
+        self,
+        name: str,
+        fn: Callable[..., Any],
+        return_type: str | type | None = None,
+        arg_types: Sequence[str | type] | None = None,
+        deterministic: bool = True,
+        vectorized: bool = False,
+        *,
+        replace: bool = False,
+    ) -> None:
+        """Adds the Python function ``fn`` to this environment's SQL as ``name`` (a temporary
+        system function, in Flink's words; docs/functions.md).
+
+        Types are SQL type strings (``"BIGINT"``, ``"DECIMAL(10, 2)"``) or Python types (``int``
+        BIGINT, ``float`` DOUBLE, ``str`` STRING, ``bool``, ``bytes``, ``Decimal``, ``date``,
+        ``datetime``, ``time``); without ``return_type`` or ``arg_types``, ``fn``'s annotations
+        give them, and a function without argument types takes operands of any type, as many as
+        its parameters. A scalar function is called once a row, with None for NULL, and None it
+        returns is NULL; a ``vectorized`` one is called once a batch with ``pyarrow`` arrays and
+        returns an array. ``deterministic=False`` keeps a call from being computed once at
+        planning (folded) or shared. A function of the same name is an error unless
+        ``replace``."""
+        from . import _udf
+
+        create = getattr(self._session, "create_function", None)
+        if create is None:
+            raise UnsupportedError(
+                f"The function {name} cannot be added: Python functions run in an environment of "
+                "this process, not a gateway's"
+            )
+        spec = _udf.signature(name, fn, return_type, arg_types, deterministic, vectorized)
+        target = getattr(fn, "__module__", None) or ""
+        target = f"{target}.{getattr(fn, '__qualname__', type(fn).__name__)}".lstrip(".")
+        create(name, _udf.PythonFunction(name, fn, spec), target, replace)
+
+    def create_table_function(
+        self,
+        name: str,
+        fn: Callable[..., Any],
+        columns: str,
+        arg_types: Sequence[str | type] | None = None,
+        deterministic: bool = True,
+        *,
+        replace: bool = False,
+    ) -> None:
+        """Adds the table function ``fn`` to this environment's SQL as ``name``: called once a
+        row of its arguments (None for NULL), it returns or yields rows, each a tuple (or a
+        list, or a dict by column name) of ``columns`` (``"word STRING, n INT"``). SQL calls it
+        as Flink does: ``LATERAL TABLE(f(x)) AS t(a, b)``, ``LEFT JOIN LATERAL TABLE(f(x)) ON
+        TRUE``, or ``TABLE(f('literal'))`` (docs/functions.md)."""
+        from . import _udf
+        from .functions import table_signature
+
+        create = getattr(self._session, "create_function", None)
+        if create is None:
+            raise UnsupportedError(
+                f"The function {name} cannot be added: Python functions run in an environment of "
+                "this process, not a gateway's"
+            )
+        spec, rows = table_signature(name, fn, columns, arg_types, deterministic)
+        target = getattr(fn, "__module__", None) or ""
+        target = f"{target}.{getattr(fn, '__qualname__', type(fn).__name__)}".lstrip(".")
+        create(name, _udf.PythonFunction(name, rows, spec), target, replace)
+
+    def create_aggregate_function(
+        self,
+        name: str,
+        obj: Any,
+        return_type: str | type | None = None,
+        arg_types: Sequence[str | type] | None = None,
+        deterministic: bool = True,
+        *,
+        replace: bool = False,
+    ) -> None:
+        """Adds the aggregate function ``obj`` to this environment's SQL as ``name``, in
+        PyFlink's shape: ``create_accumulator()`` returns a new accumulator,
+        ``accumulate(acc, *args)`` adds a row's arguments to it (None for NULL), ``get_value(acc)``
+        gives the result (None is NULL); a class is instantiated. ``return_type`` comes from
+        ``get_value``'s annotation when not given; the arguments are as many as ``accumulate``
+        takes after ``acc`` (or ``arg_types``). Each group's rows are gathered and handed to
+        Python at once (docs/functions.md)."""
+        from . import _udf
+        from .functions import aggregate_signature
+
+        create = getattr(self._session, "create_function", None)
+        if create is None:
+            raise UnsupportedError(
+                f"The function {name} cannot be added: Python functions run in an environment of "
+                "this process, not a gateway's"
+            )
+        spec, finish = aggregate_signature(name, obj, return_type, arg_types, deterministic)
+        target = f"{type(obj).__module__}.{getattr(obj, '__qualname__', type(obj).__qualname__)}"
+        create(name, _udf.PythonFunction(name, finish, spec), target, replace)
+
+    def drop_function(self, name: str, *, if_exists: bool = False) -> None:
+        """Drops the function ``name`` that ``create_function`` or ``CREATE FUNCTION`` added;
+        ``CatalogError`` when there is none, unless ``if_exists``."""
+        drop = getattr(self._session, "drop_function", None)
+        if drop is None:
+            raise UnsupportedError("Python functions run in an environment of this process")
+        if not drop(name) and not if_exists:
+            raise CatalogError(f"Function {name} does not exist")
 
     def _zone(self) -> str:
         """The session time zone, in which a result shows its TIMESTAMP_LTZ values."""

@@ -60,6 +60,8 @@ class JPypeSession:
             _duckdb.prefetch()  # imports it while the JVM starts
         self._java = jvm.new_session()
         self._proxies: dict[str, Any] = {}  # Java holds them through JPype; keep them alive
+        self._functions: dict[str, Any] = {}  # the same for the Python functions
+        self._loader: Any = None
         self._factory: Any = None
         self._sandbox: SandboxGetter = lambda: UNCONFINED
         self._spark: _spark.Runner | None = None  # made when a query first runs on Spark
@@ -245,6 +247,26 @@ class JPypeSession:
         self._proxies[name] = proxy
         _duckdb.release()
 
+    def create_function(self, name: str, function: Any, target: str, replace: bool) -> None:
+        """Adds a Python function (an ``_udf.PythonFunction``) as ``name``."""
+        jvm.call(self._java.createPythonFunction, name, function, target, replace)
+        self._functions[name.lower()] = function
+        _duckdb.release()
+
+    def drop_function(self, name: str) -> bool:
+        """Drops the function ``name``; False when there is none."""
+        dropped = bool(jvm.call(self._java.dropFunction, name))
+        self._functions.pop(name.lower(), None)
+        return dropped
+
+    def set_function_loader(self, allowed: Any) -> None:
+        """Lets ``CREATE FUNCTION ... LANGUAGE PYTHON`` load functions from the modules that
+        ``allowed()`` gives."""
+        from .. import _udf
+
+        self._loader = _udf.FunctionLoader(allowed)
+        jvm.call(self._java.setFunctionLoader, self._loader)
+
     def set_connector_factory(self, sandbox: SandboxGetter) -> None:
         from ..sources._glue import ConnectorFactory
 
@@ -258,6 +280,7 @@ class JPypeSession:
             self._spark.close()
         self._proxies.clear()
         jvm.call(self._java.close)
+        self._functions.clear()
 
 
 def _spark_unsupported(sql: str) -> Exception:

@@ -406,14 +406,76 @@ SqlCreate SqlBridgeCreateTableOrView(Span s, boolean replace) :
     final SqlCreate create;
 }
 {
-    [ <TEMPORARY> { temporary = true; } ]
+    [
+        <TEMPORARY> { temporary = true; }
+        [
+            <SYSTEM> create = SqlBridgeCreateFunction(s, replace, true, true) {
+                return create;
+            }
+        ]
+    ]
     (
         create = SqlBridgeCreateTable(s, replace, temporary)
     |
         create = SqlBridgeCreateView(s, replace, temporary)
+    |
+        create = SqlBridgeCreateFunction(s, replace, temporary, false)
     )
     {
         return create;
+    }
+}
+
+/**
+ * Parses Flink's CREATE FUNCTION [IF NOT EXISTS] name AS 'target' [LANGUAGE
+ * lang] [USING JAR 'path' [, JAR 'path']*], after CREATE [TEMPORARY [SYSTEM]].
+ */
+SqlCreate SqlBridgeCreateFunction(Span s, boolean replace, boolean temporary,
+    boolean system) :
+{
+    boolean ifNotExists = false;
+    final SqlIdentifier name;
+    final SqlNode target;
+    SqlIdentifier language = null;
+    final List<SqlNode> jars = new ArrayList<SqlNode>();
+    SqlNode jar;
+}
+{
+    <FUNCTION>
+    [ LOOKAHEAD(3) <IF> <NOT> <EXISTS> { ifNotExists = true; } ]
+    name = CompoundIdentifier()
+    <AS> target = BridgeStringLiteral()
+    [ <LANGUAGE> language = SimpleIdentifier() ]
+    [
+        <USING> <JAR> jar = BridgeStringLiteral() { jars.add(jar); }
+        ( <COMMA> <JAR> jar = BridgeStringLiteral() { jars.add(jar); } )*
+    ]
+    {
+        return new SqlCreateFunction(s.end(this), replace, temporary, system,
+            ifNotExists, name, (SqlCharStringLiteral) target,
+            language == null ? null
+                : language.getSimple().toUpperCase(java.util.Locale.ROOT),
+            new SqlNodeList(jars, s.end(this)));
+    }
+}
+
+/**
+ * Parses Flink's DROP [TEMPORARY [SYSTEM]] FUNCTION [IF EXISTS] name, after DROP.
+ */
+SqlDrop SqlBridgeDropFunction(Span s, boolean replace) :
+{
+    boolean temporary = false;
+    boolean system = false;
+    boolean ifExists = false;
+    final SqlIdentifier name;
+}
+{
+    [ <TEMPORARY> { temporary = true; } [ <SYSTEM> { system = true; } ] ]
+    <FUNCTION>
+    [ LOOKAHEAD(2) <IF> <EXISTS> { ifExists = true; } ]
+    name = CompoundIdentifier()
+    {
+        return new SqlDropFunction(s.end(name), temporary, system, ifExists, name);
     }
 }
 
@@ -687,6 +749,7 @@ SqlNode SqlBridgeCatalogStatement() :
 SqlNode SqlBridgeShow() :
 {
     final Span s;
+    boolean flag = false;
     boolean isView = false;
     SqlIdentifier name = null;
     boolean notLike = false;
@@ -706,6 +769,17 @@ SqlNode SqlBridgeShow() :
         ]
         {
             return new SqlShowTables(s.end(this), views, name, notLike, ilike, pattern);
+        }
+    |
+        ( <USER> { flag = true; } <FUNCTIONS> | <FUNCTIONS> )
+        [
+            [ <NOT> { notLike = true; } ]
+            ( <LIKE> | <ILIKE> { ilike = true; } )
+            pattern = BridgeStringLiteral()
+        ]
+        {
+            return new SqlShowFunctions(s.end(this), flag, notLike, ilike, pattern,
+                null, false);
         }
     |
         <CATALOGS>
@@ -814,6 +888,17 @@ SqlNode SqlBridgeDescribe() :
                 SqlExplain.Depth.PHYSICAL.symbol(SqlParserPos.ZERO),
                 SqlExplainFormat.TEXT.symbol(SqlParserPos.ZERO),
                 nDynamicParams);
+        }
+    |
+        <FUNCTION>
+        [
+            LOOKAHEAD({ getToken(1).kind == EXTENDED && getToken(2).kind != EOF
+                && getToken(2).kind != SEMICOLON })
+            <EXTENDED> { extended = true; }
+        ]
+        id = CompoundIdentifier() {
+            return new SqlShowFunctions(s.end(id), false, false, false, null, id,
+                extended);
         }
     |
         [ <TABLE> ]

@@ -343,6 +343,34 @@ public final class BridgeSession implements AutoCloseable {
     run(() -> state.setConnectorFactory(factory));
   }
 
+  /**
+   * Adds the Python function {@code fn} as {@code name} (its signature is {@code fn.spec()}),
+   * replacing a function of that name when {@code replace}.
+   */
+  public void createPythonFunction(
+      String name, io.calcitebridge.udf.PythonFunction fn, String target, boolean replace) {
+    run(
+        () ->
+            new io.calcitebridge.statement.FunctionStatements(state)
+                .add(
+                    name,
+                    io.calcitebridge.functions.UserFunctionTable.Scope.TEMPORARY_SYSTEM,
+                    fn,
+                    "PYTHON",
+                    target,
+                    replace));
+  }
+
+  /** Drops the function {@code name}; false when there is none. */
+  public boolean dropFunction(String name) {
+    return translated(() -> new io.calcitebridge.statement.FunctionStatements(state).remove(name));
+  }
+
+  /** Sets the loader of the Python functions that CREATE FUNCTION names. */
+  public void setFunctionLoader(io.calcitebridge.udf.FunctionLoader loader) {
+    run(() -> state.setFunctionLoader(loader));
+  }
+
   /** Names of the tables and views. */
   public String[] tableNames() {
     return translated(() -> catalog.names().toArray(new String[0]));
@@ -529,6 +557,7 @@ public final class BridgeSession implements AutoCloseable {
           for (String name : catalog.names()) {
             catalog.drop(name, catalog.view(name) != null, true);
           }
+          context.userFunctions().clear();
         });
   }
 }

@@ -40,6 +40,8 @@ public final class PlannerContext {
   private final Supplier<Program> physicalRewrites;
   private final CalciteConnectionConfig connectionConfig;
   private volatile @Nullable Program program;
+  private final io.calcitebridge.functions.UserFunctionTable userFunctions =
+      new io.calcitebridge.functions.UserFunctionTable();
 
   /**
    * A context over {@code catalog}; {@code expansionStrategy} gives the current value of {@code
@@ -74,6 +76,11 @@ public final class PlannerContext {
       program = p;
     }
     return p;
+  }
+
+  /** The functions users added to this environment. */
+  public io.calcitebridge.functions.UserFunctionTable userFunctions() {
+    return userFunctions;
   }
 
   public JavaTypeFactory typeFactory() {
@@ -174,6 +181,7 @@ public final class PlannerContext {
         FlinkFunctions.standard(SqlStdOperatorTable.instance()),
         FlinkFunctions.table(),
         DynColOperators.table(),
+        userFunctions,
         reader);
   }
 

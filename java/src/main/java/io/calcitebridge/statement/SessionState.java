@@ -14,8 +14,19 @@ public final class SessionState {
   private final Catalog catalog = new Catalog();
   private final SessionConfig config = new SessionConfig();
   private final PlannerContext planner =
-      new PlannerContext(catalog, config::expansionStrategy, () -> ArrowAggregateRule.PROGRAM);
+      new PlannerContext(
+          catalog,
+          config::expansionStrategy,
+          () ->
+              org.apache.calcite.tools.Programs.sequence(
+                  ArrowAggregateRule.PROGRAM, io.calcitebridge.udf.PythonBatchRule.PROGRAM));
   private volatile @Nullable ConnectorFactory connectorFactory;
+  private volatile io.calcitebridge.udf.@Nullable FunctionLoader functionLoader;
+
+  static {
+    io.calcitebridge.udf.PythonCalls.install();
+  }
+
   private volatile java.util.Set<String> hostBackends = java.util.Set.of("enumerable");
   private final PlanCache planCache = new PlanCache(catalog, config, this::hostBackends);
 
@@ -39,6 +50,15 @@ public final class SessionState {
   /** The factory of Python-implemented connectors, or null before Python registered one. */
   public @Nullable ConnectorFactory connectorFactory() {
     return connectorFactory;
+  }
+
+  /** The loader of the Python functions CREATE FUNCTION names, or null before Python set one. */
+  public io.calcitebridge.udf.@Nullable FunctionLoader functionLoader() {
+    return functionLoader;
+  }
+
+  public void setFunctionLoader(io.calcitebridge.udf.@Nullable FunctionLoader loader) {
+    this.functionLoader = loader;
   }
 
   public void setConnectorFactory(@Nullable ConnectorFactory factory) {

@@ -85,6 +85,10 @@ public final class StatementExecutor {
     } else if (node instanceof SqlDropObject) {
       ddl.drop((SqlDropObject) node);
       return RowSet.ok("ddl", context.typeFactory());
+    } else if (node instanceof io.calcitebridge.sql.SqlCreateFunction
+        || node instanceof io.calcitebridge.sql.SqlDropFunction
+        || node instanceof io.calcitebridge.sql.SqlShowFunctions) {
+      return new FunctionStatements(session).run(node);
     } else if (node instanceof SqlDescribeTable) {
       SqlIdentifier id = ((SqlDescribeTable) node).getTable();
       return Describe.describe(context, CatalogStatements.path(context, id, false));

@@ -68,6 +68,9 @@ final class DuckDbRewrites extends RexShuttle {
       return DuckDbDynCol.rewrite(rex, call, operands);
     }
     RexCall visited = (RexCall) super.visitCall(call);
+    if (visited.getOperator() instanceof io.calcitebridge.functions.UserFunction) {
+      return DuckDbPython.rewrite(rex, visited, visited.operands);
+    }
     RexNode flink = DuckDbFunctions.rewrite(rex, visited);
     if (flink != null) {
       return flink;

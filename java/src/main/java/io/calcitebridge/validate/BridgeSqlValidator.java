@@ -166,6 +166,12 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
         nullifComparisons.add(comparison.getParserPosition());
       }
     }
+    if (rewritten instanceof SqlCall call
+        && call.getOperator() instanceof io.calcitebridge.functions.UserAggregateFunction agg) {
+      return agg.rewrite(call);
+    }
+    rewritten = io.calcitebridge.functions.UserAggregateFunction.lift(rewritten);
+    rewritten = io.calcitebridge.functions.UserTableFunction.rewrite(rewritten);
     if (rewritten instanceof org.apache.calcite.sql.SqlBasicCall call) {
       org.apache.calcite.sql.SqlOperator flink =
           io.calcitebridge.functions.NumberFunctions.validating(call.getOperator());

@@ -1,0 +1,90 @@
+"""User-defined Python functions (docs/functions.md), against DuckDB's own Python functions in the
+same run.
+
+``udf_vectorized_2m[backend]``: a vectorized function (``pyarrow.compute.multiply`` of a DOUBLE
+column by itself) over 2,000,000 rows of an Arrow table, ``SELECT vsq(x) FROM t``, against the
+same function registered in DuckDB alone as an Arrow function. The target is within 2x of DuckDB.
+``udf_row_at_a_time[backend]``: a scalar function (``x + 1``) called once a row over 200,000 rows,
+against DuckDB's own ``native`` Python function; the number is the cost a row, in microseconds
+(the whole query's time over its rows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from _common import as_table, duck_version, in_ms, record, started_env, time_ratio, timed
+
+VECTORIZED_ROWS = 2_000_000
+ROW_ROWS = 200_000
+BACKENDS = ("enumerable", "duckdb")
+
+
+def run(quick: bool = False) -> Iterator[dict[str, Any]]:
+    import duckdb
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    repeat = 3 if quick else 7
+    rows = VECTORIZED_ROWS // (4 if quick else 1)
+    table = pa.table({"x": pa.array([float(i % 1000) for i in range(rows)], pa.float64())})
+    small = pa.table({"x": pa.array(range(ROW_ROWS // (4 if quick else 1)), pa.int64())})
+
+    def vsq(a: Any) -> Any:
+        return pc.multiply(a, a)
+
+    def plus1(x: Any) -> Any:
+        return None if x is None else x + 1
+
+    env = started_env()
+    env.register_arrow("t", table)
+    env.register_arrow("s", small)
+    env.create_function("vsq", vsq, return_type="DOUBLE", arg_types=["DOUBLE"], vectorized=True)
+    env.create_function("plus1", plus1, return_type="BIGINT", arg_types=["BIGINT"])
+    con = duckdb.connect()
+    con.register("t", table)
+    con.register("s", small)
+    con.create_function("vsq", vsq, ["DOUBLE"], "DOUBLE", type="arrow")
+    con.create_function("plus1", plus1, ["BIGINT"], "BIGINT", type="native")
+
+    def peer(sql: str) -> pa.Table:
+        return as_table(con.sql(sql).arrow())
+
+    vectorized = "SELECT vsq(x) AS y FROM t"
+    expected = peer(vectorized).column(0)
+    peer_t = timed(lambda: peer(vectorized), repeat)
+    for backend in BACKENDS:
+        got = env.sql(vectorized, backend=backend).to_arrow_table().column(0)
+        assert got.equals(expected), backend
+        ours = timed(lambda b=backend: env.sql(vectorized, backend=b).to_arrow_table(), repeat)
+        ratio = time_ratio(ours["median_s"], peer_t["median_s"])
+        yield record(
+            f"udf_vectorized_2m[{backend}]",
+            {**in_ms(ours), "rows": rows},
+            {**in_ms(peer_t), "engine": duck_version() + " Arrow UDF"},
+            ratio,
+            "ms",
+            "within 2x of DuckDB's Arrow UDF",
+            ratio <= 2.0,
+        )
+    per_row = "SELECT plus1(x) AS y FROM s"
+    n = small.num_rows
+    peer_r = timed(lambda: peer(per_row), repeat)
+    for backend in BACKENDS:
+        assert env.sql(per_row, backend=backend).to_arrow_table().num_rows == n
+        ours = timed(lambda b=backend: env.sql(per_row, backend=b).to_arrow_table(), repeat)
+        yield record(
+            f"udf_row_at_a_time[{backend}]",
+            {**in_ms(ours), "rows": n, "us_per_row": round(ours["median_s"] / n * 1e6, 3)},
+            {
+                **in_ms(peer_r),
+                "engine": duck_version() + " native UDF",
+                "us_per_row": round(peer_r["median_s"] / n * 1e6, 3),
+            },
+            time_ratio(ours["median_s"], peer_r["median_s"]),
+            "ms",
+            None,
+            None,
+            "cost of a function called once a row, measured",
+        )

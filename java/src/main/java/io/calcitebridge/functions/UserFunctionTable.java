@@ -1,0 +1,124 @@
+package io.calcitebridge.functions;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSyntax;
+import org.apache.calcite.sql.validate.SqlNameMatcher;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The functions users added to one environment, by name. Names are matched without regard to case,
+ * as Flink matches function names; a qualified name ({@code c.db.f}) is found by its last part.
+ */
+public final class UserFunctionTable implements SqlOperatorTable {
+  /** How a function was created: its scope, as Flink names it. */
+  public enum Scope {
+    /** {@code CREATE FUNCTION}, or {@code env.create_function}. */
+    CATALOG,
+    /** {@code CREATE TEMPORARY FUNCTION}. */
+    TEMPORARY,
+    /** {@code CREATE TEMPORARY SYSTEM FUNCTION}. */
+    TEMPORARY_SYSTEM
+  }
+
+  /**
+   * One function: its name as created, its scope, and its operator: a scalar {@link UserFunction},
+   * or the {@link UserFunction} finisher of {@code wrapper}, a {@link UserAggregateFunction} or a
+   * {@link UserTableFunction}.
+   */
+  public record Entry(
+      String name, Scope scope, UserFunction function, @Nullable SqlOperator wrapper) {
+    /** A scalar function. */
+    public Entry(String name, Scope scope, UserFunction function) {
+      this(name, scope, function, null);
+    }
+
+    /** The operator SQL calls by the name. */
+    public SqlOperator operator() {
+      return wrapper != null ? wrapper : function;
+    }
+  }
+
+  private final Map<String, Entry> entries = new TreeMap<>();
+
+  private static String key(String name) {
+    return name.toLowerCase(Locale.ROOT);
+  }
+
+  /** The function named {@code name}, or null. */
+  public synchronized @Nullable Entry get(String name) {
+    return entries.get(key(name));
+  }
+
+  /**
+   * Adds {@code entry}, replacing a function of the same name when {@code replace}; returns the
+   * function it replaced, or null.
+   */
+  public synchronized @Nullable Entry put(Entry entry) {
+    Entry old = entries.put(key(entry.name()), entry);
+    if (old != null) {
+      old.function().forget();
+    }
+    return old;
+  }
+
+  /** Removes the function named {@code name}; returns it, or null when there was none. */
+  public synchronized @Nullable Entry remove(String name) {
+    Entry old = entries.remove(key(name));
+    if (old != null) {
+      old.function().forget();
+    }
+    return old;
+  }
+
+  /** Every function, by name. */
+  public synchronized List<Entry> entries() {
+    return new ArrayList<>(entries.values());
+  }
+
+  /** Removes every function. */
+  public synchronized void clear() {
+    for (Entry e : entries.values()) {
+      e.function().forget();
+    }
+    entries.clear();
+  }
+
+  @Override
+  public void lookupOperatorOverloads(
+      SqlIdentifier opName,
+      @Nullable SqlFunctionCategory category,
+      SqlSyntax syntax,
+      List<SqlOperator> operatorList,
+      SqlNameMatcher nameMatcher) {
+    if (syntax != SqlSyntax.FUNCTION || opName.names.isEmpty()) {
+      return;
+    }
+    String name = opName.names.get(opName.names.size() - 1);
+    Entry e = get(name);
+    if (e != null) {
+      operatorList.add(e.operator());
+    } else if (name.endsWith(UserAggregateFunction.FINISH)) {
+      e = get(name.substring(0, name.length() - UserAggregateFunction.FINISH.length()));
+      if (e != null && e.wrapper() != null) {
+        operatorList.add(e.function());
+      }
+    }
+  }
+
+  @Override
+  public List<SqlOperator> getOperatorList() {
+    List<SqlOperator> out = new ArrayList<>();
+    for (Entry e : entries()) {
+      out.add(e.operator());
+    }
+    return out;
+  }
+}

@@ -1,0 +1,401 @@
+package io.calcitebridge.statement;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.calcitebridge.errors.ConfigException;
+import io.calcitebridge.errors.ErrorKind;
+import io.calcitebridge.errors.PositionedException;
+import io.calcitebridge.errors.SourceException;
+import io.calcitebridge.functions.FlinkFunctions;
+import io.calcitebridge.functions.UserFunction;
+import io.calcitebridge.functions.UserFunctionTable;
+import io.calcitebridge.functions.UserFunctionTable.Entry;
+import io.calcitebridge.functions.UserFunctionTable.Scope;
+import io.calcitebridge.plan.PlannerContext;
+import io.calcitebridge.sql.SqlCreateFunction;
+import io.calcitebridge.sql.SqlDropFunction;
+import io.calcitebridge.sql.SqlShowFunctions;
+import io.calcitebridge.udf.FunctionLoader;
+import io.calcitebridge.udf.PythonFunction;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The function DDL ({@code CREATE|DROP [TEMPORARY [SYSTEM]] FUNCTION}, {@code SHOW [USER]
+ * FUNCTIONS}, {@code DESCRIBE FUNCTION}) and the Python API's {@code create_function}, over the
+ * environment's {@link UserFunctionTable}. Messages are Flink's.
+ */
+public final class FunctionStatements {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final SessionState session;
+  private final PlannerContext context;
+
+  public FunctionStatements(SessionState session) {
+    this.session = session;
+    this.context = session.planner();
+  }
+
+  /** Runs a function statement. */
+  public RowSet run(SqlNode node) {
+    if (node instanceof SqlCreateFunction create) {
+      create(create);
+      return RowSet.ok("ddl", context.typeFactory());
+    } else if (node instanceof SqlDropFunction drop) {
+      drop(drop);
+      return RowSet.ok("ddl", context.typeFactory());
+    }
+    SqlShowFunctions show = (SqlShowFunctions) node;
+    if (show.described() != null) {
+      return describe(show.described(), show.isExtended());
+    }
+    return show(show);
+  }
+
+  private void create(SqlCreateFunction create) {
+    String name = create.name().names.get(create.name().names.size() - 1);
+    Scope scope =
+        create.isSystem()
+            ? Scope.TEMPORARY_SYSTEM
+            : create.isTemporary() ? Scope.TEMPORARY : Scope.CATALOG;
+    Entry old = context.userFunctions().get(name);
+    if (old != null) {
+      if (create.ifNotExists()) {
+        return;
+      }
+      throw exists(scope, fullName(create.name(), scope), create.name().getParserPosition());
+    }
+    String language = create.language() == null ? "JAVA" : create.language();
+    if (!language.equals("PYTHON")) {
+      throw new PositionedException(
+          ErrorKind.UNSUPPORTED,
+          "Functions of language "
+              + language
+              + " are not supported: write the function in Python (LANGUAGE PYTHON)",
+          create.targetLiteral().getParserPosition());
+    }
+    if (create.jars().size() > 0) {
+      throw new PositionedException(
+          ErrorKind.UNSUPPORTED,
+          "USING JAR applies to Java functions only",
+          create.jars().get(0).getParserPosition());
+    }
+    FunctionLoader loader = session.functionLoader();
+    if (loader == null) {
+      throw new PositionedException(
+          ErrorKind.UNSUPPORTED,
+          "Python functions need the environment's Python process",
+          create.targetLiteral().getParserPosition());
+    }
+    Object loaded = loader.load(name, create.target());
+    if (!(loaded instanceof PythonFunction fn)) {
+      RuntimeException e = failure(String.valueOf(loaded));
+      SqlParserPos pos = create.targetLiteral().getParserPosition();
+      ErrorKind kind =
+          e instanceof SourceException s && s.kind() != ErrorKind.EXECUTION
+              ? s.kind()
+              : ErrorKind.VALIDATION;
+      throw new PositionedException(kind, e.getMessage(), pos);
+    }
+    add(name, scope, fn, "PYTHON", create.target(), false);
+  }
+
+  /**
+   * Adds the Python function {@code fn} as {@code name} (replacing a function of that name when
+   * {@code replace}); the Python API's {@code create_function}.
+   */
+  public void add(
+      String name,
+      Scope scope,
+      PythonFunction fn,
+      String language,
+      String target,
+      boolean replace) {
+    JsonNode spec;
+    try {
+      spec = JSON.readTree(fn.spec());
+    } catch (IOException e) {
+      throw new ConfigException("The function " + name + " has no readable signature");
+    }
+    if (spec.has("error")) {
+      throw failure(spec.toString());
+    }
+    RelDataType result = type(name, "return type", spec.path("return_type").asText());
+    List<RelDataType> parameters = null;
+    if (spec.path("arg_types").isArray()) {
+      parameters = new ArrayList<>();
+      for (JsonNode t : spec.path("arg_types")) {
+        parameters.add(type(name, "argument type", t.asText()));
+      }
+    }
+    if (isBuiltIn(name)) {
+      throw new io.calcitebridge.errors.CatalogException(
+          "Could not register the function "
+              + name
+              + ": a built-in function has that name; choose another");
+    }
+    UserFunction function =
+        new UserFunction(
+            name,
+            spec.path("id").asLong(),
+            fn,
+            result,
+            parameters,
+            spec.path("arity").asInt(parameters == null ? 0 : parameters.size()),
+            spec.path("deterministic").asBoolean(true),
+            spec.path("vectorized").asBoolean(false),
+            language,
+            target);
+    SqlOperator wrapper = null;
+    if (spec.path("table").asBoolean(false)) {
+      function =
+          new UserFunction(
+              name + io.calcitebridge.functions.UserAggregateFunction.FINISH,
+              function.id(),
+              fn,
+              result,
+              parameters,
+              function.getOperandCountRange().getMin(),
+              function.isDeterministic(),
+              false,
+              language,
+              target);
+      wrapper = new io.calcitebridge.functions.UserTableFunction(name, function);
+    } else if (spec.has("aggregate_arity")) {
+      function =
+          new UserFunction(
+              name + io.calcitebridge.functions.UserAggregateFunction.FINISH,
+              function.id(),
+              fn,
+              result,
+              null,
+              1,
+              function.isDeterministic(),
+              false,
+              language,
+              target);
+      List<RelDataType> types = null;
+      if (spec.path("aggregate_types").isArray()) {
+        types = new ArrayList<>();
+        for (JsonNode t : spec.path("aggregate_types")) {
+          types.add(type(name, "argument type", t.asText()));
+        }
+      }
+      wrapper =
+          new io.calcitebridge.functions.UserAggregateFunction(
+              name, function, spec.path("aggregate_arity").asInt(), types);
+    }
+    UserFunctionTable table = context.userFunctions();
+    synchronized (table) {
+      if (!replace && table.get(name) != null) {
+        throw exists(scope, name, SqlParserPos.ZERO);
+      }
+      table.put(new Entry(name, scope, function, wrapper));
+    }
+    session.catalog().touched();
+  }
+
+  /** Drops function {@code name}; false when there is none. */
+  public boolean remove(String name) {
+    Entry old = context.userFunctions().remove(name);
+    if (old != null) {
+      session.catalog().touched();
+    }
+    return old != null;
+  }
+
+  private void drop(SqlDropFunction drop) {
+    String name = drop.name().names.get(drop.name().names.size() - 1);
+    Scope scope =
+        drop.isSystem()
+            ? Scope.TEMPORARY_SYSTEM
+            : drop.isTemporary() ? Scope.TEMPORARY : Scope.CATALOG;
+    Entry old = context.userFunctions().get(name);
+    if (old == null || old.scope() != scope) {
+      if (drop.ifExists()) {
+        return;
+      }
+      String full = fullName(drop.name(), scope);
+      String message =
+          switch (scope) {
+            case TEMPORARY_SYSTEM ->
+                "Could not drop temporary system function. A function named '"
+                    + full
+                    + "' doesn't exist.";
+            case TEMPORARY -> "Temporary catalog function " + full + " doesn't exist";
+            default ->
+                "Function "
+                    + full
+                    + " does not exist in Catalog "
+                    + session.catalog().currentCatalog()
+                    + ".";
+          };
+      throw new PositionedException(ErrorKind.CATALOG, message, drop.name().getParserPosition());
+    }
+    remove(name);
+  }
+
+  private RowSet show(SqlShowFunctions show) {
+    TreeSet<String> names = new TreeSet<>();
+    for (Entry e : context.userFunctions().entries()) {
+      names.add(e.name());
+    }
+    if (!show.isUser()) {
+      for (SqlOperator op : builtIns()) {
+        if (op instanceof SqlFunction && op.getName().matches("[A-Za-z_][A-Za-z0-9_]*")) {
+          names.add(op.getName().toLowerCase(Locale.ROOT));
+        }
+      }
+    }
+    List<Object[]> rows = new ArrayList<>();
+    Pattern like = null;
+    if (show.pattern() != null) {
+      like = FlinkTables.likePattern(show.pattern());
+      if (show.isIlike()) {
+        like = Pattern.compile(like.pattern(), Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
+      }
+    }
+    for (String n : names) {
+      if (like == null || like.matcher(n).matches() != show.isNotLike()) {
+        rows.add(new Object[] {n});
+      }
+    }
+    return RowSet.of("show", RowSet.strings(context.typeFactory(), "function name"), rows);
+  }
+
+  private RowSet describe(SqlIdentifier id, boolean extended) {
+    String name = id.names.get(id.names.size() - 1);
+    Entry e = context.userFunctions().get(name);
+    if (e == null) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "Function " + id + " does not exist or you do not have permission to access it.",
+          id.getParserPosition());
+    }
+    UserFunction f = e.function();
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(
+        new Object[] {"is system function", String.valueOf(e.scope() == Scope.TEMPORARY_SYSTEM)});
+    rows.add(new Object[] {"is temporary", String.valueOf(e.scope() != Scope.CATALOG)});
+    rows.add(new Object[] {"class name", f.target()});
+    rows.add(new Object[] {"function language", f.language()});
+    rows.add(new Object[] {"resource uris", "[]"});
+    if (extended) {
+      rows.add(
+          new Object[] {
+            "kind",
+            e.wrapper() instanceof io.calcitebridge.functions.UserAggregateFunction
+                ? "AGGREGATE"
+                : e.wrapper() != null ? "TABLE" : "SCALAR"
+          });
+      rows.add(new Object[] {"is deterministic", String.valueOf(f.isDeterministic())});
+      rows.add(new Object[] {"is vectorized", String.valueOf(f.isVectorized())});
+      rows.add(new Object[] {"signature", signature(e)});
+    }
+    return RowSet.of(
+        "show", RowSet.strings(context.typeFactory(), "info name", "info value"), rows);
+  }
+
+  private static String signature(Entry e) {
+    UserFunction f = e.function();
+    StringBuilder b = new StringBuilder(e.name()).append('(');
+    List<RelDataType> params = f.parameters();
+    if (e.wrapper() instanceof io.calcitebridge.functions.UserAggregateFunction agg) {
+      params = agg.parameters();
+    }
+    if (params == null) {
+      b.append("ANY...");
+    } else {
+      for (int i = 0; i < params.size(); i++) {
+        b.append(i == 0 ? "" : ", ").append(io.calcitebridge.types.TypeNames.render(params.get(i)));
+      }
+    }
+    return b.append(") -> ").append(io.calcitebridge.types.TypeNames.render(f.result())).toString();
+  }
+
+  private RelDataType type(String name, String what, String text) {
+    try {
+      return context.typeFactory().createTypeWithNullability(context.parseType(text), true);
+    } catch (RuntimeException e) {
+      throw new ConfigException(
+          "The " + what + " of function " + name + " is not a SQL type: '" + text + "'");
+    }
+  }
+
+  private static List<SqlOperator> builtIns() {
+    List<SqlOperator> out = new ArrayList<>(SqlStdOperatorTable.instance().getOperatorList());
+    out.addAll(FlinkFunctions.table().getOperatorList());
+    return out;
+  }
+
+  private static boolean isBuiltIn(String name) {
+    for (SqlOperator op : builtIns()) {
+      if (op instanceof SqlFunction && op.getName().equalsIgnoreCase(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private String fullName(SqlIdentifier id, Scope scope) {
+    if (scope == Scope.TEMPORARY_SYSTEM || id.names.size() >= 3) {
+      return String.join(".", id.names);
+    }
+    List<String> path = session.catalog().currentPath();
+    if (id.names.size() == 2) {
+      return path.get(0) + "." + String.join(".", id.names);
+    }
+    return String.join(".", path) + "." + id.names.get(0);
+  }
+
+  private RuntimeException exists(Scope scope, String full, SqlParserPos pos) {
+    String message =
+        switch (scope) {
+          case TEMPORARY_SYSTEM ->
+              "Could not register temporary system function. A function named '"
+                  + full
+                  + "' does already exist.";
+          case TEMPORARY ->
+              "Could not register temporary catalog function. A function '"
+                  + full
+                  + "' does already exist.";
+          default ->
+              "Function "
+                  + full
+                  + " already exists in Catalog "
+                  + session.catalog().currentCatalog()
+                  + ".";
+        };
+    return new PositionedException(ErrorKind.CATALOG, message, pos);
+  }
+
+  private static RuntimeException failure(@Nullable String error) {
+    try {
+      JsonNode e = JSON.readTree(error == null ? "{}" : error).path("error");
+      ErrorKind kind = ErrorKind.VALIDATION;
+      try {
+        kind = ErrorKind.valueOf(e.path("kind").asText("VALIDATION"));
+      } catch (IllegalArgumentException ignored) {
+        // VALIDATION
+      }
+      return new SourceException(
+          e.path("message").asText("The function could not be loaded"),
+          kind,
+          e.path("traceback").asText(""));
+    } catch (IOException e) {
+      return new ConfigException("The function could not be loaded: " + error);
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package io.calcitebridge.translate;
+
+import io.calcitebridge.functions.UserFunction;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * A Python function in DuckDB: each call becomes a call of a DuckDB Python function that the
+ * backend registers on its connection before the query runs ({@code calcite_bridge._udf}). The name
+ * {@code cb_py_<id>_<result>_<arg>...} gives the function (by the id Python gave it) and DuckDB's
+ * types, the result's first; each operand is cast to its code's type. Codes: {@code bo} BOOLEAN,
+ * {@code i4} INTEGER, {@code i8} BIGINT, {@code f8} DOUBLE, {@code n<p>x<s>} DECIMAL(p, s), {@code
+ * s} VARCHAR, {@code b} BLOB, {@code dt} DATE, {@code ts} TIMESTAMP. A function of another type is
+ * refused (it runs on Calcite's engine under {@code auto}).
+ */
+final class DuckDbPython {
+  /** The prefix of the functions' names. */
+  static final String PREFIX = "cb_py_";
+
+  private DuckDbPython() {}
+
+  /** The DuckDB call of {@code call}, whose operands were rewritten into {@code operands}. */
+  static RexNode rewrite(RexBuilder rex, RexCall call, List<RexNode> operands) {
+    UserFunction f = (UserFunction) call.getOperator();
+    RelDataTypeFactory types = rex.getTypeFactory();
+    StringBuilder name = new StringBuilder(PREFIX).append(f.id());
+    name.append('_').append(code(f.result(), f));
+    List<RexNode> args = new ArrayList<>();
+    List<RelDataType> params = f.parameters();
+    for (int i = 0; i < operands.size(); i++) {
+      RexNode o = operands.get(i);
+      RelDataType declared = params == null ? o.getType() : params.get(i);
+      String code = code(declared, f);
+      name.append('_').append(code);
+      RelDataType target =
+          types.createTypeWithNullability(typeOf(types, declared, code), o.getType().isNullable());
+      args.add(
+          o.getType().getSqlTypeName() == target.getSqlTypeName()
+                  && o.getType().getPrecision() == target.getPrecision()
+                  && o.getType().getScale() == target.getScale()
+              ? o
+              : rex.makeCast(target, o, true, false));
+    }
+    return rex.makeCall(call.getType(), new BackendUdf(name.toString(), call.getType()), args);
+  }
+
+  private static RelDataType typeOf(RelDataTypeFactory types, RelDataType declared, String code) {
+    switch (code) {
+      case "i4":
+        return types.createSqlType(SqlTypeName.INTEGER);
+      case "i8":
+        return types.createSqlType(SqlTypeName.BIGINT);
+      case "f8":
+        return types.createSqlType(SqlTypeName.DOUBLE);
+      case "s":
+        return types.createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE);
+      case "b":
+        return types.createSqlType(SqlTypeName.VARBINARY, Integer.MAX_VALUE);
+      default:
+        return declared;
+    }
+  }
+
+  private static String code(RelDataType type, UserFunction f) {
+    switch (type.getSqlTypeName()) {
+      case TINYINT:
+      case SMALLINT:
+      case INTEGER:
+        return "i4";
+      case BIGINT:
+        return "i8";
+      case BOOLEAN:
+        return "bo";
+      case FLOAT:
+      case REAL:
+      case DOUBLE:
+        return "f8";
+      case DECIMAL:
+        if (type.getPrecision() <= 38) {
+          return "n" + type.getPrecision() + "x" + type.getScale();
+        }
+        break;
+      case CHAR:
+      case VARCHAR:
+        return "s";
+      case BINARY:
+      case VARBINARY:
+        return "b";
+      case DATE:
+        return "dt";
+      case TIMESTAMP:
+        return "ts";
+      default:
+        break;
+    }
+    throw new Refusal(
+        "duckdb",
+        "the function "
+            + f.getName().replace(io.calcitebridge.functions.UserAggregateFunction.FINISH, "")
+            + " with a value of type "
+            + type.getFullTypeString());
+  }
+}

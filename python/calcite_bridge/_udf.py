@@ -1,0 +1,336 @@
+"""User-defined functions written in Python: their signatures, and their calls from the JVM and
+from DuckDB (docs/functions.md).
+
+A function's signature is read from its arguments (``return_type``, ``arg_types``) or from its
+annotations (``int`` is BIGINT, ``float`` DOUBLE, ``str`` STRING, ...). On Calcite's engine the
+JVM hands a batch of argument rows over as one Arrow record batch (its last column, all NULL, has
+the result's type) and reads the result column back: one crossing a batch, whatever the function.
+A scalar function is then called once a row here, a vectorized one once a batch with pyarrow
+arrays. On DuckDB the same function is registered on the connection as DuckDB's own Python
+function (``native``) or Arrow function (``arrow``), so the rest of the query stays in DuckDB.
+
+An exception inside a function, or a value of the wrong type, is an ``ExecutionError`` that names
+the function and carries the Python traceback.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import importlib
+import inspect
+import itertools
+import json
+import threading
+import traceback
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pyarrow as pa
+from jpype import JImplements, JOverride
+
+from .errors import AccessDeniedError, ConfigError, Error, ExecutionError
+from .functions import aggregate_signature, signature
+
+__all__ = ["FunctionLoader", "PythonFunction", "signature"]
+
+_ids = itertools.count(1)
+# Every live function of this process by its id, which DuckDB's function names carry.
+_functions: weakref.WeakValueDictionary[int, PythonFunction] = weakref.WeakValueDictionary()
+
+MARKER = "calcite-bridge-udf: "
+# Failures inside functions DuckDB called, by the token its error message carries.
+_failures: dict[str, tuple[str, str]] = {}
+_failures_lock = threading.Lock()
+_tokens = itertools.count(1)
+
+
+def _error(kind: str, message: str, tb: str = "") -> str:
+    return json.dumps({"error": {"kind": kind, "message": message, "traceback": tb}})
+
+
+def _described(e: BaseException) -> str:
+    text = str(e)
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+class FunctionFailure(Exception):
+    """A function raised, or returned a value of the wrong type: the message names it."""
+
+    def __init__(self, message: str, tb: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.tb = tb
+
+
+@JImplements("io.calcitebridge.udf.PythonFunction", deferred=True)
+class PythonFunction:
+    """A Python function as the JVM calls it (``io.calcitebridge.udf.PythonFunction``)."""
+
+    def __init__(self, name: str, fn: Callable[..., Any], spec: dict[str, Any]) -> None:
+        self.name = name
+        self.fn = fn
+        self.id = next(_ids)
+        self.spec_ = {**spec, "id": self.id}
+        self.vectorized = bool(spec["vectorized"])
+        _functions[self.id] = self
+
+    @JOverride
+    def spec(self) -> str:
+        return json.dumps(self.spec_)
+
+    @JOverride
+    def apply(self, in_array: Any, in_schema: Any, out_array: Any, out_schema: Any) -> str | None:
+        try:
+            batch = pa.RecordBatch._import_from_c(
+                int(in_array.memoryAddress()), int(in_schema.memoryAddress())
+            )
+            target = batch.column(batch.num_columns - 1).type
+            args = [batch.column(i) for i in range(batch.num_columns - 1)]
+            result = self.compute(args, batch.num_rows, target)
+            result._export_to_c(int(out_array.memoryAddress()), int(out_schema.memoryAddress()))
+            return None
+        except FunctionFailure as e:
+            return _error("EXECUTION", e.message, e.tb)
+        except BaseException as e:
+            return _error(
+                "EXECUTION",
+                f"The function {self.name} failed: {_described(e)}",
+                traceback.format_exc(),
+            )
+
+    def compute(self, args: list[Any], rows: int, target: pa.DataType) -> pa.Array:
+        """The function over argument columns of ``rows`` rows, as an array of ``target``."""
+        if self.vectorized:
+            out = self.call(*args)
+            return self.as_array(out, rows, target)
+        columns = [a.to_pylist() for a in args]
+        call = self.call
+        values = (
+            [call(*row) for row in zip(*columns, strict=True)]
+            if columns
+            else [call() for _ in range(rows)]
+        )
+        return self.as_array(values, rows, target)
+
+    def call(self, *args: Any) -> Any:
+        try:
+            return self.fn(*args)
+        except Exception as e:
+            raise FunctionFailure(
+                f"The function {self.name} failed: {_described(e)}", traceback.format_exc()
+            ) from None
+
+    def as_array(self, out: Any, rows: int, target: pa.DataType) -> pa.Array:
+        """``out`` as an array of ``target`` of ``rows`` values, or ``FunctionFailure``."""
+        if isinstance(out, pa.ChunkedArray):
+            out = out.combine_chunks()
+        try:
+            if isinstance(out, pa.Array):
+                array = out if out.type == target else out.cast(target)
+            else:
+                array = pa.array(out, type=target)
+        except (
+            pa.ArrowInvalid,
+            pa.ArrowTypeError,
+            pa.ArrowNotImplementedError,
+            TypeError,
+            OverflowError,
+        ) as e:
+            raise FunctionFailure(self.wrong_type(out, target, e)) from None
+        if len(array) != rows:
+            raise FunctionFailure(
+                f"The function {self.name} returned {len(array)} values for {rows} rows"
+            )
+        return array
+
+    def wrong_type(self, out: Any, target: pa.DataType, e: BaseException) -> str:
+        declared = self.spec_["return_type"]
+        if isinstance(out, pa.Array):
+            return (
+                f"The function {self.name} returned an array of {out.type}, which does not "
+                f"convert to its return type {declared}: {e}"
+            )
+        for v in out if isinstance(out, list) else []:
+            try:
+                pa.array([v], type=target)
+            except Exception:
+                return (
+                    f"The function {self.name} returned {type(v).__name__} {v!r}, not a value "
+                    f"of its return type {declared}"
+                )
+        return f"The function {self.name} returned a value not of its return type {declared}: {e}"
+
+
+def load_target(target: str) -> Any:
+    """The object at ``'package.module.attr'``."""
+    module, _, attr = target.rpartition(".")
+    if not module or not attr:
+        raise ConfigError(f"A Python function is named 'package.module.attr', got {target!r}")
+    obj: Any = importlib.import_module(module)
+    return getattr(obj, attr)
+
+
+def module_allowed(module: str, allowed: Sequence[str]) -> bool:
+    return any(module == a or module.startswith(a + ".") for a in allowed)
+
+
+@JImplements("io.calcitebridge.udf.FunctionLoader", deferred=True)
+class FunctionLoader:
+    """Loads the functions ``CREATE FUNCTION ... LANGUAGE PYTHON`` names, only from the modules
+    ``python.allowed-modules`` lists (DESIGN: nothing is imported by a name from SQL outside the
+    allow-list); the loaded functions are kept alive here."""
+
+    def __init__(self, allowed: Callable[[], tuple[str, ...]]) -> None:
+        self._allowed = allowed
+        self.loaded: list[PythonFunction] = []
+
+    @JOverride
+    def load(self, name: Any, target: Any) -> Any:
+        name, target = str(name), str(target)
+        try:
+            allowed = self._allowed()
+            module = target.rpartition(".")[0]
+            if not module_allowed(module, allowed):
+                raise AccessDeniedError(
+                    f"module {module!r} is not allowed; add it to 'python.allowed-modules' "
+                    f"(now: {';'.join(allowed) or 'empty'})"
+                )
+            fn = load_target(target)
+            if all(hasattr(fn, m) for m in ("create_accumulator", "accumulate", "get_value")):
+                spec, finish = aggregate_signature(name, fn)
+                proxy = PythonFunction(name, finish, spec)
+            else:
+                proxy = PythonFunction(name, fn, signature(name, fn))
+        except Error as e:
+            return _error(e.error_class, str(e.message))
+        except Exception as e:
+            return _error(
+                "VALIDATION",
+                f"Cannot load the function {name} from {target!r}: {_described(e)}",
+                traceback.format_exc(),
+            )
+        self.loaded.append(proxy)
+        return proxy
+
+
+# ---- DuckDB ---------------------------------------------------------------------------------
+
+_DUCK_TYPES = {
+    "bo": ("BOOLEAN", pa.bool_()),
+    "i4": ("INTEGER", pa.int32()),
+    "i8": ("BIGINT", pa.int64()),
+    "f8": ("DOUBLE", pa.float64()),
+    "s": ("VARCHAR", pa.string()),
+    "b": ("BLOB", pa.binary()),
+    "dt": ("DATE", pa.date32()),
+    "ts": ("TIMESTAMP", pa.timestamp("us")),
+}
+
+
+def _duck_type(code: str) -> tuple[str, pa.DataType]:
+    if code in _DUCK_TYPES:
+        return _DUCK_TYPES[code]
+    if code.startswith("n") and "x" in code:
+        precision, scale = (int(p) for p in code[1:].split("x"))
+        return f"DECIMAL({precision}, {scale})", pa.decimal128(precision, scale)
+    raise ValueError(code)
+
+
+def _stash(message: str, tb: str) -> RuntimeError:
+    """An error for DuckDB to raise, whose message carries a token of the real failure."""
+    token = str(next(_tokens))
+    with _failures_lock:
+        if len(_failures) > 64:
+            _failures.clear()
+        _failures[token] = (message, tb)
+    return RuntimeError(MARKER + token + ";")
+
+
+def failure(text: str, statement: str | None) -> ExecutionError | None:
+    """The ``ExecutionError`` of a DuckDB error whose text carries a function's failure."""
+    at = text.find(MARKER)
+    if at < 0:
+        return None
+    token = text[at + len(MARKER) :].split(";", 1)[0]
+    with _failures_lock:
+        message, tb = _failures.pop(token, ("A Python function failed", ""))
+    return ExecutionError(
+        f"The query failed while it ran: {message}", sql=statement, source_traceback=tb
+    )
+
+
+def duckdb_function(name: str) -> tuple[Any, list[str], str, str, bool] | None:
+    """What DuckDB registers as ``cb_py_<id>_<result>_<arg>...``: the callable, the argument
+    types, the result type, ``native`` or ``arrow``, and whether it has side effects; None when
+    no function of that id lives."""
+    parts = name.lower().split("_")[2:]
+    try:
+        function = _functions.get(int(parts[0]))
+        result, *arguments = (_duck_type(c) for c in parts[1:])
+    except (ValueError, IndexError):
+        return None
+    if function is None:
+        return None
+    target = result[1]
+    arity = len(arguments)
+    if function.vectorized:
+
+        def vectorized(*args: Any) -> pa.Array:
+            rows = len(args[0]) if args else 0
+            try:
+                columns = [
+                    a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in args
+                ]
+                return function.as_array(function.call(*columns), rows, target)
+            except FunctionFailure as e:
+                raise _stash(e.message, e.tb) from None
+
+        call: Any = vectorized
+        kind = "arrow"
+    else:
+        check = _checker(target)
+
+        def native(*args: Any) -> Any:
+            try:
+                value = function.call(*args)
+            except FunctionFailure as e:
+                raise _stash(e.message, e.tb) from None
+            if value is not None and not check(value):
+                raise _stash(
+                    function.wrong_type([value], target, TypeError(type(value).__name__)), ""
+                )
+            return value
+
+        call = native
+        kind = "native"
+    positional = inspect.Parameter.POSITIONAL_ONLY
+    call.__signature__ = inspect.Signature(
+        [inspect.Parameter(f"a{i}", positional) for i in range(arity)]
+    )
+    deterministic = bool(function.spec_["deterministic"])
+    return call, [duck for duck, _ in arguments], result[0], kind, not deterministic
+
+
+_CHECKS: tuple[tuple[Callable[[pa.DataType], bool], Callable[[Any], bool]], ...] = (
+    (pa.types.is_boolean, lambda v: isinstance(v, bool)),
+    (pa.types.is_integer, lambda v: isinstance(v, int) and not isinstance(v, bool)),
+    (pa.types.is_floating, lambda v: isinstance(v, int | float) and not isinstance(v, bool)),
+    (
+        pa.types.is_decimal,
+        lambda v: isinstance(v, int | decimal.Decimal) and not isinstance(v, bool),
+    ),
+    (pa.types.is_string, lambda v: isinstance(v, str)),
+    (pa.types.is_binary, lambda v: isinstance(v, bytes | bytearray)),
+    (pa.types.is_timestamp, lambda v: isinstance(v, dt.datetime)),
+    (pa.types.is_date, lambda v: isinstance(v, dt.date) and not isinstance(v, dt.datetime)),
+)
+
+
+def _checker(target: pa.DataType) -> Callable[[Any], bool]:
+    """Whether a value a native function returned is one of ``target``'s Python values."""
+    for applies, check in _CHECKS:
+        if applies(target):
+            return check
+    return lambda v: True
