@@ -38,6 +38,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       an empty one).
  *   <li>{@code ROUND} of a DECIMAL or an integer to a literal number of digits: half away from zero
  *       in both, cast to the result's type.
+ *   <li>{@code CAST} of a DOUBLE, FLOAT or DECIMAL to an integer type: truncated toward zero, NaN
+ *       as 0 but to BIGINT ({@code trunc}; DuckDB's cast rounds).
  * </ul>
  */
 final class DuckDbFunctions {
@@ -87,6 +89,8 @@ final class DuckDbFunctions {
       case PLUS:
       case MINUS:
         return shift(rex, call);
+      case CAST:
+        return truncatingCast(rex, call);
       default:
         break;
     }
@@ -417,6 +421,36 @@ final class DuckDbFunctions {
 
   private static boolean array(RexNode node) {
     return node.getType().getSqlTypeName() == SqlTypeName.ARRAY;
+  }
+
+  /**
+   * A cast of a DOUBLE, FLOAT or DECIMAL to an integer type truncates toward zero in Flink, and NaN
+   * is 0 (but to BIGINT, where Calcite's engine fails); DuckDB rounds, and fails on NaN. A value
+   * out of the type's range fails in both.
+   */
+  private static @Nullable RexNode truncatingCast(RexBuilder rex, RexCall call) {
+    RelDataType from = call.operands.get(0).getType();
+    String to = DuckDbDialect.typeName(call.getType());
+    if (to == null || !SqlTypeFamily.INTEGER.contains(call.getType())) {
+      return null;
+    }
+    if (SqlTypeFamily.APPROXIMATE_NUMERIC.contains(from)
+        && call.getType().getSqlTypeName() != SqlTypeName.BIGINT) {
+      return make(
+          rex,
+          call,
+          "CASE WHEN isnan({0}) THEN CAST(0 AS "
+              + to
+              + ") ELSE CAST(trunc({0}) AS "
+              + to
+              + ") END");
+    }
+    if (from.getSqlTypeName() == SqlTypeName.DECIMAL
+        || SqlTypeFamily.APPROXIMATE_NUMERIC.contains(from)) {
+      // Calcite's engine fails on a NaN cast to BIGINT (it goes through BigDecimal), as DuckDB.
+      return make(rex, call, "CAST(trunc({0}) AS " + to + ")");
+    }
+    return null;
   }
 
   private static boolean strings(List<RexNode> ops) {
