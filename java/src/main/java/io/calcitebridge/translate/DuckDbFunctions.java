@@ -24,7 +24,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       a DATE or TIMESTAMP: DuckDB's {@code date_part}; {@code DOW} counts Sunday as 1 in Flink
  *       and 0 in DuckDB.
  *   <li>{@code FLOOR/CEIL(x TO unit)}: DuckDB's {@code date_trunc}, and for CEIL one unit more
- *       unless the value is already on the unit. WEEK is refused: Flink's weeks start on Sunday.
+ *       unless the value is already on the unit. Flink's weeks start on Sunday, DuckDB's on Monday:
+ *       a WEEK is truncated from the day after, less a day.
  *   <li>{@code TIMESTAMPDIFF} by DAY, HOUR, MINUTE or SECOND (and DATE or TIMESTAMP differences as
  *       numbers): planning reads a TIMESTAMP as milliseconds ({@code Reinterpret}), which is
  *       DuckDB's {@code epoch_ms}.
@@ -78,6 +79,9 @@ final class DuckDbFunctions {
   static @Nullable RexNode rewrite(RexBuilder rex, RexCall call) {
     String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
     List<RexNode> ops = call.operands;
+    if (call.getOperator() == io.calcitebridge.functions.NumberFunctions.PARSE_INTEGER) {
+      return parseInteger(rex, call);
+    }
     switch (call.getKind()) {
       case EXTRACT:
         return extract(rex, call);
@@ -175,11 +179,18 @@ final class DuckDbFunctions {
     TimeUnitRange unit = unit(call.operands.get(1));
     refuseInstant(value, call.getKind() + "(a TIMESTAMP_LTZ TO " + unit + ")");
     String[] trunc = unit == null ? null : TRUNCS.get(unit);
+    if (unit == TimeUnitRange.WEEK) {
+      // Flink's weeks start on Sunday, DuckDB's on Monday: the Monday of the day after.
+      trunc = new String[] {"week", "INTERVAL 7 DAY"};
+    }
     if (trunc == null || !dateOrTimestamp(value.getType())) {
       return null;
     }
     String type = DuckDbDialect.typeName(call.getType());
-    String floor = "date_trunc('" + trunc[0] + "', {0})";
+    String floor =
+        unit == TimeUnitRange.WEEK
+            ? "(date_trunc('week', {0} + INTERVAL 1 DAY) - INTERVAL 1 DAY)"
+            : "date_trunc('" + trunc[0] + "', {0})";
     String body =
         call.getKind() == SqlKind.FLOOR
             ? floor
@@ -238,15 +249,16 @@ final class DuckDbFunctions {
   /** DuckDB's milliseconds since 1970 of {@code node} as operand {0}, or null. */
   private static @Nullable String millis(RexNode node) {
     RelDataType type = node.getType();
+    RexNode inner = operand(node);
+    if (inner != node) {
+      // A TIMESTAMP(4..6) rescaled to milliseconds (the rescale keeps its declared type).
+      return inner.getType().getPrecision() <= 6
+          ? "((epoch_us(CAST({0} AS TIMESTAMP)) - ((epoch_us(CAST({0} AS TIMESTAMP)) % 1000)"
+              + " + 1000) % 1000) // 1000)"
+          : null;
+    }
     if (type.getSqlTypeName() == SqlTypeName.DATE
         || type.getSqlTypeName() == SqlTypeName.TIMESTAMP && type.getPrecision() <= 3) {
-      RexNode inner = operand(node);
-      if (inner != node) {
-        return inner.getType().getPrecision() <= 6
-            ? "((epoch_us(CAST({0} AS TIMESTAMP)) - ((epoch_us(CAST({0} AS TIMESTAMP)) % 1000)"
-                + " + 1000) % 1000) // 1000)"
-            : null;
-      }
       // A TIMESTAMP(3) column of an Arrow table is DuckDB's TIMESTAMP_MS, which epoch_ms does not
       // take.
       return "epoch_ms(CAST({0} AS TIMESTAMP))";
@@ -451,6 +463,36 @@ final class DuckDbFunctions {
       return make(rex, call, "CAST(trunc({0}) AS " + to + ")");
     }
     return null;
+  }
+
+  /**
+   * The characters Java's {@code String.strip} removes ({@code Character.isWhitespace}), as an RE2
+   * class; written as themselves, since a template reads braces around digits as an operand.
+   */
+  private static final String JAVA_SPACE =
+      "[\\t\\n\\x0B\\f\\r\\x1C-\\x1F \u1680\u2000-\u2006\u2008-\u200A\u2028\u2029"
+          + "\u205F\u3000]";
+
+  /**
+   * Flink's cast of a string to an integer ({@code NumberFunctions#parseInteger}): the string
+   * stripped of Java's white space, a number with an optional sign and fraction (no exponent), its
+   * fraction dropped; anything else fails, as does a value past BIGINT. DuckDB's cast takes an
+   * exponent and {@code _} separators, and rounds a fraction.
+   */
+  private static RexNode parseInteger(RexBuilder rex, RexCall call) {
+    String stripped = "regexp_replace({0}, '^" + JAVA_SPACE + "+|" + JAVA_SPACE + "+$', '', 'g')";
+    String whole = "regexp_extract(" + stripped + ", '^[+-]?[0-9]*')";
+    return make(
+        rex,
+        call,
+        "CASE WHEN {0} IS NULL THEN NULL WHEN NOT regexp_full_match("
+            + stripped
+            + ", '[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)') THEN error('For input string: \"' || {0}"
+            + " || '\"') WHEN regexp_full_match("
+            + whole
+            + ", '[+-]?') THEN CAST(0 AS BIGINT) ELSE CAST("
+            + whole
+            + " AS BIGINT) END");
   }
 
   private static boolean strings(List<RexNode> ops) {
