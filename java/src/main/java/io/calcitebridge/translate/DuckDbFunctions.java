@@ -249,16 +249,15 @@ final class DuckDbFunctions {
   /** DuckDB's milliseconds since 1970 of {@code node} as operand {0}, or null. */
   private static @Nullable String millis(RexNode node) {
     RelDataType type = node.getType();
-    RexNode inner = operand(node);
-    if (inner != node) {
-      // A TIMESTAMP(4..6) rescaled to milliseconds (the rescale keeps its declared type).
-      return inner.getType().getPrecision() <= 6
-          ? "((epoch_us(CAST({0} AS TIMESTAMP)) - ((epoch_us(CAST({0} AS TIMESTAMP)) % 1000)"
-              + " + 1000) % 1000) // 1000)"
-          : null;
-    }
     if (type.getSqlTypeName() == SqlTypeName.DATE
         || type.getSqlTypeName() == SqlTypeName.TIMESTAMP && type.getPrecision() <= 3) {
+      RexNode inner = operand(node);
+      if (inner != node) {
+        return inner.getType().getPrecision() <= 6
+            ? "((epoch_us(CAST({0} AS TIMESTAMP)) - ((epoch_us(CAST({0} AS TIMESTAMP)) % 1000)"
+                + " + 1000) % 1000) // 1000)"
+            : null;
+      }
       // A TIMESTAMP(3) column of an Arrow table is DuckDB's TIMESTAMP_MS, which epoch_ms does not
       // take.
       return "epoch_ms(CAST({0} AS TIMESTAMP))";
