@@ -34,6 +34,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>{@code CARDINALITY} of an ARRAY: {@code len}; {@code ARRAY_CONTAINS}: TRUE for a NULL
  *       element when the value sought is NULL, as in Flink ({@code list_position} finds NULLs);
  *       {@code ELEMENT}: an error for more than one element.
+ *   <li>{@code LOCATE} and {@code POSITION}: {@code strpos}, 1 for an empty string sought.
  *   <li>{@code BTRIM}, {@code SUBSTR} (position 0 reads as 1, a negative length gives NULL), {@code
  *       REPLACE} of a non-empty literal (Java inserts the replacement between every character for
  *       an empty one).
@@ -99,6 +100,8 @@ final class DuckDbFunctions {
         break;
     }
     switch (name) {
+      case "LOCATE":
+        return locate(rex, call);
       case "CARDINALITY":
         return array(ops.get(0)) ? make(rex, call, "CAST(len({0}) AS INTEGER)") : null;
       case "ARRAY_CONTAINS":
@@ -492,6 +495,41 @@ final class DuckDbFunctions {
             + ", '[+-]?') THEN CAST(0 AS BIGINT) ELSE CAST("
             + whole
             + " AS BIGINT) END");
+  }
+
+  /**
+   * {@code LOCATE(sub, s[, from])} and {@code POSITION(sub IN s)} ({@code StringFunctions#locate}):
+   * the code-point position from 1 of {@code sub} at or after {@code from}, 0 if none, 1 for an
+   * empty {@code sub}; NULL for any NULL operand. DuckDB's {@code strpos} counts code points too.
+   */
+  private static @Nullable RexNode locate(RexBuilder rex, RexCall call) {
+    List<RexNode> ops = call.operands;
+    if (call.getOperator() != io.calcitebridge.functions.StringFunctions.LOCATE
+        || !strings(ops.subList(0, 2))) {
+      return null;
+    }
+    if (ops.size() == 2) {
+      return make(
+          rex,
+          call,
+          "CASE WHEN {0} IS NULL OR {1} IS NULL THEN NULL WHEN {0} = '' THEN 1"
+              + " ELSE CAST(strpos({1}, {0}) AS INTEGER) END");
+    }
+    String start = "(CASE WHEN {2} < 1 THEN 1 ELSE {2} END)";
+    String found = "strpos(substring({1}, " + start + "), {0})";
+    return make(
+        rex,
+        call,
+        "CASE WHEN {0} IS NULL OR {1} IS NULL OR {2} IS NULL THEN NULL WHEN {0} = '' THEN 1"
+            + " WHEN "
+            + start
+            + " - 1 > length({1}) THEN 0 WHEN "
+            + found
+            + " = 0 THEN 0 ELSE CAST("
+            + found
+            + " + "
+            + start
+            + " - 1 AS INTEGER) END");
   }
 
   private static boolean strings(List<RexNode> ops) {
