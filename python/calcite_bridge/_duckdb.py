@@ -52,10 +52,12 @@ from .errors import (
     Error,
     ExecutionError,
     ResourceError,
+    SourceError,
     from_stream_failure,
 )
 from .errors import TimeoutError as StatementTimeoutError
 from .sources.sandbox import UNCONFINED, Sandbox
+from .sources.text_files import SOURCE_ERROR
 
 _lock = threading.Lock()
 _local = threading.local()  # each thread's cursors, and the tables registered on them
@@ -64,6 +66,8 @@ _udf_class: Any = None
 _DYNCOL_NAME = re.compile(r"\bcb_dyncol(?:_[a-z0-9]+)+\b", re.IGNORECASE)
 _DYNCOL_ERROR = "calcite-bridge-dyncol: "
 _PYTHON_NAME = re.compile(r"\bcb_py_\d+(?:_[a-z0-9]+)+\b", re.IGNORECASE)
+# DuckDB's words for a CSV or JSON file its reader refuses (a row of too many fields, ...).
+_FILE_ERRORS = ("CSV Error on Line", "Malformed JSON", "JSON transform error", "Invalid unicode")
 # Sizes of the C Data Interface's structs, and where their release callbacks sit.
 _ARRAY_SIZE, _ARRAY_RELEASE = 80, 64
 _SCHEMA_SIZE, _SCHEMA_RELEASE = 72, 56
@@ -284,7 +288,8 @@ def release() -> None:
 
 
 class Query:
-    """A scan DuckDB runs itself: ``sql`` reads Parquet files (``read_parquet``)."""
+    """A scan DuckDB runs itself: ``sql`` reads Parquet, CSV or JSON files (``read_parquet``,
+    ``read_csv``, ``read_json``)."""
 
     def __init__(self, sql: str) -> None:
         self.sql = sql
@@ -657,6 +662,14 @@ def _error(e: Exception, statement: str | None, memory_limit: int = 0) -> Error:
         failed = _udf.failure(text, statement)
         if failed is not None:
             return failed
+    if SOURCE_ERROR in text:  # a value of a CSV or JSON file our reader refuses
+        message = text.split(SOURCE_ERROR, 1)[1].splitlines()[0]
+        return SourceError(f"A file failed while it was read: {message}", sql=statement)
+    if any(m in text for m in _FILE_ERRORS):  # DuckDB's reader refused a CSV or JSON file
+        message = text.split(": ", 1)[1] if ": " in text.split("\n", 1)[0] else text
+        return SourceError(
+            f"A file failed while it was read: {message.splitlines()[0]}", sql=statement
+        )
     if _DYNCOL_ERROR in text:  # a dynamic-columns function failed
         message = text.split(_DYNCOL_ERROR, 1)[1].splitlines()[0]
         return ExecutionError(f"The query failed while it ran: {message}", sql=statement)

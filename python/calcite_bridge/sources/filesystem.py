@@ -63,6 +63,7 @@ from calcite_bridge.sources.parquet import scan_parquet
 from calcite_bridge.sources.parquet_files import ParquetFiles, parquet_files
 from calcite_bridge.sources.pruning import prune_row_groups
 from calcite_bridge.sources.sandbox import SandboxGetter, check_connector, confine
+from calcite_bridge.sources.text_files import text_files
 
 if TYPE_CHECKING:
     import pyarrow.dataset as ds
@@ -341,18 +342,31 @@ class FileSystemSource(
         return scan_dataset(dataset, request, fields, lambda fragment: values(fragment.path))
 
     def parquet_files(self, request: ScanRequest) -> ParquetFiles | None:
-        """The scan as one query over the Parquet files, for a backend that reads them itself;
-        None when it must be read by :meth:`scan` (see :mod:`~.sources.parquet_files`)."""
-        if self.format != "parquet":
-            return None
+        """The scan as one query over the files (Parquet, CSV or JSON lines), for a backend that
+        reads them itself; None when it must be read by :meth:`scan` (see
+        :mod:`~.sources.parquet_files` and :mod:`~.sources.text_files`)."""
         real = self._confine()
         if any(k not in METADATA for k in request.metadata_keys):
             return None
         fields = [pa.field(k, sql_to_arrow(METADATA[k])) for k in request.metadata_keys]
         values = self._metadata_values(request.metadata_keys)
-        files = parquet_files(
-            self.path, self._scan_schema(), request, _IGNORE_PREFIXES, fields, values
-        )
+        if self.format == "parquet":
+            files = parquet_files(
+                self.path, self._scan_schema(), request, _IGNORE_PREFIXES, fields, values
+            )
+        else:
+            if self.format == "json":
+                self._check_json_depth()  # our reader's own refusal, before DuckDB reads
+            files = text_files(
+                self.path,
+                self.format,
+                self.options,
+                self._scan_schema(),
+                request,
+                _IGNORE_PREFIXES,
+                fields,
+                values,
+            )
         if files is None or real == self.path:
             return files
         # Confined: DuckDB reads the real paths, within the real allowed directories it is given.

@@ -73,6 +73,12 @@ class ParquetFiles:
     where: str
     limit: int | None
     metadata: tuple[tuple[str, ...], ...] = ()
+    # The reader and its options (before the file-name option); ``converted``, when given, is
+    # the select list of a query between the reader and :attr:`items`, which converts the
+    # columns read as text (:mod:`~calcite_bridge.sources.text_files`).
+    function: str = "read_parquet"
+    options: str = "hive_partitioning = false, union_by_name = false, file_row_number = false, "
+    converted: tuple[str, ...] = ()
 
     @property
     def select(self) -> str:
@@ -85,9 +91,13 @@ class ParquetFiles:
             )
             items.append(f"CASE {_q(FILE_COLUMN)} {cases} END AS {_q(name)}")
         select = ", ".join(items)
-        options = "hive_partitioning = false, union_by_name = false, file_row_number = false, "
+        options = self.options
         options += f"filename = {_string(FILE_COLUMN)}" if self.metadata else "filename = false"
-        sql = f"SELECT {select} FROM read_parquet({_listed(self.files)}, {options})"
+        source = f"{self.function}({_listed(self.files)}, {options})"
+        if self.converted:
+            inner = list(self.converted) + ([_q(FILE_COLUMN)] if self.metadata else [])
+            source = f"(SELECT {', '.join(inner)} FROM {source})"
+        sql = f"SELECT {select} FROM {source}"
         if self.where:
             sql += f" WHERE {self.where}"
         if self.limit is not None:

@@ -24,7 +24,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       a DATE or TIMESTAMP: DuckDB's {@code date_part}; {@code DOW} counts Sunday as 1 in Flink
  *       and 0 in DuckDB.
  *   <li>{@code FLOOR/CEIL(x TO unit)}: DuckDB's {@code date_trunc}, and for CEIL one unit more
- *       unless the value is already on the unit. WEEK is refused: Flink's weeks start on Sunday.
+ *       unless the value is already on the unit. Flink's weeks start on Sunday, DuckDB's on Monday:
+ *       a WEEK is truncated from the day after, less a day.
  *   <li>{@code TIMESTAMPDIFF} by DAY, HOUR, MINUTE or SECOND (and DATE or TIMESTAMP differences as
  *       numbers): planning reads a TIMESTAMP as milliseconds ({@code Reinterpret}), which is
  *       DuckDB's {@code epoch_ms}.
@@ -33,11 +34,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>{@code CARDINALITY} of an ARRAY: {@code len}; {@code ARRAY_CONTAINS}: TRUE for a NULL
  *       element when the value sought is NULL, as in Flink ({@code list_position} finds NULLs);
  *       {@code ELEMENT}: an error for more than one element.
+ *   <li>{@code LOCATE} and {@code POSITION}: {@code strpos}, 1 for an empty string sought.
  *   <li>{@code BTRIM}, {@code SUBSTR} (position 0 reads as 1, a negative length gives NULL), {@code
  *       REPLACE} of a non-empty literal (Java inserts the replacement between every character for
  *       an empty one).
  *   <li>{@code ROUND} of a DECIMAL or an integer to a literal number of digits: half away from zero
  *       in both, cast to the result's type.
+ *   <li>{@code CAST} of a DOUBLE, FLOAT or DECIMAL to an integer type: truncated toward zero, NaN
+ *       as 0 but to BIGINT ({@code trunc}; DuckDB's cast rounds).
  * </ul>
  */
 final class DuckDbFunctions {
@@ -76,6 +80,9 @@ final class DuckDbFunctions {
   static @Nullable RexNode rewrite(RexBuilder rex, RexCall call) {
     String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
     List<RexNode> ops = call.operands;
+    if (call.getOperator() == io.calcitebridge.functions.NumberFunctions.PARSE_INTEGER) {
+      return parseInteger(rex, call);
+    }
     switch (call.getKind()) {
       case EXTRACT:
         return extract(rex, call);
@@ -87,10 +94,14 @@ final class DuckDbFunctions {
       case PLUS:
       case MINUS:
         return shift(rex, call);
+      case CAST:
+        return truncatingCast(rex, call);
       default:
         break;
     }
     switch (name) {
+      case "LOCATE":
+        return locate(rex, call);
       case "CARDINALITY":
         return array(ops.get(0)) ? make(rex, call, "CAST(len({0}) AS INTEGER)") : null;
       case "ARRAY_CONTAINS":
@@ -171,11 +182,18 @@ final class DuckDbFunctions {
     TimeUnitRange unit = unit(call.operands.get(1));
     refuseInstant(value, call.getKind() + "(a TIMESTAMP_LTZ TO " + unit + ")");
     String[] trunc = unit == null ? null : TRUNCS.get(unit);
+    if (unit == TimeUnitRange.WEEK) {
+      // Flink's weeks start on Sunday, DuckDB's on Monday: the Monday of the day after.
+      trunc = new String[] {"week", "INTERVAL 7 DAY"};
+    }
     if (trunc == null || !dateOrTimestamp(value.getType())) {
       return null;
     }
     String type = DuckDbDialect.typeName(call.getType());
-    String floor = "date_trunc('" + trunc[0] + "', {0})";
+    String floor =
+        unit == TimeUnitRange.WEEK
+            ? "(date_trunc('week', {0} + INTERVAL 1 DAY) - INTERVAL 1 DAY)"
+            : "date_trunc('" + trunc[0] + "', {0})";
     String body =
         call.getKind() == SqlKind.FLOOR
             ? floor
@@ -417,6 +435,101 @@ final class DuckDbFunctions {
 
   private static boolean array(RexNode node) {
     return node.getType().getSqlTypeName() == SqlTypeName.ARRAY;
+  }
+
+  /**
+   * A cast of a DOUBLE, FLOAT or DECIMAL to an integer type truncates toward zero in Flink, and NaN
+   * is 0 (but to BIGINT, where Calcite's engine fails); DuckDB rounds, and fails on NaN. A value
+   * out of the type's range fails in both.
+   */
+  private static @Nullable RexNode truncatingCast(RexBuilder rex, RexCall call) {
+    RelDataType from = call.operands.get(0).getType();
+    String to = DuckDbDialect.typeName(call.getType());
+    if (to == null || !SqlTypeFamily.INTEGER.contains(call.getType())) {
+      return null;
+    }
+    if (SqlTypeFamily.APPROXIMATE_NUMERIC.contains(from)
+        && call.getType().getSqlTypeName() != SqlTypeName.BIGINT) {
+      return make(
+          rex,
+          call,
+          "CASE WHEN isnan({0}) THEN CAST(0 AS "
+              + to
+              + ") ELSE CAST(trunc({0}) AS "
+              + to
+              + ") END");
+    }
+    if (from.getSqlTypeName() == SqlTypeName.DECIMAL
+        || SqlTypeFamily.APPROXIMATE_NUMERIC.contains(from)) {
+      // Calcite's engine fails on a NaN cast to BIGINT (it goes through BigDecimal), as DuckDB.
+      return make(rex, call, "CAST(trunc({0}) AS " + to + ")");
+    }
+    return null;
+  }
+
+  /**
+   * The characters Java's {@code String.strip} removes ({@code Character.isWhitespace}), as an RE2
+   * class; written as themselves, since a template reads braces around digits as an operand.
+   */
+  private static final String JAVA_SPACE =
+      "[\\t\\n\\x0B\\f\\r\\x1C-\\x1F \u1680\u2000-\u2006\u2008-\u200A\u2028\u2029"
+          + "\u205F\u3000]";
+
+  /**
+   * Flink's cast of a string to an integer ({@code NumberFunctions#parseInteger}): the string
+   * stripped of Java's white space, a number with an optional sign and fraction (no exponent), its
+   * fraction dropped; anything else fails, as does a value past BIGINT. DuckDB's cast takes an
+   * exponent and {@code _} separators, and rounds a fraction.
+   */
+  private static RexNode parseInteger(RexBuilder rex, RexCall call) {
+    String stripped = "regexp_replace({0}, '^" + JAVA_SPACE + "+|" + JAVA_SPACE + "+$', '', 'g')";
+    String whole = "regexp_extract(" + stripped + ", '^[+-]?[0-9]*')";
+    return make(
+        rex,
+        call,
+        "CASE WHEN {0} IS NULL THEN NULL WHEN NOT regexp_full_match("
+            + stripped
+            + ", '[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)') THEN error('For input string: \"' || {0}"
+            + " || '\"') WHEN regexp_full_match("
+            + whole
+            + ", '[+-]?') THEN CAST(0 AS BIGINT) ELSE CAST("
+            + whole
+            + " AS BIGINT) END");
+  }
+
+  /**
+   * {@code LOCATE(sub, s[, from])} and {@code POSITION(sub IN s)} ({@code StringFunctions#locate}):
+   * the code-point position from 1 of {@code sub} at or after {@code from}, 0 if none, 1 for an
+   * empty {@code sub}; NULL for any NULL operand. DuckDB's {@code strpos} counts code points too.
+   */
+  private static @Nullable RexNode locate(RexBuilder rex, RexCall call) {
+    List<RexNode> ops = call.operands;
+    if (call.getOperator() != io.calcitebridge.functions.StringFunctions.LOCATE
+        || !strings(ops.subList(0, 2))) {
+      return null;
+    }
+    if (ops.size() == 2) {
+      return make(
+          rex,
+          call,
+          "CASE WHEN {0} IS NULL OR {1} IS NULL THEN NULL WHEN {0} = '' THEN 1"
+              + " ELSE CAST(strpos({1}, {0}) AS INTEGER) END");
+    }
+    String start = "(CASE WHEN {2} < 1 THEN 1 ELSE {2} END)";
+    String found = "strpos(substring({1}, " + start + "), {0})";
+    return make(
+        rex,
+        call,
+        "CASE WHEN {0} IS NULL OR {1} IS NULL OR {2} IS NULL THEN NULL WHEN {0} = '' THEN 1"
+            + " WHEN "
+            + start
+            + " - 1 > length({1}) THEN 0 WHEN "
+            + found
+            + " = 0 THEN 0 ELSE CAST("
+            + found
+            + " + "
+            + start
+            + " - 1 AS INTEGER) END");
   }
 
   private static boolean strings(List<RexNode> ops) {

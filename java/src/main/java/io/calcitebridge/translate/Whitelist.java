@@ -125,11 +125,17 @@ final class Whitelist {
 
   /**
    * Aggregate functions. {@code LITERAL_AGG} (a constant for each group, which the removal of an IN
-   * sub-query adds) is written as its literal.
+   * sub-query adds) is written as its literal; {@code GROUPING} is DuckDB's, the same bits.
    */
   static final Set<SqlKind> AGGREGATES =
       EnumSet.of(
-          SqlKind.COUNT, SqlKind.SUM, SqlKind.SUM0, SqlKind.MIN, SqlKind.MAX, SqlKind.LITERAL_AGG);
+          SqlKind.COUNT,
+          SqlKind.SUM,
+          SqlKind.SUM0,
+          SqlKind.MIN,
+          SqlKind.MAX,
+          SqlKind.LITERAL_AGG,
+          SqlKind.GROUPING);
 
   /** Window functions. */
   static final Set<SqlKind> WINDOWS =

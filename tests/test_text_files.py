@@ -1,0 +1,167 @@
+"""CSV and JSON-lines files of the ``filesystem`` connector read by DuckDB's own readers on the
+duckdb backend (``sources/text_files.py``): the same answers as the reference, NULLs and
+awkward rows included, the same ``cb.SourceError`` for a value our reader refuses, and today's
+path for what ``read_csv``/``read_json`` cannot read the same (tests/fixtures/text_files.sql)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+from tests.differential.harness import BOTH_FAIL, SAME, compare
+from tests.helpers.fixtures import load_cases
+
+import calcite_bridge as cb
+from calcite_bridge import _duckdb
+
+CASES = load_cases("text_files.sql", keys={"reads", "fails"})
+
+CSV_HEADER = "id,i,s,dec,f,b,d,ts,ts3\n"
+CSV_FILES = {
+    "part-0.csv": CSV_HEADER
+    + '1,1,"a ""quoted"" word",1.50,0.5,true,2024-01-02,2024-01-02 03:04:05,'
+    + "2024-01-02T03:04:05.123\n"
+    + '2,,"",2.25,nan,True,2024-02-29,2024-01-02T03:04:05.123456,2024-01-02\n'
+    + "3,3,,-3,inf,TRUE,,2024-03-01,\n"
+    + "4,4,héllo wörld,0.1,-inf,1,2024-03-01,2024-03-01 10,2024-03-01 10:11\n"
+    + '5,-5,"x,y",5,-0.0,false,2024-12-31,,2024-03-01 10:11:12\n',
+    "part-1.csv": CSV_HEADER
+    + "6,2,NA,  7.5 ,1e3,False,2024-01-05,1999-12-31 23:59:59.999999,1999-12-31 23:59:59.9\n"
+    + "7,0,NULL,0,,FALSE,2024-01-06,2024-01-02,\n"
+    + '8,2147483647,"it\'s ""é""",99999999.99,1.25,0,0001-01-01,2024-06-30 12:00,\n'
+    + "\n"
+    + "9,-2147483648,ünïcode ✓,,-1.5,,2024-01-07,2024-07-01T00:00:00.5,2024-07-01\n",
+}
+CSV_DDL = (
+    "CREATE TABLE {name} (id BIGINT, i INT, s STRING, `dec` DECIMAL(10, 2), f DOUBLE, "
+    "b BOOLEAN, d DATE, ts TIMESTAMP(6), ts3 TIMESTAMP(3), extra INT, "
+    "fname STRING METADATA FROM 'file.name' VIRTUAL, "
+    "fsize BIGINT METADATA FROM 'file.size' VIRTUAL) "
+    "WITH ('connector' = 'filesystem', 'path' = '{path}', 'format' = 'csv')"
+)
+JSON_FILES = {
+    "part-0.json": '{"id": 1, "i": 10, "s": "a", "f": 0.5, "b": true}\n'
+    '{"id": 2, "i": null, "s": "", "f": -1, "b": false, "other": [1, 2]}\n'
+    '{"id": 3, "s": "line\\nbreak \\"q\\" \\u00e9", "b": null}\n',
+    "part-1.json": '{"id": 4, "i": -7, "s": "ünïcode ✓", "f": 1e3, "b": true}\n'
+    "\n"
+    '{"id": 5, "i": 2147483647, "s": null, "f": NaN, "b": false, "S": "other case"}\n'
+    '{"b": true, "id": 6, "f": -0.0}\n',
+}
+JSON_DDL = (
+    "CREATE TABLE {name} (id BIGINT, i INT, s STRING, f DOUBLE, b BOOLEAN, extra INT, "
+    "fname STRING METADATA FROM 'file.name' VIRTUAL) "
+    "WITH ('connector' = 'filesystem', 'path' = '{path}', 'format' = 'json')"
+)
+# One-file tables, each with one value our reader refuses: (format, declaration, file).
+BAD = {
+    "bad_csv_int": ("csv", "id INT, s STRING", "id,s\n1,a\nx,b\n"),
+    "bad_csv_plus": ("csv", "id INT, s STRING", "id,s\n1,a\n+2,b\n"),
+    "bad_csv_dec": ("csv", "`dec` DECIMAL(10, 2), s STRING", "dec,s\n1.5,a\n1.555,b\n"),
+    "bad_csv_ts": ("csv", "ts TIMESTAMP(6), s STRING", "ts,s\n2024-01-02 03:04:05+02:00,a\n"),
+    "bad_csv_bool": ("csv", "b BOOLEAN, s STRING", "b,s\ntrue,a\nyes,b\n"),
+    "bad_csv_date": ("csv", "d DATE, s STRING", "d,s\n2024-1-2,a\n"),
+    "bad_csv_short": ("csv", "id INT, s STRING", "id,s\n1,a\n2\n"),
+    "bad_csv_long": ("csv", "id INT, s STRING", "id,s\n1,a\n2,b,c\n"),
+    "bad_csv_quoted": ("csv", "id INT, s STRING", 'id,s\n1,a\n"",b\n'),
+    "bad_json_int": ("json", "i INT, s STRING", '{"i": 1}\n{"i": "2"}\n'),
+    "bad_json_str": ("json", "i INT, s STRING", '{"s": "a"}\n{"s": 2}\n'),
+    "bad_json_broken": ("json", "i INT, s STRING", '{"i": 1}\n{"i": 2\n'),
+}
+
+
+def _write(directory: Path, files: dict[str, str]) -> Path:
+    directory.mkdir()
+    for name, text in files.items():
+        (directory / name).write_text(text, encoding="utf-8")
+    return directory
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[cb.Environment]:
+    root = tmp_path_factory.mktemp("text_files")
+    e = cb.connect()
+    e.execute(CSV_DDL.format(name="tc", path=_write(root / "tc", CSV_FILES)))
+    other = {**CSV_FILES, "part-2.csv": "s,id\nz,10\n"}
+    e.execute(CSV_DDL.format(name="tc_multi", path=_write(root / "tc_multi", other)))
+    semi = _write(root / "tc_semi", {"x.csv": 'c;a;b\n"x;y";1;2024-01-01\n;3;\n"";2;\n'})
+    e.execute(
+        f"CREATE TABLE tc_semi (a INT, b DATE, c STRING) WITH ('connector' = 'filesystem', "
+        f"'path' = '{semi}', 'format' = 'csv', 'csv.field-delimiter' = ';')"
+    )
+    e.execute(JSON_DDL.format(name="tj", path=_write(root / "tj", JSON_FILES)))
+    row = _write(root / "tj_row", {"a.json": '{"id": 1, "r": {"x": 2}}\n{"id": 2}\n'})
+    e.execute(
+        f"CREATE TABLE tj_row (id BIGINT, r ROW<x INT>) WITH ('connector' = 'filesystem', "
+        f"'path' = '{row}', 'format' = 'json')"
+    )
+    for name, (fmt, columns, text) in BAD.items():
+        path = _write(root / name, {f"a.{fmt}": text})
+        e.execute(
+            f"CREATE TABLE {name} ({columns}) WITH ('connector' = 'filesystem', "
+            f"'path' = '{path}', 'format' = '{fmt}')"
+        )
+    yield e
+    e.close()
+
+
+@pytest.fixture
+def scans(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The kind of every scan the duckdb backend runs over: ``duckdb`` or ``pyarrow``."""
+    seen: list[str] = []
+    run = _duckdb.run
+
+    def spy(
+        sql: str, scan_list: list[Any], schema: pa.Schema, statement: str | None, *rest: Any
+    ) -> Any:
+        seen.extend("duckdb" if isinstance(s, _duckdb.Query) else "pyarrow" for s in scan_list)
+        return run(sql, scan_list, schema, statement, *rest)
+
+    monkeypatch.setattr(_duckdb, "run", spy)
+    return seen
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_same_answers_as_the_reference(env: cb.Environment, scans: list[str], case: Any) -> None:
+    outcome = compare(env, "text_files.sql", case.name, case.sql)
+    fails = case.get("fails")
+    if fails is not None:
+        assert outcome.status == BOTH_FAIL, outcome.detail
+        assert outcome.detail.startswith(fails + ":"), outcome.detail
+        assert scans == ["duckdb"], "the file was not handed to DuckDB's reader"
+        return
+    assert outcome.status == SAME, outcome.detail
+    assert scans, "the query did not run on duckdb"
+    expected = case.get("reads")
+    assert ("pyarrow" if "pyarrow" in scans else "duckdb") == expected, scans
+
+
+def test_a_refused_value_names_its_column(env: cb.Environment) -> None:
+    with pytest.raises(cb.SourceError, match=r"an integer in column id: invalid value 'x'"):
+        env.sql("SELECT id FROM bad_csv_int", backend="duckdb").fetchall()
+
+
+def test_no_statement_text_reaches_the_reader(tmp_path: Path) -> None:
+    """A column named like SQL is quoted in the query DuckDB runs, never spliced into it."""
+    path = _write(tmp_path / "t", {"a.csv": '"x\') --",y\n1,2\n'})
+    with cb.connect(backend="duckdb") as e:
+        e.execute(
+            f"CREATE TABLE t (`x') --` INT, y INT) WITH ('connector' = 'filesystem', "
+            f"'path' = '{path}', 'format' = 'csv')"
+        )
+        assert e.sql("SELECT `x') --` AS x, y FROM t").to_pylist() == [{"x": 1, "y": 2}]
+
+
+def test_a_file_added_between_queries_is_read(tmp_path: Path) -> None:
+    path = _write(tmp_path / "t", {"a.csv": "id,s\n1,a\n2,b\n"})
+    with cb.connect(backend="duckdb") as e:
+        e.execute(
+            f"CREATE TABLE t (id INT, s STRING) WITH ('connector' = 'filesystem', "
+            f"'path' = '{path}', 'format' = 'csv')"
+        )
+        assert e.sql("SELECT COUNT(*) AS n FROM t").to_pylist() == [{"n": 2}]
+        (path / "b.csv").write_text("id,s\n3,c\n", encoding="utf-8")
+        assert e.sql("SELECT COUNT(*) AS n FROM t").to_pylist() == [{"n": 3}]
