@@ -646,6 +646,20 @@ def _as(table: pa.Table, schema: pa.Schema) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=schema)
 
 
+def _file_error(text: str, statement: str | None) -> SourceError | None:
+    """A CSV or JSON file's failure as ``SourceError``: a value our reader refuses, or a file
+    DuckDB's reader refuses; None for any other failure."""
+    if SOURCE_ERROR in text:  # a value of a CSV or JSON file our reader refuses
+        message = text.split(SOURCE_ERROR, 1)[1].splitlines()[0]
+        return SourceError(f"A file failed while it was read: {message}", sql=statement)
+    if any(m in text for m in _FILE_ERRORS):  # DuckDB's reader refused a CSV or JSON file
+        message = text.split(": ", 1)[1] if ": " in text.split("\n", 1)[0] else text
+        return SourceError(
+            f"A file failed while it was read: {message.splitlines()[0]}", sql=statement
+        )
+    return None
+
+
 def _error(e: Exception, statement: str | None, memory_limit: int = 0) -> Error:
     """A DuckDB failure as the error Calcite's engine raises for the same statement; running out
     of ``memory_limit`` (bytes), ``ResourceError``."""
@@ -662,14 +676,9 @@ def _error(e: Exception, statement: str | None, memory_limit: int = 0) -> Error:
         failed = _udf.failure(text, statement)
         if failed is not None:
             return failed
-    if SOURCE_ERROR in text:  # a value of a CSV or JSON file our reader refuses
-        message = text.split(SOURCE_ERROR, 1)[1].splitlines()[0]
-        return SourceError(f"A file failed while it was read: {message}", sql=statement)
-    if any(m in text for m in _FILE_ERRORS):  # DuckDB's reader refused a CSV or JSON file
-        message = text.split(": ", 1)[1] if ": " in text.split("\n", 1)[0] else text
-        return SourceError(
-            f"A file failed while it was read: {message.splitlines()[0]}", sql=statement
-        )
+    file_error = _file_error(text, statement)
+    if file_error is not None:
+        return file_error
     if _DYNCOL_ERROR in text:  # a dynamic-columns function failed
         message = text.split(_DYNCOL_ERROR, 1)[1].splitlines()[0]
         return ExecutionError(f"The query failed while it ran: {message}", sql=statement)
