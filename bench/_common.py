@@ -70,6 +70,20 @@ def record(
     }
 
 
+def refused(benchmark: str, error: Exception) -> dict[str, Any]:
+    """The record of a benchmark a backend refused to run: its message, no timing."""
+    return record(
+        benchmark,
+        {"refused": str(error)[:200]},
+        None,
+        None,
+        "ms",
+        None,
+        None,
+        "refused by the backend",
+    )
+
+
 def emit(rec: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(rec) + "\n")
     sys.stdout.flush()

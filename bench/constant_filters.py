@@ -16,7 +16,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from _common import BACKENDS, duck_version, in_ms, record, started_env, time_ratio, timed
+from _common import (
+    BACKENDS,
+    duck_version,
+    in_ms,
+    record,
+    refused,
+    started_env,
+    time_ratio,
+    timed,
+)
 
 OURS = (
     "SELECT COUNT(*) AS c, SUM(v) AS s FROM ev"
@@ -64,16 +73,7 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
             try:
                 got = env.sql(OURS, backend=backend).fetchall()
             except cb.UnsupportedError as e:
-                yield record(
-                    f"constant_filter_scan[{backend}]",
-                    {"refused": str(e)[:200]},
-                    None,
-                    None,
-                    "ms",
-                    None,
-                    None,
-                    "refused by the backend",
-                )
+                yield refused(f"constant_filter_scan[{backend}]", e)
                 continue
             assert [tuple(r) for r in got] == [tuple(r) for r in expected], (backend, got, expected)
             ours = in_ms(timed(lambda b=backend: env.sql(OURS, backend=b).fetchall(), 5, 1))

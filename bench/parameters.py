@@ -15,7 +15,16 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
-from _common import BACKENDS, duck_version, in_ms, record, started_env, time_ratio, timed
+from _common import (
+    BACKENDS,
+    duck_version,
+    in_ms,
+    record,
+    refused,
+    started_env,
+    time_ratio,
+    timed,
+)
 
 N = 100_000
 OURS = "SELECT id, v FROM t WHERE id BETWEEN ? AND ? + 10"
@@ -49,16 +58,7 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
         try:
             env.sql(OURS, [1, 1], backend=backend).fetchall()
         except cb.UnsupportedError as e:
-            yield record(
-                f"parameters_new_value[{backend}]",
-                {"refused": str(e)[:200]},
-                None,
-                None,
-                "ms",
-                None,
-                None,
-                "refused by the backend",
-            )
+            yield refused(f"parameters_new_value[{backend}]", e)
             continue
 
         def new_value(b: str = backend) -> None:

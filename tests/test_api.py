@@ -152,6 +152,20 @@ def test_explain_formats(emp_env: cb.Environment) -> None:
         emp_env.explain(sql, format="yaml")
 
 
+@pytest.mark.parametrize(
+    ("sql", "label"),
+    [("SELECT id, name FROM emp", "BridgeTableScan(table=[[emp]]"), ("VALUES (1)", "Values(")],
+)
+def test_explain_dot_draws_a_plan_of_one_node(
+    emp_env: cb.Environment, sql: str, label: str
+) -> None:
+    emp_env.config.set("execution.backend", "enumerable")
+    dot = emp_env.explain(sql, format="dot")
+    assert dot.startswith("digraph {\n") and dot.endswith("\n}")
+    (node,) = dot.splitlines()[1:-1]
+    assert node.startswith('"') and node.endswith('"') and label in node
+
+
 def test_explain_statement(emp_env: cb.Environment) -> None:
     res = emp_env.execute("EXPLAIN PLAN FOR SELECT id FROM emp")
     (plan,) = res.fetchone()
@@ -433,3 +447,38 @@ def test_register_arrow_replace_and_sources(env: cb.Environment) -> None:
     assert env.sql("SELECT COUNT(*) FROM from_batch").fetchone() == (3,)
     assert env.sql("SELECT SUM(a) FROM from_reader").fetchone() == (12,)
     assert env.sql("SELECT MAX(a) FROM from_list").fetchone() == (3,)
+
+
+def test_sql_runs_every_statement_that_answers_with_rows(emp_env: cb.Environment) -> None:
+    assert emp_env.sql("SHOW TABLES").to_pylist() == [{"table name": "emp"}]
+    described = emp_env.sql("-- which columns\n  DESCRIBE emp").to_pylist()
+    assert described[0]["name"] == "id"
+    assert "TableScan" in emp_env.sql("EXPLAIN SELECT id FROM emp").fetchone()[0]
+    assert emp_env.sql("/* c */ (SELECT 1 AS x)").to_pylist() == [{"x": 1}]
+    # A statement that changes something is refused before it runs, naming it.
+    for statement, word in [
+        ("CREATE TABLE t2 (x INT) WITH ('connector' = 'memory')", "CREATE"),
+        ("INSERT INTO emp (id) VALUES (9)", "INSERT"),
+        ("SET 'execution.timeout' = '5 s'", "SET"),
+    ]:
+        with pytest.raises(cb.SqlValidationError, match=f"not {word}; use execute") as e:
+            emp_env.sql(statement)
+        assert (e.value.line, e.value.column) == (1, 1)
+    assert emp_env.tables() == ["emp"]
+    assert emp_env.sql("SELECT COUNT(*) AS n FROM emp").to_pylist() == [{"n": 3}]
+    assert emp_env.config.get("execution.timeout") != "5 s"
+
+
+def test_a_statement_that_changes_rows_shows_its_count(emp_env: cb.Environment) -> None:
+    emp_env.execute("CREATE TABLE t (x INT) WITH ('connector' = 'memory')")
+    inserted = emp_env.execute("INSERT INTO t VALUES (1), (2), (3)")
+    assert repr(inserted) == "<Result insert rows_inserted=3>"
+    assert inserted.to_pylist() == [{"rows_inserted": 3}]  # still readable after repr
+    assert (
+        repr(emp_env.execute("UPDATE t SET x = 0 WHERE x > 1")) == "<Result update rows_updated=2>"
+    )
+    assert repr(emp_env.execute("DELETE FROM t WHERE x = 5")) == "<Result delete rows_deleted=0>"
+    fetched = emp_env.execute("DELETE FROM t")
+    assert fetched.fetchone() == (3,)
+    assert repr(fetched) == "<Result delete columns=['rows_deleted']>"  # its rows were read
+    assert repr(emp_env.execute("SELECT x FROM t")) == "<Result query columns=['x']>"

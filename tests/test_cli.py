@@ -11,6 +11,7 @@ import io
 import json
 import os
 import pty
+import re
 import subprocess
 import sys
 import time
@@ -596,6 +597,33 @@ def test_table_shows_booleans_bytes_and_null_as_duckdb_does() -> None:
     assert duckdb.sql(r"SELECT '\x01\xABA'::BLOB::VARCHAR").fetchall() == [(r"\x01\xABA",)]
 
 
+def test_a_wide_nested_cell_stays_on_its_line_on_a_narrow_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rich.console import Console
+
+    from calcite_bridge import cli
+
+    screen = io.StringIO()
+    terminal = Console(file=screen, force_terminal=True, color_system=None, width=60)
+    monkeypatch.setattr(cli, "_out_console", lambda: terminal)
+    table = pa.table(
+        {
+            "id": [1, 2],
+            "tags": [[f"tag number {i}" for i in range(30)], None],
+            "note": ["a long text that may wrap over more than one line of the table", "b"],
+        }
+    )
+    cli._write(table, "table", None)
+    lines = [ln for ln in screen.getvalue().splitlines() if ln.startswith("│")]
+    tags = [ln.split("│")[2] for ln in lines]
+    # The array is cut with "…" on the first row's first line; its later lines show no tag.
+    assert tags[0].strip().startswith('["tag number 0"') and tags[0].strip().endswith("…")
+    assert not any("tag number" in t for t in tags[1:])
+    assert any(t.strip() == "NULL" for t in tags)
+    assert max(len(ln) for ln in screen.getvalue().splitlines()) <= 60
+
+
 def test_json_writes_decimal_as_a_number_with_all_its_digits() -> None:
     out = ok("query", "--format", "json", VALUES_SQL).output
     lines = out.splitlines()
@@ -692,7 +720,9 @@ def test_a_slow_statement_shows_a_progress_line_on_a_terminal(
     table = cli._fetch(env, "SELECT x FROM trickle")
     assert table.num_rows == 5000 and table.column("x").to_pylist() == list(range(5000))
     shown = screen.getvalue()
-    assert "Running…" in shown and " s, " in shown and "rows read" in shown
+    assert "Running…" in shown and " s, " in shown and "rows received" in shown
+    # before the first batch the line gives the time alone, never "0 rows"
+    assert not re.search(r"(?<![\d,])0 rows", shown)
     # Not on a pipe: the same statement prints no status at all.
     monkeypatch.setattr(cli, "_err_console", lambda: Console(file=io.StringIO()))
     assert cli._fetch(env, "SELECT x FROM trickle").num_rows == 5000

@@ -37,7 +37,10 @@ def shell_env() -> Iterator[cb.Environment]:
 
 
 def type_into_shell(
-    env: cb.Environment, keys: str, capsys: pytest.CaptureFixture[str]
+    env: cb.Environment,
+    keys: str,
+    capsys: pytest.CaptureFixture[str],
+    history: InMemoryHistory | None = None,
 ) -> tuple[str, str]:
     """Types ``keys`` into the shell (Ctrl-D at the end) and returns (stdout, stderr)."""
 
@@ -52,7 +55,7 @@ def type_into_shell(
             cli._print_error,
             input=pipe,
             output=DummyOutput(),
-            history=InMemoryHistory(),
+            history=history if history is not None else InMemoryHistory(),
         )
     captured = capsys.readouterr()
     return captured.out, captured.err
@@ -68,6 +71,23 @@ def test_a_statement_may_span_lines_and_runs_at_its_semicolon(
     out, err = type_into_shell(shell_env, "SELECT id, name\nFROM emp\nORDER BY id;\n", capsys)
     assert cells(out) == [["1", "ann"], ["2", "bob"], ["3", "cy"]]
     assert err == ""
+
+
+def test_history_keeps_a_statement_of_several_lines_as_one_entry(
+    shell_env: cb.Environment, capsys: pytest.CaptureFixture[str]
+) -> None:
+    history = InMemoryHistory()
+    keys = "SELECT name\nFROM emp\nWHERE id = 2;\n.mode csv\nSELECT 1 AS x; SELECT 2 AS y;\n"
+    out, err = type_into_shell(shell_env, keys, capsys, history)
+    assert cells(out) == [["bob"]] and "x\n1\n" in out and "y\n2\n" in out
+    assert err == ""
+    # Up recalls an entry: the whole statement, not its last line (the pseudo-terminal test
+    # below presses Up)
+    assert list(history.get_strings()) == [
+        "SELECT name\nFROM emp\nWHERE id = 2;",
+        ".mode csv",
+        "SELECT 1 AS x; SELECT 2 AS y;",
+    ]
 
 
 def test_mode_and_maxrows_change_how_rows_are_shown(
@@ -199,6 +219,13 @@ def test_shell_on_a_pseudo_terminal_end_to_end(tmp_path: Path) -> None:
         child.expect_exact("sql> ")
         child.sendline("SELECT COUNT(*) AS n FROM emp;")
         child.expect(r"n\r\n3\r\n")
+        child.expect_exact("sql> ")
+        # Up four times passes COUNT, the error and .mode, and recalls the whole two-line
+        # statement: it runs again, now in CSV
+        for _ in range(4):
+            child.send("\x1b[A")
+        child.send("\r")
+        child.expect(r"name\r\nbob\r\n")
         child.expect_exact("sql> ")
         # Ctrl-D ends the shell. The prompt shows a moment before the terminal is in raw
         # mode, where the line discipline would swallow a Ctrl-D: send it until it lands.

@@ -132,7 +132,10 @@ def _progress(message: str, rows: Callable[[], int] | None = None) -> Iterator[N
 
     def text() -> str:
         line = f"{message} {time.monotonic() - start:.1f} s"
-        return line if rows is None else f"{line}, {rows():,} rows read"
+        # Rows count once they arrive: a backend that computes the whole answer first (DuckDB
+        # sorting or aggregating) sends none until it is done, and "0 rows" would mislead.
+        received = 0 if rows is None else rows()
+        return f"{line}, {received:,} rows received" if received else line
 
     def show() -> None:
         if done.wait(PROGRESS_DELAY):
@@ -681,9 +684,7 @@ def _write(
             text += ("\n" if blocks else "") + _footer(total, shown.num_rows) + "\n"
         _emit(("\n" if append else "") + text, output, append)
         return
-    out = RichTable(*table.column_names)
-    for row in _rows(shown):
-        out.add_row(*(_cell(v, max_width) for v in row.values()), end_section=False)
+    out = _rich_table(shown, max_width)
     footer = _footer(total, shown.num_rows) if shown.num_rows < total else None
     if output:
         with output.open("a" if append else "w") as fh:
@@ -698,6 +699,17 @@ def _write(
         console.print(out)
         if footer:
             console.print(footer, style="dim")
+
+
+def _rich_table(table: pa.Table, max_width: int | None) -> RichTable:
+    out = RichTable()
+    for field in table.schema:
+        # A ROW, ARRAY or MAP value stays on its row's line, cut with "…" at the terminal's
+        # width (as DuckDB's shell cuts it) rather than wrapped over many lines.
+        out.add_column(field.name, no_wrap=_is_nested(field.type))
+    for row in _rows(table):
+        out.add_row(*(_cell(v, max_width) for v in row.values()), end_section=False)
+    return out
 
 
 def csv_field(value: Any) -> str:

@@ -223,8 +223,11 @@ class Environment:
         backend: str | None = None,
         timeout: float | str | None = None,
     ) -> Result:
-        """Runs a query (SELECT, WITH, VALUES) and returns its rows. ``params`` are the values of
-        its ``?`` placeholders, in order: each is bound as a typed literal (never as SQL text),
+        """Runs a statement that answers with rows and returns them: a query (SELECT, WITH,
+        VALUES), SHOW, DESCRIBE or EXPLAIN; one that changes something (DDL, INSERT, SET, USE,
+        ...) is a ``SqlValidationError`` and does not run: use :meth:`execute`. ``params`` are
+        the values of its ``?`` placeholders, in order: each is bound as a typed literal (never
+        as SQL text),
         typed as a literal of it would be (int INT or BIGINT, str STRING, datetime TIMESTAMP or,
         with a zone, TIMESTAMP_LTZ, list ARRAY, dict MAP, tuple ROW, ...); a wrong count or a
         value of no SQL type is a ``SqlValidationError`` at the placeholder. ``backend``

@@ -59,6 +59,10 @@ def _checked(
     return pa.RecordBatchReader.from_batches(zoned or reader.schema, batches())
 
 
+# Statements whose result is one row holding how many rows they changed.
+_COUNTED = frozenset({"insert", "update", "delete"})
+
+
 class Result:
     """The rows of one statement.
 
@@ -166,6 +170,11 @@ class Result:
         return int(self.to_arrow_table().num_rows)
 
     def __repr__(self) -> str:
+        if self.kind in _COUNTED and self._consumed_by is None and len(self._schema) == 1:
+            # An INSERT, UPDATE or DELETE has run: its one row, the count, is what it says.
+            (count,) = self.to_arrow_table().to_pylist() or [{self.columns[0]: 0}]
+            name, value = next(iter(count.items()))
+            return f"<Result {self.kind} {name}={value}>"
         if self._table is None:
             return f"<Result {self.kind} columns={self.columns}>"
         return f"<Result {self.kind} rows={self._table.num_rows} columns={self.columns}>"

@@ -1,7 +1,8 @@
 """The interactive SQL shell that ``calcite-bridge`` opens on a terminal.
 
 Statements may span lines and run when a line ends their ``;``. Dot commands (``.help``)
-change how results are shown. History is kept in the user's data directory.
+change how results are shown. History is kept in the user's data directory, a whole statement
+per entry: Up recalls the statement, however many lines it has, as psql's and DuckDB's shells do.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.lexers import PygmentsLexer
 from prompt_toolkit.output import Output
+from prompt_toolkit.utils import is_dumb_terminal
 from pygments.lexers.sql import SqlLexer
 
 from .environment import Environment
@@ -265,33 +268,54 @@ def run_shell(
         options["input"] = input
     if output is not None:
         options["output"] = output
+    bindings = KeyBindings()
     session: PromptSession[str] = PromptSession(
         history=history,
         lexer=PygmentsLexer(SqlLexer),
         completer=SqlCompleter(env),
         complete_while_typing=False,
         color_depth=None,
+        multiline=True,
+        prompt_continuation="...> ",
+        key_bindings=bindings,
         **options,
     )
+    # Lines are gathered in one multi-line buffer so that history keeps whole statements.
+    # Enter runs the buffer once it holds complete statements (or a dot command); before
+    # that it starts a new line of the same statement.
+    dumb = output is None and is_dumb_terminal()
+
+    @bindings.add("enter")
+    def _enter(event: KeyPressEvent) -> None:
+        buffer = event.current_buffer
+        if buffer.complete_state is not None and buffer.complete_state.current_completion:
+            buffer.complete_state = None  # Enter takes the completion chosen in the menu
+            return
+        if _ready(buffer.text):
+            buffer.validate_and_handle()
+            return
+        buffer.insert_text("\n")
+        if dumb:  # a dumb terminal is not redrawn: show the continuation prompt here
+            session.output.write("...> ")
+            session.output.flush()
+
     if input is None:
         click.echo('calcite-bridge SQL shell. End statements with ";". ".help" for help.')
-    buffer = ""
     while not shell.state.done:
-        prompt = "sql> " if not buffer else "...> "
         try:
-            line = session.prompt(prompt)
+            text = session.prompt("sql> ")
         except KeyboardInterrupt:
-            buffer = ""
             continue
         except EOFError:
             break
-        if not buffer and line.strip().startswith("."):
-            shell.dot(line.strip())
-            continue
-        buffer = f"{buffer}\n{line}" if buffer else line
-        if not buffer.strip():
-            buffer = ""
-            continue
-        if is_complete(buffer):
-            text, buffer = buffer, ""
+        if text.strip().startswith("."):
+            shell.dot(text.strip())
+        elif text.strip():
             shell.run_text(text)
+
+
+def _ready(text: str) -> bool:
+    """Whether Enter should run what the buffer holds: nothing, a dot command, or statements
+    whose last ``;`` lies outside literals and comments."""
+    stripped = text.strip()
+    return not stripped or (stripped.startswith(".") and "\n" not in stripped) or is_complete(text)

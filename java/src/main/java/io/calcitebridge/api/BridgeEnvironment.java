@@ -173,11 +173,14 @@ public final class BridgeEnvironment implements AutoCloseable {
   }
 
   /**
-   * Runs a query ({@code SELECT}, {@code WITH}, {@code VALUES}); another statement is an error.
+   * Runs a statement that answers with rows: a query ({@code SELECT}, {@code WITH}, {@code
+   * VALUES}), {@code SHOW}, {@code DESCRIBE} or {@code EXPLAIN}; a statement that changes something
+   * (DDL, {@code INSERT}, {@code SET}, ...) is an error and does not run.
    *
-   * @param sql one query
+   * @param sql one statement
    * @return its rows, which the caller reads and closes
-   * @throws BridgeException when the query fails, or is not a query (kind {@code VALIDATION})
+   * @throws BridgeException when the statement fails, or changes something (kind {@code
+   *     VALIDATION})
    */
   public ArrowReader sql(String sql) {
     return Calls.rows(session.query(sql));

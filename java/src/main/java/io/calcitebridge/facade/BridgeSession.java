@@ -421,7 +421,7 @@ public final class BridgeSession implements AutoCloseable {
       try {
         SqlNode node = bound(parse(sql), executor, sql);
         if (queryOnly) {
-          requireQuery(node);
+          requireRows(node, sql);
         }
         if (!node.isA(SqlKind.QUERY)) {
           planning.cancel(); // DDL, INSERT, ... run here: execution.timeout bounds them
@@ -548,6 +548,52 @@ public final class BridgeSession implements AutoCloseable {
           node.getParserPosition());
     }
     return node;
+  }
+
+  /** The statements besides queries that answer with rows, so that {@code sql()} runs them. */
+  private static final java.util.Set<String> ROW_STATEMENTS =
+      java.util.Set.of("SHOW", "DESCRIBE", "DESC", "EXPLAIN");
+
+  /**
+   * {@code node} when it answers with rows: a query, or a SHOW, DESCRIBE or EXPLAIN statement;
+   * statements that change something (DDL, INSERT, SET, USE, ...) are refused before they run.
+   */
+  private static SqlNode requireRows(SqlNode node, String sql) {
+    String word = firstWord(sql);
+    if (node.isA(SqlKind.QUERY) || ROW_STATEMENTS.contains(word)) {
+      return node;
+    }
+    throw new PositionedException(
+        ErrorKind.VALIDATION,
+        "sql() runs statements that return rows (a query, SHOW, DESCRIBE or EXPLAIN), not "
+            + (word.isEmpty() ? node.getKind().toString() : word)
+            + "; use execute() for other statements",
+        node.getParserPosition());
+  }
+
+  /** The first word of a statement, upper-cased, past white space and comments. */
+  static String firstWord(String sql) {
+    int i = 0;
+    int n = sql.length();
+    while (i < n) {
+      char c = sql.charAt(i);
+      if (Character.isWhitespace(c) || c == '(') {
+        i++;
+      } else if (sql.startsWith("--", i)) {
+        int end = sql.indexOf('\n', i);
+        i = end < 0 ? n : end + 1;
+      } else if (sql.startsWith("/*", i)) {
+        int end = sql.indexOf("*/", i + 2);
+        i = end < 0 ? n : end + 2;
+      } else {
+        break;
+      }
+    }
+    int start = i;
+    while (i < n && Character.isLetter(sql.charAt(i))) {
+      i++;
+    }
+    return sql.substring(start, i).toUpperCase(java.util.Locale.ROOT);
   }
 
   @Override

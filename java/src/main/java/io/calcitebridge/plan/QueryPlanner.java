@@ -310,7 +310,14 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
         throw new IllegalArgumentException(
             "Unknown explain format '" + format + "'; expected text, json or dot");
     }
-    return RelOptUtil.dumpPlan("", rel, f, level).strip();
+    String plan = RelOptUtil.dumpPlan("", rel, f, level).strip();
+    if (f == SqlExplainFormat.DOT && rel.getInputs().isEmpty()) {
+      // Calcite's DOT writer draws edges only, so a plan of one node came out as an empty
+      // graph: draw the node itself, labelled as the text plan labels it.
+      String label = RelOptUtil.dumpPlan("", rel, SqlExplainFormat.TEXT, level).strip();
+      return "digraph {\n\"" + label.replace("\\", "\\\\").replace("\"", "\\\"") + "\"\n}";
+    }
+    return plan;
   }
 
   @Override

@@ -1,15 +1,23 @@
 package io.calcitebridge.validate;
 
 import java.util.List;
+import org.apache.calcite.avatica.util.DateTimeUtils;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.runtime.SqlFunctions;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
+import org.apache.calcite.util.NlsString;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -31,6 +39,69 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public final class BridgeTypeCoercion extends TypeCoercionImpl {
   public BridgeTypeCoercion(RelDataTypeFactory typeFactory, SqlValidator validator) {
     super(typeFactory, validator);
+  }
+
+  /**
+   * As Calcite's, except that a string literal converted to a number, a BOOLEAN or a datetime must
+   * be one: {@code fare = 'abc'} with {@code fare DOUBLE} validated, then failed while the query
+   * ran, without a position. It is a validation error at the literal now, as Flink refuses the
+   * constant cast while it plans.
+   */
+  @Override
+  protected boolean coerceOperandType(
+      @Nullable SqlValidatorScope scope, SqlCall call, int index, RelDataType targetType) {
+    checkConvertible(call.getOperandList().get(index), targetType);
+    return super.coerceOperandType(scope, call, index, targetType);
+  }
+
+  @Override
+  protected boolean coerceColumnType(
+      @Nullable SqlValidatorScope scope, SqlNodeList nodeList, int index, RelDataType targetType) {
+    if (index < nodeList.size()) {
+      checkConvertible(nodeList.get(index), targetType);
+    }
+    return super.coerceColumnType(scope, nodeList, index, targetType);
+  }
+
+  /**
+   * Throws at {@code node} when it is a character literal that the cast to {@code target} would
+   * fail on when the query runs (the same conversion Calcite's engine makes).
+   */
+  private static void checkConvertible(@Nullable SqlNode node, RelDataType target) {
+    if (!(node instanceof SqlCharStringLiteral literal)) {
+      return;
+    }
+    String text = literal.getValueAs(NlsString.class).getValue();
+    String trimmed = text.trim();
+    try {
+      switch (target.getSqlTypeName()) {
+        case TINYINT -> Byte.parseByte(trimmed);
+        case SMALLINT -> SqlFunctions.toShort(text);
+        case INTEGER -> SqlFunctions.toInt(text);
+        case BIGINT -> SqlFunctions.toLong(text);
+        case FLOAT, REAL -> SqlFunctions.toFloat(text);
+        case DOUBLE -> SqlFunctions.toDouble(text);
+        case DECIMAL -> SqlFunctions.toBigDecimal(text);
+        case BOOLEAN -> SqlFunctions.toBoolean(text);
+        case DATE -> DateTimeUtils.dateStringToUnixDate(trimmed);
+        case TIME -> DateTimeUtils.timeStringToUnixDate(trimmed);
+        case TIMESTAMP -> DateTimeUtils.timestampStringToUnixDate(trimmed);
+        default -> {
+          return;
+        }
+      }
+    } catch (RuntimeException e) {
+      throw new io.calcitebridge.errors.PositionedException(
+          io.calcitebridge.errors.ErrorKind.VALIDATION,
+          "Cannot cast "
+              + literal
+              + " to "
+              + io.calcitebridge.types.TypeNames.renderNullable(target)
+              + ": it is not a valid "
+              + target.getSqlTypeName().getName()
+              + " value",
+          literal.getParserPosition());
+    }
   }
 
   @Override

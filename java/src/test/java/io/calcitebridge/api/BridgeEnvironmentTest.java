@@ -133,11 +133,14 @@ class BridgeEnvironmentTest {
   }
 
   @Test
-  void sqlTakesQueriesOnly() {
+  void sqlTakesStatementsThatAnswerWithRowsOnly() {
     BridgeException e =
         assertThrows(BridgeException.class, () -> env.sql("INSERT INTO t (i) VALUES (9)"));
     assertEquals("VALIDATION", e.kind());
+    assertTrue(e.getMessage().contains("not INSERT; use execute()"), e.getMessage());
     assertEquals(List.of("[2]"), rows("SELECT COUNT(*) FROM t"));
+    assertEquals(List.of("[t]"), rows("SHOW TABLES"));
+    assertEquals(5, rows("DESCRIBE t").size());
   }
 
   @Test
