@@ -48,6 +48,32 @@ public final class FlinkFunctions {
   }
 
   /**
+   * {@code table} looked up whatever the case of the name, as Flink looks up its functions: {@code
+   * typeof(1)} and {@code current_database()} are {@code TYPEOF} and {@code CURRENT_DATABASE}.
+   * Identifiers stay case-sensitive; only the names of functions are matched this way.
+   */
+  public static SqlOperatorTable caseInsensitive(SqlOperatorTable table) {
+    SqlNameMatcher anyCase =
+        org.apache.calcite.sql.validate.SqlNameMatchers.withCaseSensitive(false);
+    return new SqlOperatorTable() {
+      @Override
+      public void lookupOperatorOverloads(
+          SqlIdentifier opName,
+          @Nullable SqlFunctionCategory category,
+          SqlSyntax syntax,
+          List<SqlOperator> operatorList,
+          SqlNameMatcher nameMatcher) {
+        table.lookupOperatorOverloads(opName, category, syntax, operatorList, anyCase);
+      }
+
+      @Override
+      public List<SqlOperator> getOperatorList() {
+        return table.getOperatorList();
+      }
+    };
+  }
+
+  /**
    * Calcite's standard operator table {@code standard} without the operators that Flink's replace
    * ({@link #replaced}: {@code CURRENT_TIMESTAMP}, {@code LOCALTIMESTAMP}, {@code TYPEOF}).
    */

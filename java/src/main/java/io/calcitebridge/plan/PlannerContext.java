@@ -179,8 +179,8 @@ public final class PlannerContext {
   public SqlOperatorTable operatorTable(CalciteCatalogReader reader) {
     return SqlOperatorTables.chain(
         FlinkFunctions.standard(SqlStdOperatorTable.instance()),
-        FlinkFunctions.table(),
-        DynColOperators.table(),
+        FlinkFunctions.caseInsensitive(FlinkFunctions.table()),
+        FlinkFunctions.caseInsensitive(DynColOperators.table()),
         userFunctions,
         reader);
   }
