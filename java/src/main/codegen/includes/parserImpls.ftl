@@ -774,7 +774,7 @@ SqlNode SqlBridgeShow() :
 
 /**
  * Parses DESCRIBE or DESC followed by [TABLE] name [column], by
- * DATABASE/CATALOG/SCHEMA name, or by STATEMENT and a query. A DESCRIBE
+ * DATABASE|SCHEMA [EXTENDED] name, CATALOG [EXTENDED] name, or by STATEMENT and a query. A DESCRIBE
  * followed directly by a query is left to Calcite's SqlDescribe.
  */
 SqlNode SqlBridgeDescribe() :
@@ -803,8 +803,15 @@ SqlNode SqlBridgeDescribe() :
     |
         LOOKAHEAD(2)
         ( <DATABASE> | <SCHEMA> )
+        [
+            LOOKAHEAD({ getToken(1).kind == EXTENDED && getToken(2).kind != EOF
+                && getToken(2).kind != SEMICOLON })
+            <EXTENDED> { extended = true; }
+        ]
         id = CompoundIdentifier() {
-            return new SqlDescribeSchema(s.end(id), id);
+            return new SqlCatalogStatement(s.end(id),
+                SqlCatalogStatement.Statement.DESCRIBE_DATABASE, id, false, extended, false,
+                null, null, null);
         }
     |
         LOOKAHEAD(2)

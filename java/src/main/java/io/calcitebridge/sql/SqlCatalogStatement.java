@@ -20,8 +20,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Flink's statements on catalogs and databases: CREATE, DROP and ALTER of a CATALOG or DATABASE,
- * USE CATALOG, USE, SHOW CATALOGS, DATABASES, CURRENT CATALOG|DATABASE, SHOW CREATE CATALOG and
- * DESCRIBE CATALOG. One class for all of them: {@link #statement} says which.
+ * USE CATALOG, USE, SHOW CATALOGS, DATABASES, CURRENT CATALOG|DATABASE, SHOW CREATE CATALOG,
+ * DESCRIBE CATALOG and DESCRIBE DATABASE. One class for all of them: {@link #statement} says which.
  */
 public class SqlCatalogStatement extends SqlCall {
   /** Which statement. */
@@ -41,7 +41,8 @@ public class SqlCatalogStatement extends SqlCall {
     SHOW_CURRENT_CATALOG("SHOW CURRENT CATALOG"),
     SHOW_CURRENT_DATABASE("SHOW CURRENT DATABASE"),
     SHOW_CREATE_CATALOG("SHOW CREATE CATALOG"),
-    DESCRIBE_CATALOG("DESCRIBE CATALOG");
+    DESCRIBE_CATALOG("DESCRIBE CATALOG"),
+    DESCRIBE_DATABASE("DESCRIBE DATABASE");
 
     private final String words;
 
@@ -127,7 +128,7 @@ public class SqlCatalogStatement extends SqlCall {
     return ifExists;
   }
 
-  /** EXTENDED of DESCRIBE CATALOG. */
+  /** EXTENDED of DESCRIBE CATALOG or DESCRIBE DATABASE. */
   public boolean isExtended() {
     return flag;
   }
@@ -209,6 +210,9 @@ public class SqlCatalogStatement extends SqlCall {
     switch (statement) {
       case DESCRIBE_CATALOG:
         writer.keyword(flag ? "DESCRIBE CATALOG EXTENDED" : "DESCRIBE CATALOG");
+        break;
+      case DESCRIBE_DATABASE:
+        writer.keyword(flag ? "DESCRIBE DATABASE EXTENDED" : "DESCRIBE DATABASE");
         break;
       case CREATE_CATALOG:
       case CREATE_DATABASE:

@@ -241,6 +241,11 @@ final class CatalogStatements {
         return strings("result", List.of(showCreate(descriptor(id))));
       case DESCRIBE_CATALOG:
         return describe(descriptor(id), st.isExtended());
+      case DESCRIBE_DATABASE:
+        {
+          String[] name = databaseName(id);
+          return describe(database(catalog, name[0], name[1], pos), st.isExtended());
+        }
       default:
         throw new PositionedException(
             ErrorKind.UNSUPPORTED,
@@ -312,6 +317,23 @@ final class CatalogStatements {
     }
     b.append("WITH (\n").append(String.join(",\n", opts)).append("\n)\n");
     return b.toString();
+  }
+
+  /**
+   * DESCRIBE DATABASE [EXTENDED]: in the form of DESCRIBE CATALOG, its name and comment, and with
+   * EXTENDED one {@code property:key} row for each property of WITH (...), sorted by key.
+   */
+  private RowSet describe(Database d, boolean extended) {
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {"name", d.name()});
+    rows.add(new Object[] {"comment", d.comment() == null ? "" : d.comment()});
+    if (extended) {
+      for (Map.Entry<String, String> e : new LinkedHashMap<>(d.properties()).entrySet()) {
+        rows.add(new Object[] {"property:" + e.getKey(), e.getValue()});
+      }
+    }
+    return RowSet.of(
+        "show", RowSet.strings(context.typeFactory(), "info name", "info value"), rows);
   }
 
   private RowSet describe(CatalogEntry c, boolean extended) {

@@ -98,6 +98,11 @@ final class Describe {
     FlinkSpec flink = def.flink();
     StringBuilder b =
         new StringBuilder(flink.temporary() ? "CREATE TEMPORARY TABLE " : "CREATE TABLE ")
+            // As Flink prints it: catalog, database and name, each quoted.
+            .append(TypeNames.quote(path.catalog()))
+            .append('.')
+            .append(TypeNames.quote(path.database()))
+            .append('.')
             .append(TypeNames.quote(name))
             .append(" (");
     List<String> parts = new ArrayList<>();

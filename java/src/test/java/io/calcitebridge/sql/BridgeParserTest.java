@@ -11,7 +11,6 @@ import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
-import org.apache.calcite.sql.SqlDescribeSchema;
 import org.apache.calcite.sql.SqlDescribeTable;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -103,7 +102,9 @@ class BridgeParserTest {
         stmt("DESC t", SqlDescribeTable.class),
         stmt("DESCRIBE TABLE db.t", SqlDescribeTable.class),
         stmt("DESCRIBE t user", SqlDescribeTable.class),
-        stmt("DESCRIBE SCHEMA s", SqlDescribeSchema.class),
+        stmt("DESCRIBE SCHEMA s", SqlCatalogStatement.class),
+        stmt("DESCRIBE DATABASE EXTENDED c.db", SqlCatalogStatement.class),
+        stmt("DESC DATABASE extended", SqlCatalogStatement.class),
         stmt("SHOW TABLES", SqlShowTables.class),
         stmt("SHOW CREATE TABLE t", SqlShowCreateTable.class),
         stmt("SHOW CREATE VIEW db.v", SqlShowCreateTable.class),
