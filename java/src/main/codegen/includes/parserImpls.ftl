@@ -436,6 +436,9 @@ SqlCreate SqlBridgeCreateTable(Span s, boolean replace, boolean temporary) :
     SqlNodeList optionList = null;
     SqlCharStringLiteral comment = null;
     SqlNodeList partitionKeys = null;
+    SqlIdentifier like = null;
+    SqlNodeList likeOptions = null;
+    SqlNode query = null;
 }
 {
     <TABLE>
@@ -474,6 +477,12 @@ SqlCreate SqlBridgeCreateTable(Span s, boolean replace, boolean temporary) :
         )
     ]
     [ optionList = BridgeTableOptions() ]
+    [
+        <LIKE> like = CompoundIdentifier()
+        [ likeOptions = BridgeLikeOptions() ]
+    |
+        <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    ]
     {
         return new SqlCreateTable(s.end(this), replace, ifNotExists, name,
             new SqlNodeList(columns,
@@ -485,7 +494,63 @@ SqlCreate SqlBridgeCreateTable(Span s, boolean replace, boolean temporary) :
                 new SqlNodeList(watermarks, name.getParserPosition()),
                 comment,
                 partitionKeys == null
-                    ? new SqlNodeList(name.getParserPosition()) : partitionKeys));
+                    ? new SqlNodeList(name.getParserPosition()) : partitionKeys),
+            like, likeOptions, query);
+    }
+}
+
+/**
+ * Parses the options of LIKE: ( strategy feature [[,] strategy feature]* ),
+ * such as (EXCLUDING ALL INCLUDING OPTIONS); returns strategies and features
+ * alternating, as identifiers (ALL too). Their words are checked as the
+ * statement runs.
+ */
+SqlNodeList BridgeLikeOptions() :
+{
+    final Span s;
+    final List<SqlNode> list = new ArrayList<SqlNode>();
+}
+{
+    <LPAREN> { s = span(); }
+    AddBridgeLikeOption(list)
+    ( [ <COMMA> ] AddBridgeLikeOption(list) )*
+    <RPAREN> {
+        return new SqlNodeList(list, s.end(this));
+    }
+}
+
+void AddBridgeLikeOption(List<SqlNode> list) :
+{
+    final SqlIdentifier strategy;
+    final SqlIdentifier feature;
+}
+{
+    strategy = SimpleIdentifier()
+    (
+        <ALL> { feature = new SqlIdentifier("ALL", getPos()); }
+    |
+        feature = SimpleIdentifier()
+    )
+    {
+        list.add(strategy);
+        list.add(feature);
+    }
+}
+
+/**
+ * Parses Flink's REPLACE TABLE name ... AS query: a CREATE OR REPLACE TABLE
+ * ... AS query whose table must exist.
+ */
+SqlNode SqlBridgeReplaceTable() :
+{
+    final Span s;
+    final SqlCreate create;
+}
+{
+    <REPLACE> { s = span(); }
+    create = SqlBridgeCreateTable(s, true, false)
+    {
+        return ((SqlCreateTable) create).replaceOnly();
     }
 }
 

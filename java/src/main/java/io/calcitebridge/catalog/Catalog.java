@@ -418,6 +418,22 @@ public final class Catalog {
     return true;
   }
 
+  /**
+   * Puts {@code table} at {@code path} in place of the table there, if any (CREATE OR REPLACE TABLE
+   * ... AS); a view there is not replaced. The replaced table is closed.
+   */
+  public synchronized void replaceTable(Path path, Table table) {
+    Database db = databaseOf(path);
+    if (db.views.containsKey(path.name())) {
+      throw new CatalogException("'" + path.name() + "' is a view; use DROP VIEW");
+    }
+    Table old = db.tables.put(path.name(), table);
+    changed();
+    if (old instanceof CatalogTable && old != table) {
+      ((CatalogTable) old).close();
+    }
+  }
+
   /** Adds a view to the current database; fails when the name is taken, unless ifNotExists. */
   public boolean addView(ViewDef view, Table table, boolean ifNotExists) {
     return addView(current, view, table, ifNotExists);

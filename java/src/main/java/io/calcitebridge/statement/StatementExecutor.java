@@ -76,7 +76,12 @@ public final class StatementExecutor {
   public RowSet execute(SqlNode node, String sql) {
     this.sql = sql;
     DdlExecutor ddl = new DdlExecutor(session);
-    if (node instanceof SqlCreateTable) {
+    if (node instanceof SqlCreateTable create && create.query() != null) {
+      return createTableAs(ddl, create);
+    } else if (node instanceof SqlCreateTable create && create.like() != null) {
+      ddl.createTableLike(create);
+      return RowSet.ok("ddl", context.typeFactory());
+    } else if (node instanceof SqlCreateTable) {
       ddl.createTable((SqlCreateTable) node);
       return RowSet.ok("ddl", context.typeFactory());
     } else if (node instanceof SqlCreateView) {
@@ -131,6 +136,51 @@ public final class StatementExecutor {
         ErrorKind.UNSUPPORTED,
         "Statement " + node.getKind() + " is not supported",
         node.getParserPosition());
+  }
+
+  /**
+   * {@code CREATE [OR REPLACE] TABLE ... AS query} and {@code REPLACE TABLE ... AS query}: the
+   * query's rows are computed first (on Calcite's engine), then the table is created with them, so
+   * that a query that fails leaves no table and a replaced table as it was.
+   */
+  private RowSet createTableAs(DdlExecutor ddl, SqlCreateTable create) {
+    io.calcitebridge.catalog.Catalog.Path path =
+        CatalogStatements.path(context, create.name(), false);
+    if (!ddl.checkCreateTableAs(create, path)) {
+      return RowSet.ok("ddl", context.typeFactory());
+    }
+    // The query as written for the first validation (its errors point into the statement), then
+    // afresh from its own text for each one after a field discovery (a script's statement comes
+    // with the script's text).
+    final String text = context.unparse(java.util.Objects.requireNonNull(create.query()));
+    final AtomicBoolean first = new AtomicBoolean(true);
+    java.util.function.Supplier<SqlNode> build =
+        () -> {
+          if (first.getAndSet(false)) {
+            return java.util.Objects.requireNonNull(create.query());
+          }
+          try {
+            return bind(context.parseStatement(text));
+          } catch (org.apache.calcite.sql.parser.SqlParseException e) {
+            throw new IllegalStateException(e);
+          }
+        };
+    QueryPlanner planner = planner(build);
+    SqlNode validated = planner.validate(build.get());
+    checkStopped();
+    RelDataType rowType = planner.rowType(validated);
+    EnumerableRel physical = planner.physical(planner.heuristic(planner.toLogical(validated)));
+    planner.release();
+    List<Object[]> rows = new ArrayList<>();
+    try (org.apache.calcite.linq4j.Enumerator<Object[]> e = run(physical).enumerator()) {
+      while (e.moveNext()) {
+        rows.add(e.current());
+      }
+    } catch (RuntimeException | LinkageError e) {
+      throw io.calcitebridge.errors.Errors.translateRunning(e);
+    }
+    ddl.createTableAs(create, path, rowType, rows);
+    return RowSet.ok("ddl", context.typeFactory());
   }
 
   private RowSet set(SqlSetConfig set) {

@@ -93,6 +93,14 @@ class BridgeParserTest {
         stmt(
             "CREATE OR REPLACE VIEW v AS WITH q AS (SELECT 1 AS a) SELECT a FROM q",
             SqlCreateView.class),
+        stmt("CREATE TABLE t2 LIKE t", SqlCreateTable.class),
+        stmt(
+            "CREATE TABLE t2 (c INT) WITH ('connector' = 'memory')"
+                + " LIKE db.t (EXCLUDING ALL INCLUDING GENERATED, OVERWRITING OPTIONS)",
+            SqlCreateTable.class),
+        stmt("CREATE TABLE t2 AS SELECT a FROM t", SqlCreateTable.class),
+        stmt("CREATE OR REPLACE TABLE t2 WITH ('k' = 'v') AS SELECT 1 AS x", SqlCreateTable.class),
+        stmt("REPLACE TABLE t2 AS SELECT a FROM t WHERE a > 1", SqlCreateTable.class),
         stmt("DROP TABLE t", SqlDropObject.class),
         stmt("DROP TABLE IF EXISTS db.t", SqlDropObject.class),
         stmt("DROP VIEW v", SqlDropObject.class),
