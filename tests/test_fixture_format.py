@@ -32,6 +32,7 @@ CASE_FILES = {
     "flink_settings.sql": False,
     "flink_catalogs.sql": False,
     "flink_explain.sql": False,
+    "flink_statements.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.
 GOLDEN_FILES = [
