@@ -17,6 +17,7 @@ from calcite_bridge.cli import main
 
 KEYS = {"columns", "rows", "error", "match", "column"}
 CASES = load_cases("flink_statements.sql", keys=KEYS)
+ALTER_CASES = load_cases("flink_alter.sql", keys=KEYS)
 
 
 def _error(name: str) -> type[cb.Error]:
@@ -43,6 +44,15 @@ def _check(env: cb.Environment, case: SqlCase) -> None:
 def test_flink_statement_script(env: cb.Environment) -> None:
     assert len(CASES) > 40
     for case in CASES:
+        try:
+            _check(env, case)
+        except AssertionError as e:
+            raise AssertionError(f"{case.name} ({case.where}): {case.sql}\n{e}") from e
+
+
+def test_flink_alter_script(env: cb.Environment) -> None:
+    assert len(ALTER_CASES) > 40
+    for case in ALTER_CASES:
         try:
             _check(env, case)
         except AssertionError as e:

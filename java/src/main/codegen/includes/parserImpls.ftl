@@ -597,6 +597,172 @@ SqlDrop SqlBridgeDropObject(Span s, boolean replace) :
     }
 }
 
+// ---------------------------------------------------------------- ALTER TABLE, ALTER VIEW
+
+/**
+ * Consumes the next token when it is the word {@code word} (a keyword or
+ * not, in any case); fails otherwise.
+ */
+JAVACODE void BridgeWord(String word) {
+    final Token t = getNextToken();
+    if (!t.image.equalsIgnoreCase(word)) {
+        throw generateParseException();
+    }
+}
+
+/**
+ * Parses one element of ALTER TABLE ... ADD|MODIFY: a column, key or
+ * watermark, a column followed by FIRST or AFTER column.
+ */
+void AddBridgeAlterElement(List<SqlNode> columns, Set<String> names,
+    List<SqlNode> constraints, List<SqlNode> watermarks, List<SqlNode> positions) :
+{
+    final int before = columns.size();
+    SqlNode position = null;
+    SqlIdentifier after;
+}
+{
+    AddBridgeTableElement(columns, names, constraints, watermarks)
+    [
+        LOOKAHEAD({ columns.size() > before
+            && getToken(1).image.equalsIgnoreCase("FIRST") })
+        BridgeWord("FIRST") {
+            position = SqlLiteral.createCharString("FIRST", getPos());
+        }
+    ]
+    [
+        LOOKAHEAD({ position == null && columns.size() > before
+            && getToken(1).image.equalsIgnoreCase("AFTER") })
+        BridgeWord("AFTER") after = BridgeColumnName() { position = after; }
+    ]
+    {
+        if (columns.size() > before) {
+            positions.add(position != null ? position
+                : SqlLiteral.createCharString("", getPos()));
+        }
+    }
+}
+
+/**
+ * Parses Flink's ALTER TABLE [IF EXISTS] t RENAME TO t2 | SET (...) |
+ * RESET (...) | RENAME col TO col2 | DROP col | DROP (cols) | DROP PRIMARY
+ * KEY | DROP CONSTRAINT name | DROP WATERMARK | ADD|MODIFY element | ADD|MODIFY
+ * (element, ...), and ALTER VIEW v RENAME TO v2 | AS query.
+ */
+SqlNode SqlBridgeAlterTable() :
+{
+    final Span s;
+    boolean ifExists = false;
+    final SqlIdentifier name;
+    SqlIdentifier target = null;
+    SqlIdentifier column = null;
+    SqlNodeList list = null;
+    SqlCharStringLiteral key;
+    final List<SqlNode> keys = new ArrayList<SqlNode>();
+    final List<SqlNode> columns = new ArrayList<SqlNode>();
+    final Set<String> names = new HashSet<String>();
+    final List<SqlNode> constraints = new ArrayList<SqlNode>();
+    final List<SqlNode> watermarks = new ArrayList<SqlNode>();
+    final List<SqlNode> positions = new ArrayList<SqlNode>();
+    SqlAlterTable.Action action;
+    SqlNode query = null;
+    SqlParserPos keysPos;
+}
+{
+    <ALTER> { s = span(); }
+    (
+        <VIEW> name = CompoundIdentifier()
+        (
+            LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("RENAME") })
+            BridgeWord("RENAME") <TO> target = CompoundIdentifier() {
+                action = SqlAlterTable.Action.VIEW_RENAME;
+            }
+        |
+            <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY) {
+                action = SqlAlterTable.Action.VIEW_AS;
+            }
+        )
+    |
+        <TABLE>
+        [ LOOKAHEAD(2) <IF> <EXISTS> { ifExists = true; } ]
+        name = CompoundIdentifier()
+        (
+            LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("RENAME") })
+            BridgeWord("RENAME")
+            (
+                <TO> target = CompoundIdentifier() {
+                    action = SqlAlterTable.Action.RENAME;
+                }
+            |
+                column = BridgeColumnName() <TO> target = BridgeColumnName() {
+                    action = SqlAlterTable.Action.RENAME_COLUMN;
+                }
+            )
+        |
+            <SET> list = BridgeOptionList() { action = SqlAlterTable.Action.SET; }
+        |
+            <RESET> <LPAREN> { keysPos = getPos(); }
+            [
+                key = BridgeStringLiteral() { keys.add(key); }
+                ( <COMMA> key = BridgeStringLiteral() { keys.add(key); } )*
+            ]
+            <RPAREN> {
+                list = new SqlNodeList(keys, keysPos.plus(getPos()));
+                action = SqlAlterTable.Action.RESET;
+            }
+        |
+            <DROP>
+            (
+                <PRIMARY> <KEY> { action = SqlAlterTable.Action.DROP_PRIMARY_KEY; }
+            |
+                <CONSTRAINT> column = SimpleIdentifier() {
+                    action = SqlAlterTable.Action.DROP_CONSTRAINT;
+                }
+            |
+                LOOKAHEAD({ getToken(1).kind == WATERMARK && (getToken(2).kind == EOF
+                    || getToken(2).kind == SEMICOLON) })
+                <WATERMARK> { action = SqlAlterTable.Action.DROP_WATERMARK; }
+            |
+                list = BridgeColumnNameList() { action = SqlAlterTable.Action.DROP_COLUMNS; }
+            |
+                column = BridgeColumnName() {
+                    list = new SqlNodeList(List.of(column), column.getParserPosition());
+                    column = null;
+                    action = SqlAlterTable.Action.DROP_COLUMNS;
+                }
+            )
+        |
+            (
+                <ADD> { action = SqlAlterTable.Action.ADD; }
+            |
+                LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("MODIFY") })
+                BridgeWord("MODIFY") { action = SqlAlterTable.Action.MODIFY; }
+            )
+            (
+                LOOKAHEAD(2)
+                <LPAREN>
+                AddBridgeAlterElement(columns, names, constraints, watermarks, positions)
+                (
+                    <COMMA>
+                    AddBridgeAlterElement(columns, names, constraints, watermarks, positions)
+                )*
+                <RPAREN>
+            |
+                AddBridgeAlterElement(columns, names, constraints, watermarks, positions)
+            )
+            { list = new SqlNodeList(columns, name.getParserPosition()); }
+        )
+    )
+    {
+        return new SqlAlterTable(s.end(this), action, name, ifExists, target, column,
+            list == null ? new SqlNodeList(name.getParserPosition()) : list,
+            new SqlNodeList(constraints, name.getParserPosition()),
+            new SqlNodeList(watermarks, name.getParserPosition()),
+            new SqlNodeList(positions, name.getParserPosition()),
+            query);
+    }
+}
+
 // ---------------------------------------------------------------- catalogs, databases
 
 /**

@@ -434,6 +434,43 @@ public final class Catalog {
     }
   }
 
+  /**
+   * Puts {@code table} at {@code path} in place of the table there and returns that one, not
+   * closed: ALTER TABLE puts it back when the change is refused.
+   */
+  public synchronized Table swapTable(Path path, Table table) {
+    Table old = databaseOf(path).tables.put(path.name(), table);
+    changed();
+    return old;
+  }
+
+  /**
+   * Moves the table or view at {@code from} to {@code to} (ALTER TABLE|VIEW ... RENAME TO); fails
+   * when {@code to} is taken.
+   */
+  public synchronized void rename(Path from, Path to) {
+    Database source = databaseOf(from);
+    Database target = databaseOf(to);
+    if (target.tables.containsKey(to.name())) {
+      throw new CatalogException(
+          (target.views.containsKey(to.name()) ? "View" : "Table")
+              + " '"
+              + to.name()
+              + "' already exists");
+    }
+    Table t = source.tables.remove(from.name());
+    if (t == null) {
+      throw new CatalogException("Table '" + from.name() + "' does not exist");
+    }
+    ViewDef v = source.views.remove(from.name());
+    target.tables.put(to.name(), t);
+    if (v != null) {
+      target.views.put(
+          to.name(), new ViewDef(to.name(), v.expandedSql(), v.originalSql(), v.columns()));
+    }
+    changed();
+  }
+
   /** Adds a view to the current database; fails when the name is taken, unless ifNotExists. */
   public boolean addView(ViewDef view, Table table, boolean ifNotExists) {
     return addView(current, view, table, ifNotExists);

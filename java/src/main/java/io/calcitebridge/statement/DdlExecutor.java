@@ -63,7 +63,11 @@ public final class DdlExecutor {
   /** {@code CREATE TABLE}. */
   public void createTable(SqlCreateTable create) {
     Catalog.Path path = CatalogStatements.path(context, create.name(), false);
-    String name = path.name();
+    catalog().addTable(path, newTable(create, path.name()), create.ifNotExists());
+  }
+
+  /** The table {@code create} defines, named {@code name}, with its storage opened. */
+  BridgeTable newTable(SqlCreateTable create, String name) {
     List<ColumnDef> columns = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     List<SqlComputedColumn> computed = new ArrayList<>();
@@ -103,12 +107,8 @@ public final class DdlExecutor {
         new TableDef(
             name, columns, create.options(), create.hasDynamicColumns(), dynamicType, flink);
     TableStorage storage = openStorage(def, create);
-    catalog()
-        .addTable(
-            path,
-            new BridgeTable(
-                def, storage, text -> context.parseExpression(FlinkTables.evaluated(text))),
-            create.ifNotExists());
+    return new BridgeTable(
+        def, storage, text -> context.parseExpression(FlinkTables.evaluated(text)));
   }
 
   private TableStorage openStorage(TableDef def, SqlCreateTable create) {

@@ -84,6 +84,9 @@ public final class StatementExecutor {
     } else if (node instanceof SqlCreateTable) {
       ddl.createTable((SqlCreateTable) node);
       return RowSet.ok("ddl", context.typeFactory());
+    } else if (node instanceof io.calcitebridge.sql.SqlAlterTable alter) {
+      new AlterTables(ddl, context, this::rowsOf).run(alter);
+      return RowSet.ok("ddl", context.typeFactory());
     } else if (node instanceof SqlCreateView) {
       ddl.createView((SqlCreateView) node, sql);
       return RowSet.ok("ddl", context.typeFactory());

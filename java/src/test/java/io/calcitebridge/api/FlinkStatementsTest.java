@@ -80,6 +80,23 @@ class FlinkStatementsTest {
   }
 
   @Test
+  void alterTableChangesColumnsAndKeepsTheRows() {
+    Users.rows(env.execute("ALTER TABLE orders ADD note STRING AFTER id"));
+    Users.rows(env.execute("ALTER TABLE orders MODIFY amount BIGINT"));
+    Users.rows(env.execute("ALTER TABLE orders RENAME TO orders2"));
+    assertEquals(
+        List.of("[1, null, 3]", "[2, null, 4]"),
+        Users.rows(env.execute("SELECT id, note, amount FROM orders2 ORDER BY id")));
+    BridgeException e =
+        assertThrows(
+            BridgeException.class,
+            () -> env.execute("ALTER TABLE orders2 MODIFY product INT").close());
+    assertEquals("VALIDATION", e.kind());
+    assertEquals(
+        List.of("[a]", "[b]"), Users.rows(env.execute("SELECT product FROM orders2 ORDER BY id")));
+  }
+
+  @Test
   void describeDatabaseShowsItsProperties() {
     Users.rows(env.execute("CREATE DATABASE db1 COMMENT 'c' WITH ('k' = 'v')"));
     assertEquals(
