@@ -104,3 +104,49 @@ def test_statements_through_the_shell(
     assert err == ""
     assert out.splitlines()[-3:] == ["c", "l", "src"]
     assert env.sql("SELECT * FROM c").fetchall() == [(7,)]
+
+
+def test_a_statement_set_in_a_script(env: cb.Environment) -> None:
+    env.execute_script(
+        """
+        CREATE TABLE s (a INT);
+        CREATE TABLE t1 (a INT);
+        CREATE TABLE t2 (a INT);
+        INSERT INTO s VALUES (1), (2);
+        EXECUTE STATEMENT SET
+        BEGIN
+          INSERT INTO t1 SELECT a FROM s;
+          INSERT INTO t2 SELECT a * 10 FROM s WHERE a > 1;
+        END;
+        """
+    )
+    assert env.sql("SELECT * FROM t1 ORDER BY a").fetchall() == [(1,), (2,)]
+    assert env.sql("SELECT * FROM t2").fetchall() == [(20,)]
+
+
+def test_a_statement_set_through_the_cli_and_the_shell(
+    tmp_path: Path, env: cb.Environment, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "set.sql"
+    script.write_text(
+        "CREATE TABLE s (a INT);\nCREATE TABLE t1 (a INT);\nCREATE TABLE t2 (a INT);\n"
+        "INSERT INTO s VALUES (1), (2);\n"
+        "EXECUTE STATEMENT SET\nBEGIN\n  INSERT INTO t1 SELECT a FROM s;\n"
+        "  INSERT INTO t2 SELECT a FROM s WHERE a > 1;\nEND;\n"
+        "SELECT COUNT(*) AS n FROM t2;\n"
+    )
+    result = CliRunner().invoke(main, ["--format", "csv", "-f", str(script)])
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert (
+        "default_catalog.default_database.t1,default_catalog.default_database.t2\n2,1\n"
+        in result.output
+    )
+    assert result.output.endswith("n\n1\n")
+    keys = (
+        "CREATE TABLE s (a INT);\nCREATE TABLE t (a INT);\nINSERT INTO s VALUES (5);\n"
+        "EXECUTE STATEMENT SET BEGIN\nINSERT INTO t SELECT a FROM s;\n"
+        "INSERT INTO t SELECT a + 1 FROM s;\nEND;\n"
+    )
+    _, err = type_into_shell(env, keys, capsys)
+    assert err == ""
+    assert env.sql("SELECT * FROM t ORDER BY a").fetchall() == [(5,), (6,)]

@@ -597,6 +597,28 @@ SqlDrop SqlBridgeDropObject(Span s, boolean replace) :
     }
 }
 
+// ---------------------------------------------------------------- statement sets
+
+/**
+ * Parses Flink's EXECUTE STATEMENT SET BEGIN insert; [insert;]* END.
+ */
+SqlNode SqlBridgeStatementSet() :
+{
+    final Span s;
+    final List<SqlNode> inserts = new ArrayList<SqlNode>();
+    SqlNode insert;
+}
+{
+    <EXECUTE> { s = span(); } <STATEMENT> <SET> <BEGIN>
+    (
+        insert = SqlInsert() <SEMICOLON> { inserts.add(insert); }
+    )+
+    <END>
+    {
+        return new SqlStatementSet(s.end(this), new SqlNodeList(inserts, s.end(this)));
+    }
+}
+
 // ---------------------------------------------------------------- ALTER TABLE, ALTER VIEW
 
 /**

@@ -84,6 +84,8 @@ public final class StatementExecutor {
     } else if (node instanceof SqlCreateTable) {
       ddl.createTable((SqlCreateTable) node);
       return RowSet.ok("ddl", context.typeFactory());
+    } else if (node instanceof io.calcitebridge.sql.SqlStatementSet set) {
+      return statementSet(set);
     } else if (node instanceof io.calcitebridge.sql.SqlAlterTable alter) {
       new AlterTables(ddl, context, this::rowsOf).run(alter);
       return RowSet.ok("ddl", context.typeFactory());
@@ -588,7 +590,62 @@ public final class StatementExecutor {
     return node;
   }
 
+  /**
+   * Flink's {@code EXECUTE STATEMENT SET}: the rows of every INSERT are computed first, then
+   * written, so that a failing INSERT leaves every sink as it was. One row: the rows each INSERT
+   * wrote, in order.
+   */
+  private RowSet statementSet(io.calcitebridge.sql.SqlStatementSet set) {
+    List<BridgeTable> tables = new ArrayList<>();
+    List<List<Object[]>> rows = new ArrayList<>();
+    List<SqlInsert> inserts = set.inserts();
+    for (SqlInsert insert : inserts) {
+      Pending pending = insertRows(insert);
+      tables.add(pending.table());
+      rows.add(pending.rows());
+    }
+    var builder = context.typeFactory().builder();
+    Object[] counts = new Object[inserts.size()];
+    for (int i = 0; i < inserts.size(); i++) {
+      // A column per sink, named as Flink names it: catalog.database.table.
+      String sink =
+          inserts.get(i).getTargetTable() instanceof SqlIdentifier id
+              ? CatalogStatements.path(context, id, true).toString()
+              : "sink";
+      String column = sink;
+      for (int k = 1; builder.nameExists(column); k++) {
+        column = sink + "_" + k;
+      }
+      builder.add(column, SqlTypeName.BIGINT);
+      try {
+        counts[i] = tables.get(i).storage().insert(rows.get(i));
+      } catch (IllegalArgumentException e) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION, e.getMessage(), inserts.get(i).getParserPosition());
+      }
+    }
+    return RowSet.of("insert", builder.build(), List.<Object[]>of(counts));
+  }
+
+  /** An INSERT's sink and the rows it is to write. */
+  private record Pending(BridgeTable table, List<Object[]> rows) {}
+
   private RowSet insert(SqlInsert insert) {
+    Pending pending = insertRows(insert);
+    long n;
+    try {
+      n = pending.table().storage().insert(pending.rows());
+    } catch (IllegalArgumentException e) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION, e.getMessage(), insert.getParserPosition());
+    }
+    RelDataType type =
+        context.typeFactory().builder().add("rows_inserted", SqlTypeName.BIGINT).build();
+    return RowSet.of("insert", type, List.<Object[]>of(new Object[] {n}));
+  }
+
+  /** Plans and runs an INSERT's query: the rows it writes, not written yet. */
+  private Pending insertRows(SqlInsert insert) {
     Inserts.prepare(insert, context);
     QueryPlanner planner = new QueryPlanner(context);
     SqlNode validated = planner.validate(insert);
@@ -622,16 +679,7 @@ public final class StatementExecutor {
       // the running statement, as it is while a query's rows stream.
       throw io.calcitebridge.errors.Errors.translateRunning(e);
     }
-    long n;
-    try {
-      n = table.storage().insert(rows);
-    } catch (IllegalArgumentException e) {
-      throw new PositionedException(
-          ErrorKind.VALIDATION, e.getMessage(), insert.getParserPosition());
-    }
-    RelDataType type =
-        context.typeFactory().builder().add("rows_inserted", SqlTypeName.BIGINT).build();
-    return RowSet.of("insert", type, List.<Object[]>of(new Object[] {n}));
+    return new Pending(table, rows);
   }
 
   /**

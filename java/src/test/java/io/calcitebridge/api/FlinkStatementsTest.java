@@ -97,6 +97,27 @@ class FlinkStatementsTest {
   }
 
   @Test
+  void aStatementSetWritesAllSinksOrNone() {
+    Users.rows(env.execute("CREATE TABLE a (id INT)"));
+    Users.rows(env.execute("CREATE TABLE b (id INT)"));
+    assertEquals(
+        List.of("[2, 1]"),
+        Users.rows(
+            env.execute(
+                "EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT id FROM orders;"
+                    + " INSERT INTO b SELECT id FROM orders WHERE id > 1; END")));
+    assertThrows(
+        BridgeException.class,
+        () ->
+            env.execute(
+                    "EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT id FROM orders;"
+                        + " INSERT INTO b SELECT id / (id - id) FROM orders; END")
+                .close());
+    assertEquals(List.of("[2]"), Users.rows(env.execute("SELECT COUNT(*) FROM a")));
+    assertEquals(List.of("[1]"), Users.rows(env.execute("SELECT COUNT(*) FROM b")));
+  }
+
+  @Test
   void describeDatabaseShowsItsProperties() {
     Users.rows(env.execute("CREATE DATABASE db1 COMMENT 'c' WITH ('k' = 'v')"));
     assertEquals(
