@@ -826,6 +826,7 @@ SqlNode SqlBridgeCatalogStatement() :
     final List<SqlNode> keys = new ArrayList<SqlNode>();
     SqlCharStringLiteral key;
     SqlParserPos keysPos;
+    SqlIdentifier module;
 }
 {
     (
@@ -911,8 +912,32 @@ SqlNode SqlBridgeCatalogStatement() :
             }
         )
     |
+        <LOAD> { s = span(); } <MODULE> id = SimpleIdentifier()
+        [ opts = BridgeTableOptions() ]
+        {
+            return new SqlCatalogStatement(s.end(this),
+                SqlCatalogStatement.Statement.LOAD_MODULE, id, false, false, false,
+                null, null, opts);
+        }
+    |
+        <UNLOAD> { s = span(); } <MODULE> id = SimpleIdentifier() {
+            return new SqlCatalogStatement(s.end(this),
+                SqlCatalogStatement.Statement.UNLOAD_MODULE, id, false, false, false,
+                null, null, null);
+        }
+    |
         <USE> { s = span(); }
         (
+            LOOKAHEAD(2)
+            <MODULES> { keysPos = getPos(); }
+            module = SimpleIdentifier() { keys.add(module); }
+            ( <COMMA> module = SimpleIdentifier() { keys.add(module); } )*
+            {
+                return new SqlCatalogStatement(s.end(this),
+                    SqlCatalogStatement.Statement.USE_MODULES, null, false, false, false,
+                    null, null, new SqlNodeList(keys, keysPos.plus(getPos())));
+            }
+        |
             LOOKAHEAD(2)
             <CATALOG> id = SimpleIdentifier() {
                 return new SqlCatalogStatement(s.end(this),
@@ -950,6 +975,12 @@ SqlNode SqlBridgeShow() :
 {
     <SHOW> { s = span(); }
     (
+        [ <FULL> { notLike = true; } ] <MODULES> {
+            return new SqlCatalogStatement(s.end(this),
+                SqlCatalogStatement.Statement.SHOW_MODULES, null, false, notLike, false,
+                null, null, null);
+        }
+    |
         ( <TABLES> | <VIEWS> { views = true; } )
         [ ( <FROM> | <IN> ) name = CompoundIdentifier() ]
         [

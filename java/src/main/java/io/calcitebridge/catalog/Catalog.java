@@ -185,6 +185,55 @@ public final class Catalog {
             false, false, "", new RootSchema(new CurrentTables(), catalogSchemas));
   }
 
+  // ------------------------------------------------------------------ modules
+
+  private final List<String> modules =
+      new java.util.concurrent.CopyOnWriteArrayList<>(List.of("core"));
+  private final List<String> usedModules =
+      new java.util.concurrent.CopyOnWriteArrayList<>(List.of("core"));
+
+  /** The loaded modules, in load order (Flink's {@code core} to start with). */
+  public List<String> modules() {
+    return List.copyOf(modules);
+  }
+
+  /** The modules in use, in the order of USE MODULES. */
+  public List<String> usedModules() {
+    return List.copyOf(usedModules);
+  }
+
+  /** LOAD MODULE: loads and uses {@code name}. */
+  public synchronized void loadModule(String name) {
+    if (modules.contains(name)) {
+      throw new CatalogException("A module with name '" + name + "' already exists");
+    }
+    modules.add(name);
+    usedModules.add(name);
+  }
+
+  /** UNLOAD MODULE. */
+  public synchronized void unloadModule(String name) {
+    if (!modules.remove(name)) {
+      throw new CatalogException("No module with name '" + name + "' exists");
+    }
+    usedModules.remove(name);
+  }
+
+  /** USE MODULES: uses {@code names}, in that order, and no other. */
+  public synchronized void useModules(List<String> names) {
+    Set<String> seen = new java.util.HashSet<>();
+    for (String n : names) {
+      if (!modules.contains(n)) {
+        throw new CatalogException("No module with name '" + n + "' exists");
+      }
+      if (!seen.add(n)) {
+        throw new CatalogException("Module '" + n + "' appears more than once");
+      }
+    }
+    usedModules.clear();
+    usedModules.addAll(names);
+  }
+
   /** A number that changes whenever a table, view, database or catalog changes. */
   public long version() {
     return version.get();

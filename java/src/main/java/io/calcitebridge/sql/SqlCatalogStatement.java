@@ -42,7 +42,11 @@ public class SqlCatalogStatement extends SqlCall {
     SHOW_CURRENT_DATABASE("SHOW CURRENT DATABASE"),
     SHOW_CREATE_CATALOG("SHOW CREATE CATALOG"),
     DESCRIBE_CATALOG("DESCRIBE CATALOG"),
-    DESCRIBE_DATABASE("DESCRIBE DATABASE");
+    DESCRIBE_DATABASE("DESCRIBE DATABASE"),
+    LOAD_MODULE("LOAD MODULE"),
+    UNLOAD_MODULE("UNLOAD MODULE"),
+    USE_MODULES("USE MODULES"),
+    SHOW_MODULES("SHOW MODULES");
 
     private final String words;
 
@@ -184,6 +188,9 @@ public class SqlCatalogStatement extends SqlCall {
   }
 
   private static String text(SqlNode node) {
+    if (node instanceof SqlIdentifier id) {
+      return id.getSimple(); // a module of USE MODULES
+    }
     return ((SqlCharStringLiteral) node).getValueAs(String.class);
   }
 
@@ -210,6 +217,9 @@ public class SqlCatalogStatement extends SqlCall {
     switch (statement) {
       case DESCRIBE_CATALOG:
         writer.keyword(flag ? "DESCRIBE CATALOG EXTENDED" : "DESCRIBE CATALOG");
+        break;
+      case SHOW_MODULES:
+        writer.keyword(flag ? "SHOW FULL MODULES" : "SHOW MODULES");
         break;
       case DESCRIBE_DATABASE:
         writer.keyword(flag ? "DESCRIBE DATABASE EXTENDED" : "DESCRIBE DATABASE");
@@ -245,7 +255,14 @@ public class SqlCatalogStatement extends SqlCall {
       writer.keyword(ilike ? "ILIKE" : "LIKE");
       pattern.unparse(writer, 0, 0);
     }
-    if (options != null) {
+    if (options != null && statement == Statement.USE_MODULES) {
+      for (int i = 0; i < options.size(); i++) {
+        if (i > 0) {
+          writer.print(",");
+        }
+        options.get(i).unparse(writer, 0, 0);
+      }
+    } else if (options != null) {
       boolean pairs = statement != Statement.ALTER_CATALOG_RESET;
       writer.keyword(!pairs ? "RESET" : statement.name().startsWith("ALTER") ? "SET" : "WITH");
       SqlWriter.Frame frame = writer.startList("(", ")");

@@ -118,6 +118,16 @@ class FlinkStatementsTest {
   }
 
   @Test
+  void modulesAreFlinksCoreOnly() {
+    assertEquals(List.of("[core, true]"), Users.rows(env.execute("SHOW FULL MODULES")));
+    Users.rows(env.execute("USE MODULES core"));
+    Users.rows(env.execute("UNLOAD MODULE core"));
+    assertEquals(List.of(), Users.rows(env.execute("SHOW MODULES")));
+    Users.rows(env.execute("LOAD MODULE core"));
+    assertEquals(List.of("[core]"), Users.rows(env.execute("SHOW MODULES")));
+  }
+
+  @Test
   void describeDatabaseShowsItsProperties() {
     Users.rows(env.execute("CREATE DATABASE db1 COMMENT 'c' WITH ('k' = 'v')"));
     assertEquals(
