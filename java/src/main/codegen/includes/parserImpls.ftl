@@ -597,6 +597,24 @@ SqlDrop SqlBridgeDropObject(Span s, boolean replace) :
     }
 }
 
+// ---------------------------------------------------------------- TRUNCATE
+
+/**
+ * Parses Flink's TRUNCATE TABLE name: a DELETE of every row, which runs where
+ * the table's connector can delete rows.
+ */
+SqlNode SqlBridgeTruncate() :
+{
+    final Span s;
+    final SqlIdentifier name;
+}
+{
+    <TRUNCATE> { s = span(); } <TABLE> name = CompoundIdentifier()
+    {
+        return new SqlDelete(s.end(this), name, null, null, null);
+    }
+}
+
 // ---------------------------------------------------------------- statement sets
 
 /**
