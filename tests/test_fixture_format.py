@@ -33,6 +33,8 @@ CASE_FILES = {
     "flink_catalogs.sql": False,
     "flink_explain.sql": False,
     "functions.sql": False,
+    "flink_statements.sql": False,
+    "flink_alter.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.
 GOLDEN_FILES = [

@@ -1,14 +1,19 @@
 """Splitting a SQL script into statements, for ``calcite-bridge -f`` and the shell.
 
 A ``;`` ends a statement unless it is inside a string literal (``'it''s;'``), a quoted
-identifier (```a;b``` or ``"a;b"``) or a comment (``-- ;`` and ``/* ; */``). Each statement
+identifier (```a;b``` or ``"a;b"``), a comment (``-- ;`` and ``/* ; */``), or Flink's
+``EXECUTE STATEMENT SET BEGIN ...; ...; END``, whose ``;`` after ``END`` ends it. Each statement
 keeps the line and column where it starts, so an error can be reported at its place in the
 script rather than in the statement.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+_STATEMENT_SET = re.compile(r"EXECUTE\s+STATEMENT\s+SET\b", re.IGNORECASE)
+_END = re.compile(r"\bEND\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,8 @@ def split(script: str) -> tuple[list[Statement], str]:
         elif script.startswith("/*", i):
             end = script.find("*/", i + 2)
             i = n if end < 0 else end + 2
+        elif ch == ";" and _inside_statement_set(script, start, i):
+            i += 1
         elif ch == ";":
             _add(statements, script, start, i)
             start = i + 1
@@ -77,6 +84,12 @@ def split(script: str) -> tuple[list[Statement], str]:
         else:
             i += 1
     return statements, script[start:]
+
+
+def _inside_statement_set(script: str, start: int, end: int) -> bool:
+    """Whether ``script[start:end]`` is an EXECUTE STATEMENT SET that has not reached END."""
+    begin = _skip_blank(script, start, end)
+    return bool(_STATEMENT_SET.match(script, begin, end)) and not _END.search(script[begin:end])
 
 
 def split_all(script: str) -> list[Statement]:

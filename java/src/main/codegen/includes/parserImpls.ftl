@@ -498,6 +498,9 @@ SqlCreate SqlBridgeCreateTable(Span s, boolean replace, boolean temporary) :
     SqlNodeList optionList = null;
     SqlCharStringLiteral comment = null;
     SqlNodeList partitionKeys = null;
+    SqlIdentifier like = null;
+    SqlNodeList likeOptions = null;
+    SqlNode query = null;
 }
 {
     <TABLE>
@@ -536,6 +539,12 @@ SqlCreate SqlBridgeCreateTable(Span s, boolean replace, boolean temporary) :
         )
     ]
     [ optionList = BridgeTableOptions() ]
+    [
+        <LIKE> like = CompoundIdentifier()
+        [ likeOptions = BridgeLikeOptions() ]
+    |
+        <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    ]
     {
         return new SqlCreateTable(s.end(this), replace, ifNotExists, name,
             new SqlNodeList(columns,
@@ -547,7 +556,63 @@ SqlCreate SqlBridgeCreateTable(Span s, boolean replace, boolean temporary) :
                 new SqlNodeList(watermarks, name.getParserPosition()),
                 comment,
                 partitionKeys == null
-                    ? new SqlNodeList(name.getParserPosition()) : partitionKeys));
+                    ? new SqlNodeList(name.getParserPosition()) : partitionKeys),
+            like, likeOptions, query);
+    }
+}
+
+/**
+ * Parses the options of LIKE: ( strategy feature [[,] strategy feature]* ),
+ * such as (EXCLUDING ALL INCLUDING OPTIONS); returns strategies and features
+ * alternating, as identifiers (ALL too). Their words are checked as the
+ * statement runs.
+ */
+SqlNodeList BridgeLikeOptions() :
+{
+    final Span s;
+    final List<SqlNode> list = new ArrayList<SqlNode>();
+}
+{
+    <LPAREN> { s = span(); }
+    AddBridgeLikeOption(list)
+    ( [ <COMMA> ] AddBridgeLikeOption(list) )*
+    <RPAREN> {
+        return new SqlNodeList(list, s.end(this));
+    }
+}
+
+void AddBridgeLikeOption(List<SqlNode> list) :
+{
+    final SqlIdentifier strategy;
+    final SqlIdentifier feature;
+}
+{
+    strategy = SimpleIdentifier()
+    (
+        <ALL> { feature = new SqlIdentifier("ALL", getPos()); }
+    |
+        feature = SimpleIdentifier()
+    )
+    {
+        list.add(strategy);
+        list.add(feature);
+    }
+}
+
+/**
+ * Parses Flink's REPLACE TABLE name ... AS query: a CREATE OR REPLACE TABLE
+ * ... AS query whose table must exist.
+ */
+SqlNode SqlBridgeReplaceTable() :
+{
+    final Span s;
+    final SqlCreate create;
+}
+{
+    <REPLACE> { s = span(); }
+    create = SqlBridgeCreateTable(s, true, false)
+    {
+        return ((SqlCreateTable) create).replaceOnly();
     }
 }
 
@@ -594,6 +659,212 @@ SqlDrop SqlBridgeDropObject(Span s, boolean replace) :
     }
 }
 
+// ---------------------------------------------------------------- TRUNCATE
+
+/**
+ * Parses Flink's TRUNCATE TABLE name: a DELETE of every row, which runs where
+ * the table's connector can delete rows.
+ */
+SqlNode SqlBridgeTruncate() :
+{
+    final Span s;
+    final SqlIdentifier name;
+}
+{
+    <TRUNCATE> { s = span(); } <TABLE> name = CompoundIdentifier()
+    {
+        return new SqlDelete(s.end(this), name, null, null, null);
+    }
+}
+
+// ---------------------------------------------------------------- statement sets
+
+/**
+ * Parses Flink's EXECUTE STATEMENT SET BEGIN insert; [insert;]* END.
+ */
+SqlNode SqlBridgeStatementSet() :
+{
+    final Span s;
+    final List<SqlNode> inserts = new ArrayList<SqlNode>();
+    SqlNode insert;
+}
+{
+    <EXECUTE> { s = span(); } <STATEMENT> <SET> <BEGIN>
+    (
+        insert = SqlInsert() <SEMICOLON> { inserts.add(insert); }
+    )+
+    <END>
+    {
+        return new SqlStatementSet(s.end(this), new SqlNodeList(inserts, s.end(this)));
+    }
+}
+
+// ---------------------------------------------------------------- ALTER TABLE, ALTER VIEW
+
+/**
+ * Consumes the next token when it is the word {@code word} (a keyword or
+ * not, in any case); fails otherwise.
+ */
+JAVACODE void BridgeWord(String word) {
+    final Token t = getNextToken();
+    if (!t.image.equalsIgnoreCase(word)) {
+        throw generateParseException();
+    }
+}
+
+/**
+ * Parses one element of ALTER TABLE ... ADD|MODIFY: a column, key or
+ * watermark, a column followed by FIRST or AFTER column.
+ */
+void AddBridgeAlterElement(List<SqlNode> columns, Set<String> names,
+    List<SqlNode> constraints, List<SqlNode> watermarks, List<SqlNode> positions) :
+{
+    final int before = columns.size();
+    SqlNode position = null;
+    SqlIdentifier after;
+}
+{
+    AddBridgeTableElement(columns, names, constraints, watermarks)
+    [
+        LOOKAHEAD({ columns.size() > before
+            && getToken(1).image.equalsIgnoreCase("FIRST") })
+        BridgeWord("FIRST") {
+            position = SqlLiteral.createCharString("FIRST", getPos());
+        }
+    ]
+    [
+        LOOKAHEAD({ position == null && columns.size() > before
+            && getToken(1).image.equalsIgnoreCase("AFTER") })
+        BridgeWord("AFTER") after = BridgeColumnName() { position = after; }
+    ]
+    {
+        if (columns.size() > before) {
+            positions.add(position != null ? position
+                : SqlLiteral.createCharString("", getPos()));
+        }
+    }
+}
+
+/**
+ * Parses Flink's ALTER TABLE [IF EXISTS] t RENAME TO t2 | SET (...) |
+ * RESET (...) | RENAME col TO col2 | DROP col | DROP (cols) | DROP PRIMARY
+ * KEY | DROP CONSTRAINT name | DROP WATERMARK | ADD|MODIFY element | ADD|MODIFY
+ * (element, ...), and ALTER VIEW v RENAME TO v2 | AS query.
+ */
+SqlNode SqlBridgeAlterTable() :
+{
+    final Span s;
+    boolean ifExists = false;
+    final SqlIdentifier name;
+    SqlIdentifier target = null;
+    SqlIdentifier column = null;
+    SqlNodeList list = null;
+    SqlCharStringLiteral key;
+    final List<SqlNode> keys = new ArrayList<SqlNode>();
+    final List<SqlNode> columns = new ArrayList<SqlNode>();
+    final Set<String> names = new HashSet<String>();
+    final List<SqlNode> constraints = new ArrayList<SqlNode>();
+    final List<SqlNode> watermarks = new ArrayList<SqlNode>();
+    final List<SqlNode> positions = new ArrayList<SqlNode>();
+    SqlAlterTable.Action action;
+    SqlNode query = null;
+    SqlParserPos keysPos;
+}
+{
+    <ALTER> { s = span(); }
+    (
+        <VIEW> name = CompoundIdentifier()
+        (
+            LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("RENAME") })
+            BridgeWord("RENAME") <TO> target = CompoundIdentifier() {
+                action = SqlAlterTable.Action.VIEW_RENAME;
+            }
+        |
+            <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY) {
+                action = SqlAlterTable.Action.VIEW_AS;
+            }
+        )
+    |
+        <TABLE>
+        [ LOOKAHEAD(2) <IF> <EXISTS> { ifExists = true; } ]
+        name = CompoundIdentifier()
+        (
+            LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("RENAME") })
+            BridgeWord("RENAME")
+            (
+                <TO> target = CompoundIdentifier() {
+                    action = SqlAlterTable.Action.RENAME;
+                }
+            |
+                column = BridgeColumnName() <TO> target = BridgeColumnName() {
+                    action = SqlAlterTable.Action.RENAME_COLUMN;
+                }
+            )
+        |
+            <SET> list = BridgeOptionList() { action = SqlAlterTable.Action.SET; }
+        |
+            <RESET> <LPAREN> { keysPos = getPos(); }
+            [
+                key = BridgeStringLiteral() { keys.add(key); }
+                ( <COMMA> key = BridgeStringLiteral() { keys.add(key); } )*
+            ]
+            <RPAREN> {
+                list = new SqlNodeList(keys, keysPos.plus(getPos()));
+                action = SqlAlterTable.Action.RESET;
+            }
+        |
+            <DROP>
+            (
+                <PRIMARY> <KEY> { action = SqlAlterTable.Action.DROP_PRIMARY_KEY; }
+            |
+                <CONSTRAINT> column = SimpleIdentifier() {
+                    action = SqlAlterTable.Action.DROP_CONSTRAINT;
+                }
+            |
+                LOOKAHEAD({ getToken(1).kind == WATERMARK && (getToken(2).kind == EOF
+                    || getToken(2).kind == SEMICOLON) })
+                <WATERMARK> { action = SqlAlterTable.Action.DROP_WATERMARK; }
+            |
+                list = BridgeColumnNameList() { action = SqlAlterTable.Action.DROP_COLUMNS; }
+            |
+                column = BridgeColumnName() {
+                    list = new SqlNodeList(List.of(column), column.getParserPosition());
+                    column = null;
+                    action = SqlAlterTable.Action.DROP_COLUMNS;
+                }
+            )
+        |
+            (
+                <ADD> { action = SqlAlterTable.Action.ADD; }
+            |
+                LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("MODIFY") })
+                BridgeWord("MODIFY") { action = SqlAlterTable.Action.MODIFY; }
+            )
+            (
+                LOOKAHEAD(2)
+                <LPAREN>
+                AddBridgeAlterElement(columns, names, constraints, watermarks, positions)
+                (
+                    <COMMA>
+                    AddBridgeAlterElement(columns, names, constraints, watermarks, positions)
+                )*
+                <RPAREN>
+            |
+                AddBridgeAlterElement(columns, names, constraints, watermarks, positions)
+            )
+            { list = new SqlNodeList(columns, name.getParserPosition()); }
+        )
+    )
+    {
+        return new SqlAlterTable(s.end(this), action, name, ifExists, target, column,
+            list == null ? new SqlNodeList(name.getParserPosition()) : list,
+            new SqlNodeList(constraints, name.getParserPosition()),
+            new SqlNodeList(watermarks, name.getParserPosition()),
+            new SqlNodeList(positions, name.getParserPosition()),
+            query);
+    }
+}
+
 // ---------------------------------------------------------------- catalogs, databases
 
 /**
@@ -635,6 +906,7 @@ SqlNode SqlBridgeCatalogStatement() :
     final List<SqlNode> keys = new ArrayList<SqlNode>();
     SqlCharStringLiteral key;
     SqlParserPos keysPos;
+    SqlIdentifier module;
 }
 {
     (
@@ -720,8 +992,32 @@ SqlNode SqlBridgeCatalogStatement() :
             }
         )
     |
+        <LOAD> { s = span(); } <MODULE> id = SimpleIdentifier()
+        [ opts = BridgeTableOptions() ]
+        {
+            return new SqlCatalogStatement(s.end(this),
+                SqlCatalogStatement.Statement.LOAD_MODULE, id, false, false, false,
+                null, null, opts);
+        }
+    |
+        <UNLOAD> { s = span(); } <MODULE> id = SimpleIdentifier() {
+            return new SqlCatalogStatement(s.end(this),
+                SqlCatalogStatement.Statement.UNLOAD_MODULE, id, false, false, false,
+                null, null, null);
+        }
+    |
         <USE> { s = span(); }
         (
+            LOOKAHEAD(2)
+            <MODULES> { keysPos = getPos(); }
+            module = SimpleIdentifier() { keys.add(module); }
+            ( <COMMA> module = SimpleIdentifier() { keys.add(module); } )*
+            {
+                return new SqlCatalogStatement(s.end(this),
+                    SqlCatalogStatement.Statement.USE_MODULES, null, false, false, false,
+                    null, null, new SqlNodeList(keys, keysPos.plus(getPos())));
+            }
+        |
             LOOKAHEAD(2)
             <CATALOG> id = SimpleIdentifier() {
                 return new SqlCatalogStatement(s.end(this),
@@ -760,6 +1056,12 @@ SqlNode SqlBridgeShow() :
 {
     <SHOW> { s = span(); }
     (
+        [ <FULL> { notLike = true; } ] <MODULES> {
+            return new SqlCatalogStatement(s.end(this),
+                SqlCatalogStatement.Statement.SHOW_MODULES, null, false, notLike, false,
+                null, null, null);
+        }
+    |
         ( <TABLES> | <VIEWS> { views = true; } )
         [ ( <FROM> | <IN> ) name = CompoundIdentifier() ]
         [
@@ -848,7 +1150,7 @@ SqlNode SqlBridgeShow() :
 
 /**
  * Parses DESCRIBE or DESC followed by [TABLE] name [column], by
- * DATABASE/CATALOG/SCHEMA name, or by STATEMENT and a query. A DESCRIBE
+ * DATABASE|SCHEMA [EXTENDED] name, CATALOG [EXTENDED] name, or by STATEMENT and a query. A DESCRIBE
  * followed directly by a query is left to Calcite's SqlDescribe.
  */
 SqlNode SqlBridgeDescribe() :
@@ -877,8 +1179,15 @@ SqlNode SqlBridgeDescribe() :
     |
         LOOKAHEAD(2)
         ( <DATABASE> | <SCHEMA> )
+        [
+            LOOKAHEAD({ getToken(1).kind == EXTENDED && getToken(2).kind != EOF
+                && getToken(2).kind != SEMICOLON })
+            <EXTENDED> { extended = true; }
+        ]
         id = CompoundIdentifier() {
-            return new SqlDescribeSchema(s.end(id), id);
+            return new SqlCatalogStatement(s.end(id),
+                SqlCatalogStatement.Statement.DESCRIBE_DATABASE, id, false, extended, false,
+                null, null, null);
         }
     |
         LOOKAHEAD(2)

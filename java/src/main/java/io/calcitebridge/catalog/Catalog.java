@@ -185,6 +185,55 @@ public final class Catalog {
             false, false, "", new RootSchema(new CurrentTables(), catalogSchemas));
   }
 
+  // ------------------------------------------------------------------ modules
+
+  private final List<String> modules =
+      new java.util.concurrent.CopyOnWriteArrayList<>(List.of("core"));
+  private final List<String> usedModules =
+      new java.util.concurrent.CopyOnWriteArrayList<>(List.of("core"));
+
+  /** The loaded modules, in load order (Flink's {@code core} to start with). */
+  public List<String> modules() {
+    return List.copyOf(modules);
+  }
+
+  /** The modules in use, in the order of USE MODULES. */
+  public List<String> usedModules() {
+    return List.copyOf(usedModules);
+  }
+
+  /** LOAD MODULE: loads and uses {@code name}. */
+  public synchronized void loadModule(String name) {
+    if (modules.contains(name)) {
+      throw new CatalogException("A module with name '" + name + "' already exists");
+    }
+    modules.add(name);
+    usedModules.add(name);
+  }
+
+  /** UNLOAD MODULE. */
+  public synchronized void unloadModule(String name) {
+    if (!modules.remove(name)) {
+      throw new CatalogException("No module with name '" + name + "' exists");
+    }
+    usedModules.remove(name);
+  }
+
+  /** USE MODULES: uses {@code names}, in that order, and no other. */
+  public synchronized void useModules(List<String> names) {
+    Set<String> seen = new java.util.HashSet<>();
+    for (String n : names) {
+      if (!modules.contains(n)) {
+        throw new CatalogException("No module with name '" + n + "' exists");
+      }
+      if (!seen.add(n)) {
+        throw new CatalogException("Module '" + n + "' appears more than once");
+      }
+    }
+    usedModules.clear();
+    usedModules.addAll(names);
+  }
+
   /** A number that changes whenever a table, view, database or catalog changes. */
   public long version() {
     return version.get();
@@ -416,6 +465,59 @@ public final class Catalog {
     db.tables.put(name, table);
     changed();
     return true;
+  }
+
+  /**
+   * Puts {@code table} at {@code path} in place of the table there, if any (CREATE OR REPLACE TABLE
+   * ... AS); a view there is not replaced. The replaced table is closed.
+   */
+  public synchronized void replaceTable(Path path, Table table) {
+    Database db = databaseOf(path);
+    if (db.views.containsKey(path.name())) {
+      throw new CatalogException("'" + path.name() + "' is a view; use DROP VIEW");
+    }
+    Table old = db.tables.put(path.name(), table);
+    changed();
+    if (old instanceof CatalogTable && old != table) {
+      ((CatalogTable) old).close();
+    }
+  }
+
+  /**
+   * Puts {@code table} at {@code path} in place of the table there and returns that one, not
+   * closed: ALTER TABLE puts it back when the change is refused.
+   */
+  public synchronized Table swapTable(Path path, Table table) {
+    Table old = databaseOf(path).tables.put(path.name(), table);
+    changed();
+    return old;
+  }
+
+  /**
+   * Moves the table or view at {@code from} to {@code to} (ALTER TABLE|VIEW ... RENAME TO); fails
+   * when {@code to} is taken.
+   */
+  public synchronized void rename(Path from, Path to) {
+    Database source = databaseOf(from);
+    Database target = databaseOf(to);
+    if (target.tables.containsKey(to.name())) {
+      throw new CatalogException(
+          (target.views.containsKey(to.name()) ? "View" : "Table")
+              + " '"
+              + to.name()
+              + "' already exists");
+    }
+    Table t = source.tables.remove(from.name());
+    if (t == null) {
+      throw new CatalogException("Table '" + from.name() + "' does not exist");
+    }
+    ViewDef v = source.views.remove(from.name());
+    target.tables.put(to.name(), t);
+    if (v != null) {
+      target.views.put(
+          to.name(), new ViewDef(to.name(), v.expandedSql(), v.originalSql(), v.columns()));
+    }
+    changed();
   }
 
   /** Adds a view to the current database; fails when the name is taken, unless ifNotExists. */

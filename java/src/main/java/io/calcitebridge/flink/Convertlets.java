@@ -228,6 +228,25 @@ public final class Convertlets implements SqlRexConvertletTable {
       return (cx, c) ->
           cx.getRexBuilder().makeNullLiteral(cx.getValidator().getValidatedNodeType(c));
     }
+    if (call.getOperator() == MiscFunctions.CURRENT_DATABASE) {
+      // Flink's CURRENT_DATABASE(): the database current when the statement is planned (USE
+      // changes it), the last part of the path the statement's names resolve in.
+      return (cx, c) -> {
+        // The reader's paths: the root, then catalog.database (and the catalog alone).
+        String db = MiscFunctions.DATABASE;
+        for (List<String> path : cx.getValidator().getCatalogReader().getSchemaPaths()) {
+          if (path.size() == 2) {
+            db = path.get(1);
+            break;
+          }
+        }
+        return cx.getRexBuilder()
+            .makeAbstractCast(
+                cx.getValidator().getValidatedNodeType(c),
+                cx.getRexBuilder().makeLiteral(db),
+                false);
+      };
+    }
     if (call.getOperator() == MiscFunctions.TYPEOF) {
       // Flink's TYPEOF: the operand's type as Flink writes it, a constant STRING.
       return (cx, c) ->

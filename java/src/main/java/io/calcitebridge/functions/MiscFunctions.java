@@ -20,8 +20,9 @@ public final class MiscFunctions {
   private static final Class<?> C = MiscFunctions.class;
 
   /**
-   * The name of the database a query runs in. There are no catalogs or databases here: every table
-   * is in one, named as Flink names its default one.
+   * The database an environment starts in, as Flink names its default one. SQL conversion replaces
+   * {@code CURRENT_DATABASE()} by the name of the database current when the statement is planned
+   * (see Convertlets); this method answers only where no statement is (an expression alone).
    */
   public static final String DATABASE = "default_database";
 

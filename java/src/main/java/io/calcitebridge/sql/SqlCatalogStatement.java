@@ -20,8 +20,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Flink's statements on catalogs and databases: CREATE, DROP and ALTER of a CATALOG or DATABASE,
- * USE CATALOG, USE, SHOW CATALOGS, DATABASES, CURRENT CATALOG|DATABASE, SHOW CREATE CATALOG and
- * DESCRIBE CATALOG. One class for all of them: {@link #statement} says which.
+ * USE CATALOG, USE, SHOW CATALOGS, DATABASES, CURRENT CATALOG|DATABASE, SHOW CREATE CATALOG,
+ * DESCRIBE CATALOG and DESCRIBE DATABASE. One class for all of them: {@link #statement} says which.
  */
 public class SqlCatalogStatement extends SqlCall {
   /** Which statement. */
@@ -41,7 +41,12 @@ public class SqlCatalogStatement extends SqlCall {
     SHOW_CURRENT_CATALOG("SHOW CURRENT CATALOG"),
     SHOW_CURRENT_DATABASE("SHOW CURRENT DATABASE"),
     SHOW_CREATE_CATALOG("SHOW CREATE CATALOG"),
-    DESCRIBE_CATALOG("DESCRIBE CATALOG");
+    DESCRIBE_CATALOG("DESCRIBE CATALOG"),
+    DESCRIBE_DATABASE("DESCRIBE DATABASE"),
+    LOAD_MODULE("LOAD MODULE"),
+    UNLOAD_MODULE("UNLOAD MODULE"),
+    USE_MODULES("USE MODULES"),
+    SHOW_MODULES("SHOW MODULES");
 
     private final String words;
 
@@ -127,7 +132,7 @@ public class SqlCatalogStatement extends SqlCall {
     return ifExists;
   }
 
-  /** EXTENDED of DESCRIBE CATALOG. */
+  /** EXTENDED of DESCRIBE CATALOG or DESCRIBE DATABASE. */
   public boolean isExtended() {
     return flag;
   }
@@ -183,6 +188,9 @@ public class SqlCatalogStatement extends SqlCall {
   }
 
   private static String text(SqlNode node) {
+    if (node instanceof SqlIdentifier id) {
+      return id.getSimple(); // a module of USE MODULES
+    }
     return ((SqlCharStringLiteral) node).getValueAs(String.class);
   }
 
@@ -209,6 +217,12 @@ public class SqlCatalogStatement extends SqlCall {
     switch (statement) {
       case DESCRIBE_CATALOG:
         writer.keyword(flag ? "DESCRIBE CATALOG EXTENDED" : "DESCRIBE CATALOG");
+        break;
+      case SHOW_MODULES:
+        writer.keyword(flag ? "SHOW FULL MODULES" : "SHOW MODULES");
+        break;
+      case DESCRIBE_DATABASE:
+        writer.keyword(flag ? "DESCRIBE DATABASE EXTENDED" : "DESCRIBE DATABASE");
         break;
       case CREATE_CATALOG:
       case CREATE_DATABASE:
@@ -241,7 +255,14 @@ public class SqlCatalogStatement extends SqlCall {
       writer.keyword(ilike ? "ILIKE" : "LIKE");
       pattern.unparse(writer, 0, 0);
     }
-    if (options != null) {
+    if (options != null && statement == Statement.USE_MODULES) {
+      for (int i = 0; i < options.size(); i++) {
+        if (i > 0) {
+          writer.print(",");
+        }
+        options.get(i).unparse(writer, 0, 0);
+      }
+    } else if (options != null) {
       boolean pairs = statement != Statement.ALTER_CATALOG_RESET;
       writer.keyword(!pairs ? "RESET" : statement.name().startsWith("ALTER") ? "SET" : "WITH");
       SqlWriter.Frame frame = writer.startList("(", ")");

@@ -44,7 +44,11 @@ public class SqlCreateTable extends SqlCreate {
                       (SqlNodeList) Objects.requireNonNull(ops.get(9)),
                       (SqlNodeList) Objects.requireNonNull(ops.get(10)),
                       (org.apache.calcite.sql.SqlCharStringLiteral) ops.get(11),
-                      (SqlNodeList) Objects.requireNonNull(ops.get(12)))));
+                      (SqlNodeList) Objects.requireNonNull(ops.get(12))),
+                  (SqlIdentifier) ops.get(13),
+                  (SqlNodeList) ops.get(14),
+                  ops.get(15),
+                  BridgeOperator.isTrue(ops.get(16))));
 
   private final SqlIdentifier name;
   private final SqlNodeList columnList;
@@ -53,6 +57,10 @@ public class SqlCreateTable extends SqlCreate {
   private final @Nullable Boolean dynamicColumnsOption;
   private final SqlNodeList optionList;
   private final FlinkTableClauses flink;
+  private final @Nullable SqlIdentifier like;
+  private final @Nullable SqlNodeList likeOptions;
+  private final @Nullable SqlNode query;
+  private final boolean replaceOnly;
 
   /**
    * Creates a CREATE TABLE.
@@ -97,7 +105,79 @@ public class SqlCreateTable extends SqlCreate {
       @Nullable Boolean dynamicColumnsOption,
       SqlNodeList optionList,
       FlinkTableClauses flink) {
+    this(
+        pos,
+        replace,
+        ifNotExists,
+        name,
+        columnList,
+        ellipsis,
+        dynamicDefaultType,
+        dynamicColumnsOption,
+        optionList,
+        flink,
+        null,
+        null,
+        null,
+        false);
+  }
+
+  /**
+   * Creates a CREATE TABLE with Flink's {@code LIKE source [(options)]} ({@code like} and {@code
+   * likeOptions}, strategies and features alternating) or {@code AS query}; {@code replaceOnly} is
+   * Flink's {@code REPLACE TABLE ... AS query}, whose table must exist.
+   */
+  public SqlCreateTable(
+      SqlParserPos pos,
+      boolean replace,
+      boolean ifNotExists,
+      SqlIdentifier name,
+      SqlNodeList columnList,
+      boolean ellipsis,
+      @Nullable SqlDataTypeSpec dynamicDefaultType,
+      @Nullable Boolean dynamicColumnsOption,
+      SqlNodeList optionList,
+      FlinkTableClauses flink,
+      @Nullable SqlIdentifier like,
+      @Nullable SqlNodeList likeOptions,
+      @Nullable SqlNode query) {
+    this(
+        pos,
+        replace,
+        ifNotExists,
+        name,
+        columnList,
+        ellipsis,
+        dynamicDefaultType,
+        dynamicColumnsOption,
+        optionList,
+        flink,
+        like,
+        likeOptions,
+        query,
+        false);
+  }
+
+  private SqlCreateTable(
+      SqlParserPos pos,
+      boolean replace,
+      boolean ifNotExists,
+      SqlIdentifier name,
+      SqlNodeList columnList,
+      boolean ellipsis,
+      @Nullable SqlDataTypeSpec dynamicDefaultType,
+      @Nullable Boolean dynamicColumnsOption,
+      SqlNodeList optionList,
+      FlinkTableClauses flink,
+      @Nullable SqlIdentifier like,
+      @Nullable SqlNodeList likeOptions,
+      @Nullable SqlNode query,
+      boolean replaceOnly) {
     super(OPERATOR, pos, replace, ifNotExists);
+    this.like = like;
+    this.likeOptions = likeOptions;
+    this.query = query;
+    this.replaceOnly = replaceOnly;
     this.flink = Objects.requireNonNull(flink, "flink");
     this.name = Objects.requireNonNull(name, "name");
     this.columnList = Objects.requireNonNull(columnList, "columnList");
@@ -108,6 +188,45 @@ public class SqlCreateTable extends SqlCreate {
     if (optionList.size() % 2 != 0) {
       throw new IllegalArgumentException("options must be key/value pairs");
     }
+  }
+
+  /** This statement as Flink's {@code REPLACE TABLE ... AS query}: the table must exist. */
+  public SqlCreateTable replaceOnly() {
+    return new SqlCreateTable(
+        getParserPosition(),
+        true,
+        ifNotExists,
+        name,
+        columnList,
+        ellipsis,
+        dynamicDefaultType,
+        dynamicColumnsOption,
+        optionList,
+        flink,
+        like,
+        likeOptions,
+        query,
+        true);
+  }
+
+  /** Whether this is {@code REPLACE TABLE} (without CREATE): the table must exist. */
+  public boolean isReplaceOnly() {
+    return replaceOnly;
+  }
+
+  /** The source table of {@code LIKE}, or null. */
+  public @Nullable SqlIdentifier like() {
+    return like;
+  }
+
+  /** The options of {@code LIKE}: strategies and features alternating, or null. */
+  public @Nullable SqlNodeList likeOptions() {
+    return likeOptions;
+  }
+
+  /** The query of {@code AS query}, or null. */
+  public @Nullable SqlNode query() {
+    return query;
   }
 
   /** Returns the table name. */
@@ -200,14 +319,22 @@ public class SqlCreateTable extends SqlCreate {
         flink.constraints(),
         flink.watermarks(),
         flink.comment(),
-        flink.partitionKeys());
+        flink.partitionKeys(),
+        like,
+        likeOptions,
+        query,
+        BridgeOperator.flag(replaceOnly));
   }
 
   @Override
   public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
-    writer.keyword("CREATE");
-    if (getReplace()) {
-      writer.keyword("OR REPLACE");
+    if (replaceOnly) {
+      writer.keyword("REPLACE");
+    } else {
+      writer.keyword("CREATE");
+      if (getReplace()) {
+        writer.keyword("OR REPLACE");
+      }
     }
     if (flink.temporary()) {
       writer.keyword("TEMPORARY");
@@ -275,6 +402,23 @@ public class SqlCreateTable extends SqlCreate {
       }
       writer.newlineAndIndent();
       writer.endList(frame);
+    }
+    if (like != null) {
+      writer.keyword("LIKE");
+      like.unparse(writer, 0, 0);
+      if (likeOptions != null) {
+        final SqlWriter.Frame frame = writer.startList("(", ")");
+        for (int i = 0; i < likeOptions.size(); i += 2) {
+          writer.keyword(((SqlIdentifier) likeOptions.get(i)).getSimple());
+          writer.keyword(((SqlIdentifier) likeOptions.get(i + 1)).getSimple());
+        }
+        writer.endList(frame);
+      }
+    }
+    if (query != null) {
+      writer.keyword("AS");
+      writer.newlineAndIndent();
+      query.unparse(writer, 0, 0);
     }
   }
 }

@@ -241,6 +241,61 @@ final class CatalogStatements {
         return strings("result", List.of(showCreate(descriptor(id))));
       case DESCRIBE_CATALOG:
         return describe(descriptor(id), st.isExtended());
+      case LOAD_MODULE:
+        if (!id.getSimple().equals("core")) {
+          throw new PositionedException(
+              ErrorKind.UNSUPPORTED,
+              "Could not find any factory for identifier '"
+                  + id.getSimple()
+                  + "' that implements 'org.apache.flink.table.factories.ModuleFactory'; the one"
+                  + " module here is 'core'",
+              pos);
+        }
+        catalog.loadModule(id.getSimple());
+        return ok();
+      case UNLOAD_MODULE:
+        catalog.unloadModule(id.getSimple());
+        return ok();
+      case USE_MODULES:
+        catalog.useModules(st.keys());
+        return ok();
+      case SHOW_MODULES:
+        {
+          if (!st.isExtended()) {
+            return strings("module name", catalog.usedModules());
+          }
+          List<Object[]> rows = new ArrayList<>();
+          List<String> used = catalog.usedModules();
+          for (String m : used) {
+            rows.add(new Object[] {m, true});
+          }
+          for (String m : catalog.modules()) {
+            if (!used.contains(m)) {
+              rows.add(new Object[] {m, false});
+            }
+          }
+          org.apache.calcite.rel.type.RelDataType type =
+              context
+                  .typeFactory()
+                  .builder()
+                  .add(
+                      "module name",
+                      context
+                          .typeFactory()
+                          .createSqlType(org.apache.calcite.sql.type.SqlTypeName.VARCHAR))
+                  .add(
+                      "used",
+                      context
+                          .typeFactory()
+                          .createSqlType(org.apache.calcite.sql.type.SqlTypeName.BOOLEAN))
+                  .build();
+          return RowSet.of("show", type, rows);
+        }
+      case DESCRIBE_DATABASE:
+        {
+          String[] name = databaseName(id);
+          return describe(database(catalog, name[0], name[1], pos), st.isExtended());
+        }
       default:
         throw new PositionedException(
             ErrorKind.UNSUPPORTED,
@@ -312,6 +367,23 @@ final class CatalogStatements {
     }
     b.append("WITH (\n").append(String.join(",\n", opts)).append("\n)\n");
     return b.toString();
+  }
+
+  /**
+   * DESCRIBE DATABASE [EXTENDED]: in the form of DESCRIBE CATALOG, its name and comment, and with
+   * EXTENDED one {@code property:key} row for each property of WITH (...), sorted by key.
+   */
+  private RowSet describe(Database d, boolean extended) {
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {"name", d.name()});
+    rows.add(new Object[] {"comment", d.comment() == null ? "" : d.comment()});
+    if (extended) {
+      for (Map.Entry<String, String> e : new LinkedHashMap<>(d.properties()).entrySet()) {
+        rows.add(new Object[] {"property:" + e.getKey(), e.getValue()});
+      }
+    }
+    return RowSet.of(
+        "show", RowSet.strings(context.typeFactory(), "info name", "info value"), rows);
   }
 
   private RowSet describe(CatalogEntry c, boolean extended) {

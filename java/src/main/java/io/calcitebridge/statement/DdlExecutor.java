@@ -63,7 +63,11 @@ public final class DdlExecutor {
   /** {@code CREATE TABLE}. */
   public void createTable(SqlCreateTable create) {
     Catalog.Path path = CatalogStatements.path(context, create.name(), false);
-    String name = path.name();
+    catalog().addTable(path, newTable(create, path.name()), create.ifNotExists());
+  }
+
+  /** The table {@code create} defines, named {@code name}, with its storage opened. */
+  BridgeTable newTable(SqlCreateTable create, String name) {
     List<ColumnDef> columns = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     List<SqlComputedColumn> computed = new ArrayList<>();
@@ -103,12 +107,8 @@ public final class DdlExecutor {
         new TableDef(
             name, columns, create.options(), create.hasDynamicColumns(), dynamicType, flink);
     TableStorage storage = openStorage(def, create);
-    catalog()
-        .addTable(
-            path,
-            new BridgeTable(
-                def, storage, text -> context.parseExpression(FlinkTables.evaluated(text))),
-            create.ifNotExists());
+    return new BridgeTable(
+        def, storage, text -> context.parseExpression(FlinkTables.evaluated(text)));
   }
 
   private TableStorage openStorage(TableDef def, SqlCreateTable create) {
@@ -239,6 +239,394 @@ public final class DdlExecutor {
 
   private RelDataType type(org.apache.calcite.sql.SqlDataTypeSpec spec) {
     return BridgeTypes.toRelDataType(spec, context.typeFactory());
+  }
+
+  // ------------------------------------------------------------------ CREATE TABLE ... LIKE
+
+  /** Flink's features of LIKE's options, and the strategies each takes. */
+  private static final Map<String, List<String>> LIKE_FEATURES =
+      Map.of(
+          "ALL", List.of("INCLUDING", "EXCLUDING"),
+          "CONSTRAINTS", List.of("INCLUDING", "EXCLUDING"),
+          "PARTITIONS", List.of("INCLUDING", "EXCLUDING"),
+          "GENERATED", List.of("INCLUDING", "EXCLUDING", "OVERWRITING"),
+          "METADATA", List.of("INCLUDING", "EXCLUDING", "OVERWRITING"),
+          "OPTIONS", List.of("INCLUDING", "EXCLUDING", "OVERWRITING"),
+          "WATERMARKS", List.of("INCLUDING", "EXCLUDING", "OVERWRITING"));
+
+  /**
+   * The strategy of each feature of {@code LIKE}: Flink's defaults (INCLUDING, and OVERWRITING for
+   * OPTIONS), then ALL's, then each feature's own.
+   */
+  private static Map<String, String> likeStrategies(SqlCreateTable create) {
+    Map<String, String> result = new HashMap<>();
+    for (String f : LIKE_FEATURES.keySet()) {
+      result.put(f, f.equals("OPTIONS") ? "OVERWRITING" : "INCLUDING");
+    }
+    org.apache.calcite.sql.SqlNodeList options = create.likeOptions();
+    if (options == null) {
+      return result;
+    }
+    Map<String, String> given = new java.util.LinkedHashMap<>();
+    for (int i = 0; i + 1 < options.size(); i += 2) {
+      SqlIdentifier strategy = (SqlIdentifier) options.get(i);
+      SqlIdentifier feature = (SqlIdentifier) options.get(i + 1);
+      String st = strategy.getSimple().toUpperCase(java.util.Locale.ROOT);
+      String f = feature.getSimple().toUpperCase(java.util.Locale.ROOT);
+      if (!List.of("INCLUDING", "EXCLUDING", "OVERWRITING").contains(st)) {
+        throw new PositionedException(
+            ErrorKind.PARSE,
+            "Encountered \""
+                + strategy.getSimple()
+                + "\"; a LIKE option starts with INCLUDING, EXCLUDING or OVERWRITING",
+            strategy.getParserPosition());
+      }
+      if (!LIKE_FEATURES.containsKey(f)) {
+        throw new PositionedException(
+            ErrorKind.PARSE,
+            "Encountered \""
+                + feature.getSimple()
+                + "\"; a LIKE option names ALL, CONSTRAINTS, GENERATED, METADATA, OPTIONS,"
+                + " PARTITIONS or WATERMARKS",
+            feature.getParserPosition());
+      }
+      if (!LIKE_FEATURES.get(f).contains(st)) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            "Illegal merging strategy '" + st + "' for '" + f + "' option.",
+            strategy.getParserPosition());
+      }
+      if (given.put(f, st) != null) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            "Each like option feature can be declared only once.",
+            strategy.getParserPosition());
+      }
+    }
+    String all = given.get("ALL");
+    if (all != null) {
+      result.replaceAll((f, st) -> all);
+    }
+    result.putAll(given);
+    return result;
+  }
+
+  /**
+   * {@code CREATE TABLE ... LIKE source [(options)]} with Flink's merge rules: the source's
+   * physical columns, then (unless EXCLUDING) its computed and metadata columns, watermark, primary
+   * key, partitions and options, merged with what the statement declares. The merged table is
+   * written as one CREATE TABLE and created as such, so every check of CREATE TABLE applies to it.
+   */
+  public void createTableLike(SqlCreateTable create) {
+    SqlIdentifier likeName = java.util.Objects.requireNonNull(create.like());
+    Map<String, String> strategy = likeStrategies(create);
+    Catalog.Path source = CatalogStatements.path(context, likeName, true);
+    if (catalog().view(source) != null) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "Source table '" + quoted(source) + "' of the LIKE clause can not be a VIEW",
+          likeName.getParserPosition());
+    }
+    org.apache.calcite.schema.Table found = catalog().table(source);
+    BridgeTable table = found instanceof BridgeTable b ? b : null;
+    if (table == null) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "Source table '" + quoted(source) + "' of the LIKE clause not found in the catalog",
+          likeName.getParserPosition());
+    }
+    TableDef def = table.def();
+    FlinkSpec flink = def.flink();
+    // name -> column text, in the source's order; derived columns follow or overwrite.
+    Map<String, String> columns = new java.util.LinkedHashMap<>();
+    Map<String, ColumnKind> kinds = new HashMap<>();
+    for (ColumnDef c : def.columns()) {
+      boolean keep =
+          switch (c.kind()) {
+            case PHYSICAL -> true;
+            case COMPUTED -> !strategy.get("GENERATED").equals("EXCLUDING");
+            case METADATA -> !strategy.get("METADATA").equals("EXCLUDING");
+            default -> false;
+          };
+      if (keep) {
+        columns.put(c.name(), Describe.columnSql(c, flink));
+        kinds.put(c.name(), c.kind());
+      }
+    }
+    for (SqlTableColumn col : create.columns()) {
+      String name = col.name();
+      ColumnKind kind =
+          col instanceof SqlPhysicalColumn
+              ? ColumnKind.PHYSICAL
+              : col instanceof SqlMetadataColumn ? ColumnKind.METADATA : ColumnKind.COMPUTED;
+      ColumnKind existing = kinds.get(name);
+      if (existing != null) {
+        String message;
+        if (kind == ColumnKind.PHYSICAL) {
+          message = "A column named '" + name + "' already exists in the base table.";
+        } else if (kind == ColumnKind.COMPUTED && existing != ColumnKind.COMPUTED) {
+          message =
+              "A column named '"
+                  + name
+                  + "' already exists in the base table. Computed columns can only overwrite"
+                  + " other computed columns.";
+        } else if (kind == ColumnKind.METADATA && existing != ColumnKind.METADATA) {
+          message =
+              "A column named '"
+                  + name
+                  + "' already exists in the base table. Metadata columns can only overwrite"
+                  + " other metadata columns.";
+        } else if (kind == ColumnKind.COMPUTED
+            && !strategy.get("GENERATED").equals("OVERWRITING")) {
+          message =
+              "A generated column named '"
+                  + name
+                  + "' already exists in the base table. You might want to specify EXCLUDING"
+                  + " GENERATED or OVERWRITING GENERATED.";
+        } else if (kind == ColumnKind.METADATA && !strategy.get("METADATA").equals("OVERWRITING")) {
+          message =
+              "A metadata column named '"
+                  + name
+                  + "' already exists in the base table. You might want to specify EXCLUDING"
+                  + " METADATA or OVERWRITING METADATA.";
+        } else {
+          message = null;
+        }
+        if (message != null) {
+          throw new PositionedException(ErrorKind.VALIDATION, message, col.getParserPosition());
+        }
+      }
+      columns.put(name, context.unparse(col));
+      kinds.put(name, kind);
+    }
+    List<String> elements = new ArrayList<>(columns.values());
+    // The watermark: the source's unless EXCLUDING; the statement's for the same column only
+    // when OVERWRITING.
+    String watermarkColumn = null;
+    String watermark = null;
+    if (flink.watermarkColumn() != null && !strategy.get("WATERMARKS").equals("EXCLUDING")) {
+      watermarkColumn = flink.watermarkColumn();
+      watermark =
+          "WATERMARK FOR "
+              + io.calcitebridge.types.TypeNames.quote(watermarkColumn)
+              + " AS "
+              + flink.watermarkExpression();
+    }
+    for (SqlNode w : create.flink().watermarks()) {
+      io.calcitebridge.sql.SqlWatermark wm = (io.calcitebridge.sql.SqlWatermark) w;
+      String column = wm.column().getSimple();
+      if (watermarkColumn != null
+          && watermarkColumn.equals(column)
+          && !strategy.get("WATERMARKS").equals("OVERWRITING")) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            "There already exists a watermark spec for column '"
+                + column
+                + "' in the base table. You might want to specify EXCLUDING WATERMARKS or"
+                + " OVERWRITING WATERMARKS.",
+            wm.getParserPosition());
+      }
+      watermarkColumn = column;
+      watermark = context.unparse(wm);
+    }
+    if (watermark != null) {
+      elements.add(watermark);
+    }
+    boolean derivedKey = !create.flink().constraints().isEmpty();
+    boolean sourceKey = flink.hasPrimaryKey() && strategy.get("CONSTRAINTS").equals("INCLUDING");
+    if (derivedKey && sourceKey) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "The base table already has a primary key. You might want to specify EXCLUDING"
+              + " CONSTRAINTS.",
+          create.flink().constraints().get(0).getParserPosition());
+    }
+    if (sourceKey) {
+      elements.add(
+          "CONSTRAINT "
+              + io.calcitebridge.types.TypeNames.quote(flink.primaryKeyName())
+              + " PRIMARY KEY ("
+              + String.join(
+                  ", ",
+                  flink.primaryKey().stream().map(io.calcitebridge.types.TypeNames::quote).toList())
+              + ") NOT ENFORCED");
+    }
+    for (SqlNode c : create.flink().constraints()) {
+      elements.add(context.unparse(c));
+    }
+    List<String> partitions = create.flink().partitionNames();
+    if (!partitions.isEmpty()
+        && !flink.partitionKeys().isEmpty()
+        && !strategy.get("PARTITIONS").equals("EXCLUDING")) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "The base table already has partitions defined. You might want to specify EXCLUDING"
+              + " PARTITIONS.",
+          create.flink().partitionKeys().getParserPosition());
+    }
+    if (partitions.isEmpty() && !strategy.get("PARTITIONS").equals("EXCLUDING")) {
+      partitions = flink.partitionKeys();
+    }
+    Map<String, String> options = new java.util.LinkedHashMap<>();
+    if (!strategy.get("OPTIONS").equals("EXCLUDING")) {
+      options.putAll(def.options());
+    }
+    for (Map.Entry<String, String> e : create.options().entrySet()) {
+      if (strategy.get("OPTIONS").equals("INCLUDING") && options.containsKey(e.getKey())) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            "There already exists an option ['"
+                + e.getKey()
+                + "' -> '"
+                + options.get(e.getKey())
+                + "']  in the base table. You might want to specify EXCLUDING OPTIONS or"
+                + " OVERWRITING OPTIONS.",
+            create.getParserPosition());
+      }
+      options.put(e.getKey(), e.getValue());
+    }
+    StringBuilder ddl =
+        new StringBuilder(create.flink().temporary() ? "CREATE TEMPORARY TABLE " : "CREATE TABLE ");
+    if (create.ifNotExists()) {
+      ddl.append("IF NOT EXISTS ");
+    }
+    ddl.append(context.unparse(create.name()))
+        .append(" (\n  ")
+        .append(String.join(",\n  ", elements))
+        .append("\n)");
+    if (create.flink().comment() != null) {
+      ddl.append("\nCOMMENT ").append(context.unparse(create.flink().comment()));
+    }
+    if (!partitions.isEmpty()) {
+      ddl.append("\nPARTITIONED BY (")
+          .append(
+              String.join(
+                  ", ", partitions.stream().map(io.calcitebridge.types.TypeNames::quote).toList()))
+          .append(')');
+    }
+    if (!options.isEmpty()) {
+      List<String> opts = new ArrayList<>();
+      for (Map.Entry<String, String> e : options.entrySet()) {
+        opts.add(
+            "'" + e.getKey().replace("'", "''") + "' = '" + e.getValue().replace("'", "''") + "'");
+      }
+      ddl.append("\nWITH (").append(String.join(", ", opts)).append(')');
+    }
+    SqlNode merged;
+    try {
+      merged = context.parseStatement(ddl.toString());
+    } catch (org.apache.calcite.sql.parser.SqlParseException e) {
+      throw new IllegalStateException("The merged table of LIKE does not parse: " + ddl, e);
+    }
+    createTable((SqlCreateTable) merged);
+  }
+
+  private static String quoted(Catalog.Path path) {
+    return io.calcitebridge.types.TypeNames.quote(path.catalog())
+        + "."
+        + io.calcitebridge.types.TypeNames.quote(path.database())
+        + "."
+        + io.calcitebridge.types.TypeNames.quote(path.name());
+  }
+
+  // ------------------------------------------------------------------ CREATE TABLE ... AS
+
+  /**
+   * Whether {@code CREATE [OR REPLACE] TABLE ... AS query} (or {@code REPLACE TABLE}) at {@code
+   * path} is to run: false for IF NOT EXISTS of an existing table. Fails, before the query runs,
+   * when the table exists and is not replaced, when REPLACE TABLE names no table, or when the
+   * statement declares columns.
+   */
+  public boolean checkCreateTableAs(SqlCreateTable create, Catalog.Path path) {
+    if (!create.columns().isEmpty()
+        || !create.flink().constraints().isEmpty()
+        || !create.flink().watermarks().isEmpty()) {
+      throw new PositionedException(
+          ErrorKind.UNSUPPORTED,
+          "CREATE TABLE ... AS SELECT with declared columns, keys or watermarks is not supported;"
+              + " the query's columns are the table's",
+          create.columnList().getParserPosition());
+    }
+    if (catalog().view(path) != null) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "'" + path.name() + "' is a view; a table AS SELECT cannot replace it",
+          create.name().getParserPosition());
+    }
+    boolean exists = catalog().table(path) != null;
+    if (create.isReplaceOnly() && !exists) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "The table "
+              + quoted(path)
+              + " to be replaced doesn't exist. You can try to use CREATE TABLE AS statement or"
+              + " CREATE OR REPLACE TABLE AS statement.",
+          create.name().getParserPosition());
+    }
+    if (exists && !create.getReplace()) {
+      if (create.ifNotExists()) {
+        return false;
+      }
+      throw new io.calcitebridge.errors.CatalogException(
+          "Table '" + path.name() + "' already exists");
+    }
+    return true;
+  }
+
+  /**
+   * Creates (or replaces) the table of {@code CREATE TABLE ... AS query} at {@code path} with the
+   * query's columns ({@code rowType}) and rows. The rows were computed before: a query that fails
+   * leaves no table, and a replaced table stays as it was.
+   */
+  public void createTableAs(
+      SqlCreateTable create, Catalog.Path path, RelDataType rowType, List<Object[]> rows) {
+    List<ColumnDef> columns = new ArrayList<>();
+    for (RelDataTypeField f : rowType.getFieldList()) {
+      columns.add(ColumnDef.physical(f.getName(), f.getType()));
+    }
+    List<String> partitions = create.flink().partitionNames();
+    for (int p = 0; p < partitions.size(); p++) {
+      if (rowType.getField(partitions.get(p), true, false) == null) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            "Partition column '"
+                + partitions.get(p)
+                + "' not defined in the table schema. Available columns: ["
+                + String.join(
+                    ", ", rowType.getFieldNames().stream().map(n -> "'" + n + "'").toList())
+                + "]",
+            create.flink().partitionKeys().get(p).getParserPosition());
+      }
+    }
+    FlinkSpec flink =
+        new FlinkSpec(
+            create.flink().temporary(),
+            null,
+            List.of(),
+            null,
+            null,
+            create.flink().commentText(),
+            Map.of(),
+            partitions);
+    TableDef def = new TableDef(path.name(), columns, create.options(), false, null, flink);
+    TableStorage storage = openStorage(def, create);
+    BridgeTable table =
+        new BridgeTable(def, storage, text -> context.parseExpression(FlinkTables.evaluated(text)));
+    try {
+      storage.insert(rows);
+    } catch (RuntimeException e) {
+      table.close();
+      if (e instanceof IllegalArgumentException) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION, e.getMessage(), create.getParserPosition());
+      }
+      throw e;
+    }
+    if (create.getReplace()) {
+      catalog().replaceTable(path, table);
+    } else {
+      catalog().addTable(path, table, false);
+    }
   }
 
   /** {@code CREATE VIEW}: stores the query with {@code *} expanded, so its columns are fixed. */

@@ -98,6 +98,11 @@ final class Describe {
     FlinkSpec flink = def.flink();
     StringBuilder b =
         new StringBuilder(flink.temporary() ? "CREATE TEMPORARY TABLE " : "CREATE TABLE ")
+            // As Flink prints it: catalog, database and name, each quoted.
+            .append(TypeNames.quote(path.catalog()))
+            .append('.')
+            .append(TypeNames.quote(path.database()))
+            .append('.')
             .append(TypeNames.quote(name))
             .append(" (");
     List<String> parts = new ArrayList<>();
@@ -105,28 +110,7 @@ final class Describe {
       if (c.kind() == ColumnKind.SHADOW) {
         continue; // recreated from `...`
       }
-      StringBuilder p = new StringBuilder("\n  ").append(TypeNames.quote(c.name())).append(' ');
-      switch (c.kind()) {
-        case COMPUTED:
-          p.append("AS ").append(c.expression());
-          break;
-        case METADATA:
-          p.append(TypeNames.render(c.type())).append(" METADATA");
-          if (c.aliased()) {
-            p.append(" FROM '").append(c.metadataKey().replace("'", "''")).append('\'');
-          }
-          if (c.virtual()) {
-            p.append(" VIRTUAL");
-          }
-          break;
-        default:
-          p.append(TypeNames.render(c.type()));
-      }
-      String comment = flink.columnComments().get(c.name());
-      if (comment != null) {
-        p.append(" COMMENT '").append(comment.replace("'", "''")).append('\'');
-      }
-      parts.add(p.toString());
+      parts.add("\n  " + columnSql(c, flink));
     }
     if (def.dynamicColumns()) {
       parts.add(
@@ -175,5 +159,31 @@ final class Describe {
           .append("\n)");
     }
     return b.toString();
+  }
+
+  /** One column of a table as its CREATE TABLE writes it: name, type or expression, comment. */
+  static String columnSql(ColumnDef c, FlinkSpec flink) {
+    StringBuilder p = new StringBuilder(TypeNames.quote(c.name())).append(' ');
+    switch (c.kind()) {
+      case COMPUTED:
+        p.append("AS ").append(c.expression());
+        break;
+      case METADATA:
+        p.append(TypeNames.render(c.type())).append(" METADATA");
+        if (c.aliased()) {
+          p.append(" FROM '").append(c.metadataKey().replace("'", "''")).append('\'');
+        }
+        if (c.virtual()) {
+          p.append(" VIRTUAL");
+        }
+        break;
+      default:
+        p.append(TypeNames.render(c.type()));
+    }
+    String comment = flink.columnComments().get(c.name());
+    if (comment != null) {
+      p.append(" COMMENT '").append(comment.replace("'", "''")).append('\'');
+    }
+    return p.toString();
   }
 }

@@ -76,8 +76,18 @@ public final class StatementExecutor {
   public RowSet execute(SqlNode node, String sql) {
     this.sql = sql;
     DdlExecutor ddl = new DdlExecutor(session);
-    if (node instanceof SqlCreateTable) {
+    if (node instanceof SqlCreateTable create && create.query() != null) {
+      return createTableAs(ddl, create);
+    } else if (node instanceof SqlCreateTable create && create.like() != null) {
+      ddl.createTableLike(create);
+      return RowSet.ok("ddl", context.typeFactory());
+    } else if (node instanceof SqlCreateTable) {
       ddl.createTable((SqlCreateTable) node);
+      return RowSet.ok("ddl", context.typeFactory());
+    } else if (node instanceof io.calcitebridge.sql.SqlStatementSet set) {
+      return statementSet(set);
+    } else if (node instanceof io.calcitebridge.sql.SqlAlterTable alter) {
+      new AlterTables(ddl, context, this::rowsOf).run(alter);
       return RowSet.ok("ddl", context.typeFactory());
     } else if (node instanceof SqlCreateView) {
       ddl.createView((SqlCreateView) node, sql);
@@ -135,6 +145,51 @@ public final class StatementExecutor {
         ErrorKind.UNSUPPORTED,
         "Statement " + node.getKind() + " is not supported",
         node.getParserPosition());
+  }
+
+  /**
+   * {@code CREATE [OR REPLACE] TABLE ... AS query} and {@code REPLACE TABLE ... AS query}: the
+   * query's rows are computed first (on Calcite's engine), then the table is created with them, so
+   * that a query that fails leaves no table and a replaced table as it was.
+   */
+  private RowSet createTableAs(DdlExecutor ddl, SqlCreateTable create) {
+    io.calcitebridge.catalog.Catalog.Path path =
+        CatalogStatements.path(context, create.name(), false);
+    if (!ddl.checkCreateTableAs(create, path)) {
+      return RowSet.ok("ddl", context.typeFactory());
+    }
+    // The query as written for the first validation (its errors point into the statement), then
+    // afresh from its own text for each one after a field discovery (a script's statement comes
+    // with the script's text).
+    final String text = context.unparse(java.util.Objects.requireNonNull(create.query()));
+    final AtomicBoolean first = new AtomicBoolean(true);
+    java.util.function.Supplier<SqlNode> build =
+        () -> {
+          if (first.getAndSet(false)) {
+            return java.util.Objects.requireNonNull(create.query());
+          }
+          try {
+            return bind(context.parseStatement(text));
+          } catch (org.apache.calcite.sql.parser.SqlParseException e) {
+            throw new IllegalStateException(e);
+          }
+        };
+    QueryPlanner planner = planner(build);
+    SqlNode validated = planner.validate(build.get());
+    checkStopped();
+    RelDataType rowType = planner.rowType(validated);
+    EnumerableRel physical = planner.physical(planner.heuristic(planner.toLogical(validated)));
+    planner.release();
+    List<Object[]> rows = new ArrayList<>();
+    try (org.apache.calcite.linq4j.Enumerator<Object[]> e = run(physical).enumerator()) {
+      while (e.moveNext()) {
+        rows.add(e.current());
+      }
+    } catch (RuntimeException | LinkageError e) {
+      throw io.calcitebridge.errors.Errors.translateRunning(e);
+    }
+    ddl.createTableAs(create, path, rowType, rows);
+    return RowSet.ok("ddl", context.typeFactory());
   }
 
   private RowSet set(SqlSetConfig set) {
@@ -539,7 +594,62 @@ public final class StatementExecutor {
     return node;
   }
 
+  /**
+   * Flink's {@code EXECUTE STATEMENT SET}: the rows of every INSERT are computed first, then
+   * written, so that a failing INSERT leaves every sink as it was. One row: the rows each INSERT
+   * wrote, in order.
+   */
+  private RowSet statementSet(io.calcitebridge.sql.SqlStatementSet set) {
+    List<BridgeTable> tables = new ArrayList<>();
+    List<List<Object[]>> rows = new ArrayList<>();
+    List<SqlInsert> inserts = set.inserts();
+    for (SqlInsert insert : inserts) {
+      Pending pending = insertRows(insert);
+      tables.add(pending.table());
+      rows.add(pending.rows());
+    }
+    var builder = context.typeFactory().builder();
+    Object[] counts = new Object[inserts.size()];
+    for (int i = 0; i < inserts.size(); i++) {
+      // A column per sink, named as Flink names it: catalog.database.table.
+      String sink =
+          inserts.get(i).getTargetTable() instanceof SqlIdentifier id
+              ? CatalogStatements.path(context, id, true).toString()
+              : "sink";
+      String column = sink;
+      for (int k = 1; builder.nameExists(column); k++) {
+        column = sink + "_" + k;
+      }
+      builder.add(column, SqlTypeName.BIGINT);
+      try {
+        counts[i] = tables.get(i).storage().insert(rows.get(i));
+      } catch (IllegalArgumentException e) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION, e.getMessage(), inserts.get(i).getParserPosition());
+      }
+    }
+    return RowSet.of("insert", builder.build(), List.<Object[]>of(counts));
+  }
+
+  /** An INSERT's sink and the rows it is to write. */
+  private record Pending(BridgeTable table, List<Object[]> rows) {}
+
   private RowSet insert(SqlInsert insert) {
+    Pending pending = insertRows(insert);
+    long n;
+    try {
+      n = pending.table().storage().insert(pending.rows());
+    } catch (IllegalArgumentException e) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION, e.getMessage(), insert.getParserPosition());
+    }
+    RelDataType type =
+        context.typeFactory().builder().add("rows_inserted", SqlTypeName.BIGINT).build();
+    return RowSet.of("insert", type, List.<Object[]>of(new Object[] {n}));
+  }
+
+  /** Plans and runs an INSERT's query: the rows it writes, not written yet. */
+  private Pending insertRows(SqlInsert insert) {
     Inserts.prepare(insert, context);
     QueryPlanner planner = new QueryPlanner(context);
     SqlNode validated = planner.validate(insert);
@@ -573,16 +683,7 @@ public final class StatementExecutor {
       // the running statement, as it is while a query's rows stream.
       throw io.calcitebridge.errors.Errors.translateRunning(e);
     }
-    long n;
-    try {
-      n = table.storage().insert(rows);
-    } catch (IllegalArgumentException e) {
-      throw new PositionedException(
-          ErrorKind.VALIDATION, e.getMessage(), insert.getParserPosition());
-    }
-    RelDataType type =
-        context.typeFactory().builder().add("rows_inserted", SqlTypeName.BIGINT).build();
-    return RowSet.of("insert", type, List.<Object[]>of(new Object[] {n}));
+    return new Pending(table, rows);
   }
 
   /**

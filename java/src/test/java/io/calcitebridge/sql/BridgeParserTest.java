@@ -11,7 +11,6 @@ import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
-import org.apache.calcite.sql.SqlDescribeSchema;
 import org.apache.calcite.sql.SqlDescribeTable;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -94,6 +93,14 @@ class BridgeParserTest {
         stmt(
             "CREATE OR REPLACE VIEW v AS WITH q AS (SELECT 1 AS a) SELECT a FROM q",
             SqlCreateView.class),
+        stmt("CREATE TABLE t2 LIKE t", SqlCreateTable.class),
+        stmt(
+            "CREATE TABLE t2 (c INT) WITH ('connector' = 'memory')"
+                + " LIKE db.t (EXCLUDING ALL INCLUDING GENERATED, OVERWRITING OPTIONS)",
+            SqlCreateTable.class),
+        stmt("CREATE TABLE t2 AS SELECT a FROM t", SqlCreateTable.class),
+        stmt("CREATE OR REPLACE TABLE t2 WITH ('k' = 'v') AS SELECT 1 AS x", SqlCreateTable.class),
+        stmt("REPLACE TABLE t2 AS SELECT a FROM t WHERE a > 1", SqlCreateTable.class),
         stmt("DROP TABLE t", SqlDropObject.class),
         stmt("DROP TABLE IF EXISTS db.t", SqlDropObject.class),
         stmt("DROP VIEW v", SqlDropObject.class),
@@ -103,7 +110,9 @@ class BridgeParserTest {
         stmt("DESC t", SqlDescribeTable.class),
         stmt("DESCRIBE TABLE db.t", SqlDescribeTable.class),
         stmt("DESCRIBE t user", SqlDescribeTable.class),
-        stmt("DESCRIBE SCHEMA s", SqlDescribeSchema.class),
+        stmt("DESCRIBE SCHEMA s", SqlCatalogStatement.class),
+        stmt("DESCRIBE DATABASE EXTENDED c.db", SqlCatalogStatement.class),
+        stmt("DESC DATABASE extended", SqlCatalogStatement.class),
         stmt("SHOW TABLES", SqlShowTables.class),
         stmt("SHOW CREATE TABLE t", SqlShowCreateTable.class),
         stmt("SHOW CREATE VIEW db.v", SqlShowCreateTable.class),

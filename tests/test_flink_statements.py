@@ -1,0 +1,152 @@
+"""Flink's statements on tables beyond CREATE TABLE, from tests/fixtures/flink_statements.sql: one
+script of statements run in order in one environment, each with the columns, rows or refusal Flink
+gives (CREATE TABLE ... LIKE, CREATE [OR REPLACE] TABLE ... AS SELECT, REPLACE TABLE ... AS)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from tests.helpers.fixtures import SqlCase, load_cases
+from tests.test_shell import type_into_shell
+
+import calcite_bridge as cb
+from calcite_bridge.cli import main
+
+KEYS = {"columns", "rows", "error", "match", "column"}
+CASES = load_cases("flink_statements.sql", keys=KEYS)
+ALTER_CASES = load_cases("flink_alter.sql", keys=KEYS)
+
+
+def _error(name: str) -> type[cb.Error]:
+    error = getattr(cb, name)
+    assert issubclass(error, cb.Error)
+    return error  # type: ignore[no-any-return]
+
+
+def _check(env: cb.Environment, case: SqlCase) -> None:
+    if case.has("error"):
+        with pytest.raises(_error(case.get("error") or "")) as info:
+            env.execute(case.sql)
+        assert re.search(case.get("match") or "", info.value.message), info.value.message
+        if case.has("column"):
+            assert (info.value.line, info.value.column) == (1, int(case.get("column") or 0))
+        return
+    result = env.execute(case.sql)
+    if case.has("columns"):
+        assert result.columns == case.literal("columns")
+    if case.has("rows"):
+        assert [tuple(r) for r in result.fetchall()] == case.literal("rows")
+
+
+def test_flink_statement_script(env: cb.Environment) -> None:
+    assert len(CASES) > 40
+    for case in CASES:
+        try:
+            _check(env, case)
+        except AssertionError as e:
+            raise AssertionError(f"{case.name} ({case.where}): {case.sql}\n{e}") from e
+
+
+def test_flink_alter_script(env: cb.Environment) -> None:
+    assert len(ALTER_CASES) > 40
+    for case in ALTER_CASES:
+        try:
+            _check(env, case)
+        except AssertionError as e:
+            raise AssertionError(f"{case.name} ({case.where}): {case.sql}\n{e}") from e
+
+
+def test_statements_of_a_script(env: cb.Environment) -> None:
+    env.execute_script(
+        """
+        CREATE TABLE src (a INT, b STRING);
+        INSERT INTO src VALUES (1, 'x'), (2, 'y');
+        CREATE TABLE copy LIKE src;
+        CREATE TABLE doubled AS SELECT a * 2 AS a2, b FROM src;
+        REPLACE TABLE doubled AS SELECT a * 3 AS a3 FROM src WHERE b = 'y';
+        """
+    )
+    assert env.tables() == ["copy", "doubled", "src"]
+    assert env.sql("SELECT * FROM doubled").fetchall() == [(6,)]
+    assert [c.name for c in env.describe("copy")] == ["a", "b"]
+
+
+def test_statements_through_the_cli(tmp_path: Path) -> None:
+    script = tmp_path / "flink.sql"
+    script.write_text(
+        "CREATE TABLE src (a INT, b STRING);\n"
+        "INSERT INTO src VALUES (1, 'x'), (2, 'y');\n"
+        "CREATE TABLE copy (c INT) LIKE src;\n"
+        "CREATE TABLE doubled AS SELECT a * 2 AS a2 FROM src;\n"
+        "SHOW COLUMNS FROM copy;\n"
+        "SELECT * FROM doubled ORDER BY a2;\n"
+        "DESCRIBE DATABASE default_database;\n"
+    )
+    result = CliRunner().invoke(main, ["--format", "csv", "-f", str(script)])
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert "c,INT,true,,," in result.output
+    assert "a2\n2\n4\n" in result.output
+    assert "info name,info value\nname,default_database\n" in result.output
+
+
+def test_statements_through_the_shell(
+    env: cb.Environment, capsys: pytest.CaptureFixture[str]
+) -> None:
+    keys = (
+        "CREATE TABLE src (a INT);\nINSERT INTO src VALUES (7);\n"
+        "CREATE TABLE c AS SELECT a + 1 AS b FROM src;\nREPLACE TABLE c AS SELECT a FROM src;\n"
+        "CREATE TABLE l LIKE c;\n.tables\n"
+    )
+    out, err = type_into_shell(env, keys, capsys)
+    assert err == ""
+    assert out.splitlines()[-3:] == ["c", "l", "src"]
+    assert env.sql("SELECT * FROM c").fetchall() == [(7,)]
+
+
+def test_a_statement_set_in_a_script(env: cb.Environment) -> None:
+    env.execute_script(
+        """
+        CREATE TABLE s (a INT);
+        CREATE TABLE t1 (a INT);
+        CREATE TABLE t2 (a INT);
+        INSERT INTO s VALUES (1), (2);
+        EXECUTE STATEMENT SET
+        BEGIN
+          INSERT INTO t1 SELECT a FROM s;
+          INSERT INTO t2 SELECT a * 10 FROM s WHERE a > 1;
+        END;
+        """
+    )
+    assert env.sql("SELECT * FROM t1 ORDER BY a").fetchall() == [(1,), (2,)]
+    assert env.sql("SELECT * FROM t2").fetchall() == [(20,)]
+
+
+def test_a_statement_set_through_the_cli_and_the_shell(
+    tmp_path: Path, env: cb.Environment, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "set.sql"
+    script.write_text(
+        "CREATE TABLE s (a INT);\nCREATE TABLE t1 (a INT);\nCREATE TABLE t2 (a INT);\n"
+        "INSERT INTO s VALUES (1), (2);\n"
+        "EXECUTE STATEMENT SET\nBEGIN\n  INSERT INTO t1 SELECT a FROM s;\n"
+        "  INSERT INTO t2 SELECT a FROM s WHERE a > 1;\nEND;\n"
+        "SELECT COUNT(*) AS n FROM t2;\n"
+    )
+    result = CliRunner().invoke(main, ["--format", "csv", "-f", str(script)])
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert (
+        "default_catalog.default_database.t1,default_catalog.default_database.t2\n2,1\n"
+        in result.output
+    )
+    assert result.output.endswith("n\n1\n")
+    keys = (
+        "CREATE TABLE s (a INT);\nCREATE TABLE t (a INT);\nINSERT INTO s VALUES (5);\n"
+        "EXECUTE STATEMENT SET BEGIN\nINSERT INTO t SELECT a FROM s;\n"
+        "INSERT INTO t SELECT a + 1 FROM s;\nEND;\n"
+    )
+    _, err = type_into_shell(env, keys, capsys)
+    assert err == ""
+    assert env.sql("SELECT * FROM t ORDER BY a").fetchall() == [(5,), (6,)]
