@@ -240,3 +240,29 @@ def test_a_cast_of_a_variant_is_refused_at_its_position(env: cb.Environment) -> 
     assert "line 1, column 8" in str(info.value)
     rows = env.sql("SELECT JSON_STRING(PARSE_JSON('{\"a\": [5, null]}')['a'][1])").fetchall()
     assert rows == [("5",)]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "TYPEOF(1)",
+        "CURRENT_DATABASE()",
+        "TO_TIMESTAMP('2024-01-01 10:00:00')",
+        "DATE_FORMAT(TIMESTAMP '2024-01-01 10:00:00', 'yyyy')",
+        "SPLIT_INDEX('a,b', ',', 1)",
+        "ARRAY_JOIN(ARRAY['a', 'b'], '-')",
+        "CHAR_LENGTH('ab')",
+        "COALESCE(CAST(NULL AS INT), 2)",
+    ],
+)
+@pytest.mark.parametrize("backend", ["enumerable", "auto"])
+def test_function_names_are_found_whatever_their_case(
+    env: cb.Environment, call: str, backend: str
+) -> None:
+    # Flink's SQL scripts are often written in lower case: its function names are not
+    # case-sensitive (identifiers are)
+    name = call.split("(", 1)[0]
+    expected = env.sql(f"SELECT {call} AS v", backend=backend).to_pylist()
+    for spelling in (name.lower(), name.capitalize()):
+        lowered = spelling + call[len(name) :]
+        assert env.sql(f"select {lowered} as v", backend=backend).to_pylist() == expected
