@@ -298,15 +298,18 @@ class Query:
 Scan: TypeAlias = "pa.Table | pa.RecordBatchReader | Query"
 
 
-def source_scan(source: Any, request: str, columns: list[str], schema: pa.Schema) -> Scan:
+def source_scan(
+    source: Any, request: str, columns: list[str], schema: pa.Schema, own_reader: bool = True
+) -> Scan:
     """Opens a scan of a source of this process (its JVM proxy) with the planner's request: the
     stream columns ``columns`` become ``schema``'s columns, names and types.
 
-    Parquet files of the ``filesystem`` connector are handed to DuckDB's own reader, the pushed
-    filters written into its query, when that gives the same rows and types; a source's table
-    is registered as it is when no column needs a cast."""
+    Files of the ``filesystem`` connector are handed to DuckDB's own reader, the pushed filters
+    written into its query, when that gives the same rows and types (unless ``own_reader`` is
+    false: the caller wants Arrow, not a DuckDB query); a source's table is registered as it is
+    when no column needs a cast."""
     calls = source._calls
-    files = calls.open_files(request)
+    files = calls.open_files(request) if own_reader else None
     typed = {} if files is None else dict(zip(files.columns, files.types, strict=True))
     if (
         files is not None

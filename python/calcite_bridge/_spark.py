@@ -819,7 +819,8 @@ def source_scan(
             return python
     from . import _duckdb
 
-    opened = _duckdb.source_scan(source, request, columns, schema)
+    # Spark reads Arrow: DuckDB's own file reading is not for it
+    opened = _duckdb.source_scan(source, request, columns, schema, own_reader=False)
     assert not isinstance(opened, _duckdb.Query)
     return opened
 
