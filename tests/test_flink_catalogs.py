@@ -4,46 +4,19 @@ Python API, the plan cache and registered tables in the current catalog and data
 
 from __future__ import annotations
 
-import re
-
 import pyarrow as pa
 import pytest
 from tests.helpers.fixtures import SqlCase, load_cases
+from tests.helpers.statement_cases import KEYS, check_case, run_cases
 
 import calcite_bridge as cb
 
-KEYS = {"columns", "rows", "error", "match", "column"}
 CASES = load_cases("flink_catalogs.sql", keys=KEYS)
-
-
-def _error(name: str) -> type[cb.Error]:
-    error = getattr(cb, name)
-    assert issubclass(error, cb.Error)
-    return error  # type: ignore[no-any-return]
-
-
-def _check(env: cb.Environment, case: SqlCase) -> None:
-    if case.has("error"):
-        with pytest.raises(_error(case.get("error") or "")) as info:
-            env.execute(case.sql)
-        assert re.search(case.get("match") or "", info.value.message), info.value.message
-        if case.has("column"):
-            assert (info.value.line, info.value.column) == (1, int(case.get("column") or 0))
-        return
-    result = env.execute(case.sql)
-    if case.has("columns"):
-        assert result.columns == case.literal("columns")
-    if case.has("rows"):
-        assert [tuple(r) for r in result.fetchall()] == case.literal("rows")
 
 
 def test_flink_catalog_script(env: cb.Environment) -> None:
     assert len(CASES) > 100
-    for case in CASES:
-        try:
-            _check(env, case)
-        except AssertionError as e:
-            raise AssertionError(f"{case.name} ({case.where}): {case.sql}\n{e}") from e
+    run_cases(env, CASES)
 
 
 def test_python_api_follows_the_current_database(env: cb.Environment) -> None:
@@ -105,7 +78,7 @@ def test_flink_explain_details(env: cb.Environment, case: SqlCase) -> None:
     env.execute("CREATE TABLE t (a INT, b STRING)")
     env.execute("INSERT INTO t VALUES (1, 'x'), (2, 'y'), (3, 'z')")
     if case.has("error"):
-        _check(env, case)
+        check_case(env, case)
         return
     result = env.execute(case.sql)
     assert result.columns == ["plan"]

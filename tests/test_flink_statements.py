@@ -4,59 +4,29 @@ gives (CREATE TABLE ... LIKE, CREATE [OR REPLACE] TABLE ... AS SELECT, REPLACE T
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tests.helpers.fixtures import SqlCase, load_cases
+from tests.helpers.fixtures import load_cases
+from tests.helpers.statement_cases import KEYS, run_cases
 from tests.test_shell import type_into_shell
 
 import calcite_bridge as cb
 from calcite_bridge.cli import main
 
-KEYS = {"columns", "rows", "error", "match", "column"}
 CASES = load_cases("flink_statements.sql", keys=KEYS)
 ALTER_CASES = load_cases("flink_alter.sql", keys=KEYS)
 
 
-def _error(name: str) -> type[cb.Error]:
-    error = getattr(cb, name)
-    assert issubclass(error, cb.Error)
-    return error  # type: ignore[no-any-return]
-
-
-def _check(env: cb.Environment, case: SqlCase) -> None:
-    if case.has("error"):
-        with pytest.raises(_error(case.get("error") or "")) as info:
-            env.execute(case.sql)
-        assert re.search(case.get("match") or "", info.value.message), info.value.message
-        if case.has("column"):
-            assert (info.value.line, info.value.column) == (1, int(case.get("column") or 0))
-        return
-    result = env.execute(case.sql)
-    if case.has("columns"):
-        assert result.columns == case.literal("columns")
-    if case.has("rows"):
-        assert [tuple(r) for r in result.fetchall()] == case.literal("rows")
-
-
 def test_flink_statement_script(env: cb.Environment) -> None:
     assert len(CASES) > 40
-    for case in CASES:
-        try:
-            _check(env, case)
-        except AssertionError as e:
-            raise AssertionError(f"{case.name} ({case.where}): {case.sql}\n{e}") from e
+    run_cases(env, CASES)
 
 
 def test_flink_alter_script(env: cb.Environment) -> None:
     assert len(ALTER_CASES) > 40
-    for case in ALTER_CASES:
-        try:
-            _check(env, case)
-        except AssertionError as e:
-            raise AssertionError(f"{case.name} ({case.where}): {case.sql}\n{e}") from e
+    run_cases(env, ALTER_CASES)
 
 
 def test_statements_of_a_script(env: cb.Environment) -> None:

@@ -15,7 +15,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 from click.testing import CliRunner
-from tests.helpers.fixtures import SqlCase, load_cases
+from tests.helpers.fixtures import load_cases
+from tests.helpers.statement_cases import run_cases
 
 import calcite_bridge as cb
 from calcite_bridge.cli import main
@@ -35,29 +36,9 @@ def fenv(env: cb.Environment) -> cb.Environment:
     return env
 
 
-def _check(env: cb.Environment, case: SqlCase) -> None:
-    if case.has("error"):
-        error = getattr(cb, case.get("error") or "")
-        with pytest.raises(error) as info:
-            env.execute(case.sql)
-        assert re.search(case.get("match") or "", info.value.message), info.value.message
-        if case.has("column"):
-            assert (info.value.line, info.value.column) == (1, int(case.get("column") or 0))
-        return
-    result = env.execute(case.sql)
-    if case.has("columns"):
-        assert result.columns == case.literal("columns")
-    if case.has("rows"):
-        assert [tuple(r) for r in result.fetchall()] == case.literal("rows")
-
-
 def test_function_ddl_script(env: cb.Environment) -> None:
     assert len(CASES) > 30
-    for case in CASES:
-        try:
-            _check(env, case)
-        except AssertionError as e:
-            raise AssertionError(f"{case.name} ({case.where}): {case.sql}\n{e}") from e
+    run_cases(env, CASES)
 
 
 def _shout(s: str) -> str:
