@@ -8,6 +8,7 @@ child's word, and the work is minutes long on any machine."""
 
 from __future__ import annotations
 
+import importlib.util
 import signal
 import subprocess
 import sys
@@ -70,7 +71,20 @@ def test_the_process_exits_without_a_resource_warning() -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is a POSIX signal")
 @pytest.mark.parametrize(
     ("backend", "table"),
-    [("enumerable", "arrow"), ("enumerable", "memory"), ("auto", "arrow"), ("duckdb", "memory")],
+    [
+        ("enumerable", "arrow"),
+        ("enumerable", "memory"),
+        ("auto", "arrow"),
+        ("duckdb", "memory"),
+        pytest.param(
+            "spark",
+            "arrow",
+            marks=pytest.mark.skipif(
+                importlib.util.find_spec("pyspark") is None,
+                reason="the spark extra: pip install '.[spark]'",
+            ),
+        ),
+    ],
 )
 def test_ctrl_c_stops_a_statement_run_again_from_its_cached_plan(backend: str, table: str) -> None:
     # Issue 30: the second run of a statement reused its cached plan on the calling thread and
@@ -105,3 +119,49 @@ def test_ctrl_c_stops_a_statement_run_again_from_its_cached_plan(backend: str, t
     assert cpu < 1.0, f"the process kept working after Ctrl-C: {cpu} CPU-s in 2 s"
     assert lines[1] == "[{'n': 30000}]"
     assert child.returncode == 0, err
+
+
+_STARTING_SPARK = """
+import pyarrow as pa
+import calcite_bridge as cb
+env = cb.connect(backend="spark")
+env.register_arrow("big", pa.table({"x": pa.array(range(10), pa.int64())}))
+env.sql("SELECT COUNT(*) AS n FROM big", backend="enumerable").to_pylist()
+print("started", flush=True)
+try:
+    env.sql("SELECT COUNT(*) AS n FROM big").to_pylist()
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is a POSIX signal")
+@pytest.mark.skipif(
+    importlib.util.find_spec("pyspark") is None, reason="the spark extra: pip install '.[spark]'"
+)
+def test_ctrl_c_while_spark_starts_leaves_no_process_behind() -> None:
+    # The first statement on Spark starts Spark's JVM (seconds). A Ctrl-C then was raised inside
+    # pyspark's launch, which left that JVM running after the process ended, holding its output
+    # open. Spark now starts on a thread of its own: the statement stops, the start goes on, and
+    # the process ends with nothing left behind (communicate() returns once no process holds
+    # the child's output).
+    child = subprocess.Popen(
+        [sys.executable, "-c", _STARTING_SPARK],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "started"
+        time.sleep(2)  # Spark's JVM is starting: it takes longer than this on any machine
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        assert child.stdout.readline().strip() == "interrupted"
+        stopped = time.monotonic() - sent
+        child.communicate(timeout=120)
+    finally:
+        child.kill()
+    assert stopped < 5, f"Ctrl-C took {stopped:.2f} s to stop the statement"
+    assert child.returncode == 0

@@ -7,6 +7,7 @@ environment still answers."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
@@ -23,6 +24,9 @@ from calcite_bridge.expressions import Expression
 from calcite_bridge.sources import FilterPushDownResult
 
 HELPER = Path(__file__).parent / "helpers" / "limited_query.py"
+SPARK = pytest.mark.skipif(
+    importlib.util.find_spec("pyspark") is None, reason="the spark extra: pip install '.[spark]'"
+)
 
 
 def _run(case: str, jvm_options: str = "") -> list[str]:
@@ -234,6 +238,8 @@ def test_the_interruption_of_a_stopped_statement_never_reaches_the_next_one() ->
         "repeated-auto-memory",
         "repeated-duckdb-arrow",
         "repeated-duckdb-memory",
+        pytest.param("repeated-spark-arrow", marks=SPARK),
+        pytest.param("repeated-spark-memory", marks=SPARK),
     ],
 )
 def test_a_statement_run_again_after_its_timeout_is_stopped_again(case: str) -> None:
@@ -263,6 +269,18 @@ def test_the_memory_limit_bounds_every_backend_every_time(case: str, run: int) -
     # before the limit was seen. Each backend now stops the statement, its first run and its
     # second (from the cached plan), and the environment answers afterwards.
     lines = _run(case)
+    assert lines[1].startswith("error ResourceError: Out of memory"), lines
+    assert "execution.memory-limit" in lines[1], lines
+    assert lines[4] == "[{'n': 30000}]", lines
+
+
+@SPARK
+@pytest.mark.parametrize("shape", ["sort", "rows"])
+def test_the_memory_limit_bounds_spark(shape: str) -> None:
+    # Spark's local session has a heap of its own: a sort of 10^7 rows under a 64 MB limit ran
+    # 70-90 s into Spark's OutOfMemoryError. Its heap is now watched while the statement runs,
+    # and its jobs are cancelled once the heap holds more than the limit over where it began.
+    lines = _run(f"limit-spark-{shape}")
     assert lines[1].startswith("error ResourceError: Out of memory"), lines
     assert "execution.memory-limit" in lines[1], lines
     assert lines[4] == "[{'n': 30000}]", lines

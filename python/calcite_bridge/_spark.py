@@ -18,12 +18,14 @@ runs only when asked for by name (docs/spark.md).
 
 from __future__ import annotations
 
+import concurrent.futures
 import datetime as dt
 import decimal
 import os
 import re
 import sys
 import threading
+import time
 import uuid
 import warnings
 import weakref
@@ -177,6 +179,30 @@ class Runner:
         # one query at a time in the process.
         self._lock = _LOCK
         self._zone: str | None = None
+        self._starting: concurrent.futures.Future[Any] | None = None
+
+    def _started(self, job: _Job | None) -> Any:
+        """The session, started on a thread of its own. Starting a local session launches
+        Spark's JVM, which takes seconds; interrupted there, pyspark left that JVM running after
+        the process ended, holding the process's standard output and error open."""
+        future = self._starting
+        if future is None or (future.done() and future.exception() is not None):
+            future = self._starting = concurrent.futures.Future()
+            remote = self._remote
+
+            def start() -> None:
+                try:
+                    future.set_result(remote_session(remote) if remote else local_session())
+                except BaseException as e:
+                    future.set_exception(e)
+
+            threading.Thread(target=start, name="calcite-bridge-spark-start", daemon=True).start()
+        while True:
+            try:
+                return future.result(timeout=0.1)
+            except concurrent.futures.TimeoutError:
+                if job is not None:
+                    job.raise_if_past_deadline()
 
     def close(self) -> None:
         """Ends the Spark Connect client this runner made (a ``local[1]`` session stays, for
@@ -190,12 +216,14 @@ class Runner:
                 self._session = None
                 self._zone = None
 
-    def session(self, time_zone: str) -> Any:
+    def session(self, time_zone: str, job: _Job | None = None) -> Any:
         """The session, configured for the translation (case-sensitive names, ANSI mode, the
-        session time zone ``time_zone``)."""
+        session time zone ``time_zone``). The first call starts it (:meth:`_started`): past
+        ``job``'s deadline that call raises its ``TimeoutError``, and Ctrl-C its
+        KeyboardInterrupt, while the session goes on starting for the next statement."""
         with self._lock:
             if self._session is None:
-                self._session = remote_session(self._remote) if self._remote else local_session()
+                self._session = self._started(job)
             spark = self._session
             if self._zone != time_zone:
                 spark.conf.set("spark.sql.caseSensitive", "true")
@@ -893,6 +921,145 @@ def _close(scans: list[Scan]) -> None:
             scan.close()
 
 
+class _Job:
+    """The Spark jobs of one statement, tagged so that they, and only they, can be stopped: by
+    its deadline (``TimeoutError``), by Ctrl-C, and, on a session of this process, by
+    ``execution.memory-limit`` (``ResourceError``) when the Spark JVM's heap, after a garbage
+    collection, holds more than the limit over what it held as the statement began.
+
+    A classic session's jobs are cancelled by their job tag (``SparkSession.interruptAll``
+    finds no operation there); a Spark Connect client's operations are interrupted by their
+    tag. A Connect server's memory is the server's: the limit is not watched there."""
+
+    def __init__(
+        self, deadline: tuple[float, str] | None, memory_limit: int, statement: str | None
+    ) -> None:
+        self.spark: Any = None
+        self.connect = False
+        self.statement = statement
+        self.deadline = deadline
+        # counted from now: a session started first (tens of seconds, once) counts towards it
+        self.end = None if deadline is None else time.monotonic() + max(deadline[0], 0.0)
+        self.memory_limit = memory_limit
+        self.tag = f"calcite-bridge-{uuid.uuid4().hex}"
+        self.reason: Error | None = None  # why the jobs were stopped, once they were
+        self.finished = threading.Event()
+        self._stopping = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    def on(self, spark: Any) -> _Job:
+        """The job on ``spark``'s session, to run in a ``with`` block."""
+        self.spark = spark
+        self.connect = type(spark).__module__.startswith("pyspark.sql.connect")
+        return self
+
+    def __enter__(self) -> _Job:
+        if self.connect:
+            self.spark.addTag(self.tag)
+        else:
+            self.spark.sparkContext.addJobTag(self.tag)
+        if self.deadline is not None:
+            self._start(self._time_out)
+        if self.memory_limit > 0 and not self.connect:
+            self._start(self._watch_memory)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.finished.set()
+        for thread in self._threads:
+            thread.join()
+        try:
+            if self.connect:
+                self.spark.removeTag(self.tag)
+            else:
+                self.spark.sparkContext.removeJobTag(self.tag)
+        except Exception:
+            pass
+
+    def _start(self, target: Any) -> None:
+        thread = threading.Thread(target=target, name="calcite-bridge-spark-job", daemon=True)
+        self._threads.append(thread)
+        thread.start()
+
+    def stop(self, reason: Error | None = None) -> None:
+        """Stops the statement's jobs, now and until it ends (a job may start after a cancel):
+        ``reason`` is what the statement raises (None: Ctrl-C)."""
+        if self._stopping.is_set():
+            return
+        self.reason = reason
+        self._stopping.set()
+        self._start(self._cancel_until_finished)
+
+    def _cancel_until_finished(self) -> None:
+        while True:
+            try:
+                if self.connect:
+                    self.spark.interruptTag(self.tag)
+                else:
+                    self.spark.sparkContext.cancelJobsWithTag(self.tag)
+            except Exception:
+                pass
+            if self.finished.wait(0.25):
+                return
+
+    def _time_out(self) -> None:
+        assert self.deadline is not None and self.end is not None
+        if not self.finished.wait(max(self.end - time.monotonic(), 0.0)):
+            self.stop(StatementTimeoutError(self.deadline[1], sql=self.statement))
+
+    def _watch_memory(self) -> None:
+        try:
+            jvm = self.spark.sparkContext._jvm
+            collectors = list(
+                jvm.java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()
+            )
+            baseline = _live_heap(collectors)
+        except Exception:
+            return  # no JVM of this process to look at
+        while not self.finished.wait(0.1):
+            try:
+                live = _live_heap(collectors)
+            except Exception:
+                return
+            if live - baseline > self.memory_limit:
+                self.stop(
+                    ResourceError(
+                        "Out of memory: the statement's rows reached execution.memory-limit "
+                        f"({self.memory_limit >> 20} MB) on Spark: Spark's heap grew by "
+                        f"{(live - baseline) >> 20} MB as it ran, so it was stopped. Raise "
+                        "execution.memory-limit or make the statement gather fewer rows",
+                        sql=self.statement,
+                    )
+                )
+                return
+
+    def raise_if_past_deadline(self) -> None:
+        """Raises the ``TimeoutError`` of a statement past its deadline."""
+        if self.deadline is not None and self.end is not None and time.monotonic() >= self.end:
+            raise StatementTimeoutError(self.deadline[1], sql=self.statement)
+
+    def raise_if_stopped(self) -> None:
+        if self.reason is not None:
+            raise self.reason
+
+
+def _live_heap(collectors: list[Any]) -> int:
+    """Bytes of the Spark JVM's heap outside its allocation space (eden) after its latest
+    garbage collection: what survived, which the rows a sort or a collect gathers soon are."""
+    latest: Any = None
+    for collector in collectors:
+        info = collector.getLastGcInfo()
+        if info is not None and (latest is None or info.getEndTime() > latest.getEndTime()):
+            latest = info
+    if latest is None:
+        return 0
+    used = 0
+    for pool, usage in latest.getMemoryUsageAfterGc().items():
+        if "eden" not in str(pool).lower():
+            used += int(usage.getUsed())
+    return used
+
+
 def run(
     runner: Runner,
     sql: str,
@@ -901,49 +1068,38 @@ def run(
     statement: str | None,
     time_zone: str,
     deadline: tuple[float, str] | None = None,
+    memory_limit: int = 0,
 ) -> pa.Table:
     """Runs ``sql`` over ``scans`` (``scan_0``, ...) on the runner's session; the rows, cast
-    to ``schema``. ``deadline`` (seconds left, the message): past it the session's operations
-    are interrupted and ``TimeoutError`` raised."""
-    from . import _duckdb
+    to ``schema``. ``deadline`` (seconds left, the message): past it the statement's jobs are
+    cancelled and ``TimeoutError`` raised; past ``memory_limit`` bytes (0: none) of Spark's heap,
+    ``ResourceError``; Ctrl-C cancels them too (:class:`_Job`)."""
+    from . import _duckdb, _interrupt
 
-    timed_out = threading.Event()
-    finished = threading.Event()
-    timer: threading.Timer | None = None
+    job = _Job(deadline, memory_limit, statement)
     try:
         with runner._lock:
-            spark = runner.session(time_zone)
+            spark = runner.session(time_zone, job)
             names: list[str] = []
-            if deadline is not None:
-
-                def time_out() -> None:
-                    timed_out.set()
-                    # Again until the query ends: an operation may start after an interrupt.
-                    while not finished.wait(0.25 if timed_out.is_set() else 0):
-                        try:
-                            spark.interruptAll()
-                        except Exception:
-                            pass
-
-                timer = threading.Timer(max(deadline[0], 0.0), time_out)
-                timer.daemon = True
-                timer.start()
             try:
-                names = _register(spark, scans, "scan_", runner.upload_limit)
-                _register_udfs(spark, sql)
-                table = spark.sql(sql).toArrow()
-                if timed_out.is_set() and deadline is not None:
-                    raise StatementTimeoutError(deadline[1], sql=statement)
+                with job.on(spark), _interrupt.cancelling(job.stop) as reading:
+                    names = _register(spark, scans, "scan_", runner.upload_limit)
+                    _register_udfs(spark, sql)
+                    try:
+                        table = spark.sql(sql).toArrow()
+                    except Exception:
+                        if reading.interrupted:
+                            raise KeyboardInterrupt from None
+                        raise
+                    if reading.interrupted:
+                        raise KeyboardInterrupt
+                job.raise_if_stopped()
             except Error:
                 raise
             except Exception as e:
-                if timed_out.is_set() and deadline is not None:
-                    raise StatementTimeoutError(deadline[1], sql=statement) from None
+                job.raise_if_stopped()
                 raise _error(e, statement) from None
             finally:
-                finished.set()
-                if timer is not None:
-                    timer.cancel()
                 _drop(spark, names)
     finally:
         _close(scans)
@@ -1000,5 +1156,12 @@ def _error(e: Exception, statement: str | None) -> Error:
     if dyncol:
         message = re.sub(r"\.? SQLSTATE: \w+.*$", "", dyncol.group(1)).strip()
         return ExecutionError(f"The query failed while it ran on Spark: {message}", sql=statement)
+    if "java.lang.OutOfMemoryError" in text:
+        return ResourceError(
+            "Out of memory: Spark's heap ran out as the query ran (java.lang.OutOfMemoryError). "
+            "Set execution.memory-limit to stop such a statement sooner, or make it gather "
+            "fewer rows",
+            sql=statement,
+        )
     first = text.strip().splitlines()[0] if text.strip() else type(e).__name__
     return ExecutionError(f"The query failed while it ran on Spark: {first}", sql=statement)

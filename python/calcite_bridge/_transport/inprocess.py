@@ -116,7 +116,8 @@ class JPypeSession:
             zone = self.get_config("table.local-time-zone")
             spark_scans: list[_spark.Scan] = scans
             runner = self._spark_runner()
-            table = _spark.run(runner, backend_sql, spark_scans, schema, sql, zone, deadline)
+            limit = _duckdb.memory_limit_bytes(self.get_config("execution.memory-limit"))
+            table = _spark.run(runner, backend_sql, spark_scans, schema, sql, zone, deadline, limit)
         else:
             limit = _duckdb.memory_limit_bytes(self.get_config("execution.memory-limit"))
             threads = int(self.get_config("execution.threads"))
