@@ -2,7 +2,6 @@ package io.calcitebridge.functions;
 
 import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.SourceException;
-import io.calcitebridge.types.ArrowTypes;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -377,7 +376,7 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
               : java.sql.Time.valueOf(
                   LocalTime.ofNanoOfDay(((Number) v).longValue() * 1_000_000L));
     } else if (p == LocalDateTime.class || p == java.sql.Timestamp.class || p == Instant.class) {
-      long perMilli = ArrowTypes.ticksPerMilli(type.getPrecision());
+      long perMilli = MILLIS;
       return v -> {
         if (v == null) {
           return null;
@@ -394,6 +393,13 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
     }
     return v -> v;
   }
+
+  /**
+   * Ticks a millisecond of the timestamps a function gets and returns: the planner gives every
+   * function its timestamps in milliseconds and widens its results from them ({@code $TS_RESCALE},
+   * {@code $TS_WIDEN}), whatever their precision.
+   */
+  private static final long MILLIS = 1L;
 
   private static Instant instant(long ticks, long perMilli) {
     long millis = Math.floorDiv(ticks, perMilli);
@@ -424,7 +430,7 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
                       ? (Object) (int) (t.toLocalTime().toNanoOfDay() / 1_000_000L)
                       : v;
       case TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> {
-        long perMilli = ArrowTypes.ticksPerMilli(type.getPrecision());
+        long perMilli = MILLIS;
         yield v ->
             v instanceof LocalDateTime t
                 ? (Object) ticks(t.toInstant(ZoneOffset.UTC), perMilli)
