@@ -85,6 +85,26 @@ public class NoEval {
   public Integer apply(Integer x) { return x; }
 }
 """,
+    "com/acme/SplitWords.java": """
+package com.acme;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A table function: eval returns its rows, records whose components are the columns. */
+public class SplitWords {
+  public record Word(String word, Integer n) {}
+
+  public List<Word> eval(String s) {
+    List<Word> out = new ArrayList<>();
+    if (s != null) {
+      if (s.equals("boom")) { throw new IllegalStateException("no words in " + s); }
+      for (String w : s.split(" ")) { out.add(new Word(w, w.length())); }
+    }
+    return out;
+  }
+}
+""",
     "com/acme/Version.java": """
 package com.acme;
 
@@ -172,6 +192,51 @@ def test_types_cross_both_ways(jenv: cb.Environment, backend: str) -> None:
     ]
     schema = jenv.sql("SELECT conv(DATE '2024-02-28') AS d, plus1(x) AS p FROM t").schema
     assert (schema.field("d").type, schema.field("p").type) == (pa.date32(), pa.int64())
+
+
+def _split_words(s: str | None) -> list[tuple[str, int]]:
+    return [] if s is None else [(w, len(w)) for w in s.split(" ")]
+
+
+@pytest.mark.parametrize("backend", ("enumerable", "auto"))
+def test_java_table_functions_against_python(env: cb.Environment, jar: Path, backend: str) -> None:
+    docs = [
+        None if i % 9 == 4 else " ".join(f"w{j}" * (j % 3 + 1) for j in range(i % 4))
+        for i in range(500)
+    ]
+    docs = [d if d != "" else "x" for d in docs]
+    env.register_arrow("docs", pa.table({"id": list(range(500)), "s": docs}))
+    env.execute(f"CREATE FUNCTION split_words AS 'com.acme.SplitWords' USING JAR '{jar}'")
+    rows = env.sql(
+        "SELECT id, w, n FROM docs, LATERAL TABLE(split_words(s)) AS x(w, n) ORDER BY id",
+        backend=backend,
+    ).fetchall()
+    assert rows == [(i, w, n) for i, d in enumerate(docs) for w, n in _split_words(d)]
+    left = env.sql(
+        "SELECT id, w FROM docs LEFT JOIN LATERAL TABLE(split_words(s)) AS x(w, n) ON TRUE"
+        " ORDER BY id",
+        backend=backend,
+    ).fetchall()
+    assert left == [
+        (i, w) for i, d in enumerate(docs) for w in ([w for w, _ in _split_words(d)] or [None])
+    ]
+    assert env.sql("SELECT * FROM TABLE(split_words('a bb'))", backend=backend).fetchall() == [
+        ("a", 1),
+        ("bb", 2),
+    ]
+
+
+def test_java_table_function_errors_and_description(env: cb.Environment, jar: Path) -> None:
+    env.execute(f"CREATE FUNCTION split_words AS 'com.acme.SplitWords' USING JAR '{jar}'")
+    with pytest.raises(
+        cb.ExecutionError,
+        match=r"The function split_words failed: java\.lang\.IllegalStateException: no words",
+    ):
+        env.sql("SELECT * FROM TABLE(split_words('boom'))").fetchall()
+    info = dict(env.execute("DESCRIBE FUNCTION EXTENDED split_words").fetchall())
+    assert (info["kind"], info["class name"]) == ("TABLE", "com.acme.SplitWords")
+    signature = "split_words(String) -> ARRAY<ROW<`word` STRING, `n` INT> NOT NULL>"
+    assert info["signature"] == signature
 
 
 def test_explain_shows_where_java_functions_run(jenv: cb.Environment) -> None:

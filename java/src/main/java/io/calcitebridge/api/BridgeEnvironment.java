@@ -444,8 +444,8 @@ public final class BridgeEnvironment implements AutoCloseable {
   /**
    * Adds a function written in Java to this environment's SQL as {@code name}: the class follows
    * Flink's convention, public {@code eval} methods (overloads allowed, boxed types where NULL may
-   * come), called on a new instance of the class made with its public constructor without
-   * arguments (none when every {@code eval} is static). See docs/functions.md for the types.
+   * come), called on a new instance of the class made with its public constructor without arguments
+   * (none when every {@code eval} is static). See docs/functions.md for the types.
    *
    * @param name the function's name in SQL (matched without regard to case)
    * @param cls the class
@@ -458,8 +458,8 @@ public final class BridgeEnvironment implements AutoCloseable {
 
   /**
    * Adds {@code instance}'s public {@code eval} methods to this environment's SQL as function
-   * {@code name}, called on that instance (from the threads that run statements: it must be safe
-   * to call from several threads when statements run at once).
+   * {@code name}, called on that instance (from the threads that run statements: it must be safe to
+   * call from several threads when statements run at once).
    *
    * @param name the function's name in SQL (matched without regard to case)
    * @param instance the object whose {@code eval} methods compute the function

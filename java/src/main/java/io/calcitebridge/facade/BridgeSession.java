@@ -372,7 +372,7 @@ public final class BridgeSession implements AutoCloseable {
         () -> {
           io.calcitebridge.statement.FunctionStatements statements =
               new io.calcitebridge.statement.FunctionStatements(state);
-          io.calcitebridge.functions.JavaFunction function;
+          org.apache.calcite.sql.SqlOperator function;
           try {
             function = statements.javaFunction(name, cls, instance, List.of(), null);
           } catch (IllegalArgumentException e) {

@@ -33,7 +33,6 @@ import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.linq4j.tree.Types;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.FunctionParameter;
@@ -72,8 +71,17 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
 
   private static final JavaTypeFactoryImpl JAVA_TYPES = new JavaTypeFactoryImpl();
 
-  /** One {@code eval} method and the SQL type of its result. */
-  record Overload(Method method, RelDataType result) {
+  /**
+   * The rows a table function's {@code eval} returns: the accessors of a record's components (none
+   * for a row of one value) and the SQL types of the columns.
+   */
+  record Rows(List<Method> accessors, List<RelDataType> types) {}
+
+  /**
+   * One {@code eval} method and the SQL type of its result; {@code rows} the shape of its rows when
+   * it is a table function's (its result an {@code ARRAY<ROW<...>>}).
+   */
+  record Overload(Method method, RelDataType result, @Nullable Rows rows) {
     String signature(String name) {
       StringBuilder b = new StringBuilder(name).append('(');
       Class<?>[] params = method.getParameterTypes();
@@ -92,6 +100,7 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
       UnaryOperator<@Nullable Object> result) {}
 
   private final long id;
+  private final String label;
   private final String className;
   private final @Nullable Object instance;
   private final List<Overload> overloads;
@@ -112,7 +121,7 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
       List<String> jars,
       @Nullable Closeable loader,
       Function<String, RelDataType> types) {
-    this(name, cls, instance, jars, loader, overloads(cls, instance, types));
+    this(name, cls, instance, jars, loader, overloads(cls, instance, types, isTable(cls)));
   }
 
   @SuppressWarnings("deprecation")
@@ -144,6 +153,10 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
         new Impl());
     ((Impl) getFunction()).owner = this;
     this.id = IDS.incrementAndGet();
+    this.label =
+        name.endsWith(UserAggregateFunction.FINISH)
+            ? name.substring(0, name.length() - UserAggregateFunction.FINISH.length())
+            : name;
     this.className = cls.getName();
     this.instance = instance;
     this.overloads = overloads;
@@ -158,9 +171,10 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
    * {@link IllegalArgumentException} naming what is wrong when there is none.
    */
   private static List<Overload> overloads(
-      Class<?> cls, @Nullable Object instance, Function<String, RelDataType> types) {
+      Class<?> cls, @Nullable Object instance, Function<String, RelDataType> types, boolean table) {
     List<Overload> out = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
+    String columns = null;
     for (Method m : cls.getMethods()) {
       if (!m.getName().equals("eval") || m.isBridge() || m.isSynthetic()) {
         continue;
@@ -168,7 +182,34 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
       if (instance == null && !Modifier.isStatic(m.getModifiers())) {
         continue;
       }
-      String returned = typeName(m.getReturnType());
+      Rows rows = null;
+      String returned;
+      if (table) {
+        List<String> names = new ArrayList<>();
+        List<String> typeNames = new ArrayList<>();
+        List<Method> accessors = new ArrayList<>();
+        returned = rowsOf(m, names, typeNames, accessors);
+        if (returned != null && columns != null && !columns.equals(returned)) {
+          throw new IllegalArgumentException(
+              "The eval methods of table function class '"
+                  + cls.getName()
+                  + "' return rows of different columns: "
+                  + columns
+                  + " and "
+                  + returned);
+        }
+        if (returned != null) {
+          columns = returned;
+          List<RelDataType> columnTypes = new ArrayList<>();
+          for (String t : typeNames) {
+            columnTypes.add(types.apply(t));
+          }
+          rows = new Rows(List.copyOf(accessors), List.copyOf(columnTypes));
+          returned = "ARRAY<ROW<" + returned + "> NOT NULL>";
+        }
+      } else {
+        returned = typeName(m.getReturnType());
+      }
       boolean mapped = returned != null && !m.isVarArgs();
       for (Class<?> p : m.getParameterTypes()) {
         mapped &= p == Object.class || typeName(p) != null;
@@ -177,7 +218,7 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
         skipped.add(m.toGenericString());
         continue;
       }
-      out.add(new Overload(m, types.apply(returned)));
+      out.add(new Overload(m, types.apply(returned), rows));
     }
     if (out.isEmpty()) {
       throw new IllegalArgumentException(
@@ -188,6 +229,93 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
     }
     out.sort(Comparator.comparing(o -> o.method().toGenericString()));
     return List.copyOf(out);
+  }
+
+  /**
+   * Whether {@code cls} is a table function: its public {@code eval} methods all return rows, an
+   * {@code Iterable}, {@code Iterator}, {@code Stream} or array of records or of single values.
+   */
+  public static boolean isTable(Class<?> cls) {
+    boolean any = false;
+    for (Method m : cls.getMethods()) {
+      if (m.getName().equals("eval") && !m.isBridge() && !m.isSynthetic()) {
+        Class<?> r = m.getReturnType();
+        boolean rows =
+            (r.isArray() && r != byte[].class)
+                || Iterable.class.isAssignableFrom(r)
+                || java.util.Iterator.class.isAssignableFrom(r)
+                || java.util.stream.Stream.class.isAssignableFrom(r);
+        if (!rows) {
+          return false;
+        }
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  /**
+   * The columns ({@code a STRING, b INT}) of the rows {@code m} returns, filling {@code names},
+   * {@code types} and the record's {@code accessors}; null when they have no SQL types.
+   */
+  private static @Nullable String rowsOf(
+      Method m, List<String> names, List<String> types, List<Method> accessors) {
+    java.lang.reflect.Type g = m.getGenericReturnType();
+    java.lang.reflect.Type element = null;
+    if (m.getReturnType().isArray()) {
+      element =
+          g instanceof java.lang.reflect.GenericArrayType a
+              ? a.getGenericComponentType()
+              : m.getReturnType().getComponentType();
+    } else if (g instanceof java.lang.reflect.ParameterizedType p
+        && p.getActualTypeArguments().length == 1) {
+      element = p.getActualTypeArguments()[0];
+    }
+    Class<?> c =
+        element instanceof Class<?> k
+            ? k
+            : element instanceof java.lang.reflect.ParameterizedType p
+                    && p.getRawType() instanceof Class<?> k
+                ? k
+                : null;
+    if (c == null) {
+      return null;
+    }
+    if (c.isRecord()) {
+      for (java.lang.reflect.RecordComponent rc : c.getRecordComponents()) {
+        String t = columnType(rc.getType());
+        if (t == null) {
+          return null;
+        }
+        Method accessor = rc.getAccessor();
+        accessor.trySetAccessible();
+        names.add(rc.getName());
+        types.add(t);
+        accessors.add(accessor);
+      }
+    } else {
+      String t = columnType(c);
+      if (t == null) {
+        return null;
+      }
+      names.add("f0");
+      types.add(t);
+    }
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < names.size(); i++) {
+      b.append(i == 0 ? "" : ", ")
+          .append('`')
+          .append(names.get(i))
+          .append("` ")
+          .append(types.get(i));
+    }
+    return b.toString();
+  }
+
+  /** The SQL type of a column of a table function's rows: no time types (they cross as ticks). */
+  private static @Nullable String columnType(Class<?> c) {
+    String t = typeName(c);
+    return t == null || t.startsWith("TIME") ? null : t;
   }
 
   private static boolean deterministic(@Nullable Object instance) {
@@ -366,15 +494,15 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
     } else if (p == LocalDate.class) {
       return v -> v == null ? null : LocalDate.ofEpochDay(((Number) v).longValue());
     } else if (p == java.sql.Date.class) {
-      return v -> v == null ? null : java.sql.Date.valueOf(LocalDate.ofEpochDay(((Number) v).longValue()));
+      return v ->
+          v == null ? null : java.sql.Date.valueOf(LocalDate.ofEpochDay(((Number) v).longValue()));
     } else if (p == LocalTime.class) {
       return v -> v == null ? null : LocalTime.ofNanoOfDay(((Number) v).longValue() * 1_000_000L);
     } else if (p == java.sql.Time.class) {
       return v ->
           v == null
               ? null
-              : java.sql.Time.valueOf(
-                  LocalTime.ofNanoOfDay(((Number) v).longValue() * 1_000_000L));
+              : java.sql.Time.valueOf(LocalTime.ofNanoOfDay(((Number) v).longValue() * 1_000_000L));
     } else if (p == LocalDateTime.class || p == java.sql.Timestamp.class || p == Instant.class) {
       long perMilli = MILLIS;
       return v -> {
@@ -442,6 +570,61 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
     };
   }
 
+  /** Converts the rows a table function returned to Calcite's value of an ARRAY of ROWs. */
+  private static UnaryOperator<@Nullable Object> rows(Rows shape) {
+    List<UnaryOperator<@Nullable Object>> columns = new ArrayList<>();
+    for (RelDataType t : shape.types()) {
+      columns.add(result(t));
+    }
+    return v -> {
+      List<Object[]> out = new ArrayList<>();
+      if (v == null) {
+        return out;
+      }
+      java.util.Iterator<?> it;
+      if (v instanceof Iterable<?> i) {
+        it = i.iterator();
+      } else if (v instanceof java.util.Iterator<?> i) {
+        it = i;
+      } else if (v instanceof java.util.stream.Stream<?> st) {
+        it = st.iterator();
+      } else {
+        List<Object> items = new ArrayList<>();
+        for (int i = 0; i < java.lang.reflect.Array.getLength(v); i++) {
+          items.add(java.lang.reflect.Array.get(v, i));
+        }
+        it = items.iterator();
+      }
+      while (it.hasNext()) {
+        Object e = it.next();
+        Object[] row = new Object[columns.size()];
+        if (shape.accessors().isEmpty()) {
+          row[0] = columns.get(0).apply(e);
+        } else if (e != null) {
+          for (int i = 0; i < row.length; i++) {
+            try {
+              row[i] = columns.get(i).apply(shape.accessors().get(i).invoke(e));
+            } catch (IllegalAccessException | InvocationTargetException x) {
+              throw new IllegalStateException(x.getCause() == null ? x : x.getCause());
+            }
+          }
+        }
+        out.add(row);
+      }
+      return out;
+    };
+  }
+
+  /** Whether this function returns rows: a table function's finisher. */
+  public boolean isTable() {
+    return overloads.get(0).rows() != null;
+  }
+
+  /** The type of the rows of a table function, {@code ARRAY<ROW<...>>}; else the first result. */
+  public RelDataType rowsType() {
+    return overloads.get(0).result();
+  }
+
   /** The name of the function's class. */
   public String className() {
     return className;
@@ -456,7 +639,7 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
   public List<String> signatures() {
     List<String> out = new ArrayList<>();
     for (Overload o : overloads) {
-      out.add(o.signature(getName()) + " -> " + io.calcitebridge.types.TypeNames.render(o.result()));
+      out.add(o.signature(label) + " -> " + io.calcitebridge.types.TypeNames.render(o.result()));
     }
     return out;
   }
@@ -526,11 +709,19 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
       out = m.invoke(Modifier.isStatic(m.getModifiers()) ? null : f.instance, values);
     } catch (InvocationTargetException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
-      throw failure(f.getName(), cause);
+      throw failure(f.label, cause);
     } catch (IllegalAccessException | IllegalArgumentException e) {
-      throw failure(f.getName(), e);
+      throw failure(f.label, e);
     }
-    return site.result().apply(out);
+    try {
+      return site.result().apply(out);
+    } catch (IllegalStateException e) {
+      throw failure(f.label, e.getCause() == null ? e : e.getCause());
+    } catch (SourceException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw failure(f.label, e);
+    }
   }
 
   private static SourceException failure(String name, Throwable cause) {
@@ -547,7 +738,9 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
         trace.toString());
   }
 
-  /** The key under which generated code finds the overload {@code o} with operands {@code types}. */
+  /**
+   * The key under which generated code finds the overload {@code o} with operands {@code types}.
+   */
   private String key(Overload o, List<RelDataType> types) {
     StringBuilder key = new StringBuilder().append(id).append('#').append(overloads.indexOf(o));
     for (RelDataType t : types) {
@@ -562,7 +755,8 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
           for (int i = 0; i < params.length; i++) {
             args.add(argument(types.get(i), params[i]));
           }
-          return new Site(this, o, args, result(o.result()));
+          Rows shape = o.rows();
+          return new Site(this, o, args, shape != null ? rows(shape) : result(o.result()));
         });
     return k;
   }

@@ -51,11 +51,13 @@ public final class UserFunctionTable implements SqlOperatorTable {
     }
 
     /** Releases what the function holds: its call sites, the class loader of its jars. */
-    void release() {
+    public void release() {
       if (function != null) {
         function.forget();
       }
       if (wrapper instanceof JavaFunction j) {
+        j.close();
+      } else if (wrapper instanceof UserTableFunction t && t.finisher() instanceof JavaFunction j) {
         j.close();
       }
     }
@@ -124,6 +126,8 @@ public final class UserFunctionTable implements SqlOperatorTable {
       e = get(name.substring(0, name.length() - UserAggregateFunction.FINISH.length()));
       if (e != null && e.wrapper() != null && e.function() != null) {
         operatorList.add(e.function());
+      } else if (e != null && e.wrapper() instanceof UserTableFunction t) {
+        operatorList.add(t.finisher());
       }
     }
   }

@@ -158,7 +158,7 @@ public final class FunctionStatements {
                 + (e instanceof LinkageError ? ": " + e : ""),
             at);
       }
-      JavaFunction function;
+      SqlOperator function;
       try {
         function = javaFunction(name, cls, null, jars, loader);
       } catch (IllegalArgumentException e) {
@@ -186,7 +186,7 @@ public final class FunctionStatements {
    * instance of the class when null and an {@code eval} is not static; {@link
    * IllegalArgumentException} naming what is wrong with the class.
    */
-  public JavaFunction javaFunction(
+  public SqlOperator javaFunction(
       String name,
       Class<?> cls,
       @Nullable Object instance,
@@ -210,21 +210,21 @@ public final class FunctionStatements {
                 + name
                 + " is a "
                 + c.getSimpleName()
-                + ": Java functions are scalar functions (public eval methods that return a"
-                + " value); write table and aggregate functions in Python",
+                + ": a Java function's eval returns its value, or a table function's its rows"
+                + " (docs/functions.md); write aggregate functions in Python",
             SqlParserPos.ZERO);
       }
     }
     if (!java.lang.reflect.Modifier.isPublic(cls.getModifiers())) {
-      throw new IllegalArgumentException("Class '" + cls.getName() + "' of function " + name + " is not public");
+      throw new IllegalArgumentException(
+          "Class '" + cls.getName() + "' of function " + name + " is not public");
     }
     Object target = instance;
     if (target == null) {
       boolean needed = false;
       for (java.lang.reflect.Method m : cls.getMethods()) {
         needed |=
-            m.getName().equals("eval")
-                && !java.lang.reflect.Modifier.isStatic(m.getModifiers());
+            m.getName().equals("eval") && !java.lang.reflect.Modifier.isStatic(m.getModifiers());
       }
       if (needed) {
         try {
@@ -243,6 +243,17 @@ public final class FunctionStatements {
         }
       }
     }
+    if (JavaFunction.isTable(cls)) {
+      JavaFunction rows =
+          new JavaFunction(
+              name + io.calcitebridge.functions.UserAggregateFunction.FINISH,
+              cls,
+              target,
+              jars,
+              loader,
+              this::javaType);
+      return new io.calcitebridge.functions.UserTableFunction(name, rows, rows.rowsType());
+    }
     return new JavaFunction(name, cls, target, jars, loader, this::javaType);
   }
 
@@ -250,15 +261,19 @@ public final class FunctionStatements {
     return context.typeFactory().createTypeWithNullability(context.parseType(text), true);
   }
 
-  /** Adds the Java function {@code function}, replacing a function of its name when asked. */
-  public void put(String name, Scope scope, JavaFunction function, boolean replace) {
+  /**
+   * Adds the Java function {@code function} (a {@link JavaFunction}, or a table function of one),
+   * replacing a function of its name when asked.
+   */
+  public void put(String name, Scope scope, SqlOperator function, boolean replace) {
     UserFunctionTable table = context.userFunctions();
     synchronized (table) {
+      Entry entry = new Entry(name, scope, null, function);
       if (!replace && table.get(name) != null) {
-        function.close();
+        entry.release();
         throw exists(scope, name, SqlParserPos.ZERO);
       }
-      table.put(new Entry(name, scope, function));
+      table.put(entry);
     }
     session.catalog().touched();
   }
@@ -287,8 +302,7 @@ public final class FunctionStatements {
    */
   private void checkJarAllowed(String path, java.nio.file.Path file, SqlParserPos pos) {
     SessionConfig config = session.config();
-    boolean confined =
-        config.locked() || "false".equals(config.get(SessionConfig.EXTERNAL_ACCESS));
+    boolean confined = config.locked() || "false".equals(config.get(SessionConfig.EXTERNAL_ACCESS));
     if (!confined) {
       return;
     }
@@ -502,12 +516,20 @@ public final class FunctionStatements {
     rows.add(
         new Object[] {"is system function", String.valueOf(e.scope() == Scope.TEMPORARY_SYSTEM)});
     rows.add(new Object[] {"is temporary", String.valueOf(e.scope() != Scope.CATALOG)});
-    if (f == null && e.wrapper() instanceof JavaFunction j) {
+    JavaFunction jvm =
+        e.wrapper() instanceof JavaFunction j
+            ? j
+            : e.wrapper() instanceof io.calcitebridge.functions.UserTableFunction t
+                    && t.finisher() instanceof JavaFunction j
+                ? j
+                : null;
+    if (f == null && jvm != null) {
+      JavaFunction j = jvm;
       rows.add(new Object[] {"class name", j.className()});
       rows.add(new Object[] {"function language", "JAVA"});
       rows.add(new Object[] {"resource uris", resources(j.jars())});
       if (extended) {
-        rows.add(new Object[] {"kind", "SCALAR"});
+        rows.add(new Object[] {"kind", j.isTable() ? "TABLE" : "SCALAR"});
         rows.add(new Object[] {"is deterministic", String.valueOf(j.isDeterministic())});
         rows.add(new Object[] {"is vectorized", "false"});
         rows.add(new Object[] {"signature", String.join("; ", j.signatures())});

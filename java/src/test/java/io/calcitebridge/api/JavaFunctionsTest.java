@@ -77,6 +77,33 @@ class JavaFunctionsTest {
     }
   }
 
+  /** A table function: eval returns rows, records of the columns. */
+  public static class Split {
+    /** A row. */
+    public record Word(String word, Integer length) {}
+
+    public List<Word> eval(String s) {
+      List<Word> out = new java.util.ArrayList<>();
+      if (s != null) {
+        for (String w : s.split(" ")) {
+          out.add(new Word(w, w.length()));
+        }
+      }
+      return out;
+    }
+  }
+
+  /** A table function of one column: an array of values. */
+  public static class Range {
+    public static Integer[] eval(Integer n) {
+      Integer[] out = new Integer[n == null ? 0 : n];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = i;
+      }
+      return out;
+    }
+  }
+
   @BeforeEach
   void setUp() {
     env = BridgeEnvironment.create();
@@ -110,8 +137,7 @@ class JavaFunctionsTest {
   void staticEvalMethodsAndPrimitiveParameters() {
     env.createFunction("twice", Statics.class);
     assertEquals(
-        List.of("[2.0]", "[4.0]", "[null]"),
-        rows("SELECT twice(x) FROM t ORDER BY x NULLS LAST"));
+        List.of("[2.0]", "[4.0]", "[null]"), rows("SELECT twice(x) FROM t ORDER BY x NULLS LAST"));
   }
 
   @Test
@@ -119,8 +145,7 @@ class JavaFunctionsTest {
     env.createFunction("shift", Types.class);
     assertEquals(
         List.of("[1.500000000000000000, 6.500000000000000000]"),
-        rows(
-            "SELECT shift(1.5, DATE '2024-03-01', FALSE), shift(1.5, DATE '2024-03-05', TRUE)"));
+        rows("SELECT shift(1.5, DATE '2024-03-01', FALSE), shift(1.5, DATE '2024-03-05', TRUE)"));
   }
 
   @Test
@@ -155,8 +180,7 @@ class JavaFunctionsTest {
   @Test
   void noMatchingOverloadIsAValidationErrorListingTheSignatures() {
     env.createFunction("plus", Plus.class);
-    BridgeException e =
-        assertThrows(BridgeException.class, () -> rows("SELECT plus(TRUE) FROM t"));
+    BridgeException e = assertThrows(BridgeException.class, () -> rows("SELECT plus(TRUE) FROM t"));
     assertEquals("VALIDATION", e.kind());
     assertTrue(e.getMessage().contains("plus(<BIGINT>)"), e.getMessage());
     assertTrue(e.getMessage().contains("plus(<STRING>)"), e.getMessage());
@@ -180,9 +204,27 @@ class JavaFunctionsTest {
             .kind());
     assertTrue(env.dropFunction("plus"));
     assertFalse(env.dropFunction("plus"));
-    assertEquals("VALIDATION", assertThrows(BridgeException.class, () -> rows("SELECT plus(1)")).kind());
+    assertEquals(
+        "VALIDATION", assertThrows(BridgeException.class, () -> rows("SELECT plus(1)")).kind());
     env.createFunction("plus", Statics.class);
     assertEquals(List.of("[2.0]"), rows("SELECT plus(1) AS y"));
+  }
+
+  @Test
+  void tableFunctionsReturnRows() {
+    env.createFunction("words", Split.class);
+    env.createFunction("upto", Range.class);
+    run("CREATE TABLE d (id INT, s STRING) WITH ('connector' = 'memory')");
+    run("INSERT INTO d VALUES (1, 'a bb'), (2, CAST(NULL AS STRING))");
+    assertEquals(
+        List.of("[1, a, 1]", "[1, bb, 2]"),
+        rows("SELECT id, w, n FROM d, LATERAL TABLE(words(s)) AS x(w, n) ORDER BY id, w"));
+    assertEquals(
+        List.of("[1, a]", "[1, bb]", "[2, null]"),
+        rows(
+            "SELECT id, w FROM d LEFT JOIN LATERAL TABLE(words(s)) AS x(w, n) ON TRUE"
+                + " ORDER BY id, w"));
+    assertEquals(List.of("[0]", "[1]", "[2]"), rows("SELECT * FROM TABLE(upto(3))"));
   }
 
   @Test
