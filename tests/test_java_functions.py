@@ -105,6 +105,26 @@ public class SplitWords {
   }
 }
 """,
+    "com/acme/WeightedAvg.java": """
+package com.acme;
+
+/** Flink's aggregate shape: createAccumulator, accumulate, getValue. */
+public class WeightedAvg {
+  public static class Acc { public double sum; public long weight; }
+
+  public Acc createAccumulator() { return new Acc(); }
+
+  public void accumulate(Acc acc, Long value, Long weight) {
+    if (value != null && weight != null) {
+      if (weight < 0) { throw new IllegalArgumentException("negative weight " + weight); }
+      acc.sum += value * weight;
+      acc.weight += weight;
+    }
+  }
+
+  public Double getValue(Acc acc) { return acc.weight == 0 ? null : acc.sum / acc.weight; }
+}
+""",
     "com/acme/Version.java": """
 package com.acme;
 
@@ -237,6 +257,42 @@ def test_java_table_function_errors_and_description(env: cb.Environment, jar: Pa
     assert (info["kind"], info["class name"]) == ("TABLE", "com.acme.SplitWords")
     signature = "split_words(String) -> ARRAY<ROW<`word` STRING, `n` INT> NOT NULL>"
     assert info["signature"] == signature
+
+
+def _wavg(pairs: list[tuple[Any, Any]]) -> float | None:
+    kept = [(v, w) for v, w in pairs if v is not None and w is not None]
+    total = sum(w for _, w in kept)
+    return None if total == 0 else sum(v * w for v, w in kept) / total
+
+
+@pytest.mark.parametrize("backend", ("enumerable", "auto"))
+def test_java_aggregate_functions_against_python(
+    jenv: cb.Environment, jar: Path, backend: str
+) -> None:
+    jenv.execute(f"CREATE TEMPORARY FUNCTION wavg AS 'com.acme.WeightedAvg' USING JAR '{jar}'")
+    rows = jenv.sql(
+        "SELECT s, wavg(x, CAST(x AS INT) % 5 + 5) FROM t GROUP BY s ORDER BY s NULLS FIRST",
+        backend=backend,
+    ).fetchall()
+    groups: dict[Any, list[tuple[Any, Any]]] = {}
+    for x, s in zip(XS, SS, strict=True):
+        groups.setdefault(s, []).append(
+            (x, None if x is None else x % 5 + 5 if x >= 0 else -(-x % 5) + 5)
+        )
+    expected = [
+        (s, _wavg(groups[s])) for s in sorted(groups, key=lambda k: (k is not None, k or ""))
+    ]
+    assert [(s, pytest.approx(v) if v is not None else None) for s, v in expected] == rows
+    assert jenv.sql(
+        "SELECT wavg(x, 1) FILTER (WHERE x > 100) FROM t", backend=backend
+    ).fetchall() == [(pytest.approx(_wavg([(x, 1) for x in XS if x is not None and x > 100])),)]
+    with pytest.raises(
+        cb.ExecutionError,
+        match=r"The function wavg failed: java\.lang\.IllegalArgumentException: negative weight -1",
+    ):
+        jenv.sql("SELECT wavg(x, -1) FROM t", backend=backend).fetchall()
+    info = dict(jenv.execute("DESCRIBE FUNCTION EXTENDED wavg").fetchall())
+    assert (info["kind"], info["signature"]) == ("AGGREGATE", "wavg(BIGINT, BIGINT) -> DOUBLE")
 
 
 def test_explain_shows_where_java_functions_run(jenv: cb.Environment) -> None:

@@ -465,7 +465,7 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
   }
 
   /** Converts Calcite's runtime value of an operand of {@code type} to a {@code param}. */
-  private static UnaryOperator<@Nullable Object> argument(RelDataType type, Class<?> param) {
+  static UnaryOperator<@Nullable Object> argument(RelDataType type, Class<?> param) {
     Class<?> p = boxed(param);
     SqlTypeName n = type.getSqlTypeName();
     if (p == Byte.class) {
@@ -541,7 +541,7 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
   }
 
   /** Converts a value the method returned to Calcite's runtime value of {@code type}. */
-  private static UnaryOperator<@Nullable Object> result(RelDataType type) {
+  static UnaryOperator<@Nullable Object> result(RelDataType type) {
     SqlTypeName n = type.getSqlTypeName();
     return switch (n) {
       case VARBINARY, BINARY -> v -> v instanceof byte[] b ? new ByteString(b) : v;
@@ -724,7 +724,7 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
     }
   }
 
-  private static SourceException failure(String name, Throwable cause) {
+  static SourceException failure(String name, Throwable cause) {
     StringWriter trace = new StringWriter();
     cause.printStackTrace(new PrintWriter(trace));
     String message = cause.getMessage();

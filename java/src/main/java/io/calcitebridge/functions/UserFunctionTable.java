@@ -59,6 +59,9 @@ public final class UserFunctionTable implements SqlOperatorTable {
         j.close();
       } else if (wrapper instanceof UserTableFunction t && t.finisher() instanceof JavaFunction j) {
         j.close();
+      } else if (wrapper instanceof UserAggregateFunction a
+          && a.finisher() instanceof JavaAggregate j) {
+        j.close();
       }
     }
   }
@@ -128,6 +131,8 @@ public final class UserFunctionTable implements SqlOperatorTable {
         operatorList.add(e.function());
       } else if (e != null && e.wrapper() instanceof UserTableFunction t) {
         operatorList.add(t.finisher());
+      } else if (e != null && e.wrapper() instanceof UserAggregateFunction a) {
+        operatorList.add(a.finisher());
       }
     }
   }

@@ -201,7 +201,6 @@ public final class FunctionStatements {
     for (Class<?> c = cls; c != null; c = c.getSuperclass()) {
       String n = c.getName();
       if (n.equals("org.apache.flink.table.functions.TableFunction")
-          || n.equals("org.apache.flink.table.functions.AggregateFunction")
           || n.equals("org.apache.flink.table.functions.TableAggregateFunction")
           || n.equals("org.apache.flink.table.functions.AsyncTableFunction")) {
         throw new PositionedException(
@@ -211,7 +210,7 @@ public final class FunctionStatements {
                 + " is a "
                 + c.getSimpleName()
                 + ": a Java function's eval returns its value, or a table function's its rows"
-                + " (docs/functions.md); write aggregate functions in Python",
+                + " (docs/functions.md)",
             SqlParserPos.ZERO);
       }
     }
@@ -221,7 +220,7 @@ public final class FunctionStatements {
     }
     Object target = instance;
     if (target == null) {
-      boolean needed = false;
+      boolean needed = io.calcitebridge.functions.JavaAggregate.isAggregate(cls);
       for (java.lang.reflect.Method m : cls.getMethods()) {
         needed |=
             m.getName().equals("eval") && !java.lang.reflect.Modifier.isStatic(m.getModifiers());
@@ -242,6 +241,13 @@ public final class FunctionStatements {
               "The constructor of class '" + cls.getName() + "' failed: " + cause);
         }
       }
+    }
+    if (io.calcitebridge.functions.JavaAggregate.isAggregate(cls)) {
+      io.calcitebridge.functions.JavaAggregate agg =
+          new io.calcitebridge.functions.JavaAggregate(
+              name, cls, java.util.Objects.requireNonNull(target), jars, loader, this::javaType);
+      return new io.calcitebridge.functions.UserAggregateFunction(
+          name, agg, agg.result(), agg.arity(), agg.parameters());
     }
     if (JavaFunction.isTable(cls)) {
       JavaFunction rows =
@@ -523,6 +529,29 @@ public final class FunctionStatements {
                     && t.finisher() instanceof JavaFunction j
                 ? j
                 : null;
+    if (f == null
+        && e.wrapper() instanceof io.calcitebridge.functions.UserAggregateFunction agg
+        && agg.finisher() instanceof io.calcitebridge.functions.JavaAggregate j) {
+      rows.add(new Object[] {"class name", j.className()});
+      rows.add(new Object[] {"function language", "JAVA"});
+      rows.add(new Object[] {"resource uris", resources(j.jars())});
+      if (extended) {
+        rows.add(new Object[] {"kind", "AGGREGATE"});
+        rows.add(new Object[] {"is deterministic", "true"});
+        rows.add(new Object[] {"is vectorized", "false"});
+        StringBuilder b = new StringBuilder(e.name()).append('(');
+        List<RelDataType> params = j.parameters();
+        for (int i = 0; i < j.arity(); i++) {
+          b.append(i == 0 ? "" : ", ")
+              .append(
+                  params == null ? "ANY" : io.calcitebridge.types.TypeNames.render(params.get(i)));
+        }
+        b.append(") -> ").append(io.calcitebridge.types.TypeNames.render(j.result()));
+        rows.add(new Object[] {"signature", b.toString()});
+      }
+      return RowSet.of(
+          "show", RowSet.strings(context.typeFactory(), "info name", "info value"), rows);
+    }
     if (f == null && jvm != null) {
       JavaFunction j = jvm;
       rows.add(new Object[] {"class name", j.className()});

@@ -104,6 +104,24 @@ class JavaFunctionsTest {
     }
   }
 
+  /** Flink's aggregate shape: a weighted average. */
+  public static class WeightedAvg {
+    public double[] createAccumulator() {
+      return new double[2];
+    }
+
+    public void accumulate(double[] acc, Double value, Integer weight) {
+      if (value != null && weight != null) {
+        acc[0] += value * weight;
+        acc[1] += weight;
+      }
+    }
+
+    public Double getValue(double[] acc) {
+      return acc[1] == 0 ? null : acc[0] / acc[1];
+    }
+  }
+
   @BeforeEach
   void setUp() {
     env = BridgeEnvironment.create();
@@ -225,6 +243,19 @@ class JavaFunctionsTest {
             "SELECT id, w FROM d LEFT JOIN LATERAL TABLE(words(s)) AS x(w, n) ON TRUE"
                 + " ORDER BY id, w"));
     assertEquals(List.of("[0]", "[1]", "[2]"), rows("SELECT * FROM TABLE(upto(3))"));
+  }
+
+  @Test
+  void aggregateFunctionsRunTheAccumulator() {
+    env.createFunction("wavg", WeightedAvg.class);
+    run("CREATE TABLE v (g STRING, x DOUBLE, w INT) WITH ('connector' = 'memory')");
+    run(
+        "INSERT INTO v VALUES ('a', 1.0, 1), ('a', 4.0, 2), ('b', 5.0, CAST(NULL AS INT)),"
+            + " ('b', CAST(NULL AS DOUBLE), 3)");
+    assertEquals(
+        List.of("[a, 3.0]", "[b, null]"),
+        rows("SELECT g, wavg(x, w) FROM v GROUP BY g ORDER BY g"));
+    assertEquals(List.of("[4.0]"), rows("SELECT wavg(x, w) FILTER (WHERE x > 1) AS y FROM v"));
   }
 
   @Test
