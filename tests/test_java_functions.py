@@ -315,6 +315,14 @@ def test_an_exception_in_eval_names_the_function(jenv: cb.Environment) -> None:
     message = str(e.value)
     assert "The function boom failed: java.lang.IllegalArgumentException: too big: 101" in message
     assert "at com.acme.Boom.eval(Boom.java" in (e.value.source_traceback or ""), e.value
+    # Also where the planner computes a call of constants once, and in a join's condition.
+    with pytest.raises(cb.ExecutionError, match=r"The function boom failed: .*too big: 101"):
+        jenv.sql("SELECT boom(101)").fetchall()
+    joined = jenv.sql(
+        "SELECT a.x FROM (VALUES (1), (2)) AS a(x) JOIN (VALUES (2), (3)) AS b(y)"
+        " ON plus1(CAST(a.x AS BIGINT)) = b.y ORDER BY a.x"
+    ).fetchall()
+    assert joined == [(1,), (2,)]
     # The environment goes on.
     assert jenv.sql("SELECT boom(5)").fetchall() == [(5,)]
 
