@@ -182,10 +182,11 @@ def test_explain_shows_where_functions_run(fenv: cb.Environment) -> None:
     assert fenv.explain("SELECT plus1(x) FROM t").startswith("DuckDB(")  # auto keeps DuckDB
 
 
-def test_spark_refuses_a_python_function(fenv: cb.Environment) -> None:
-    fenv.create_function("plus1", lambda x: x + 1, return_type="BIGINT", arg_types=["BIGINT"])
-    with pytest.raises(cb.UnsupportedError, match="cannot run the function plus1"):
-        fenv.explain("SELECT plus1(x) FROM t", backend="spark")
+def test_spark_refuses_python_table_functions(fenv: cb.Environment) -> None:
+    # Scalar and vectorized functions run on Spark (tests/test_spark_functions.py).
+    fenv.create_table_function("pairs", lambda x: [(x, x)], columns="a BIGINT, b BIGINT")
+    with pytest.raises(cb.UnsupportedError, match="cannot run the function pairs"):
+        fenv.explain("SELECT a FROM t, LATERAL TABLE(pairs(x)) AS p(a, b)", backend="spark")
 
 
 def test_a_function_that_is_not_deterministic_is_called_each_time(env: cb.Environment) -> None:

@@ -140,6 +140,7 @@ def _register_udfs(spark: Any, sql: str) -> None:
     """Registers in ``spark`` the dynamic-columns UDFs ``sql`` calls (``cb_dyncol_*``, written by
     the translation), adding the UDF jar first: ``ADD JAR`` in a classic session,
     ``addArtifacts`` in a Spark Connect client."""
+    _register_python(spark, sql)
     calls = {m.group(1): m for m in _UDF_CALL.finditer(sql)}
     if not calls:
         return
@@ -162,6 +163,42 @@ def _register_udfs(spark: Any, sql: str) -> None:
         else:
             cls, ret = _UDF_CLASSES[m.group(2).lower()]
         spark.udf.registerJavaFunction(name, "io.calcitebridge.sparkudf." + cls, ret)
+        done.add(name)
+
+
+_PYTHON_CALL = re.compile(r"\b(cb_py_\d+(?:_[a-z0-9]+)+)\s*\(", re.IGNORECASE)
+
+
+def _register_python(spark: Any, sql: str) -> None:
+    """Registers in ``spark`` each Python function ``sql`` calls (``cb_py_<id>_<types>``, written
+    by the translation as for DuckDB): a scalar function as a Python UDF, a vectorized one as an
+    Arrow UDF, both run in Spark's Python workers."""
+    names = {m.group(1).lower() for m in _PYTHON_CALL.finditer(sql)}
+    done = _REGISTERED.setdefault(spark, set())
+    if not names - done:
+        return
+    from pyspark.sql import functions as F
+
+    from . import _udf
+
+    for name in sorted(names - done):
+        found = _udf.spark_function(name)
+        if found is None:
+            continue  # a look-alike in a string literal, or a function dropped
+        call, result, vectorized, deterministic = found
+        if vectorized:
+            arrow_udf = getattr(F, "arrow_udf", None)
+            if arrow_udf is None:
+                raise UnsupportedError(
+                    "The spark backend runs a vectorized Python function as an Arrow UDF, which "
+                    "needs pyspark 4.1 or later"
+                )
+            registered = arrow_udf(call, result)
+        else:
+            registered = F.udf(call, result)
+        if not deterministic:
+            registered = registered.asNondeterministic()
+        spark.udf.register(name, registered)
         done.add(name)
 
 
@@ -1150,6 +1187,17 @@ def _error(e: Exception, statement: str | None) -> Error:
     text = str(e)
     if "calcite-bridge-error:" in text:
         return from_stream_failure(e, statement)
+    from ._udf import SPARK_END, SPARK_MARKER
+
+    at = text.find(SPARK_MARKER)
+    if at >= 0:  # a Python function failed in a worker
+        rest = text[at + len(SPARK_MARKER) :]
+        message, _, tb = rest.partition(SPARK_END)
+        return ExecutionError(
+            f"The query failed while it ran on Spark: {message}",
+            sql=statement,
+            source_traceback=tb.strip() or text,
+        )
     # A dynamic-columns UDF's failure (a blob not in the format, ...): the codec's own message,
     # as Calcite's engine gives it, rather than Spark's wrapping of it.
     dyncol = _DYNCOL_FAILURE.search(text)

@@ -313,6 +313,114 @@ def duckdb_function(name: str) -> tuple[Any, list[str], str, str, bool] | None:
     return call, [duck for duck, _ in arguments], result[0], kind, not deterministic
 
 
+# Spark's types of the codes of a function's name (``io.calcitebridge.translate.DuckDbPython``).
+_SPARK_TYPES = {
+    "bo": "boolean",
+    "i4": "int",
+    "i8": "bigint",
+    "f8": "double",
+    "s": "string",
+    "b": "binary",
+    "dt": "date",
+    "ts": "timestamp_ntz",
+}
+# Brackets the message of a function's failure in the text of Spark's error.
+SPARK_MARKER = "calcite-bridge-udf-failure<<"
+SPARK_END = ">>"
+
+
+def _spark_type(code: str) -> str:
+    if code in _SPARK_TYPES:
+        return _SPARK_TYPES[code]
+    if code.startswith("n") and "x" in code:
+        precision, scale = (int(p) for p in code[1:].split("x"))
+        return f"decimal({precision},{scale})"
+    raise ValueError(code)
+
+
+def spark_function(name: str) -> tuple[Any, str, bool, bool] | None:
+    """What Spark registers as ``cb_py_<id>_<result>_<arg>...``: the callable (which runs in
+    Spark's Python workers, so it holds the user's function and nothing of the JVM), Spark's
+    result type, whether it is vectorized (an Arrow UDF) and whether it is deterministic; None
+    when no function of that id lives."""
+    parts = name.lower().split("_")[2:]
+    try:
+        function = _functions.get(int(parts[0]))
+        result_code, *argument_codes = parts[1:]
+        result = _spark_type(result_code)
+        target = _duck_type(result_code)[1]
+        arguments = [_duck_type(c)[1] for c in argument_codes]
+    except (ValueError, IndexError):
+        return None
+    if function is None:
+        return None
+    fn, fname, declared = function.fn, function.name, function.spec_["return_type"]
+
+    def failed(message: str, tb: str = "") -> RuntimeError:
+        return RuntimeError(f"{SPARK_MARKER}{message}{SPARK_END}\n{tb}")
+
+    if function.vectorized:
+
+        def vectorized(*args: Any) -> Any:
+            rows = len(args[0]) if args else 0
+            columns = [
+                (a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a).cast(t)
+                for a, t in zip(args, arguments, strict=True)
+            ]
+            try:
+                out = fn(*columns)
+            except Exception as e:
+                raise failed(
+                    f"The function {fname} failed: {_described(e)}", traceback.format_exc()
+                ) from None
+            if isinstance(out, pa.ChunkedArray):
+                out = out.combine_chunks()
+            try:
+                array = out.cast(target) if isinstance(out, pa.Array) else pa.array(out, target)
+            except Exception as e:
+                raise failed(
+                    f"The function {fname} returned a value not of its return type {declared}: {e}"
+                ) from None
+            if len(array) != rows:
+                raise failed(f"The function {fname} returned {len(array)} values for {rows} rows")
+            return array
+
+        # Spark reads the kind of an Arrow UDF from its type hints: arrays to an array.
+        positional = inspect.Parameter.POSITIONAL_ONLY
+        vectorized.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [
+                inspect.Parameter(f"a{i}", positional, annotation=pa.Array)
+                for i in range(len(arguments))
+            ],
+            return_annotation=pa.Array,
+        )
+        vectorized.__annotations__ = {
+            **{f"a{i}": pa.Array for i in range(len(arguments))},
+            "return": pa.Array,
+        }
+        call: Any = vectorized
+    else:
+        check = _checker(target)
+
+        def native(*args: Any) -> Any:
+            values = [bytes(a) if isinstance(a, bytearray) else a for a in args]
+            try:
+                value = fn(*values)
+            except Exception as e:
+                raise failed(
+                    f"The function {fname} failed: {_described(e)}", traceback.format_exc()
+                ) from None
+            if value is not None and not check(value):
+                raise failed(
+                    f"The function {fname} returned {type(value).__name__} {value!r}, not a "
+                    f"value of its return type {declared}"
+                )
+            return value
+
+        call = native
+    return call, result, function.vectorized, bool(function.spec_["deterministic"])
+
+
 _CHECKS: tuple[tuple[Callable[[pa.DataType], bool], Callable[[Any], bool]], ...] = (
     (pa.types.is_boolean, lambda v: isinstance(v, bool)),
     (pa.types.is_integer, lambda v: isinstance(v, int) and not isinstance(v, bool)),

@@ -15,11 +15,12 @@ if TYPE_CHECKING:
 EXPANSION_STRATEGY = "table.column-expansion-strategy"
 LOCAL_TIME_ZONE = "table.local-time-zone"
 PYTHON_ALLOWED_MODULES = "python.allowed-modules"
+JAVA_ALLOWED_JARS = "java.allowed-jars"
 # The sandbox (docs/security.md); lock-config freezes it and python.allowed-modules.
 FILESYSTEM_ALLOWED_PATHS = "filesystem.allowed-paths"
 EXTERNAL_ACCESS = "external-access"
 LOCK_CONFIG = "lock-config"
-_LISTS = (EXPANSION_STRATEGY, PYTHON_ALLOWED_MODULES, FILESYSTEM_ALLOWED_PATHS)
+_LISTS = (EXPANSION_STRATEGY, PYTHON_ALLOWED_MODULES, JAVA_ALLOWED_JARS, FILESYSTEM_ALLOWED_PATHS)
 
 ConfigValue = str | Iterable[str]
 

@@ -442,6 +442,49 @@ public final class BridgeEnvironment implements AutoCloseable {
   }
 
   /**
+   * Adds a function written in Java to this environment's SQL as {@code name}: the class follows
+   * Flink's convention, public {@code eval} methods (overloads allowed, boxed types where NULL may
+   * come), called on a new instance of the class made with its public constructor without arguments
+   * (none when every {@code eval} is static). See docs/functions.md for the types.
+   *
+   * @param name the function's name in SQL (matched without regard to case)
+   * @param cls the class
+   * @throws BridgeException of kind {@code CATALOG} when a function has the name, {@code CONFIG}
+   *     when the class has no usable {@code eval} method or cannot be instantiated
+   */
+  public void createFunction(String name, Class<?> cls) {
+    Calls.run(() -> session.createJavaFunction(name, cls, null, false));
+  }
+
+  /**
+   * Adds {@code instance}'s public {@code eval} methods to this environment's SQL as function
+   * {@code name}, called on that instance (from the threads that run statements: it must be safe to
+   * call from several threads when statements run at once).
+   *
+   * @param name the function's name in SQL (matched without regard to case)
+   * @param instance the object whose {@code eval} methods compute the function
+   * @throws BridgeException of kind {@code CATALOG} when a function has the name, {@code CONFIG}
+   *     when the object has no usable {@code eval} method
+   */
+  public void createFunction(String name, Object instance) {
+    if (instance instanceof Class<?> cls) {
+      createFunction(name, cls);
+      return;
+    }
+    Calls.run(() -> session.createJavaFunction(name, instance.getClass(), instance, false));
+  }
+
+  /**
+   * Drops the function {@code name}, of whatever language.
+   *
+   * @param name the function's name
+   * @return whether there was such a function
+   */
+  public boolean dropFunction(String name) {
+    return Calls.get(() -> session.dropFunction(name));
+  }
+
+  /**
    * Names of the tables and views.
    *
    * @return the names, sorted

@@ -361,6 +361,31 @@ public final class BridgeSession implements AutoCloseable {
                     replace));
   }
 
+  /**
+   * Adds the Java function {@code name} of class {@code cls}, called on {@code instance} (a new
+   * instance of the class when null and an {@code eval} is not static), replacing a function of
+   * that name when {@code replace}.
+   */
+  public void createJavaFunction(
+      String name, Class<?> cls, @Nullable Object instance, boolean replace) {
+    run(
+        () -> {
+          io.calcitebridge.statement.FunctionStatements statements =
+              new io.calcitebridge.statement.FunctionStatements(state);
+          org.apache.calcite.sql.SqlOperator function;
+          try {
+            function = statements.javaFunction(name, cls, instance, List.of(), null);
+          } catch (IllegalArgumentException e) {
+            throw new io.calcitebridge.errors.ConfigException(e.getMessage());
+          }
+          statements.put(
+              name,
+              io.calcitebridge.functions.UserFunctionTable.Scope.TEMPORARY_SYSTEM,
+              function,
+              replace);
+        });
+  }
+
   /** Drops the function {@code name}; false when there is none. */
   public boolean dropFunction(String name) {
     return translated(() -> new io.calcitebridge.statement.FunctionStatements(state).remove(name));

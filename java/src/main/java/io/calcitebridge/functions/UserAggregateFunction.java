@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -30,7 +31,8 @@ public final class UserAggregateFunction extends SqlAggFunction {
 
   private static final SqlAggFunction ARRAY_AGG = new ArrayAgg();
 
-  private final UserFunction finisher;
+  private final SqlFunction finisher;
+  private final RelDataType result;
   private final int arity;
   private final @Nullable List<RelDataType> parameters;
 
@@ -40,11 +42,24 @@ public final class UserAggregateFunction extends SqlAggFunction {
    */
   public UserAggregateFunction(
       String name, UserFunction finisher, int arity, @Nullable List<RelDataType> parameters) {
+    this(name, finisher, finisher.result(), arity, parameters);
+  }
+
+  /**
+   * An aggregate {@code name} of {@code arity} arguments computed by {@code finisher} (a Python
+   * {@link UserFunction} or a {@link JavaAggregate}), of result {@code result}.
+   */
+  public UserAggregateFunction(
+      String name,
+      SqlFunction finisher,
+      RelDataType result,
+      int arity,
+      @Nullable List<RelDataType> parameters) {
     super(
         name,
         new SqlIdentifier(name, SqlParserPos.ZERO),
         SqlKind.OTHER_FUNCTION,
-        b -> b.getTypeFactory().createTypeWithNullability(finisher.result(), true),
+        b -> b.getTypeFactory().createTypeWithNullability(result, true),
         null,
         OperandTypes.variadic(SqlOperandCountRanges.of(arity)),
         SqlFunctionCategory.USER_DEFINED_FUNCTION,
@@ -52,6 +67,7 @@ public final class UserAggregateFunction extends SqlAggFunction {
         false,
         Optionality.FORBIDDEN);
     this.finisher = finisher;
+    this.result = result;
     this.arity = arity;
     this.parameters = parameters == null ? null : List.copyOf(parameters);
   }
@@ -62,13 +78,13 @@ public final class UserAggregateFunction extends SqlAggFunction {
   }
 
   /** The scalar function that runs the accumulator over a group's rows. */
-  public UserFunction finisher() {
+  public SqlFunction finisher() {
     return finisher;
   }
 
   /** The declared result type. */
   public RelDataType result() {
-    return finisher.result();
+    return result;
   }
 
   public int arity() {
@@ -117,7 +133,9 @@ public final class UserAggregateFunction extends SqlAggFunction {
             || wrapper.getKind() == SqlKind.OVER
             || wrapper.getKind() == SqlKind.WITHIN_GROUP)
         && wrapper.operand(0) instanceof SqlCall inner
-        && inner.getOperator() instanceof UserFunction f
+        && (inner.getOperator() instanceof UserFunction
+            || inner.getOperator() instanceof JavaAggregate)
+        && inner.getOperator() instanceof SqlFunction f
         && f.getName().endsWith(FINISH)) {
       wrapper.setOperand(0, inner.operand(0));
       return f.createCall(inner.getParserPosition(), wrapper);

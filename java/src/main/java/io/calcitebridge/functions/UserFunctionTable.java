@@ -31,18 +31,38 @@ public final class UserFunctionTable implements SqlOperatorTable {
   /**
    * One function: its name as created, its scope, and its operator: a scalar {@link UserFunction},
    * or the {@link UserFunction} finisher of {@code wrapper}, a {@link UserAggregateFunction} or a
-   * {@link UserTableFunction}.
+   * {@link UserTableFunction}; or, {@code function} null, a {@link JavaFunction} {@code wrapper}.
    */
   public record Entry(
-      String name, Scope scope, UserFunction function, @Nullable SqlOperator wrapper) {
+      String name, Scope scope, @Nullable UserFunction function, @Nullable SqlOperator wrapper) {
     /** A scalar function. */
     public Entry(String name, Scope scope, UserFunction function) {
       this(name, scope, function, null);
     }
 
+    /** A function written in Java. */
+    public Entry(String name, Scope scope, JavaFunction function) {
+      this(name, scope, null, function);
+    }
+
     /** The operator SQL calls by the name. */
     public SqlOperator operator() {
-      return wrapper != null ? wrapper : function;
+      return java.util.Objects.requireNonNull(wrapper != null ? wrapper : function);
+    }
+
+    /** Releases what the function holds: its call sites, the class loader of its jars. */
+    public void release() {
+      if (function != null) {
+        function.forget();
+      }
+      if (wrapper instanceof JavaFunction j) {
+        j.close();
+      } else if (wrapper instanceof UserTableFunction t && t.finisher() instanceof JavaFunction j) {
+        j.close();
+      } else if (wrapper instanceof UserAggregateFunction a
+          && a.finisher() instanceof JavaAggregate j) {
+        j.close();
+      }
     }
   }
 
@@ -64,7 +84,7 @@ public final class UserFunctionTable implements SqlOperatorTable {
   public synchronized @Nullable Entry put(Entry entry) {
     Entry old = entries.put(key(entry.name()), entry);
     if (old != null) {
-      old.function().forget();
+      old.release();
     }
     return old;
   }
@@ -73,7 +93,7 @@ public final class UserFunctionTable implements SqlOperatorTable {
   public synchronized @Nullable Entry remove(String name) {
     Entry old = entries.remove(key(name));
     if (old != null) {
-      old.function().forget();
+      old.release();
     }
     return old;
   }
@@ -86,7 +106,7 @@ public final class UserFunctionTable implements SqlOperatorTable {
   /** Removes every function. */
   public synchronized void clear() {
     for (Entry e : entries.values()) {
-      e.function().forget();
+      e.release();
     }
     entries.clear();
   }
@@ -107,8 +127,12 @@ public final class UserFunctionTable implements SqlOperatorTable {
       operatorList.add(e.operator());
     } else if (name.endsWith(UserAggregateFunction.FINISH)) {
       e = get(name.substring(0, name.length() - UserAggregateFunction.FINISH.length()));
-      if (e != null && e.wrapper() != null) {
+      if (e != null && e.wrapper() != null && e.function() != null) {
         operatorList.add(e.function());
+      } else if (e != null && e.wrapper() instanceof UserTableFunction t) {
+        operatorList.add(t.finisher());
+      } else if (e != null && e.wrapper() instanceof UserAggregateFunction a) {
+        operatorList.add(a.finisher());
       }
     }
   }

@@ -1,5 +1,6 @@
 package io.calcitebridge.functions;
 
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
@@ -18,14 +19,22 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * TRUE} are Calcite's correlated {@code UNNEST}.
  */
 public final class UserTableFunction extends SqlFunction {
-  private final UserFunction finisher;
+  private final SqlFunction finisher;
 
   /** A table function {@code name} computed by {@code finisher}. */
   public UserTableFunction(String name, UserFunction finisher) {
+    this(name, finisher, finisher.result());
+  }
+
+  /**
+   * A table function {@code name} computed by {@code finisher} (a Python {@link UserFunction} or a
+   * {@link JavaFunction}), which returns the rows as {@code rows}, an {@code ARRAY<ROW<...>>}.
+   */
+  public UserTableFunction(String name, SqlFunction finisher, RelDataType rows) {
     super(
         name,
         SqlKind.OTHER_FUNCTION,
-        ReturnTypes.explicit(finisher.result()),
+        ReturnTypes.explicit(rows),
         null,
         OperandTypes.VARIADIC,
         SqlFunctionCategory.USER_DEFINED_TABLE_FUNCTION);
@@ -33,7 +42,7 @@ public final class UserTableFunction extends SqlFunction {
   }
 
   /** The scalar function that returns the rows as an array. */
-  public UserFunction finisher() {
+  public SqlFunction finisher() {
     return finisher;
   }
 

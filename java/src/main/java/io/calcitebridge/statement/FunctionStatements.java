@@ -7,6 +7,7 @@ import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.PositionedException;
 import io.calcitebridge.errors.SourceException;
 import io.calcitebridge.functions.FlinkFunctions;
+import io.calcitebridge.functions.JavaFunction;
 import io.calcitebridge.functions.UserFunction;
 import io.calcitebridge.functions.UserFunctionTable;
 import io.calcitebridge.functions.UserFunctionTable.Entry;
@@ -78,12 +79,16 @@ public final class FunctionStatements {
       throw exists(scope, fullName(create.name(), scope), create.name().getParserPosition());
     }
     String language = create.language() == null ? "JAVA" : create.language();
+    if (language.equals("JAVA") || language.equals("SCALA")) {
+      createJava(create, name, scope, language);
+      return;
+    }
     if (!language.equals("PYTHON")) {
       throw new PositionedException(
           ErrorKind.UNSUPPORTED,
           "Functions of language "
               + language
-              + " are not supported: write the function in Python (LANGUAGE PYTHON)",
+              + " are not supported: write the function in Java, Scala or Python",
           create.targetLiteral().getParserPosition());
     }
     if (create.jars().size() > 0) {
@@ -110,6 +115,234 @@ public final class FunctionStatements {
       throw new PositionedException(kind, e.getMessage(), pos);
     }
     add(name, scope, fn, "PYTHON", create.target(), false);
+  }
+
+  /** {@code CREATE FUNCTION ... AS 'class' [LANGUAGE JAVA | SCALA] [USING JAR ...]}. */
+  private void createJava(SqlCreateFunction create, String name, Scope scope, String language) {
+    List<String> jars = new ArrayList<>();
+    List<java.net.URL> urls = new ArrayList<>();
+    for (SqlNode jar : create.jars().getList()) {
+      SqlParserPos pos = jar.getParserPosition();
+      String path = ((org.apache.calcite.sql.SqlLiteral) jar).getValueAs(String.class);
+      java.nio.file.Path file = jarPath(path, pos);
+      checkJarAllowed(path, file, pos);
+      jars.add(path);
+      try {
+        urls.add(file.toUri().toURL());
+      } catch (java.net.MalformedURLException e) {
+        throw new PositionedException(ErrorKind.CONFIG, "Invalid jar path '" + path + "'", pos);
+      }
+    }
+    SqlParserPos at = create.targetLiteral().getParserPosition();
+    java.net.URLClassLoader loader =
+        urls.isEmpty()
+            ? null
+            : new java.net.URLClassLoader(
+                urls.toArray(new java.net.URL[0]), FunctionStatements.class.getClassLoader());
+    try {
+      Class<?> cls;
+      try {
+        cls =
+            Class.forName(
+                create.target(),
+                true,
+                loader != null ? loader : FunctionStatements.class.getClassLoader());
+      } catch (ClassNotFoundException | LinkageError e) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            "Cannot find the class '"
+                + create.target()
+                + "' of function "
+                + name
+                + (jars.isEmpty() ? " on the class path" : " in " + String.join(", ", jars))
+                + (e instanceof LinkageError ? ": " + e : ""),
+            at);
+      }
+      SqlOperator function;
+      try {
+        function = javaFunction(name, cls, null, jars, loader);
+      } catch (IllegalArgumentException e) {
+        throw new PositionedException(ErrorKind.VALIDATION, e.getMessage(), at);
+      } catch (PositionedException e) {
+        throw e.pos().equals(SqlParserPos.ZERO)
+            ? new PositionedException(e.kind(), e.getMessage(), at)
+            : e;
+      }
+      put(name, scope, function, false);
+      loader = null;
+    } finally {
+      if (loader != null) {
+        try {
+          loader.close();
+        } catch (IOException e) {
+          // The function was not created; nothing else holds the loader.
+        }
+      }
+    }
+  }
+
+  /**
+   * The Java function {@code name} of class {@code cls}: called on {@code instance}, or on a new
+   * instance of the class when null and an {@code eval} is not static; {@link
+   * IllegalArgumentException} naming what is wrong with the class.
+   */
+  public SqlOperator javaFunction(
+      String name,
+      Class<?> cls,
+      @Nullable Object instance,
+      List<String> jars,
+      java.io.@Nullable Closeable loader) {
+    if (isBuiltIn(name)) {
+      throw new io.calcitebridge.errors.CatalogException(
+          "Could not register the function "
+              + name
+              + ": a built-in function has that name; choose another");
+    }
+    for (Class<?> c = cls; c != null; c = c.getSuperclass()) {
+      String n = c.getName();
+      if (n.equals("org.apache.flink.table.functions.TableFunction")
+          || n.equals("org.apache.flink.table.functions.TableAggregateFunction")
+          || n.equals("org.apache.flink.table.functions.AsyncTableFunction")) {
+        throw new PositionedException(
+            ErrorKind.UNSUPPORTED,
+            "The function "
+                + name
+                + " is a "
+                + c.getSimpleName()
+                + ": a Java function's eval returns its value, or a table function's its rows"
+                + " (docs/functions.md)",
+            SqlParserPos.ZERO);
+      }
+    }
+    if (!java.lang.reflect.Modifier.isPublic(cls.getModifiers())) {
+      throw new IllegalArgumentException(
+          "Class '" + cls.getName() + "' of function " + name + " is not public");
+    }
+    Object target = instance;
+    if (target == null) {
+      boolean needed = io.calcitebridge.functions.JavaAggregate.isAggregate(cls);
+      for (java.lang.reflect.Method m : cls.getMethods()) {
+        needed |=
+            m.getName().equals("eval") && !java.lang.reflect.Modifier.isStatic(m.getModifiers());
+      }
+      if (needed) {
+        try {
+          target = cls.getConstructor().newInstance();
+        } catch (NoSuchMethodException | InstantiationException | IllegalAccessException e) {
+          throw new IllegalArgumentException(
+              "Class '"
+                  + cls.getName()
+                  + "' of function "
+                  + name
+                  + " cannot be instantiated: it needs a public constructor without arguments");
+        } catch (java.lang.reflect.InvocationTargetException e) {
+          Throwable cause = e.getCause() == null ? e : e.getCause();
+          throw new IllegalArgumentException(
+              "The constructor of class '" + cls.getName() + "' failed: " + cause);
+        }
+      }
+    }
+    if (io.calcitebridge.functions.JavaAggregate.isAggregate(cls)) {
+      io.calcitebridge.functions.JavaAggregate agg =
+          new io.calcitebridge.functions.JavaAggregate(
+              name, cls, java.util.Objects.requireNonNull(target), jars, loader, this::javaType);
+      return new io.calcitebridge.functions.UserAggregateFunction(
+          name, agg, agg.result(), agg.arity(), agg.parameters());
+    }
+    if (JavaFunction.isTable(cls)) {
+      JavaFunction rows =
+          new JavaFunction(
+              name + io.calcitebridge.functions.UserAggregateFunction.FINISH,
+              cls,
+              target,
+              jars,
+              loader,
+              this::javaType);
+      return new io.calcitebridge.functions.UserTableFunction(name, rows, rows.rowsType());
+    }
+    return new JavaFunction(name, cls, target, jars, loader, this::javaType);
+  }
+
+  private RelDataType javaType(String text) {
+    return context.typeFactory().createTypeWithNullability(context.parseType(text), true);
+  }
+
+  /**
+   * Adds the Java function {@code function} (a {@link JavaFunction}, or a table function of one),
+   * replacing a function of its name when asked.
+   */
+  public void put(String name, Scope scope, SqlOperator function, boolean replace) {
+    UserFunctionTable table = context.userFunctions();
+    synchronized (table) {
+      Entry entry = new Entry(name, scope, null, function);
+      if (!replace && table.get(name) != null) {
+        entry.release();
+        throw exists(scope, name, SqlParserPos.ZERO);
+      }
+      table.put(entry);
+    }
+    session.catalog().touched();
+  }
+
+  private static java.nio.file.Path jarPath(String path, SqlParserPos pos) {
+    if (path.contains("://") && !path.startsWith("file://")) {
+      throw new PositionedException(
+          ErrorKind.UNSUPPORTED,
+          "USING JAR takes a jar file of this machine, not '" + path + "'",
+          pos);
+    }
+    java.nio.file.Path file =
+        path.startsWith("file:")
+            ? java.nio.file.Path.of(java.net.URI.create(path))
+            : java.nio.file.Path.of(path);
+    if (!java.nio.file.Files.isRegularFile(file)) {
+      throw new PositionedException(
+          ErrorKind.CONFIG, "The jar '" + path + "' does not exist or is not a file", pos);
+    }
+    return file;
+  }
+
+  /**
+   * Refuses a jar outside {@code java.allowed-jars} when external access is off or the
+   * configuration is locked.
+   */
+  private void checkJarAllowed(String path, java.nio.file.Path file, SqlParserPos pos) {
+    SessionConfig config = session.config();
+    boolean confined = config.locked() || "false".equals(config.get(SessionConfig.EXTERNAL_ACCESS));
+    if (!confined) {
+      return;
+    }
+    String allowed = config.get(SessionConfig.JAVA_ALLOWED_JARS);
+    java.nio.file.Path real;
+    try {
+      real = file.toRealPath();
+    } catch (IOException e) {
+      real = file.toAbsolutePath().normalize();
+    }
+    for (String entry : allowed.split(";")) {
+      if (entry.isEmpty()) {
+        continue;
+      }
+      java.nio.file.Path root;
+      try {
+        root = java.nio.file.Path.of(entry).toRealPath();
+      } catch (IOException | RuntimeException e) {
+        continue;
+      }
+      if (real.equals(root) || real.startsWith(root)) {
+        return;
+      }
+    }
+    throw new PositionedException(
+        ErrorKind.ACCESS,
+        "jar '"
+            + path
+            + "' is not allowed; add it, or a directory above it, to '"
+            + SessionConfig.JAVA_ALLOWED_JARS
+            + "' (now: "
+            + (allowed.isEmpty() ? "empty" : allowed)
+            + ")",
+        pos);
   }
 
   /**
@@ -289,6 +522,51 @@ public final class FunctionStatements {
     rows.add(
         new Object[] {"is system function", String.valueOf(e.scope() == Scope.TEMPORARY_SYSTEM)});
     rows.add(new Object[] {"is temporary", String.valueOf(e.scope() != Scope.CATALOG)});
+    JavaFunction jvm =
+        e.wrapper() instanceof JavaFunction j
+            ? j
+            : e.wrapper() instanceof io.calcitebridge.functions.UserTableFunction t
+                    && t.finisher() instanceof JavaFunction j
+                ? j
+                : null;
+    if (f == null
+        && e.wrapper() instanceof io.calcitebridge.functions.UserAggregateFunction agg
+        && agg.finisher() instanceof io.calcitebridge.functions.JavaAggregate j) {
+      rows.add(new Object[] {"class name", j.className()});
+      rows.add(new Object[] {"function language", "JAVA"});
+      rows.add(new Object[] {"resource uris", resources(j.jars())});
+      if (extended) {
+        rows.add(new Object[] {"kind", "AGGREGATE"});
+        rows.add(new Object[] {"is deterministic", "true"});
+        rows.add(new Object[] {"is vectorized", "false"});
+        StringBuilder b = new StringBuilder(e.name()).append('(');
+        List<RelDataType> params = j.parameters();
+        for (int i = 0; i < j.arity(); i++) {
+          b.append(i == 0 ? "" : ", ")
+              .append(
+                  params == null ? "ANY" : io.calcitebridge.types.TypeNames.render(params.get(i)));
+        }
+        b.append(") -> ").append(io.calcitebridge.types.TypeNames.render(j.result()));
+        rows.add(new Object[] {"signature", b.toString()});
+      }
+      return RowSet.of(
+          "show", RowSet.strings(context.typeFactory(), "info name", "info value"), rows);
+    }
+    if (f == null && jvm != null) {
+      JavaFunction j = jvm;
+      rows.add(new Object[] {"class name", j.className()});
+      rows.add(new Object[] {"function language", "JAVA"});
+      rows.add(new Object[] {"resource uris", resources(j.jars())});
+      if (extended) {
+        rows.add(new Object[] {"kind", j.isTable() ? "TABLE" : "SCALAR"});
+        rows.add(new Object[] {"is deterministic", String.valueOf(j.isDeterministic())});
+        rows.add(new Object[] {"is vectorized", "false"});
+        rows.add(new Object[] {"signature", String.join("; ", j.signatures())});
+      }
+      return RowSet.of(
+          "show", RowSet.strings(context.typeFactory(), "info name", "info value"), rows);
+    }
+    f = java.util.Objects.requireNonNull(f);
     rows.add(new Object[] {"class name", f.target()});
     rows.add(new Object[] {"function language", f.language()});
     rows.add(new Object[] {"resource uris", "[]"});
@@ -308,8 +586,17 @@ public final class FunctionStatements {
         "show", RowSet.strings(context.typeFactory(), "info name", "info value"), rows);
   }
 
+  /** Flink's rendering of a function's resources: {@code [ResourceUri{resourceType=JAR, ...}]}. */
+  private static String resources(List<String> jars) {
+    List<String> out = new ArrayList<>();
+    for (String j : jars) {
+      out.add("ResourceUri{resourceType=JAR, uri='" + j + "'}");
+    }
+    return out.toString();
+  }
+
   private static String signature(Entry e) {
-    UserFunction f = e.function();
+    UserFunction f = java.util.Objects.requireNonNull(e.function());
     StringBuilder b = new StringBuilder(e.name()).append('(');
     List<RelDataType> params = f.parameters();
     if (e.wrapper() instanceof io.calcitebridge.functions.UserAggregateFunction agg) {

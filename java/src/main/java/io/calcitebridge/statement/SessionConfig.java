@@ -38,10 +38,17 @@ public final class SessionConfig {
   public static final String EXTERNAL_ACCESS = "external-access";
   public static final String LOCK_CONFIG = "lock-config";
 
+  /**
+   * The jars (files, or directories holding them) that {@code CREATE FUNCTION ... USING JAR} may
+   * load when {@link #EXTERNAL_ACCESS} is off or the configuration is locked.
+   */
+  public static final String JAVA_ALLOWED_JARS = "java.allowed-jars";
+
   /** The settings that {@link #LOCK_CONFIG} freezes. */
   public static final List<String> SECURITY_KEYS =
       List.of(
           PYTHON_ALLOWED_MODULES,
+          JAVA_ALLOWED_JARS,
           FILESYSTEM_ALLOWED_PATHS,
           EXTERNAL_ACCESS,
           EXECUTION_TIMEOUT,
@@ -76,6 +83,7 @@ public final class SessionConfig {
             Integer.toString(Runtime.getRuntime().availableProcessors()),
             SessionConfig::normalizeThreads));
     KEYS.put(FILESYSTEM_ALLOWED_PATHS, new Key("", SessionConfig::normalizePaths));
+    KEYS.put(JAVA_ALLOWED_JARS, new Key("", v -> normalizePaths(JAVA_ALLOWED_JARS, v)));
     KEYS.put(EXTERNAL_ACCESS, new Key("true", v -> normalizeBoolean(EXTERNAL_ACCESS, v)));
     KEYS.put(LOCK_CONFIG, new Key("false", v -> normalizeBoolean(LOCK_CONFIG, v)));
   }
@@ -279,6 +287,10 @@ public final class SessionConfig {
 
   /** Absolute directories, {@code ;}-separated; resolved where the files are read. */
   private static String normalizePaths(String value) {
+    return normalizePaths(FILESYSTEM_ALLOWED_PATHS, value);
+  }
+
+  private static String normalizePaths(String key, String value) {
     String list = normalizeList(value);
     for (String p : list.split(";")) {
       if (!p.isEmpty() && !(p.startsWith("/") || p.matches("^[A-Za-z]:[\\\\/].*"))) {
@@ -286,9 +298,10 @@ public final class SessionConfig {
             "Invalid value '"
                 + p
                 + "' for '"
-                + FILESYSTEM_ALLOWED_PATHS
-                + "': expected absolute directory paths separated by ';' (no URIs, no relative"
-                + " paths)");
+                + key
+                + "': expected absolute "
+                + (key.equals(FILESYSTEM_ALLOWED_PATHS) ? "directory paths" : "paths")
+                + " separated by ';' (no URIs, no relative paths)");
       }
     }
     return list;

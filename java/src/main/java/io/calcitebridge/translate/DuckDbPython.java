@@ -27,16 +27,32 @@ final class DuckDbPython {
 
   /** The DuckDB call of {@code call}, whose operands were rewritten into {@code operands}. */
   static RexNode rewrite(RexBuilder rex, RexCall call, List<RexNode> operands) {
+    return rewrite(rex, call, operands, "duckdb");
+  }
+
+  /**
+   * The call of {@code call} on {@code backend} ({@code duckdb}, or {@code spark}, which registers
+   * the function under the same name as a Spark UDF), its operands rewritten into {@code operands};
+   * a {@link Refusal} by {@code backend} of a function of a type not covered.
+   */
+  static RexNode rewrite(RexBuilder rex, RexCall call, List<RexNode> operands, String backend) {
     UserFunction f = (UserFunction) call.getOperator();
+    if (!backend.equals("duckdb")
+        && f.getName().endsWith(io.calcitebridge.functions.UserAggregateFunction.FINISH)) {
+      throw new Refusal(
+          backend,
+          "the function "
+              + f.getName().replace(io.calcitebridge.functions.UserAggregateFunction.FINISH, ""));
+    }
     RelDataTypeFactory types = rex.getTypeFactory();
     StringBuilder name = new StringBuilder(PREFIX).append(f.id());
-    name.append('_').append(code(f.result(), f));
+    name.append('_').append(code(f.result(), f, backend));
     List<RexNode> args = new ArrayList<>();
     List<RelDataType> params = f.parameters();
     for (int i = 0; i < operands.size(); i++) {
       RexNode o = operands.get(i);
       RelDataType declared = params == null ? o.getType() : params.get(i);
-      String code = code(declared, f);
+      String code = code(declared, f, backend);
       name.append('_').append(code);
       RelDataType target =
           types.createTypeWithNullability(typeOf(types, declared, code), o.getType().isNullable());
@@ -67,7 +83,7 @@ final class DuckDbPython {
     }
   }
 
-  private static String code(RelDataType type, UserFunction f) {
+  private static String code(RelDataType type, UserFunction f, String backend) {
     switch (type.getSqlTypeName()) {
       case TINYINT:
       case SMALLINT:
@@ -100,7 +116,7 @@ final class DuckDbPython {
         break;
     }
     throw new Refusal(
-        "duckdb",
+        backend,
         "the function "
             + f.getName().replace(io.calcitebridge.functions.UserAggregateFunction.FINISH, "")
             + " with a value of type "

@@ -251,6 +251,7 @@ class BridgeEnvironmentTest {
             Map.entry(
                 "execution.threads", Integer.toString(Runtime.getRuntime().availableProcessors())),
             Map.entry("filesystem.allowed-paths", ""),
+            Map.entry("java.allowed-jars", ""),
             Map.entry("external-access", "true"),
             Map.entry("lock-config", "false")),
         env.configEntries());
