@@ -382,6 +382,7 @@ public final class StatementExecutor {
     RelNode logical = planner.toLogical(validated);
     checkStopped();
     RelNode heuristic = planner.heuristic(logical);
+    ConnectorChecks.checkReads(heuristic, null, node, config.timeoutMillis());
     EnumerableRel early = arrowAggregate(planner, heuristic);
     Translation translation = early == null ? translate(heuristic) : null;
     EnumerableRel physical =
@@ -661,7 +662,13 @@ public final class StatementExecutor {
           "Cannot INSERT into " + String.join(".", modify.getTable().getQualifiedName()),
           insert.getTargetTable().getParserPosition());
     }
+    ConnectorChecks.checkWrite(
+        table.storage(),
+        String.join(".", modify.getTable().getQualifiedName()),
+        table.def().name(),
+        insert.getTargetTable());
     EnumerableRel source = planner.optimize(modify.getInput());
+    ConnectorChecks.checkReads(source, null, insert.getSource(), config.timeoutMillis());
     List<Object[]> rows = new ArrayList<>();
     TableDef def = table.def();
     List<ColumnDef> scanned = def.scannedColumns();
