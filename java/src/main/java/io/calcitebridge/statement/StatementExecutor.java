@@ -557,6 +557,14 @@ public final class StatementExecutor {
     if (node instanceof SqlExplain) {
       node = ((SqlExplain) node).getExplicandum();
     }
+    if (node instanceof io.calcitebridge.sql.SqlStatementSet set) {
+      // Flink's EXPLAIN STATEMENT SET: the plan of each INSERT, in order
+      List<String> plans = new ArrayList<>();
+      for (SqlNode insert : set.inserts()) {
+        plans.add(explain(insert, format));
+      }
+      return String.join("\n\n", plans);
+    }
     if (node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE) {
       var prepared = new RowLevelModify(context, this::rowsOf).prepare((SqlCall) node);
       QueryPlanner planner = planner(prepared.query());
