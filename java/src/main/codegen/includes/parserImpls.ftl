@@ -673,7 +673,7 @@ SqlNode SqlBridgeTruncate() :
 {
     <TRUNCATE> { s = span(); } <TABLE> name = CompoundIdentifier()
     {
-        return new SqlDelete(s.end(this), name, null, null, null);
+        return new SqlTruncateTable(s.end(this), name);
     }
 }
 
