@@ -248,16 +248,22 @@ public final class DataGen implements TableStorage, ConnectorRoles {
           return nullable(options, nullKey, notNull, () -> r -> between(r, min, max));
         }
       case REAL:
+      case FLOAT:
         {
+          // Flink's FLOAT: four bytes, whatever class holds it at run time
           float min = options.floatValue(key(name, "min"), Float.MIN_VALUE);
           float max = options.floatValue(key(name, "max"), Float.MAX_VALUE);
+          boolean real = t == SqlTypeName.REAL;
           return nullable(
               options,
               nullKey,
               notNull,
-              () -> r -> (float) (min + r.nextDouble() * ((double) max - min)));
+              () ->
+                  r -> {
+                    float v = (float) (min + r.nextDouble() * ((double) max - min));
+                    return real ? (Object) v : (Object) (double) v;
+                  });
         }
-      case FLOAT:
       case DOUBLE:
         {
           double min = options.doubleValue(key(name, "min"), Double.MIN_VALUE);
@@ -568,6 +574,8 @@ public final class DataGen implements TableStorage, ConnectorRoles {
         value = v -> (float) (short) v;
         break;
       case FLOAT:
+        value = v -> (double) (float) (short) v;
+        break;
       case DOUBLE:
         value = v -> (double) v;
         break;
