@@ -17,24 +17,56 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * The checks a statement passes before it reads or writes a table of Flink's connectors that the
  * JVM knows: a sink-only table ({@code print}, {@code blackhole}) is not read, a source-only one
  * ({@code datagen}) not written, a declared-only one ({@code kafka}, {@code jdbc}, ...) neither; an
- * unbounded {@code datagen} table is read only up to a LIMIT that reaches its scan, or under a
- * statement timeout. Each refusal is placed at the table's name in the statement.
+ * unbounded {@code datagen} table is read only up to a LIMIT above its scan (through projections
+ * and filters), or under a statement timeout. Each refusal is placed at the table's name in the
+ * statement.
  */
 final class ConnectorChecks {
   private ConnectorChecks() {}
 
-  /** Checks the scans of {@code plan} (and of {@code scans}, a backend's). */
-  static void checkReads(
+  /**
+   * Checks the scans of {@code plan} (and of {@code scans}, a backend's). Returns whether the plan
+   * reads an unbounded table through a LIMIT that stops it only on Calcite's engine (a filter
+   * between them): such a plan is not handed to a backend, which would read every row.
+   */
+  static boolean checkReads(
       RelNode plan, @Nullable List<RelNode> scans, @Nullable SqlNode statement, long timeout) {
-    check(plan, statement, timeout);
+    boolean[] lazy = new boolean[1];
+    check(plan, false, statement, timeout, lazy);
     if (scans != null) {
       for (RelNode s : scans) {
-        check(s, statement, timeout);
+        check(s, false, statement, timeout, lazy);
       }
     }
+    return lazy[0];
   }
 
-  private static void check(RelNode rel, @Nullable SqlNode statement, long timeout) {
+  /** Whether {@code rel} stops reading its input after a number of rows (a LIMIT, no ORDER BY). */
+  private static boolean stops(RelNode rel) {
+    if (rel instanceof org.apache.calcite.adapter.enumerable.EnumerableLimit limit) {
+      return limit.fetch != null;
+    }
+    return rel instanceof org.apache.calcite.rel.core.Sort sort
+        && sort.fetch != null
+        && sort.getCollation().getFieldCollations().isEmpty();
+  }
+
+  /** Whether {@code rel} passes its input's rows on one at a time (a projection, a filter). */
+  private static boolean streams(RelNode rel) {
+    return rel instanceof org.apache.calcite.rel.core.Project
+        || rel instanceof org.apache.calcite.rel.core.Filter
+        || rel instanceof org.apache.calcite.rel.core.Calc;
+  }
+
+  private static void check(
+      RelNode rel, boolean limited, @Nullable SqlNode statement, long timeout, boolean[] lazy) {
+    if (rel instanceof org.apache.calcite.plan.volcano.RelSubset subset) {
+      RelNode best = subset.getBest() != null ? subset.getBest() : subset.getOriginal();
+      if (best != null) {
+        check(best, limited, statement, timeout, lazy);
+      }
+      return;
+    }
     if (rel instanceof BridgeTableScan scan) {
       TableStorage storage = scan.bridgeTable().storage();
       String name = String.join(".", scan.getTable().getQualifiedName());
@@ -46,24 +78,26 @@ final class ConnectorChecks {
               refusal.kind(), refusal.message(), position(statement, simple));
         }
       }
-      if (storage instanceof DataGen gen
-          && gen.unbounded()
-          && scan.limit() == null
-          && timeout <= 0) {
-        throw new PositionedException(
-            io.calcitebridge.errors.ErrorKind.UNSUPPORTED,
-            "Table '"
-                + name
-                + "' is unbounded (connector 'datagen' without 'number-of-rows' or a sequence"
-                + " field): a query reads it only up to a LIMIT over its rows (SELECT ... FROM "
-                + simple
-                + " LIMIT n) or under a timeout (SET 'execution.timeout' = '10 s')",
-            position(statement, simple));
+      if (storage instanceof DataGen gen && gen.unbounded() && scan.limit() == null) {
+        if (limited) {
+          lazy[0] = true;
+        } else if (timeout <= 0) {
+          throw new PositionedException(
+              io.calcitebridge.errors.ErrorKind.UNSUPPORTED,
+              "Table '"
+                  + name
+                  + "' is unbounded (connector 'datagen' without 'number-of-rows' or a sequence"
+                  + " field): a query reads it only up to a LIMIT over its rows (SELECT ... FROM "
+                  + simple
+                  + " [WHERE ...] LIMIT n) or under a timeout (SET 'execution.timeout' = '10 s')",
+              position(statement, simple));
+        }
       }
       return;
     }
+    boolean below = stops(rel) || (limited && streams(rel));
     for (RelNode input : rel.getInputs()) {
-      check(input, statement, timeout);
+      check(input, below, statement, timeout, lazy);
     }
   }
 

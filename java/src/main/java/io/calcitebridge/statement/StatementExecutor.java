@@ -382,9 +382,9 @@ public final class StatementExecutor {
     RelNode logical = planner.toLogical(validated);
     checkStopped();
     RelNode heuristic = planner.heuristic(logical);
-    ConnectorChecks.checkReads(heuristic, null, node, config.timeoutMillis());
+    boolean lazy = ConnectorChecks.checkReads(heuristic, null, node, config.timeoutMillis());
     EnumerableRel early = arrowAggregate(planner, heuristic);
-    Translation translation = early == null ? translate(heuristic) : null;
+    Translation translation = early == null && !lazy ? translate(heuristic) : null;
     EnumerableRel physical =
         translation != null ? null : early != null ? early : planner.physical(heuristic);
     QueryPlan plan = new QueryPlan(rowType, translation, physical);
