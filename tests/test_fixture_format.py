@@ -35,6 +35,7 @@ CASE_FILES = {
     "functions.sql": False,
     "flink_statements.sql": False,
     "flink_alter.sql": False,
+    "flink_connectors.sql": False,
     "text_files.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.

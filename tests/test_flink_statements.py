@@ -120,3 +120,82 @@ def test_a_statement_set_through_the_cli_and_the_shell(
     _, err = type_into_shell(env, keys, capsys)
     assert err == ""
     assert env.sql("SELECT * FROM t ORDER BY a").fetchall() == [(5,), (6,)]
+
+
+def test_the_clients_statement_set_in_a_script(env: cb.Environment) -> None:
+    ran = env.execute_script(
+        """
+        CREATE TABLE s (a INT);
+        CREATE TABLE t1 (a INT);
+        CREATE TABLE t2 (a INT);
+        INSERT INTO s VALUES (1), (2);
+        BEGIN STATEMENT SET;
+        INSERT INTO t1 SELECT a FROM s;
+        INSERT INTO t2 SELECT a * 10 FROM s WHERE a > 1;
+        END;
+        """
+    )
+    assert ran == 5
+    assert env.sql("SELECT * FROM t1 ORDER BY a").fetchall() == [(1,), (2,)]
+    assert env.sql("SELECT * FROM t2").fetchall() == [(20,)]
+
+
+def test_a_failing_insert_of_the_clients_statement_set_changes_no_sink(
+    env: cb.Environment,
+) -> None:
+    env.execute_script(
+        "CREATE TABLE s (a INT);\nCREATE TABLE t (a INT);\nINSERT INTO s VALUES (1);"
+    )
+    with pytest.raises(cb.SqlValidationError) as info:
+        env.execute_script(
+            "BEGIN STATEMENT SET;\nINSERT INTO t SELECT a FROM s;\n"
+            "INSERT INTO t SELECT b FROM s;\nEND;"
+        )
+    assert "Column 'b' not found" in info.value.message
+    assert env.sql("SELECT COUNT(*) FROM t").fetchall() == [(0,)]
+
+
+def test_each_statement_of_a_script_has_its_own_place(env: cb.Environment) -> None:
+    with pytest.raises(cb.SqlValidationError) as info:
+        env.execute_script("CREATE TABLE x (a INT);\n\n  SELECT b FROM x;")
+    assert (info.value.line, info.value.column) == (3, 10)
+
+
+def test_explain_statement_set(env: cb.Environment) -> None:
+    env.execute_script(
+        "CREATE TABLE s (a INT);\nCREATE TABLE t1 (a INT);\nCREATE TABLE t2 (a INT);"
+    )
+    for head in ("EXPLAIN STATEMENT SET", "EXPLAIN EXECUTE STATEMENT SET"):
+        plan = env.execute(
+            f"{head} BEGIN INSERT INTO t1 SELECT a FROM s; INSERT INTO t2 SELECT a FROM s; END"
+        ).fetchall()[0][0]
+        assert plan.index("Insert(table=[t1])") < plan.index("Insert(table=[t2])")
+    assert env.sql("SELECT COUNT(*) FROM t1").fetchall() == [(0,)]
+
+
+def test_the_clients_statement_set_through_the_cli_and_the_shell(
+    tmp_path: Path, env: cb.Environment, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "set.sql"
+    script.write_text(
+        "CREATE TABLE s (a INT);\nCREATE TABLE t1 (a INT);\nCREATE TABLE t2 (a INT);\n"
+        "INSERT INTO s VALUES (1), (2);\n"
+        "BEGIN STATEMENT SET;\nINSERT INTO t1 SELECT a FROM s;\n"
+        "INSERT INTO t2 SELECT a FROM s WHERE a > 1;\nEND;\n"
+        "SELECT COUNT(*) AS n FROM t2;\n"
+    )
+    result = CliRunner().invoke(main, ["--format", "csv", "-f", str(script)])
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert (
+        "default_catalog.default_database.t1,default_catalog.default_database.t2\n2,1\n"
+        in result.output
+    )
+    assert result.output.endswith("n\n1\n")
+    keys = (
+        "CREATE TABLE s (a INT);\nCREATE TABLE t (a INT);\nINSERT INTO s VALUES (5);\n"
+        "BEGIN STATEMENT SET;\nINSERT INTO t SELECT a FROM s;\n"
+        "INSERT INTO t SELECT a + 1 FROM s;\nEND;\n"
+    )
+    _, err = type_into_shell(env, keys, capsys)
+    assert err == ""
+    assert env.sql("SELECT * FROM t ORDER BY a").fetchall() == [(5,), (6,)]

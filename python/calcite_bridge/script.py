@@ -2,7 +2,9 @@
 
 A ``;`` ends a statement unless it is inside a string literal (``'it''s;'``), a quoted
 identifier (```a;b``` or ``"a;b"``), a comment (``-- ;`` and ``/* ; */``), or Flink's
-``EXECUTE STATEMENT SET BEGIN ...; ...; END``, whose ``;`` after ``END`` ends it. Each statement
+``EXECUTE STATEMENT SET BEGIN ...; ...; END``, the SQL client's ``BEGIN STATEMENT SET; ...;
+END`` and ``EXPLAIN [EXECUTE] STATEMENT SET BEGIN ...; END``, whose ``;`` after ``END`` ends
+it. Each statement
 keeps the line and column where it starts, so an error can be reported at its place in the
 script rather than in the statement.
 """
@@ -12,7 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_STATEMENT_SET = re.compile(r"EXECUTE\s+STATEMENT\s+SET\b", re.IGNORECASE)
+_STATEMENT_SET = re.compile(
+    r"(?:EXPLAIN\s+(?:[A-Za-z_]+\s*(?:,\s*[A-Za-z_]+\s*)*)?)?(?:EXECUTE\s+|BEGIN\s+)?"
+    r"STATEMENT\s+SET\b",
+    re.IGNORECASE,
+)
 _END = re.compile(r"\bEND\s*$", re.IGNORECASE)
 
 

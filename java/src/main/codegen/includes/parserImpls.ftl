@@ -673,14 +673,15 @@ SqlNode SqlBridgeTruncate() :
 {
     <TRUNCATE> { s = span(); } <TABLE> name = CompoundIdentifier()
     {
-        return new SqlDelete(s.end(this), name, null, null, null);
+        return new SqlTruncateTable(s.end(this), name);
     }
 }
 
 // ---------------------------------------------------------------- statement sets
 
 /**
- * Parses Flink's EXECUTE STATEMENT SET BEGIN insert; [insert;]* END.
+ * Parses Flink's EXECUTE STATEMENT SET BEGIN insert; [insert;]* END, and the
+ * SQL client's BEGIN STATEMENT SET; insert; [insert;]* END, as one statement.
  */
 SqlNode SqlBridgeStatementSet() :
 {
@@ -689,7 +690,37 @@ SqlNode SqlBridgeStatementSet() :
     SqlNode insert;
 }
 {
-    <EXECUTE> { s = span(); } <STATEMENT> <SET> <BEGIN>
+    (
+        <EXECUTE> { s = span(); } <STATEMENT> <SET> <BEGIN>
+    |
+        <BEGIN> { s = span(); } <STATEMENT> <SET> <SEMICOLON>
+    )
+    (
+        insert = SqlInsert() <SEMICOLON> { inserts.add(insert); }
+    )+
+    <END>
+    {
+        return new SqlStatementSet(s.end(this), new SqlNodeList(inserts, s.end(this)));
+    }
+}
+
+/**
+ * Parses the statement set of EXPLAIN: STATEMENT SET BEGIN insert; ... END,
+ * or EXECUTE STATEMENT SET BEGIN insert; ... END.
+ */
+SqlNode SqlBridgeExplainedSet() :
+{
+    final Span s;
+    final List<SqlNode> inserts = new ArrayList<SqlNode>();
+    SqlNode insert;
+}
+{
+    (
+        <EXECUTE> { s = span(); } <STATEMENT>
+    |
+        <STATEMENT> { s = span(); }
+    )
+    <SET> <BEGIN>
     (
         insert = SqlInsert() <SEMICOLON> { inserts.add(insert); }
     )+
@@ -1230,7 +1261,7 @@ SqlNode SqlBridgeExplain() :
     SqlExplainLevel detailLevel = SqlExplainLevel.EXPPLAN_ATTRIBUTES;
     SqlExplain.Depth depth = SqlExplain.Depth.PHYSICAL;
     SqlExplainFormat format = SqlExplainFormat.TEXT;
-    final SqlNode stmt;
+    SqlNode stmt;
     final List<SqlIdentifier> details = new ArrayList<SqlIdentifier>();
     SqlIdentifier detail;
 }
@@ -1258,7 +1289,13 @@ SqlNode SqlBridgeExplain() :
         ]
         <FOR>
     ]
-    stmt = SqlQueryOrDml() {
+    (
+        LOOKAHEAD(2)
+        stmt = SqlBridgeExplainedSet()
+    |
+        stmt = SqlQueryOrDml()
+    )
+    {
         if (!details.isEmpty()) {
             return new SqlExplainDetails(s.end(stmt), stmt,
                 detailLevel.symbol(SqlParserPos.ZERO),

@@ -205,12 +205,47 @@ public final class BridgeSession implements AutoCloseable {
           List<SqlNode> nodes = parseAll(sql);
           for (SqlNode node : nodes) {
             RowSet rows =
-                new StatementExecutor(state, cancel).withBackend("enumerable").execute(node, sql);
+                new StatementExecutor(state, cancel)
+                    .withBackend("enumerable")
+                    .execute(node, statementText(sql, node));
             rows.rows().enumerator().close();
           }
           return nodes.size();
         },
         timeoutMillis(null));
+  }
+
+  /**
+   * The text of the statement {@code node} of {@code script}, preceded by the blank lines and
+   * spaces that keep its positions those of the script; the whole script when its place is unknown.
+   */
+  static String statementText(String script, SqlNode node) {
+    org.apache.calcite.sql.parser.SqlParserPos pos = node.getParserPosition();
+    if (pos.getLineNum() < 1 || pos.getEndLineNum() < pos.getLineNum()) {
+      return script;
+    }
+    int start = offset(script, pos.getLineNum(), pos.getColumnNum());
+    int end = offset(script, pos.getEndLineNum(), pos.getEndColumnNum());
+    if (start < 0 || end < start || end >= script.length()) {
+      return script;
+    }
+    return "\n".repeat(pos.getLineNum() - 1)
+        + " ".repeat(pos.getColumnNum() - 1)
+        + script.substring(start, end + 1);
+  }
+
+  /** The offset in {@code text} of a 1-based line and column, or -1. */
+  private static int offset(String text, int line, int column) {
+    int i = 0;
+    for (int l = 1; l < line; l++) {
+      i = text.indexOf('\n', i);
+      if (i < 0) {
+        return -1;
+      }
+      i++;
+    }
+    int at = i + column - 1;
+    return at < text.length() ? at : -1;
   }
 
   /** The plan of a query or INSERT as {@code text}, {@code json} or {@code dot}. */

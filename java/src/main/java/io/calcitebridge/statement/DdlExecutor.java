@@ -122,6 +122,9 @@ public final class DdlExecutor {
       }
       return new MemoryTable(def);
     }
+    if (io.calcitebridge.connector.BuiltinConnectors.knows(connector)) {
+      return builtinStorage(def, create);
+    }
     if ((connector.equals("filesystem") || connector.equals("python"))
         && session.config().get(SessionConfig.EXTERNAL_ACCESS).equals("false")) {
       throw new PositionedException(
@@ -151,6 +154,7 @@ public final class DdlExecutor {
       if (factory != null) {
         known.addAll(List.of(factory.connectors().split(",")));
       }
+      known.addAll(io.calcitebridge.connector.BuiltinConnectors.NAMES);
       throw new PositionedException(
           ErrorKind.VALIDATION,
           "Unknown connector '"
@@ -164,6 +168,19 @@ public final class DdlExecutor {
     SourceStorage storage = new SourceStorage(source, ArrowMemory.allocator(), def);
     checkMetadataKeys(def, storage, create);
     return storage;
+  }
+
+  /** The storage of a connector of Flink's known in the JVM (datagen, print, kafka, ...). */
+  private TableStorage builtinStorage(TableDef def, SqlCreateTable create) {
+    Catalog.Path path = catalog().path(create.name().names);
+    String qualified =
+        path == null ? def.name() : path.catalog() + "." + path.database() + "." + def.name();
+    try {
+      return io.calcitebridge.connector.BuiltinConnectors.open(def, qualified);
+    } catch (IllegalArgumentException e) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION, e.getMessage(), create.getParserPosition());
+    }
   }
 
   private static List<ColumnDef> physicalColumns(TableDef def) {

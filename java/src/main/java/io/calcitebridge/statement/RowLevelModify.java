@@ -99,7 +99,18 @@ final class RowLevelModify {
         update ? ((SqlUpdate) statement).getCondition() : ((SqlDelete) statement).getCondition();
     BridgeTable table = table(target, verb);
     TableDef def = table.def();
-    RowLevelStorage storage = storage(table, def, update, target.getParserPosition());
+    io.calcitebridge.catalog.Catalog.Path path =
+        target instanceof SqlIdentifier id ? context.catalog().path(id.names) : null;
+    String qualified =
+        path == null ? def.name() : path.catalog() + "." + path.database() + "." + path.name();
+    RowLevelStorage storage =
+        storage(
+            table,
+            def,
+            update,
+            statement instanceof io.calcitebridge.sql.SqlTruncateTable,
+            qualified,
+            target.getParserPosition());
 
     Map<String, Assignment> sets = new LinkedHashMap<>();
     if (update) {
@@ -218,32 +229,45 @@ final class RowLevelModify {
         ErrorKind.UNSUPPORTED, verb + " needs a table name here", target.getParserPosition());
   }
 
-  /** The table's storage when it has the ability the statement needs; else a typed refusal. */
+  /**
+   * The table's storage when it has the ability the statement needs; else Flink's refusal (of a
+   * sink without {@code SupportsRowLevelUpdate}, {@code SupportsRowLevelDelete} or {@code
+   * SupportsTruncate}), naming the table {@code qualified}.
+   */
   private static RowLevelStorage storage(
-      BridgeTable table, TableDef def, boolean update, SqlParserPos pos) {
+      BridgeTable table,
+      TableDef def,
+      boolean update,
+      boolean truncate,
+      String qualified,
+      SqlParserPos pos) {
     TableStorage storage = table.storage();
     boolean able =
         storage instanceof RowLevelStorage r
             && (update ? r.supportsRowLevelUpdate() : r.supportsRowLevelDelete());
     if (!able) {
-      String ability = update ? "SupportsRowLevelUpdate" : "SupportsRowLevelDelete";
-      String python = update ? "supports_row_level_update" : "supports_row_level_delete";
-      throw new PositionedException(
-          ErrorKind.UNSUPPORTED,
-          "Table '"
-              + def.name()
-              + "' does not support "
-              + (update ? "UPDATE" : "DELETE")
-              + ": its connector '"
-              + def.connector()
-              + "' lacks the row-level "
-              + (update ? "update" : "delete")
-              + " ability ("
-              + ability
-              + ", "
-              + python
-              + "() in Python)",
-          pos);
+      String abilities = "org.apache.flink.table.connector.sink.abilities.";
+      String message =
+          truncate
+              ? "TRUNCATE TABLE statement is not supported for the table "
+                  + qualified
+                  + " since the table hasn't implemented the interface "
+                  + abilities
+                  + "SupportsTruncate."
+              : "Can't perform "
+                  + (update ? "update" : "delete")
+                  + " operation of the table "
+                  + qualified
+                  + " because the corresponding dynamic table sink has not yet implemented "
+                  + abilities
+                  + (update ? "SupportsRowLevelUpdate." : "SupportsRowLevelDelete.");
+      if (def.connector().equals("python")) {
+        message +=
+            " A Python source gains it with "
+                + (update ? "supports_row_level_update()" : "supports_row_level_delete()")
+                + " and overwrite().";
+      }
+      throw new PositionedException(ErrorKind.UNSUPPORTED, message, pos);
     }
     return (RowLevelStorage) storage;
   }

@@ -382,8 +382,9 @@ public final class StatementExecutor {
     RelNode logical = planner.toLogical(validated);
     checkStopped();
     RelNode heuristic = planner.heuristic(logical);
+    boolean lazy = ConnectorChecks.checkReads(heuristic, null, node, config.timeoutMillis());
     EnumerableRel early = arrowAggregate(planner, heuristic);
-    Translation translation = early == null ? translate(heuristic) : null;
+    Translation translation = early == null && !lazy ? translate(heuristic) : null;
     EnumerableRel physical =
         translation != null ? null : early != null ? early : planner.physical(heuristic);
     QueryPlan plan = new QueryPlan(rowType, translation, physical);
@@ -556,6 +557,14 @@ public final class StatementExecutor {
     if (node instanceof SqlExplain) {
       node = ((SqlExplain) node).getExplicandum();
     }
+    if (node instanceof io.calcitebridge.sql.SqlStatementSet set) {
+      // Flink's EXPLAIN STATEMENT SET: the plan of each INSERT, in order
+      List<String> plans = new ArrayList<>();
+      for (SqlNode insert : set.inserts()) {
+        plans.add(explain(insert, format));
+      }
+      return String.join("\n\n", plans);
+    }
     if (node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE) {
       var prepared = new RowLevelModify(context, this::rowsOf).prepare((SqlCall) node);
       QueryPlanner planner = planner(prepared.query());
@@ -661,7 +670,13 @@ public final class StatementExecutor {
           "Cannot INSERT into " + String.join(".", modify.getTable().getQualifiedName()),
           insert.getTargetTable().getParserPosition());
     }
+    ConnectorChecks.checkWrite(
+        table.storage(),
+        String.join(".", modify.getTable().getQualifiedName()),
+        table.def().name(),
+        insert.getTargetTable());
     EnumerableRel source = planner.optimize(modify.getInput());
+    ConnectorChecks.checkReads(source, null, insert.getSource(), config.timeoutMillis());
     List<Object[]> rows = new ArrayList<>();
     TableDef def = table.def();
     List<ColumnDef> scanned = def.scannedColumns();
