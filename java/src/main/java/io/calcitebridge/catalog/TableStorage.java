@@ -63,6 +63,14 @@ public interface TableStorage extends AutoCloseable {
     return scan(filters, projection);
   }
 
+  /**
+   * Whether a LIMIT above the scan is worth handing to {@link #scan(java.util.List, int[],
+   * Integer)}: the storage stops reading there (an unbounded generator must).
+   */
+  default boolean takesLimit() {
+    return false;
+  }
+
   /** This storage serving the columns of {@code def} (a statement's discovered columns added). */
   default TableStorage forDef(TableDef def) {
     return this;

@@ -119,6 +119,11 @@ public final class DataGen implements TableStorage, ConnectorRoles {
   }
 
   @Override
+  public boolean takesLimit() {
+    return true;
+  }
+
+  @Override
   public Enumerable<Object[]> scan(
       List<io.calcitebridge.expr.Expression> filters,
       int @Nullable [] projection,

@@ -51,7 +51,7 @@ public final class LimitPushDownRule extends RelRule<RuleConfig<LimitPushDownRul
     if (!(input instanceof BridgeTableScan scan)
         || scan.limit() != null
         || !(scan.bridgeTable().storage() instanceof ArrowStorage
-            || scan.bridgeTable().storage() instanceof io.calcitebridge.connector.DataGen)) {
+            || scan.bridgeTable().storage().takesLimit())) {
       return;
     }
     RelNode rebuilt = scan.withLimit((int) (fetch + offset));
