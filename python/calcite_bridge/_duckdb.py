@@ -523,7 +523,9 @@ def run(
         with _interrupt.cancelling(state.cursor.interrupt) as reading:
             try:
                 _register(state, scans)
-                relation = state.cursor.sql(sql) if not params else state.cursor.sql(sql, params=params)
+                relation = (
+                    state.cursor.sql(sql) if not params else state.cursor.sql(sql, params=params)
+                )
                 table = _fetch(relation, memory_limit, statement)
                 failed = False
             except BaseException as e:

@@ -95,7 +95,9 @@ class JPypeSession:
         elif params is None:
             handle = jvm.call(java.queryCached, sql, backend, timeout, sql=sql)
         else:  # the plan kept for the text and the values' types, the values bound into it
-            handle = jvm.call(java.queryCachedWithParameters, sql, backend, timeout, params, sql=sql)
+            handle = jvm.call(
+                java.queryCachedWithParameters, sql, backend, timeout, params, sql=sql
+            )
         if handle is None:
             if params is not None:
                 pending = (
@@ -130,6 +132,11 @@ class JPypeSession:
                 backend_sql, scans, schema, sql, self._sandbox(), deadline, limit, threads, values
             )
         return table.to_reader(), kind
+
+    def plan_cache_hits(self) -> int:
+        """How many queries ran a plan the plan cache held (with parameters: the plan kept for
+        the text and the values' types, the values bound into it)."""
+        return int(jvm.call(self._java.planCacheHits))
 
     def run_batch(self, sql: str, rows: str) -> pa.RecordBatchReader | None:
         """Runs an ``INSERT ... VALUES (?, ...)`` of one row with every row of ``rows`` as one

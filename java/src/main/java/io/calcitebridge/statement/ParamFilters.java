@@ -4,7 +4,6 @@ import io.calcitebridge.catalog.CatalogTable;
 import io.calcitebridge.catalog.FilterableStorage;
 import io.calcitebridge.expr.Call;
 import io.calcitebridge.expr.Expression;
-import io.calcitebridge.flink.Constants;
 import io.calcitebridge.pushdown.BridgeTableScan;
 import io.calcitebridge.pushdown.RexToExpression;
 import java.util.ArrayList;
@@ -16,11 +15,16 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Calc;
 import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -118,6 +122,122 @@ final class ParamFilters {
     return out;
   }
 
+  /**
+   * {@code rex} with the casts of literals between numbers, strings, dates and timestamps and the
+   * {@code +}, {@code -}, {@code *} of integer literals computed, where the value fits its type;
+   * anything else stays as it is (offered so, or left to the plan's own filter).
+   */
+  static RexNode fold(RexBuilder rexBuilder, RexNode rex) {
+    return rex.accept(
+        new RexShuttle() {
+          @Override
+          public RexNode visitCall(RexCall call) {
+            RexNode visited = super.visitCall(call);
+            if (!(visited instanceof RexCall c)) {
+              return visited;
+            }
+            RexNode folded = c.getKind() == SqlKind.CAST ? cast(rexBuilder, c) : arithmetic(rexBuilder, c);
+            return folded != null ? folded : c;
+          }
+        });
+  }
+
+  private static @Nullable RexNode cast(RexBuilder rexBuilder, RexCall cast) {
+    if (!(cast.getOperands().get(0) instanceof RexLiteral lit) || lit.isNull()) {
+      return null;
+    }
+    RelDataType to = cast.getType();
+    SqlTypeName from = lit.getType().getSqlTypeName();
+    SqlTypeName target = to.getSqlTypeName();
+    if (SqlTypeName.EXACT_TYPES.contains(from) && SqlTypeName.EXACT_TYPES.contains(target)) {
+      java.math.BigDecimal v = lit.getValueAs(java.math.BigDecimal.class);
+      if (v == null || !fits(v, to)) {
+        return null;
+      }
+      return rexBuilder.makeExactLiteral(v, to);
+    }
+    if (SqlTypeName.EXACT_TYPES.contains(from)
+        && (target == SqlTypeName.DOUBLE || target == SqlTypeName.FLOAT)) {
+      java.math.BigDecimal v = lit.getValueAs(java.math.BigDecimal.class);
+      return v == null ? null : rexBuilder.makeApproxLiteral(v, to);
+    }
+    if (SqlTypeName.CHAR_TYPES.contains(from)
+        && (target == SqlTypeName.VARCHAR
+            || target == SqlTypeName.CHAR && to.getPrecision() == lit.getType().getPrecision())) {
+      String v = lit.getValueAs(String.class);
+      return v == null ? null : rexBuilder.makeLiteral(v, to, false);
+    }
+    if ((from == SqlTypeName.DATE && target == SqlTypeName.DATE)
+        || (from == SqlTypeName.TIMESTAMP
+            && target == SqlTypeName.TIMESTAMP
+            && to.getPrecision() >= lit.getType().getPrecision())) {
+      Comparable<?> v = lit.getValue();
+      return v == null ? null : rexBuilder.makeLiteral(v, to, false);
+    }
+    return null;
+  }
+
+  private static @Nullable RexNode arithmetic(RexBuilder rexBuilder, RexCall call) {
+    SqlKind kind =
+        switch (call.getKind()) {
+          case CHECKED_PLUS -> SqlKind.PLUS;
+          case CHECKED_MINUS -> SqlKind.MINUS;
+          case CHECKED_TIMES -> SqlKind.TIMES;
+          default -> call.getKind();
+        };
+    if ((kind != SqlKind.PLUS && kind != SqlKind.MINUS && kind != SqlKind.TIMES)
+        || call.getOperands().size() != 2
+        || !SqlTypeName.INT_TYPES.contains(call.getType().getSqlTypeName())
+        || !(call.getOperands().get(0) instanceof RexLiteral a)
+        || !(call.getOperands().get(1) instanceof RexLiteral b)
+        || !SqlTypeName.INT_TYPES.contains(a.getType().getSqlTypeName())
+        || !SqlTypeName.INT_TYPES.contains(b.getType().getSqlTypeName())) {
+      return null;
+    }
+    java.math.BigDecimal x = a.getValueAs(java.math.BigDecimal.class);
+    java.math.BigDecimal y = b.getValueAs(java.math.BigDecimal.class);
+    if (x == null || y == null) {
+      return null;
+    }
+    java.math.BigDecimal v =
+        kind == SqlKind.PLUS ? x.add(y) : kind == SqlKind.MINUS ? x.subtract(y) : x.multiply(y);
+    // Past its type's range the statement fails as it runs: the plan's filter computes it.
+    return fits(v, call.getType()) ? rexBuilder.makeExactLiteral(v, call.getType()) : null;
+  }
+
+  /** Whether {@code v} is a value of the exact type {@code type}, unrounded. */
+  private static boolean fits(java.math.BigDecimal v, RelDataType type) {
+    switch (type.getSqlTypeName()) {
+      case TINYINT:
+        return v.scale() <= 0 && v.compareTo(java.math.BigDecimal.valueOf(Byte.MIN_VALUE)) >= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Byte.MAX_VALUE)) <= 0;
+      case SMALLINT:
+        return v.stripTrailingZeros().scale() <= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Short.MIN_VALUE)) >= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Short.MAX_VALUE)) <= 0;
+      case INTEGER:
+        return v.stripTrailingZeros().scale() <= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Integer.MIN_VALUE)) >= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0;
+      case BIGINT:
+        return v.stripTrailingZeros().scale() <= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Long.MIN_VALUE)) >= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) <= 0;
+      case DECIMAL:
+        {
+          java.math.BigDecimal scaled;
+          try {
+            scaled = v.setScale(type.getScale(), java.math.RoundingMode.UNNECESSARY);
+          } catch (ArithmeticException rounded) {
+            return false;
+          }
+          return scaled.precision() <= type.getPrecision();
+        }
+      default:
+        return false;
+    }
+  }
+
   /** Whether {@code rex} reads a dynamic parameter. */
   static boolean hasParameter(RexNode rex) {
     try {
@@ -155,9 +275,10 @@ final class ParamFilters {
       RexToExpression translator = new RexToExpression(scan.getRowType(), rexBuilder);
       List<Expression> offered = new ArrayList<>();
       for (RexNode conjunct : e.getValue().conjuncts()) {
+        // The values' casts and integer arithmetic computed, as planning computes them for a
+        // literal; here without generating code, which would cost more than the statement.
         RexNode bound =
-            RexUtil.expandSearch(
-                rexBuilder, null, Constants.fold(rexBuilder, conjunct.accept(binder)));
+            RexUtil.expandSearch(rexBuilder, null, fold(rexBuilder, conjunct.accept(binder)));
         for (RexNode c : RelOptUtil.conjunctions(bound)) {
           Expression x = translator.translate(c);
           if (x != null && (storage.supportsNestedFilters() || !Call.hasNested(x))) {

@@ -349,6 +349,30 @@ public final class Parameters {
   }
 
   /**
+   * Whether a placeholder of {@code node} is a LIMIT, OFFSET or FETCH count, which a plan takes as
+   * a number, not as an expression: such a query is planned with its values as literals.
+   */
+  public static boolean countsRows(SqlNode node) {
+    boolean[] found = {false};
+    node.accept(
+        new SqlShuttle() {
+          @Override
+          public @Nullable SqlNode visit(org.apache.calcite.sql.SqlCall call) {
+            if (call instanceof org.apache.calcite.sql.SqlSelect select) {
+              found[0] |=
+                  select.getFetch() instanceof SqlDynamicParam
+                      || select.getOffset() instanceof SqlDynamicParam;
+            } else if (call instanceof org.apache.calcite.sql.SqlOrderBy order) {
+              found[0] |=
+                  order.fetch instanceof SqlDynamicParam || order.offset instanceof SqlDynamicParam;
+            }
+            return super.visit(call);
+          }
+        });
+    return found[0];
+  }
+
+  /**
    * Value {@code i} as Calcite's generated code reads a dynamic parameter of {@code type} from its
    * context ({@code "?i"}): an int of days for a DATE, a long of milliseconds for a TIMESTAMP, a
    * BigDecimal, an Integer, a Long, a Double, a String, a Boolean.

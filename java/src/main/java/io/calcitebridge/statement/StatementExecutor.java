@@ -328,8 +328,13 @@ public final class StatementExecutor {
       return node;
     }
     List<RelDataType> types = dynamicTypes;
-    if (types != null && node.isA(SqlKind.QUERY)) {
+    if (types != null && node.isA(SqlKind.QUERY) && !Parameters.countsRows(node)) {
       return values.parametrize(node, types);
+    }
+    if (types != null) {
+      // Planned with the values as literals: not a plan for any values, so not cached as one.
+      dynamicTypes = null;
+      cacheKey = null;
     }
     return values.bind(node, config.timeZone().toZoneId());
   }
@@ -407,6 +412,15 @@ public final class StatementExecutor {
 
   /** Plans and runs a query. */
   public RowSet query(SqlNode node) {
+    if (dynamicTypes != null) {
+      // Its parameters are never NULL: typed NOT NULL, as the literals of their values are.
+      return io.calcitebridge.validate.BridgeSqlValidator.withNonNullParameters(
+          () -> planAndRun(node));
+    }
+    return planAndRun(node);
+  }
+
+  private RowSet planAndRun(SqlNode node) {
     QueryPlanner planner = planner(reparser());
     SqlNode validated = planner.validate(node);
     checkStopped(); // the validator and the converter cannot be stopped inside: check between

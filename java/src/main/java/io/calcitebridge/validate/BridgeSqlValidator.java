@@ -67,6 +67,39 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     this.strategy = List.copyOf(strategy);
   }
 
+  // ----- Parameters of a plan kept for any values -------------------------------------------
+
+  /**
+   * Set while a query whose values are bound as it runs is planned: its parameters are never NULL
+   * (a NULL value is bound as a literal), so each {@code ?} is typed NOT NULL, as the literal of
+   * its value is, and the statement's result types are the literal text's.
+   */
+  private static final ThreadLocal<Boolean> NON_NULL_PARAMETERS =
+      ThreadLocal.withInitial(() -> false);
+
+  /** Runs {@code plan} with the parameters of the queries it validates typed NOT NULL. */
+  public static <T> T withNonNullParameters(java.util.function.Supplier<T> plan) {
+    boolean before = NON_NULL_PARAMETERS.get();
+    NON_NULL_PARAMETERS.set(true);
+    try {
+      return plan.get();
+    } finally {
+      NON_NULL_PARAMETERS.set(before);
+    }
+  }
+
+  @Override
+  protected void inferUnknownTypes(
+      RelDataType inferredType, SqlValidatorScope scope, SqlNode node) {
+    super.inferUnknownTypes(inferredType, scope, node);
+    if (node instanceof org.apache.calcite.sql.SqlDynamicParam && NON_NULL_PARAMETERS.get()) {
+      RelDataType type = getValidatedNodeTypeIfKnown(node);
+      if (type != null && type.isNullable()) {
+        setValidatedNodeType(node, getTypeFactory().createTypeWithNullability(type, false));
+      }
+    }
+  }
+
   // ----- Field discovery ------------------------------------------------------------------
 
   private boolean discovery;
