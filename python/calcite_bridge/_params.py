@@ -98,16 +98,20 @@ def backend_values(encoded: str, order: Sequence[int]) -> list[Any]:
     return [_value(items[i]) for i in order]
 
 
+_FROM_TEXT: dict[str, Any] = {
+    "INTEGER": int,
+    "DECIMAL": decimal.Decimal,
+    "DOUBLE": float,
+    "DATE": dt.date.fromisoformat,
+    "TIMESTAMP": dt.datetime.fromisoformat,
+    "STRING": str,
+}
+
+
 def _value(item: dict[str, Any]) -> Any:
-    t, v = item["t"], item.get("v")
-    if t == "INTEGER":
-        return int(v)
-    if t == "DECIMAL":
-        return decimal.Decimal(v)
-    if t == "DOUBLE":
-        return float(v)
-    if t == "DATE":
-        return dt.date.fromisoformat(v)
-    if t == "TIMESTAMP":
-        return dt.datetime.fromisoformat(v)
-    return None if t == "NULL" else v
+    t, v = str(item["t"]), item.get("v")
+    if t == "NULL" or v is None:
+        return None
+    if t == "BOOLEAN":
+        return bool(v)
+    return _FROM_TEXT[t](str(v))

@@ -532,9 +532,9 @@ public final class BridgeSession implements AutoCloseable {
     return new StatementResult(
             cancel,
             rows.kind(),
-        ArrowTypes.toSchema(rows.rowType()).serializeAsMessage(),
-        rows.translation().backend(),
-        rows.translation().sql(),
+            ArrowTypes.toSchema(rows.rowType()).serializeAsMessage(),
+            rows.translation().backend(),
+            rows.translation().sql(),
             scans,
             scanSchemas,
             prepared)

@@ -136,7 +136,8 @@ final class ParamFilters {
             if (!(visited instanceof RexCall c)) {
               return visited;
             }
-            RexNode folded = c.getKind() == SqlKind.CAST ? cast(rexBuilder, c) : arithmetic(rexBuilder, c);
+            RexNode folded =
+                c.getKind() == SqlKind.CAST ? cast(rexBuilder, c) : arithmetic(rexBuilder, c);
             return folded != null ? folded : c;
           }
         });
@@ -209,7 +210,8 @@ final class ParamFilters {
   private static boolean fits(java.math.BigDecimal v, RelDataType type) {
     switch (type.getSqlTypeName()) {
       case TINYINT:
-        return v.scale() <= 0 && v.compareTo(java.math.BigDecimal.valueOf(Byte.MIN_VALUE)) >= 0
+        return v.scale() <= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Byte.MIN_VALUE)) >= 0
             && v.compareTo(java.math.BigDecimal.valueOf(Byte.MAX_VALUE)) <= 0;
       case SMALLINT:
         return v.stripTrailingZeros().scale() <= 0
@@ -255,9 +257,9 @@ final class ParamFilters {
   }
 
   /**
-   * The filters each table's source accepted of its conjuncts with {@code values} bound (offered
-   * as planning offers them: constants folded, ranges expanded); tables whose source accepted none
-   * are left out.
+   * The filters each table's source accepted of its conjuncts with {@code values} bound (offered as
+   * planning offers them: constants folded, ranges expanded); tables whose source accepted none are
+   * left out.
    */
   Map<CatalogTable, List<Expression>> bind(Parameters values) {
     Map<CatalogTable, List<Expression>> out = new HashMap<>();

@@ -36,7 +36,8 @@ public final class PlanCache {
   private final SessionConfig config;
   private final Supplier<Set<String>> hostBackends;
   private final LinkedHashMap<Key, Object> entries = new LinkedHashMap<>(16, 0.75f, true);
-  private final java.util.concurrent.atomic.AtomicLong hits = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong hits =
+      new java.util.concurrent.atomic.AtomicLong();
 
   /**
    * A cache of the statements planned against {@code catalog} under {@code config}, read by a

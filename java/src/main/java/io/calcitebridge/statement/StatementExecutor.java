@@ -65,11 +65,12 @@ public final class StatementExecutor {
   private @Nullable Parameters parameters;
 
   /**
-   * The types of the parameters when the statement, a query, is planned with its placeholders
-   * kept as typed dynamic parameters and its values bound as it runs; null when they are bound as
+   * The types of the parameters when the statement, a query, is planned with its placeholders kept
+   * as typed dynamic parameters and its values bound as it runs; null when they are bound as
    * literals (no parameters, a statement other than a query, a value of a type a plan cannot keep).
    */
   private @Nullable List<RelDataType> dynamicTypes;
+
   private final List<QueryPlanner> planners = new ArrayList<>();
 
   public StatementExecutor(SessionState session, AtomicBoolean cancel) {
@@ -436,8 +437,7 @@ public final class StatementExecutor {
     List<RelDataType> types = dynamicTypes;
     if (types != null) {
       RelNode planned = physical != null ? physical : heuristic;
-      plan.withParameters(
-          ParamFilters.parameterTypes(planned, types), ParamFilters.of(planned));
+      plan.withParameters(ParamFilters.parameterTypes(planned, types), ParamFilters.of(planned));
     }
     planner.release();
     cache(cacheKey, plan);

@@ -70,13 +70,13 @@ public final class DuckDbTranslator {
     SqlNode node = result.asStatement();
     org.apache.calcite.sql.util.SqlString written =
         node.toSqlString(
-                c ->
-                    c.withDialect(DuckDbDialect.INSTANCE)
-                        .withQuoteAllIdentifiers(true)
-                        .withAlwaysUseParentheses(false)
-                        .withSelectListItemsOnSeparateLines(false)
-                        .withClauseStartsLine(false)
-                        .withIndentation(0));
+            c ->
+                c.withDialect(DuckDbDialect.INSTANCE)
+                    .withQuoteAllIdentifiers(true)
+                    .withAlwaysUseParentheses(false)
+                    .withSelectListItemsOnSeparateLines(false)
+                    .withClauseStartsLine(false)
+                    .withIndentation(0));
     List<Integer> parameters = written.getDynamicParameters();
     return new Translation(
         BACKEND,

@@ -15,7 +15,8 @@ import org.apache.calcite.rel.RelNode;
  * @param parameters for each {@code ?} of {@code sql}, in the order they appear, the index of the
  *     statement's parameter whose value it takes (a plan kept for any values, bound as it runs)
  */
-public record Translation(String backend, String sql, List<RelNode> scans, List<Integer> parameters) {
+public record Translation(
+    String backend, String sql, List<RelNode> scans, List<Integer> parameters) {
   /** A translation without dynamic parameters. */
   public Translation(String backend, String sql, List<RelNode> scans) {
     this(backend, sql, scans, List.of());
