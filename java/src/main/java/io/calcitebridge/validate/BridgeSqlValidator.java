@@ -89,6 +89,29 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
   }
 
   @Override
+  public SqlNode validate(SqlNode topNode) {
+    if (NON_NULL_PARAMETERS.get()) {
+      // Each CAST(? AS t NOT NULL) types its ? before anything derives a type above it, so that
+      // no expression over it is typed nullable first.
+      topNode.accept(
+          new org.apache.calcite.sql.util.SqlShuttle() {
+            @Override
+            public @Nullable SqlNode visit(org.apache.calcite.sql.SqlCall call) {
+              if (call.getKind() == org.apache.calcite.sql.SqlKind.CAST
+                  && call.operandCount() == 2
+                  && call.operand(0) instanceof org.apache.calcite.sql.SqlDynamicParam param
+                  && call.operand(1) instanceof org.apache.calcite.sql.SqlDataTypeSpec spec
+                  && Boolean.FALSE.equals(spec.getNullable())) {
+                setValidatedNodeType(param, spec.deriveType(BridgeSqlValidator.this));
+              }
+              return super.visit(call);
+            }
+          });
+    }
+    return super.validate(topNode);
+  }
+
+  @Override
   protected void inferUnknownTypes(
       RelDataType inferredType, SqlValidatorScope scope, SqlNode node) {
     super.inferUnknownTypes(inferredType, scope, node);
