@@ -528,3 +528,11 @@ def test_a_bound_filter_reaches_a_parquet_file(env: cb.Environment, tmp_path: An
             assert got == list(range(lo, min(lo + 5, 1000))), (backend, lo)
         plan = env.explain(sql, [250, 255], backend=backend)
         assert ">=(id, 250)" in plan and "<(id, 255)" in plan, plan
+
+
+def test_a_limit_or_offset_count_is_bound_as_a_literal(penv: cb.Environment) -> None:
+    sql = "SELECT id FROM t WHERE id > ? ORDER BY id LIMIT ? OFFSET ?"
+    for backend in ("enumerable", "auto"):
+        for params, ids in (([0, 2, 0], [1, 2]), ([1, 3, 1], [3, 4, 5]), ([0, 1, 4], [5])):
+            got = [r[0] for r in penv.sql(sql, params, backend=backend).fetchall()]
+            assert got == ids, (backend, params)
