@@ -374,3 +374,165 @@ def test_a_query_with_parameters_on_spark_gives_duckdbs_rows(
 ) -> None:
     spark_env.register_arrow("t", DATA, replace=True)
     assert spark_env.sql(sql, params).fetchall() == _duckdb_rows(sql, params)
+
+
+# --- one plan for every value ---------------------------------------------------------------------
+# A query with parameters is planned once per text and types of its values; each execution binds
+# its values into that plan (Calcite's DataContext, DuckDB's prepared statement). The rows are the
+# literal text's, and a filter a source takes gets the bound value at each execution.
+
+
+def _literal(value: Any) -> str:  # noqa: PLR0911
+    """``value`` written as the SQL literal the literal text has."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int | decimal.Decimal):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value) + "E0"
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    if isinstance(value, dt.datetime):
+        return f"TIMESTAMP '{value.isoformat(sep=' ', timespec='milliseconds')}'"
+    if isinstance(value, dt.date):
+        return f"DATE '{value.isoformat()}'"
+    raise AssertionError(value)
+
+
+def _written(sql: str, params: list[Any]) -> str:
+    """``sql`` with each ``?`` replaced by its value written as a literal."""
+    parts = sql.split("?")
+    assert len(parts) == len(params) + 1
+    return parts[0] + "".join(_literal(v) + p for v, p in zip(params, parts[1:], strict=True))
+
+
+def _hits(env: cb.Environment) -> int | None:
+    """The plan cache's hits, where the transport tells them (in this process)."""
+    hits = getattr(env._session, "plan_cache_hits", None)
+    return None if hits is None else int(hits())
+
+
+# (query, a list of values for each execution): the values of one query share their types.
+REUSED: list[tuple[str, list[list[Any]]]] = [
+    ("SELECT id, s FROM t WHERE id BETWEEN ? AND ? + 1 ORDER BY id", [[k, k] for k in range(6)]),
+    ("SELECT id FROM t WHERE s = ? ORDER BY id", [["a"], ["x"], ["b"]]),
+    ("SELECT id, ? * x AS y FROM t WHERE x > ? ORDER BY id", [[k, -k] for k in range(1, 5)]),
+    (
+        "SELECT id FROM t WHERE d >= ? ORDER BY id",
+        [[dt.date(2024, m, 1)] for m in (1, 2, 3, 4)],
+    ),
+    (
+        "SELECT id FROM t WHERE ts < ? ORDER BY id",
+        [[dt.datetime(2024, m, 1, 10, 15)] for m in (1, 2, 3)],
+    ),
+    (
+        "SELECT id, amount + ? AS a FROM t WHERE amount > ? ORDER BY id",
+        [[decimal.Decimal(f"{k}.25"), decimal.Decimal(f"-{k}.50")] for k in range(1, 5)],
+    ),
+    ("SELECT id FROM t WHERE flag = ? ORDER BY id", [[True], [False], [True]]),
+    ("SELECT COUNT(*) AS n, SUM(id + ?) AS m FROM t WHERE x < ?", [[k, k * 0.5] for k in range(4)]),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("sql", "runs"), REUSED, ids=[q for q, _ in REUSED])
+def test_new_values_reuse_the_plan_and_give_the_literal_texts_rows(
+    penv: cb.Environment, transport: str, backend: str, sql: str, runs: list[list[Any]]
+) -> None:
+    if _remote_duckdb(penv, transport, backend):
+        return
+    for n, params in enumerate(runs):
+        before = _hits(penv)
+        got = penv.sql(sql, params, backend=backend)
+        if before is not None:  # the first run plans; each one after it runs that plan
+            assert _hits(penv) == before + (n > 0), (backend, params)
+        literal = penv.sql(_written(sql, params), backend=backend)
+        assert got.schema == literal.schema, params
+        assert got.fetchall() == literal.fetchall(), params
+
+
+def test_null_values_are_bound_as_literals_and_give_the_right_rows(penv: cb.Environment) -> None:
+    sql = "SELECT id FROM t WHERE s = ? OR ? IS NULL ORDER BY id"
+    for backend in ("enumerable", "auto"):
+        for params in (["a", 1], [None, 1], ["x", None], [None, None], ["it's", 2]):
+            got = penv.sql(sql, params, backend=backend).fetchall()
+            assert got == penv.sql(_written(sql, params), backend=backend).fetchall(), params
+
+
+def test_a_value_of_another_type_gets_its_own_plan(penv: cb.Environment, transport: str) -> None:
+    backends = ("enumerable", "auto") if transport == "py4j" else BACKENDS
+    for backend in backends:
+        for value in (1, 2, 2**40, 2**70, decimal.Decimal("1.5"), 1.5, 3, 2.5, "abc", True):
+            sql = "SELECT ? AS v, id FROM t WHERE id < 3 ORDER BY id"
+            got = penv.sql(sql, [value], backend=backend)
+            literal = penv.sql(_written(sql, [value]), backend=backend)
+            assert got.schema == literal.schema, (backend, value)
+            assert got.fetchall() == literal.fetchall() == [(value, 1), (value, 2)]
+
+
+def test_a_catalog_change_between_executions_plans_again(env: cb.Environment) -> None:
+    sql = "SELECT id, v FROM n WHERE id > ? ORDER BY id"
+    for backend in ("enumerable", "auto") + (("duckdb",) if _hits(env) is not None else ()):
+        env.register_arrow("n", pa.table({"id": [1, 2, 3], "v": ["a", "b", "c"]}), replace=True)
+        assert env.sql(sql, [1], backend=backend).fetchall() == [(2, "b"), (3, "c")]
+        assert env.sql(sql, [2], backend=backend).fetchall() == [(3, "c")]
+        # replaced with a table of another type of v: the plan of the old one is not reused
+        env.register_arrow("n", pa.table({"id": [1, 5], "v": [1.5, 2.5]}), replace=True)
+        before = _hits(env)
+        got = env.sql(sql, [1], backend=backend)
+        assert got.schema.field("v").type == pa.float64()
+        assert got.fetchall() == [(5, 2.5)]
+        assert before is None or _hits(env) == before
+        env.execute("CREATE TABLE n2 (a INT) WITH ('connector' = 'memory')")
+        assert env.sql(sql, [0], backend=backend).fetchall() == [(1, 1.5), (5, 2.5)]
+        env.execute("DROP TABLE n2")
+
+
+def test_a_bound_filter_still_reaches_the_source(env: cb.Environment, transport: str) -> None:
+    from tests.helpers.tables import Probe
+
+    table = pa.table({"id": pa.array(range(100), pa.int64()), "v": [i * 0.5 for i in range(100)]})
+    sql = "SELECT id, v FROM p WHERE id BETWEEN ? AND ? + 2 AND v >= 0 ORDER BY id"
+    backends = ("enumerable", "auto") if transport == "py4j" else BACKENDS
+    for backend in backends:
+        probe = Probe(table)
+        env.register_source("p", probe, replace=True)
+        for k in (10, 40, 97):
+            probe.reset()
+            got = env.sql(sql, [k, k], backend=backend).fetchall()
+            assert got == [(i, i * 0.5) for i in range(k, min(k + 3, 100))], (backend, k)
+            assert len(probe.scans) == 1
+            pushed = sorted(str(f) for f in probe.scans[0].filters)
+            # the filter planned with the statement, and the bound ones offered as it runs
+            assert pushed == sorted([">=(v, 0.0)", f">=(id, {k})", f"<=(id, {k + 2})"]), backend
+        # EXPLAIN with the values shows them pushed into the scan
+        plan = env.explain(sql, [7, 7], backend=backend)
+        assert ">=(id, 7)" in plan and "<=(id, 9)" in plan, plan
+
+
+def test_a_bound_filter_reaches_a_parquet_file(env: cb.Environment, tmp_path: Any) -> None:
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "ev.parquet"
+    pq.write_table(pa.table({"id": pa.array(range(1000), pa.int64())}), path, row_group_size=100)
+    env.execute(
+        "CREATE TABLE ev (id BIGINT) WITH ("
+        f"'connector' = 'filesystem', 'path' = '{path}', 'format' = 'parquet')"
+    )
+    sql = "SELECT id FROM ev WHERE id >= ? AND id < ? ORDER BY id"
+    for backend in ("enumerable", "auto"):
+        for lo in (0, 250, 990):
+            got = [r[0] for r in env.sql(sql, [lo, lo + 5], backend=backend).fetchall()]
+            assert got == list(range(lo, min(lo + 5, 1000))), (backend, lo)
+        plan = env.explain(sql, [250, 255], backend=backend)
+        assert ">=(id, 250)" in plan and "<(id, 255)" in plan, plan
+
+
+def test_a_limit_or_offset_count_is_bound_as_a_literal(penv: cb.Environment) -> None:
+    sql = "SELECT id FROM t WHERE id > ? ORDER BY id LIMIT ? OFFSET ?"
+    for backend in ("enumerable", "auto"):
+        for params, ids in (([0, 2, 0], [1, 2]), ([1, 3, 1], [3, 4, 5]), ([0, 1, 4], [5])):
+            got = [r[0] for r in penv.sql(sql, params, backend=backend).fetchall()]
+            assert got == ids, (backend, params)

@@ -490,12 +490,15 @@ def run(
     deadline: tuple[float, str] | None = None,
     memory_limit: int = 0,
     threads: int = 0,
+    params: list[Any] | None = None,
 ) -> pa.Table:
     """Runs ``sql`` over ``scans`` (``scan_0``, ``scan_1``, ...) in a database that reaches no
     file ``sandbox`` forbids; the rows, cast to ``schema``. ``deadline`` (seconds left, the
     message): past it DuckDB is interrupted and ``TimeoutError`` raised. ``memory_limit`` (bytes,
     0 for none) bounds DuckDB's memory and the result: past it ``ResourceError`` is raised.
-    ``threads`` (``execution.threads``; 0 for DuckDB's default) are the threads DuckDB runs on."""
+    ``threads`` (``execution.threads``; 0 for DuckDB's default) are the threads DuckDB runs on.
+    ``params`` are the values of the ``?`` of ``sql``, in order, bound by DuckDB's prepared
+    statement (a plan kept for any values), never written into the text."""
     import duckdb
 
     database = _database(sandbox, any(isinstance(s, Query) for s in scans), memory_limit, threads)
@@ -520,7 +523,10 @@ def run(
         with _interrupt.cancelling(state.cursor.interrupt) as reading:
             try:
                 _register(state, scans)
-                table = _fetch(state.cursor.sql(sql), memory_limit, statement)
+                relation = (
+                    state.cursor.sql(sql) if not params else state.cursor.sql(sql, params=params)
+                )
+                table = _fetch(relation, memory_limit, statement)
                 failed = False
             except BaseException as e:
                 if timed_out.is_set() and deadline is not None:

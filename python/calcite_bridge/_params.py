@@ -19,7 +19,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["encode_parameters"]
+__all__ = ["backend_values", "encode_parameters"]
 
 
 def encode_parameters(params: Sequence[Any] | None) -> str | None:
@@ -88,3 +88,30 @@ def _item(value: Any) -> dict[str, Any]:  # noqa: PLR0911, PLR0912
 
 def _unbindable(value: Any, why: str) -> dict[str, Any]:
     return {"t": "UNBINDABLE", "v": why}
+
+
+def backend_values(encoded: str, order: Sequence[int]) -> list[Any]:
+    """The values of ``encoded`` (as :func:`encode_parameters` made it) for a backend's prepared
+    statement: value ``order[i]`` for its ``i``-th ``?``. Only the types a plan kept for any
+    values binds come here (BOOLEAN, INTEGER, DECIMAL, DOUBLE, STRING, DATE, TIMESTAMP)."""
+    items = json.loads(encoded)
+    return [_value(items[i]) for i in order]
+
+
+_FROM_TEXT: dict[str, Any] = {
+    "INTEGER": int,
+    "DECIMAL": decimal.Decimal,
+    "DOUBLE": float,
+    "DATE": dt.date.fromisoformat,
+    "TIMESTAMP": dt.datetime.fromisoformat,
+    "STRING": str,
+}
+
+
+def _value(item: dict[str, Any]) -> Any:
+    t, v = str(item["t"]), item.get("v")
+    if t == "NULL" or v is None:
+        return None
+    if t == "BOOLEAN":
+        return bool(v)
+    return _FROM_TEXT[t](str(v))

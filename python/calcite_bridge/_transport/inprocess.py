@@ -9,7 +9,7 @@ from typing import Any
 import pyarrow as pa
 
 from .. import _cdata as cdata
-from .. import _duckdb, _interrupt, _spark
+from .. import _duckdb, _interrupt, _params, _spark
 from ..sources.sandbox import UNCONFINED, SandboxGetter
 from . import jvm
 
@@ -90,8 +90,14 @@ class JPypeSession:
     ) -> tuple[pa.RecordBatchReader, str]:
         java = self._java
         # A cached plan runs on this thread: handing it to a worker costs more than it does.
-        cached = query_only and params is None
-        handle = jvm.call(java.queryCached, sql, backend, timeout, sql=sql) if cached else None
+        if not query_only:
+            handle = None
+        elif params is None:
+            handle = jvm.call(java.queryCached, sql, backend, timeout, sql=sql)
+        else:  # the plan kept for the text and the values' types, the values bound into it
+            handle = jvm.call(
+                java.queryCachedWithParameters, sql, backend, timeout, params, sql=sql
+            )
         if handle is None:
             if params is not None:
                 pending = (
@@ -111,6 +117,8 @@ class JPypeSession:
             return _cancellable(_import_stream(handle), handle), kind
         # A backend of this process runs the query over the scans the JVM opened.
         backend = str(handle.backend())
+        order = list(handle.parameterOrder())
+        values = _params.backend_values(params, order) if order and params is not None else None
         scans, schema, backend_sql, deadline = self._scans(handle)
         if backend == "spark":
             zone = self.get_config("table.local-time-zone")
@@ -122,9 +130,14 @@ class JPypeSession:
             limit = _duckdb.memory_limit_bytes(self.get_config("execution.memory-limit"))
             threads = int(self.get_config("execution.threads"))
             table = _duckdb.run(
-                backend_sql, scans, schema, sql, self._sandbox(), deadline, limit, threads
+                backend_sql, scans, schema, sql, self._sandbox(), deadline, limit, threads, values
             )
         return table.to_reader(), kind
+
+    def plan_cache_hits(self) -> int:
+        """How many queries ran a plan the plan cache held (with parameters: the plan kept for
+        the text and the values' types, the values bound into it)."""
+        return int(jvm.call(self._java.planCacheHits))
 
     def run_batch(self, sql: str, rows: str) -> pa.RecordBatchReader | None:
         """Runs an ``INSERT ... VALUES (?, ...)`` of one row with every row of ``rows`` as one

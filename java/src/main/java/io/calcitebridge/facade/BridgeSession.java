@@ -185,6 +185,44 @@ public final class BridgeSession implements AutoCloseable {
   }
 
   /**
+   * As {@link #queryCached(String, String, String)}, with {@code parameters} (JSON, as {@link
+   * #queryWithParameters}) bound into the plan kept for the query's text and the types of the
+   * values.
+   */
+  public @Nullable StatementResult queryCachedWithParameters(
+      String sql, @Nullable String backend, @Nullable String timeout, String parameters) {
+    Parameters values = translated(() -> Parameters.fromJson(parameters));
+    long millis = timeoutMillis(timeout);
+    return translated(
+        () -> {
+          Stop cancel = new Stop();
+          Deadlines.Deadline deadline = Workers.stopAfter(cancel, millis);
+          MemoryGuard.limit(cancel, config.memoryLimitBytes());
+          RowSet rows;
+          try {
+            rows =
+                new StatementExecutor(state, cancel)
+                    .withBackend(backend)
+                    .withParameters(values)
+                    .cachedQuery(sql, true);
+          } catch (RuntimeException | Error e) {
+            deadline.cancel();
+            throw e;
+          }
+          if (rows == null) {
+            deadline.cancel();
+            return null;
+          }
+          return result(rows, cancel);
+        });
+  }
+
+  /** How many queries ran a plan the plan cache held (with parameters, one kept for any values). */
+  public long planCacheHits() {
+    return state.planCache().hits();
+  }
+
+  /**
    * Says which backends the process reading the results runs itself (comma-separated, such as
    * {@code duckdb}); Calcite's engine is always there.
    */
@@ -552,14 +590,15 @@ public final class BridgeSession implements AutoCloseable {
       throw e;
     }
     return new StatementResult(
-        cancel,
-        rows.kind(),
-        ArrowTypes.toSchema(rows.rowType()).serializeAsMessage(),
-        rows.translation().backend(),
-        rows.translation().sql(),
-        scans,
-        scanSchemas,
-        prepared);
+            cancel,
+            rows.kind(),
+            ArrowTypes.toSchema(rows.rowType()).serializeAsMessage(),
+            rows.translation().backend(),
+            rows.translation().sql(),
+            scans,
+            scanSchemas,
+            prepared)
+        .withParameterOrder(rows.translation().parameters());
   }
 
   private SqlNode parse(String sql) {

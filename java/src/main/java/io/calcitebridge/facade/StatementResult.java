@@ -28,6 +28,7 @@ public final class StatementResult implements AutoCloseable {
   private final List<@Nullable ExportedStream> scans;
   private final List<byte[]> scanSchemas;
   private final List<SourceStorage.@Nullable Prepared> prepared;
+  private int[] parameterOrder = new int[0];
 
   StatementResult(String kind, ExportedStream stream) {
     this(kind, stream, new AtomicBoolean());
@@ -102,6 +103,20 @@ public final class StatementResult implements AutoCloseable {
   /** The SQL the backend runs, or "". */
   public String backendSql() {
     return backendSql;
+  }
+
+  /**
+   * For each {@code ?} of {@link #backendSql}, in order, the index of the statement's parameter
+   * whose value the backend binds to it (its prepared statement's values); empty when the SQL has
+   * its values written in.
+   */
+  public int[] parameterOrder() {
+    return parameterOrder.clone();
+  }
+
+  StatementResult withParameterOrder(List<Integer> order) {
+    this.parameterOrder = order.stream().mapToInt(Integer::intValue).toArray();
+    return this;
   }
 
   /** How many scans the backend's SQL reads. */

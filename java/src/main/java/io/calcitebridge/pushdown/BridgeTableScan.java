@@ -241,6 +241,13 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
     return implementor.result(physType, Blocks.toBlock(rows));
   }
 
+  /**
+   * The name under which an execution's context may hold, for a table, the filters its source
+   * applies in this execution in place of the planned ones: a cached plan's filters with parameter
+   * values bound (a map from the {@link CatalogTable} to its list of {@link Expression}s).
+   */
+  public static final String BOUND_FILTERS = "calcite-bridge.boundFilters";
+
   /** Called by generated code: the table's rows, or the values of its only column. */
   public static Enumerable<?> rows(
       CatalogTable table,
@@ -250,6 +257,13 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
       @Nullable Integer limit,
       @Nullable DataContext root,
       boolean scalar) {
+    if (root != null && root.get(BOUND_FILTERS) instanceof java.util.Map<?, ?> bound) {
+      @SuppressWarnings("unchecked")
+      List<Expression> these = (List<Expression>) bound.get(table);
+      if (these != null) {
+        filters = these;
+      }
+    }
     Enumerable<Object[]> rows =
         nested != null
             ? ((ArrowStorage) table.storage()).scanPaths(filters, nested, limit)

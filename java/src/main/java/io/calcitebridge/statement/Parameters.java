@@ -214,6 +214,30 @@ public final class Parameters {
   }
 
   private SqlNode bind(SqlNode node, ZoneId zone, boolean statement) {
+    List<SqlDynamicParam> params = checked(node, statement);
+    if (params.isEmpty()) {
+      return node;
+    }
+    SqlNode[] bound = new SqlNode[params.size()];
+    for (SqlDynamicParam p : params) {
+      bound[p.getIndex()] = literal(values.get(p.getIndex()), p.getIndex() + 1, p, zone);
+    }
+    SqlNode out =
+        node.accept(
+            new SqlShuttle() {
+              @Override
+              public SqlNode visit(SqlDynamicParam param) {
+                return bound[param.getIndex()];
+              }
+            });
+    return java.util.Objects.requireNonNull(out);
+  }
+
+  /**
+   * The placeholders of {@code node}, once their count is the values' and (for a {@code statement})
+   * the statement is one that may have parameters.
+   */
+  private List<SqlDynamicParam> checked(SqlNode node, boolean statement) {
     List<SqlDynamicParam> params = placeholders(node);
     if (params.size() != values.size()) {
       SqlParserPos pos =
@@ -231,7 +255,7 @@ public final class Parameters {
           pos);
     }
     if (params.isEmpty()) {
-      return node;
+      return params;
     }
     if (statement
         && !node.isA(org.apache.calcite.sql.SqlKind.QUERY)
@@ -247,19 +271,178 @@ public final class Parameters {
               + node.getKind(),
           params.get(0).getParserPosition());
     }
-    SqlNode[] bound = new SqlNode[params.size()];
-    for (SqlDynamicParam p : params) {
-      bound[p.getIndex()] = literal(values.get(p.getIndex()), p.getIndex() + 1, p, zone);
+    return params;
+  }
+
+  /** The SQL types a value may keep as a typed dynamic parameter of a cached plan. */
+  private static final java.util.Set<SqlTypeName> DYNAMIC =
+      java.util.EnumSet.of(
+          SqlTypeName.BOOLEAN,
+          SqlTypeName.INTEGER,
+          SqlTypeName.BIGINT,
+          SqlTypeName.DECIMAL,
+          SqlTypeName.DOUBLE,
+          SqlTypeName.CHAR,
+          SqlTypeName.DATE,
+          SqlTypeName.TIMESTAMP);
+
+  /**
+   * The type of each value, the type a literal of it has (as {@link #bind} makes it), when every
+   * value can be bound at execution into a plan that keeps its placeholder as a typed dynamic
+   * parameter; null when one cannot (NULL, a value of another type, a timestamp finer than a
+   * millisecond, a non-finite double), and the statement is then planned with its values as
+   * literals.
+   */
+  public @Nullable List<RelDataType> dynamicTypes(
+      org.apache.calcite.rel.type.RelDataTypeFactory typeFactory, ZoneId zone) {
+    List<RelDataType> types = new ArrayList<>();
+    for (Object value : values) {
+      if (value == null || value instanceof Unbindable) {
+        return null;
+      }
+      SqlNode node;
+      try {
+        node = node(value, SqlParserPos.ZERO, zone);
+      } catch (IllegalArgumentException | java.time.DateTimeException e) {
+        return null; // fails at its placeholder on the literal path
+      }
+      if (!(node instanceof SqlLiteral literal)) {
+        return null;
+      }
+      RelDataType type = literal.createSqlType(typeFactory);
+      SqlTypeName name = type.getSqlTypeName();
+      if (!DYNAMIC.contains(name)
+          || (name == SqlTypeName.TIMESTAMP && type.getPrecision() > 3)
+          || (value instanceof LocalTime)) {
+        return null;
+      }
+      types.add(typeFactory.createTypeWithNullability(type, false));
+    }
+    return types;
+  }
+
+  /**
+   * {@code node} with each placeholder kept as a dynamic parameter cast to {@code types}' type (NOT
+   * NULL): {@code CAST(? AS INTEGER)}, so the statement validates, infers and plans as it would
+   * with the values as literals, and one plan serves every value of those types. The count and the
+   * kind of statement are checked as {@link #bind} checks them.
+   */
+  public SqlNode parametrize(SqlNode node, List<RelDataType> types) {
+    List<SqlDynamicParam> params = checked(node, true);
+    if (params.isEmpty()) {
+      return node;
     }
     SqlNode out =
         node.accept(
             new SqlShuttle() {
               @Override
               public SqlNode visit(SqlDynamicParam param) {
-                return bound[param.getIndex()];
+                SqlParserPos pos = param.getParserPosition();
+                SqlDataTypeSpec spec =
+                    org.apache.calcite.sql.type.SqlTypeUtil.convertTypeToSpec(
+                            types.get(param.getIndex()))
+                        .withNullable(false);
+                return cast(param, spec, pos);
               }
             });
     return java.util.Objects.requireNonNull(out);
+  }
+
+  /**
+   * Whether a placeholder of {@code node} is a LIMIT, OFFSET or FETCH count, which a plan takes as
+   * a number, not as an expression: such a query is planned with its values as literals.
+   */
+  public static boolean countsRows(SqlNode node) {
+    boolean[] found = {false};
+    node.accept(
+        new SqlShuttle() {
+          @Override
+          public @Nullable SqlNode visit(org.apache.calcite.sql.SqlCall call) {
+            if (call instanceof org.apache.calcite.sql.SqlSelect select) {
+              found[0] |=
+                  select.getFetch() instanceof SqlDynamicParam
+                      || select.getOffset() instanceof SqlDynamicParam;
+            } else if (call instanceof org.apache.calcite.sql.SqlOrderBy order) {
+              found[0] |=
+                  order.fetch instanceof SqlDynamicParam || order.offset instanceof SqlDynamicParam;
+            }
+            return super.visit(call);
+          }
+        });
+    return found[0];
+  }
+
+  /**
+   * Value {@code i} as Calcite's generated code reads a dynamic parameter of {@code type} from its
+   * context ({@code "?i"}): an int of days for a DATE, a long of milliseconds for a TIMESTAMP, a
+   * BigDecimal, an Integer, a Long, a Double, a String, a Boolean.
+   */
+  public @Nullable Object local(int i, RelDataType type) {
+    Object v = values.get(i);
+    switch (type.getSqlTypeName()) {
+      case INTEGER:
+        return ((Number) java.util.Objects.requireNonNull(v)).intValue();
+      case BIGINT:
+        return ((Number) java.util.Objects.requireNonNull(v)).longValue();
+      case DECIMAL:
+        return v instanceof BigDecimal d ? d : new BigDecimal(String.valueOf(v));
+      case DOUBLE:
+        return ((Number) java.util.Objects.requireNonNull(v)).doubleValue();
+      case DATE:
+        return (int) ((LocalDate) java.util.Objects.requireNonNull(v)).toEpochDay();
+      case TIMESTAMP:
+        {
+          LocalDateTime t = (LocalDateTime) java.util.Objects.requireNonNull(v);
+          return t.toInstant(java.time.ZoneOffset.UTC).toEpochMilli();
+        }
+      case CHAR:
+        return v instanceof Character c ? c.toString() : v;
+      default:
+        return v;
+    }
+  }
+
+  /** Value {@code i} as a literal of {@code type}, for a filter offered to a source. */
+  public org.apache.calcite.rex.RexNode rexLiteral(
+      int i, org.apache.calcite.rex.RexBuilder rexBuilder, RelDataType type) {
+    Object v = java.util.Objects.requireNonNull(values.get(i));
+    Object literal;
+    switch (type.getSqlTypeName()) {
+      case INTEGER:
+      case BIGINT:
+      case DECIMAL:
+        literal = v instanceof BigDecimal d ? d : new BigDecimal(String.valueOf(v));
+        break;
+      case DOUBLE:
+        literal = ((Number) v).doubleValue();
+        break;
+      case DATE:
+        {
+          LocalDate d = (LocalDate) v;
+          literal = new DateString(d.getYear(), d.getMonthValue(), d.getDayOfMonth());
+          break;
+        }
+      case TIMESTAMP:
+        {
+          LocalDateTime t = (LocalDateTime) v;
+          literal =
+              new TimestampString(
+                      t.getYear(),
+                      t.getMonthValue(),
+                      t.getDayOfMonth(),
+                      t.getHour(),
+                      t.getMinute(),
+                      t.getSecond())
+                  .withNanos(t.getNano());
+          break;
+        }
+      case CHAR:
+        literal = String.valueOf(v);
+        break;
+      default:
+        literal = v;
+    }
+    return rexBuilder.makeLiteral(literal, type, false);
   }
 
   private static String count(int n, String noun) {

@@ -36,6 +36,8 @@ public final class PlanCache {
   private final SessionConfig config;
   private final Supplier<Set<String>> hostBackends;
   private final LinkedHashMap<Key, Object> entries = new LinkedHashMap<>(16, 0.75f, true);
+  private final java.util.concurrent.atomic.AtomicLong hits =
+      new java.util.concurrent.atomic.AtomicLong();
 
   /**
    * A cache of the statements planned against {@code catalog} under {@code config}, read by a
@@ -88,6 +90,16 @@ public final class PlanCache {
       oldest.next();
       oldest.remove();
     }
+  }
+
+  /** Counts a query that ran a cached plan. */
+  void hit() {
+    hits.incrementAndGet();
+  }
+
+  /** How many queries ran a cached plan since the environment started. */
+  public long hits() {
+    return hits.get();
   }
 
   /** How many statements are cached. */

@@ -1,6 +1,7 @@
 package io.calcitebridge.statement;
 
 import io.calcitebridge.translate.Translation;
+import java.util.List;
 import java.util.Map;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.rel.type.RelDataType;
@@ -19,6 +20,8 @@ final class QueryPlan {
   private final @Nullable Translation translation;
   private final @Nullable EnumerableRel physical;
   private volatile @Nullable Compiled compiled;
+  private @Nullable List<RelDataType> parameterTypes;
+  private @Nullable ParamFilters paramFilters;
 
   QueryPlan(
       RelDataType rowType, @Nullable Translation translation, @Nullable EnumerableRel physical) {
@@ -39,6 +42,26 @@ final class QueryPlan {
   /** The Enumerable plan, or null when a backend runs the query. */
   @Nullable EnumerableRel physical() {
     return physical;
+  }
+
+  /**
+   * Marks the plan as one whose dynamic parameters of {@code types} are bound as it runs, with the
+   * filters on them that are offered to sources then.
+   */
+  QueryPlan withParameters(List<RelDataType> types, @Nullable ParamFilters filters) {
+    this.parameterTypes = types;
+    this.paramFilters = filters;
+    return this;
+  }
+
+  /** The types of the dynamic parameters the plan reads, or null when it has none. */
+  @Nullable List<RelDataType> parameterTypes() {
+    return parameterTypes;
+  }
+
+  /** The filters with parameters to offer to sources as the plan runs, or null. */
+  @Nullable ParamFilters paramFilters() {
+    return paramFilters;
   }
 
   @Nullable Compiled compiled() {

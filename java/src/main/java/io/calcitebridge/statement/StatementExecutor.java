@@ -63,6 +63,14 @@ public final class StatementExecutor {
   private org.apache.calcite.sql.SqlExplainLevel explainLevel =
       org.apache.calcite.sql.SqlExplainLevel.EXPPLAN_ATTRIBUTES;
   private @Nullable Parameters parameters;
+
+  /**
+   * The types of the parameters when the statement, a query, is planned with its placeholders kept
+   * as typed dynamic parameters and its values bound as it runs; null when they are bound as
+   * literals (no parameters, a statement other than a query, a value of a type a plan cannot keep).
+   */
+  private @Nullable List<RelDataType> dynamicTypes;
+
   private final List<QueryPlanner> planners = new ArrayList<>();
 
   public StatementExecutor(SessionState session, AtomicBoolean cancel) {
@@ -320,7 +328,28 @@ public final class StatementExecutor {
     if (values == null) {
       return node;
     }
+    List<RelDataType> types = dynamicTypes;
+    if (types != null && node.isA(SqlKind.QUERY) && !Parameters.countsRows(node)) {
+      return values.parametrize(node, types);
+    }
+    if (types != null) {
+      // Planned with the values as literals: not a plan for any values, so not cached as one.
+      dynamicTypes = null;
+      cacheKey = null;
+    }
     return values.bind(node, config.timeZone().toZoneId());
+  }
+
+  /**
+   * The types of the parameters for a plan kept across values, or null when the values of this
+   * execution are bound as literals: the spark backend (whose SQL is written with the values), a
+   * value of a type a dynamic parameter cannot keep, or the plan cache turned off.
+   */
+  private @Nullable List<RelDataType> dynamicTypes(Parameters values) {
+    if (values.size() == 0 || backend().equals("spark")) {
+      return null;
+    }
+    return values.dynamicTypes(context.typeFactory(), config.timeZone().toZoneId());
   }
 
   /** The SQL text the statement came from, so that field discovery can re-read it. */
@@ -362,19 +391,37 @@ public final class StatementExecutor {
    * scans here.
    */
   public @Nullable RowSet cachedQuery(String text, boolean translatedOnly) {
-    if (parameters != null) {
-      return null;
+    String purpose = "query";
+    Parameters values = parameters;
+    if (values != null) {
+      List<RelDataType> types = dynamicTypes(values);
+      if (types == null) {
+        return null;
+      }
+      // One plan per text and types of the values: CAST(? AS INTEGER) plans as an INT literal.
+      purpose = "query " + types.stream().map(RelDataType::getFullTypeString).toList();
+      dynamicTypes = types;
     }
-    cacheKey = session.planCache().key("query", text, backend());
+    cacheKey = session.planCache().key(purpose, text, backend());
     QueryPlan plan = cacheKey == null ? null : session.planCache().get(cacheKey, QueryPlan.class);
     if (plan == null || (translatedOnly && plan.translation() == null)) {
       return null;
     }
+    session.planCache().hit();
     return run(plan);
   }
 
   /** Plans and runs a query. */
   public RowSet query(SqlNode node) {
+    if (dynamicTypes != null) {
+      // Its parameters are never NULL: typed NOT NULL, as the literals of their values are.
+      return io.calcitebridge.validate.BridgeSqlValidator.withNonNullParameters(
+          () -> planAndRun(node));
+    }
+    return planAndRun(node);
+  }
+
+  private RowSet planAndRun(SqlNode node) {
     QueryPlanner planner = planner(reparser());
     SqlNode validated = planner.validate(node);
     checkStopped(); // the validator and the converter cannot be stopped inside: check between
@@ -388,6 +435,11 @@ public final class StatementExecutor {
     EnumerableRel physical =
         translation != null ? null : early != null ? early : planner.physical(heuristic);
     QueryPlan plan = new QueryPlan(rowType, translation, physical);
+    List<RelDataType> types = dynamicTypes;
+    if (types != null) {
+      RelNode planned = physical != null ? physical : heuristic;
+      plan.withParameters(ParamFilters.parameterTypes(planned, types), ParamFilters.of(planned));
+    }
     planner.release();
     cache(cacheKey, plan);
     return run(plan);
@@ -404,10 +456,15 @@ public final class StatementExecutor {
   private RowSet run(QueryPlan plan) {
     RelDataType rowType = plan.rowType();
     Translation translation = plan.translation();
+    Map<io.calcitebridge.catalog.CatalogTable, List<io.calcitebridge.expr.Expression>> bound =
+        boundFilters(plan);
     if (translation != null) {
       List<BackendScan> scans = new ArrayList<>();
       try {
         for (RelNode scan : translation.scans()) {
+          if (scan instanceof BridgeTableScan s && bound.containsKey(s.bridgeTable())) {
+            scan = s.withFilters(bound.get(s.bridgeTable()));
+          }
           scans.add(backendScan(scan));
         }
       } catch (RuntimeException e) {
@@ -428,7 +485,43 @@ public final class StatementExecutor {
       return new RowSet(
           "query", rowType, org.apache.calcite.linq4j.Linq4j.emptyEnumerable(), direct);
     }
-    return new RowSet("query", rowType, run(physical, plan));
+    return new RowSet("query", rowType, run(physical, plan, bound));
+  }
+
+  /**
+   * The filters with this execution's values bound that the sources of {@code plan} accepted, by
+   * table (empty for a plan without parameters).
+   */
+  private Map<io.calcitebridge.catalog.CatalogTable, List<io.calcitebridge.expr.Expression>>
+      boundFilters(QueryPlan plan) {
+    ParamFilters filters = plan.paramFilters();
+    Parameters values = parameters;
+    if (filters == null || values == null || plan.parameterTypes() == null) {
+      return Map.of();
+    }
+    return filters.bind(values);
+  }
+
+  /** This execution's values as the generated code of {@code plan} reads them: "?0", "?1", ... */
+  private Map<String, Object> contextValues(
+      @Nullable QueryPlan plan,
+      Map<io.calcitebridge.catalog.CatalogTable, List<io.calcitebridge.expr.Expression>> bound) {
+    Parameters values = parameters;
+    List<RelDataType> types = plan == null ? null : plan.parameterTypes();
+    if (values == null || types == null) {
+      return Map.of();
+    }
+    Map<String, Object> out = new java.util.HashMap<>();
+    for (int i = 0; i < types.size(); i++) {
+      Object v = values.local(i, types.get(i));
+      if (v != null) {
+        out.put("?" + i, v);
+      }
+    }
+    if (!bound.isEmpty()) {
+      out.put(ParamFilters.CONTEXT_KEY, bound);
+    }
+    return out;
   }
 
   /** A planner for this statement; {@link #discovered} asks each one made. */
@@ -755,7 +848,7 @@ public final class StatementExecutor {
   }
 
   private Enumerable<Object[]> run(EnumerableRel rel) {
-    return run(rel, null);
+    return run(rel, null, Map.of());
   }
 
   /**
@@ -763,7 +856,10 @@ public final class StatementExecutor {
    * compiled for {@code plan} is kept with it, for its next run.
    */
   @SuppressWarnings("unchecked")
-  private Enumerable<Object[]> run(EnumerableRel rel, @Nullable QueryPlan plan) {
+  private Enumerable<Object[]> run(
+      EnumerableRel rel,
+      @Nullable QueryPlan plan,
+      Map<io.calcitebridge.catalog.CatalogTable, List<io.calcitebridge.expr.Expression>> bound) {
     QueryPlan.Compiled code = plan == null ? null : plan.compiled();
     if (code == null) {
       Map<String, Object> parameters = new java.util.HashMap<>();
@@ -780,11 +876,17 @@ public final class StatementExecutor {
         plan.setCompiled(code);
       }
     }
+    Map<String, Object> values = contextValues(plan, bound);
+    Map<String, Object> stashed = code.parameters();
+    if (!values.isEmpty()) {
+      stashed = new java.util.HashMap<>(stashed);
+      stashed.putAll(values);
+    }
     ExecContext dc =
         new ExecContext(
             context.catalog().rootSchema().plus(),
             context.typeFactory(),
-            code.parameters(),
+            stashed,
             config.timeZone(),
             cancelFlag);
     Enumerable<Object> rows;

@@ -48,6 +48,7 @@ public final class DuckDbTranslator {
   public static Translation translate(RelNode plan) {
     RelNode reduced = removeConstantSortKeys(reduceAverages(plan));
     RelNode rewritten = DuckDbRewrites.rewrite(DuckDbAggregates.rewrite(reduced));
+    rewritten = castParameters(rewritten);
     Whitelist.check(rewritten);
     Converter converter = new Converter();
     SqlImplementor.Result result;
@@ -67,17 +68,75 @@ public final class DuckDbTranslator {
       throw new Refusal(BACKEND, "a field of an expression that is not a column");
     }
     SqlNode node = result.asStatement();
-    String sql =
+    org.apache.calcite.sql.util.SqlString written =
         node.toSqlString(
-                c ->
-                    c.withDialect(DuckDbDialect.INSTANCE)
-                        .withQuoteAllIdentifiers(true)
-                        .withAlwaysUseParentheses(false)
-                        .withSelectListItemsOnSeparateLines(false)
-                        .withClauseStartsLine(false)
-                        .withIndentation(0))
-            .getSql();
-    return new Translation(BACKEND, sql, List.copyOf(converter.scans));
+            c ->
+                c.withDialect(DuckDbDialect.INSTANCE)
+                    .withQuoteAllIdentifiers(true)
+                    .withAlwaysUseParentheses(false)
+                    .withSelectListItemsOnSeparateLines(false)
+                    .withClauseStartsLine(false)
+                    .withIndentation(0));
+    List<Integer> parameters = written.getDynamicParameters();
+    return new Translation(
+        BACKEND,
+        written.getSql(),
+        List.copyOf(converter.scans),
+        parameters == null ? List.of() : List.copyOf(parameters));
+  }
+
+  /**
+   * {@code plan} with each dynamic parameter of a plan kept for any values in an explicit cast to
+   * its type, so that DuckDB's prepared statement types its {@code ?} as the plan does rather than
+   * from where it stands.
+   */
+  static RelNode castParameters(RelNode plan) {
+    org.apache.calcite.rex.RexBuilder rexBuilder = plan.getCluster().getRexBuilder();
+    org.apache.calcite.rex.RexShuttle cast =
+        new org.apache.calcite.rex.RexShuttle() {
+          @Override
+          public org.apache.calcite.rex.RexNode visitCall(org.apache.calcite.rex.RexCall call) {
+            // CAST(? AS CHAR(n)) of a string of n characters: DuckDB has no CHAR(n); a VARCHAR is
+            // the same value.
+            if (call.getKind() == SqlKind.CAST
+                && call.getOperands().get(0) instanceof org.apache.calcite.rex.RexDynamicParam p
+                && call.getType().getSqlTypeName() == SqlTypeName.CHAR) {
+              return rexBuilder.makeAbstractCast(
+                  plan.getCluster()
+                      .getTypeFactory()
+                      .createTypeWithNullability(
+                          plan.getCluster()
+                              .getTypeFactory()
+                              .createTypeWithCharsetAndCollation(
+                                  plan.getCluster()
+                                      .getTypeFactory()
+                                      .createSqlType(SqlTypeName.VARCHAR),
+                                  java.util.Objects.requireNonNull(call.getType().getCharset()),
+                                  java.util.Objects.requireNonNull(call.getType().getCollation())),
+                          call.getType().isNullable()),
+                  p,
+                  false);
+            }
+            return super.visitCall(call);
+          }
+
+          @Override
+          public org.apache.calcite.rex.RexNode visitDynamicParam(
+              org.apache.calcite.rex.RexDynamicParam param) {
+            // A string needs none (DuckDB has no CHAR(n) to cast to; its value is a string).
+            if (param.getType().getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR) {
+              return param;
+            }
+            return rexBuilder.makeAbstractCast(param.getType(), param, false);
+          }
+        };
+    return plan.accept(
+        new org.apache.calcite.rel.RelHomogeneousShuttle() {
+          @Override
+          public RelNode visit(RelNode other) {
+            return super.visit(other).accept(cast);
+          }
+        });
   }
 
   /** Calcite's rule that rewrites AVG as SUM / COUNT, for AVG alone. */

@@ -67,6 +67,62 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
     this.strategy = List.copyOf(strategy);
   }
 
+  // ----- Parameters of a plan kept for any values -------------------------------------------
+
+  /**
+   * Set while a query whose values are bound as it runs is planned: its parameters are never NULL
+   * (a NULL value is bound as a literal), so each {@code ?} is typed NOT NULL, as the literal of
+   * its value is, and the statement's result types are the literal text's.
+   */
+  private static final ThreadLocal<Boolean> NON_NULL_PARAMETERS =
+      ThreadLocal.withInitial(() -> false);
+
+  /** Runs {@code plan} with the parameters of the queries it validates typed NOT NULL. */
+  public static <T> T withNonNullParameters(java.util.function.Supplier<T> plan) {
+    boolean before = NON_NULL_PARAMETERS.get();
+    NON_NULL_PARAMETERS.set(true);
+    try {
+      return plan.get();
+    } finally {
+      NON_NULL_PARAMETERS.set(before);
+    }
+  }
+
+  @Override
+  public SqlNode validate(SqlNode topNode) {
+    if (NON_NULL_PARAMETERS.get()) {
+      // Each CAST(? AS t NOT NULL) types its ? before anything derives a type above it, so that
+      // no expression over it is typed nullable first.
+      topNode.accept(
+          new org.apache.calcite.sql.util.SqlShuttle() {
+            @Override
+            public @Nullable SqlNode visit(org.apache.calcite.sql.SqlCall call) {
+              if (call.getKind() == org.apache.calcite.sql.SqlKind.CAST
+                  && call.operandCount() == 2
+                  && call.operand(0) instanceof org.apache.calcite.sql.SqlDynamicParam param
+                  && call.operand(1) instanceof org.apache.calcite.sql.SqlDataTypeSpec spec
+                  && Boolean.FALSE.equals(spec.getNullable())) {
+                setValidatedNodeType(param, spec.deriveType(BridgeSqlValidator.this));
+              }
+              return super.visit(call);
+            }
+          });
+    }
+    return super.validate(topNode);
+  }
+
+  @Override
+  protected void inferUnknownTypes(
+      RelDataType inferredType, SqlValidatorScope scope, SqlNode node) {
+    super.inferUnknownTypes(inferredType, scope, node);
+    if (node instanceof org.apache.calcite.sql.SqlDynamicParam && NON_NULL_PARAMETERS.get()) {
+      RelDataType type = getValidatedNodeTypeIfKnown(node);
+      if (type != null && type.isNullable()) {
+        setValidatedNodeType(node, getTypeFactory().createTypeWithNullability(type, false));
+      }
+    }
+  }
+
   // ----- Field discovery ------------------------------------------------------------------
 
   private boolean discovery;

@@ -1,0 +1,306 @@
+package io.calcitebridge.statement;
+
+import io.calcitebridge.catalog.CatalogTable;
+import io.calcitebridge.catalog.FilterableStorage;
+import io.calcitebridge.expr.Call;
+import io.calcitebridge.expr.Expression;
+import io.calcitebridge.pushdown.BridgeTableScan;
+import io.calcitebridge.pushdown.RexToExpression;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The filters of a plan with dynamic parameters that a source could apply once the values are
+ * known: the conjuncts with a parameter of a filter right above a scan whose source takes filters.
+ * Planning cannot offer them (the value is not there yet), so each execution binds the values and
+ * offers them then ({@link #bind}): the source applies what it accepts (Parquet row groups skipped,
+ * partitions pruned, an Arrow table filtered) and the plan's own filter, which stays, checks the
+ * rest. A table scanned more than once in a plan gets none: which scan a filter belongs to would be
+ * ambiguous, and the plan's filter alone is still right.
+ */
+final class ParamFilters {
+  /** The name under which an execution's context holds the filters bound for each table. */
+  static final String CONTEXT_KEY = BridgeTableScan.BOUND_FILTERS;
+
+  /** A scan's conjuncts with parameters, over the scan's row type. */
+  private record Offer(BridgeTableScan scan, List<RexNode> conjuncts) {}
+
+  private final Map<CatalogTable, Offer> offers;
+
+  private ParamFilters(Map<CatalogTable, Offer> offers) {
+    this.offers = offers;
+  }
+
+  /** The offers of {@code plan}, or null when it has none. */
+  static @Nullable ParamFilters of(RelNode plan) {
+    Map<CatalogTable, Offer> found = new IdentityHashMap<>();
+    Map<CatalogTable, Integer> scans = new IdentityHashMap<>();
+    collect(plan, found, scans);
+    scans.forEach(
+        (table, n) -> {
+          if (n > 1) {
+            found.remove(table);
+          }
+        });
+    return found.isEmpty() ? null : new ParamFilters(found);
+  }
+
+  private static void collect(
+      RelNode rel, Map<CatalogTable, Offer> found, Map<CatalogTable, Integer> scans) {
+    if (rel instanceof BridgeTableScan scan) {
+      scans.merge(scan.bridgeTable(), 1, Integer::sum);
+    }
+    RexNode condition = null;
+    if (rel instanceof Filter filter) {
+      condition = filter.getCondition();
+    } else if (rel instanceof Calc calc && calc.getProgram().getCondition() != null) {
+      condition =
+          calc.getProgram()
+              .expandLocalRef(java.util.Objects.requireNonNull(calc.getProgram().getCondition()));
+    }
+    if (condition != null
+        && rel.getInput(0) instanceof BridgeTableScan scan
+        && scan.bridgeTable().storage() instanceof FilterableStorage storage
+        && storage.supportsFilterPushDown()) {
+      List<RexNode> withParams = new ArrayList<>();
+      for (RexNode c : RelOptUtil.conjunctions(condition)) {
+        if (hasParameter(c)) {
+          withParams.add(c);
+        }
+      }
+      if (!withParams.isEmpty()) {
+        found.put(scan.bridgeTable(), new Offer(scan, withParams));
+      }
+    }
+    for (RelNode input : rel.getInputs()) {
+      collect(input, found, scans);
+    }
+  }
+
+  /**
+   * The type each dynamic parameter of {@code plan} has there (the validator may type a {@code ?}
+   * from where it stands, inside the cast to its value's type), else its value's type from {@code
+   * types}: generated code reads each value as its parameter's type.
+   */
+  static List<org.apache.calcite.rel.type.RelDataType> parameterTypes(
+      RelNode plan, List<org.apache.calcite.rel.type.RelDataType> types) {
+    List<org.apache.calcite.rel.type.RelDataType> out = new ArrayList<>(types);
+    new org.apache.calcite.rel.RelVisitor() {
+      @Override
+      public void visit(RelNode node, int ordinal, @Nullable RelNode parent) {
+        node.accept(
+            new RexShuttle() {
+              @Override
+              public RexNode visitDynamicParam(RexDynamicParam param) {
+                if (param.getIndex() < out.size()) {
+                  out.set(param.getIndex(), param.getType());
+                }
+                return param;
+              }
+            });
+        super.visit(node, ordinal, parent);
+      }
+    }.go(plan);
+    return out;
+  }
+
+  /**
+   * {@code rex} with the casts of literals between numbers, strings, dates and timestamps and the
+   * {@code +}, {@code -}, {@code *} of integer literals computed, where the value fits its type;
+   * anything else stays as it is (offered so, or left to the plan's own filter).
+   */
+  static RexNode fold(RexBuilder rexBuilder, RexNode rex) {
+    return rex.accept(
+        new RexShuttle() {
+          @Override
+          public RexNode visitCall(RexCall call) {
+            RexNode visited = super.visitCall(call);
+            if (!(visited instanceof RexCall c)) {
+              return visited;
+            }
+            RexNode folded =
+                c.getKind() == SqlKind.CAST ? cast(rexBuilder, c) : arithmetic(rexBuilder, c);
+            return folded != null ? folded : c;
+          }
+        });
+  }
+
+  private static @Nullable RexNode cast(RexBuilder rexBuilder, RexCall cast) {
+    if (!(cast.getOperands().get(0) instanceof RexLiteral lit) || lit.isNull()) {
+      return null;
+    }
+    RelDataType to = cast.getType();
+    SqlTypeName from = lit.getType().getSqlTypeName();
+    SqlTypeName target = to.getSqlTypeName();
+    if (SqlTypeName.EXACT_TYPES.contains(from) && SqlTypeName.EXACT_TYPES.contains(target)) {
+      java.math.BigDecimal v = lit.getValueAs(java.math.BigDecimal.class);
+      if (v == null || !fits(v, to)) {
+        return null;
+      }
+      return rexBuilder.makeExactLiteral(v, to);
+    }
+    if (SqlTypeName.EXACT_TYPES.contains(from)
+        && (target == SqlTypeName.DOUBLE || target == SqlTypeName.FLOAT)) {
+      java.math.BigDecimal v = lit.getValueAs(java.math.BigDecimal.class);
+      return v == null ? null : rexBuilder.makeApproxLiteral(v, to);
+    }
+    if (SqlTypeName.CHAR_TYPES.contains(from)
+        && (target == SqlTypeName.VARCHAR
+            || target == SqlTypeName.CHAR && to.getPrecision() == lit.getType().getPrecision())) {
+      String v = lit.getValueAs(String.class);
+      return v == null ? null : rexBuilder.makeLiteral(v, to, false);
+    }
+    if ((from == SqlTypeName.DATE && target == SqlTypeName.DATE)
+        || (from == SqlTypeName.TIMESTAMP
+            && target == SqlTypeName.TIMESTAMP
+            && to.getPrecision() >= lit.getType().getPrecision())) {
+      Comparable<?> v = lit.getValue();
+      return v == null ? null : rexBuilder.makeLiteral(v, to, false);
+    }
+    return null;
+  }
+
+  private static @Nullable RexNode arithmetic(RexBuilder rexBuilder, RexCall call) {
+    SqlKind kind =
+        switch (call.getKind()) {
+          case CHECKED_PLUS -> SqlKind.PLUS;
+          case CHECKED_MINUS -> SqlKind.MINUS;
+          case CHECKED_TIMES -> SqlKind.TIMES;
+          default -> call.getKind();
+        };
+    if ((kind != SqlKind.PLUS && kind != SqlKind.MINUS && kind != SqlKind.TIMES)
+        || call.getOperands().size() != 2
+        || !SqlTypeName.INT_TYPES.contains(call.getType().getSqlTypeName())
+        || !(call.getOperands().get(0) instanceof RexLiteral a)
+        || !(call.getOperands().get(1) instanceof RexLiteral b)
+        || !SqlTypeName.INT_TYPES.contains(a.getType().getSqlTypeName())
+        || !SqlTypeName.INT_TYPES.contains(b.getType().getSqlTypeName())) {
+      return null;
+    }
+    java.math.BigDecimal x = a.getValueAs(java.math.BigDecimal.class);
+    java.math.BigDecimal y = b.getValueAs(java.math.BigDecimal.class);
+    if (x == null || y == null) {
+      return null;
+    }
+    java.math.BigDecimal v =
+        kind == SqlKind.PLUS ? x.add(y) : kind == SqlKind.MINUS ? x.subtract(y) : x.multiply(y);
+    // Past its type's range the statement fails as it runs: the plan's filter computes it.
+    return fits(v, call.getType()) ? rexBuilder.makeExactLiteral(v, call.getType()) : null;
+  }
+
+  /** Whether {@code v} is a value of the exact type {@code type}, unrounded. */
+  private static boolean fits(java.math.BigDecimal v, RelDataType type) {
+    switch (type.getSqlTypeName()) {
+      case TINYINT:
+        return v.scale() <= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Byte.MIN_VALUE)) >= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Byte.MAX_VALUE)) <= 0;
+      case SMALLINT:
+        return v.stripTrailingZeros().scale() <= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Short.MIN_VALUE)) >= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Short.MAX_VALUE)) <= 0;
+      case INTEGER:
+        return v.stripTrailingZeros().scale() <= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Integer.MIN_VALUE)) >= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0;
+      case BIGINT:
+        return v.stripTrailingZeros().scale() <= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Long.MIN_VALUE)) >= 0
+            && v.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) <= 0;
+      case DECIMAL:
+        {
+          java.math.BigDecimal scaled;
+          try {
+            scaled = v.setScale(type.getScale(), java.math.RoundingMode.UNNECESSARY);
+          } catch (ArithmeticException rounded) {
+            return false;
+          }
+          return scaled.precision() <= type.getPrecision();
+        }
+      default:
+        return false;
+    }
+  }
+
+  /** Whether {@code rex} reads a dynamic parameter. */
+  static boolean hasParameter(RexNode rex) {
+    try {
+      rex.accept(
+          new org.apache.calcite.rex.RexVisitorImpl<Void>(true) {
+            @Override
+            public Void visitDynamicParam(RexDynamicParam param) {
+              throw org.apache.calcite.util.Util.FoundOne.NULL;
+            }
+          });
+      return false;
+    } catch (org.apache.calcite.util.Util.FoundOne found) {
+      return true;
+    }
+  }
+
+  /**
+   * The filters each table's source accepted of its conjuncts with {@code values} bound (offered as
+   * planning offers them: constants folded, ranges expanded); tables whose source accepted none are
+   * left out.
+   */
+  Map<CatalogTable, List<Expression>> bind(Parameters values) {
+    Map<CatalogTable, List<Expression>> out = new HashMap<>();
+    for (Map.Entry<CatalogTable, Offer> e : offers.entrySet()) {
+      BridgeTableScan scan = e.getValue().scan();
+      FilterableStorage storage = (FilterableStorage) scan.bridgeTable().storage();
+      RexBuilder rexBuilder = scan.getCluster().getRexBuilder();
+      RexShuttle binder =
+          new RexShuttle() {
+            @Override
+            public RexNode visitDynamicParam(RexDynamicParam param) {
+              return values.rexLiteral(param.getIndex(), rexBuilder, param.getType());
+            }
+          };
+      RexToExpression translator = new RexToExpression(scan.getRowType(), rexBuilder);
+      List<Expression> offered = new ArrayList<>();
+      for (RexNode conjunct : e.getValue().conjuncts()) {
+        // The values' casts and integer arithmetic computed, as planning computes them for a
+        // literal; here without generating code, which would cost more than the statement.
+        RexNode bound =
+            RexUtil.expandSearch(rexBuilder, null, fold(rexBuilder, conjunct.accept(binder)));
+        for (RexNode c : RelOptUtil.conjunctions(bound)) {
+          Expression x = translator.translate(c);
+          if (x != null && (storage.supportsNestedFilters() || !Call.hasNested(x))) {
+            offered.add(x);
+          }
+        }
+      }
+      if (offered.isEmpty()) {
+        continue;
+      }
+      List<Expression> accepted = new ArrayList<>(scan.filters());
+      for (int i : storage.applyFilters(offered).accepted()) {
+        if (i >= 0 && i < offered.size()) {
+          accepted.add(offered.get(i));
+        }
+      }
+      if (accepted.size() > scan.filters().size()) {
+        out.put(e.getKey(), List.copyOf(accepted));
+      }
+    }
+    return out;
+  }
+}
