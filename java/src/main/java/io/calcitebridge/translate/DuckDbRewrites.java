@@ -61,6 +61,17 @@ final class DuckDbRewrites extends RexShuttle {
   }
 
   @Override
+  public RexNode visitFieldAccess(org.apache.calcite.rex.RexFieldAccess access) {
+    RexNode visited = super.visitFieldAccess(access);
+    if (visited instanceof org.apache.calcite.rex.RexFieldAccess field
+        && field.getReferenceExpr() instanceof RexCall) {
+      RexNode extracted = DuckDbFunctions.field(rex, field);
+      return extracted != null ? extracted : visited;
+    }
+    return visited;
+  }
+
+  @Override
   public RexNode visitCall(RexCall call) {
     if (call.getOperator() instanceof DynColFunction) {
       // The operands' kinds are read off the call as planned, before its operands are rewritten.

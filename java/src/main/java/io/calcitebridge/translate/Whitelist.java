@@ -59,6 +59,8 @@ final class Whitelist {
           SqlTypeName.VARBINARY,
           SqlTypeName.ROW,
           SqlTypeName.ARRAY,
+          // Read, passed on and subscripted only ({@link #maps}).
+          SqlTypeName.MAP,
           SqlTypeName.NULL,
           SqlTypeName.SYMBOL);
 
@@ -177,10 +179,20 @@ final class Whitelist {
     checkType(rel.getRowType(), "a column");
     checkNames(rel.getRowType());
     boolean setOp =
-        rel instanceof LogicalUnion
-            || rel instanceof LogicalIntersect
-            || rel instanceof LogicalMinus
-            || rel instanceof LogicalValues;
+        rel instanceof LogicalUnion || rel instanceof LogicalIntersect || rel instanceof LogicalMinus;
+    if (!(rel instanceof BridgeTableScan
+        || rel instanceof LogicalProject
+        || rel instanceof LogicalFilter
+        || rel instanceof LogicalJoin)) {
+      for (RelDataTypeField f : rel.getRowType().getFieldList()) {
+        if (holdsMap(f.getType())) {
+          // Maps are not compared, grouped or sorted: only read, passed on and subscripted.
+          throw refuse("a MAP grouped, sorted or compared");
+        }
+      }
+    }
+    // A CHAR column of VALUES holds literals of one length (Flink types literals of different
+    // lengths VARCHAR), the same text in DuckDB; a set operation's CHAR column may pad.
     if (setOp) {
       for (RelDataTypeField f : rel.getRowType().getFieldList()) {
         // CHAR(n) pads with spaces in Calcite; DuckDB has no padded strings.
@@ -262,6 +274,36 @@ final class Whitelist {
       }
     } else if (type.getComponentType() != null) {
       checkType(type.getComponentType(), what);
+    }
+  }
+
+  /** Whether a value of {@code type} is or holds a MAP. */
+  static boolean holdsMap(RelDataType type) {
+    if (type.getSqlTypeName() == SqlTypeName.MAP) {
+      return true;
+    }
+    if (type.isStruct()) {
+      return type.getFieldList().stream().anyMatch(f -> holdsMap(f.getType()));
+    }
+    return type.getComponentType() != null && holdsMap(type.getComponentType());
+  }
+
+  /**
+   * Refuses a call that takes or gives a MAP but a subscript ({@code m['k']}, NULL for a missing
+   * key in both) or a test for NULL.
+   */
+  private static void maps(RexCall call) {
+    boolean takes = holdsMap(call.getType());
+    for (RexNode operand : call.operands) {
+      takes |= holdsMap(operand.getType());
+    }
+    SqlKind kind = call.getKind();
+    boolean subscript =
+        kind == SqlKind.ITEM
+            && call.operands.get(0).getType().getSqlTypeName() == SqlTypeName.MAP
+            && !holdsMap(call.getType());
+    if (takes && !subscript && kind != SqlKind.IS_NULL && kind != SqlKind.IS_NOT_NULL) {
+      throw refuse(Refusal.call(call) + " on a MAP");
     }
   }
 
@@ -407,6 +449,7 @@ final class Whitelist {
         return super.visitCall(call);
       }
       instant(call);
+      maps(call);
       if (kind != SqlKind.IS_NULL && kind != SqlKind.IS_NOT_NULL) {
         binary(call.getType(), "an expression");
         for (RexNode operand : call.operands) {
@@ -453,7 +496,8 @@ final class Whitelist {
           checkCast(call);
           break;
         case ITEM:
-          if (call.operands.get(0).getType().getSqlTypeName() != SqlTypeName.ARRAY) {
+          if (call.operands.get(0).getType().getSqlTypeName() != SqlTypeName.ARRAY
+              && call.operands.get(0).getType().getSqlTypeName() != SqlTypeName.MAP) {
             throw refuse("a subscript of " + call.operands.get(0).getType().getSqlTypeName());
           }
           break;
