@@ -100,6 +100,9 @@ final class DuckDbFunctions {
     if (call.getOperator() == io.calcitebridge.functions.TemporalFunctions.TIMESTAMP_TO_STRING) {
       return timestampText(rex, call);
     }
+    if (name.equals("CAST_LTZ_TO_TIMESTAMP") || name.equals("CAST_LTZ_TO_STRING")) {
+      return wallClock(rex, call);
+    }
     switch (call.getKind()) {
       case ROW:
         return row(rex, call);
@@ -470,42 +473,53 @@ final class DuckDbFunctions {
    * digits fails with DuckDB's overflow error (DuckDB's own {@code /} divides as DOUBLE).
    */
   private static @Nullable RexNode decimalDivide(RexBuilder rex, RexCall call, int scale) {
-    if (call.operands.size() < 2) {
+    if (call.operands.size() < 2 || scale != call.getType().getScale()) {
       return null;
     }
-    RelDataType type = call.getType();
+    return decimalDivide(rex, call.getType(), call.operands.get(0), call.operands.get(1));
+  }
+
+  /** {@code x / y} as a DECIMAL of {@code type}, at its scale (see above), or null. */
+  static @Nullable RexNode decimalDivide(RexBuilder rex, RelDataType type, RexNode x, RexNode y) {
     String to = DuckDbDialect.typeName(type);
-    RexNode x = call.operands.get(0);
-    RexNode y = call.operands.get(1);
     String xs = unscaled(x, "{0}");
     String ys = unscaled(y, "{1}");
-    if (to == null || xs == null || ys == null || scale != type.getScale()) {
+    int scale = type.getScale();
+    if (to == null || xs == null || ys == null || type.getSqlTypeName() != SqlTypeName.DECIMAL) {
       return null;
     }
+    // The quotient's unscaled value is X * 10^shift / Y; a negative shift multiplies Y instead.
     int shift = scale - Math.max(x.getType().getScale(), 0) + Math.max(y.getType().getScale(), 0);
-    if (shift < 0 || shift > 37 || scale > 37) {
+    if (Math.abs(shift) > 37 || scale > 37 || scale < 0) {
       return null;
     }
-    String n = "(" + xs + " * CAST(" + power(shift) + " AS HUGEINT))";
+    String n = shift > 0 ? "(" + xs + " * CAST(" + power(shift) + " AS HUGEINT))" : xs;
+    String d = shift < 0 ? "(" + ys + " * CAST(" + power(-shift) + " AS HUGEINT))" : ys;
+    // Half away from zero: DuckDB's // on integers truncates toward zero.
     String q =
-        "CASE WHEN "
+        "CASE WHEN {0} IS NULL OR {1} IS NULL THEN NULL WHEN "
             + ys
-            + " = 0 THEN error('Division by zero') ELSE ((2 * abs("
+            + " = 0 THEN error('Division by zero') ELSE (2 * "
             + n
-            + ") + abs("
-            + ys
-            + ")) // (2 * abs("
-            + ys
-            + "))) * sign("
+            + " + sign("
             + n
-            + ") * sign("
-            + ys
+            + ") * abs("
+            + d
+            + ")) // (2 * "
+            + d
             + ") END";
     String value =
         scale == 0
             ? "CAST(" + q + " AS DECIMAL(38, 0))"
-            : "CAST(" + q + " AS DECIMAL(38, 0)) * CAST('" + tenth(scale) + "' AS DECIMAL("
-                + (scale + 1) + ", " + scale + "))";
+            : "CAST("
+                + q
+                + " AS DECIMAL(38, 0)) * CAST('"
+                + tenth(scale)
+                + "' AS DECIMAL("
+                + (scale + 1)
+                + ", "
+                + scale
+                + "))";
     return template(
         rex,
         type,
@@ -636,6 +650,39 @@ final class DuckDbFunctions {
                 + p
                 + ")"),
         List.of(value));
+  }
+
+  /**
+   * A TIMESTAMP_LTZ's wall-clock time in the session zone ({@code CAST(ltz AS TIMESTAMP)}, {@code
+   * CAST(ltz AS STRING)} with its {@code p} digits of fraction, and so EXTRACT, FLOOR, ... of a
+   * TIMESTAMP_LTZ): DuckDB's cast of a TIMESTAMPTZ to TIMESTAMP, in its {@code TimeZone}, which
+   * the backend sets to {@code table.local-time-zone} for each statement. The other way (a wall
+   * clock to an instant) is refused: a time in a gap or overlap of the zone may be resolved
+   * otherwise.
+   */
+  private static @Nullable RexNode wallClock(RexBuilder rex, RexCall call) {
+    RexNode value = call.operands.get(0);
+    RelDataType type = value.getType();
+    if (type.getSqlTypeName() != SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+      return null;
+    }
+    int p = type.getPrecision();
+    if (call.getOperator().getName().equals("CAST_LTZ_TO_TIMESTAMP")) {
+      // Its result is a TIMESTAMP(3): a finer instant would keep digits the reference cuts.
+      return p <= 3 && call.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP
+          ? template(
+              rex, call.getType(), new DuckDbTemplate("CAST", "CAST({0} AS TIMESTAMP)"), List.of(value))
+          : null;
+    }
+    if (call.operands.size() > 2 || p > 6) {
+      return null;
+    }
+    String wall = "CAST({0} AS TIMESTAMP)";
+    String text = "strftime(" + wall + ", '%Y-%m-%d %H:%M:%S')";
+    if (p > 0) {
+      text += " || '.' || substring(strftime(" + wall + ", '%f'), 1, " + p + ")";
+    }
+    return template(rex, call.getType(), new DuckDbTemplate("CAST", text), List.of(value));
   }
 
   private static @Nullable RexNode round(RexBuilder rex, RexCall call) {

@@ -78,6 +78,20 @@ final class DuckDbRewrites extends RexShuttle {
       List<RexNode> operands = visitList(call.operands, new boolean[] {false});
       return DuckDbDynCol.rewrite(rex, call, operands);
     }
+    if (call.getKind() == SqlKind.CAST
+        && call.getType().getSqlTypeName() == SqlTypeName.DECIMAL
+        && call.operands.get(0) instanceof RexCall divide
+        && divide.getOperator() == SqlStdOperatorTable.DIVIDE
+        && divide.getType().getSqlTypeName() == SqlTypeName.DECIMAL) {
+      // AVG of a DECIMAL, reduced to CAST(SUM / COUNT AS t): divided at t's scale at once, as
+      // Flink's average rounds once.
+      List<RexNode> operands = visitList(divide.operands, new boolean[] {false});
+      RexNode divided =
+          DuckDbFunctions.decimalDivide(rex, call.getType(), operands.get(0), operands.get(1));
+      if (divided != null) {
+        return divided;
+      }
+    }
     RexCall visited = (RexCall) super.visitCall(call);
     if (visited.getOperator() instanceof io.calcitebridge.functions.UserFunction) {
       return DuckDbPython.rewrite(rex, visited, visited.operands);

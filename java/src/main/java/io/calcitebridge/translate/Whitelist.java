@@ -157,10 +157,50 @@ final class Whitelist {
 
   /** Throws a {@link Refusal} for the first construct of {@code plan} off the lists. */
   static void check(RelNode plan) {
+    if (plan instanceof org.apache.calcite.rel.logical.LogicalCorrelate correlate
+        && unnest(correlate) != null) {
+      // CROSS JOIN UNNEST(t.arr) [WITH ORDINALITY]: DuckDB's UNNEST in the FROM clause, which
+      // reads the row's array as Flink does (no row for a NULL or empty array, one for a NULL
+      // element, ordinals from 1).
+      checkType(correlate.getRowType(), "a column");
+      checkNames(correlate.getRowType());
+      check(correlate.getLeft());
+      return;
+    }
     checkRel(plan);
     for (RelNode input : plan.getInputs()) {
       check(input);
     }
+  }
+
+  /**
+   * The UNNEST of {@code correlate} when it is {@code CROSS JOIN UNNEST(t.arr) [WITH
+   * ORDINALITY]} of one array column of scalar elements (the plan's correlate over an Uncollect
+   * of the left row's field), else null.
+   */
+  static org.apache.calcite.rel.core.@org.checkerframework.checker.nullness.qual.Nullable Uncollect
+      unnest(org.apache.calcite.rel.core.Correlate correlate) {
+    if (correlate.getJoinType() != JoinRelType.INNER
+        || !(correlate.getRight() instanceof org.apache.calcite.rel.core.Uncollect uncollect)
+        || !(uncollect.getInput() instanceof LogicalProject project)
+        || project.getProjects().size() != 1
+        || !(project.getInput() instanceof LogicalValues values)
+        || values.getTuples().size() != 1
+        || !(project.getProjects().get(0) instanceof RexFieldAccess field)
+        || !(field.getReferenceExpr() instanceof org.apache.calcite.rex.RexCorrelVariable variable)
+        || !variable.id.equals(correlate.getCorrelationId())) {
+      return null;
+    }
+    RelDataType type = field.getType();
+    RelDataType element = type.getComponentType();
+    if (type.getSqlTypeName() != SqlTypeName.ARRAY
+        || element == null
+        || element.isStruct()
+        || holdsMap(element)
+        || element.getComponentType() != null) {
+      return null;
+    }
+    return uncollect;
   }
 
   private static void checkRel(RelNode rel) {
