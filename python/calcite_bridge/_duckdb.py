@@ -147,7 +147,7 @@ class _Database:
             connection.execute("SET enable_external_access = false")
         # The session's table.local-time-zone: the translation's casts of a TIMESTAMP_LTZ to a
         # TIMESTAMP or a string read the wall-clock time in it.
-        connection.execute(f"SET TimeZone = '{_duckdb_zone(zone)}'")
+        connection.execute(f"SET GLOBAL TimeZone = '{_duckdb_zone(zone)}'")
         connection.execute("SET lock_configuration = true")
         for name, method in (("cb_upper", str.upper), ("cb_lower", str.lower)):
             connection.create_function(

@@ -42,6 +42,13 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       in both, cast to the result's type.
  *   <li>{@code CAST} of a DOUBLE, FLOAT or DECIMAL to an integer type: truncated toward zero, NaN
  *       as 0 but to BIGINT ({@code trunc}; DuckDB's cast rounds).
+ *   <li>DECIMAL division and {@code AVG} of a DECIMAL at Flink's result scale, rounded half up,
+ *       exactly in 128-bit integers (DuckDB's {@code /} divides DECIMALs as DOUBLE).
+ *   <li>Casts of BOOLEAN ({@code TRUE}, {@code FALSE}), DECIMAL and {@code TIMESTAMP(p)} to STRING;
+ *       a TIMESTAMP_LTZ's wall-clock time ({@code CAST} to TIMESTAMP or STRING) in DuckDB's {@code
+ *       TimeZone}, which the backend sets to {@code table.local-time-zone}.
+ *   <li>{@code ROW(...)} as {@code struct_pack} with the row type's names; a field of a computed
+ *       ROW or an array element ({@code items[1].x}) as {@code struct_extract}.
  * </ul>
  */
 final class DuckDbFunctions {
@@ -560,7 +567,12 @@ final class DuckDbFunctions {
     int s = type.getScale();
     return s == 0
         ? "CAST(" + operand + " AS HUGEINT)"
-        : "CAST(CAST(" + operand + " AS DECIMAL(38, " + s + ")) * CAST(" + power(s)
+        : "CAST(CAST("
+            + operand
+            + " AS DECIMAL(38, "
+            + s
+            + ")) * CAST("
+            + power(s)
             + " AS HUGEINT) AS HUGEINT)";
   }
 
@@ -655,10 +667,9 @@ final class DuckDbFunctions {
   /**
    * A TIMESTAMP_LTZ's wall-clock time in the session zone ({@code CAST(ltz AS TIMESTAMP)}, {@code
    * CAST(ltz AS STRING)} with its {@code p} digits of fraction, and so EXTRACT, FLOOR, ... of a
-   * TIMESTAMP_LTZ): DuckDB's cast of a TIMESTAMPTZ to TIMESTAMP, in its {@code TimeZone}, which
-   * the backend sets to {@code table.local-time-zone} for each statement. The other way (a wall
-   * clock to an instant) is refused: a time in a gap or overlap of the zone may be resolved
-   * otherwise.
+   * TIMESTAMP_LTZ): DuckDB's cast of a TIMESTAMPTZ to TIMESTAMP, in its {@code TimeZone}, which the
+   * backend sets to {@code table.local-time-zone} for each statement. The other way (a wall clock
+   * to an instant) is refused: a time in a gap or overlap of the zone may be resolved otherwise.
    */
   private static @Nullable RexNode wallClock(RexBuilder rex, RexCall call) {
     RexNode value = call.operands.get(0);
@@ -667,17 +678,18 @@ final class DuckDbFunctions {
       return null;
     }
     int p = type.getPrecision();
+    // The instant as a TIMESTAMPTZ, whether the scan hands DuckDB one or a TIMESTAMP in UTC
+    // (an Arrow timestamp without a zone), then its wall-clock time in DuckDB's TimeZone.
+    String wall = "CAST(timezone('UTC', make_timestamp(epoch_us({0}))) AS TIMESTAMP)";
     if (call.getOperator().getName().equals("CAST_LTZ_TO_TIMESTAMP")) {
       // Its result is a TIMESTAMP(3): a finer instant would keep digits the reference cuts.
       return p <= 3 && call.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP
-          ? template(
-              rex, call.getType(), new DuckDbTemplate("CAST", "CAST({0} AS TIMESTAMP)"), List.of(value))
+          ? template(rex, call.getType(), new DuckDbTemplate("CAST", wall), List.of(value))
           : null;
     }
     if (call.operands.size() > 2 || p > 6) {
       return null;
     }
-    String wall = "CAST({0} AS TIMESTAMP)";
     String text = "strftime(" + wall + ", '%Y-%m-%d %H:%M:%S')";
     if (p > 0) {
       text += " || '.' || substring(strftime(" + wall + ", '%f'), 1, " + p + ")";

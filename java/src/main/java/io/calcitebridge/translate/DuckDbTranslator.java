@@ -12,9 +12,9 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
-import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.rel2sql.RelToSqlConverter;
 import org.apache.calcite.rel.rel2sql.SqlImplementor;
 import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
@@ -222,9 +222,10 @@ public final class DuckDbTranslator {
       }
       Result left = visitInput(e, 0);
       LogicalProject project = (LogicalProject) uncollect.getInput();
-      int index = ((org.apache.calcite.rex.RexFieldAccess) project.getProjects().get(0))
-          .getField()
-          .getIndex();
+      int index =
+          ((org.apache.calcite.rex.RexFieldAccess) project.getProjects().get(0))
+              .getField()
+              .getIndex();
       SqlNode array = left.qualifiedContext().field(index);
       SqlNode call =
           (uncollect.withOrdinality
@@ -234,8 +235,8 @@ public final class DuckDbTranslator {
       String alias = "unnest_" + e.getId();
       SqlNode as =
           SqlStdOperatorTable.AS.createCall(
-              SqlParserPos.ZERO, createAsFullOperands(uncollect.getRowType(), call, alias));
-      Result right = result(as, List.of(Clause.FROM), uncollect, null);
+              SqlParserPos.ZERO, createAsFullOperands(e.getRight().getRowType(), call, alias));
+      Result right = result(as, List.of(Clause.FROM), e.getRight(), null);
       SqlNode join =
           new org.apache.calcite.sql.SqlJoin(
               SqlParserPos.ZERO,

@@ -174,17 +174,46 @@ final class Whitelist {
   }
 
   /**
-   * The UNNEST of {@code correlate} when it is {@code CROSS JOIN UNNEST(t.arr) [WITH
-   * ORDINALITY]} of one array column of scalar elements (the plan's correlate over an Uncollect
-   * of the left row's field), else null.
+   * The input of {@code rel} when it is a filter {@code IS NOT NULL} of the array the UNNEST reads
+   * (planning adds it; UNNEST of a NULL array gives no row in both), else {@code rel}.
+   */
+  private static RelNode notNull(
+      RelNode rel, @org.checkerframework.checker.nullness.qual.Nullable RexNode array) {
+    if (rel instanceof LogicalFilter filter
+        && filter.getCondition().getKind() == SqlKind.IS_NOT_NULL
+        && filter.getCondition() instanceof RexCall test) {
+      RexNode tested = test.operands.get(0);
+      boolean same =
+          array == null
+              ? tested instanceof org.apache.calcite.rex.RexInputRef ref && ref.getIndex() == 0
+              : tested.equals(array);
+      if (same) {
+        return filter.getInput();
+      }
+    }
+    return rel;
+  }
+
+  /**
+   * The UNNEST of {@code correlate} when it is {@code CROSS JOIN UNNEST(t.arr) [WITH ORDINALITY]}
+   * of one array column of scalar elements (the plan's correlate over an Uncollect of the left
+   * row's field), else null.
    */
   static org.apache.calcite.rel.core.@org.checkerframework.checker.nullness.qual.Nullable Uncollect
       unnest(org.apache.calcite.rel.core.Correlate correlate) {
+    RelNode right = correlate.getRight();
+    if (right instanceof LogicalProject rename
+        && rename.getInput() instanceof org.apache.calcite.rel.core.Uncollect
+        && org.apache.calcite.rex.RexUtil.isIdentity(
+            rename.getProjects(), rename.getInput().getRowType())) {
+      right = rename.getInput(); // the columns renamed (AS u(e, o)): the correlate's names
+    }
     if (correlate.getJoinType() != JoinRelType.INNER
-        || !(correlate.getRight() instanceof org.apache.calcite.rel.core.Uncollect uncollect)
-        || !(uncollect.getInput() instanceof LogicalProject project)
+        || !(right instanceof org.apache.calcite.rel.core.Uncollect uncollect)
+        || !(notNull(uncollect.getInput(), null) instanceof LogicalProject project)
         || project.getProjects().size() != 1
-        || !(project.getInput() instanceof LogicalValues values)
+        || !(notNull(project.getInput(), project.getProjects().get(0))
+            instanceof LogicalValues values)
         || values.getTuples().size() != 1
         || !(project.getProjects().get(0) instanceof RexFieldAccess field)
         || !(field.getReferenceExpr() instanceof org.apache.calcite.rex.RexCorrelVariable variable)
@@ -219,7 +248,9 @@ final class Whitelist {
     checkType(rel.getRowType(), "a column");
     checkNames(rel.getRowType());
     boolean setOp =
-        rel instanceof LogicalUnion || rel instanceof LogicalIntersect || rel instanceof LogicalMinus;
+        rel instanceof LogicalUnion
+            || rel instanceof LogicalIntersect
+            || rel instanceof LogicalMinus;
     if (!(rel instanceof BridgeTableScan
         || rel instanceof LogicalProject
         || rel instanceof LogicalFilter
