@@ -118,7 +118,11 @@ class _Database:
     none when empty), or any file when ``roots`` is None. Its configuration is locked."""
 
     def __init__(
-        self, roots: tuple[str, ...] | None, memory_limit: int = 0, threads: int = 0
+        self,
+        roots: tuple[str, ...] | None,
+        memory_limit: int = 0,
+        threads: int = 0,
+        zone: str = "UTC",
     ) -> None:
         import duckdb
 
@@ -141,6 +145,9 @@ class _Database:
                 listed = ", ".join("'" + r.replace("'", "''") + "'" for r in roots)
                 connection.execute(f"SET allowed_directories = [{listed}]")
             connection.execute("SET enable_external_access = false")
+        # The session's table.local-time-zone: the translation's casts of a TIMESTAMP_LTZ to a
+        # TIMESTAMP or a string read the wall-clock time in it.
+        connection.execute(f"SET GLOBAL TimeZone = '{_duckdb_zone(zone)}'")
         connection.execute("SET lock_configuration = true")
         for name, method in (("cb_upper", str.upper), ("cb_lower", str.lower)):
             connection.create_function(
@@ -200,11 +207,16 @@ def _case_function(method: Any) -> Any:
 
 
 def _database(
-    sandbox: Sandbox, reads_files: bool, memory_limit: int = 0, threads: int = 0
+    sandbox: Sandbox,
+    reads_files: bool,
+    memory_limit: int = 0,
+    threads: int = 0,
+    zone: str = "UTC",
 ) -> _Database:
     """The database for a query of an environment in ``sandbox``; ``reads_files`` when the query
     hands DuckDB Parquet files to read; ``memory_limit`` the environment's, in bytes (0: none);
-    ``threads`` its ``execution.threads`` (0: DuckDB's default, the cores)."""
+    ``threads`` its ``execution.threads`` (0: DuckDB's default, the cores); ``zone`` its
+    ``table.local-time-zone``, DuckDB's ``TimeZone`` (the configuration is locked)."""
     global _generation
     roots: tuple[str, ...] | None
     if not sandbox.external_access:
@@ -217,13 +229,15 @@ def _database(
         threads = 0  # DuckDB's own default: one database for every environment left at it
     # (roots, limit), with the threads after them when not DuckDB's default
     key: tuple[Any, ...] = (roots, memory_limit, threads) if threads else (roots, memory_limit)
+    if zone != "UTC":
+        key += ("zone", zone)
     with _lock:
         database = _databases.get(key)
         if database is None:
             if len(_databases) >= 16:  # sandboxes and limits come and go: keep a few
                 _generation += 1  # no thread's cursor of it is used again
                 _databases.pop(next(k for k in _databases if any(k))).close()
-            database = _databases[key] = _Database(roots, memory_limit, threads)
+            database = _databases[key] = _Database(roots, memory_limit, threads, zone)
         return database
 
 
@@ -248,6 +262,20 @@ class _Cursor:
             self.cursor.close()
         except Exception:
             pass
+
+
+_OFFSET = re.compile(r"(?:UTC|UT|GMT)?([+-]\d{2}:\d{2}(?::\d{2})?)")
+
+
+def _duckdb_zone(zone: str) -> str:
+    """A Java zone id as DuckDB (ICU) names it: an offset ``+08:00`` (or ``UTC+08:00``) as
+    ``GMT+08:00``, ``Z`` as ``UTC``; a region id as itself."""
+    if zone == "Z":
+        return "UTC"
+    offset = _OFFSET.fullmatch(zone)
+    if offset is not None:
+        return "GMT" + offset.group(1)
+    return zone.replace("'", "''")
 
 
 _generation = 0
@@ -491,17 +519,20 @@ def run(
     memory_limit: int = 0,
     threads: int = 0,
     params: list[Any] | None = None,
+    time_zone: str = "UTC",
 ) -> pa.Table:
     """Runs ``sql`` over ``scans`` (``scan_0``, ``scan_1``, ...) in a database that reaches no
     file ``sandbox`` forbids; the rows, cast to ``schema``. ``deadline`` (seconds left, the
     message): past it DuckDB is interrupted and ``TimeoutError`` raised. ``memory_limit`` (bytes,
     0 for none) bounds DuckDB's memory and the result: past it ``ResourceError`` is raised.
-    ``threads`` (``execution.threads``; 0 for DuckDB's default) are the threads DuckDB runs on.
+    ``threads`` (``execution.threads``; 0 for DuckDB's default) are the threads DuckDB runs on;
+    ``time_zone`` (``table.local-time-zone``) is DuckDB's ``TimeZone`` for the statement.
     ``params`` are the values of the ``?`` of ``sql``, in order, bound by DuckDB's prepared
     statement (a plan kept for any values), never written into the text."""
     import duckdb
 
-    database = _database(sandbox, any(isinstance(s, Query) for s in scans), memory_limit, threads)
+    reads_files = any(isinstance(s, Query) for s in scans)
+    database = _database(sandbox, reads_files, memory_limit, threads, time_zone)
     state = _thread_cursor(database)
     _register_dyncol(database, sql)
     _register_python(database, sql)

@@ -129,8 +129,18 @@ class JPypeSession:
         else:
             limit = _duckdb.memory_limit_bytes(self.get_config("execution.memory-limit"))
             threads = int(self.get_config("execution.threads"))
+            zone = self.get_config("table.local-time-zone")
             table = _duckdb.run(
-                backend_sql, scans, schema, sql, self._sandbox(), deadline, limit, threads, values
+                backend_sql,
+                scans,
+                schema,
+                sql,
+                self._sandbox(),
+                deadline,
+                limit,
+                threads,
+                values,
+                zone,
             )
         return table.to_reader(), kind
 

@@ -42,6 +42,13 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       in both, cast to the result's type.
  *   <li>{@code CAST} of a DOUBLE, FLOAT or DECIMAL to an integer type: truncated toward zero, NaN
  *       as 0 but to BIGINT ({@code trunc}; DuckDB's cast rounds).
+ *   <li>DECIMAL division and {@code AVG} of a DECIMAL at Flink's result scale, rounded half up,
+ *       exactly in 128-bit integers (DuckDB's {@code /} divides DECIMALs as DOUBLE).
+ *   <li>Casts of BOOLEAN ({@code TRUE}, {@code FALSE}), DECIMAL and {@code TIMESTAMP(p)} to STRING;
+ *       a TIMESTAMP_LTZ's wall-clock time ({@code CAST} to TIMESTAMP or STRING) in DuckDB's {@code
+ *       TimeZone}, which the backend sets to {@code table.local-time-zone}.
+ *   <li>{@code ROW(...)} as {@code struct_pack} with the row type's names; a field of a computed
+ *       ROW or an array element ({@code items[1].x}) as {@code struct_extract}.
  * </ul>
  */
 final class DuckDbFunctions {
@@ -83,7 +90,29 @@ final class DuckDbFunctions {
     if (call.getOperator() == io.calcitebridge.functions.NumberFunctions.PARSE_INTEGER) {
       return parseInteger(rex, call);
     }
+    if (call.getOperator() == io.calcitebridge.functions.NumberFunctions.DECIMAL_DIVIDE
+        || call.getKind() == SqlKind.DIVIDE
+            && call.getType().getSqlTypeName() == SqlTypeName.DECIMAL) {
+      return decimalDivide(rex, call, call.getType().getScale());
+    }
+    if (name.equals("$AVG_DECIMAL")) {
+      return decimalAverage(rex, call);
+    }
+    if (call.getOperator() == io.calcitebridge.functions.NumberFunctions.DECIMAL_TEXT) {
+      // BigDecimal#toPlainString of a value at its type's scale: DuckDB's text of a DECIMAL.
+      return call.operands.get(0).getType().getSqlTypeName() == SqlTypeName.DECIMAL
+          ? make(rex, call, "CAST({0} AS VARCHAR)")
+          : null;
+    }
+    if (call.getOperator() == io.calcitebridge.functions.TemporalFunctions.TIMESTAMP_TO_STRING) {
+      return timestampText(rex, call);
+    }
+    if (name.equals("CAST_LTZ_TO_TIMESTAMP") || name.equals("CAST_LTZ_TO_STRING")) {
+      return wallClock(rex, call);
+    }
     switch (call.getKind()) {
+      case ROW:
+        return row(rex, call);
       case EXTRACT:
         return extract(rex, call);
       case FLOOR:
@@ -95,6 +124,13 @@ final class DuckDbFunctions {
       case MINUS:
         return shift(rex, call);
       case CAST:
+        if (call.operands.get(0).getType().getSqlTypeName() == SqlTypeName.BOOLEAN
+            && SqlTypeFamily.CHARACTER.contains(call.getType())
+            && call.getType().getSqlTypeName() == SqlTypeName.VARCHAR) {
+          // Flink writes TRUE and FALSE, DuckDB true and false.
+          return make(
+              rex, call, "CASE WHEN {0} THEN 'TRUE' WHEN NOT {0} THEN 'FALSE' ELSE NULL END");
+        }
         return truncatingCast(rex, call);
       default:
         break;
@@ -144,9 +180,16 @@ final class DuckDbFunctions {
         if (ops.size() == 3
             && strings(ops)
             && ops.get(1) instanceof RexLiteral search
-            && !search.isNull()
-            && !search.getValueAs(String.class).isEmpty()) {
-          return make(rex, call, "replace({0}, {1}, {2})");
+            && !search.isNull()) {
+          if (!search.getValueAs(String.class).isEmpty()) {
+            return make(rex, call, "replace({0}, {1}, {2})");
+          }
+          // Java puts the replacement before every character and at the end; RE2 replaces the
+          // empty match at each position the same way. A backslash would be RE2's escape.
+          if (ops.get(2) instanceof RexLiteral by
+              && (by.isNull() || !by.getValueAs(String.class).contains("\\"))) {
+            return make(rex, call, "regexp_replace({0}, '', {2}, 'g')");
+          }
         }
         return null;
       case "ROUND":
@@ -251,16 +294,19 @@ final class DuckDbFunctions {
 
   /** DuckDB's milliseconds since 1970 of {@code node} as operand {0}, or null. */
   private static @Nullable String millis(RexNode node) {
+    RexNode inner = operand(node);
     RelDataType type = node.getType();
+    if (inner != node
+        || type.getSqlTypeName() == SqlTypeName.TIMESTAMP && type.getPrecision() > 3) {
+      // A TIMESTAMP(4..6), rescaled or not: the plan the translation gets reads it without the
+      // rescaling of Calcite's engine ($TS_RESCALE), as its milliseconds rounded down.
+      return inner.getType().getPrecision() <= 6
+          ? "((epoch_us(CAST({0} AS TIMESTAMP)) - ((epoch_us(CAST({0} AS TIMESTAMP)) % 1000)"
+              + " + 1000) % 1000) // 1000)"
+          : null;
+    }
     if (type.getSqlTypeName() == SqlTypeName.DATE
         || type.getSqlTypeName() == SqlTypeName.TIMESTAMP && type.getPrecision() <= 3) {
-      RexNode inner = operand(node);
-      if (inner != node) {
-        return inner.getType().getPrecision() <= 6
-            ? "((epoch_us(CAST({0} AS TIMESTAMP)) - ((epoch_us(CAST({0} AS TIMESTAMP)) % 1000)"
-                + " + 1000) % 1000) // 1000)"
-            : null;
-      }
       // A TIMESTAMP(3) column of an Arrow table is DuckDB's TIMESTAMP_MS, which epoch_ms does not
       // take.
       return "epoch_ms(CAST({0} AS TIMESTAMP))";
@@ -355,9 +401,32 @@ final class DuckDbFunctions {
     return null;
   }
 
-  /** Java's pattern letters DATE_FORMAT may hold, as DuckDB's strftime writes them. */
+  /**
+   * Java's pattern letters DATE_FORMAT may hold, as DuckDB's strftime writes them (names of days
+   * and months in English, as Flink's formatter writes them).
+   */
   private static final Map<String, String> PATTERN =
-      Map.of("yyyy", "%Y", "MM", "%m", "dd", "%d", "HH", "%H", "mm", "%M", "ss", "%S", "SSS", "%g");
+      Map.ofEntries(
+          Map.entry("yyyy", "%Y"),
+          Map.entry("yy", "%y"),
+          Map.entry("MMMM", "%B"),
+          Map.entry("MMM", "%b"),
+          Map.entry("MM", "%m"),
+          Map.entry("M", "%-m"),
+          Map.entry("dd", "%d"),
+          Map.entry("d", "%-d"),
+          Map.entry("EEEE", "%A"),
+          Map.entry("EEE", "%a"),
+          Map.entry("HH", "%H"),
+          Map.entry("H", "%-H"),
+          Map.entry("mm", "%M"),
+          Map.entry("m", "%-M"),
+          Map.entry("ss", "%S"),
+          Map.entry("s", "%-S"),
+          Map.entry("SSS", "%g"),
+          Map.entry("SSSSSS", "%f"),
+          Map.entry("D", "%-j"),
+          Map.entry("DDD", "%j"));
 
   /**
    * {@code DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss')} with a literal pattern of the letters of {@link
@@ -401,6 +470,231 @@ final class DuckDbFunctions {
         call.getType(),
         new DuckDbTemplate("DATE_FORMAT", "strftime({0}, '" + format + "')"),
         List.of(call.operands.get(0)));
+  }
+
+  /**
+   * A DECIMAL division at {@code scale}, as Flink divides ({@code NumberFunctions#divide}): the
+   * quotient rounded half up, exactly, in DuckDB's 128-bit integers: {@code (2|X| + |Y|) // 2|Y|}
+   * of the dividend's unscaled value {@code X} shifted to the result's scale and the divisor's
+   * {@code Y}. A division by zero fails, as in Flink; a dividend whose shifted value passes 38
+   * digits fails with DuckDB's overflow error (DuckDB's own {@code /} divides as DOUBLE).
+   */
+  private static @Nullable RexNode decimalDivide(RexBuilder rex, RexCall call, int scale) {
+    if (call.operands.size() < 2 || scale != call.getType().getScale()) {
+      return null;
+    }
+    return decimalDivide(rex, call.getType(), call.operands.get(0), call.operands.get(1));
+  }
+
+  /** {@code x / y} as a DECIMAL of {@code type}, at its scale (see above), or null. */
+  static @Nullable RexNode decimalDivide(RexBuilder rex, RelDataType type, RexNode x, RexNode y) {
+    String to = DuckDbDialect.typeName(type);
+    String xs = unscaled(x, "{0}");
+    String ys = unscaled(y, "{1}");
+    int scale = type.getScale();
+    if (to == null || xs == null || ys == null || type.getSqlTypeName() != SqlTypeName.DECIMAL) {
+      return null;
+    }
+    // The quotient's unscaled value is X * 10^shift / Y; a negative shift multiplies Y instead.
+    int shift = scale - Math.max(x.getType().getScale(), 0) + Math.max(y.getType().getScale(), 0);
+    if (Math.abs(shift) > 37 || scale > 37 || scale < 0) {
+      return null;
+    }
+    String n = shift > 0 ? "(" + xs + " * CAST(" + power(shift) + " AS HUGEINT))" : xs;
+    String d = shift < 0 ? "(" + ys + " * CAST(" + power(-shift) + " AS HUGEINT))" : ys;
+    // Half away from zero: DuckDB's // on integers truncates toward zero.
+    String q =
+        "CASE WHEN {0} IS NULL OR {1} IS NULL THEN NULL WHEN "
+            + ys
+            + " = 0 THEN error('Division by zero') ELSE (2 * "
+            + n
+            + " + sign("
+            + n
+            + ") * abs("
+            + d
+            + ")) // (2 * "
+            + d
+            + ") END";
+    String value =
+        scale == 0
+            ? "CAST(" + q + " AS DECIMAL(38, 0))"
+            : "CAST("
+                + q
+                + " AS DECIMAL(38, 0)) * CAST('"
+                + tenth(scale)
+                + "' AS DECIMAL("
+                + (scale + 1)
+                + ", "
+                + scale
+                + "))";
+    return template(
+        rex,
+        type,
+        new DuckDbTemplate("DECIMAL_DIVIDE", "CAST(" + value + " AS " + to + ")"),
+        List.of(x, y));
+  }
+
+  /**
+   * {@code $AVG_DECIMAL(sum, count, scale)}: the sum of a DECIMAL column divided by the count at
+   * {@code scale}, as {@link #decimalDivide}; NULL over no rows.
+   */
+  private static @Nullable RexNode decimalAverage(RexBuilder rex, RexCall call) {
+    if (call.operands.size() != 3
+        || !(call.operands.get(2) instanceof RexLiteral digits)
+        || digits.getValueAs(Integer.class) == null) {
+      return null;
+    }
+    RexNode divided = decimalDivide(rex, call, digits.getValueAs(Integer.class));
+    if (!(divided instanceof RexCall division)) {
+      return null;
+    }
+    return template(
+        rex,
+        call.getType(),
+        new DuckDbTemplate("AVG", "CASE WHEN {1} = 0 THEN NULL ELSE {2} END"),
+        List.of(call.operands.get(0), call.operands.get(1), division));
+  }
+
+  /** The unscaled value of a DECIMAL or integer operand as a HUGEINT, or null. */
+  private static @Nullable String unscaled(RexNode node, String operand) {
+    RelDataType type = node.getType();
+    if (SqlTypeFamily.INTEGER.contains(type)) {
+      return "CAST(" + operand + " AS HUGEINT)";
+    }
+    if (type.getSqlTypeName() != SqlTypeName.DECIMAL || type.getScale() < 0) {
+      return null;
+    }
+    int s = type.getScale();
+    return s == 0
+        ? "CAST(" + operand + " AS HUGEINT)"
+        : "CAST(CAST("
+            + operand
+            + " AS DECIMAL(38, "
+            + s
+            + ")) * CAST("
+            + power(s)
+            + " AS HUGEINT) AS HUGEINT)";
+  }
+
+  private static String power(int n) {
+    return java.math.BigInteger.TEN.pow(n).toString();
+  }
+
+  /** {@code 10^-n} as text: {@code 0.001} for 3. */
+  private static String tenth(int n) {
+    return java.math.BigDecimal.ONE.movePointLeft(n).toPlainString();
+  }
+
+  /**
+   * {@code ROW(a, b)}: DuckDB's {@code struct_pack} with the row type's field names (DuckDB's
+   * {@code row} makes a struct without names). Never NULL, as Flink's constructor.
+   */
+  private static @Nullable RexNode row(RexBuilder rex, RexCall call) {
+    List<org.apache.calcite.rel.type.RelDataTypeField> fields = call.getType().getFieldList();
+    if (fields.isEmpty() || fields.size() != call.operands.size()) {
+      return null;
+    }
+    StringBuilder body = new StringBuilder("struct_pack(");
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < fields.size(); i++) {
+      String field = fields.get(i).getName();
+      if (field.indexOf('{') >= 0 || !seen.add(field.toLowerCase(Locale.ROOT))) {
+        return null; // a brace reads as an operand; DuckDB's names ignore case
+      }
+      body.append(i == 0 ? "" : ", ")
+          .append('"')
+          .append(field.replace("\"", "\"\""))
+          .append("\" := {")
+          .append(i)
+          .append('}');
+    }
+    return make(rex, call, body.append(')').toString());
+  }
+
+  /**
+   * {@code x.f} of a computed value ({@code items[1].x}, a field of a cast ROW): DuckDB's {@code
+   * struct_extract}, NULL for a NULL row as in Flink. Calcite's converter writes such a field as a
+   * column named after the expression (CALCITE-6344).
+   */
+  static @Nullable RexNode field(RexBuilder rex, org.apache.calcite.rex.RexFieldAccess access) {
+    String name = access.getField().getName();
+    if (name.indexOf('{') >= 0) {
+      return null;
+    }
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (org.apache.calcite.rel.type.RelDataTypeField f :
+        access.getReferenceExpr().getType().getFieldList()) {
+      if (!seen.add(f.getName().toLowerCase(Locale.ROOT))) {
+        return null; // DuckDB would read one of two fields whose names differ only in case
+      }
+    }
+    return template(
+        rex,
+        access.getType(),
+        new DuckDbTemplate(
+            "a field of a ROW", "struct_extract({0}, '" + name.replace("'", "''") + "')"),
+        List.of(access.getReferenceExpr()));
+  }
+
+  /**
+   * {@code CAST(ts AS STRING)} of a TIMESTAMP(p), Flink's text: {@code p} digits of fraction
+   * ({@code TemporalFunctions#TIMESTAMP_TO_STRING}), from DuckDB's nanosecond digits ({@code %n}).
+   */
+  private static @Nullable RexNode timestampText(RexBuilder rex, RexCall call) {
+    RexNode value = call.operands.get(0);
+    if (call.operands.size() != 2
+        || value.getType().getSqlTypeName() != SqlTypeName.TIMESTAMP
+        || !(call.operands.get(1) instanceof RexLiteral digits)
+        || digits.getValueAs(Integer.class) == null) {
+      return null;
+    }
+    int p = digits.getValueAs(Integer.class);
+    if (p < 1 || p > 6) {
+      return null;
+    }
+    return template(
+        rex,
+        call.getType(),
+        new DuckDbTemplate(
+            "CAST",
+            "strftime(CAST({0} AS TIMESTAMP), '%Y-%m-%d %H:%M:%S.') || substring(strftime("
+                + "CAST({0} AS TIMESTAMP), '%f'), 1, "
+                + p
+                + ")"),
+        List.of(value));
+  }
+
+  /**
+   * A TIMESTAMP_LTZ's wall-clock time in the session zone ({@code CAST(ltz AS TIMESTAMP)}, {@code
+   * CAST(ltz AS STRING)} with its {@code p} digits of fraction, and so EXTRACT, FLOOR, ... of a
+   * TIMESTAMP_LTZ): DuckDB's cast of a TIMESTAMPTZ to TIMESTAMP, in its {@code TimeZone}, which the
+   * backend sets to {@code table.local-time-zone} for each statement. The other way (a wall clock
+   * to an instant) is refused: a time in a gap or overlap of the zone may be resolved otherwise.
+   */
+  private static @Nullable RexNode wallClock(RexBuilder rex, RexCall call) {
+    RexNode value = call.operands.get(0);
+    RelDataType type = value.getType();
+    if (type.getSqlTypeName() != SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+      return null;
+    }
+    int p = type.getPrecision();
+    // The instant as a TIMESTAMPTZ, whether the scan hands DuckDB one or a TIMESTAMP in UTC
+    // (an Arrow timestamp without a zone), then its wall-clock time in DuckDB's TimeZone.
+    String wall = "CAST(timezone('UTC', make_timestamp(epoch_us({0}))) AS TIMESTAMP)";
+    if (call.getOperator().getName().equals("CAST_LTZ_TO_TIMESTAMP")) {
+      // Its result is a TIMESTAMP(3): a finer instant would keep digits the reference cuts.
+      return p <= 3 && call.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP
+          ? template(rex, call.getType(), new DuckDbTemplate("CAST", wall), List.of(value))
+          : null;
+    }
+    if (call.operands.size() > 2 || p > 6) {
+      return null;
+    }
+    String text = "strftime(" + wall + ", '%Y-%m-%d %H:%M:%S')";
+    if (p > 0) {
+      text += " || '.' || substring(strftime(" + wall + ", '%f'), 1, " + p + ")";
+    }
+    return template(rex, call.getType(), new DuckDbTemplate("CAST", text), List.of(value));
   }
 
   private static @Nullable RexNode round(RexBuilder rex, RexCall call) {

@@ -61,11 +61,36 @@ final class DuckDbRewrites extends RexShuttle {
   }
 
   @Override
+  public RexNode visitFieldAccess(org.apache.calcite.rex.RexFieldAccess access) {
+    RexNode visited = super.visitFieldAccess(access);
+    if (visited instanceof org.apache.calcite.rex.RexFieldAccess field
+        && field.getReferenceExpr() instanceof RexCall) {
+      RexNode extracted = DuckDbFunctions.field(rex, field);
+      return extracted != null ? extracted : visited;
+    }
+    return visited;
+  }
+
+  @Override
   public RexNode visitCall(RexCall call) {
     if (call.getOperator() instanceof DynColFunction) {
       // The operands' kinds are read off the call as planned, before its operands are rewritten.
       List<RexNode> operands = visitList(call.operands, new boolean[] {false});
       return DuckDbDynCol.rewrite(rex, call, operands);
+    }
+    if (call.getKind() == SqlKind.CAST
+        && call.getType().getSqlTypeName() == SqlTypeName.DECIMAL
+        && call.operands.get(0) instanceof RexCall divide
+        && divide.getOperator() == SqlStdOperatorTable.DIVIDE
+        && divide.getType().getSqlTypeName() == SqlTypeName.DECIMAL) {
+      // AVG of a DECIMAL, reduced to CAST(SUM / COUNT AS t): divided at t's scale at once, as
+      // Flink's average rounds once.
+      List<RexNode> operands = visitList(divide.operands, new boolean[] {false});
+      RexNode divided =
+          DuckDbFunctions.decimalDivide(rex, call.getType(), operands.get(0), operands.get(1));
+      if (divided != null) {
+        return divided;
+      }
     }
     RexCall visited = (RexCall) super.visitCall(call);
     if (visited.getOperator() instanceof io.calcitebridge.functions.UserFunction) {

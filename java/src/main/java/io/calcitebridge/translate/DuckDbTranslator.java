@@ -14,6 +14,7 @@ import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.rel2sql.RelToSqlConverter;
 import org.apache.calcite.rel.rel2sql.SqlImplementor;
 import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
@@ -264,6 +265,47 @@ public final class DuckDbTranslator {
         }
       }
       return false;
+    }
+
+    /**
+     * {@code CROSS JOIN UNNEST(t.arr) [WITH ORDINALITY] AS u(e[, o])} ({@link Whitelist#unnest}):
+     * the left input, then DuckDB's {@code UNNEST} of its array column in the same FROM clause.
+     * Calcite's converter writes {@code LATERAL (UNNEST((SELECT ...)))}, which DuckDB does not
+     * read.
+     */
+    @Override
+    public Result visit(org.apache.calcite.rel.core.Correlate e) {
+      org.apache.calcite.rel.core.Uncollect uncollect = Whitelist.unnest(e);
+      if (uncollect == null) {
+        return super.visit(e);
+      }
+      Result left = visitInput(e, 0);
+      LogicalProject project = (LogicalProject) uncollect.getInput();
+      int index =
+          ((org.apache.calcite.rex.RexFieldAccess) project.getProjects().get(0))
+              .getField()
+              .getIndex();
+      SqlNode array = left.qualifiedContext().field(index);
+      SqlNode call =
+          (uncollect.withOrdinality
+                  ? SqlStdOperatorTable.UNNEST_WITH_ORDINALITY
+                  : SqlStdOperatorTable.UNNEST)
+              .createCall(SqlParserPos.ZERO, array);
+      String alias = "unnest_" + e.getId();
+      SqlNode as =
+          SqlStdOperatorTable.AS.createCall(
+              SqlParserPos.ZERO, createAsFullOperands(e.getRight().getRowType(), call, alias));
+      Result right = result(as, List.of(Clause.FROM), e.getRight(), null);
+      SqlNode join =
+          new org.apache.calcite.sql.SqlJoin(
+              SqlParserPos.ZERO,
+              left.asFrom(),
+              org.apache.calcite.sql.SqlLiteral.createBoolean(false, SqlParserPos.ZERO),
+              org.apache.calcite.sql.JoinType.COMMA.symbol(SqlParserPos.ZERO),
+              as,
+              org.apache.calcite.sql.JoinConditionType.NONE.symbol(SqlParserPos.ZERO),
+              null);
+      return result(join, left, right);
     }
 
     /** Visits one of our scans; called by the converter's dispatch, by reflection. */

@@ -59,6 +59,8 @@ final class Whitelist {
           SqlTypeName.VARBINARY,
           SqlTypeName.ROW,
           SqlTypeName.ARRAY,
+          // Read, passed on and subscripted only ({@link #maps}).
+          SqlTypeName.MAP,
           SqlTypeName.NULL,
           SqlTypeName.SYMBOL);
 
@@ -155,10 +157,79 @@ final class Whitelist {
 
   /** Throws a {@link Refusal} for the first construct of {@code plan} off the lists. */
   static void check(RelNode plan) {
+    if (plan instanceof org.apache.calcite.rel.logical.LogicalCorrelate correlate
+        && unnest(correlate) != null) {
+      // CROSS JOIN UNNEST(t.arr) [WITH ORDINALITY]: DuckDB's UNNEST in the FROM clause, which
+      // reads the row's array as Flink does (no row for a NULL or empty array, one for a NULL
+      // element, ordinals from 1).
+      checkType(correlate.getRowType(), "a column");
+      checkNames(correlate.getRowType());
+      check(correlate.getLeft());
+      return;
+    }
     checkRel(plan);
     for (RelNode input : plan.getInputs()) {
       check(input);
     }
+  }
+
+  /**
+   * The input of {@code rel} when it is a filter {@code IS NOT NULL} of the array the UNNEST reads
+   * (planning adds it; UNNEST of a NULL array gives no row in both), else {@code rel}.
+   */
+  private static RelNode notNull(
+      RelNode rel, @org.checkerframework.checker.nullness.qual.Nullable RexNode array) {
+    if (rel instanceof LogicalFilter filter
+        && filter.getCondition().getKind() == SqlKind.IS_NOT_NULL
+        && filter.getCondition() instanceof RexCall test) {
+      RexNode tested = test.operands.get(0);
+      boolean same =
+          array == null
+              ? tested instanceof org.apache.calcite.rex.RexInputRef ref && ref.getIndex() == 0
+              : tested.equals(array);
+      if (same) {
+        return filter.getInput();
+      }
+    }
+    return rel;
+  }
+
+  /**
+   * The UNNEST of {@code correlate} when it is {@code CROSS JOIN UNNEST(t.arr) [WITH ORDINALITY]}
+   * of one array column of scalar elements (the plan's correlate over an Uncollect of the left
+   * row's field), else null.
+   */
+  static org.apache.calcite.rel.core.@org.checkerframework.checker.nullness.qual.Nullable Uncollect
+      unnest(org.apache.calcite.rel.core.Correlate correlate) {
+    RelNode right = correlate.getRight();
+    if (right instanceof LogicalProject rename
+        && rename.getInput() instanceof org.apache.calcite.rel.core.Uncollect
+        && org.apache.calcite.rex.RexUtil.isIdentity(
+            rename.getProjects(), rename.getInput().getRowType())) {
+      right = rename.getInput(); // the columns renamed (AS u(e, o)): the correlate's names
+    }
+    if (correlate.getJoinType() != JoinRelType.INNER
+        || !(right instanceof org.apache.calcite.rel.core.Uncollect uncollect)
+        || !(notNull(uncollect.getInput(), null) instanceof LogicalProject project)
+        || project.getProjects().size() != 1
+        || !(notNull(project.getInput(), project.getProjects().get(0))
+            instanceof LogicalValues values)
+        || values.getTuples().size() != 1
+        || !(project.getProjects().get(0) instanceof RexFieldAccess field)
+        || !(field.getReferenceExpr() instanceof org.apache.calcite.rex.RexCorrelVariable variable)
+        || !variable.id.equals(correlate.getCorrelationId())) {
+      return null;
+    }
+    RelDataType type = field.getType();
+    RelDataType element = type.getComponentType();
+    if (type.getSqlTypeName() != SqlTypeName.ARRAY
+        || element == null
+        || element.isStruct()
+        || holdsMap(element)
+        || element.getComponentType() != null) {
+      return null;
+    }
+    return uncollect;
   }
 
   private static void checkRel(RelNode rel) {
@@ -179,8 +250,20 @@ final class Whitelist {
     boolean setOp =
         rel instanceof LogicalUnion
             || rel instanceof LogicalIntersect
-            || rel instanceof LogicalMinus
-            || rel instanceof LogicalValues;
+            || rel instanceof LogicalMinus;
+    if (!(rel instanceof BridgeTableScan
+        || rel instanceof LogicalProject
+        || rel instanceof LogicalFilter
+        || rel instanceof LogicalJoin)) {
+      for (RelDataTypeField f : rel.getRowType().getFieldList()) {
+        if (holdsMap(f.getType())) {
+          // Maps are not compared, grouped or sorted: only read, passed on and subscripted.
+          throw refuse("a MAP grouped, sorted or compared");
+        }
+      }
+    }
+    // A CHAR column of VALUES holds literals of one length (Flink types literals of different
+    // lengths VARCHAR), the same text in DuckDB; a set operation's CHAR column may pad.
     if (setOp) {
       for (RelDataTypeField f : rel.getRowType().getFieldList()) {
         // CHAR(n) pads with spaces in Calcite; DuckDB has no padded strings.
@@ -262,6 +345,36 @@ final class Whitelist {
       }
     } else if (type.getComponentType() != null) {
       checkType(type.getComponentType(), what);
+    }
+  }
+
+  /** Whether a value of {@code type} is or holds a MAP. */
+  static boolean holdsMap(RelDataType type) {
+    if (type.getSqlTypeName() == SqlTypeName.MAP) {
+      return true;
+    }
+    if (type.isStruct()) {
+      return type.getFieldList().stream().anyMatch(f -> holdsMap(f.getType()));
+    }
+    return type.getComponentType() != null && holdsMap(type.getComponentType());
+  }
+
+  /**
+   * Refuses a call that takes or gives a MAP but a subscript ({@code m['k']}, NULL for a missing
+   * key in both) or a test for NULL.
+   */
+  private static void maps(RexCall call) {
+    boolean takes = holdsMap(call.getType());
+    for (RexNode operand : call.operands) {
+      takes |= holdsMap(operand.getType());
+    }
+    SqlKind kind = call.getKind();
+    boolean subscript =
+        kind == SqlKind.ITEM
+            && call.operands.get(0).getType().getSqlTypeName() == SqlTypeName.MAP
+            && !holdsMap(call.getType());
+    if (takes && !subscript && kind != SqlKind.IS_NULL && kind != SqlKind.IS_NOT_NULL) {
+      throw refuse(Refusal.call(call) + " on a MAP");
     }
   }
 
@@ -407,6 +520,7 @@ final class Whitelist {
         return super.visitCall(call);
       }
       instant(call);
+      maps(call);
       if (kind != SqlKind.IS_NULL && kind != SqlKind.IS_NOT_NULL) {
         binary(call.getType(), "an expression");
         for (RexNode operand : call.operands) {
@@ -453,7 +567,8 @@ final class Whitelist {
           checkCast(call);
           break;
         case ITEM:
-          if (call.operands.get(0).getType().getSqlTypeName() != SqlTypeName.ARRAY) {
+          if (call.operands.get(0).getType().getSqlTypeName() != SqlTypeName.ARRAY
+              && call.operands.get(0).getType().getSqlTypeName() != SqlTypeName.MAP) {
             throw refuse("a subscript of " + call.operands.get(0).getType().getSqlTypeName());
           }
           break;
