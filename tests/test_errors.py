@@ -59,6 +59,27 @@ def test_unknown_column_position(t_env: cb.Environment) -> None:
     still_works(t_env)
 
 
+@pytest.mark.parametrize(
+    ("sql", "where"),
+    [
+        ("INSERT INTO t SELECT id, nme FROM t", (1, 26, 1, 28)),
+        ("INSERT INTO t\nSELECT id, name\nFROM t WHERE zz > 1", (3, 14, 3, 15)),
+        ("INSERT INTO t SELECT * FROM t WHERE nme = 'a'", (1, 37, 1, 39)),
+        ("INSERT INTO t (id, name)\n  SELECT id, nme FROM t", (2, 14, 2, 16)),
+    ],
+)
+def test_an_unknown_column_in_an_inserts_query_is_where_it_is_written(
+    t_env: cb.Environment, sql: str, where: tuple[int, int, int, int]
+) -> None:
+    # The INSERT's query was checked on a copy read again from its unparsed text, and its errors
+    # pointed into that text (line 1, column 8 for any column of the SELECT list).
+    with pytest.raises(cb.SqlValidationError) as info:
+        t_env.execute(sql)
+    e = info.value
+    assert (e.line, e.column, e.end_line, e.end_column) == where, str(e)
+    still_works(t_env)
+
+
 def test_unknown_column_in_select_list(t_env: cb.Environment) -> None:
     with pytest.raises(cb.SqlValidationError) as info:
         t_env.sql("SELECT id, nme FROM t")

@@ -130,7 +130,8 @@ final class Inserts {
     List<String> sourceColumns = knownSourceColumns;
     if (sourceColumns == null) {
       QueryPlanner planner = new QueryPlanner(context);
-      sourceColumns = planner.rowType(planner.validate(reparse(context, source))).getFieldNames();
+      SqlNode copy = reparse(context, source);
+      sourceColumns = planner.rowType(validate(planner, context, source, copy)).getFieldNames();
     }
     if (sourceColumns.size() != targets.size()) {
       throw new PositionedException(
@@ -210,7 +211,7 @@ final class Inserts {
     Set<String> explicit = explicitNames((SqlSelect) source);
     SqlSelect copy = (SqlSelect) reparse(context, source);
     QueryPlanner planner = new QueryPlanner(context);
-    planner.validate(copy);
+    validate(planner, context, source, copy);
     List<Item> items = new ArrayList<>();
     for (SqlNode node : copy.getSelectList()) {
       items.add(item(planner, copy, node, def));
@@ -284,6 +285,22 @@ final class Inserts {
       }
     }
     return names;
+  }
+
+  /**
+   * Validates {@code copy}, a copy of the INSERT's query {@code source} (which stays as it was, for
+   * the INSERT's own validation), with {@code planner}. The copy was read again from its unparsed
+   * text, where positions are that text's: when it fails, {@code source} itself is validated, so
+   * that the error points into the statement as written.
+   */
+  private static SqlNode validate(
+      QueryPlanner planner, PlannerContext context, SqlNode source, SqlNode copy) {
+    try {
+      return planner.validate(copy);
+    } catch (RuntimeException e) {
+      new QueryPlanner(context).validate(source);
+      throw e;
+    }
   }
 
   private static SqlNode reparse(PlannerContext context, SqlNode node) {
