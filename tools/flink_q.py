@@ -54,6 +54,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import decimal
+import itertools
 import json
 import re
 import sys
@@ -130,7 +131,7 @@ def parse_q(text: str) -> list[Case]:
 
 def _columns(border: str) -> list[tuple[int, int]]:
     plus = [k for k, c in enumerate(border) if c == "+"]
-    return list(zip(plus, plus[1:]))
+    return list(itertools.pairwise(plus))
 
 
 def _cells(row: str, spans: list[tuple[int, int]]) -> list[str]:
@@ -184,7 +185,7 @@ def _frac(text: str) -> str:
     return m.group(1) + ("." + digits if digits else "") + m.group(3)
 
 
-def flink_text(value: Any) -> str:
+def flink_text(value: Any) -> str:  # noqa: PLR0911
     """A value as Flink's tableau prints it (up to the normalisations of the docstring)."""
     if value is None:
         return "<NULL>"
@@ -231,9 +232,9 @@ def rows_same(flink: list[list[str]], ours: list[list[str]], ordered: bool) -> b
         return False
 
     def same_row(a: list[str], b: list[str]) -> bool:
-        return len(a) == len(b) and all(_cell_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_cell_same(x, y) for x, y in zip(a, b, strict=True))
 
-    if all(same_row(a, b) for a, b in zip(flink, ours)):
+    if all(same_row(a, b) for a, b in zip(flink, ours, strict=True)):
         return True
     if ordered:
         return False
@@ -310,7 +311,7 @@ class Script:
     unavailable: dict[str, str] = field(default_factory=dict)  # name -> why
     catalog: str | None = None  # the current catalog, when it is one we could not make
 
-    def prepare(self, case: Case) -> tuple[str | None, str | None]:
+    def prepare(self, case: Case) -> tuple[str | None, str | None]:  # noqa: PLR0911, PLR0912
         """The SQL to run (placeholders of paths replaced, Flink's empty test table 'values'
         made a 'memory' one) and why the statement is skipped, if it is."""
         sql = case.sql
@@ -439,7 +440,7 @@ class Runner:
         error: BaseException | None = None
         try:
             env.execute(text, timeout=self.timeout).fetchall()
-        except Exception as e:  # noqa: BLE001 - any error is an outcome
+        except Exception as e:  # any error is an outcome
             error = e
         cases = [c for c, _ in members] + ([end] if end else [])
         return [self._judge(name, c, error, None) for c in cases]
@@ -450,11 +451,11 @@ class Runner:
         try:
             result = env.execute(sql, timeout=self.timeout)
             rows = [[flink_text(v) for v in r] for r in result.fetchall()]
-        except Exception as e:  # noqa: BLE001 - any error is an outcome
+        except Exception as e:  # any error is an outcome
             error = e
         return self._judge(name, case, error, rows)
 
-    def _judge(
+    def _judge(  # noqa: PLR0911
         self,
         name: str,
         case: Case,
