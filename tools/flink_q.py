@@ -8,26 +8,37 @@ Usage::
 The ``.q`` files are not part of this repository: give the directories that hold them. Each file
 runs in one fresh environment (``cb.connect()``), its statements in order.
 
-The format (Flink's ``_HOW_TO_USE.md``): lines starting with ``#`` are comments; a statement
-runs up to the line that ends with ``;``; after it comes Flink's output, closed by a marker line:
-``!ok`` (a result table, ``Empty set`` or text), ``!info`` (a success message), ``!error`` (the
-error's text comes before it), or another ``!word`` (``!output``, ``!warning``: kept, compared
-as text).
+The format (Flink's ``_HOW_TO_USE.md``): lines starting with ``#`` are comments. In the SQL
+client's layout a statement runs up to the line that ends with ``;`` and Flink's output follows
+it; in the SQL gateway's layout (a file with ``!output`` lines) the statement runs up to the line
+``!output`` and the output follows that. The output is closed by a marker line: ``!ok`` (a result
+table, ``Empty set`` or text), ``!info`` (a success message) or ``!error`` (the error's text
+comes before it).
 
 Each statement is classified:
 
-- ``same``: Flink errors and we raise a calcite-bridge error; Flink succeeds (``!info``) and so do
-  we; Flink shows rows and we give the same rows; Flink shows text and our result's text is the
-  same (whitespace collapsed).
+- ``same``: Flink errors and we raise a calcite-bridge error (a typed subclass of ``cb.Error``);
+  Flink succeeds with a message (``!info``, the gateway's ``OK`` table, a job id) and so do we;
+  Flink shows rows and we give the same rows; Flink shows text (``EXPLAIN``, ``SHOW CREATE``)
+  and our result's text is the same, whitespace collapsed.
 - ``rows differ``: both give rows, not the same ones;
 - ``we fail``: Flink succeeds and we raise (our error class and first line are kept);
 - ``we accept``: Flink errors and we succeed;
-- ``skipped``: statements this process cannot run as Flink's test harness does, counted apart
-  and never as ``same``: those with the harness's ``$VAR_...`` placeholders (paths of Flink's
-  test jars and temporary folders), ``ADD JAR``/``REMOVE JAR``/``SHOW JARS`` (Flink's test
-  jars), statements whose Flink output is a job submission (``Job ID``: a streaming or batch
-  job on a cluster, whose effect the script cannot show), and queries whose Flink output is a
+- ``skipped``, counted apart and never as ``same``: statements that need what only Flink's test
+  harness has. The harness's placeholders (``$VAR_...`` other than those of folders, which
+  become temporary folders here, and ``$internal.*`` keys, and answers that hold them); Flink's
+  test jars (``ADD JAR``/``REMOVE JAR``/``SHOW JARS``, ``CREATE FUNCTION`` of a class such as
+  ``LowerUDF``); Flink's test connectors and catalogs (``test-update-delete``,
+  ``test_procedure_catalog``, ``test-catalog``, ``values`` with options) and Hive (module,
+  catalog); and then every statement that names what those made, or that runs while such a
+  catalog is the current one (but ``SET``, ``RESET``, ``SHOW CATALOGS``/``MODULES`` and
+  statements on a three-part name of another catalog); and queries whose Flink answer is a
   changelog with retractions (``-U``/``+U``/``-D`` rows of a streaming query).
+
+Flink's ``values`` test connector with no option, an empty table, is read as our ``memory``
+connector. The SQL client's ``BEGIN STATEMENT SET; ...; END;`` runs as the one statement it is
+here, at its ``END``; a statement other than ``INSERT`` (or ``CREATE TABLE ... AS``) met inside
+it is run as ``BEGIN STATEMENT SET; <it>; END``, as the client refuses it on its own.
 
 Rows are compared as cell texts after trimming, as a multiset when the statement has no
 ``ORDER BY`` (a batch engine's row order is not part of its answer). Normalisations, all of
@@ -43,7 +54,8 @@ display format only:
   (an insert-only changelog is its rows);
 - a cell Flink cut to ``table.display.max-column-width`` (ending in ``...``) matches our cell
   that starts with the text before the ``...``;
-- our ARRAY as ``[a, b]``, MAP as ``{k=v}``, ROW as ``(a, b)``, as Flink prints them.
+- our ARRAY as ``[a, b]``, MAP as ``{k=v}``, ROW as ``(a, b)``, INTERVAL as ``+1 00:00:00.000``
+  and ``+1-00``, as Flink prints them.
 
 Prints one JSON line per file and one for the total; ``--details`` adds a line for each
 statement that is not ``same``.
