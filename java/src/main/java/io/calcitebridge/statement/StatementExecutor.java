@@ -391,6 +391,14 @@ public final class StatementExecutor {
    * scans here.
    */
   public @Nullable RowSet cachedQuery(String text, boolean translatedOnly) {
+    // A cached plan runs on the caller's thread (a gateway's connection thread, say) that may
+    // never have planned: Calcite's metadata queries read their provider from a thread-local
+    // that only making a cluster sets, and failed there with "metadataHandlerProvider".
+    if (org.apache.calcite.rel.metadata.RelMetadataQueryBase.THREAD_PROVIDERS.get() == null) {
+      org.apache.calcite.rel.metadata.RelMetadataQueryBase.THREAD_PROVIDERS.set(
+          org.apache.calcite.rel.metadata.JaninoRelMetadataProvider.of(
+              org.apache.calcite.rel.metadata.DefaultRelMetadataProvider.INSTANCE));
+    }
     String purpose = "query";
     Parameters values = parameters;
     if (values != null) {

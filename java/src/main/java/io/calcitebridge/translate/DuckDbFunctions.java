@@ -110,6 +110,9 @@ final class DuckDbFunctions {
     if (name.equals("CAST_LTZ_TO_TIMESTAMP") || name.equals("CAST_LTZ_TO_STRING")) {
       return wallClock(rex, call);
     }
+    if (call.getKind() == SqlKind.CAST) {
+      return shortened(rex, call);
+    }
     switch (call.getKind()) {
       case ROW:
         return row(rex, call);
@@ -834,6 +837,35 @@ final class DuckDbFunctions {
     return node instanceof RexLiteral literal && literal.getValue() instanceof TimeUnitRange unit
         ? unit
         : null;
+  }
+
+  /**
+   * A cast to {@code VARCHAR(n)} of a value whose text may be longer: Flink keeps its first {@code
+   * n} characters, where DuckDB's VARCHAR has no length and keeps them all. Only for the values
+   * whose text DuckDB writes as Flink does (strings, integers, dates; the whitelist refuses casts
+   * of the others to strings).
+   */
+  private static @Nullable RexNode shortened(RexBuilder rex, RexCall cast) {
+    RelDataType to = cast.getType();
+    RelDataType from = cast.operands.get(0).getType();
+    int n = to.getPrecision();
+    if (to.getSqlTypeName() != SqlTypeName.VARCHAR
+        || n == RelDataType.PRECISION_NOT_SPECIFIED
+        || n >= rex.getTypeFactory().getTypeSystem().getMaxPrecision(SqlTypeName.VARCHAR)) {
+      return null;
+    }
+    boolean text = SqlTypeFamily.CHARACTER.contains(from);
+    if (text
+        && from.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED
+        && from.getPrecision() <= n) {
+      return null;
+    }
+    if (!text
+        && !SqlTypeFamily.INTEGER.contains(from)
+        && from.getSqlTypeName() != SqlTypeName.DATE) {
+      return null;
+    }
+    return make(rex, cast, "left(CAST({0} AS VARCHAR), " + n + ")");
   }
 
   private static RexNode make(RexBuilder rex, RexCall call, String template) {

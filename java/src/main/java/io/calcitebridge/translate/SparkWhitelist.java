@@ -458,6 +458,15 @@ final class SparkWhitelist {
         // Calcite and Spark write floats, booleans, decimals and timestamps differently.
         throw refuse("a cast of " + f + " to a string");
       }
+      if (t == SqlTypeName.VARCHAR
+          && to.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED
+          && to.getPrecision() < Integer.MAX_VALUE
+          && !(SqlTypeFamily.CHARACTER.contains(from)
+              && from.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED
+              && from.getPrecision() <= to.getPrecision())) {
+        // Flink keeps the first n characters; Spark's STRING has no length and keeps them all.
+        throw refuse("a cast to " + to.getFullTypeString().replace(" NOT NULL", ""));
+      }
       if (t == SqlTypeName.DECIMAL
           && (SqlTypeFamily.APPROXIMATE_NUMERIC.contains(from)
               || SqlTypeFamily.CHARACTER.contains(from))) {
