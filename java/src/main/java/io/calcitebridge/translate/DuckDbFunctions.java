@@ -110,8 +110,9 @@ final class DuckDbFunctions {
     if (name.equals("CAST_LTZ_TO_TIMESTAMP") || name.equals("CAST_LTZ_TO_STRING")) {
       return wallClock(rex, call);
     }
-    if (call.getKind() == SqlKind.CAST) {
-      return shortened(rex, call);
+    RexNode shortened = call.getKind() == SqlKind.CAST ? shortened(rex, call) : null;
+    if (shortened != null) {
+      return shortened;
     }
     switch (call.getKind()) {
       case ROW:
