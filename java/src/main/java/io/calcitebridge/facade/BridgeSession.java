@@ -162,26 +162,7 @@ public final class BridgeSession implements AutoCloseable {
   /** As {@link #queryCached(String, String)}, with the timeout of {@link #query}. */
   public @Nullable StatementResult queryCached(
       String sql, @Nullable String backend, @Nullable String timeout) {
-    long millis = timeoutMillis(timeout);
-    return translated(
-        () -> {
-          Stop cancel = new Stop();
-          // Scans are opened and rows read within the timeout and under the memory guard.
-          Deadlines.Deadline deadline = Workers.stopAfter(cancel, millis);
-          MemoryGuard.limit(cancel, config.memoryLimitBytes());
-          RowSet rows;
-          try {
-            rows = new StatementExecutor(state, cancel).withBackend(backend).cachedQuery(sql, true);
-          } catch (RuntimeException | Error e) {
-            deadline.cancel();
-            throw e;
-          }
-          if (rows == null) {
-            deadline.cancel();
-            return null;
-          }
-          return result(rows, cancel);
-        });
+    return cached(sql, backend, timeout, null);
   }
 
   /**
@@ -191,11 +172,16 @@ public final class BridgeSession implements AutoCloseable {
    */
   public @Nullable StatementResult queryCachedWithParameters(
       String sql, @Nullable String backend, @Nullable String timeout, String parameters) {
-    Parameters values = translated(() -> Parameters.fromJson(parameters));
+    return cached(sql, backend, timeout, translated(() -> Parameters.fromJson(parameters)));
+  }
+
+  private @Nullable StatementResult cached(
+      String sql, @Nullable String backend, @Nullable String timeout, @Nullable Parameters values) {
     long millis = timeoutMillis(timeout);
     return translated(
         () -> {
           Stop cancel = new Stop();
+          // Scans are opened and rows read within the timeout and under the memory guard.
           Deadlines.Deadline deadline = Workers.stopAfter(cancel, millis);
           MemoryGuard.limit(cancel, config.memoryLimitBytes());
           RowSet rows;
