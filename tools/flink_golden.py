@@ -315,6 +315,8 @@ _SET = re.compile(
 _RESET = re.compile(r"^\s*RESET(?:\s+(?:'(?P<qk>[^']*)'|(?P<k>\S+)))?\s*$", re.IGNORECASE)
 _BEGIN_SET = re.compile(r"^\s*BEGIN\s+STATEMENT\s+SET\s*;(?P<body>.*)\bEND\s*$", re.I | re.S)
 _ORDER_BY = re.compile(r"\bORDER\s+BY\b", re.IGNORECASE)
+# The settings each script's session starts with (RESET returns to them).
+_SESSION = {"parallelism.default": "1", "table.local-time-zone": "UTC"}
 
 
 def _script_module() -> Any:
@@ -387,7 +389,12 @@ def _execute(env: Any, sql: str, set_keys: set[str]) -> tuple[str, str]:  # noqa
         key = m.group("qk") if m.group("qk") is not None else m.group("k")
         keys = [key] if key else sorted(set_keys)
         for k in keys:
-            config.get_configuration()._j_configuration.removeKey(k)
+            if k in _SESSION:
+                # The planner keeps a removed key's last value: set the session's own again.
+                config.set(k, _SESSION[k])
+            else:
+                # The TableConfig's own Configuration (get_configuration() gives a copy).
+                config._j_table_config.getConfiguration().removeKey(k)
             set_keys.discard(k)
         return "ok", ""
     m = _BEGIN_SET.match(sql)
@@ -431,8 +438,8 @@ def run_scripts(names: list[str]) -> int:
     split_all = _script_module().split_all
     for name in names or oracle.script_names():
         env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
-        env.get_config().set("parallelism.default", "1")
-        env.get_config().set("table.local-time-zone", "UTC")
+        for key, value in _SESSION.items():
+            env.get_config().set(key, value)
         text = (oracle.SCRIPTS / f"{name}.sql").read_text()
         goldens: list[oracle.StatementGolden] = []
         set_keys: set[str] = set()

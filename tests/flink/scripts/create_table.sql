@@ -38,9 +38,9 @@ SHOW CREATE TABLE keyed;
 CREATE TABLE events (
   id BIGINT,
   kind STRING,
-  day STRING,
+  dt STRING,
   payload STRING
-) PARTITIONED BY (day, kind) WITH ('connector' = 'blackhole');
+) PARTITIONED BY (dt, kind) WITH ('connector' = 'blackhole');
 SHOW CREATE TABLE events;
 CREATE TABLE clicks (
   user_id BIGINT,

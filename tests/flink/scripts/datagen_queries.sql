@@ -23,6 +23,7 @@ CREATE TABLE customers (
   PRIMARY KEY (id) NOT ENFORCED
 ) WITH (
   'connector' = 'datagen',
+  'number-of-rows' = '8',
   'fields.id.kind' = 'sequence',
   'fields.id.start' = '100',
   'fields.id.end' = '107',
@@ -41,7 +42,7 @@ SELECT id FROM customers WHERE id NOT IN (SELECT customer_id FROM orders);
 SELECT customer_id FROM orders WHERE order_id <= 3 UNION ALL SELECT id FROM customers WHERE id <= 101;
 SELECT customer_id FROM orders INTERSECT SELECT id FROM customers;
 SELECT id FROM customers EXCEPT SELECT customer_id FROM orders;
-SELECT order_id, amount, SUM(amount) OVER (ORDER BY order_id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS running FROM orders WHERE order_id <= 5;
+SELECT order_id, amount, SUM(amount) OVER (ORDER BY order_id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS run_total FROM orders WHERE order_id <= 5;
 SELECT order_id, ROW_NUMBER() OVER (PARTITION BY order_id % 2 ORDER BY amount DESC) AS rn FROM orders WHERE order_id <= 6;
 SELECT * FROM (SELECT order_id, RANK() OVER (ORDER BY amount DESC) AS r FROM orders) WHERE r <= 3;
 SELECT order_id, CASE WHEN amount < 15 THEN 'small' WHEN amount < 20 THEN 'medium' ELSE 'large' END AS size FROM orders ORDER BY order_id LIMIT 4;
