@@ -2,7 +2,8 @@
 
 Each script of ``tests/flink/scripts/`` runs in one fresh environment (``cb.connect()``), its
 statements split and run as the CLI runs a file (``calcite_bridge.script.split_all``, then
-``env.execute`` per statement), ``${tmp}`` replaced by a new empty folder. Each statement is
+``env.execute`` per statement), ``${tmp}`` replaced by a new empty folder (holding the folders
+that the script's ``-- folders:`` lines name). Each statement is
 compared with the answer PyFlink gave (``tests/flink/golden/scripts/``, written by ``make
 golden-flink``; PyFlink is not needed here):
 
@@ -10,8 +11,9 @@ golden-flink``; PyFlink is not needed here):
   an exception that is no ``cb.Error``);
 - Flink ran it without rows (DDL, SET, an INSERT or statement set): it runs here;
 - Flink answered with rows: the same column names and the same rows after display
-  normalisation only (``tools/flink_q.py``: ``flink_text`` and ``rows_same``), in order when
-  the statement has ORDER BY.
+  normalisation only (``tools/flink_q.py``: ``flink_text`` and ``rows_same``; the whitespace of
+  a cell of several lines, a ``SHOW CREATE``'s, collapsed), a query's rows in order when it has
+  an ORDER BY, those of SHOW and DESCRIBE in Flink's order.
 
 A statement that differs must be listed in ``tests/flink/scripts_expected.tsv`` with the
 difference and the reason; a listed statement that no longer differs fails too, so the list
@@ -22,7 +24,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -35,7 +36,6 @@ import calcite_bridge as cb
 from calcite_bridge.script import split_all
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "flink_q.py"
-ORDER_BY = re.compile(r"\bORDER\s+BY\b", re.IGNORECASE)
 
 
 def _flink_q() -> ModuleType:
@@ -57,7 +57,15 @@ def _first_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {text}"[:200]
 
 
-def _difference(golden: oracle.StatementGolden, answer: Any) -> tuple[str, str] | None:
+def _text(rows: list[list[str]]) -> list[list[str]]:
+    """Cells of more than one line (SHOW CREATE) with their whitespace collapsed, as
+    tools/flink_q.py compares Flink's text answers."""
+    return [[" ".join(c.split()) if "\n" in c else c for c in row] for row in rows]
+
+
+def _difference(  # noqa: PLR0911
+    golden: oracle.StatementGolden, answer: Any
+) -> tuple[str, str] | None:
     """How our answer (an exception, or (columns, rows as Flink's text)) differs from Flink's:
     (difference, detail), or None when it is the same."""
     if isinstance(answer, BaseException):
@@ -72,8 +80,8 @@ def _difference(golden: oracle.StatementGolden, answer: Any) -> tuple[str, str] 
         return None
     columns, rows = answer
     flink_columns, flink_rows = golden.table
-    ordered = bool(ORDER_BY.search(golden.sql))
-    if columns == flink_columns and FLINK_Q.rows_same(flink_rows, rows, ordered):
+    ordered = oracle.is_ordered(golden.sql)
+    if columns == flink_columns and FLINK_Q.rows_same(_text(flink_rows), _text(rows), ordered):
         return None
     return "rows", (
         f"Flink {json.dumps(flink_columns)} {json.dumps(flink_rows)[:300]}; "
@@ -83,11 +91,14 @@ def _difference(golden: oracle.StatementGolden, answer: Any) -> tuple[str, str] 
 
 def _run(name: str, tmp: Path) -> list[tuple[oracle.StatementGolden, tuple[str, str] | None]]:
     goldens = oracle.load_script_golden(name)
-    statements = split_all((oracle.SCRIPTS / f"{name}.sql").read_text())
+    text = (oracle.SCRIPTS / f"{name}.sql").read_text()
+    statements = split_all(text)
     assert [(s.line, s.text) for s in statements] == [(g.line, g.sql) for g in goldens], (
         f"tests/flink/scripts/{name}.sql changed since its golden was written: run "
         f"`make golden-flink` (or `.flink-venv/bin/python tools/flink_golden.py scripts {name}`)"
     )
+    for folder in oracle.script_folders(text):
+        (tmp / folder).mkdir(parents=True)
     out = []
     env = cb.connect()
     try:

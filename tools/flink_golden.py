@@ -14,19 +14,24 @@ rows as text, or the error Flink raised, and ``tests/flink/functions.tsv`` (Flin
 ``tests/flink/scripts/<name>.sql``, in PyFlink: each script in one fresh batch-mode
 TableEnvironment (parallelism 1, session time zone UTC), its statements in order, split as
 calcite-bridge's client splits them (``calcite_bridge/script.py``), ``${tmp}`` replaced by a new
-empty folder. Each statement goes to ``execute_sql`` (a query's rows are collected, an INSERT's
-job is waited for), except the SQL client's own statements, which a TableEnvironment does not
-take and which are mapped to what the client does with them:
+empty folder (holding the folders that the script's ``-- folders:`` lines name). Each statement
+goes to ``execute_sql`` (a query's rows are collected, an INSERT's job is waited for), except
+the SQL client's own statements, which a TableEnvironment does not take and which are mapped to
+what the client does with them:
 
 - ``SET 'key' = 'value'`` and the client's unquoted ``SET key = value``: ``TableConfig.set``;
-- ``RESET 'key'`` / ``RESET key``: the key removed from the TableConfig; ``RESET``: every key the
-  script set removed;
+- ``RESET 'key'`` / ``RESET key``: the key removed from the TableConfig (the session's own
+  ``parallelism.default`` and ``table.local-time-zone`` set back to 1 and UTC); ``RESET``: every
+  key the script set, so;
 - ``BEGIN STATEMENT SET; INSERT ...; ...; END;``: a ``StatementSet`` with each INSERT added
   (``add_insert_sql``), executed as one job at the ``END``.
 
-It writes ``tests/flink/golden/scripts/<name>.tsv``: per statement ``ok``, the rows (column
-names and cells as Flink's client prints them; sorted unless the statement has ORDER BY), or the
-error (Flink's exception class and the first line of its message).
+``EXECUTE STATEMENT SET BEGIN ...; END`` goes to ``execute_sql`` as it is. It writes
+``tests/flink/golden/scripts/<name>.tsv``: per statement ``ok`` (an INSERT's or statement set's
+row of counts is Flink's placeholder -1, and is not kept), the rows (column names and cells as
+Flink's client prints them), or the error (Flink's exception class and the first line of its
+message). A query's rows are sorted unless it has an ORDER BY; SHOW's and DESCRIBE's keep
+Flink's order.
 
 ``make golden-flink`` runs all three. See tests/flink/oracle.py for the formats.
 """
@@ -314,7 +319,6 @@ _SET = re.compile(
 )
 _RESET = re.compile(r"^\s*RESET(?:\s+(?:'(?P<qk>[^']*)'|(?P<k>\S+)))?\s*$", re.IGNORECASE)
 _BEGIN_SET = re.compile(r"^\s*BEGIN\s+STATEMENT\s+SET\s*;(?P<body>.*)\bEND\s*$", re.I | re.S)
-_ORDER_BY = re.compile(r"\bORDER\s+BY\b", re.IGNORECASE)
 # The settings each script's session starts with (RESET returns to them).
 _SESSION = {"parallelism.default": "1", "table.local-time-zone": "UTC"}
 
@@ -347,7 +351,11 @@ def _cell(value: Any, flink_q: Any) -> str:
     if isinstance(value, Row):
         return "(" + ", ".join(_cell(v, flink_q) for v in value) + ")"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_cell(k, flink_q)}={_cell(v, flink_q)}" for k, v in value.items()) + "}"
+        return (
+            "{"
+            + ", ".join(f"{_cell(k, flink_q)}={_cell(v, flink_q)}" for k, v in value.items())
+            + "}"
+        )
     if isinstance(value, list):
         return "[" + ", ".join(_cell(v, flink_q) for v in value) + "]"
     return str(flink_q.flink_text(value))
@@ -371,7 +379,7 @@ def _first(text: str) -> str:
     return (lines[0] if lines else text.strip())[:300]
 
 
-def _execute(env: Any, sql: str, set_keys: set[str]) -> tuple[str, str]:  # noqa: PLR0911
+def _execute(env: Any, sql: str, set_keys: set[str]) -> tuple[str, str]:
     """(outcome, result) of one statement: see tests/flink/oracle.py."""
     from pyflink.table import ResultKind
 
@@ -414,7 +422,7 @@ def _execute(env: Any, sql: str, set_keys: set[str]) -> tuple[str, str]:  # noqa
     columns = [str(c) for c in schema.getColumnNames()]
     with result.collect() as it:
         rows = [[_cell(r[i], flink_q) for i in range(len(r))] for r in it]
-    if not _ORDER_BY.search(sql):
+    if not oracle.is_ordered(sql):
         rows.sort()
     return "rows", oracle.rows_json(columns, rows)
 
@@ -444,6 +452,8 @@ def run_scripts(names: list[str]) -> int:
         goldens: list[oracle.StatementGolden] = []
         set_keys: set[str] = set()
         with tempfile.TemporaryDirectory(prefix="flink-script-") as tmp:
+            for folder in oracle.script_folders(text):
+                (Path(tmp) / folder).mkdir(parents=True)
             for number, statement in enumerate(split_all(text), 1):
                 sql = statement.text.replace(oracle.TMP, tmp)
                 try:

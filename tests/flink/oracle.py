@@ -429,11 +429,14 @@ def render_docs(
 #   - ``ok``: the statement succeeded without rows (DDL, SET, an INSERT or statement set whose
 #     job finished); ``result`` is empty;
 #   - ``rows``: ``result`` is ``{"columns": [...], "rows": [[cell, ...], ...]}`` (JSON), each
-#     cell as Flink's client prints it (``tools/flink_q.py``'s ``flink_text``), the rows sorted
-#     unless the statement has ORDER BY;
+#     cell as Flink's client prints it (``tools/flink_q.py``'s ``flink_text``); a query's rows
+#     sorted unless it has an ORDER BY of its own (:func:`is_ordered`), other statements' rows
+#     (SHOW, DESCRIBE) in Flink's order;
 #   - ``error``: ``result`` is ``Class: first line of the message`` of the exception
 #     ``execute_sql`` raised, followed by `` | caused by Class: first line`` of its innermost
 #     cause when that says something else.
+# A script line ``-- folders: a b`` makes the folders ``${tmp}/a`` and ``${tmp}/b`` before the
+# script runs (the filesystem connector's paths; here a missing path is refused).
 # ``tests/flink/scripts_expected.tsv`` lists the statements known to differ here, with why.
 
 SCRIPTS = HERE / "scripts"
@@ -485,7 +488,9 @@ SCRIPT_GOLDEN_HEADER = (
 
 
 def rows_json(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    return json.dumps({"columns": list(columns), "rows": [list(r) for r in rows]}, ensure_ascii=False)
+    return json.dumps(
+        {"columns": list(columns), "rows": [list(r) for r in rows]}, ensure_ascii=False
+    )
 
 
 def write_script_golden(name: str, rows: Iterable[StatementGolden], version: str) -> None:
@@ -533,3 +538,25 @@ def load_known_statements(path: Path = SCRIPT_EXPECTED) -> list[KnownStatement]:
             raise ValueError(f"{path.name}:{number}: unknown kind {kind!r}")
         out.append(KnownStatement(script, int(line), sql, difference, kind, reason))
     return out
+
+
+_QUERY_START = re.compile(r"^\s*(SELECT|WITH|VALUES|\()", re.IGNORECASE)
+_OVER = re.compile(r"\bOVER\s*\([^()]*\)", re.IGNORECASE)
+_ORDER_BY = re.compile(r"\bORDER\s+BY\b", re.IGNORECASE)
+
+
+def is_ordered(sql: str) -> bool:
+    """Whether a statement's rows come in an order that is part of its answer: a query's when it
+    has an ORDER BY outside its windows (``OVER (... ORDER BY ...)`` orders no rows), every
+    other statement's (SHOW and DESCRIBE list in their order)."""
+    if not _QUERY_START.match(sql):
+        return True
+    return bool(_ORDER_BY.search(_OVER.sub("", sql)))
+
+
+_FOLDERS = re.compile(r"^--\s*folders:(.*)$", re.MULTILINE)
+
+
+def script_folders(text: str) -> list[str]:
+    """The folders a script's ``-- folders:`` lines ask for, under ``${tmp}``."""
+    return [name for m in _FOLDERS.finditer(text) for name in m.group(1).split()]

@@ -1,5 +1,7 @@
 -- INSERTs into filesystem tables (CSV files under a fresh folder, ${tmp}), one at a time and in
--- statement sets, then SELECTs of what they wrote; CREATE TABLE ... AS SELECT.
+-- statement sets, then SELECTs of what they wrote; CREATE TABLE ... AS SELECT. The folders of
+-- the tables exist before the script runs, but for the table `fresh`.
+-- folders: low high totals copied parts
 CREATE TABLE src (
   id INT NOT NULL,
   grp INT NOT NULL
@@ -57,3 +59,6 @@ INSERT INTO parts VALUES (1, 'a'), (2, 'b'), (3, 'a');
 INSERT INTO parts PARTITION (part = 'c') SELECT 4;
 SELECT * FROM parts ORDER BY id;
 SELECT id FROM parts WHERE part = 'a' ORDER BY id;
+CREATE TABLE fresh (id INT) WITH ('connector' = 'filesystem', 'path' = '${tmp}/fresh', 'format' = 'csv');
+INSERT INTO fresh VALUES (1), (2);
+SELECT * FROM fresh;
