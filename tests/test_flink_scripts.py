@@ -153,3 +153,64 @@ def test_every_script_has_a_golden() -> None:
     assert NAMES
     for name in NAMES:
         assert (oracle.SCRIPT_GOLDEN / f"{name}.tsv").exists(), f"{name}: run make golden-flink"
+
+
+def _golden_tool() -> ModuleType:
+    path = TOOL.parent / "flink_golden.py"
+    spec = importlib.util.spec_from_file_location("flink_golden_for_scripts", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("sql", "key", "value"),
+    [
+        ("SET 'table.dml-sync' = 'true'", "table.dml-sync", "true"),
+        (
+            "SET table.exec.mini-batch.allow-latency = 5s",
+            "table.exec.mini-batch.allow-latency",
+            "5s",
+        ),
+        ("SET 'pipeline.name' = 'it''s'", "pipeline.name", "it''s"),
+    ],
+)
+def test_golden_tool_reads_the_clients_set(sql: str, key: str, value: str) -> None:
+    """The client's SET forms, which the golden tool maps to TableConfig.set under PyFlink."""
+    m = _golden_tool()._SET.match(sql)
+    assert m is not None
+    assert (m.group("qk") or m.group("k"), m.group("qv") or m.group("v")) == (key, value)
+
+
+def test_golden_tool_reads_the_clients_reset_and_statement_set() -> None:
+    tool = _golden_tool()
+    assert tool._RESET.match("RESET 'table.dml-sync'").group("qk") == "table.dml-sync"
+    assert tool._RESET.match("RESET table.dml-sync").group("k") == "table.dml-sync"
+    bare = tool._RESET.match("RESET")
+    assert bare is not None and bare.group("k") is None and bare.group("qk") is None
+    body = tool._BEGIN_SET.match("BEGIN STATEMENT SET;\nINSERT INTO a VALUES (1);\nEND")
+    assert [s.text for s in split_all(body.group("body"))] == ["INSERT INTO a VALUES (1)"]
+    assert tool._SET.match("RESET 'a'") is None
+
+
+@pytest.mark.parametrize(
+    ("sql", "ordered"),
+    [
+        ("SELECT a FROM t", False),
+        ("SELECT a FROM t ORDER BY a", True),
+        ("SELECT ROW_NUMBER() OVER (PARTITION BY a ORDER BY b) FROM t", False),
+        ("SELECT ROW_NUMBER() OVER (ORDER BY b) AS r FROM t ORDER BY r", True),
+        ("WITH x AS (SELECT 1 AS a) SELECT * FROM x", False),
+        ("SHOW COLUMNS FROM t", True),
+        ("DESCRIBE t", True),
+    ],
+)
+def test_a_querys_rows_are_ordered_only_by_its_own_order_by(sql: str, ordered: bool) -> None:
+    assert oracle.is_ordered(sql) is ordered
+
+
+def test_a_script_names_its_folders() -> None:
+    text = "-- folders: a b\nSELECT 1;\n-- folders: c\n"
+    assert oracle.script_folders(text) == ["a", "b", "c"]
