@@ -29,7 +29,7 @@ SELECT * FROM t WHERE a = 'one';
 SELECT COUNT(*) FROM t GROUP BY;
 SELEC 1;
 CREATE TABLE (a INT);
-CREATE TABLE q (a INT) WITH ('connector' = 'blackhole'
+CREATE TABLE q (a INT) WITH ('connector' = 'blackhole';
 SHOW TABLE;
 DROP CATALOG unknown_catalog;
 USE CATALOG unknown_catalog;
