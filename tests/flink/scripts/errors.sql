@@ -11,7 +11,7 @@ DROP TABLE unknown_table;
 DROP TABLE IF EXISTS unknown_table;
 ALTER TABLE unknown_table RENAME TO u2;
 CREATE TABLE t (a INT) WITH ('connector' = 'blackhole');
-CREATE VIEW t AS SELECT 1 AS one;
+CREATE VIEW t AS SELECT 1 AS x1;
 CREATE DATABASE default_database;
 CREATE TABLE g1 (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = 'many');
 CREATE TABLE g2 (a INT) WITH ('connector' = 'datagen', 'fields.a.kind' = 'sequence');
