@@ -453,6 +453,25 @@ def test_new_values_reuse_the_plan_and_give_the_literal_texts_rows(
         assert got.fetchall() == literal.fetchall(), params
 
 
+@pytest.mark.parametrize(("sql", "runs"), REUSED, ids=[q for q, _ in REUSED])
+def test_new_values_reuse_the_plan_on_spark_through_its_parameter_markers(
+    spark_env: cb.Environment, sql: str, runs: list[list[Any]]
+) -> None:
+    # Spark's SQL keeps a ? for each parameter, bound by spark.sql(text, args): one plan for
+    # every value. A TIMESTAMP value is written into the text instead (pyspark binds a datetime
+    # in the Python process's own zone), so each of its values plans again.
+    spark_env.register_arrow("t", DATA, replace=True)
+    kept = not any(isinstance(v, dt.datetime) for v in runs[0])
+    for n, params in enumerate(runs):
+        before = _hits(spark_env)
+        got = spark_env.sql(sql, params)
+        assert before is not None
+        assert _hits(spark_env) == before + (kept and n > 0), params
+        literal = spark_env.sql(_written(sql, params))
+        assert got.schema == literal.schema, params
+        assert got.fetchall() == literal.fetchall(), params
+
+
 def test_null_values_are_bound_as_literals_and_give_the_right_rows(penv: cb.Environment) -> None:
     sql = "SELECT id FROM t WHERE s = ? OR ? IS NULL ORDER BY id"
     for backend in ("enumerable", "auto"):

@@ -1209,19 +1209,29 @@ def run(
     time_zone: str,
     deadline: tuple[float, str] | None = None,
     memory_limit: int = 0,
+    params: list[Any] | None = None,
 ) -> pa.Table:
     """Runs ``sql`` over ``scans`` (``scan_0``, ...) on the runner's session; the rows, cast
     to ``schema``. ``deadline`` (seconds left, the message): past it the statement's jobs are
     cancelled and ``TimeoutError`` raised; past ``memory_limit`` bytes (0: none) of Spark's heap,
-    ``ResourceError``; Ctrl-C cancels them too (:class:`_Job`)."""
+    ``ResourceError``; Ctrl-C cancels them too (:class:`_Job`). ``params`` are the values of
+    the ``?`` of ``sql``, in order, bound by Spark's parameter markers (a plan kept for any
+    values), never written into the text."""
     from . import _duckdb
 
     job = _Job(deadline, memory_limit, statement)
-    table = job.bounded(lambda: _run(runner, job, sql, scans, time_zone))
+    table = job.bounded(lambda: _run(runner, job, sql, scans, time_zone, params))
     return _duckdb._as(table, schema)
 
 
-def _run(runner: Runner, job: _Job, sql: str, scans: list[Scan], time_zone: str) -> pa.Table:
+def _run(
+    runner: Runner,
+    job: _Job,
+    sql: str,
+    scans: list[Scan],
+    time_zone: str,
+    params: list[Any] | None = None,
+) -> pa.Table:
     """The work of :func:`run`, on a thread of its own: the scans registered, the query's rows
     as Arrow, the scans dropped; each step only while the statement is not stopped."""
     try:
@@ -1236,7 +1246,7 @@ def _run(runner: Runner, job: _Job, sql: str, scans: list[Scan], time_zone: str)
                     job.raise_if_stopped()
                     _register_udfs(spark, sql)
                     job.raise_if_stopped()
-                    table = spark.sql(sql).toArrow()
+                    table = (spark.sql(sql, args=params) if params else spark.sql(sql)).toArrow()
                 job.raise_if_stopped()
                 return table
             except (Error, _Stopped):
@@ -1250,13 +1260,21 @@ def _run(runner: Runner, job: _Job, sql: str, scans: list[Scan], time_zone: str)
         _close(scans)
 
 
-def explain(runner: Runner, sql: str, scans: list[Scan], time_zone: str) -> str:
+def explain(
+    runner: Runner,
+    sql: str,
+    scans: list[Scan],
+    time_zone: str,
+    params: list[Any] | None = None,
+) -> str:
     """Spark's own plan of ``sql`` (``EXPLAIN FORMATTED``): its physical plan, with the
     filters its readers push (``PushedFilters``) and the columns they read (``ReadSchema``)."""
-    return _WORKER.call(lambda: _explain(runner, sql, scans, time_zone))
+    return _WORKER.call(lambda: _explain(runner, sql, scans, time_zone, params))
 
 
-def _explain(runner: Runner, sql: str, scans: list[Scan], time_zone: str) -> str:
+def _explain(
+    runner: Runner, sql: str, scans: list[Scan], time_zone: str, params: list[Any] | None
+) -> str:
     try:
         with runner._lock:
             spark = runner.session(time_zone)
@@ -1264,7 +1282,8 @@ def _explain(runner: Runner, sql: str, scans: list[Scan], time_zone: str) -> str
             try:
                 names = _register(spark, scans, "scan_", runner.upload_limit)
                 _register_udfs(spark, sql)
-                rows = spark.sql("EXPLAIN FORMATTED " + sql).collect()
+                text = "EXPLAIN FORMATTED " + sql
+                rows = (spark.sql(text, args=params) if params else spark.sql(text)).collect()
                 return "\n".join(str(r[0]) for r in rows)
             except Error:
                 raise

@@ -125,7 +125,9 @@ class JPypeSession:
             spark_scans: list[_spark.Scan] = scans
             runner = self._spark_runner()
             limit = _duckdb.memory_limit_bytes(self.get_config("execution.memory-limit"))
-            table = _spark.run(runner, backend_sql, spark_scans, schema, sql, zone, deadline, limit)
+            table = _spark.run(
+                runner, backend_sql, spark_scans, schema, sql, zone, deadline, limit, values
+            )
         else:
             limit = _duckdb.memory_limit_bytes(self.get_config("execution.memory-limit"))
             threads = int(self.get_config("execution.threads"))
@@ -191,8 +193,11 @@ class JPypeSession:
             handle.close()
         return scans, schema, backend_sql, deadline
 
-    def _spark_handle(self, sql: str, params: str | None = None) -> tuple[list[_spark.Scan], str]:
-        """The scans and the Spark SQL of the query ``sql`` planned for the spark backend."""
+    def _spark_handle(
+        self, sql: str, params: str | None = None
+    ) -> tuple[list[_spark.Scan], str, list[Any] | None]:
+        """The scans and the Spark SQL of the query ``sql`` planned for the spark backend, and
+        the values of its parameter markers."""
         java = self._java
         pending = (
             java.query(sql, "spark", None)
@@ -203,18 +208,20 @@ class JPypeSession:
         if str(handle.backend()) != "spark":  # nothing left to run: the scan is the result
             handle.close()
             raise _spark_unsupported(sql)
+        order = list(handle.parameterOrder())
+        values = _params.backend_values(params, order) if order and params is not None else None
         scans, _, backend_sql, _ = self._scans(handle)
-        return scans, backend_sql
+        return scans, backend_sql, values
 
     def spark_explain(self, sql: str, params: str | None = None) -> str:
         """Spark's physical plan of the query ``sql`` on the spark backend."""
-        scans, backend_sql = self._spark_handle(sql, params)
+        scans, backend_sql, values = self._spark_handle(sql, params)
         zone = self.get_config("table.local-time-zone")
-        return _spark.explain(self._spark_runner(), backend_sql, scans, zone)
+        return _spark.explain(self._spark_runner(), backend_sql, scans, zone, values)
 
     def to_spark(self, sql: str) -> Any:
         """A Spark DataFrame of the query ``sql``."""
-        scans, backend_sql = self._spark_handle(sql)
+        scans, backend_sql, _ = self._spark_handle(sql)
         zone = self.get_config("table.local-time-zone")
         return _spark.to_spark(self._spark_runner(), backend_sql, scans, zone)
 

@@ -342,15 +342,37 @@ public final class StatementExecutor {
 
   /**
    * The types of the parameters for a plan kept across values, or null when the values of this
-   * execution are bound as literals: the spark backend (whose SQL is written with the values), a
-   * value of a type a dynamic parameter cannot keep, or the plan cache turned off.
+   * execution are bound as literals: a value of a type a dynamic parameter cannot keep, on the
+   * spark backend also a TIMESTAMP (pyspark binds a datetime in the Python process's zone), or the
+   * plan cache turned off.
    */
   private @Nullable List<RelDataType> dynamicTypes(Parameters values) {
-    if (values.size() == 0 || backend().equals("spark")) {
+    if (values.size() == 0) {
       return null;
     }
-    return values.dynamicTypes(context.typeFactory(), config.timeZone().toZoneId());
+    List<RelDataType> types =
+        values.dynamicTypes(context.typeFactory(), config.timeZone().toZoneId());
+    if (types != null
+        && backend().equals("spark")
+        && !types.stream().allMatch(t -> SPARK_BINDS.contains(t.getSqlTypeName()))) {
+      return null;
+    }
+    return types;
   }
+
+  /** The types of the values Spark's parameter markers take as this plan types them. */
+  private static final java.util.Set<org.apache.calcite.sql.type.SqlTypeName> SPARK_BINDS =
+      java.util.EnumSet.of(
+          org.apache.calcite.sql.type.SqlTypeName.BOOLEAN,
+          org.apache.calcite.sql.type.SqlTypeName.TINYINT,
+          org.apache.calcite.sql.type.SqlTypeName.SMALLINT,
+          org.apache.calcite.sql.type.SqlTypeName.INTEGER,
+          org.apache.calcite.sql.type.SqlTypeName.BIGINT,
+          org.apache.calcite.sql.type.SqlTypeName.DECIMAL,
+          org.apache.calcite.sql.type.SqlTypeName.DOUBLE,
+          org.apache.calcite.sql.type.SqlTypeName.CHAR,
+          org.apache.calcite.sql.type.SqlTypeName.VARCHAR,
+          org.apache.calcite.sql.type.SqlTypeName.DATE);
 
   /** The SQL text the statement came from, so that field discovery can re-read it. */
   public StatementExecutor withSql(String text) {

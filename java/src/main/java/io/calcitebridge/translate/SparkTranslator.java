@@ -38,7 +38,9 @@ public final class SparkTranslator {
     RelNode reduced =
         DuckDbTranslator.removeConstantSortKeys(
             DuckDbTranslator.reduceAverages(SparkAverages.widen(plan)));
-    RelNode rewritten = SparkRewrites.rewrite(reduced);
+    // A plan kept for any values of its parameters: each ? in a cast to its type, bound by
+    // Spark's parameter markers (spark.sql(text, args)).
+    RelNode rewritten = DuckDbTranslator.castParameters(SparkRewrites.rewrite(reduced));
     SparkWhitelist.check(rewritten);
     Converter converter = new Converter();
     SqlImplementor.Result result;
@@ -55,17 +57,21 @@ public final class SparkTranslator {
       throw new Refusal(BACKEND, "a field of an expression that is not a column");
     }
     SqlNode node = result.asStatement();
-    String sql =
+    org.apache.calcite.sql.util.SqlString written =
         node.toSqlString(
-                c ->
-                    c.withDialect(SparkDialect.INSTANCE)
-                        .withQuoteAllIdentifiers(true)
-                        .withAlwaysUseParentheses(false)
-                        .withSelectListItemsOnSeparateLines(false)
-                        .withClauseStartsLine(false)
-                        .withIndentation(0))
-            .getSql();
-    return new Translation(BACKEND, sql, List.copyOf(converter.scans));
+            c ->
+                c.withDialect(SparkDialect.INSTANCE)
+                    .withQuoteAllIdentifiers(true)
+                    .withAlwaysUseParentheses(false)
+                    .withSelectListItemsOnSeparateLines(false)
+                    .withClauseStartsLine(false)
+                    .withIndentation(0));
+    List<Integer> parameters = written.getDynamicParameters();
+    return new Translation(
+        BACKEND,
+        written.getSql(),
+        List.copyOf(converter.scans),
+        parameters == null ? List.of() : List.copyOf(parameters));
   }
 
   /** Calcite's converter, with our scans as named relations. */
