@@ -421,7 +421,7 @@ final class AlterTables {
     }
     BridgeTable table;
     try {
-      table = ddl.newTable(create, path.name());
+      table = ddl.alteredTable(create, path.name());
     } catch (PositionedException e) {
       throw new PositionedException(e.kind(), e.getMessage(), pos);
     }
