@@ -32,8 +32,10 @@ Each statement is classified:
   ``test_procedure_catalog``, ``test-catalog``, ``values`` with options) and Hive (module,
   catalog); and then every statement that names what those made, or that runs while such a
   catalog is the current one (but ``SET``, ``RESET``, ``SHOW CATALOGS``/``MODULES`` and
-  statements on a three-part name of another catalog); and queries whose Flink answer is a
-  changelog with retractions (``-U``/``+U``/``-D`` rows of a streaming query).
+  statements on a three-part name of another catalog); queries whose Flink answer is a
+  changelog with retractions (``-U``/``+U``/``-D`` rows of a streaming query); and, in the
+  gateway's layout, a text of several statements sent as one request, which the gateway's REST
+  protocol refuses ("only single statement supported") before any engine reads it.
 
 Flink's ``values`` test connector with no option, an empty table, is read as our ``memory``
 connector. The SQL client's ``BEGIN STATEMENT SET; ...; END;`` runs as the one statement it is
@@ -90,6 +92,7 @@ class Case:
     line: int
     marker: str  # ok, info, error, output, ...
     output: str  # Flink's printed output, without the marker line
+    gateway: bool = False  # from a file of the SQL gateway's layout: one request per statement
 
     @property
     def table(self) -> list[list[str]] | None:
@@ -137,7 +140,7 @@ def parse_q(text: str) -> list[Case]:
         sql = "\n".join(sql_lines).strip()
         if sql.endswith(";"):
             sql = sql[:-1].rstrip()
-        cases.append(Case(sql, start + 1, marker, "\n".join(out_lines).strip("\n")))
+        cases.append(Case(sql, start + 1, marker, "\n".join(out_lines).strip("\n"), gateway))
     return cases
 
 
@@ -310,6 +313,35 @@ class Outcome:
     detail: str = ""
 
 
+def statement_count(sql: str) -> int:
+    """How many statements ``sql`` holds: its non-blank parts between the semicolons outside
+    quotes, backticks and ``--`` comments."""
+    parts = []
+    current: list[str] = []
+    quote = ""
+    i = 0
+    while i < len(sql):
+        c = sql[i]
+        if quote:
+            if c == quote:
+                quote = ""
+        elif c in "'`\"":
+            quote = c
+        elif sql.startswith("--", i):
+            end = sql.find("\n", i)
+            i = len(sql) if end < 0 else end
+            continue
+        elif c == ";":
+            parts.append("".join(current))
+            current = []
+            i += 1
+            continue
+        current.append(c)
+        i += 1
+    parts.append("".join(current))
+    return sum(1 for p in parts if p.strip())
+
+
 def _words(text: str) -> set[str]:
     return {w.lower() for w in re.findall(r"\w+", text)}
 
@@ -344,6 +376,10 @@ class Script:
                 return None, f"needs Flink's test connector or Hive ({what})"
         if VAR.search(sql):
             return None, "placeholder of Flink's test harness ($VAR_...)"
+        if case.gateway and statement_count(sql) > 1:
+            # The gateway's REST protocol takes one statement a request and refuses a text of
+            # several ("only single statement supported") before any engine reads it.
+            return None, "several statements in one request to Flink's SQL gateway"
         if VAR.search(case.output):
             return None, "Flink's answer holds a placeholder of its test harness ($VAR_...)"
         if SKIP_JAR.match(sql):

@@ -318,7 +318,7 @@ public final class Catalog {
     return true;
   }
 
-  /** Drops a catalog and everything in it (the current one too, as Flink's gateway does). */
+  /** Drops a catalog and everything in it; the current catalog cannot be dropped. */
   public synchronized boolean dropCatalog(String name, boolean ifExists) {
     CatalogEntry entry = catalogs.get(name);
     if (entry == null) {
@@ -328,9 +328,7 @@ public final class Catalog {
       throw new CatalogException("Catalog " + name + " does not exist.");
     }
     if (entry == currentCatalog) {
-      // As Flink's gateway: the current catalog may be dropped; it stays current, and what
-      // names an object in it fails until USE CATALOG.
-      current = new Database(current.name, null, Map.of());
+      throw new CatalogException("Cannot drop a catalog which is currently in use.");
     }
     catalogSchemas.remove(name);
     catalogs.remove(name);

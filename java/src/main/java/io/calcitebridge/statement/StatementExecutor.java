@@ -793,7 +793,7 @@ public final class StatementExecutor {
           + "Hint: Make sure that a statement ends with \";\" for finalizing (multi-line)"
           + " statements.\n"
           + "You can also type any Flink SQL statement, please visit"
-          + " https://ci.apache.org/projects/flink/flink-docs-stable/docs/dev/table/sql/overview/"
+          + " https://nightlies.apache.org/flink/flink-docs-stable/docs/dev/table/sql/overview/"
           + " for more details.";
 
   private RowSet statementSet(io.calcitebridge.sql.SqlStatementSet set) {
