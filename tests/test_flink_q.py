@@ -156,6 +156,8 @@ def test_a_gateway_request_of_several_statements_is_skipped(
 ) -> None:
     assert flink_q.statement_count("BEGIN STATEMENT SET;\nINSERT INTO t VALUES (1);\nEND") == 3
     assert flink_q.statement_count("SELECT ';' AS `a;b` -- x; y\n") == 1
+    block = "EXECUTE STATEMENT SET BEGIN INSERT INTO t VALUES (1); END"
+    assert flink_q.statement_count(block) == 2 and flink_q.SET_BLOCK.search(block)
     script = tmp_path / "gateway.q"
     script.write_text(GATEWAY_SCRIPT)
     outcomes = flink_q.Runner(timeout=60).run_file(script, script.name)

@@ -26,7 +26,8 @@ Each statement is classified:
 - ``we accept``: Flink errors and we succeed;
 - ``skipped``, counted apart and never as ``same``: statements that need what only Flink's test
   harness has. The harness's placeholders (``$VAR_...`` other than those of folders, which
-  become temporary folders here, and ``$internal.*`` keys, and answers that hold them); Flink's
+  become temporary folders here, ``$VAR_X_RELATIVE_PATH`` the folder of ``$VAR_X_PATH`` relative
+  to the working folder; and ``$internal.*`` keys, and answers that hold them); Flink's
   test jars (``ADD JAR``/``REMOVE JAR``/``SHOW JARS``, ``CREATE FUNCTION`` of a class such as
   ``LowerUDF``); Flink's test connectors and catalogs (``test-update-delete``,
   ``test_procedure_catalog``, ``test-catalog``, ``values`` with options) and Hive (module,
@@ -70,6 +71,7 @@ import datetime
 import decimal
 import itertools
 import json
+import os
 import re
 import sys
 from collections import Counter
@@ -300,6 +302,9 @@ CATALOG_FREE = re.compile(
     re.IGNORECASE,
 )
 QUALIFIED = re.compile(r"(?<![\w.`])([`\w]+)\.[`\w]+\.[`\w]+")
+# A statement set written as one statement (EXECUTE|EXPLAIN|COMPILE ... STATEMENT SET BEGIN ...
+# END): its semicolons are inside it.
+SET_BLOCK = re.compile(r"\bSTATEMENT\s+SET\s+BEGIN\b", re.IGNORECASE)
 USE_CATALOG = re.compile(r"^\s*USE\s+CATALOG\s+([`\w]+)\s*$", re.IGNORECASE)
 ONLY_VALUES = re.compile(r"\bwith\s*\(\s*'connector'\s*=\s*'values'\s*\)", re.IGNORECASE)
 
@@ -359,12 +364,14 @@ class Script:
         """The SQL to run (placeholders of paths replaced, Flink's empty test table 'values'
         made a 'memory' one) and why the statement is skipped, if it is."""
         sql = case.sql
-        for var in sorted(set(PATH_VAR.findall(sql))):
+        for var in sorted(set(PATH_VAR.findall(sql)), key=len, reverse=True):
             if "JAR" in var:
                 continue
-            folder = self.tmp / var[5:].lower()
+            # $VAR_X_RELATIVE_PATH is the folder of $VAR_X_PATH, relative to the working folder.
+            relative = "_RELATIVE_PATH" in var
+            folder = self.tmp / var[5:].replace("_RELATIVE_PATH", "_PATH").lower()
             folder.mkdir(parents=True, exist_ok=True)
-            sql = sql.replace(var, str(folder))
+            sql = sql.replace(var, os.path.relpath(folder) if relative else str(folder))
         m = TEST_OBJECT.match(sql)
         if m and not ONLY_VALUES.search(sql):
             kind = TEST_KIND.search(m.group("rest"))
@@ -376,7 +383,7 @@ class Script:
                 return None, f"needs Flink's test connector or Hive ({what})"
         if VAR.search(sql):
             return None, "placeholder of Flink's test harness ($VAR_...)"
-        if case.gateway and statement_count(sql) > 1:
+        if case.gateway and statement_count(sql) > 1 and not SET_BLOCK.search(sql):
             # The gateway's REST protocol takes one statement a request and refuses a text of
             # several ("only single statement supported") before any engine reads it.
             return None, "several statements in one request to Flink's SQL gateway"

@@ -120,13 +120,51 @@ final class MaterializedTables {
     String ctas =
         "CREATE TABLE " + Catalog.quotedPath(path) + clauses + " AS " + queryText;
     QueryPlanner planner = new QueryPlanner(context);
-    String expanded = context.unparse(planner.validate(create.query()));
+    String expanded = flinkText(context, planner.validate(create.query()));
     planner.release();
     executor.fillMaterialized(parse(context, ctas, create.getParserPosition()));
     session
         .materialized()
         .put(path.toString(), new Materialized(ctas, head.toString(), expanded, false));
     return RowSet.ok("ddl", context.typeFactory());
+  }
+
+  /**
+   * The validated query as Flink prints it in SHOW CREATE: tables by their full names, function
+   * names unquoted.
+   */
+  private static String flinkText(PlannerContext context, SqlNode validated) {
+    validated.accept(
+        new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(org.apache.calcite.sql.SqlCall call) {
+            if (call instanceof org.apache.calcite.sql.SqlSelect select
+                && select.getFrom() != null) {
+              select.setFrom(qualified(context, select.getFrom()));
+            }
+            return super.visit(call);
+          }
+        });
+    return context.unparse(validated).replaceAll("`([A-Z][A-Z0-9_]*)`\\(", "$1(");
+  }
+
+  private static SqlNode qualified(PlannerContext context, SqlNode from) {
+    if (from instanceof org.apache.calcite.sql.SqlIdentifier id && !id.isStar()) {
+      Catalog.Path p = context.catalog().path(id.names);
+      if (p != null && context.catalog().table(p) != null) {
+        return new org.apache.calcite.sql.SqlIdentifier(
+            List.of(p.catalog(), p.database(), p.name()), id.getParserPosition());
+      }
+      return from;
+    }
+    if (from instanceof org.apache.calcite.sql.SqlJoin join) {
+      join.setLeft(qualified(context, join.getLeft()));
+      join.setRight(qualified(context, join.getRight()));
+    } else if (from.getKind() == org.apache.calcite.sql.SqlKind.AS
+        && from instanceof org.apache.calcite.sql.SqlCall call) {
+      call.setOperand(0, qualified(context, call.operand(0)));
+    }
+    return from;
   }
 
   private static long millis(SqlIntervalLiteral lit) {
