@@ -215,7 +215,7 @@ def test_compile_plan_writes_our_plan_file_and_execute_plan_runs_it(
     assert written["statement"].startswith("INSERT INTO `dst`")
     assert "Insert(table=[dst])" in written["plan"]
     assert env.sql("SELECT COUNT(*) FROM dst").fetchall() == [(0,)]  # compiled, not run
-    with pytest.raises(cb.SqlValidationError, match="^Cannot overwrite the plan file") as info:
+    with pytest.raises(cb.SqlValidationError, match=r"^Cannot overwrite the plan file") as info:
         env.execute(f"COMPILE PLAN '{plan}' FOR INSERT INTO dst SELECT a FROM src")
     assert info.value.column == 14
     env.execute(f"COMPILE PLAN '{plan}' IF NOT EXISTS FOR INSERT INTO dst SELECT a FROM src")
@@ -238,7 +238,7 @@ def test_compile_plan_writes_our_plan_file_and_execute_plan_runs_it(
     with pytest.raises(cb.UnsupportedError, match="is not a plan file of calcite-bridge") as info:
         env.execute(f"EXECUTE PLAN '{other}'")
     assert info.value.column == 14
-    with pytest.raises(cb.SqlValidationError, match="^Cannot read the plan file") as info:
+    with pytest.raises(cb.SqlValidationError, match=r"^Cannot read the plan file") as info:
         env.execute(f"EXECUTE PLAN '{tmp_path / 'missing.json'}'")
 
 
@@ -249,7 +249,7 @@ def test_plan_files_keep_to_the_sandbox(env: cb.Environment, tmp_path: Path) -> 
     env.config.set("filesystem.allowed-paths", str(inside))
     env.execute(f"COMPILE PLAN '{inside / 'p.json'}' FOR INSERT INTO dst VALUES (1)")
     outside = tmp_path / "outside.json"
-    with pytest.raises(cb.AccessDeniedError, match="is outside 'filesystem.allowed-paths'") as i:
+    with pytest.raises(cb.AccessDeniedError, match=r"is outside 'filesystem\.allowed-paths'") as i:
         env.execute(f"COMPILE PLAN '{outside}' FOR INSERT INTO dst VALUES (1)")
     assert i.value.column == 14 and not outside.exists()
     escape = inside / ".." / "escape.json"

@@ -388,8 +388,8 @@ public final class Catalog {
   }
 
   /**
-   * Fails when the current catalog or database was dropped (Flink keeps it current, and a
-   * statement on it fails with this message).
+   * Fails when the current catalog or database was dropped (Flink keeps it current, and a statement
+   * on it fails with this message).
    */
   public void checkCurrent() {
     CatalogEntry c = currentCatalog;
@@ -492,10 +492,7 @@ public final class Catalog {
       if (ifNotExists) {
         return false;
       }
-      throw new CatalogException(
-          "Temporary table '"
-              + quotedPath(path)
-              + "' already exists");
+      throw new CatalogException("Temporary table '" + quotedPath(path) + "' already exists");
     }
     db.tempTables.put(path.name(), table);
     if (view != null) {
@@ -644,8 +641,7 @@ public final class Catalog {
   }
 
   private synchronized boolean drop(Database db, String name, boolean view, boolean ifExists) {
-    if (db.tempTables.containsKey(name)
-        && db.tempViews.containsKey(name) == view) {
+    if (db.tempTables.containsKey(name) && db.tempViews.containsKey(name) == view) {
       String what = view ? "view" : "table";
       throw new CatalogException(
           "Temporary "

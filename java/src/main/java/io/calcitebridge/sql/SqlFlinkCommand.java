@@ -17,7 +17,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * Flink's statements on compiled plans and materialized tables, and the SQL client's HELP: {@code
  * COMPILE [AND EXECUTE] PLAN 'file' [IF NOT EXISTS] FOR stmt}, {@code EXECUTE PLAN 'file'}, {@code
- * SHOW CREATE MATERIALIZED TABLE name}, {@code ALTER MATERIALIZED TABLE name REFRESH | SUSPEND | RESUME [WITH (...)]}.
+ * SHOW CREATE MATERIALIZED TABLE name}, {@code ALTER MATERIALIZED TABLE name REFRESH | SUSPEND |
+ * RESUME [WITH (...)]}.
  */
 public class SqlFlinkCommand extends SqlCall {
   /** Which statement. */
@@ -50,7 +51,8 @@ public class SqlFlinkCommand extends SqlCall {
           (pos, ops) ->
               new SqlFlinkCommand(
                   pos,
-                  Kind.valueOf(((SqlIdentifier) java.util.Objects.requireNonNull(ops.get(0))).getSimple()),
+                  Kind.valueOf(
+                      ((SqlIdentifier) java.util.Objects.requireNonNull(ops.get(0))).getSimple()),
                   (SqlIdentifier) ops.get(1),
                   (SqlCharStringLiteral) ops.get(2),
                   BridgeOperator.isTrue(ops.get(3)),

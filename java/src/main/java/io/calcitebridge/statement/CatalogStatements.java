@@ -311,8 +311,7 @@ final class CatalogStatements {
       try {
         catalog.checkCurrent();
       } catch (CatalogException e) {
-        throw new PositionedException(
-            ErrorKind.CATALOG, e.getMessage(), show.getParserPosition());
+        throw new PositionedException(ErrorKind.CATALOG, e.getMessage(), show.getParserPosition());
       }
       db = catalog.current();
     } else {

@@ -20,13 +20,13 @@ import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
- * Flink's materialized tables (FLIP-435) in batch: {@code CREATE MATERIALIZED TABLE} creates a table
- * filled by its query (a {@code CREATE TABLE ... AS} of the same columns, partitions and options),
- * {@code ALTER MATERIALIZED TABLE ... REFRESH} runs the query again in place of the rows, {@code
- * SUSPEND} and {@code RESUME} are recorded, {@code SHOW CREATE MATERIALIZED TABLE} prints Flink's
- * DDL with the freshness and refresh mode, and {@code DROP MATERIALIZED TABLE} drops it. A query
- * that reads an unbounded source (a continuous refresh that never ends in batch) leaves the table
- * empty.
+ * Flink's materialized tables (FLIP-435) in batch: {@code CREATE MATERIALIZED TABLE} creates a
+ * table filled by its query (a {@code CREATE TABLE ... AS} of the same columns, partitions and
+ * options), {@code ALTER MATERIALIZED TABLE ... REFRESH} runs the query again in place of the rows,
+ * {@code SUSPEND} and {@code RESUME} are recorded, {@code SHOW CREATE MATERIALIZED TABLE} prints
+ * Flink's DDL with the freshness and refresh mode, and {@code DROP MATERIALIZED TABLE} drops it. A
+ * query that reads an unbounded source (a continuous refresh that never ends in batch) leaves the
+ * table empty.
  */
 final class MaterializedTables {
   private MaterializedTables() {}
@@ -70,9 +70,7 @@ final class MaterializedTables {
       }
     }
     String freshness =
-        create.freshness() == null
-            ? DEFAULT_FRESHNESS
-            : context.unparse(create.freshness());
+        create.freshness() == null ? DEFAULT_FRESHNESS : context.unparse(create.freshness());
     String mode;
     if (create.refreshMode() != null) {
       mode = create.refreshMode().getSimple().toUpperCase(Locale.ROOT);
@@ -117,8 +115,7 @@ final class MaterializedTables {
     }
     head.append("\nFRESHNESS = ").append(freshness).append("\nREFRESH_MODE = ").append(mode);
     String queryText = context.unparse(create.query());
-    String ctas =
-        "CREATE TABLE " + Catalog.quotedPath(path) + clauses + " AS " + queryText;
+    String ctas = "CREATE TABLE " + Catalog.quotedPath(path) + clauses + " AS " + queryText;
     QueryPlanner planner = new QueryPlanner(context);
     String expanded = flinkText(context, planner.validate(create.query()));
     planner.release();
@@ -192,7 +189,9 @@ final class MaterializedTables {
       return (SqlCreateTable) context.parseStatement(text);
     } catch (SqlParseException e) {
       throw new PositionedException(
-          ErrorKind.VALIDATION, "The materialized table does not read back: " + e.getMessage(), pos);
+          ErrorKind.VALIDATION,
+          "The materialized table does not read back: " + e.getMessage(),
+          pos);
     }
   }
 
@@ -210,7 +209,9 @@ final class MaterializedTables {
             List.<Object[]>of(new Object[] {m.head() + "\nAS " + m.query() + "\n"}));
       case REFRESH_MATERIALIZED_TABLE:
         executor.fillMaterialized(
-            parse(context, m.ctas().replaceFirst("^CREATE TABLE ", "CREATE OR REPLACE TABLE "),
+            parse(
+                context,
+                m.ctas().replaceFirst("^CREATE TABLE ", "CREATE OR REPLACE TABLE "),
                 command.getParserPosition()));
         return RowSet.ok("ddl", context.typeFactory());
       case SUSPEND_MATERIALIZED_TABLE:

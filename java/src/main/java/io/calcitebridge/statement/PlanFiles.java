@@ -35,7 +35,8 @@ final class PlanFiles {
 
   static RowSet run(StatementExecutor executor, SessionState session, SqlFlinkCommand command) {
     SqlParserPos pos = java.util.Objects.requireNonNull(command.file()).getParserPosition();
-    Path file = checked(session.config(), java.util.Objects.requireNonNull(command.filePath()), pos);
+    Path file =
+        checked(session.config(), java.util.Objects.requireNonNull(command.filePath()), pos);
     switch (command.kind()) {
       case COMPILE_PLAN:
         {

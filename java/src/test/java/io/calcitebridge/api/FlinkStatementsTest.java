@@ -149,8 +149,7 @@ class FlinkStatementsTest {
 
   @Test
   void materializedTablesAndPlanFiles(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-    Users.rows(
-        env.execute("CREATE MATERIALIZED TABLE m AS SELECT COUNT(*) AS n FROM orders"));
+    Users.rows(env.execute("CREATE MATERIALIZED TABLE m AS SELECT COUNT(*) AS n FROM orders"));
     assertEquals(List.of("[2]"), Users.rows(env.execute("SELECT n FROM m")));
     Users.rows(env.execute("INSERT INTO orders (id) VALUES (3)"));
     Users.rows(env.execute("ALTER MATERIALIZED TABLE m REFRESH"));
