@@ -86,6 +86,10 @@ public final class DdlExecutor {
       BridgeTable table = newTable(create, path.name());
       try {
         catalog().addTemporary(path, null, table, create.ifNotExists());
+      } catch (io.calcitebridge.errors.CatalogException e) {
+        table.close();
+        throw new PositionedException(
+            ErrorKind.CATALOG, e.getMessage(), create.name().getParserPosition());
       } catch (RuntimeException e) {
         table.close();
         throw e;
@@ -743,7 +747,12 @@ public final class DdlExecutor {
             catalog().currentPath(),
             List.of(name));
     if (create.temporary()) {
-      catalog().addTemporary(path, view, table, create.ifNotExists());
+      try {
+        catalog().addTemporary(path, view, table, create.ifNotExists());
+      } catch (io.calcitebridge.errors.CatalogException e) {
+        throw new PositionedException(
+            ErrorKind.CATALOG, e.getMessage(), create.name().getParserPosition());
+      }
     } else {
       catalog().addView(path, view, table, create.ifNotExists());
     }
@@ -753,13 +762,23 @@ public final class DdlExecutor {
   public void drop(SqlDropObject drop) {
     Catalog.Path path = CatalogStatements.path(context, drop.name(), drop.ifExists());
     if (drop.isTemporary()) {
-      catalog().dropTemporary(path, drop.isView(), drop.ifExists());
+      try {
+        catalog().dropTemporary(path, drop.isView(), drop.ifExists());
+      } catch (io.calcitebridge.errors.CatalogException e) {
+        throw new PositionedException(
+            ErrorKind.CATALOG, e.getMessage(), drop.name().getParserPosition());
+      }
       return;
     }
     if (drop.isMaterialized()) {
       MaterializedTables.dropping(session, path, drop);
     }
-    catalog().drop(path, drop.isView(), drop.ifExists());
+    try {
+      catalog().drop(path, drop.isView(), drop.ifExists());
+    } catch (io.calcitebridge.errors.CatalogException e) {
+      throw new PositionedException(
+          ErrorKind.CATALOG, e.getMessage(), drop.name().getParserPosition());
+    }
     if (drop.isMaterialized() || !drop.isView()) {
       session.materialized().remove(path.toString());
     }
