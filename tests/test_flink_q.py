@@ -149,3 +149,17 @@ ADD JAR '$VAR_UDF_JAR_PATH';
     assert kinds[5] == "rows differ"  # 2, not Flink's 3 of this made-up answer
     assert kinds[6] == "skipped"  # a jar of Flink's tests
     assert outcomes[6].detail.startswith("placeholder")
+
+
+def test_a_gateway_request_of_several_statements_is_skipped(
+    flink_q: ModuleType, tmp_path: Path
+) -> None:
+    assert flink_q.statement_count("BEGIN STATEMENT SET;\nINSERT INTO t VALUES (1);\nEND") == 3
+    assert flink_q.statement_count("SELECT ';' AS `a;b` -- x; y\n") == 1
+    block = "EXECUTE STATEMENT SET BEGIN INSERT INTO t VALUES (1); END"
+    assert flink_q.statement_count(block) == 2 and flink_q.SET_BLOCK.search(block)
+    script = tmp_path / "gateway.q"
+    script.write_text(GATEWAY_SCRIPT)
+    outcomes = flink_q.Runner(timeout=60).run_file(script, script.name)
+    assert [o.kind for o in outcomes] == ["same", "skipped", "same"]
+    assert outcomes[1].detail.startswith("several statements in one request")

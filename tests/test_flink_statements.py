@@ -4,6 +4,7 @@ gives (CREATE TABLE ... LIKE, CREATE [OR REPLACE] TABLE ... AS SELECT, REPLACE T
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -199,3 +200,94 @@ def test_the_clients_statement_set_through_the_cli_and_the_shell(
     _, err = type_into_shell(env, keys, capsys)
     assert err == ""
     assert env.sql("SELECT * FROM t ORDER BY a").fetchall() == [(5,), (6,)]
+
+
+def test_compile_plan_writes_our_plan_file_and_execute_plan_runs_it(
+    env: cb.Environment, tmp_path: Path
+) -> None:
+    env.execute("CREATE TABLE src (a INT)")
+    env.execute("CREATE TABLE dst (a INT)")
+    env.execute("INSERT INTO src VALUES (1), (2)")
+    plan = tmp_path / "plans" / "p.json"
+    env.execute(f"COMPILE PLAN '{plan}' FOR INSERT INTO dst SELECT a * 10 FROM src")
+    written = json.loads(plan.read_text())
+    assert written["format"] == "calcite-bridge-plan" and written["version"] == 1
+    assert written["statement"].startswith("INSERT INTO `dst`")
+    assert "Insert(table=[dst])" in written["plan"]
+    assert env.sql("SELECT COUNT(*) FROM dst").fetchall() == [(0,)]  # compiled, not run
+    with pytest.raises(cb.SqlValidationError, match=r"^Cannot overwrite the plan file") as info:
+        env.execute(f"COMPILE PLAN '{plan}' FOR INSERT INTO dst SELECT a FROM src")
+    assert info.value.column == 14
+    env.execute(f"COMPILE PLAN '{plan}' IF NOT EXISTS FOR INSERT INTO dst SELECT a FROM src")
+    assert env.execute(f"EXECUTE PLAN 'file://{plan}'").fetchall() == [(2,)]
+    assert env.sql("SELECT a FROM dst ORDER BY a").fetchall() == [(10,), (20,)]
+    both = tmp_path / "both.json"
+    env.execute(f"COMPILE AND EXECUTE PLAN '{both}' FOR INSERT INTO dst SELECT a FROM src")
+    assert both.exists()
+    assert env.sql("SELECT COUNT(*) FROM dst").fetchall() == [(4,)]
+    # A statement set is compiled as one plan.
+    sets = tmp_path / "set.json"
+    env.execute(
+        f"COMPILE PLAN '{sets}' FOR STATEMENT SET BEGIN INSERT INTO dst SELECT a FROM src; "
+        "INSERT INTO dst SELECT a FROM src; END"
+    )
+    env.execute(f"EXECUTE PLAN '{sets}'")
+    assert env.sql("SELECT COUNT(*) FROM dst").fetchall() == [(8,)]
+    other = tmp_path / "flink.json"
+    other.write_text('{"flinkVersion": "2.0", "nodes": []}')
+    with pytest.raises(cb.UnsupportedError, match="is not a plan file of calcite-bridge") as info:
+        env.execute(f"EXECUTE PLAN '{other}'")
+    assert info.value.column == 14
+    with pytest.raises(cb.SqlValidationError, match=r"^Cannot read the plan file") as info:
+        env.execute(f"EXECUTE PLAN '{tmp_path / 'missing.json'}'")
+
+
+def test_plan_files_keep_to_the_sandbox(env: cb.Environment, tmp_path: Path) -> None:
+    env.execute("CREATE TABLE dst (a INT)")
+    inside = tmp_path / "inside"
+    inside.mkdir()
+    env.config.set("filesystem.allowed-paths", str(inside))
+    env.execute(f"COMPILE PLAN '{inside / 'p.json'}' FOR INSERT INTO dst VALUES (1)")
+    outside = tmp_path / "outside.json"
+    with pytest.raises(cb.AccessDeniedError, match=r"is outside 'filesystem\.allowed-paths'") as i:
+        env.execute(f"COMPILE PLAN '{outside}' FOR INSERT INTO dst VALUES (1)")
+    assert i.value.column == 14 and not outside.exists()
+    escape = inside / ".." / "escape.json"
+    with pytest.raises(cb.AccessDeniedError):
+        env.execute(f"COMPILE PLAN '{escape}' FOR INSERT INTO dst VALUES (1)")
+    env.config.set("external-access", "false")
+    with pytest.raises(cb.AccessDeniedError, match="'external-access' = 'false'"):
+        env.execute(f"EXECUTE PLAN '{inside / 'p.json'}'")
+
+
+def test_temporary_objects_and_materialized_tables_through_the_cli_and_the_shell(
+    tmp_path: Path, env: cb.Environment, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "flink.sql"
+    script.write_text(
+        "CREATE TABLE src (a INT);\nINSERT INTO src VALUES (1), (2);\n"
+        "CREATE VIEW v COMMENT 'all' AS SELECT a FROM src;\n"
+        "CREATE TEMPORARY VIEW v AS SELECT a * 100 AS a FROM src;\n"
+        "SELECT MAX(a) AS top FROM v;\n"
+        "DROP TEMPORARY VIEW v;\n"
+        "SELECT MAX(a) AS top2 FROM v;\n"
+        "EXECUTE INSERT INTO src VALUES (3);\n"
+        "CREATE MATERIALIZED TABLE m AS SELECT COUNT(*) AS n FROM src;\n"
+        "SELECT n FROM m;\n"
+        "BEGIN STATEMENT SET;\nEND;\n"
+        "DROP MATERIALIZED TABLE m;\n"
+    )
+    result = CliRunner().invoke(main, ["--format", "csv", "-f", str(script)])
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert "top\n200\n" in result.output
+    assert "top2\n2\n" in result.output
+    assert "n\n3\n" in result.output
+    keys = (
+        "CREATE TABLE s (a INT);\nCREATE TEMPORARY TABLE s (a INT);\n"
+        "INSERT INTO s VALUES (5);\nDROP TEMPORARY TABLE s;\n"
+        "CREATE MATERIALIZED TABLE ms AS SELECT COUNT(*) AS n FROM s;\n"
+        "ALTER MATERIALIZED TABLE ms REFRESH;\n"
+    )
+    _, err = type_into_shell(env, keys, capsys)
+    assert err == ""
+    assert env.sql("SELECT * FROM ms").fetchall() == [(0,)]  # the temporary s had the row

@@ -26,14 +26,17 @@ Each statement is classified:
 - ``we accept``: Flink errors and we succeed;
 - ``skipped``, counted apart and never as ``same``: statements that need what only Flink's test
   harness has. The harness's placeholders (``$VAR_...`` other than those of folders, which
-  become temporary folders here, and ``$internal.*`` keys, and answers that hold them); Flink's
+  become temporary folders here, ``$VAR_X_RELATIVE_PATH`` the folder of ``$VAR_X_PATH`` relative
+  to the working folder; and ``$internal.*`` keys, and answers that hold them); Flink's
   test jars (``ADD JAR``/``REMOVE JAR``/``SHOW JARS``, ``CREATE FUNCTION`` of a class such as
   ``LowerUDF``); Flink's test connectors and catalogs (``test-update-delete``,
   ``test_procedure_catalog``, ``test-catalog``, ``values`` with options) and Hive (module,
   catalog); and then every statement that names what those made, or that runs while such a
   catalog is the current one (but ``SET``, ``RESET``, ``SHOW CATALOGS``/``MODULES`` and
-  statements on a three-part name of another catalog); and queries whose Flink answer is a
-  changelog with retractions (``-U``/``+U``/``-D`` rows of a streaming query).
+  statements on a three-part name of another catalog); queries whose Flink answer is a
+  changelog with retractions (``-U``/``+U``/``-D`` rows of a streaming query); and, in the
+  gateway's layout, a text of several statements sent as one request, which the gateway's REST
+  protocol refuses ("only single statement supported") before any engine reads it.
 
 Flink's ``values`` test connector with no option, an empty table, is read as our ``memory``
 connector. The SQL client's ``BEGIN STATEMENT SET; ...; END;`` runs as the one statement it is
@@ -68,6 +71,7 @@ import datetime
 import decimal
 import itertools
 import json
+import os
 import re
 import sys
 from collections import Counter
@@ -90,6 +94,7 @@ class Case:
     line: int
     marker: str  # ok, info, error, output, ...
     output: str  # Flink's printed output, without the marker line
+    gateway: bool = False  # from a file of the SQL gateway's layout: one request per statement
 
     @property
     def table(self) -> list[list[str]] | None:
@@ -137,7 +142,7 @@ def parse_q(text: str) -> list[Case]:
         sql = "\n".join(sql_lines).strip()
         if sql.endswith(";"):
             sql = sql[:-1].rstrip()
-        cases.append(Case(sql, start + 1, marker, "\n".join(out_lines).strip("\n")))
+        cases.append(Case(sql, start + 1, marker, "\n".join(out_lines).strip("\n"), gateway))
     return cases
 
 
@@ -297,6 +302,9 @@ CATALOG_FREE = re.compile(
     re.IGNORECASE,
 )
 QUALIFIED = re.compile(r"(?<![\w.`])([`\w]+)\.[`\w]+\.[`\w]+")
+# A statement set written as one statement (EXECUTE|EXPLAIN|COMPILE ... STATEMENT SET BEGIN ...
+# END): its semicolons are inside it.
+SET_BLOCK = re.compile(r"\bSTATEMENT\s+SET\s+BEGIN\b", re.IGNORECASE)
 USE_CATALOG = re.compile(r"^\s*USE\s+CATALOG\s+([`\w]+)\s*$", re.IGNORECASE)
 ONLY_VALUES = re.compile(r"\bwith\s*\(\s*'connector'\s*=\s*'values'\s*\)", re.IGNORECASE)
 
@@ -308,6 +316,35 @@ class Outcome:
     sql: str
     kind: str  # same, rows differ, we fail, we accept, skipped
     detail: str = ""
+
+
+def statement_count(sql: str) -> int:
+    """How many statements ``sql`` holds: its non-blank parts between the semicolons outside
+    quotes, backticks and ``--`` comments."""
+    parts = []
+    current: list[str] = []
+    quote = ""
+    i = 0
+    while i < len(sql):
+        c = sql[i]
+        if quote:
+            if c == quote:
+                quote = ""
+        elif c in "'`\"":
+            quote = c
+        elif sql.startswith("--", i):
+            end = sql.find("\n", i)
+            i = len(sql) if end < 0 else end
+            continue
+        elif c == ";":
+            parts.append("".join(current))
+            current = []
+            i += 1
+            continue
+        current.append(c)
+        i += 1
+    parts.append("".join(current))
+    return sum(1 for p in parts if p.strip())
 
 
 def _words(text: str) -> set[str]:
@@ -327,12 +364,14 @@ class Script:
         """The SQL to run (placeholders of paths replaced, Flink's empty test table 'values'
         made a 'memory' one) and why the statement is skipped, if it is."""
         sql = case.sql
-        for var in sorted(set(PATH_VAR.findall(sql))):
+        for var in sorted(set(PATH_VAR.findall(sql)), key=len, reverse=True):
             if "JAR" in var:
                 continue
-            folder = self.tmp / var[5:].lower()
+            # $VAR_X_RELATIVE_PATH is the folder of $VAR_X_PATH, relative to the working folder.
+            relative = "_RELATIVE_PATH" in var
+            folder = self.tmp / var[5:].replace("_RELATIVE_PATH", "_PATH").lower()
             folder.mkdir(parents=True, exist_ok=True)
-            sql = sql.replace(var, str(folder))
+            sql = sql.replace(var, os.path.relpath(folder) if relative else str(folder))
         m = TEST_OBJECT.match(sql)
         if m and not ONLY_VALUES.search(sql):
             kind = TEST_KIND.search(m.group("rest"))
@@ -344,6 +383,10 @@ class Script:
                 return None, f"needs Flink's test connector or Hive ({what})"
         if VAR.search(sql):
             return None, "placeholder of Flink's test harness ($VAR_...)"
+        if case.gateway and statement_count(sql) > 1 and not SET_BLOCK.search(sql):
+            # The gateway's REST protocol takes one statement a request and refuses a text of
+            # several ("only single statement supported") before any engine reads it.
+            return None, "several statements in one request to Flink's SQL gateway"
         if VAR.search(case.output):
             return None, "Flink's answer holds a placeholder of its test harness ($VAR_...)"
         if SKIP_JAR.match(sql):

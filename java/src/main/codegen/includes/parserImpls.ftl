@@ -417,6 +417,8 @@ SqlCreate SqlBridgeCreateTableOrView(Span s, boolean replace) :
     (
         create = SqlBridgeCreateTable(s, replace, temporary)
     |
+        create = SqlBridgeCreateMaterializedTable(s, replace, temporary)
+    |
         create = SqlBridgeCreateView(s, replace, temporary)
     |
         create = SqlBridgeCreateFunction(s, replace, temporary, false)
@@ -456,26 +458,6 @@ SqlCreate SqlBridgeCreateFunction(Span s, boolean replace, boolean temporary,
             language == null ? null
                 : language.getSimple().toUpperCase(java.util.Locale.ROOT),
             new SqlNodeList(jars, s.end(this)));
-    }
-}
-
-/**
- * Parses Flink's DROP [TEMPORARY [SYSTEM]] FUNCTION [IF EXISTS] name, after DROP.
- */
-SqlDrop SqlBridgeDropFunction(Span s, boolean replace) :
-{
-    boolean temporary = false;
-    boolean system = false;
-    boolean ifExists = false;
-    final SqlIdentifier name;
-}
-{
-    [ <TEMPORARY> { temporary = true; } [ <SYSTEM> { system = true; } ] ]
-    <FUNCTION>
-    [ LOOKAHEAD(2) <IF> <EXISTS> { ifExists = true; } ]
-    name = CompoundIdentifier()
-    {
-        return new SqlDropFunction(s.end(name), temporary, system, ifExists, name);
     }
 }
 
@@ -619,43 +601,102 @@ SqlNode SqlBridgeReplaceTable() :
 // ---------------------------------------------------------------- views, DROP
 
 /**
- * Parses CREATE VIEW, after CREATE [OR REPLACE] [TEMPORARY].
+ * Parses CREATE VIEW, after CREATE [OR REPLACE] [TEMPORARY]: [IF NOT EXISTS]
+ * name [(column [COMMENT 'text'], ...)] [COMMENT 'text'] AS query.
  */
 SqlCreate SqlBridgeCreateView(Span s, boolean replace, boolean temporary) :
 {
     boolean ifNotExists = false;
     final SqlIdentifier name;
     SqlNodeList columns = null;
+    final List<SqlNode> names = new ArrayList<SqlNode>();
+    final List<SqlNode> comments = new ArrayList<SqlNode>();
+    SqlCharStringLiteral comment = null;
+    SqlParserPos columnsPos = null;
     final SqlNode query;
 }
 {
     <VIEW>
     [ LOOKAHEAD(3) <IF> <NOT> <EXISTS> { ifNotExists = true; } ]
     name = CompoundIdentifier()
-    [ columns = BridgeColumnNameList() ]
+    [
+        <LPAREN> { columnsPos = getPos(); }
+        AddBridgeViewColumn(names, comments)
+        ( <COMMA> AddBridgeViewColumn(names, comments) )*
+        <RPAREN> {
+            columnsPos = columnsPos.plus(getPos());
+            columns = new SqlNodeList(names, columnsPos);
+        }
+    ]
+    [ <COMMENT> comment = BridgeStringLiteral() ]
     <AS>
     query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
     {
         return new SqlCreateView(s.end(query), replace, temporary,
-            ifNotExists, name, columns, query);
+            ifNotExists, name, columns, query, comment,
+            columns == null ? null : new SqlNodeList(comments, columnsPos));
+    }
+}
+
+/** One column of a view's column list: name [COMMENT 'text']. */
+void AddBridgeViewColumn(List<SqlNode> names, List<SqlNode> comments) :
+{
+    final SqlIdentifier id;
+    SqlNode comment = null;
+}
+{
+    id = BridgeColumnName()
+    [ <COMMENT> comment = BridgeStringLiteral() ]
+    {
+        names.add(id);
+        comments.add(comment == null ? SqlLiteral.createNull(id.getParserPosition()) : comment);
     }
 }
 
 /**
- * Parses DROP TABLE and DROP VIEW, after DROP.
+ * Parses, after DROP: [TEMPORARY] TABLE|VIEW [IF EXISTS] name, MATERIALIZED
+ * TABLE [IF EXISTS] name, and Flink's [TEMPORARY [SYSTEM]] FUNCTION [IF
+ * EXISTS] name.
  */
 SqlDrop SqlBridgeDropObject(Span s, boolean replace) :
 {
+    boolean temporary = false;
+    boolean system = false;
+    boolean function = false;
     boolean isView = false;
+    boolean materialized = false;
     boolean ifExists = false;
     final SqlIdentifier name;
 }
 {
-    ( <TABLE> | <VIEW> { isView = true; } )
+    (
+        <TEMPORARY> { temporary = true; }
+        (
+            <SYSTEM> { system = true; } <FUNCTION> { function = true; }
+        |
+            <FUNCTION> { function = true; }
+        |
+            <TABLE>
+        |
+            <VIEW> { isView = true; }
+        )
+    |
+        <FUNCTION> { function = true; }
+    |
+        <TABLE>
+    |
+        <VIEW> { isView = true; }
+    |
+        <MATERIALIZED> <TABLE> { materialized = true; }
+    )
     [ LOOKAHEAD(2) <IF> <EXISTS> { ifExists = true; } ]
     name = CompoundIdentifier()
     {
-        return new SqlDropObject(s.end(name), isView, ifExists, name);
+        if (function) {
+            return new SqlDropFunction(s.end(name), temporary, system, ifExists, name);
+        }
+        return new SqlDropObject(s.end(name), isView, ifExists, name, temporary,
+            materialized);
     }
 }
 
@@ -694,6 +735,13 @@ SqlNode SqlBridgeStatementSet() :
         <EXECUTE> { s = span(); } <STATEMENT> <SET> <BEGIN>
     |
         <BEGIN> { s = span(); } <STATEMENT> <SET> <SEMICOLON>
+        (
+            insert = SqlInsert() <SEMICOLON> { inserts.add(insert); }
+        )*
+        <END>
+        {
+            return new SqlStatementSet(s.end(this), new SqlNodeList(inserts, s.end(this)));
+        }
     )
     (
         insert = SqlInsert() <SEMICOLON> { inserts.add(insert); }
@@ -1156,6 +1204,13 @@ SqlNode SqlBridgeShow() :
         )
     |
         LOOKAHEAD(2)
+        <CREATE> <MATERIALIZED> <TABLE> name = CompoundIdentifier() {
+            return new SqlFlinkCommand(s.end(name),
+                SqlFlinkCommand.Kind.SHOW_CREATE_MATERIALIZED_TABLE, name, null, false, null,
+                null);
+        }
+    |
+        LOOKAHEAD(2)
         <CREATE> <CATALOG> name = SimpleIdentifier() {
             return new SqlCatalogStatement(s.end(name),
                 SqlCatalogStatement.Statement.SHOW_CREATE_CATALOG, name, false, false, false,
@@ -1329,17 +1384,24 @@ SqlAlter SqlBridgeSetOption(Span s, String scope) :
     (
         <SET> { s.add(this); }
         (
+            LOOKAHEAD(2)
             key = BridgeStringLiteral() <EQ> value = BridgeStringLiteral() {
                 return new SqlSetConfig(s.end(value), scope, key, value);
             }
         |
             LOOKAHEAD({ getToken(1).kind != EOF && getToken(1).kind != SEMICOLON })
             { key = BridgeRawText(true); }
-            <EQ>
-            {
-                value = BridgeRawText(false);
-                return new SqlSetConfig(s.end(this), scope, key, value);
-            }
+            (
+                <EQ>
+                {
+                    value = BridgeRawText(false);
+                    return new SqlSetConfig(s.end(this), scope, key, value);
+                }
+            |
+                {
+                    return new SqlSetConfig(s.end(key), scope, key, null);
+                }
+            )
         |
             {
                 return new SqlSetConfig(s.end(this), scope, null, null);
@@ -1491,5 +1553,165 @@ SqlNode UuidFunctionCall() :
             new SqlIdentifier("UUID", s.end(this)), null, null, null, null,
             org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION)
             .createCall(s.end(this));
+    }
+}
+
+// ---------------------------------------------------------------- MATERIALIZED TABLE
+
+/**
+ * Parses Flink's CREATE MATERIALIZED TABLE, after CREATE: [IF NOT EXISTS] name
+ * [(constraint)] [COMMENT 'text'] [PARTITIONED BY (column, ...)] [WITH
+ * (options)] [FRESHNESS = interval] [REFRESH_MODE = CONTINUOUS|FULL] AS query.
+ */
+SqlCreate SqlBridgeCreateMaterializedTable(Span s, boolean replace, boolean temporary) :
+{
+    boolean ifNotExists = false;
+    final SqlIdentifier name;
+    final List<SqlNode> columns = new ArrayList<SqlNode>();
+    final Set<String> columnNames = new HashSet<String>();
+    final List<SqlNode> constraints = new ArrayList<SqlNode>();
+    final List<SqlNode> watermarks = new ArrayList<SqlNode>();
+    SqlCharStringLiteral comment = null;
+    SqlNodeList partitionKeys = null;
+    SqlNodeList optionList = null;
+    SqlNode freshness = null;
+    SqlIdentifier mode = null;
+    final SqlNode query;
+}
+{
+    <MATERIALIZED> <TABLE>
+    [ LOOKAHEAD(3) <IF> <NOT> <EXISTS> { ifNotExists = true; } ]
+    name = CompoundIdentifier()
+    [
+        <LPAREN>
+        AddBridgeTableElement(columns, columnNames, constraints, watermarks)
+        ( <COMMA> AddBridgeTableElement(columns, columnNames, constraints, watermarks) )*
+        <RPAREN>
+    ]
+    [ <COMMENT> comment = BridgeStringLiteral() ]
+    [ <PARTITIONED> <BY> partitionKeys = BridgeColumnNameList() ]
+    [ optionList = BridgeTableOptions() ]
+    [
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("FRESHNESS") })
+        BridgeWord("FRESHNESS") <EQ> freshness = IntervalLiteral()
+    ]
+    [
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("REFRESH_MODE") })
+        BridgeWord("REFRESH_MODE") <EQ> mode = SimpleIdentifier()
+    ]
+    <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    {
+        return new SqlCreateMaterializedTable(s.end(this), replace, temporary, ifNotExists, name,
+            new SqlNodeList(columns, name.getParserPosition()),
+            new SqlNodeList(constraints, name.getParserPosition()), comment,
+            partitionKeys == null ? new SqlNodeList(name.getParserPosition()) : partitionKeys,
+            optionList == null ? SqlNodeList.EMPTY : optionList, freshness, mode, query);
+    }
+}
+
+/**
+ * Parses Flink's ALTER MATERIALIZED TABLE name REFRESH, SUSPEND, or RESUME
+ * [WITH (options)].
+ */
+SqlNode SqlBridgeAlterMaterializedTable() :
+{
+    final Span s;
+    final SqlIdentifier name;
+    SqlNodeList withOptions = null;
+}
+{
+    <ALTER> { s = span(); } <MATERIALIZED> <TABLE> name = CompoundIdentifier()
+    (
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("REFRESH") })
+        BridgeWord("REFRESH")
+        {
+            return new SqlFlinkCommand(s.end(this),
+                SqlFlinkCommand.Kind.REFRESH_MATERIALIZED_TABLE, name, null, false, null,
+                withOptions);
+        }
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("SUSPEND") })
+        BridgeWord("SUSPEND")
+        {
+            return new SqlFlinkCommand(s.end(this),
+                SqlFlinkCommand.Kind.SUSPEND_MATERIALIZED_TABLE, name, null, false, null, null);
+        }
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("RESUME") })
+        BridgeWord("RESUME")
+        [ withOptions = BridgeTableOptions() ]
+        {
+            return new SqlFlinkCommand(s.end(this),
+                SqlFlinkCommand.Kind.RESUME_MATERIALIZED_TABLE, name, null, false, null,
+                withOptions);
+        }
+    )
+}
+
+// ---------------------------------------------------------------- EXECUTE, COMPILE PLAN, HELP
+
+/**
+ * Parses Flink's EXECUTE INSERT ... (the INSERT itself) and EXECUTE PLAN 'file'.
+ */
+SqlNode SqlBridgeExecute() :
+{
+    final Span s;
+    final SqlNode insert;
+    final SqlNode file;
+}
+{
+    <EXECUTE> { s = span(); }
+    (
+        insert = SqlInsert() { return insert; }
+    |
+        <PLAN> file = BridgeStringLiteral() {
+            return new SqlFlinkCommand(s.end(this), SqlFlinkCommand.Kind.EXECUTE_PLAN, null,
+                (SqlCharStringLiteral) file, false, null, null);
+        }
+    )
+}
+
+/**
+ * Parses Flink's COMPILE PLAN 'file' [IF NOT EXISTS] FOR statement and COMPILE
+ * AND EXECUTE PLAN 'file' FOR statement, the statement an INSERT or a
+ * statement set.
+ */
+SqlNode SqlBridgeCompilePlan() :
+{
+    final Span s;
+    boolean execute = false;
+    boolean ifNotExists = false;
+    final SqlNode file;
+    final SqlNode statement;
+}
+{
+    <COMPILE> { s = span(); }
+    [ <AND> <EXECUTE> { execute = true; } ]
+    <PLAN> file = BridgeStringLiteral()
+    [ <IF> <NOT> <EXISTS> { ifNotExists = true; } ]
+    <FOR>
+    (
+        statement = SqlInsert()
+    |
+        statement = SqlBridgeExplainedSet()
+    )
+    {
+        return new SqlFlinkCommand(s.end(this),
+            execute ? SqlFlinkCommand.Kind.COMPILE_AND_EXECUTE_PLAN
+                : SqlFlinkCommand.Kind.COMPILE_PLAN,
+            null, (SqlCharStringLiteral) file, ifNotExists, statement, null);
+    }
+}
+
+/** Parses the SQL client's HELP. */
+SqlNode SqlBridgeHelp() :
+{
+    final Span s;
+}
+{
+    <HELP> { s = span(); }
+    {
+        return new SqlFlinkCommand(s.end(this), SqlFlinkCommand.Kind.HELP, null, null, false,
+            null, null);
     }
 }

@@ -56,7 +56,11 @@ public final class Catalog {
     private final Map<String, String> properties = Collections.synchronizedMap(new TreeMap<>());
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
     private final Map<String, ViewDef> views = new ConcurrentHashMap<>();
-    private final Schema schema = new TableMapSchema(tables);
+    // CREATE TEMPORARY TABLE|VIEW: a name here shadows a permanent table or view of the name.
+    private final Map<String, Table> tempTables = new ConcurrentHashMap<>();
+    private final Map<String, ViewDef> tempViews = new ConcurrentHashMap<>();
+    private final Map<String, Table> visible = new Shadowed(tempTables, tables);
+    private final Schema schema = new TableMapSchema(visible);
 
     Database(String name, @Nullable String comment, Map<String, String> properties) {
       this.name = name;
@@ -81,18 +85,23 @@ public final class Catalog {
       return properties;
     }
 
-    /** Table and view names, sorted. */
+    /** Table and view names, temporary and permanent, each once, sorted. */
     public List<String> names() {
-      List<String> names = new ArrayList<>(tables.keySet());
-      Collections.sort(names);
-      return names;
+      java.util.TreeSet<String> names = new java.util.TreeSet<>(tables.keySet());
+      names.addAll(tempTables.keySet());
+      return new ArrayList<>(names);
     }
 
-    /** View names, sorted. */
+    /** View names, temporary and permanent, each once, sorted. */
     public List<String> viewNames() {
-      List<String> names = new ArrayList<>(views.keySet());
-      Collections.sort(names);
-      return names;
+      java.util.TreeSet<String> names = new java.util.TreeSet<>(views.keySet());
+      names.addAll(tempViews.keySet());
+      return new ArrayList<>(names);
+    }
+
+    /** Whether {@code name} is a temporary table or view here. */
+    public boolean isTemporary(String name) {
+      return tempTables.containsKey(name);
     }
 
     public boolean isEmpty() {
@@ -351,7 +360,7 @@ public final class Catalog {
 
   /**
    * Drops a database of {@code catalog}: one with tables or views only with {@code cascade}; the
-   * current database cannot be dropped.
+   * current database too, as Flink's gateway does.
    */
   public synchronized boolean dropDatabase(
       CatalogEntry catalog, String name, boolean ifExists, boolean cascade) {
@@ -363,17 +372,34 @@ public final class Catalog {
       throw new CatalogException(
           "Database " + name + " does not exist in Catalog " + catalog.name + ".");
     }
-    if (db == current) {
-      throw new CatalogException("Cannot drop a database which is currently in use.");
-    }
     if (!db.isEmpty() && !cascade) {
       throw new CatalogException(
           "Database " + name + " in catalog " + catalog.name + " is not empty.");
     }
     catalog.remove(name);
+    if (db == current) {
+      // As Flink's gateway: the current database may be dropped; it stays current (empty), and
+      // what names an object in it fails until USE.
+      current = new Database(name, null, Map.of());
+    }
     changed();
     closeAll(db);
     return true;
+  }
+
+  /**
+   * Fails when the current catalog or database was dropped (Flink keeps it current, and a statement
+   * on it fails with this message).
+   */
+  public void checkCurrent() {
+    CatalogEntry c = currentCatalog;
+    if (catalogs.get(c.name) != c) {
+      throw new CatalogException("Catalog " + c.name + " does not exist");
+    }
+    if (c.database(current.name) != current) {
+      throw new CatalogException(
+          "Database " + current.name + " does not exist in Catalog " + c.name + ".");
+    }
   }
 
   /** Records a change to a catalog's or database's comment or options. */
@@ -402,7 +428,9 @@ public final class Catalog {
   }
 
   private static void closeAll(Database db) {
-    for (Table t : db.tables.values()) {
+    List<Table> all = new ArrayList<>(db.tables.values());
+    all.addAll(db.tempTables.values());
+    for (Table t : all) {
       if (t instanceof CatalogTable) {
         ((CatalogTable) t).close();
       }
@@ -451,6 +479,60 @@ public final class Catalog {
   /** Adds a table at {@code path}. */
   public boolean addTable(Path path, Table table, boolean ifNotExists) {
     return addTable(databaseOf(path), path.name(), table, ifNotExists);
+  }
+
+  /**
+   * Adds a temporary table ({@code view} null) or view at {@code path}: it hides a permanent one of
+   * the name, as in Flink; fails when a temporary one has the name, unless {@code ifNotExists}.
+   */
+  public synchronized boolean addTemporary(
+      Path path, @Nullable ViewDef view, Table table, boolean ifNotExists) {
+    Database db = databaseOf(path);
+    if (db.tempTables.containsKey(path.name())) {
+      if (ifNotExists) {
+        return false;
+      }
+      throw new CatalogException("Temporary table '" + quotedPath(path) + "' already exists");
+    }
+    db.tempTables.put(path.name(), table);
+    if (view != null) {
+      db.tempViews.put(path.name(), view);
+    }
+    changed();
+    return true;
+  }
+
+  /**
+   * Drops the temporary table or view at {@code path} (DROP TEMPORARY TABLE|VIEW); returns whether
+   * it existed.
+   */
+  public synchronized boolean dropTemporary(Path path, boolean view, boolean ifExists) {
+    Database db = database(path.catalog(), path.database());
+    Table t = db == null ? null : db.tempTables.get(path.name());
+    boolean isView = db != null && db.tempViews.containsKey(path.name());
+    if (t == null || isView != view) {
+      if (ifExists) {
+        return false;
+      }
+      throw new CatalogException(
+          "Temporary "
+              + (view ? "view" : "table")
+              + " with identifier '"
+              + quotedPath(path)
+              + "' does not exist.");
+    }
+    db.tempTables.remove(path.name());
+    db.tempViews.remove(path.name());
+    changed();
+    if (t instanceof CatalogTable) {
+      ((CatalogTable) t).close();
+    }
+    return true;
+  }
+
+  /** {@code `catalog`.`database`.`name`}, as Flink names an object in its messages. */
+  public static String quotedPath(Path path) {
+    return "`" + path.catalog() + "`.`" + path.database() + "`.`" + path.name() + "`";
   }
 
   private synchronized boolean addTable(
@@ -559,6 +641,17 @@ public final class Catalog {
   }
 
   private synchronized boolean drop(Database db, String name, boolean view, boolean ifExists) {
+    if (db.tempTables.containsKey(name) && db.tempViews.containsKey(name) == view) {
+      String what = view ? "view" : "table";
+      throw new CatalogException(
+          "Temporary "
+              + what
+              + " with identifier '"
+              + quotedPath(new Path(catalogOf(db), db.name, name))
+              + "' exists. Drop it first before removing the permanent "
+              + what
+              + ".");
+    }
     Table t = db.tables.get(name);
     boolean isView = db.views.containsKey(name);
     if (t == null || isView != view) {
@@ -585,26 +678,45 @@ public final class Catalog {
     return true;
   }
 
+  private String catalogOf(Database db) {
+    for (CatalogEntry c : catalogs.values()) {
+      if (c.database(db.name) == db) {
+        return c.name;
+      }
+    }
+    return currentCatalog.name;
+  }
+
   /** The table named {@code name} in the current database, or null. */
   public @Nullable Table table(String name) {
-    return current.tables.get(name);
+    return current.visible.get(name);
   }
 
   /** The table at {@code path}, or null. */
   public @Nullable Table table(Path path) {
     Database db = database(path.catalog(), path.database());
-    return db == null ? null : db.tables.get(path.name());
+    return db == null ? null : db.visible.get(path.name());
   }
 
   /** The view named {@code name} in the current database, or null. */
   public @Nullable ViewDef view(String name) {
-    return current.views.get(name);
+    return viewOf(current, name);
+  }
+
+  private static @Nullable ViewDef viewOf(Database db, String name) {
+    return db.tempTables.containsKey(name) ? db.tempViews.get(name) : db.views.get(name);
+  }
+
+  /** Whether the table or view at {@code path} is a temporary one (it hides a permanent one). */
+  public boolean isTemporary(Path path) {
+    Database db = database(path.catalog(), path.database());
+    return db != null && db.tempTables.containsKey(path.name());
   }
 
   /** The view at {@code path}, or null. */
   public @Nullable ViewDef view(Path path) {
     Database db = database(path.catalog(), path.database());
-    return db == null ? null : db.views.get(path.name());
+    return db == null ? null : viewOf(db, path.name());
   }
 
   /** The table named {@code name}; fails with a catalog error naming it when it is missing. */
@@ -639,17 +751,46 @@ public final class Catalog {
   private final class CurrentTables extends AbstractMap<String, Table> {
     @Override
     public @Nullable Table get(Object key) {
-      return current.tables.get(key);
+      return current.visible.get(key);
     }
 
     @Override
     public boolean containsKey(Object key) {
-      return current.tables.containsKey(key);
+      return current.visible.containsKey(key);
     }
 
     @Override
     public Set<Map.Entry<String, Table>> entrySet() {
-      return new LinkedHashMap<>(current.tables).entrySet();
+      return current.visible.entrySet();
+    }
+  }
+
+  /** Temporary tables over permanent ones: a temporary name hides the permanent one. */
+  private static final class Shadowed extends AbstractMap<String, Table> {
+    private final Map<String, Table> top;
+    private final Map<String, Table> below;
+
+    Shadowed(Map<String, Table> top, Map<String, Table> below) {
+      this.top = top;
+      this.below = below;
+    }
+
+    @Override
+    public @Nullable Table get(Object key) {
+      Table t = top.get(key);
+      return t != null ? t : below.get(key);
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+      return top.containsKey(key) || below.containsKey(key);
+    }
+
+    @Override
+    public Set<Map.Entry<String, Table>> entrySet() {
+      Map<String, Table> m = new LinkedHashMap<>(below);
+      m.putAll(top);
+      return m.entrySet();
     }
   }
 

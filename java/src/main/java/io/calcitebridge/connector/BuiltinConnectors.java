@@ -97,7 +97,8 @@ public final class BuiltinConnectors {
     String format = o.string("format");
     String valueFormat = o.string("value.format");
     if (format == null && valueFormat == null) {
-      throw new IllegalArgumentException("Could not find required scan format 'value.format'.");
+      // Flink's catalog keeps such a table: its factory refuses it when a statement uses it.
+      throw new AtUse("Could not find required scan format 'value.format'.");
     }
     String value = format != null ? format : valueFormat;
     acceptFormat(o, keyFormat, value);
@@ -347,6 +348,57 @@ public final class BuiltinConnectors {
   }
 
   /** The storage of a connector that is declared and explained here but not run. */
+  /** A refusal of the factory that Flink gives when the table is used, not when it is created. */
+  public static final class AtUse extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    public AtUse(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * The storage of a table whose options its connector refuses, kept as Flink's catalog keeps it: a
+   * statement that reads, writes or explains it fails with the factory's message.
+   */
+  public static TableStorage invalid(String message) {
+    return new Invalid(message);
+  }
+
+  /** See {@link #invalid}. */
+  public static final class Invalid implements TableStorage, ConnectorRoles {
+    private final String message;
+
+    Invalid(String message) {
+      this.message = message;
+    }
+
+    /** The factory's message. */
+    public String message() {
+      return message;
+    }
+
+    @Override
+    public @Nullable Refusal sourceRefusal(String name) {
+      return new Refusal(ErrorKind.VALIDATION, message);
+    }
+
+    @Override
+    public @Nullable Refusal sinkRefusal(String name) {
+      return new Refusal(ErrorKind.VALIDATION, message);
+    }
+
+    @Override
+    public Enumerable<Object[]> scan() {
+      throw new IllegalArgumentException(message);
+    }
+
+    @Override
+    public long insert(List<Object[]> rows) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+
   static final class Declared implements TableStorage, ConnectorRoles {
     private final String connector;
 

@@ -686,7 +686,13 @@ public final class BridgeSession implements AutoCloseable {
     run(
         () -> {
           for (String name : catalog.names()) {
-            catalog.drop(name, catalog.view(name) != null, true);
+            io.calcitebridge.catalog.Catalog.Path path = catalog.path(List.of(name));
+            if (path != null && catalog.isTemporary(path)) {
+              catalog.dropTemporary(path, catalog.view(name) != null, true);
+            }
+            if (catalog.table(name) != null) {
+              catalog.drop(name, catalog.view(name) != null, true);
+            }
           }
           context.userFunctions().clear();
         });

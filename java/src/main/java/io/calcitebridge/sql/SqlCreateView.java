@@ -28,12 +28,16 @@ public class SqlCreateView extends SqlCreate {
                   BridgeOperator.isTrue(ops.get(4)),
                   (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
                   (SqlNodeList) ops.get(1),
-                  Objects.requireNonNull(ops.get(2))));
+                  Objects.requireNonNull(ops.get(2)),
+                  (org.apache.calcite.sql.SqlCharStringLiteral) ops.get(6),
+                  (SqlNodeList) ops.get(7)));
 
   private final boolean temporary;
   private final SqlIdentifier name;
   private final @Nullable SqlNodeList columnList;
   private final SqlNode query;
+  private final org.apache.calcite.sql.@Nullable SqlCharStringLiteral comment;
+  private final @Nullable SqlNodeList columnComments;
 
   /** Creates a CREATE VIEW; {@code columnList} is null when not given. */
   public SqlCreateView(
@@ -44,7 +48,26 @@ public class SqlCreateView extends SqlCreate {
       SqlIdentifier name,
       @Nullable SqlNodeList columnList,
       SqlNode query) {
+    this(pos, replace, temporary, ifNotExists, name, columnList, query, null, null);
+  }
+
+  /**
+   * Creates a CREATE VIEW with Flink's comments: the view's {@code comment} and, beside {@code
+   * columnList}, one comment per column ({@code columnComments}, a NULL literal where none).
+   */
+  public SqlCreateView(
+      SqlParserPos pos,
+      boolean replace,
+      boolean temporary,
+      boolean ifNotExists,
+      SqlIdentifier name,
+      @Nullable SqlNodeList columnList,
+      SqlNode query,
+      org.apache.calcite.sql.@Nullable SqlCharStringLiteral comment,
+      @Nullable SqlNodeList columnComments) {
     super(OPERATOR, pos, replace, ifNotExists);
+    this.comment = comment;
+    this.columnComments = columnComments;
     this.temporary = temporary;
     this.name = Objects.requireNonNull(name, "name");
     this.columnList = columnList;
@@ -59,6 +82,16 @@ public class SqlCreateView extends SqlCreate {
   /** Returns the column names given after the view name, or null. */
   public @Nullable SqlNodeList columnList() {
     return columnList;
+  }
+
+  /** Returns the text of COMMENT, or null. */
+  public @Nullable String commentText() {
+    return comment == null ? null : comment.getValueAs(String.class);
+  }
+
+  /** Returns the comments of the column list (NULL literals where none), or null. */
+  public @Nullable SqlNodeList columnComments() {
+    return columnComments;
   }
 
   /** Returns the query after AS. */
@@ -89,7 +122,9 @@ public class SqlCreateView extends SqlCreate {
         query,
         BridgeOperator.flag(temporary),
         BridgeOperator.flag(ifNotExists),
-        BridgeOperator.flag(getReplace()));
+        BridgeOperator.flag(getReplace()),
+        comment,
+        columnComments);
   }
 
   @Override
@@ -113,6 +148,10 @@ public class SqlCreateView extends SqlCreate {
         column.unparse(writer, 0, 0);
       }
       writer.endList(frame);
+    }
+    if (comment != null) {
+      writer.keyword("COMMENT");
+      comment.unparse(writer, 0, 0);
     }
     writer.keyword("AS");
     writer.newlineAndIndent();

@@ -23,12 +23,40 @@ public class SqlDropObject extends SqlDrop {
 
   private final boolean isView;
   private final SqlIdentifier name;
+  private final boolean temporary;
+  private final boolean materialized;
 
   /** Creates a DROP TABLE or DROP VIEW. */
   public SqlDropObject(SqlParserPos pos, boolean isView, boolean ifExists, SqlIdentifier name) {
+    this(pos, isView, ifExists, name, false, false);
+  }
+
+  /**
+   * Creates a DROP [TEMPORARY] TABLE, DROP [TEMPORARY] VIEW or DROP MATERIALIZED TABLE (a table
+   * when {@code materialized}).
+   */
+  public SqlDropObject(
+      SqlParserPos pos,
+      boolean isView,
+      boolean ifExists,
+      SqlIdentifier name,
+      boolean temporary,
+      boolean materialized) {
     super(isView ? DROP_VIEW : DROP_TABLE, pos, ifExists);
     this.isView = isView;
     this.name = Objects.requireNonNull(name, "name");
+    this.temporary = temporary;
+    this.materialized = materialized;
+  }
+
+  /** Returns whether TEMPORARY was given: the temporary table or view is dropped. */
+  public boolean isTemporary() {
+    return temporary;
+  }
+
+  /** Returns whether this is DROP MATERIALIZED TABLE. */
+  public boolean isMaterialized() {
+    return materialized;
   }
 
   private static SqlDropObject create(
@@ -37,7 +65,9 @@ public class SqlDropObject extends SqlDrop {
         pos,
         isView,
         BridgeOperator.isTrue(ops.get(1)),
-        (SqlIdentifier) Objects.requireNonNull(ops.get(0)));
+        (SqlIdentifier) Objects.requireNonNull(ops.get(0)),
+        ops.size() > 2 && BridgeOperator.isTrue(ops.get(2)),
+        ops.size() > 3 && BridgeOperator.isTrue(ops.get(3)));
   }
 
   /** Returns the name of the table or view. */
@@ -62,12 +92,22 @@ public class SqlDropObject extends SqlDrop {
 
   @Override
   public List<SqlNode> getOperandList() {
-    return ImmutableNullableList.of(name, BridgeOperator.flag(ifExists));
+    return ImmutableNullableList.of(
+        name,
+        BridgeOperator.flag(ifExists),
+        BridgeOperator.flag(temporary),
+        BridgeOperator.flag(materialized));
   }
 
   @Override
   public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
     writer.keyword("DROP");
+    if (temporary) {
+      writer.keyword("TEMPORARY");
+    }
+    if (materialized) {
+      writer.keyword("MATERIALIZED");
+    }
     writer.keyword(isView ? "VIEW" : "TABLE");
     if (ifExists) {
       writer.keyword("IF EXISTS");

@@ -42,8 +42,8 @@ public class SqlSetConfig extends SqlAlter {
       @Nullable SqlCharStringLiteral key,
       @Nullable SqlCharStringLiteral value) {
     super(pos, scope);
-    if ((key == null) != (value == null)) {
-      throw new IllegalArgumentException("key and value go together");
+    if (key == null && value != null) {
+      throw new IllegalArgumentException("a value needs its key");
     }
     this.key = key;
     this.value = value;

@@ -95,7 +95,7 @@ final class AlterTables {
           alter.name().getParserPosition());
     }
     Table found = catalog().table(path);
-    if (!(found instanceof BridgeTable table)) {
+    if (!(found instanceof BridgeTable table) || catalog().isTemporary(path)) {
       if (alter.ifExists() && found == null) {
         return;
       }
@@ -421,7 +421,7 @@ final class AlterTables {
     }
     BridgeTable table;
     try {
-      table = ddl.newTable(create, path.name());
+      table = ddl.alteredTable(create, path.name());
     } catch (PositionedException e) {
       throw new PositionedException(e.kind(), e.getMessage(), pos);
     }
@@ -537,7 +537,8 @@ final class AlterTables {
     boolean view = alter.action() == SqlAlterTable.Action.VIEW_RENAME;
     Catalog.Path from = CatalogStatements.path(context, alter.name(), alter.ifExists());
     boolean isView = catalog().view(from) != null;
-    if (catalog().table(from) == null || isView != view) {
+    // As in Flink, a temporary table or view is not altered.
+    if (catalog().table(from) == null || isView != view || catalog().isTemporary(from)) {
       if (alter.ifExists() && catalog().table(from) == null) {
         return;
       }
@@ -555,7 +556,7 @@ final class AlterTables {
   private void viewAs(SqlAlterTable alter) {
     Catalog.Path path = CatalogStatements.path(context, alter.name(), false);
     ViewDef old = catalog().view(path);
-    if (old == null) {
+    if (old == null || catalog().isTemporary(path)) {
       throw validation(
           "View " + quoted(path) + " doesn't exist or is a temporary view.",
           alter.name().getParserPosition());

@@ -308,6 +308,11 @@ final class CatalogStatements {
   RowSet showTables(SqlShowTables show) {
     Database db;
     if (show.database() == null) {
+      try {
+        catalog.checkCurrent();
+      } catch (CatalogException e) {
+        throw new PositionedException(ErrorKind.CATALOG, e.getMessage(), show.getParserPosition());
+      }
       db = catalog.current();
     } else {
       String[] name = databaseName(show.database());

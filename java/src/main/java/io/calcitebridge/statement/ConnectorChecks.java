@@ -3,6 +3,7 @@ package io.calcitebridge.statement;
 import io.calcitebridge.catalog.TableStorage;
 import io.calcitebridge.connector.ConnectorRoles;
 import io.calcitebridge.connector.DataGen;
+import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.PositionedException;
 import io.calcitebridge.pushdown.BridgeTableScan;
 import java.util.List;
@@ -98,6 +99,50 @@ final class ConnectorChecks {
     boolean below = stops(rel) || (limited && streams(rel));
     for (RelNode input : rel.getInputs()) {
       check(input, below, statement, timeout, lazy);
+    }
+  }
+
+  /** Whether {@code rel} reads an unbounded table (a datagen table without an end). */
+  static boolean readsUnbounded(RelNode rel) {
+    if (rel instanceof org.apache.calcite.plan.volcano.RelSubset subset) {
+      RelNode best = subset.getBest() != null ? subset.getBest() : subset.getOriginal();
+      return best != null && readsUnbounded(best);
+    }
+    if (rel instanceof BridgeTableScan scan) {
+      return scan.bridgeTable().storage() instanceof DataGen gen && gen.unbounded();
+    }
+    for (RelNode input : rel.getInputs()) {
+      if (readsUnbounded(input)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Fails when a table {@code rel} reads has options its connector refused (checked at use, as
+   * Flink's factories check them): EXPLAIN's check, as a query's and an INSERT's are their reads.
+   */
+  static void checkDeclared(RelNode rel, @Nullable SqlNode statement) {
+    if (rel instanceof org.apache.calcite.plan.volcano.RelSubset subset) {
+      RelNode best = subset.getBest() != null ? subset.getBest() : subset.getOriginal();
+      if (best != null) {
+        checkDeclared(best, statement);
+      }
+      return;
+    }
+    if (rel instanceof BridgeTableScan scan) {
+      if (scan.bridgeTable().storage()
+          instanceof io.calcitebridge.connector.BuiltinConnectors.Invalid invalid) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            invalid.message(),
+            position(statement, scan.bridgeTable().def().name()));
+      }
+      return;
+    }
+    for (RelNode input : rel.getInputs()) {
+      checkDeclared(input, statement);
     }
   }
 

@@ -56,13 +56,46 @@ public final class DdlExecutor {
     this.context = session.planner();
   }
 
+  /** Whether a connector's refusal of the options waits for the table's use (ALTER TABLE). */
+  private boolean atUse;
+
   private Catalog catalog() {
     return context.catalog();
+  }
+
+  /**
+   * The table {@code create} defines, as ALTER TABLE makes it: as in Flink, options its connector
+   * refuses are refused when a statement uses the table, not by the ALTER.
+   */
+  BridgeTable alteredTable(SqlCreateTable create, String name) {
+    atUse = true;
+    try {
+      return newTable(create, name);
+    } finally {
+      atUse = false;
+    }
   }
 
   /** {@code CREATE TABLE}. */
   public void createTable(SqlCreateTable create) {
     Catalog.Path path = CatalogStatements.path(context, create.name(), false);
+    if (create.flink().temporary()) {
+      if (catalog().isTemporary(path) && create.ifNotExists()) {
+        return;
+      }
+      BridgeTable table = newTable(create, path.name());
+      try {
+        catalog().addTemporary(path, null, table, create.ifNotExists());
+      } catch (io.calcitebridge.errors.CatalogException e) {
+        table.close();
+        throw new PositionedException(
+            ErrorKind.CATALOG, e.getMessage(), create.name().getParserPosition());
+      } catch (RuntimeException e) {
+        table.close();
+        throw e;
+      }
+      return;
+    }
     catalog().addTable(path, newTable(create, path.name()), create.ifNotExists());
   }
 
@@ -177,7 +210,12 @@ public final class DdlExecutor {
         path == null ? def.name() : path.catalog() + "." + path.database() + "." + def.name();
     try {
       return io.calcitebridge.connector.BuiltinConnectors.open(def, qualified);
+    } catch (io.calcitebridge.connector.BuiltinConnectors.AtUse e) {
+      return io.calcitebridge.connector.BuiltinConnectors.invalid(e.getMessage());
     } catch (IllegalArgumentException e) {
+      if (atUse) {
+        return io.calcitebridge.connector.BuiltinConnectors.invalid(e.getMessage());
+      }
       throw new PositionedException(
           ErrorKind.VALIDATION, e.getMessage(), create.getParserPosition());
     }
@@ -708,15 +746,41 @@ public final class DdlExecutor {
             expanded,
             catalog().currentPath(),
             List.of(name));
-    catalog().addView(path, view, table, create.ifNotExists());
+    if (create.temporary()) {
+      try {
+        catalog().addTemporary(path, view, table, create.ifNotExists());
+      } catch (io.calcitebridge.errors.CatalogException e) {
+        throw new PositionedException(
+            ErrorKind.CATALOG, e.getMessage(), create.name().getParserPosition());
+      }
+    } else {
+      catalog().addView(path, view, table, create.ifNotExists());
+    }
   }
 
   /** {@code DROP TABLE} and {@code DROP VIEW}. */
   public void drop(SqlDropObject drop) {
-    catalog()
-        .drop(
-            CatalogStatements.path(context, drop.name(), drop.ifExists()),
-            drop.isView(),
-            drop.ifExists());
+    Catalog.Path path = CatalogStatements.path(context, drop.name(), drop.ifExists());
+    if (drop.isTemporary()) {
+      try {
+        catalog().dropTemporary(path, drop.isView(), drop.ifExists());
+      } catch (io.calcitebridge.errors.CatalogException e) {
+        throw new PositionedException(
+            ErrorKind.CATALOG, e.getMessage(), drop.name().getParserPosition());
+      }
+      return;
+    }
+    if (drop.isMaterialized()) {
+      MaterializedTables.dropping(session, path, drop);
+    }
+    try {
+      catalog().drop(path, drop.isView(), drop.ifExists());
+    } catch (io.calcitebridge.errors.CatalogException e) {
+      throw new PositionedException(
+          ErrorKind.CATALOG, e.getMessage(), drop.name().getParserPosition());
+    }
+    if (drop.isMaterialized() || !drop.isView()) {
+      session.materialized().remove(path.toString());
+    }
   }
 }

@@ -163,6 +163,8 @@ final class FlinkOptions {
     memory("table.optimizer.skewed-join-optimization.skewed-threshold", "256 mb");
     // The SQL client's keys
     enumeration("sql-client.execution.result-mode", "TABLE", "TABLE", "CHANGELOG", "TABLEAU");
+    // The client's deprecated name of sql-client.execution.result-mode, which it still accepts
+    enumeration("execution.result-mode", "TABLE", "TABLE", "CHANGELOG", "TABLEAU");
     integer("sql-client.execution.max-table-result.rows", "1000000");
     integer("sql-client.display.max-column-width", "30");
     bool("sql-client.display.print-time-cost", "true");

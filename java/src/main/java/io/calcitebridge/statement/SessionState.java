@@ -30,8 +30,16 @@ public final class SessionState {
   private volatile java.util.Set<String> hostBackends = java.util.Set.of("enumerable");
   private final PlanCache planCache = new PlanCache(catalog, config, this::hostBackends);
 
+  private final java.util.Map<String, MaterializedTables.Materialized> materialized =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   public Catalog catalog() {
     return catalog;
+  }
+
+  /** The materialized tables, by their full name ({@code catalog.database.name}). */
+  public java.util.Map<String, MaterializedTables.Materialized> materialized() {
+    return materialized;
   }
 
   public SessionConfig config() {

@@ -100,6 +100,10 @@ public final class StatementExecutor {
     } else if (node instanceof SqlCreateView) {
       ddl.createView((SqlCreateView) node, sql);
       return RowSet.ok("ddl", context.typeFactory());
+    } else if (node instanceof io.calcitebridge.sql.SqlCreateMaterializedTable create) {
+      return MaterializedTables.create(this, session, create);
+    } else if (node instanceof io.calcitebridge.sql.SqlFlinkCommand command) {
+      return command(command);
     } else if (node instanceof SqlDropObject) {
       ddl.drop((SqlDropObject) node);
       return RowSet.ok("ddl", context.typeFactory());
@@ -161,6 +165,18 @@ public final class StatementExecutor {
    * that a query that fails leaves no table and a replaced table as it was.
    */
   private RowSet createTableAs(DdlExecutor ddl, SqlCreateTable create) {
+    return createTableAs(ddl, create, false);
+  }
+
+  /**
+   * Creates (or replaces) a materialized table's table, filled by its query; empty when the query
+   * reads an unbounded source.
+   */
+  void fillMaterialized(SqlCreateTable create) {
+    createTableAs(new DdlExecutor(session), create, true);
+  }
+
+  private RowSet createTableAs(DdlExecutor ddl, SqlCreateTable create, boolean materialized) {
     io.calcitebridge.catalog.Catalog.Path path =
         CatalogStatements.path(context, create.name(), false);
     if (!ddl.checkCreateTableAs(create, path)) {
@@ -189,6 +205,10 @@ public final class StatementExecutor {
     EnumerableRel physical = planner.physical(planner.heuristic(planner.toLogical(validated)));
     planner.release();
     List<Object[]> rows = new ArrayList<>();
+    if (materialized && ConnectorChecks.readsUnbounded(physical)) {
+      ddl.createTableAs(create, path, rowType, rows);
+      return RowSet.ok("ddl", context.typeFactory());
+    }
     try (org.apache.calcite.linq4j.Enumerator<Object[]> e = run(physical).enumerator()) {
       while (e.moveNext()) {
         rows.add(e.current());
@@ -207,6 +227,14 @@ public final class StatementExecutor {
         rows.add(new Object[] {e.getKey(), e.getValue()});
       }
       return RowSet.of("config", RowSet.strings(context.typeFactory(), "key", "value"), rows);
+    }
+    if (set.value() == null) {
+      // The SQL client's SET key: the key's value, as key=value
+      String key = java.util.Objects.requireNonNull(set.key());
+      return RowSet.of(
+          "config",
+          RowSet.strings(context.typeFactory(), "variables"),
+          List.<Object[]>of(new Object[] {key + "=" + config.get(key)}));
     }
     config.set(set.key(), set.value());
     return RowSet.ok("config", context.typeFactory());
@@ -702,7 +730,16 @@ public final class StatementExecutor {
     SqlNode validated = planner.validate(prepareInsert(node));
     if (validated.getKind() == SqlKind.INSERT) {
       TableModify modify = planner.toLogicalInsert(validated);
+      BridgeTable sink = modify.getTable().unwrap(BridgeTable.class);
+      if (sink != null
+          && sink.storage() instanceof io.calcitebridge.connector.BuiltinConnectors.Invalid bad) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            bad.message(),
+            ((SqlInsert) node).getTargetTable().getParserPosition());
+      }
       EnumerableRel source = planner.optimize(modify.getInput());
+      ConnectorChecks.checkDeclared(source, ((SqlInsert) node).getSource());
       String target = String.join(".", modify.getTable().getQualifiedName());
       String inner = render(source, format);
       if (!"text".equalsIgnoreCase(format)) {
@@ -711,6 +748,7 @@ public final class StatementExecutor {
       return "Insert(table=[" + target + "])\n  " + inner.replace("\n", "\n  ");
     }
     RelNode heuristic = planner.heuristic(planner.toLogical(validated));
+    ConnectorChecks.checkDeclared(heuristic, node);
     EnumerableRel early = arrowAggregate(planner, heuristic);
     Translation translation = early == null ? translate(heuristic) : null;
     if (translation != null) {
@@ -731,7 +769,61 @@ public final class StatementExecutor {
    * written, so that a failing INSERT leaves every sink as it was. One row: the rows each INSERT
    * wrote, in order.
    */
+  private RowSet command(io.calcitebridge.sql.SqlFlinkCommand command) {
+    switch (command.kind()) {
+      case HELP:
+        List<Object[]> lines = new ArrayList<>();
+        for (String line : HELP.split("\n", -1)) {
+          lines.add(new Object[] {line});
+        }
+        return RowSet.of("help", RowSet.strings(context.typeFactory(), "help"), lines);
+      case COMPILE_PLAN:
+      case COMPILE_AND_EXECUTE_PLAN:
+      case EXECUTE_PLAN:
+        return PlanFiles.run(this, session, command);
+      default:
+        return MaterializedTables.run(this, session, command);
+    }
+  }
+
+  /** The SQL client's HELP, as Flink's client prints it. */
+  private static final String HELP =
+      "The following commands are available:\n\n"
+          + "HELP               \t\tPrints the available commands.\n"
+          + "QUIT/EXIT          \t\tQuits the SQL CLI client.\n"
+          + "CLEAR              \t\tClears the current terminal.\n"
+          + "SET                \t\tSets a session configuration property. Syntax: \"SET"
+          + " '<key>'='<value>';\". Use \"SET;\" for listing all properties.\n"
+          + "RESET              \t\tResets a session configuration property. Syntax: \"RESET"
+          + " '<key>';\". Use \"RESET;\" for reset all session properties.\n"
+          + "INSERT INTO        \t\tInserts the results of a SQL SELECT query into a declared"
+          + " table sink.\n"
+          + "INSERT OVERWRITE   \t\tInserts the results of a SQL SELECT query into a declared"
+          + " table sink and overwrite existing data.\n"
+          + "SELECT             \t\tExecutes a SQL SELECT query on the Flink cluster.\n"
+          + "EXPLAIN            \t\tDescribes the execution plan of a query or table with the"
+          + " given name.\n"
+          + "BEGIN STATEMENT SET\t\tBegins a statement set. Syntax: \"BEGIN STATEMENT SET;\"\n"
+          + "END                \t\tEnds a statement set. Syntax: \"END;\"\n"
+          + "ADD JAR            \t\tAdds the specified jar file to the submitted jobs'"
+          + " classloader. Syntax: \"ADD JAR '<path_to_filename>.jar'\"\n"
+          + "REMOVE JAR         \t\tRemoves the specified jar file from the submitted jobs'"
+          + " classloader. Syntax: \"REMOVE JAR '<path_to_filename>.jar'\"\n"
+          + "SHOW JARS          \t\tShows the list of user-specified jar dependencies. This list"
+          + " is impacted by the --jar and --library startup options as well as the ADD/REMOVE"
+          + " JAR commands.\n\n"
+          + "Hint: Make sure that a statement ends with \";\" for finalizing (multi-line)"
+          + " statements.\n"
+          + "You can also type any Flink SQL statement, please visit"
+          + " https://nightlies.apache.org/flink/flink-docs-stable/docs/dev/table/sql/overview/"
+          + " for more details.";
+
   private RowSet statementSet(io.calcitebridge.sql.SqlStatementSet set) {
+    if (set.inserts().isEmpty()) {
+      // The SQL client's BEGIN STATEMENT SET; END; with nothing in between: "No statement in the
+      // statement set, skip submit."
+      return RowSet.ok("insert", context.typeFactory());
+    }
     List<BridgeTable> tables = new ArrayList<>();
     List<List<Object[]>> rows = new ArrayList<>();
     List<SqlInsert> inserts = set.inserts();

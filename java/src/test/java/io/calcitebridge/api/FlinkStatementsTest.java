@@ -134,4 +134,31 @@ class FlinkStatementsTest {
         List.of("[name, db1]", "[comment, c]", "[property:k, v]"),
         Users.rows(env.execute("DESCRIBE DATABASE EXTENDED db1")));
   }
+
+  @Test
+  void aTemporaryViewHidesThePermanentOneUntilDropped() {
+    Users.rows(env.execute("CREATE VIEW v COMMENT 'all' AS SELECT id FROM orders"));
+    Users.rows(env.execute("CREATE TEMPORARY VIEW v AS SELECT id * 10 AS id FROM orders"));
+    assertEquals(List.of("[10]", "[20]"), Users.rows(env.execute("SELECT id FROM v ORDER BY id")));
+    BridgeException e =
+        assertThrows(BridgeException.class, () -> env.execute("DROP VIEW v").close());
+    assertEquals("CATALOG", e.kind());
+    Users.rows(env.execute("DROP TEMPORARY VIEW v"));
+    assertEquals(List.of("[1]", "[2]"), Users.rows(env.execute("SELECT id FROM v ORDER BY id")));
+  }
+
+  @Test
+  void materializedTablesAndPlanFiles(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    Users.rows(env.execute("CREATE MATERIALIZED TABLE m AS SELECT COUNT(*) AS n FROM orders"));
+    assertEquals(List.of("[2]"), Users.rows(env.execute("SELECT n FROM m")));
+    Users.rows(env.execute("INSERT INTO orders (id) VALUES (3)"));
+    Users.rows(env.execute("ALTER MATERIALIZED TABLE m REFRESH"));
+    assertEquals(List.of("[3]"), Users.rows(env.execute("SELECT n FROM m")));
+    Users.rows(env.execute("DROP MATERIALIZED TABLE m"));
+    String plan = dir.resolve("p.json").toString();
+    Users.rows(env.execute("COMPILE PLAN '" + plan + "' FOR INSERT INTO orders (id) VALUES (4)"));
+    Users.rows(env.execute("EXECUTE PLAN '" + plan + "'"));
+    Users.rows(env.execute("EXECUTE INSERT INTO orders (id) VALUES (5)"));
+    assertEquals(List.of("[5]"), Users.rows(env.execute("SELECT COUNT(*) FROM orders")));
+  }
 }

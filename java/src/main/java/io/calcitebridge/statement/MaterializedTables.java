@@ -1,0 +1,262 @@
+package io.calcitebridge.statement;
+
+import io.calcitebridge.catalog.Catalog;
+import io.calcitebridge.errors.ErrorKind;
+import io.calcitebridge.errors.PositionedException;
+import io.calcitebridge.plan.PlannerContext;
+import io.calcitebridge.plan.QueryPlanner;
+import io.calcitebridge.sql.SqlCreateMaterializedTable;
+import io.calcitebridge.sql.SqlCreateTable;
+import io.calcitebridge.sql.SqlDropObject;
+import io.calcitebridge.sql.SqlFlinkCommand;
+import io.calcitebridge.types.TypeNames;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.calcite.sql.SqlIntervalLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/**
+ * Flink's materialized tables (FLIP-435) in batch: {@code CREATE MATERIALIZED TABLE} creates a
+ * table filled by its query (a {@code CREATE TABLE ... AS} of the same columns, partitions and
+ * options), {@code ALTER MATERIALIZED TABLE ... REFRESH} runs the query again in place of the rows,
+ * {@code SUSPEND} and {@code RESUME} are recorded, {@code SHOW CREATE MATERIALIZED TABLE} prints
+ * Flink's DDL with the freshness and refresh mode, and {@code DROP MATERIALIZED TABLE} drops it. A
+ * query that reads an unbounded source (a continuous refresh that never ends in batch) leaves the
+ * table empty.
+ */
+final class MaterializedTables {
+  private MaterializedTables() {}
+
+  /** Flink's default freshness ('materialized-table.default-freshness'). */
+  static final String DEFAULT_FRESHNESS = "INTERVAL '3' MINUTE";
+
+  /** Below this freshness Flink's default refresh mode is CONTINUOUS, else FULL (30 min). */
+  private static final long CONTINUOUS_BELOW_MILLIS = 30L * 60 * 1000;
+
+  /**
+   * What a materialized table keeps besides its table.
+   *
+   * @param ctas the {@code CREATE TABLE ... AS query} that fills it
+   * @param head Flink's DDL up to {@code AS}
+   * @param query the query with every name expanded, as SHOW CREATE prints it
+   * @param suspended whether ALTER ... SUSPEND was the last of SUSPEND and RESUME
+   */
+  record Materialized(String ctas, String head, String query, boolean suspended) {}
+
+  static RowSet create(
+      StatementExecutor executor, SessionState session, SqlCreateMaterializedTable create) {
+    PlannerContext context = session.planner();
+    if (create.temporary()) {
+      throw new PositionedException(
+          ErrorKind.UNSUPPORTED,
+          "A materialized table cannot be TEMPORARY",
+          create.name().getParserPosition());
+    }
+    for (SqlNode c : create.columns()) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "A materialized table takes its columns from its query: only a PRIMARY KEY constraint"
+              + " may be written in its parentheses",
+          c.getParserPosition());
+    }
+    Catalog.Path path = CatalogStatements.path(context, create.name(), false);
+    if (context.catalog().table(path) != null) {
+      if (create.ifNotExists()) {
+        return RowSet.ok("ddl", context.typeFactory());
+      }
+    }
+    String freshness =
+        create.freshness() == null ? DEFAULT_FRESHNESS : context.unparse(create.freshness());
+    String mode;
+    if (create.refreshMode() != null) {
+      mode = create.refreshMode().getSimple().toUpperCase(Locale.ROOT);
+      if (!mode.equals("CONTINUOUS") && !mode.equals("FULL")) {
+        throw new PositionedException(
+            ErrorKind.PARSE,
+            "REFRESH_MODE must be CONTINUOUS or FULL, not '" + create.refreshMode() + "'",
+            create.refreshMode().getParserPosition());
+      }
+    } else {
+      mode =
+          create.freshness() instanceof SqlIntervalLiteral lit
+                  && millis(lit) >= CONTINUOUS_BELOW_MILLIS
+              ? "FULL"
+              : "CONTINUOUS";
+    }
+    StringBuilder clauses = new StringBuilder();
+    if (!create.constraints().isEmpty()) {
+      List<String> parts = new ArrayList<>();
+      create.constraints().forEach(n -> parts.add(context.unparse(n)));
+      clauses.append(" (").append(String.join(", ", parts)).append(')');
+    }
+    StringBuilder head =
+        new StringBuilder("CREATE MATERIALIZED TABLE ").append(Catalog.quotedPath(path));
+    if (create.comment() != null) {
+      String c = context.unparse(create.comment());
+      clauses.append(" COMMENT ").append(c);
+      head.append("\nCOMMENT ").append(c);
+    }
+    List<String> partitions = create.partitionNames();
+    if (!partitions.isEmpty()) {
+      String keys = String.join(", ", partitions.stream().map(TypeNames::quote).toList());
+      clauses.append(" PARTITIONED BY (").append(keys).append(')');
+      head.append("\nPARTITIONED BY (").append(keys).append(')');
+    }
+    Map<String, String> options = create.options();
+    if (!options.isEmpty()) {
+      List<String> opts = new ArrayList<>();
+      options.forEach((k, v) -> opts.add("'" + quote(k) + "' = '" + quote(v) + "'"));
+      clauses.append(" WITH (").append(String.join(", ", opts)).append(')');
+      head.append("\nWITH (\n  ").append(String.join(",\n  ", opts)).append("\n)");
+    }
+    head.append("\nFRESHNESS = ").append(freshness).append("\nREFRESH_MODE = ").append(mode);
+    String queryText = context.unparse(create.query());
+    String ctas = "CREATE TABLE " + Catalog.quotedPath(path) + clauses + " AS " + queryText;
+    QueryPlanner planner = new QueryPlanner(context);
+    String expanded = flinkText(context, planner.validate(create.query()));
+    planner.release();
+    executor.fillMaterialized(parse(context, ctas, create.getParserPosition()));
+    session
+        .materialized()
+        .put(path.toString(), new Materialized(ctas, head.toString(), expanded, false));
+    return RowSet.ok("ddl", context.typeFactory());
+  }
+
+  /**
+   * The validated query as Flink prints it in SHOW CREATE: tables by their full names, function
+   * names unquoted.
+   */
+  private static String flinkText(PlannerContext context, SqlNode validated) {
+    validated.accept(
+        new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(org.apache.calcite.sql.SqlCall call) {
+            if (call instanceof org.apache.calcite.sql.SqlSelect select
+                && select.getFrom() != null) {
+              select.setFrom(qualified(context, select.getFrom()));
+            }
+            return super.visit(call);
+          }
+        });
+    return context.unparse(validated).replaceAll("`([A-Z][A-Z0-9_]*)`\\(", "$1(");
+  }
+
+  private static SqlNode qualified(PlannerContext context, SqlNode from) {
+    if (from instanceof org.apache.calcite.sql.SqlIdentifier id && !id.isStar()) {
+      Catalog.Path p = context.catalog().path(id.names);
+      if (p != null && context.catalog().table(p) != null) {
+        return new org.apache.calcite.sql.SqlIdentifier(
+            List.of(p.catalog(), p.database(), p.name()), id.getParserPosition());
+      }
+      return from;
+    }
+    if (from instanceof org.apache.calcite.sql.SqlJoin join) {
+      join.setLeft(qualified(context, join.getLeft()));
+      join.setRight(qualified(context, join.getRight()));
+    } else if (from.getKind() == org.apache.calcite.sql.SqlKind.AS
+        && from instanceof org.apache.calcite.sql.SqlCall call) {
+      call.setOperand(0, qualified(context, call.operand(0)));
+    }
+    return from;
+  }
+
+  private static long millis(SqlIntervalLiteral lit) {
+    SqlIntervalLiteral.IntervalValue v = (SqlIntervalLiteral.IntervalValue) lit.getValue();
+    try {
+      long n = Long.parseLong(v.getIntervalLiteral().trim());
+      return switch (v.getIntervalQualifier().getStartUnit()) {
+        case SECOND -> n * 1000;
+        case MINUTE -> n * 60_000;
+        case HOUR -> n * 3_600_000;
+        case DAY -> n * 86_400_000;
+        default -> Long.MAX_VALUE;
+      };
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private static String quote(String s) {
+    return s.replace("'", "''");
+  }
+
+  private static SqlCreateTable parse(PlannerContext context, String text, SqlParserPos pos) {
+    try {
+      return (SqlCreateTable) context.parseStatement(text);
+    } catch (SqlParseException e) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "The materialized table does not read back: " + e.getMessage(),
+          pos);
+    }
+  }
+
+  /** SHOW CREATE, REFRESH, SUSPEND and RESUME of a materialized table. */
+  static RowSet run(StatementExecutor executor, SessionState session, SqlFlinkCommand command) {
+    PlannerContext context = session.planner();
+    SqlNode name = java.util.Objects.requireNonNull(command.name());
+    Catalog.Path path = CatalogStatements.path(context, command.name(), false);
+    Materialized m = require(session, path, name.getParserPosition());
+    switch (command.kind()) {
+      case SHOW_CREATE_MATERIALIZED_TABLE:
+        return RowSet.of(
+            "show",
+            RowSet.strings(context.typeFactory(), "statement"),
+            List.<Object[]>of(new Object[] {m.head() + "\nAS " + m.query() + "\n"}));
+      case REFRESH_MATERIALIZED_TABLE:
+        executor.fillMaterialized(
+            parse(
+                context,
+                m.ctas().replaceFirst("^CREATE TABLE ", "CREATE OR REPLACE TABLE "),
+                command.getParserPosition()));
+        return RowSet.ok("ddl", context.typeFactory());
+      case SUSPEND_MATERIALIZED_TABLE:
+      case RESUME_MATERIALIZED_TABLE:
+        session
+            .materialized()
+            .put(
+                path.toString(),
+                new Materialized(
+                    m.ctas(),
+                    m.head(),
+                    m.query(),
+                    command.kind() == SqlFlinkCommand.Kind.SUSPEND_MATERIALIZED_TABLE));
+        return RowSet.ok("ddl", context.typeFactory());
+      default:
+        throw new IllegalStateException(command.kind().toString());
+    }
+  }
+
+  private static Materialized require(SessionState session, Catalog.Path path, SqlParserPos pos) {
+    Materialized m = session.materialized().get(path.toString());
+    if (m == null || session.catalog().table(path) == null) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "Table "
+              + Catalog.quotedPath(path)
+              + (session.catalog().table(path) == null
+                  ? " doesn't exist."
+                  : " is not a materialized table."),
+          pos);
+    }
+    return m;
+  }
+
+  /** Before DROP MATERIALIZED TABLE: the table, when there is one, must be a materialized one. */
+  static void dropping(SessionState session, Catalog.Path path, SqlDropObject drop) {
+    if (session.catalog().table(path) == null && drop.ifExists()) {
+      return;
+    }
+    if (session.catalog().table(path) == null) {
+      throw new PositionedException(
+          ErrorKind.CATALOG,
+          "Materialized table with identifier '" + Catalog.quotedPath(path) + "' does not exist.",
+          drop.name().getParserPosition());
+    }
+    require(session, path, drop.name().getParserPosition());
+  }
+}
