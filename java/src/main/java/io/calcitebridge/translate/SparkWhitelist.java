@@ -147,7 +147,7 @@ final class SparkWhitelist {
   static void check(RelNode plan) {
     if (hasUnnest(plan)) {
       // Named first: under a correlation the Correlate above it would be named instead.
-      throw refuse("the operator Uncollect (UNNEST)");
+      throw refuse("UNNEST");
     }
     walk(plan);
   }
@@ -182,11 +182,7 @@ final class SparkWhitelist {
         || rel instanceof LogicalIntersect
         || rel instanceof LogicalMinus
         || rel instanceof LogicalValues)) {
-      String name = rel.getRelTypeName();
-      throw refuse(
-          "the operator "
-              + name
-              + (rel instanceof org.apache.calcite.rel.core.Uncollect ? " (UNNEST)" : ""));
+      throw refuse(Refusal.operator(rel));
     }
     boolean setOp =
         rel instanceof LogicalUnion
@@ -206,7 +202,7 @@ final class SparkWhitelist {
       for (RelDataTypeField f : rel.getRowType().getFieldList()) {
         // CHAR(n) pads with spaces in Calcite; the values reach Spark as STRINGs.
         if (f.getType().getSqlTypeName() == SqlTypeName.CHAR) {
-          throw refuse("a CHAR column of " + rel.getRelTypeName());
+          throw refuse("a CHAR column of " + Refusal.setOperation(rel));
         }
       }
     }
