@@ -300,3 +300,24 @@ def test_delete_and_update_rewrite_the_partitions(tmp_path: Path) -> None:
         f"SELECT id, y, r FROM ({_duckdb_alone(tmp_path, 'parquet')}) ORDER BY id"
     )
     assert theirs.fetchall() == expected
+
+
+def test_spark_gets_the_partitions_the_connector_reads(dirs: dict[str, Path]) -> None:
+    pytest.importorskip("pyspark", reason="the spark extra: pip install '.[spark]'")
+    from calcite_bridge import _spark
+
+    session = _spark.local_session()
+    with cb.connect(spark=session) as e:
+        for fmt, path in dirs.items():
+            e.execute(_ddl(f"hp_{fmt}", path, fmt))
+        for fmt in FORMATS:
+            for sql in (
+                "SELECT * FROM hp_{fmt}",
+                "SELECT id, r FROM hp_{fmt} WHERE y = 2024",
+                "SELECT id FROM hp_{fmt} WHERE y IS NULL OR r IS NULL",
+                "SELECT r, COUNT(*) FROM hp_{fmt} WHERE y > 2022 GROUP BY r",
+                "SELECT COUNT(*) FROM hp_{fmt} WHERE y = 1999",
+            ):
+                query = sql.format(fmt=fmt)
+                ours = e.sql(query, backend="spark").fetchall()
+                _same(ours, e.sql(query, backend="enumerable").fetchall(), ordered=False)
