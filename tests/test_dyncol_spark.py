@@ -127,10 +127,10 @@ def test_a_bad_blob_fails_as_on_calcites_engine(env: cb.Environment) -> None:
     ("sql", "construct"),
     [
         ("SELECT COLUMN_GET(b, 'ts' AS TIME) FROM t", "COLUMN_GET returning a value of type TIME"),
-        ("SELECT id FROM t WHERE b IS NOT NULL ORDER BY b", "VARBINARY"),
-        ("SELECT COUNT(*) FROM t GROUP BY b", "VARBINARY"),
-        ("SELECT id FROM t WHERE b = COLUMN_CREATE('s', '')", "VARBINARY"),
-        ("SELECT MAX(COLUMN_CREATE('id', id)) FROM t", "VARBINARY"),
+        ("SELECT id FROM t WHERE b IS NOT NULL ORDER BY b", "of type BYTES"),
+        ("SELECT COUNT(*) FROM t GROUP BY b", "of type BYTES"),
+        ("SELECT id FROM t WHERE b = COLUMN_CREATE('s', '')", "of type BYTES"),
+        ("SELECT MAX(COLUMN_CREATE('id', id)) FROM t", "of type BYTES"),
     ],
 )
 def test_what_spark_does_not_run_is_refused(env: cb.Environment, sql: str, construct: str) -> None:

@@ -37,6 +37,7 @@ CASE_FILES = {
     "flink_alter.sql": False,
     "flink_connectors.sql": False,
     "text_files.sql": False,
+    "hive_partitions.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.
 GOLDEN_FILES = [

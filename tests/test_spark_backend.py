@@ -337,6 +337,16 @@ def test_planted_values(envs: tuple[cb.Environment, cb.Environment]) -> None:
         ("SELECT `a.b` LIKE 'a\\%' FROM t", "LIKE"),
         # named as written, not as the IS NULL its expansion holds
         ("SELECT CAST(pt AS STRING) FROM t", "a CAST of a ROW that may be NULL"),
+        # named as written, never as a class of the plan (Uncollect, LogicalValues, ...)
+        ("SELECT id, x FROM t CROSS JOIN UNNEST(tags) AS u(x)", "UNNEST"),
+        ("SELECT id, x FROM t LEFT JOIN UNNEST(tags) AS u(x) ON TRUE", "UNNEST"),
+        ("SELECT c FROM (VALUES ('ab'), ('cd')) AS v(c)", "a CHAR column of VALUES"),
+        ("SELECT id, LAG(id) OVER (ORDER BY id) FROM t", "the window function LAG"),
+        (
+            "SELECT CAST(CAST(ts AS TIMESTAMP_LTZ(3)) AS DATE) FROM t",
+            "a cast of TIMESTAMP_LTZ to DATE",
+        ),
+        ("SELECT CAST(`a.b` AS BYTES) FROM t", "an expression of type BYTES"),
     ],
 )
 def test_refused_constructs_are_named(
@@ -346,7 +356,10 @@ def test_refused_constructs_are_named(
     reference.sql(sql).fetchall()  # the reference runs it
     with pytest.raises(cb.UnsupportedError, match="spark backend cannot run") as caught:
         on_spark.sql(sql).fetchall()
-    assert construct in str(caught.value)
+    message = str(caught.value).splitlines()[0]
+    assert construct in message
+    for internal in ("Logical", "Uncollect", "Correlate", "$", "_WITH_", "2147483647"):
+        assert internal not in message
 
 
 def test_auto_never_chooses_spark(spark: Any, folder: str) -> None:

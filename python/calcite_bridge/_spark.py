@@ -636,6 +636,8 @@ def files_scan(  # noqa: PLR0911, PLR0912, PLR0915 (one return per reason to rea
 
     if not isinstance(source, FileSystemSource) or type(source).scan is not FileSystemSource.scan:
         return None
+    if source.partition_keys:
+        return None  # the partitions are the connector's to choose, type and read
     fmt = source.format
     try:
         source._confine()

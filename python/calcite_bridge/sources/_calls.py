@@ -28,6 +28,8 @@ from .parquet_files import ParquetFiles
 from .sandbox import SandboxGetter, check_connector
 
 CONNECTORS = ("filesystem", "python")
+# The key under which a table's PARTITIONED BY columns come with its options (never a WITH option).
+PARTITION_KEYS = "__partition_keys__"
 
 
 def error_json(exc: BaseException, source: str | None = None, action: str = "") -> str:
@@ -341,6 +343,7 @@ def create_source(
     try:
         gate()
         options = json.loads(options_json)
+        partition_keys = options.pop(PARTITION_KEYS, None) or []
         declared = schema()
         if connector == "python":
             if "class" not in options:
@@ -356,6 +359,7 @@ def create_source(
             schema=declared,
             options=options,
             sandbox=sandbox,
+            partition_keys=partition_keys,
         )
         _check_path_exists(source.path, options)
         return source, gate

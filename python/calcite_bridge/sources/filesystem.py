@@ -18,6 +18,10 @@ then remove the files that were there before; a failure before the new file is r
 leaves every file as it was. A table that is one file is replaced with one rename. These are the
 only files removed or replaced, and only because the statement says so.
 
+A table ``PARTITIONED BY`` columns keeps its files in Hive-style directories ``col=value``
+(:mod:`~.sources.partitions`): the partition columns' values come from the directories, filters on
+them pick the directories to read, and ``INSERT`` writes each row into its partition's directory.
+
 A source that DDL declares gets its environment's sandbox (:mod:`~.sources.sandbox`), and checks
 every read, write, listing and metadata value against ``filesystem.allowed-paths`` and
 ``external-access`` at each call.
@@ -34,6 +38,7 @@ import re
 import secrets
 import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
@@ -59,8 +64,22 @@ from calcite_bridge.sources.base import (
     SupportsWriting,
     TableSource,
 )
-from calcite_bridge.sources.parquet import scan_parquet
-from calcite_bridge.sources.parquet_files import ParquetFiles, parquet_files
+from calcite_bridge.sources.parquet import list_files, scan_parquet
+from calcite_bridge.sources.parquet_files import (
+    ParquetFiles,
+    _duck_type,
+    _q,
+    _string,
+    parquet_files,
+)
+from calcite_bridge.sources.partitions import (
+    Partition,
+    default_name,
+    partition_dirs,
+    partition_path,
+    prune,
+    split,
+)
 from calcite_bridge.sources.pruning import prune_row_groups
 from calcite_bridge.sources.sandbox import SandboxGetter, check_connector, confine
 from calcite_bridge.sources.text_files import text_files
@@ -186,6 +205,7 @@ class FileSystemSource(
         schema: pa.Schema | None = None,
         options: Mapping[str, str] | None = None,
         sandbox: SandboxGetter | None = None,
+        partition_keys: Sequence[str] = (),
     ) -> None:
         self._sandbox = sandbox
         self.path = os.path.abspath(os.fspath(path))
@@ -197,6 +217,15 @@ class FileSystemSource(
         self._declared = schema
         self._discovered: dict[str, pa.Field] = {}
         self._lock = threading.Lock()
+        self.partition_keys = tuple(partition_keys)
+        if self.partition_keys:
+            if schema is None:
+                raise ConfigError("a partitioned filesystem table needs declared columns")
+            missing = [k for k in self.partition_keys if schema.get_field_index(k) < 0]
+            if missing:
+                raise ConfigError(f"partition columns {missing} are not columns of the table")
+            if len(self.partition_keys) == len(schema):
+                raise ConfigError("a partitioned filesystem table needs a column that is no key")
         self._confine()
 
     # --- files ---------------------------------------------------------------------------------
@@ -234,11 +263,18 @@ class FileSystemSource(
         parse = pjson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="infer")
         return ds.JsonFileFormat(parse_options=parse)
 
-    def _dataset(self, schema: pa.Schema | None) -> ds.Dataset:
+    def _dataset(self, schema: pa.Schema | None, files: Sequence[str] | None = None) -> ds.Dataset:
         import pyarrow.dataset as ds  # here: it imports pandas
 
         self._confine()
         fmt = self._file_format(schema)
+        if files is not None:  # the files of a partitioned table's partitions, listed
+            if self.format == "json":
+                self._check_json_depth()
+            try:
+                return ds.dataset(list(files), schema=schema, format=fmt)
+            except (pa.ArrowException, OSError, ValueError) as exc:
+                raise SourceError(f"cannot open {self.format} files at {self.path}: {exc}") from exc
         if not os.path.exists(self.path):
             if schema is None:
                 raise SourceError(f"filesystem path {self.path} does not exist and has no schema")
@@ -314,7 +350,118 @@ class FileSystemSource(
         return True
 
     def apply_filters(self, filters: list[Expression]) -> FilterPushDownResult:
-        return split_filters(filters, self._scan_schema())
+        if not self.partition_keys:
+            return split_filters(filters, self._scan_schema())
+        on_keys, on_data, mixed = split(filters, self.partition_keys)
+        keys = split_filters(on_keys, pa.schema(self._key_fields()))
+        data = split_filters(on_data, self._data_schema())
+        return FilterPushDownResult(
+            [*keys.accepted, *data.accepted], [*keys.remaining, *data.remaining, *mixed]
+        )
+
+    # --- partitions ----------------------------------------------------------------------------
+
+    def _key_fields(self) -> list[pa.Field]:
+        schema = self.schema()
+        return [schema.field(k) for k in self.partition_keys]
+
+    def _data_schema(self) -> pa.Schema:
+        """The columns the files hold: every scanned column but the partition columns."""
+        schema = self._scan_schema()
+        return pa.schema([f for f in schema if f.name not in self.partition_keys])
+
+    def partitions(self, filters: Sequence[Expression] = ()) -> list[Partition]:
+        """The partition directories a scan with ``filters`` reads: those whose values pass
+        the filters on partition columns only."""
+        self._confine()
+        found = partition_dirs(
+            self.path, self._key_fields(), default_name(self.options), _IGNORE_PREFIXES
+        )
+        on_keys, _, _ = split(filters, self.partition_keys)
+        return prune(found, self._key_fields(), on_keys)
+
+    def _partitioned_request(
+        self, request: ScanRequest
+    ) -> tuple[ScanRequest, list[str], list[tuple[int, str | None]], dict[str, Partition]]:
+        """The scan of the partitions' files for ``request``: a request over the files'
+        columns, whose metadata keys are followed by the partition columns; the files with the
+        partition values of each; and where each column of ``request`` comes from (a data column
+        of the files' scan by position, or a partition column by name)."""
+        schema = self._scan_schema()
+        data = self._data_schema()
+        keys = set(self.partition_keys)
+        order: list[tuple[int, str | None]] = []
+        projection: list[tuple[int, ...]] | None = None
+        columns: list[str] | None = None
+        if request.projection is not None:
+            projection = []
+            for path in request.projection:
+                name = schema.field(path[0]).name
+                if name in keys:
+                    order.append((-1, name))
+                else:
+                    order.append((len(projection), None))
+                    projection.append((data.get_field_index(name), *path[1:]))
+        else:
+            names = list(request.columns) if request.columns is not None else schema.names
+            columns = []
+            for name in names:
+                if name in keys:
+                    order.append((-1, name))
+                else:
+                    order.append((len(columns), None))
+                    columns.append(name)
+        _, on_data, _ = split(request.filters, self.partition_keys)
+        sub = ScanRequest(
+            columns=None if columns is None else tuple(columns),
+            projection=None if projection is None else tuple(projection),
+            filters=tuple(on_data),
+            metadata_keys=request.metadata_keys,
+            limit=request.limit,
+        )
+        partitions: dict[str, Partition] = {}
+        files: list[str] = []
+        for partition in self.partitions(request.filters):
+            for file in list_files(partition.path, _IGNORE_PREFIXES) or []:
+                files.append(file)
+                partitions[os.path.abspath(file)] = partition
+        return sub, files, order, partitions
+
+    def _partitioned_metadata(
+        self, keys: Sequence[str], partitions: dict[str, Partition]
+    ) -> tuple[list[pa.Field], Any]:
+        """The metadata fields of a partitioned scan (the request's, then the partition
+        columns) and their values for a file."""
+        fields = [pa.field(k, sql_to_arrow(METADATA[k])) for k in keys]
+        fields += self._key_fields()
+        own = self._metadata_values(keys)
+
+        def of(file: str) -> list[pa.Scalar]:
+            return [*own(file), *partitions[os.path.abspath(file)].values]
+
+        return fields, of
+
+    def _scan_partitioned(self, request: ScanRequest) -> pa.RecordBatchReader:
+        sub, files, order, values = self._partitioned_request(request)
+        fields, of = self._partitioned_metadata(request.metadata_keys, values)
+        data = self._data_schema()
+        found = None
+        if files and self.format == "parquet":
+            found = scan_parquet(self.path, data, sub, _IGNORE_PREFIXES, fields, of, files=files)
+        if found is None:
+            dataset = prune_row_groups(self._dataset(data, files), sub.filters)
+            found = scan_dataset(dataset, sub, fields, lambda fragment: of(fragment.path))
+        width = len(found.schema) - len(fields)
+        picks = [i if name is None else found.schema.get_field_index(name) for i, name in order]
+        picks += range(width, width + len(request.metadata_keys))
+        out = pa.schema([found.schema.field(i) for i in picks])
+
+        def batches() -> Any:
+            with found:
+                for batch in found:
+                    yield batch.select(picks).rename_columns(out.names)
+
+        return pa.RecordBatchReader.from_batches(out, batches())
 
     def list_readable_metadata(self) -> dict[str, str]:
         return dict(METADATA)
@@ -331,6 +478,8 @@ class FileSystemSource(
     def scan(self, request: ScanRequest) -> pa.RecordBatchReader:
         self._confine()
         self.apply_readable_metadata(list(request.metadata_keys))
+        if self.partition_keys:
+            return self._scan_partitioned(request)
         schema = self._scan_schema()
         fields = [pa.field(k, sql_to_arrow(METADATA[k])) for k in request.metadata_keys]
         values = self._metadata_values(request.metadata_keys)
@@ -350,9 +499,16 @@ class FileSystemSource(
             return None
         fields = [pa.field(k, sql_to_arrow(METADATA[k])) for k in request.metadata_keys]
         values = self._metadata_values(request.metadata_keys)
+        schema = self._scan_schema()
+        listed: list[str] | None = None
+        if self.partition_keys:
+            request, listed, order, by_file = self._partitioned_request(request)
+            schema = self._data_schema()
+            if not listed:
+                return None  # no partition passes: our reader answers with no rows
         if self.format == "parquet":
             files = parquet_files(
-                self.path, self._scan_schema(), request, _IGNORE_PREFIXES, fields, values
+                self.path, schema, request, _IGNORE_PREFIXES, fields, values, files=listed
             )
         else:
             if self.format == "json":
@@ -361,16 +517,60 @@ class FileSystemSource(
                 self.path,
                 self.format,
                 self.options,
-                self._scan_schema(),
+                schema,
                 request,
                 _IGNORE_PREFIXES,
                 fields,
                 values,
+                files=listed,
             )
-        if files is None or real == self.path:
-            return files
-        # Confined: DuckDB reads the real paths, within the real allowed directories it is given.
-        return files.resolved()
+        if files is not None and real != self.path:
+            # Confined: DuckDB reads the real paths, within the real allowed directories it is
+            # given.
+            files = files.resolved()
+        if files is not None and self.partition_keys:
+            keys = [name for _, name in order if name is not None]
+            return self._hive(files, keys, by_file)
+        return files
+
+    def _hive(
+        self, files: ParquetFiles, keys: Sequence[str], partitions: dict[str, Partition]
+    ) -> ParquetFiles | None:
+        """``files`` (a scan of the partitions' files) with the partition columns ``keys``,
+        read by DuckDB from the files' paths (``hive_partitioning``) and converted to their
+        declared types as :mod:`~.sources.partitions` converts them; None when a file's path
+        names other partitions than its own (a directory ``a=b`` above the table's, a
+        partition reached through a symbolic link) or a key's type is one DuckDB reads
+        differently."""
+        expected: dict[str, Partition] = {}
+        for path, partition in partitions.items():
+            expected[os.path.realpath(path)] = partition
+            expected[path] = partition
+        for file in files.files:
+            found = expected.get(file) or expected.get(os.path.abspath(file))
+            if found is None:
+                return None
+            named = [c for c in os.path.dirname(file).split(os.sep) if "=" in c]
+            own = os.path.relpath(found.path, self.path).split(os.sep)
+            if named != own:
+                return None
+        fields = {f.name: f for f in self._key_fields()}
+        null_name = default_name(self.options)
+        hive = []
+        for key in keys:
+            duck = _duck_type(fields[key].type)
+            if duck is None:
+                return None
+            value = f"NULLIF({_q(key)}, {_string(null_name)})"
+            if duck != "VARCHAR":
+                value = f"CAST({value} AS {duck})"
+            hive.append((key, value))
+        return replace(
+            files,
+            columns=(*files.columns, *keys),
+            types=(*files.types, *(fields[k].type for k in keys)),
+            hive=tuple(hive),
+        )
 
     @staticmethod
     def _metadata_values(keys: Sequence[str]) -> Any:
@@ -421,6 +621,9 @@ class FileSystemSource(
         table = self._conform(table)
         if table.num_rows == 0:
             return
+        if self.partition_keys:
+            self._write_partitions(table, "INSERT into")
+            return
         os.makedirs(self.path, exist_ok=True)
         self._confine("INSERT target")  # what makedirs made, through links made meanwhile
         name = f"part-{secrets.token_hex(16)}.{_EXTENSIONS[self.format]}"
@@ -437,7 +640,10 @@ class FileSystemSource(
             self._publish(table, directory, name, "Rewrite of", replace=True)
             return
         old = self._files()
-        if table.num_rows:
+        if self.partition_keys:
+            if table.num_rows:
+                self._write_partitions(table, "Rewrite of")
+        elif table.num_rows:
             os.makedirs(self.path, exist_ok=True)
             self._confine("UPDATE or DELETE target")
             name = f"part-{secrets.token_hex(16)}.{_EXTENSIONS[self.format]}"
@@ -447,13 +653,38 @@ class FileSystemSource(
                 os.unlink(path)
             except FileNotFoundError:
                 pass
-        if old and os.path.isdir(self.path):
-            _fsync_dir(self.path)
+        for directory in sorted({os.path.dirname(path) for path in old}):
+            if os.path.isdir(directory):
+                _fsync_dir(directory)
+
+    def _write_partitions(self, table: pa.Table, verb: str) -> None:
+        """Writes the rows of each partition as one new file in its directory, without the
+        partition columns (the directory holds their values)."""
+        keys = table.select(list(self.partition_keys)).to_pylist()
+        groups: dict[tuple[Any, ...], list[int]] = {}
+        for i, row in enumerate(keys):
+            groups.setdefault(tuple(row.values()), []).append(i)
+        data = table.drop_columns(list(self.partition_keys))
+        null_name = default_name(self.options)
+        for values, rows in groups.items():
+            directory = os.path.join(
+                self.path, partition_path(values, self.partition_keys, null_name)
+            )
+            os.makedirs(directory, exist_ok=True)
+            self._confine("INSERT target")  # what makedirs made, through links made meanwhile
+            name = f"part-{secrets.token_hex(16)}.{_EXTENSIONS[self.format]}"
+            self._publish(data.take(rows), directory, name, verb, replace=False)
 
     def _files(self) -> list[str]:
         """The data files a scan reads now."""
         if not os.path.isdir(self.path):
             return []
+        if self.partition_keys:
+            return [
+                os.path.abspath(f)
+                for p in self.partitions()
+                for f in list_files(p.path, _IGNORE_PREFIXES) or []
+            ]
         files = getattr(self._dataset(self._scan_schema()), "files", None) or []
         return [os.path.abspath(f) for f in files]
 

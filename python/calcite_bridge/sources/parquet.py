@@ -225,6 +225,7 @@ def scan_parquet(
     ignore_prefixes: Sequence[str],
     metadata: Sequence[pa.Field] = (),
     metadata_values: Callable[[str], Sequence[pa.Scalar]] | None = None,
+    files: Sequence[str] | None = None,
 ) -> pa.RecordBatchReader | None:
     """Reads the Parquet files at ``root`` as ``request`` asks, or None when a file does not
     have the columns the request needs with the table's types (the caller then reads through
@@ -233,9 +234,10 @@ def scan_parquet(
     Row groups are read in order, up to ``_WORKERS`` reads ahead of the consumer on a small
     thread pool, so that decoding uses every core (one ROW column's strings would keep
     pyarrow's own column-parallel read on one core) and overlaps with the consumer. A scan
-    with a LIMIT reads one row group at a time, none ahead.
+    with a LIMIT reads one row group at a time, none ahead. ``files``, when given, are the
+    files to read (those of a partitioned table's partitions), else every file under ``root``.
     """
-    files = list_files(root, ignore_prefixes)
+    files = list(files) if files is not None else list_files(root, ignore_prefixes)
     if not files:
         return None
     scan = _Scan(schema, request, metadata)

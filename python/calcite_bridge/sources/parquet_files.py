@@ -79,6 +79,9 @@ class ParquetFiles:
     function: str = "read_parquet"
     options: str = "hive_partitioning = false, union_by_name = false, file_row_number = false, "
     converted: tuple[str, ...] = ()
+    # Partition columns read from the files' paths (``hive_partitioning``): each column's name
+    # and its value, an expression over DuckDB's VARCHAR column of that name.
+    hive: tuple[tuple[str, str], ...] = ()
 
     @property
     def select(self) -> str:
@@ -90,12 +93,21 @@ class ParquetFiles:
                 for f, values in zip(self.files, self.metadata, strict=True)
             )
             items.append(f"CASE {_q(FILE_COLUMN)} {cases} END AS {_q(name)}")
+        items += [f"{value} AS {_q(name)}" for name, value in self.hive]
         select = ", ".join(items)
         options = self.options
+        if self.hive:
+            types = ", ".join(f"{_string(name)}: 'VARCHAR'" for name, _ in self.hive)
+            options = options.replace(
+                "hive_partitioning = false, ",
+                f"hive_partitioning = true, hive_types = {{{types}}}, "
+                "hive_types_autocast = false, ",
+            )
         options += f"filename = {_string(FILE_COLUMN)}" if self.metadata else "filename = false"
         source = f"{self.function}({_listed(self.files)}, {options})"
         if self.converted:
             inner = list(self.converted) + ([_q(FILE_COLUMN)] if self.metadata else [])
+            inner += [_q(name) for name, _ in self.hive]
             source = f"(SELECT {', '.join(inner)} FROM {source})"
         sql = f"SELECT {select} FROM {source}"
         if self.where:
@@ -248,19 +260,22 @@ def _value(value: object, t: pa.DataType, duck: str) -> str | None:  # noqa: PLR
 
 
 def _metadata_literal(value: pa.Scalar, t: pa.DataType) -> str | None:
-    """A metadata value of the connector as a DuckDB literal of the type DuckDB gives an Arrow
-    column of ``t``."""
+    """A metadata value of the connector (or a partition column's value) as a DuckDB literal of
+    the type DuckDB gives an Arrow column of ``t``; None when there is none."""
     v = value.cast(t).as_py()
-    if v is None:
-        return None
-    if pa.types.is_string(t):
-        return _string(v)
-    if pa.types.is_int64(t):
-        return f"CAST({int(v)} AS BIGINT)"
     if pa.types.is_timestamp(t) and t.tz is not None:
+        if v is None:
+            return None
         micros = value.cast(pa.timestamp("us", tz="UTC")).value
         return f"make_timestamptz(CAST({int(micros)} AS BIGINT))"
-    return None
+    duck = _duck_type(t)
+    if duck is None:
+        return None
+    if v is None:
+        return f"CAST(NULL AS {duck})"
+    if isinstance(v, float):
+        return f"CAST('{v!r}' AS {duck})"
+    return _value(v, t, duck)
 
 
 class _Filters:
@@ -438,6 +453,7 @@ def parquet_files(
     ignore_prefixes: Sequence[str],
     metadata: Sequence[pa.Field] = (),
     metadata_values: MetadataValues | None = None,
+    files: Sequence[str] | None = None,
 ) -> ParquetFiles | None:
     """The scan of the Parquet files at ``root`` as one DuckDB query, or None (see the module).
     ``metadata`` are the fields of the request's metadata keys, ``metadata_values`` the
@@ -454,7 +470,7 @@ def parquet_files(
     conditions = [filters.sql(f) for f in request.filters]
     if any(c is None for c in conditions):
         return None
-    files = list_files(root, ignore_prefixes)
+    files = list(files) if files is not None else list_files(root, ignore_prefixes)
     if not files or any(c in f for f in files for c in _GLOB):
         return None  # DuckDB would read a name with a wildcard as a pattern
     found = _file_schema(files)

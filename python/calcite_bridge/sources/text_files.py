@@ -191,6 +191,7 @@ def text_files(  # noqa: PLR0911, PLR0912, PLR0915 (one return per reason to rea
     ignore_prefixes: Sequence[str],
     metadata: Sequence[pa.Field] = (),
     metadata_values: MetadataValues | None = None,
+    files: Sequence[str] | None = None,
 ) -> ParquetFiles | None:
     """The scan of the CSV or JSON files at ``root`` as one DuckDB query, or None (see the
     module). The result is a :class:`ParquetFiles` whose reader is ``read_csv`` or
@@ -208,7 +209,7 @@ def text_files(  # noqa: PLR0911, PLR0912, PLR0915 (one return per reason to rea
     if any(c is None for c in conditions):
         return None
     needed = list(dict.fromkeys([p[0] for p in paths] + sorted(filters.columns)))
-    files = list_files(root, ignore_prefixes)
+    files = list(files) if files is not None else list_files(root, ignore_prefixes)
     if not files or any(c in f for f in files for c in _GLOB):
         return None
     if fmt == "csv":

@@ -180,7 +180,7 @@ public final class DdlExecutor {
       source =
           factory == null
               ? null
-              : factory.create(connector, def.name(), json(def.options()), schema.address());
+              : factory.create(connector, def.name(), sourceOptions(def), schema.address());
     }
     if (source == null) {
       List<String> known = new ArrayList<>(List.of("memory"));
@@ -246,6 +246,20 @@ public final class DdlExecutor {
       }
     }
   }
+
+  /**
+   * The options a Python source gets, as JSON: the table's {@code WITH} options, and its {@code
+   * PARTITIONED BY} columns under {@link #PARTITION_KEYS} (always set, so that no {@code WITH}
+   * option can stand for them).
+   */
+  private static String sourceOptions(TableDef def) {
+    Map<String, Object> options = new java.util.LinkedHashMap<>(def.options());
+    options.put(PARTITION_KEYS, def.flink().partitionKeys());
+    return json(options);
+  }
+
+  /** The key of a table's partition columns in the options a Python source gets. */
+  public static final String PARTITION_KEYS = "__partition_keys__";
 
   private static String json(Object value) {
     try {

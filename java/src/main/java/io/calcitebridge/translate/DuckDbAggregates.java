@@ -23,8 +23,9 @@ import org.apache.calcite.util.Optionality;
  * Flink's aggregate functions DuckDB spells otherwise: {@code PERCENTILE(value, fraction)} of an
  * integer or floating-point value with a literal fraction is DuckDB's {@code quantile_cont}, which
  * interpolates between the two nearest values as Flink does and leaves NULLs out. A DECIMAL value
- * (DuckDB answers a DECIMAL, Flink a DOUBLE), an array of fractions, a frequency or a fraction that
- * is not a literal stay refused.
+ * is cast to DOUBLE first, as Flink reads each value as a double (DuckDB's quantile of a DECIMAL
+ * answers a DECIMAL). An array of fractions, a frequency or a fraction that is not a literal stay
+ * refused.
  */
 final class DuckDbAggregates {
   private DuckDbAggregates() {}
@@ -59,8 +60,34 @@ final class DuckDbAggregates {
       return agg;
     }
     List<AggregateCall> calls = new ArrayList<>();
-    boolean changed = false;
+    List<RexNode> projects = new ArrayList<>(project.getProjects());
+    List<String> names = new ArrayList<>(project.getRowType().getFieldNames());
+    org.apache.calcite.rex.RexBuilder rex = project.getCluster().getRexBuilder();
+    List<AggregateCall> found = new ArrayList<>();
     for (AggregateCall call : agg.getAggCallList()) {
+      if (percentile(call, project)) {
+        RexNode value = projects.get(call.getArgList().get(0));
+        if (value.getType().getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DECIMAL) {
+          org.apache.calcite.rel.type.RelDataType type =
+              rex.getTypeFactory()
+                  .createTypeWithNullability(
+                      rex.getTypeFactory()
+                          .createSqlType(org.apache.calcite.sql.type.SqlTypeName.DOUBLE),
+                      value.getType().isNullable());
+          projects.add(rex.makeCast(type, value));
+          names.add("$percentile_" + projects.size());
+          call = call.withArgList(List.of(projects.size() - 1, call.getArgList().get(1)));
+        }
+      }
+      found.add(call);
+    }
+    if (projects.size() > project.getProjects().size()) {
+      project =
+          LogicalProject.create(
+              project.getInput(), project.getHints(), projects, names, project.getVariablesSet());
+    }
+    boolean changed = projects.size() > agg.getInput().getRowType().getFieldCount();
+    for (AggregateCall call : found) {
       if (percentile(call, project)) {
         calls.add(
             AggregateCall.create(
@@ -97,7 +124,8 @@ final class DuckDbAggregates {
     RexNode value = project.getProjects().get(call.getArgList().get(0));
     RexNode fraction = project.getProjects().get(call.getArgList().get(1));
     if (!(SqlTypeFamily.INTEGER.contains(value.getType())
-            || SqlTypeFamily.APPROXIMATE_NUMERIC.contains(value.getType()))
+            || SqlTypeFamily.APPROXIMATE_NUMERIC.contains(value.getType())
+            || value.getType().getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DECIMAL)
         || !(fraction instanceof RexLiteral literal)
         || literal.isNull()) {
       return false;

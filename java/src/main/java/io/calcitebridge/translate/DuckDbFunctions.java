@@ -98,6 +98,17 @@ final class DuckDbFunctions {
     if (name.equals("$AVG_DECIMAL")) {
       return decimalAverage(rex, call);
     }
+    if (io.calcitebridge.functions.NumberFunctions.isDecimalCast(call.getOperator())) {
+      return toDecimal(rex, call);
+    }
+    SqlTypeName number =
+        call.operands.isEmpty() ? null : call.operands.get(0).getType().getSqlTypeName();
+    if ((call.getOperator() == io.calcitebridge.functions.NumberFunctions.DOUBLE_TEXT
+            && (number == SqlTypeName.DOUBLE || number == SqlTypeName.FLOAT))
+        || (call.getOperator() == io.calcitebridge.functions.NumberFunctions.FLOAT_TEXT
+            && number == SqlTypeName.REAL)) {
+      return javaNumberText(rex, call);
+    }
     if (call.getOperator() == io.calcitebridge.functions.NumberFunctions.DECIMAL_TEXT) {
       // BigDecimal#toPlainString of a value at its type's scale: DuckDB's text of a DECIMAL.
       return call.operands.get(0).getType().getSqlTypeName() == SqlTypeName.DECIMAL
@@ -793,6 +804,94 @@ final class DuckDbFunctions {
             + ", '[+-]?') THEN CAST(0 AS BIGINT) ELSE CAST("
             + whole
             + " AS BIGINT) END");
+  }
+
+  /**
+   * Flink's cast of a string, a DOUBLE or a FLOAT to {@code DECIMAL(p, s)} ({@code
+   * NumberFunctions#parseDecimal}, {@code #doubleToDecimal}): the number's decimal text rounded
+   * half up to the scale, an error past the precision (NULL for TRY_CAST). A string is stripped of
+   * Java's white space and must be Java's {@code BigDecimal} grammar (sign, digits with an optional
+   * point, an optional exponent): DuckDB's own cast also takes {@code _} separators. A DOUBLE's
+   * text is its shortest decimal text ({@code Double#toString}), which DuckDB's text of a DOUBLE
+   * also is; a FLOAT is widened to DOUBLE first, as Java widens it. DuckDB's cast of such text to a
+   * DECIMAL rounds half away from zero, Java's HALF_UP; NaN and infinities fail on both.
+   */
+  private static RexNode toDecimal(RexBuilder rex, RexCall call) {
+    boolean safe =
+        call.getOperator() == io.calcitebridge.functions.NumberFunctions.TRY_PARSE_DECIMAL
+            || call.getOperator()
+                == io.calcitebridge.functions.NumberFunctions.TRY_DOUBLE_TO_DECIMAL;
+    String type =
+        "DECIMAL(" + call.getType().getPrecision() + ", " + call.getType().getScale() + ")";
+    String cast = safe ? "TRY_CAST(" : "CAST(";
+    String template;
+    if (SqlTypeFamily.CHARACTER.contains(call.operands.get(0).getType())) {
+      String stripped = "regexp_replace({0}, '^" + JAVA_SPACE + "+|" + JAVA_SPACE + "+$', '', 'g')";
+      String number = "'[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?'";
+      template =
+          "CASE WHEN {0} IS NULL THEN NULL WHEN NOT regexp_full_match("
+              + stripped
+              + ", "
+              + number
+              + ") THEN "
+              + (safe ? "NULL" : "error('For input string: ''' || {0} || '''')")
+              + " ELSE "
+              + cast
+              + stripped
+              + " AS "
+              + type
+              + ") END";
+    } else {
+      template = cast + "CAST(CAST({0} AS DOUBLE) AS VARCHAR) AS " + type + ")";
+    }
+    return template(
+        rex,
+        call.getType(),
+        new DuckDbTemplate(call.getOperator().getName(), template),
+        List.of(call.operands.get(0)));
+  }
+
+  /**
+   * Flink's text of a DOUBLE or a FLOAT, Java's {@code Double#toString} / {@code Float#toString}:
+   * the shortest digits that read back as the value (DuckDB's text has the same digits), written
+   * plain with at least one digit after the point from 10^-3 up to 10^7 ({@code 100.0}, {@code
+   * 0.001}), else as {@code d.dddE-n} ({@code 1.0E7}, {@code 1.5E-5}); {@code NaN}, {@code
+   * Infinity}, {@code -Infinity}. DuckDB's text is taken apart into its sign, its significant
+   * digits {@code d} and the point's place {@code p} (the value is {@code 0.d} times 10^p).
+   */
+  private static RexNode javaNumberText(RexBuilder rex, RexCall call) {
+    String parts =
+        "regexp_extract(CAST({0} AS VARCHAR),"
+            + " '^(-?)([0-9]+)(?:[.]([0-9]*))?(?:e([+-][0-9]+))?$', ['s', 'i', 'f', 'x'])";
+    String digits = "(m.i || m.f)";
+    String point =
+        "length(m.i) + COALESCE(TRY_CAST(NULLIF(m.x, '') AS INTEGER), 0) - (length("
+            + digits
+            + ") - length(ltrim("
+            + digits
+            + ", '0')))";
+    String plain =
+        "CASE WHEN n.d = '' THEN n.s || '0.0'"
+            + " WHEN n.p - 1 < -3 OR n.p - 1 >= 7 THEN n.s || substr(n.d, 1, 1) || '.'"
+            + " || CASE WHEN length(n.d) > 1 THEN substr(n.d, 2) ELSE '0' END"
+            + " || 'E' || CAST(n.p - 1 AS VARCHAR)"
+            + " WHEN n.p <= 0 THEN n.s || '0.' || repeat('0', -n.p) || n.d"
+            + " WHEN n.p >= length(n.d) THEN n.s || n.d || repeat('0', n.p - length(n.d)) || '.0'"
+            + " ELSE n.s || substr(n.d, 1, n.p) || '.' || substr(n.d, n.p + 1) END";
+    return make(
+        rex,
+        call,
+        "CASE WHEN {0} IS NULL THEN NULL WHEN isnan({0}) THEN 'NaN'"
+            + " WHEN isinf({0}) THEN CASE WHEN {0} > 0 THEN 'Infinity' ELSE '-Infinity' END"
+            + " ELSE list_transform([list_transform(["
+            + parts
+            + "], lambda m: struct_pack(s := m.s, d := rtrim(ltrim("
+            + digits
+            + ", '0'), '0'), p := "
+            + point
+            + "))[1]], lambda n: "
+            + plain
+            + ")[1] END");
   }
 
   /**

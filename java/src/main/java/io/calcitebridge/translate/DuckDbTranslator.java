@@ -269,9 +269,9 @@ public final class DuckDbTranslator {
 
     /**
      * {@code CROSS JOIN UNNEST(t.arr) [WITH ORDINALITY] AS u(e[, o])} ({@link Whitelist#unnest}):
-     * the left input, then DuckDB's {@code UNNEST} of its array column in the same FROM clause.
-     * Calcite's converter writes {@code LATERAL (UNNEST((SELECT ...)))}, which DuckDB does not
-     * read.
+     * the left input, then DuckDB's {@code UNNEST} of its array column in the same FROM clause
+     * ({@code LEFT JOIN ... ON TRUE} for {@code LEFT JOIN UNNEST}). Calcite's converter writes
+     * {@code LATERAL (UNNEST((SELECT ...)))}, which DuckDB does not read.
      */
     @Override
     public Result visit(org.apache.calcite.rel.core.Correlate e) {
@@ -296,15 +296,23 @@ public final class DuckDbTranslator {
           SqlStdOperatorTable.AS.createCall(
               SqlParserPos.ZERO, createAsFullOperands(e.getRight().getRowType(), call, alias));
       Result right = result(as, List.of(Clause.FROM), e.getRight(), null);
+      // LEFT JOIN UNNEST(...) ON TRUE keeps a row of NULLs for a NULL or empty array, in both.
+      boolean outer = e.getJoinType() == org.apache.calcite.rel.core.JoinRelType.LEFT;
       SqlNode join =
           new org.apache.calcite.sql.SqlJoin(
               SqlParserPos.ZERO,
               left.asFrom(),
               org.apache.calcite.sql.SqlLiteral.createBoolean(false, SqlParserPos.ZERO),
-              org.apache.calcite.sql.JoinType.COMMA.symbol(SqlParserPos.ZERO),
+              (outer ? org.apache.calcite.sql.JoinType.LEFT : org.apache.calcite.sql.JoinType.COMMA)
+                  .symbol(SqlParserPos.ZERO),
               as,
-              org.apache.calcite.sql.JoinConditionType.NONE.symbol(SqlParserPos.ZERO),
-              null);
+              (outer
+                      ? org.apache.calcite.sql.JoinConditionType.ON
+                      : org.apache.calcite.sql.JoinConditionType.NONE)
+                  .symbol(SqlParserPos.ZERO),
+              outer
+                  ? org.apache.calcite.sql.SqlLiteral.createBoolean(true, SqlParserPos.ZERO)
+                  : null);
       return result(join, left, right);
     }
 

@@ -124,7 +124,8 @@ public final class Refusal extends UnsupportedOperationException {
         : null;
   }
 
-  private static String typeName(org.apache.calcite.rel.type.RelDataType type) {
+  /** The name of {@code type}'s kind as a user writes it: {@code TIMESTAMP_LTZ}, {@code DOUBLE}. */
+  static String typeName(org.apache.calcite.rel.type.RelDataType type) {
     return type.getSqlTypeName()
             == org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
         ? "TIMESTAMP_LTZ"

@@ -81,7 +81,9 @@ final class SparkDynCol {
     String type = ((RexLiteral) operands.get(2)).getValueAs(String.class);
     String code = code(call.getType());
     if (code == null || type == null) {
-      throw refuse("COLUMN_GET returning a value of type " + call.getType().getFullTypeString());
+      throw refuse(
+          "COLUMN_GET returning a value of type "
+              + io.calcitebridge.types.TypeNames.renderNullable(call.getType()));
     }
     List<RexNode> args = new ArrayList<>();
     args.add(rex.makeLiteral(type));
@@ -195,7 +197,10 @@ final class SparkDynCol {
       default:
         break;
     }
-    throw refuse(f.getName() + " over a value of type " + t.getFullTypeString());
+    throw refuse(
+        f.getName()
+            + " over a value of type "
+            + io.calcitebridge.types.TypeNames.renderNullable(t));
   }
 
   /**
@@ -234,7 +239,10 @@ final class SparkDynCol {
   private static void checkBlob(DynColFunction f, RexNode blob) {
     SqlTypeName t = blob.getType().getSqlTypeName();
     if (t != SqlTypeName.VARBINARY && t != SqlTypeName.BINARY && t != SqlTypeName.NULL) {
-      throw refuse(f.getName() + " over a blob of type " + blob.getType().getFullTypeString());
+      throw refuse(
+          f.getName()
+              + " over a blob of type "
+              + io.calcitebridge.types.TypeNames.renderNullable(blob.getType()));
     }
   }
 
@@ -243,7 +251,10 @@ final class SparkDynCol {
     if (!SqlTypeFamily.INTEGER.contains(t)
         && !SqlTypeFamily.CHARACTER.contains(t)
         && t.getSqlTypeName() != SqlTypeName.NULL) {
-      throw refuse(f.getName() + " with a key of type " + t.getFullTypeString());
+      throw refuse(
+          f.getName()
+              + " with a key of type "
+              + io.calcitebridge.types.TypeNames.renderNullable(t));
     }
   }
 

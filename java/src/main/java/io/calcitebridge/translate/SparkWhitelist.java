@@ -33,9 +33,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * What the Spark translation accepts: every relational operator, function and type on these lists
  * gives the reference's answer in Spark SQL with ANSI mode on, after {@link SparkRewrites}
  * (tests/test_spark_backend.py checks them against the reference). Anything else is a {@link
- * Refusal} naming it: UNNEST (the operator Uncollect), SIMILAR TO, ELEMENT, MAP values, binary
- * values (except a blob, binary, passed to or returned by a dynamic-columns UDF, {@link
- * SparkDynCol}, or returned as it is).
+ * Refusal} naming the construct as the user wrote it, never a class of the plan: UNNEST, SIMILAR
+ * TO, ELEMENT, MAP values, binary values (except a blob, binary, passed to or returned by a
+ * dynamic-columns UDF, {@link SparkDynCol}, or returned as it is).
  */
 final class SparkWhitelist {
   private SparkWhitelist() {}
@@ -147,7 +147,7 @@ final class SparkWhitelist {
   static void check(RelNode plan) {
     if (hasUnnest(plan)) {
       // Named first: under a correlation the Correlate above it would be named instead.
-      throw refuse("the operator Uncollect (UNNEST)");
+      throw refuse("UNNEST");
     }
     walk(plan);
   }
@@ -182,11 +182,7 @@ final class SparkWhitelist {
         || rel instanceof LogicalIntersect
         || rel instanceof LogicalMinus
         || rel instanceof LogicalValues)) {
-      String name = rel.getRelTypeName();
-      throw refuse(
-          "the operator "
-              + name
-              + (rel instanceof org.apache.calcite.rel.core.Uncollect ? " (UNNEST)" : ""));
+      throw refuse(Refusal.operator(rel));
     }
     boolean setOp =
         rel instanceof LogicalUnion
@@ -206,7 +202,7 @@ final class SparkWhitelist {
       for (RelDataTypeField f : rel.getRowType().getFieldList()) {
         // CHAR(n) pads with spaces in Calcite; the values reach Spark as STRINGs.
         if (f.getType().getSqlTypeName() == SqlTypeName.CHAR) {
-          throw refuse("a CHAR column of " + rel.getRelTypeName());
+          throw refuse("a CHAR column of " + Refusal.setOperation(rel));
         }
       }
     }
@@ -280,7 +276,7 @@ final class SparkWhitelist {
       return;
     }
     if (!TYPES.contains(name)) {
-      throw refuse(what + " of type " + type.getFullTypeString());
+      throw refuse(what + " of type " + io.calcitebridge.types.TypeNames.renderNullable(type));
     }
     if (type.isStruct()) {
       for (RelDataTypeField f : type.getFieldList()) {
@@ -297,7 +293,7 @@ final class SparkWhitelist {
   private static void binary(RelDataType type, String what) {
     if (type.getSqlTypeName() == SqlTypeName.VARBINARY
         || type.getSqlTypeName() == SqlTypeName.BINARY) {
-      throw refuse(what + " of type " + type.getFullTypeString());
+      throw refuse(what + " of type " + io.calcitebridge.types.TypeNames.renderNullable(type));
     }
   }
 
@@ -367,14 +363,14 @@ final class SparkWhitelist {
       if (kind != SqlKind.IS_NULL && kind != SqlKind.IS_NOT_NULL) {
         binary(call.getType(), "an expression");
         for (RexNode operand : call.operands) {
-          binary(operand.getType(), "an argument of " + call.getOperator().getName());
+          binary(operand.getType(), "an argument of " + Refusal.call(call));
         }
       }
       if (io.calcitebridge.functions.NumberFunctions.isNumberText(call.getOperator())) {
         // Flink's text of a DOUBLE, FLOAT or DECIMAL (FlinkNumbers#cast), which Spark writes
         // otherwise.
         throw refuse(
-            "a cast of " + call.operands.get(0).getType().getSqlTypeName() + " to a string");
+            "a cast of " + Refusal.typeName(call.operands.get(0).getType()) + " to a string");
       }
       if (io.calcitebridge.functions.RowText.isRowIsNull(call.getOperator())) {
         // The text of a ROW that may be NULL: Calcite's engine takes a ROW of NULL fields for a
@@ -387,7 +383,7 @@ final class SparkWhitelist {
         // value, or strings Java does not read as numbers.
         throw refuse(
             "a cast of "
-                + call.operands.get(0).getType().getSqlTypeName()
+                + Refusal.typeName(call.operands.get(0).getType())
                 + " to "
                 + io.calcitebridge.types.TypeNames.renderNullable(call.getType()));
       }
@@ -411,7 +407,7 @@ final class SparkWhitelist {
           break;
         case ITEM:
           // SparkRewrites made a subscript of an ARRAY try_element_at.
-          throw refuse("a subscript of " + call.operands.get(0).getType().getSqlTypeName());
+          throw refuse("a subscript of a " + Refusal.typeName(call.operands.get(0).getType()));
         case LIKE:
           if (call.operands.size() != 2
               || !(call.operands.get(1) instanceof RexLiteral pattern)
@@ -456,7 +452,7 @@ final class SparkWhitelist {
               || f == SqlTypeName.DATE
               || f == SqlTypeName.NULL)) {
         // Calcite and Spark write floats, booleans, decimals and timestamps differently.
-        throw refuse("a cast of " + f + " to a string");
+        throw refuse("a cast of " + Refusal.typeName(from) + " to a string");
       }
       if (t == SqlTypeName.VARCHAR
           && to.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED
@@ -465,17 +461,21 @@ final class SparkWhitelist {
               && from.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED
               && from.getPrecision() <= to.getPrecision())) {
         // Flink keeps the first n characters; Spark's STRING has no length and keeps them all.
-        throw refuse("a cast to " + to.getFullTypeString().replace(" NOT NULL", ""));
+        throw refuse("a cast to " + io.calcitebridge.types.TypeNames.renderNullable(to));
       }
       if (t == SqlTypeName.DECIMAL
           && (SqlTypeFamily.APPROXIMATE_NUMERIC.contains(from)
               || SqlTypeFamily.CHARACTER.contains(from))) {
         // Calcite truncates where Spark rounds (SparkRewrites truncates a DECIMAL first).
-        throw refuse("a cast of " + from.getFullTypeString() + " to " + to.getFullTypeString());
+        throw refuse(
+            "a cast of "
+                + Refusal.typeName(from)
+                + " to "
+                + io.calcitebridge.types.TypeNames.renderNullable(to));
       }
       if (SqlTypeFamily.INTEGER.contains(to) && SqlTypeFamily.APPROXIMATE_NUMERIC.contains(from)) {
         // NaN and values out of range differ.
-        throw refuse("a cast of " + f + " to " + t);
+        throw refuse("a cast of " + Refusal.typeName(from) + " to " + Refusal.typeName(to));
       }
       boolean ltz =
           f == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
@@ -484,13 +484,13 @@ final class SparkWhitelist {
           && f != t
           && f != SqlTypeName.NULL
           && !(f == SqlTypeName.TIMESTAMP || t == SqlTypeName.TIMESTAMP)) {
-        throw refuse("a cast of " + f + " to " + t);
+        throw refuse("a cast of " + Refusal.typeName(from) + " to " + Refusal.typeName(to));
       }
       if (SqlTypeFamily.CHARACTER.contains(from)
           && t != SqlTypeName.VARCHAR
           && !SqlTypeFamily.INTEGER.contains(to)
           && !Whitelist.nan(cast)) {
-        throw refuse("a cast of a string to " + t);
+        throw refuse("a cast of a string to " + Refusal.typeName(to));
       }
     }
   }

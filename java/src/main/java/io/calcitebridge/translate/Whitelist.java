@@ -196,8 +196,8 @@ final class Whitelist {
 
   /**
    * The UNNEST of {@code correlate} when it is {@code CROSS JOIN UNNEST(t.arr) [WITH ORDINALITY]}
-   * of one array column of scalar elements (the plan's correlate over an Uncollect of the left
-   * row's field), else null.
+   * or {@code LEFT JOIN UNNEST(t.arr) ... ON TRUE} of one array column of scalar elements (the
+   * plan's correlate over an Uncollect of the left row's field), else null.
    */
   static org.apache.calcite.rel.core.@org.checkerframework.checker.nullness.qual.Nullable Uncollect
       unnest(org.apache.calcite.rel.core.Correlate correlate) {
@@ -208,7 +208,8 @@ final class Whitelist {
             rename.getProjects(), rename.getInput().getRowType())) {
       right = rename.getInput(); // the columns renamed (AS u(e, o)): the correlate's names
     }
-    if (correlate.getJoinType() != JoinRelType.INNER
+    if ((correlate.getJoinType() != JoinRelType.INNER
+            && correlate.getJoinType() != JoinRelType.LEFT)
         || !(right instanceof org.apache.calcite.rel.core.Uncollect uncollect)
         || !(notNull(uncollect.getInput(), null) instanceof LogicalProject project)
         || project.getProjects().size() != 1
