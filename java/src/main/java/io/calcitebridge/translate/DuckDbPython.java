@@ -37,13 +37,6 @@ final class DuckDbPython {
    */
   static RexNode rewrite(RexBuilder rex, RexCall call, List<RexNode> operands, String backend) {
     UserFunction f = (UserFunction) call.getOperator();
-    if (!backend.equals("duckdb")
-        && f.getName().endsWith(io.calcitebridge.functions.UserAggregateFunction.FINISH)) {
-      throw new Refusal(
-          backend,
-          "the function "
-              + f.getName().replace(io.calcitebridge.functions.UserAggregateFunction.FINISH, ""));
-    }
     RelDataTypeFactory types = rex.getTypeFactory();
     StringBuilder name = new StringBuilder(PREFIX).append(f.id());
     name.append('_').append(code(f.result(), f, backend));
@@ -52,6 +45,12 @@ final class DuckDbPython {
     for (int i = 0; i < operands.size(); i++) {
       RexNode o = operands.get(i);
       RelDataType declared = params == null ? o.getType() : params.get(i);
+      if (backend.equals("spark") && isRows(o.getType())) {
+        // An aggregate function's rows (collect_list of structs): a list of Rows in Python.
+        name.append("_rw");
+        args.add(o);
+        continue;
+      }
       String code = code(declared, f, backend);
       name.append('_').append(code);
       RelDataType target =
@@ -64,6 +63,13 @@ final class DuckDbPython {
               : rex.makeCast(target, o, true, false));
     }
     return rex.makeCall(call.getType(), new BackendUdf(name.toString(), call.getType()), args);
+  }
+
+  /** Whether {@code type} is an {@code ARRAY<ROW<...>>}: an aggregate function's rows. */
+  private static boolean isRows(RelDataType type) {
+    return type.getSqlTypeName() == SqlTypeName.ARRAY
+        && type.getComponentType() != null
+        && type.getComponentType().getSqlTypeName() == SqlTypeName.ROW;
   }
 
   private static RelDataType typeOf(RelDataTypeFactory types, RelDataType declared, String code) {
