@@ -1,6 +1,7 @@
 """Python functions on the ``spark`` backend (docs/functions.md): a scalar function runs as a
-Spark Python UDF and a vectorized one as an Arrow UDF, in Spark's Python workers, checked against
-values computed in Python and the same query on Calcite's engine; failures name the function.
+Spark Python UDF, a vectorized one as an Arrow UDF and an aggregate one as a Python UDF over each
+group's rows, in Spark's Python workers, checked against values computed in Python and the same
+query on Calcite's engine; failures name the function.
 
 One ``local[1]`` SparkSession serves the module (starting one takes seconds to tens of seconds)."""
 
@@ -106,20 +107,42 @@ def test_a_failing_function_on_spark_names_itself(senv: cb.Environment) -> None:
     assert senv.sql("SELECT plus1(CAST(1 AS BIGINT))", backend="spark").fetchall() == [(2,)]
 
 
-def test_spark_refuses_table_and_aggregate_functions(senv: cb.Environment) -> None:
-    class Total:
-        def create_accumulator(self) -> list[int]:
-            return [0]
+def test_python_aggregate_functions_run_on_spark(senv: cb.Environment, spark: Any) -> None:
+    """An aggregate function runs as a Python UDF over each group's rows, which Spark gathers
+    with collect_list; checked against Calcite's engine and values computed here."""
 
-        def accumulate(self, acc: list[int], v: int) -> None:
-            acc[0] += v or 0
+    # Defined here, so that Spark's workers get it by value: they cannot import this module.
+    class WeightedAvg:
+        def create_accumulator(self) -> list[float]:
+            return [0.0, 0.0]
 
-        def get_value(self, acc: list[int]) -> int:
-            return acc[0]
+        def accumulate(self, acc: list[float], v: int, w: int) -> None:
+            if v is not None and w is not None:
+                acc[0] += v * w
+                acc[1] += w
 
-    senv.create_aggregate_function("total", Total, replace=True)
-    with pytest.raises(cb.UnsupportedError, match="spark backend cannot run the function total"):
-        senv.sql("SELECT total(x) FROM t", backend="spark")
-    assert senv.sql("SELECT total(x) FROM t", backend="enumerable").fetchall() == [
-        (sum(x for x in XS if x is not None),)
-    ]
+        def get_value(self, acc: list[float]) -> float:
+            return None if acc[1] == 0 else acc[0] / acc[1]  # type: ignore[return-value]
+
+    reference = _env("enumerable", spark)
+    for e in (senv, reference):
+        e.create_aggregate_function("wavg", WeightedAvg, replace=True)
+    sql = (
+        "SELECT s, wavg(x, CAST(MOD(ABS(x), 3) AS BIGINT)) AS a, COUNT(*) AS n FROM t"
+        " GROUP BY s ORDER BY s"
+    )
+    rows = senv.sql(sql, backend="spark").fetchall()
+    assert rows == reference.sql(sql).fetchall()
+    groups: dict[Any, list[tuple[Any, Any]]] = {}
+    for x, s in zip(XS, SS, strict=True):
+        groups.setdefault(s, []).append((x, None if x is None else abs(x) % 3))
+    expected = []
+    for s, pairs in groups.items():
+        weights = sum(w for x, w in pairs if x is not None)
+        total = sum(x * w for x, w in pairs if x is not None)
+        expected.append((s, None if weights == 0 else total / weights, len(pairs)))
+    assert sorted(rows, key=repr) == sorted(expected, key=repr)
+    assert re.search(r"cb_py_\d+_f8_rw\(", senv.explain(sql, backend="spark"), re.I)
+    # Over no rows, as on Calcite's engine.
+    empty = "SELECT wavg(x, x) FROM t WHERE x > 1000000"
+    assert senv.sql(empty, backend="spark").fetchall() == [(None,)]

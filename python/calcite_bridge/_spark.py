@@ -193,6 +193,7 @@ def _register_udfs(spark: Any, sql: str) -> None:
     the translation), adding the UDF jar first: ``ADD JAR`` in a classic session,
     ``addArtifacts`` in a Spark Connect client."""
     _register_python(spark, sql)
+    _register_java(spark, sql)
     calls = {m.group(1): m for m in _UDF_CALL.finditer(sql)}
     if not calls:
         return
@@ -204,17 +205,57 @@ def _register_udfs(spark: Any, sql: str) -> None:
     for name, m in calls.items():
         if name in done:
             continue
-        if not done:
-            if type(spark).__module__.startswith("pyspark.sql.connect"):
-                spark.addArtifacts(UDF_JAR)
-            else:
-                spark.sql("ADD JAR '" + UDF_JAR.replace("\\", "\\\\").replace("'", "\\'") + "'")
+        if "" not in done:  # the UDF jar, added once
+            _add_jar(spark, UDF_JAR)
             done.add("")
         if m.group(3) is not None:
             cls, ret = "ColumnGet", f"decimal({m.group(3)},{m.group(4)})"
         else:
             cls, ret = _UDF_CLASSES[m.group(2).lower()]
         spark.udf.registerJavaFunction(name, "io.calcitebridge.sparkudf." + cls, ret)
+        done.add(name)
+
+
+# A Java function's call: its name, then the string the translation passes first (function
+# name; class; eval's parameter classes; jars), which holds no quote or backslash.
+_JAVA_CALL = re.compile(r"\b(cb_java_\d+(?:_[a-z0-9]+)+)\s*\(\s*'([^'\\]*)'", re.IGNORECASE)
+
+
+def _add_jar(spark: Any, jar: str) -> None:
+    """Adds ``jar`` to the session: ``addArtifacts`` in a Spark Connect client, else ``ADD JAR``
+    (whose class loader is the worker thread's, where the statements run)."""
+    if type(spark).__module__.startswith("pyspark.sql.connect"):
+        spark.addArtifacts(jar)
+    else:
+        spark.sql("ADD JAR '" + jar.replace("\\", "\\\\").replace("'", "\\'") + "'")
+
+
+def _register_java(spark: Any, sql: str) -> None:
+    """Registers in ``spark`` each Java function ``sql`` calls (``cb_java_<id>_<types>``, written
+    by the translation): the jars of its class and our UDF jar are added to the session, and the
+    name is registered as our generic Java UDF of its number of arguments
+    (``io.calcitebridge.sparkudf.JavaCall$A<n>``), which loads the class on the executors and
+    calls the ``eval`` overload the first argument names."""
+    calls = {m.group(1): m.group(2) for m in _JAVA_CALL.finditer(sql)}
+    done = _REGISTERED.setdefault(spark, set())
+    if not set(calls) - done:
+        return
+    from . import _udf
+
+    if not os.path.exists(UDF_JAR):
+        raise ConfigError(f"The spark backend's UDF jar is missing: {UDF_JAR} (make build)")
+    for name, spec in sorted(calls.items()):
+        if name in done:
+            continue
+        _, _, params, *jars = spec.split(";")
+        for jar in [UDF_JAR, *jars]:
+            key = "" if jar == UDF_JAR else "jar:" + jar  # "": the UDF jar, as for COLUMN_*
+            if key not in done:
+                _add_jar(spark, jar)
+                done.add(key)
+        arity = len(params.split(",")) if params else 0
+        result = _udf._spark_type(name.lower().split("_")[3])
+        spark.udf.registerJavaFunction(name, f"io.calcitebridge.sparkudf.JavaCall$A{arity}", result)
         done.add(name)
 
 

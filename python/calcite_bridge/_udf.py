@@ -349,7 +349,8 @@ def spark_function(name: str) -> tuple[Any, str, bool, bool] | None:
         result_code, *argument_codes = parts[1:]
         result = _spark_type(result_code)
         target = _duck_type(result_code)[1]
-        arguments = [_duck_type(c)[1] for c in argument_codes]
+        # "rw": an aggregate function's rows, a list of Spark Rows (tuples) in the worker.
+        arguments = [pa.null() if c == "rw" else _duck_type(c)[1] for c in argument_codes]
     except (ValueError, IndexError):
         return None
     if function is None:

@@ -437,6 +437,9 @@ public final class BridgeSession implements AutoCloseable {
           } catch (IllegalArgumentException e) {
             throw new io.calcitebridge.errors.ConfigException(e.getMessage());
           }
+          if (instance != null && function instanceof io.calcitebridge.functions.JavaFunction j) {
+            j.fromObject();
+          }
           statements.put(
               name,
               io.calcitebridge.functions.UserFunctionTable.Scope.TEMPORARY_SYSTEM,

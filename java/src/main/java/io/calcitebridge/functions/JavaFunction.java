@@ -108,6 +108,7 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
   private final List<String> jars;
   private final @Nullable Closeable loader;
   private final Checker checker;
+  private boolean fromObject;
 
   /**
    * A function {@code name} of the class {@code cls}, called on {@code instance} (null when every
@@ -623,6 +624,72 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
   /** The type of the rows of a table function, {@code ARRAY<ROW<...>>}; else the first result. */
   public RelDataType rowsType() {
     return overloads.get(0).result();
+  }
+
+  /** The id of the function, unique in the process. */
+  public long id() {
+    return id;
+  }
+
+  /** The name the function was created under (without a table function's suffix). */
+  public String label() {
+    return label;
+  }
+
+  /** Marks a function made from an object of the application's (Java API), not from a class. */
+  public JavaFunction fromObject() {
+    fromObject = true;
+    return this;
+  }
+
+  /** Whether the function calls an object of the application's, whose state stays in this JVM. */
+  public boolean isFromObject() {
+    return fromObject;
+  }
+
+  /**
+   * The parameter classes of the {@code eval} overload that operands of {@code types} pick, as
+   * {@link Class#getName} spells them ({@code java.lang.Long}, {@code long}, {@code [B}); null when
+   * none takes them.
+   */
+  public @Nullable List<String> parameterClasses(List<RelDataType> types) {
+    Overload o = choose(overloads, types);
+    if (o == null) {
+      return null;
+    }
+    List<String> out = new ArrayList<>();
+    for (Class<?> c : o.method().getParameterTypes()) {
+      out.add(c.getName());
+    }
+    return out;
+  }
+
+  /**
+   * The jars another JVM loads the class from: the function's own ({@code USING JAR}), else the jar
+   * of the class path the class came from; empty when the class is not in a jar file.
+   */
+  public List<String> classJars() {
+    if (!jars.isEmpty()) {
+      List<String> out = new ArrayList<>();
+      for (String j : jars) {
+        out.add(
+            j.startsWith("file:") ? java.nio.file.Path.of(java.net.URI.create(j)).toString() : j);
+      }
+      return out;
+    }
+    Class<?> cls = overloads.get(0).method().getDeclaringClass();
+    try {
+      java.security.CodeSource source = cls.getProtectionDomain().getCodeSource();
+      if (source != null && source.getLocation() != null) {
+        java.nio.file.Path p = java.nio.file.Path.of(source.getLocation().toURI());
+        if (java.nio.file.Files.isRegularFile(p)) {
+          return List.of(p.toString());
+        }
+      }
+    } catch (java.net.URISyntaxException | RuntimeException e) {
+      // Not a file: no jar to give.
+    }
+    return List.of();
   }
 
   /** The name of the function's class. */

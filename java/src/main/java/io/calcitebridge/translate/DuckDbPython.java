@@ -37,13 +37,6 @@ final class DuckDbPython {
    */
   static RexNode rewrite(RexBuilder rex, RexCall call, List<RexNode> operands, String backend) {
     UserFunction f = (UserFunction) call.getOperator();
-    if (!backend.equals("duckdb")
-        && f.getName().endsWith(io.calcitebridge.functions.UserAggregateFunction.FINISH)) {
-      throw new Refusal(
-          backend,
-          "the function "
-              + f.getName().replace(io.calcitebridge.functions.UserAggregateFunction.FINISH, ""));
-    }
     RelDataTypeFactory types = rex.getTypeFactory();
     StringBuilder name = new StringBuilder(PREFIX).append(f.id());
     name.append('_').append(code(f.result(), f, backend));
@@ -52,6 +45,12 @@ final class DuckDbPython {
     for (int i = 0; i < operands.size(); i++) {
       RexNode o = operands.get(i);
       RelDataType declared = params == null ? o.getType() : params.get(i);
+      if (backend.equals("spark") && isRows(o.getType())) {
+        // An aggregate function's rows (collect_list of structs): a list of Rows in Python.
+        name.append("_rw");
+        args.add(o);
+        continue;
+      }
       String code = code(declared, f, backend);
       name.append('_').append(code);
       RelDataType target =
@@ -64,6 +63,13 @@ final class DuckDbPython {
               : rex.makeCast(target, o, true, false));
     }
     return rex.makeCall(call.getType(), new BackendUdf(name.toString(), call.getType()), args);
+  }
+
+  /** Whether {@code type} is an {@code ARRAY<ROW<...>>}: an aggregate function's rows. */
+  private static boolean isRows(RelDataType type) {
+    return type.getSqlTypeName() == SqlTypeName.ARRAY
+        && type.getComponentType() != null
+        && type.getComponentType().getSqlTypeName() == SqlTypeName.ROW;
   }
 
   private static RelDataType typeOf(RelDataTypeFactory types, RelDataType declared, String code) {
@@ -83,7 +89,84 @@ final class DuckDbPython {
     }
   }
 
+  /**
+   * The Spark call of the Java function {@code f}: {@code cb_java_<id>_<result>_<arg>...(spec,
+   * operands...)}, named and its operands cast as a Python function's, where the string {@code
+   * spec} is {@code name;class;parameter classes (comma-separated);jar;jar...}: the backend adds
+   * the jars to the session and registers the name as our generic Java UDF ({@code
+   * io.calcitebridge.sparkudf.JavaCall}), which calls that {@code eval} overload (the one the
+   * validator chose) on the executors.
+   */
+  static RexNode rewriteJava(RexBuilder rex, RexCall call, List<RexNode> operands, String backend) {
+    io.calcitebridge.functions.JavaFunction f =
+        (io.calcitebridge.functions.JavaFunction) call.getOperator();
+    String label = f.label();
+    if (f.isTable()) {
+      throw new Refusal(backend, "the table function " + label);
+    }
+    if (f.isFromObject()) {
+      throw new Refusal(
+          backend,
+          "the function "
+              + label
+              + ", made from an object of the application's (its state stays in this JVM)");
+    }
+    List<RelDataType> operandTypes = new ArrayList<>();
+    for (RexNode o : operands) {
+      operandTypes.add(o.getType());
+    }
+    List<String> params = f.parameterClasses(operandTypes);
+    List<String> jars = f.classJars();
+    if (params == null || jars.isEmpty()) {
+      throw new Refusal(
+          backend, "the function " + label + " (its class " + f.className() + " is in no jar)");
+    }
+    StringBuilder spec =
+        new StringBuilder(label)
+            .append(';')
+            .append(f.className())
+            .append(';')
+            .append(String.join(",", params));
+    for (String j : jars) {
+      spec.append(';').append(j);
+    }
+    if (spec.indexOf("'") >= 0
+        || spec.indexOf("\\") >= 0
+        || spec.chars().filter(c -> c == ';').count() != 2 + jars.size()) {
+      throw new Refusal(backend, "the function " + label + " of a jar path with ' \\ or ;");
+    }
+    RelDataTypeFactory types = rex.getTypeFactory();
+    StringBuilder name =
+        new StringBuilder("cb_java_")
+            .append(f.id())
+            .append('_')
+            .append(code(call.getType(), label, backend));
+    List<RexNode> args = new ArrayList<>();
+    args.add(rex.makeLiteral(spec.toString()));
+    for (RexNode o : operands) {
+      String code = code(o.getType(), label, backend);
+      name.append('_').append(code);
+      RelDataType target =
+          types.createTypeWithNullability(
+              typeOf(types, o.getType(), code), o.getType().isNullable());
+      args.add(
+          o.getType().getSqlTypeName() == target.getSqlTypeName()
+                  && o.getType().getPrecision() == target.getPrecision()
+                  && o.getType().getScale() == target.getScale()
+              ? o
+              : rex.makeCast(target, o, true, false));
+    }
+    return rex.makeCall(call.getType(), new BackendUdf(name.toString(), call.getType()), args);
+  }
+
   private static String code(RelDataType type, UserFunction f, String backend) {
+    return code(
+        type,
+        f.getName().replace(io.calcitebridge.functions.UserAggregateFunction.FINISH, ""),
+        backend);
+  }
+
+  private static String code(RelDataType type, String label, String backend) {
     switch (type.getSqlTypeName()) {
       case TINYINT:
       case SMALLINT:
@@ -116,10 +199,6 @@ final class DuckDbPython {
         break;
     }
     throw new Refusal(
-        backend,
-        "the function "
-            + f.getName().replace(io.calcitebridge.functions.UserAggregateFunction.FINISH, "")
-            + " with a value of type "
-            + type.getFullTypeString());
+        backend, "the function " + label + " with a value of type " + type.getFullTypeString());
   }
 }

@@ -26,6 +26,32 @@ final class SparkDialect extends SparkSqlDialect {
    * refused {@code LIMIT 9223372036854775807} ("must be integer type"). The rows are the same, as
    * no Spark result brought back here reaches 2^31 rows.
    */
+  /**
+   * {@code ARRAY_AGG} as Spark's {@code collect_list}: the whitelist lets it through only over a
+   * ROW, which is never NULL, so that Spark's dropping of NULL elements changes nothing (a Python
+   * aggregate function's rows, {@code f$finish(ARRAY_AGG(ROW(a, b)))}).
+   */
+  @Override
+  public void unparseCall(
+      SqlWriter writer, org.apache.calcite.sql.SqlCall call, int leftPrec, int rightPrec) {
+    if (call.getOperator().getKind() == org.apache.calcite.sql.SqlKind.ARRAY_AGG
+        || (call.getOperator() instanceof org.apache.calcite.sql.SqlAggFunction
+            && call.getOperator().getName().equals("ARRAY_AGG"))) {
+      writer.print("collect_list");
+      SqlWriter.Frame frame = writer.startList("(", ")");
+      if (call.getFunctionQuantifier() != null) {
+        call.getFunctionQuantifier().unparse(writer, 0, 0);
+      }
+      for (SqlNode operand : call.getOperandList()) {
+        writer.sep(",");
+        operand.unparse(writer, 0, 0);
+      }
+      writer.endList(frame);
+      return;
+    }
+    super.unparseCall(writer, call, leftPrec, rightPrec);
+  }
+
   @Override
   public void unparseOffsetFetch(
       org.apache.calcite.sql.SqlWriter writer,

@@ -88,6 +88,10 @@ final class SparkRewrites extends RexShuttle {
     if (visited.getOperator() instanceof DynColOperators.DynColFunction) {
       return SparkDynCol.rewrite(rex, call, visited);
     }
+    if (visited.getOperator() instanceof io.calcitebridge.functions.JavaFunction) {
+      // A Java function: our generic Java UDF calls its class on the executors (_spark.py).
+      return DuckDbPython.rewriteJava(rex, visited, visited.operands, "spark");
+    }
     if (visited.getOperator() instanceof io.calcitebridge.functions.UserFunction) {
       // A Python function: a Spark UDF the backend registers under the name (_spark.py).
       return DuckDbPython.rewrite(rex, visited, visited.operands, "spark");

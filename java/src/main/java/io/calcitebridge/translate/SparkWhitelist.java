@@ -143,6 +143,15 @@ final class SparkWhitelist {
           SqlKind.MIN,
           SqlKind.MAX);
 
+  /**
+   * Whether {@code field}, an argument of {@code ARRAY_AGG}, is a ROW that is never NULL (a
+   * constructor's, as an aggregate function's rewrite makes): Spark's {@code collect_list} drops
+   * NULL elements, which ARRAY_AGG keeps.
+   */
+  private static boolean isRows(org.apache.calcite.rel.type.RelDataTypeField field) {
+    return field.getType().getSqlTypeName() == SqlTypeName.ROW && !field.getType().isNullable();
+  }
+
   /** Throws a {@link Refusal} for the first construct of {@code plan} off the lists. */
   static void check(RelNode plan) {
     if (hasUnnest(plan)) {
@@ -224,7 +233,12 @@ final class SparkWhitelist {
             binary(agg.getInput().getRowType().getFieldList().get(arg).getType(), "an aggregate");
           }
         }
-        if (!AGGREGATES.contains(call.getAggregation().getKind())) {
+        boolean rows =
+            (call.getAggregation().getKind() == SqlKind.ARRAY_AGG
+                    || call.getAggregation().getName().equals("ARRAY_AGG"))
+                && call.getArgList().size() == 1
+                && isRows(agg.getInput().getRowType().getFieldList().get(call.getArgList().get(0)));
+        if (!rows && !AGGREGATES.contains(call.getAggregation().getKind())) {
           throw refuse(Refusal.aggregate(call.getAggregation()));
         }
         if (call.hasFilter() || !call.collation.getFieldCollations().isEmpty()) {

@@ -1,0 +1,363 @@
+package io.calcitebridge.sparkudf;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.api.java.UDF10;
+import org.apache.spark.sql.api.java.UDF11;
+import org.apache.spark.sql.api.java.UDF2;
+import org.apache.spark.sql.api.java.UDF3;
+import org.apache.spark.sql.api.java.UDF4;
+import org.apache.spark.sql.api.java.UDF5;
+import org.apache.spark.sql.api.java.UDF6;
+import org.apache.spark.sql.api.java.UDF7;
+import org.apache.spark.sql.api.java.UDF8;
+import org.apache.spark.sql.api.java.UDF9;
+
+/**
+ * A user's Java function (Flink's convention: public {@code eval} methods) as a Spark UDF. The
+ * spark backend registers each call's name ({@code cb_java_<id>_<types>}) as the nested class of
+ * its number of arguments; the translation passes, as the first argument, the string {@code
+ * name;class;parameter classes;jars...}: the function's name (for its errors), the class, which the
+ * task's class loader finds in the jars the backend added to the session ({@code ADD JAR} or {@code
+ * addArtifacts}), and the parameter classes of the {@code eval} overload the validator chose.
+ * Spark's values are converted to the parameter classes (an {@code INT} to a {@code Short}, a
+ * {@code java.sql.Date} to a {@code LocalDate}, ...) and the result to the value Spark expects of
+ * the registered type. A NULL for a primitive parameter gives NULL without a call; an exception of
+ * {@code eval} fails the task with a message the backend reads back as its error naming the
+ * function.
+ */
+public final class JavaCall {
+  /** What the backend finds in a task's failure: the message between the two marks. */
+  private static final String MARKER = "calcite-bridge-udf-failure<<";
+
+  private static final String END = ">>";
+
+  private record Target(String name, Method method, Object instance) {}
+
+  private static final ConcurrentMap<String, Target> TARGETS = new ConcurrentHashMap<>();
+
+  private JavaCall() {}
+
+  /** Calls the overload {@code spec} names over one row of Spark's values {@code args}. */
+  static Object call(String spec, Object... args) {
+    ClassLoader found = Thread.currentThread().getContextClassLoader();
+    ClassLoader loader = found == null ? JavaCall.class.getClassLoader() : found;
+    Target t =
+        TARGETS.computeIfAbsent(
+            System.identityHashCode(loader) + "|" + spec, k -> target(spec, loader));
+    Class<?>[] params = t.method().getParameterTypes();
+    Object[] values = new Object[args.length];
+    for (int i = 0; i < args.length; i++) {
+      values[i] = argument(args[i], params[i]);
+      if (values[i] == null && params[i].isPrimitive()) {
+        return null;
+      }
+    }
+    Object out;
+    try {
+      out = t.method().invoke(t.instance(), values);
+    } catch (InvocationTargetException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new RuntimeException(
+          MARKER + "The function " + t.name() + " failed: " + cause + END, cause);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+    return result(out);
+  }
+
+  private static Target target(String spec, ClassLoader loader) {
+    String[] parts = spec.split(";", -1);
+    String name = parts[0];
+    try {
+      Class<?> cls = Class.forName(parts[1], true, loader);
+      String[] names = parts[2].isEmpty() ? new String[0] : parts[2].split(",");
+      Class<?>[] params = new Class<?>[names.length];
+      for (int i = 0; i < names.length; i++) {
+        params[i] = classOf(names[i], loader);
+      }
+      Method m = cls.getMethod("eval", params);
+      Object instance =
+          Modifier.isStatic(m.getModifiers()) ? null : cls.getConstructor().newInstance();
+      return new Target(name, m, instance);
+    } catch (ReflectiveOperationException | LinkageError e) {
+      Throwable cause =
+          e instanceof InvocationTargetException i && i.getCause() != null ? i.getCause() : e;
+      throw new RuntimeException(
+          MARKER
+              + "The function "
+              + name
+              + " could not be loaded on Spark: "
+              + cause
+              + " (class "
+              + parts[1]
+              + ", eval("
+              + parts[2]
+              + "), jars "
+              + Arrays.toString(Arrays.copyOfRange(parts, 3, parts.length))
+              + ")"
+              + END,
+          cause);
+    }
+  }
+
+  private static Class<?> classOf(String name, ClassLoader loader) throws ClassNotFoundException {
+    switch (name) {
+      case "boolean":
+        return boolean.class;
+      case "byte":
+        return byte.class;
+      case "short":
+        return short.class;
+      case "int":
+        return int.class;
+      case "long":
+        return long.class;
+      case "float":
+        return float.class;
+      case "double":
+        return double.class;
+      default:
+        return Class.forName(name, false, loader);
+    }
+  }
+
+  /** Spark's value {@code v} of an argument as a {@code param}. */
+  static Object argument(Object v, Class<?> param) {
+    if (v == null) {
+      return null;
+    }
+    Class<?> p = param.isPrimitive() ? boxed(param) : param;
+    if (v instanceof Number n && !(v instanceof BigDecimal && p == BigDecimal.class)) {
+      if (p == Byte.class) {
+        return n.byteValue();
+      } else if (p == Short.class) {
+        return n.shortValue();
+      } else if (p == Integer.class) {
+        return n.intValue();
+      } else if (p == Long.class) {
+        return n.longValue();
+      } else if (p == Float.class) {
+        return n.floatValue();
+      } else if (p == Double.class) {
+        return n.doubleValue();
+      } else if (p == BigDecimal.class) {
+        return v instanceof Double || v instanceof Float
+            ? new BigDecimal(v.toString())
+            : BigDecimal.valueOf(n.longValue());
+      }
+      return v;
+    }
+    if (v instanceof java.sql.Date d && p == LocalDate.class) {
+      return d.toLocalDate();
+    } else if (v instanceof LocalDate d && p == java.sql.Date.class) {
+      return java.sql.Date.valueOf(d);
+    } else if (v instanceof java.sql.Timestamp t && p == LocalDateTime.class) {
+      return t.toLocalDateTime();
+    } else if (v instanceof LocalDateTime t && p == java.sql.Timestamp.class) {
+      return java.sql.Timestamp.valueOf(t);
+    }
+    return v;
+  }
+
+  /** The value Spark takes for what {@code eval} returned. */
+  static Object result(Object v) {
+    if (v instanceof Byte || v instanceof Short) {
+      return ((Number) v).intValue();
+    } else if (v instanceof Float f) {
+      return Double.parseDouble(f.toString());
+    } else if (v instanceof java.sql.Timestamp t) {
+      return t.toLocalDateTime();
+    }
+    return v;
+  }
+
+  private static Class<?> boxed(Class<?> c) {
+    if (c == boolean.class) {
+      return Boolean.class;
+    } else if (c == byte.class) {
+      return Byte.class;
+    } else if (c == short.class) {
+      return Short.class;
+    } else if (c == int.class) {
+      return Integer.class;
+    } else if (c == long.class) {
+      return Long.class;
+    } else if (c == float.class) {
+      return Float.class;
+    } else if (c == double.class) {
+      return Double.class;
+    }
+    return c;
+  }
+
+  /** A call of 0 arguments. */
+  public static final class A0 implements UDF1<String, Object> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object call(String spec) {
+      return JavaCall.call(spec);
+    }
+  }
+
+  /** A call of 1 argument. */
+  public static final class A1 implements UDF2<String, Object, Object> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object call(String spec, Object a0) {
+      return JavaCall.call(spec, a0);
+    }
+  }
+
+  /** A call of 2 arguments. */
+  public static final class A2 implements UDF3<String, Object, Object, Object> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object call(String spec, Object a0, Object a1) {
+      return JavaCall.call(spec, a0, a1);
+    }
+  }
+
+  /** A call of 3 arguments. */
+  public static final class A3 implements UDF4<String, Object, Object, Object, Object> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object call(String spec, Object a0, Object a1, Object a2) {
+      return JavaCall.call(spec, a0, a1, a2);
+    }
+  }
+
+  /** A call of 4 arguments. */
+  public static final class A4 implements UDF5<String, Object, Object, Object, Object, Object> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object call(String spec, Object a0, Object a1, Object a2, Object a3) {
+      return JavaCall.call(spec, a0, a1, a2, a3);
+    }
+  }
+
+  /** A call of 5 arguments. */
+  public static final class A5
+      implements UDF6<String, Object, Object, Object, Object, Object, Object> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object call(String spec, Object a0, Object a1, Object a2, Object a3, Object a4) {
+      return JavaCall.call(spec, a0, a1, a2, a3, a4);
+    }
+  }
+
+  /** A call of 6 arguments. */
+  public static final class A6
+      implements UDF7<String, Object, Object, Object, Object, Object, Object, Object> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object call(
+        String spec, Object a0, Object a1, Object a2, Object a3, Object a4, Object a5) {
+      return JavaCall.call(spec, a0, a1, a2, a3, a4, a5);
+    }
+  }
+
+  /** A call of 7 arguments. */
+  public static final class A7
+      implements UDF8<String, Object, Object, Object, Object, Object, Object, Object, Object> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object call(
+        String spec, Object a0, Object a1, Object a2, Object a3, Object a4, Object a5, Object a6) {
+      return JavaCall.call(spec, a0, a1, a2, a3, a4, a5, a6);
+    }
+  }
+
+  /** A call of 8 arguments. */
+  public static final class A8
+      implements UDF9<
+          String, Object, Object, Object, Object, Object, Object, Object, Object, Object> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object call(
+        String spec,
+        Object a0,
+        Object a1,
+        Object a2,
+        Object a3,
+        Object a4,
+        Object a5,
+        Object a6,
+        Object a7) {
+      return JavaCall.call(spec, a0, a1, a2, a3, a4, a5, a6, a7);
+    }
+  }
+
+  /** A call of 9 arguments. */
+  public static final class A9
+      implements UDF10<
+          String, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object call(
+        String spec,
+        Object a0,
+        Object a1,
+        Object a2,
+        Object a3,
+        Object a4,
+        Object a5,
+        Object a6,
+        Object a7,
+        Object a8) {
+      return JavaCall.call(spec, a0, a1, a2, a3, a4, a5, a6, a7, a8);
+    }
+  }
+
+  /** A call of 10 arguments. */
+  public static final class A10
+      implements UDF11<
+          String,
+          Object,
+          Object,
+          Object,
+          Object,
+          Object,
+          Object,
+          Object,
+          Object,
+          Object,
+          Object,
+          Object> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object call(
+        String spec,
+        Object a0,
+        Object a1,
+        Object a2,
+        Object a3,
+        Object a4,
+        Object a5,
+        Object a6,
+        Object a7,
+        Object a8,
+        Object a9) {
+      return JavaCall.call(spec, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+    }
+  }
+}
