@@ -109,7 +109,10 @@ public final class StatementExecutor {
       return new FunctionStatements(session).run(node);
     } else if (node instanceof SqlDescribeTable) {
       SqlIdentifier id = ((SqlDescribeTable) node).getTable();
-      return Describe.describe(context, CatalogStatements.path(context, id, false));
+      io.calcitebridge.catalog.Catalog.Path described = CatalogStatements.path(context, id, false);
+      return node instanceof io.calcitebridge.sql.SqlDescribeExtended
+          ? Describe.describe(context, described)
+          : Describe.showColumns(context, described, null, false);
     } else if (node instanceof SqlShowTables show) {
       return new CatalogStatements(context).showTables(show);
     } else if (node instanceof SqlCatalogStatement st) {
@@ -126,7 +129,14 @@ public final class StatementExecutor {
       return RowSet.of(
           "show",
           RowSet.strings(context.typeFactory(), "statement"),
-          List.<Object[]>of(new Object[] {Describe.showCreate(context, name)}));
+          List.<Object[]>of(
+              new Object[] {
+                Describe.showCreate(
+                    context,
+                    name,
+                    ((SqlShowCreateTable) node).isView(),
+                    ((SqlShowCreateTable) node).name().getParserPosition())
+              }));
     } else if (node instanceof SqlSetConfig) {
       return set((SqlSetConfig) node);
     } else if (node instanceof SqlResetConfig) {
