@@ -148,6 +148,9 @@ public final class StatementExecutor {
           explain instanceof SqlExplainDetails details
               ? explainDetails(details)
               : explain(explain.getExplicandum(), "text");
+      if (Explains.hasFlinkSections(explain)) {
+        plan = Explains.flinkSections(abstractSyntaxTree(explain.getExplicandum()), plan);
+      }
       return RowSet.of(
           "explain",
           RowSet.strings(context.typeFactory(), "plan"),
@@ -661,6 +664,35 @@ public final class StatementExecutor {
               + " streaming state and data skew, which a batch statement here does not have";
     }
     return plan;
+  }
+
+  /**
+   * The logical plan of a query, INSERT, UPDATE, DELETE or statement set as the validator and
+   * SQL-to-rel converter make it, before any optimization: what Flink's EXPLAIN shows as its
+   * "Abstract Syntax Tree".
+   */
+  private String abstractSyntaxTree(SqlNode node) {
+    if (node instanceof io.calcitebridge.sql.SqlStatementSet set) {
+      List<String> trees = new ArrayList<>();
+      for (SqlNode insert : set.inserts()) {
+        trees.add(abstractSyntaxTree(insert));
+      }
+      return String.join("\n\n", trees);
+    }
+    RelNode logical;
+    if (node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE) {
+      var prepared = new RowLevelModify(context, this::rowsOf).prepare((SqlCall) node);
+      QueryPlanner planner = planner(prepared.query());
+      logical = planner.toLogical(planner.validate(prepared.query().get()));
+    } else {
+      QueryPlanner planner = planner(node.getKind() == SqlKind.INSERT ? null : reparser());
+      SqlNode validated = planner.validate(prepareInsert(node));
+      logical =
+          validated.getKind() == SqlKind.INSERT
+              ? planner.toLogicalInsert(validated)
+              : planner.toLogical(validated);
+    }
+    return org.apache.calcite.plan.RelOptUtil.toString(logical).stripTrailing();
   }
 
   /** The optimized plan of a query, INSERT, UPDATE or DELETE. */
