@@ -76,7 +76,8 @@ golden: build
 	$(PY) -m pytest tests -q -m golden --update-golden
 	cd java && $(MVN) test -Dtest=PushDownPlanTest -Dgolden.update=true
 
-# Flink's answers to tests/flink/cases/ (tests/flink/golden/, functions.tsv), from PyFlink in its
+# Flink's answers to tests/flink/cases/ (tests/flink/golden/, functions.tsv) and to the statement
+# scripts tests/flink/scripts/ (tests/flink/golden/scripts/), from PyFlink in its
 # own virtual environment (FLINK_VENV; made here when missing, never the project's), then the
 # compatibility page. Review `git diff tests/flink docs` before committing.
 FLINK_VENV ?= .flink-venv
@@ -88,6 +89,7 @@ $(FLINK_VENV)/.installed:
 
 golden-flink: $(FLINK_VENV)/.installed
 	$(FLINK_VENV)/bin/python tools/flink_golden.py flink
+	$(FLINK_VENV)/bin/python tools/flink_golden.py scripts
 	$(FLINK_VENV)/bin/python tools/flink_names.py
 	$(MAKE) flink-docs
 

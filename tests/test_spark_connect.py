@@ -157,3 +157,47 @@ def test_seed_queries_over_connect(server: str, tmp_path: Path) -> None:
         for sql, got in zip(QUERIES, answer["rows"], strict=True):
             assert sorted(got) == sorted(repr(r) for r in reference.sql(sql).fetchall())
     assert "LessThan(user.age,30)" in answer["plan"]
+
+
+TIMEOUT_CLIENT = """
+import sys, time
+import pyarrow as pa
+import calcite_bridge as cb
+server = sys.argv[1]
+env = cb.connect(backend="spark", spark_remote=server)
+env.register_arrow("src", pa.table({"x": pa.array(range(20000), pa.int32())}))
+cross = "SELECT COUNT(*) AS c FROM src, src AS b, src AS c2 WHERE src.x + b.x + c2.x > -5"
+env.sql("SELECT COUNT(*) AS n FROM src").fetchall()  # the client and the server warmed up
+env.execute("SET 'execution.timeout' = '2 s'")
+for _ in range(2):
+    started = time.monotonic()
+    try:
+        env.sql(cross).fetchall()
+        print("rows")
+    except cb.Error as e:
+        print(f"error {type(e).__name__} {time.monotonic() - started:.2f}")
+env.execute("SET 'execution.timeout' = '0'")
+print(env.sql("SELECT COUNT(*) AS n FROM src WHERE x < 3").fetchall())
+env.close()
+"""
+
+
+def test_a_statement_over_connect_is_stopped_at_its_timeout_every_run(server: str) -> None:
+    # Issue 30: over Spark Connect the client's wait for its operation, and the uncancellable
+    # calls before it (registering the scans), kept a statement past its timeout. Each run of a
+    # three-way cross join raises TimeoutError within 2 + 3 s; the server's task, cancelled,
+    # ends when it next checks for it, and the session then answers.
+    done = subprocess.run(
+        [sys.executable, "-c", TIMEOUT_CLIENT, server],
+        capture_output=True,
+        text=True,
+        timeout=400,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.strip().splitlines()
+    for line in lines[:2]:
+        kind, name, seconds = line.split()
+        assert (kind, name) == ("error", "TimeoutError"), lines
+        assert float(seconds) < 2 + 3, f"raised {seconds} s after a 2 s limit"
+    assert lines[2] == "[(3,)]", lines

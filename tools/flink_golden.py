@@ -10,7 +10,30 @@ rows as text, or the error Flink raised, and ``tests/flink/functions.tsv`` (Flin
 ``python tools/flink_golden.py docs`` needs neither PyFlink nor the project: it writes
 ``docs/flink-compatibility.md`` from the golden files and ``tests/flink/expected.tsv``.
 
-``make golden-flink`` runs both. See tests/flink/oracle.py for the formats.
+``python tools/flink_golden.py scripts [NAME...]`` runs the scripts of Flink statements,
+``tests/flink/scripts/<name>.sql``, in PyFlink: each script in one fresh batch-mode
+TableEnvironment (parallelism 1, session time zone UTC), its statements in order, split as
+calcite-bridge's client splits them (``calcite_bridge/script.py``), ``${tmp}`` replaced by a new
+empty folder (holding the folders that the script's ``-- folders:`` lines name). Each statement
+goes to ``execute_sql`` (a query's rows are collected, an INSERT's job is waited for), except
+the SQL client's own statements, which a TableEnvironment does not take and which are mapped to
+what the client does with them:
+
+- ``SET 'key' = 'value'`` and the client's unquoted ``SET key = value``: ``TableConfig.set``;
+- ``RESET 'key'`` / ``RESET key``: the key removed from the TableConfig (the session's own
+  ``parallelism.default`` and ``table.local-time-zone`` set back to 1 and UTC); ``RESET``: every
+  key the script set, so;
+- ``BEGIN STATEMENT SET; INSERT ...; ...; END;``: a ``StatementSet`` with each INSERT added
+  (``add_insert_sql``), executed as one job at the ``END``.
+
+``EXECUTE STATEMENT SET BEGIN ...; END`` goes to ``execute_sql`` as it is. It writes
+``tests/flink/golden/scripts/<name>.tsv``: per statement ``ok`` (an INSERT's or statement set's
+row of counts is Flink's placeholder -1, and is not kept), the rows (column names and cells as
+Flink's client prints them), or the error (Flink's exception class and the first line of its
+message). A query's rows are sorted unless it has an ORDER BY; SHOW's and DESCRIBE's keep
+Flink's order.
+
+``make golden-flink`` runs all three. See tests/flink/oracle.py for the formats.
 """
 
 from __future__ import annotations
@@ -288,6 +311,166 @@ def run_flink(functions_only: bool = False, categories: list[str] | None = None)
     return 0
 
 
+# ---- scripts of statements ------------------------------------------------------------------
+
+_SET = re.compile(
+    r"^\s*SET\s+(?:'(?P<qk>[^']*)'|(?P<k>[^\s=]+))\s*=\s*(?:'(?P<qv>(?:[^']|'')*)'|(?P<v>.*?))\s*$",
+    re.IGNORECASE | re.DOTALL,
+)
+_RESET = re.compile(r"^\s*RESET(?:\s+(?:'(?P<qk>[^']*)'|(?P<k>\S+)))?\s*$", re.IGNORECASE)
+_BEGIN_SET = re.compile(r"^\s*BEGIN\s+STATEMENT\s+SET\s*;(?P<body>.*)\bEND\s*$", re.I | re.S)
+# The settings each script's session starts with (RESET returns to them).
+_SESSION = {"parallelism.default": "1", "table.local-time-zone": "UTC"}
+
+
+def _script_module() -> Any:
+    """calcite_bridge/script.py on its own (it needs nothing else of the package)."""
+    import importlib.util
+
+    path = oracle.ROOT / "python" / "calcite_bridge" / "script.py"
+    spec = importlib.util.spec_from_file_location("cb_script", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["cb_script"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _flink_q() -> Any:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import flink_q
+
+    return flink_q
+
+
+def _cell(value: Any, flink_q: Any) -> str:
+    """A value as Flink's client prints it: PyFlink's Row as ``(a, b)``, a MAP (a dict) as
+    ``{k=v}``; the rest as tools/flink_q.py writes our values."""
+    from pyflink.common import Row
+
+    if isinstance(value, Row):
+        return "(" + ", ".join(_cell(v, flink_q) for v in value) + ")"
+    if isinstance(value, dict):
+        return (
+            "{"
+            + ", ".join(f"{_cell(k, flink_q)}={_cell(v, flink_q)}" for k, v in value.items())
+            + "}"
+        )
+    if isinstance(value, list):
+        return "[" + ", ".join(_cell(v, flink_q) for v in value) + "]"
+    return str(flink_q.flink_text(value))
+
+
+def _statement_error(exc: BaseException) -> str:
+    """``Class: first line`` of the exception, and of its innermost cause when that differs."""
+    java = getattr(exc, "java_exception", None)
+    if java is None:
+        return _first(f"{type(exc).__name__}: {exc}")
+    top = _first(f"{java.getClass().getSimpleName()}: {java.getMessage() or ''}")
+    cause: Any = java
+    while cause.getCause() is not None and cause.getCause() is not cause:
+        cause = cause.getCause()
+    root = _first(f"{cause.getClass().getSimpleName()}: {cause.getMessage() or ''}")
+    return top if cause is java or root == top else f"{top} | caused by {root}"
+
+
+def _first(text: str) -> str:
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    return (lines[0] if lines else text.strip())[:300]
+
+
+def _execute(env: Any, sql: str, set_keys: set[str]) -> tuple[str, str]:
+    """(outcome, result) of one statement: see tests/flink/oracle.py."""
+    from pyflink.table import ResultKind
+
+    flink_q = _flink_q()
+    config = env.get_config()
+    m = _SET.match(sql)
+    if m:
+        key = m.group("qk") if m.group("qk") is not None else m.group("k")
+        value = m.group("qv").replace("''", "'") if m.group("qv") is not None else m.group("v")
+        config.set(key, value)
+        set_keys.add(key)
+        return "ok", ""
+    m = _RESET.match(sql)
+    if m:
+        key = m.group("qk") if m.group("qk") is not None else m.group("k")
+        keys = [key] if key else sorted(set_keys)
+        for k in keys:
+            if k in _SESSION:
+                # The planner keeps a removed key's last value: set the session's own again.
+                config.set(k, _SESSION[k])
+            else:
+                # The TableConfig's own Configuration (get_configuration() gives a copy).
+                config._j_table_config.getConfiguration().removeKey(k)
+            set_keys.discard(k)
+        return "ok", ""
+    m = _BEGIN_SET.match(sql)
+    if m:
+        statements = env.create_statement_set()
+        for member in _script_module().split_all(m.group("body")):
+            statements.add_insert_sql(member.text)
+        statements.execute().wait()
+        return "ok", ""
+    result = env.execute_sql(sql)
+    if result.get_result_kind() == ResultKind.SUCCESS or _is_write(sql):
+        # DDL, or a job that writes (INSERT, a statement set, CREATE TABLE ... AS): its row of
+        # counts is Flink's placeholder (-1), not an answer.
+        result.wait()
+        return "ok", ""
+    schema = result._j_table_result.getResolvedSchema()
+    columns = [str(c) for c in schema.getColumnNames()]
+    with result.collect() as it:
+        rows = [[_cell(r[i], flink_q) for i in range(len(r))] for r in it]
+    if not oracle.is_ordered(sql):
+        rows.sort()
+    return "rows", oracle.rows_json(columns, rows)
+
+
+_WRITE = re.compile(
+    r"^\s*(INSERT|EXECUTE\s+STATEMENT\s+SET|CREATE\s+(OR\s+REPLACE\s+)?TABLE\b.*\bAS\s+SELECT|"
+    r"REPLACE\s+TABLE)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _is_write(sql: str) -> bool:
+    return bool(_WRITE.match(sql))
+
+
+def run_scripts(names: list[str]) -> int:
+    import tempfile
+
+    from pyflink.table import EnvironmentSettings, TableEnvironment
+
+    split_all = _script_module().split_all
+    for name in names or oracle.script_names():
+        env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+        for key, value in _SESSION.items():
+            env.get_config().set(key, value)
+        text = (oracle.SCRIPTS / f"{name}.sql").read_text()
+        goldens: list[oracle.StatementGolden] = []
+        set_keys: set[str] = set()
+        with tempfile.TemporaryDirectory(prefix="flink-script-") as tmp:
+            for folder in oracle.script_folders(text):
+                (Path(tmp) / folder).mkdir(parents=True)
+            for number, statement in enumerate(split_all(text), 1):
+                sql = statement.text.replace(oracle.TMP, tmp)
+                try:
+                    outcome, result = _execute(env, sql, set_keys)
+                except Exception as exc:  # every error is an answer
+                    outcome, result = "error", _statement_error(exc)
+                result = result.replace(tmp, oracle.TMP)
+                goldens.append(
+                    oracle.StatementGolden(
+                        name, number, statement.line, statement.text, outcome, result
+                    )
+                )
+                print(f"{name}:{statement.line} {outcome} {result[:160]}", flush=True)
+        oracle.write_script_golden(name, goldens, FLINK_VERSION)
+    return 0
+
+
 def write_docs() -> int:
     text = oracle.render_docs(oracle.load_golden(), oracle.load_known(), oracle.load_functions())
     oracle.DOCS.write_text(text)
@@ -296,16 +479,20 @@ def write_docs() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("what", choices=["flink", "docs"])
+    parser.add_argument("what", choices=["flink", "docs", "scripts"])
     parser.add_argument(
         "--functions-only", action="store_true", help="only write tests/flink/functions.tsv"
     )
     parser.add_argument(
-        "categories", nargs="*", help="only these case files (default: all), e.g. timezone"
+        "categories",
+        nargs="*",
+        help="only these case files or scripts (default: all), e.g. timezone",
     )
     args = parser.parse_args(argv)
     if args.what == "docs":
         return write_docs()
+    if args.what == "scripts":
+        return run_scripts(args.categories)
     return run_flink(args.functions_only, args.categories)
 
 

@@ -22,6 +22,7 @@ import concurrent.futures
 import datetime as dt
 import decimal
 import os
+import queue
 import re
 import sys
 import threading
@@ -29,8 +30,9 @@ import time
 import uuid
 import warnings
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 import pyarrow as pa
 
@@ -105,6 +107,56 @@ def remote_session(url: str) -> Any:
 
 
 _LOCK = threading.RLock()
+_T = TypeVar("_T")
+
+
+class _Worker:
+    """The one thread of the process that calls into Spark for statements. One thread, not one
+    per statement: pyspark pins each Python thread to a JVM thread of its own, and Spark keeps
+    state there (``ADD JAR`` puts the jar in that thread's context class loader, which
+    registering a Java UDF later needs). A daemon thread, so that work left running by a
+    stopped statement never holds the process at its exit."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._queue: queue.SimpleQueue[tuple[concurrent.futures.Future[Any], Callable[[], Any]]]
+        self._queue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+
+    def submit(self, work: Callable[[], _T]) -> concurrent.futures.Future[_T]:
+        future: concurrent.futures.Future[_T] = concurrent.futures.Future()
+        with self._lock:
+            if self._thread is None or self._pid != os.getpid():  # none yet, or a fork's copy
+                self._queue = queue.SimpleQueue()
+                self._thread = threading.Thread(
+                    target=self._serve,
+                    args=(self._queue,),
+                    name="calcite-bridge-spark",
+                    daemon=True,
+                )
+                self._pid = os.getpid()
+                self._thread.start()
+            self._queue.put((future, work))
+        return future
+
+    @staticmethod
+    def _serve(
+        work_queue: queue.SimpleQueue[tuple[concurrent.futures.Future[Any], Callable[[], Any]]],
+    ) -> None:
+        while True:
+            future, work = work_queue.get()
+            try:
+                future.set_result(work())
+            except BaseException as e:
+                future.set_exception(e)
+
+    def call(self, work: Callable[[], _T]) -> _T:
+        """``work()`` on the thread, waited for."""
+        return self.submit(work).result()
+
+
+_WORKER = _Worker()
 
 # --- the dynamic-columns UDFs -------------------------------------------------------------
 
@@ -239,7 +291,7 @@ class Runner:
                 return future.result(timeout=0.1)
             except concurrent.futures.TimeoutError:
                 if job is not None:
-                    job.raise_if_past_deadline()
+                    job.raise_if_stopped()
 
     def close(self) -> None:
         """Ends the Spark Connect client this runner made (a ``local[1]`` session stays, for
@@ -1030,7 +1082,9 @@ class _Job:
     def _cancel_until_finished(self) -> None:
         while True:
             try:
-                if self.connect:
+                if self.spark is None:
+                    pass  # no session yet: nothing of the statement's runs on Spark
+                elif self.connect:
                     self.spark.interruptTag(self.tag)
                 else:
                     self.spark.sparkContext.cancelJobsWithTag(self.tag)
@@ -1070,14 +1124,63 @@ class _Job:
                 )
                 return
 
-    def raise_if_past_deadline(self) -> None:
-        """Raises the ``TimeoutError`` of a statement past its deadline."""
-        if self.deadline is not None and self.end is not None and time.monotonic() >= self.end:
-            raise StatementTimeoutError(self.deadline[1], sql=self.statement)
+    def _past_deadline(self) -> bool:
+        return self.end is not None and time.monotonic() >= self.end
 
     def raise_if_stopped(self) -> None:
+        """Raises why the statement was stopped, once it was (Ctrl-C: ``_Stopped``), and the
+        ``TimeoutError`` of a statement past its deadline."""
         if self.reason is not None:
             raise self.reason
+        if self._stopping.is_set():
+            raise _Stopped
+        if self.deadline is not None and self._past_deadline():
+            raise StatementTimeoutError(self.deadline[1], sql=self.statement)
+
+    def bounded(self, work: Callable[[], _T]) -> _T:
+        """``work()``, run on a thread of its own while this thread waits for it. Past the
+        deadline, at the memory limit or on Ctrl-C the statement's jobs are cancelled and, if
+        the work has not ended within :data:`_GRACE` seconds, the statement raises at once and
+        leaves the work to end on its own: a call into Spark that is not a job (starting the
+        session, registering a scan) cannot be cancelled and may take seconds in a cold or
+        busy JVM, and a cancelled task ends only when it next checks for it."""
+
+        def body() -> _T:
+            try:
+                return work()
+            finally:
+                self.finished.set()  # no more jobs of the statement: stop cancelling them
+
+        future = _WORKER.submit(body)
+        interrupted = False
+        try:
+            while not self._stopping.is_set():
+                try:
+                    return future.result(timeout=0.05)
+                except concurrent.futures.TimeoutError:
+                    if self.deadline is not None and self._past_deadline():
+                        self.stop(StatementTimeoutError(self.deadline[1], sql=self.statement))
+        except KeyboardInterrupt:
+            interrupted = True
+            self.stop(None)
+        try:
+            value = future.result(timeout=_GRACE)
+        except (concurrent.futures.TimeoutError, Exception):
+            pass  # stopped: what the work raised is a consequence
+        else:
+            if not interrupted and self.reason is None:
+                return value
+        if interrupted or self.reason is None:
+            raise KeyboardInterrupt
+        raise self.reason
+
+
+class _Stopped(Exception):
+    """The work of a statement stopped by Ctrl-C, which the waiting thread raises as
+    KeyboardInterrupt."""
+
+
+_GRACE = 0.5  # seconds a stopped statement's work is given to end before the statement raises
 
 
 def _live_heap(collectors: list[Any]) -> int:
@@ -1111,41 +1214,49 @@ def run(
     to ``schema``. ``deadline`` (seconds left, the message): past it the statement's jobs are
     cancelled and ``TimeoutError`` raised; past ``memory_limit`` bytes (0: none) of Spark's heap,
     ``ResourceError``; Ctrl-C cancels them too (:class:`_Job`)."""
-    from . import _duckdb, _interrupt
+    from . import _duckdb
 
     job = _Job(deadline, memory_limit, statement)
+    table = job.bounded(lambda: _run(runner, job, sql, scans, time_zone))
+    return _duckdb._as(table, schema)
+
+
+def _run(runner: Runner, job: _Job, sql: str, scans: list[Scan], time_zone: str) -> pa.Table:
+    """The work of :func:`run`, on a thread of its own: the scans registered, the query's rows
+    as Arrow, the scans dropped; each step only while the statement is not stopped."""
     try:
         with runner._lock:
+            job.raise_if_stopped()
             spark = runner.session(time_zone, job)
             names: list[str] = []
             try:
-                with job.on(spark), _interrupt.cancelling(job.stop) as reading:
+                with job.on(spark):
+                    job.raise_if_stopped()
                     names = _register(spark, scans, "scan_", runner.upload_limit)
+                    job.raise_if_stopped()
                     _register_udfs(spark, sql)
-                    try:
-                        table = spark.sql(sql).toArrow()
-                    except Exception:
-                        if reading.interrupted:
-                            raise KeyboardInterrupt from None
-                        raise
-                    if reading.interrupted:
-                        raise KeyboardInterrupt
+                    job.raise_if_stopped()
+                    table = spark.sql(sql).toArrow()
                 job.raise_if_stopped()
-            except Error:
+                return table
+            except (Error, _Stopped):
                 raise
             except Exception as e:
                 job.raise_if_stopped()
-                raise _error(e, statement) from None
+                raise _error(e, statement=job.statement) from None
             finally:
                 _drop(spark, names)
     finally:
         _close(scans)
-    return _duckdb._as(table, schema)
 
 
 def explain(runner: Runner, sql: str, scans: list[Scan], time_zone: str) -> str:
     """Spark's own plan of ``sql`` (``EXPLAIN FORMATTED``): its physical plan, with the
     filters its readers push (``PushedFilters``) and the columns they read (``ReadSchema``)."""
+    return _WORKER.call(lambda: _explain(runner, sql, scans, time_zone))
+
+
+def _explain(runner: Runner, sql: str, scans: list[Scan], time_zone: str) -> str:
     try:
         with runner._lock:
             spark = runner.session(time_zone)
@@ -1168,6 +1279,10 @@ def explain(runner: Runner, sql: str, scans: list[Scan], time_zone: str) -> str:
 def to_spark(runner: Runner, sql: str, scans: list[Scan], time_zone: str) -> Any:
     """A Spark DataFrame of ``sql`` over ``scans``; its views stay registered under names of
     their own (``cb_<id>_scan_i``) for the DataFrame's use."""
+    return _WORKER.call(lambda: _to_spark(runner, sql, scans, time_zone))
+
+
+def _to_spark(runner: Runner, sql: str, scans: list[Scan], time_zone: str) -> Any:
     prefix = f"cb_{uuid.uuid4().hex[:12]}_scan_"
     try:
         with runner._lock:

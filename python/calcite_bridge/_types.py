@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pyarrow as pa
@@ -160,8 +161,11 @@ def scalar_to_arrow(data_type: str) -> pa.DataType:
     raise ValueError(f"unknown SQL type {data_type!r}")
 
 
+@functools.lru_cache(maxsize=1024)
 def sql_to_arrow(data_type: str) -> pa.DataType:
-    """``ROW<a INT, b ARRAY<STRING>> NOT NULL`` -> the Arrow type (nullability is dropped)."""
+    """``ROW<a INT, b ARRAY<STRING>> NOT NULL`` -> the Arrow type (nullability is dropped).
+    Kept per text: a source's filters are converted again on each run of a plan with
+    parameters, with the same types each time."""
     parser = _Parser(data_type)
     out = parser.type()
     parser.nullable()

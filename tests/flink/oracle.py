@@ -413,3 +413,150 @@ def render_docs(
             f"| {_STATUS_TEXT[st]} | {why} |"
         )
     return "\n".join(lines) + "\n"
+
+
+# ---- Flink statements: scripts -------------------------------------------------------------
+#
+# ``tests/flink/scripts/<name>.sql`` are scripts of Flink statements, each run in order in one
+# fresh environment, as Flink's SQL client runs a file; statements are split as
+# ``calcite_bridge.script.split_all`` splits them (the client's ``BEGIN STATEMENT SET; ...;
+# END;`` is one statement). ``${tmp}`` stands for a new empty folder of each run.
+#
+# ``tools/flink_golden.py scripts`` runs them in PyFlink and writes
+# ``tests/flink/golden/scripts/<name>.tsv``, one line per statement:
+# ``number  line  statement  outcome  result`` (tab-separated, ``\t``, ``\n`` and ``\\``
+# escaped), where ``outcome`` is
+#   - ``ok``: the statement succeeded without rows (DDL, SET, an INSERT or statement set whose
+#     job finished); ``result`` is empty;
+#   - ``rows``: ``result`` is ``{"columns": [...], "rows": [[cell, ...], ...]}`` (JSON), each
+#     cell as Flink's client prints it (``tools/flink_q.py``'s ``flink_text``); a query's rows
+#     sorted unless it has an ORDER BY of its own (:func:`is_ordered`), other statements' rows
+#     (SHOW, DESCRIBE) in Flink's order;
+#   - ``error``: ``result`` is ``Class: first line of the message`` of the exception
+#     ``execute_sql`` raised, followed by `` | caused by Class: first line`` of its innermost
+#     cause when that says something else.
+# A script line ``-- folders: a b`` makes the folders ``${tmp}/a`` and ``${tmp}/b`` before the
+# script runs (the filesystem connector's paths; here a missing path is refused).
+# ``tests/flink/scripts_expected.tsv`` lists the statements known to differ here, with why.
+
+SCRIPTS = HERE / "scripts"
+SCRIPT_GOLDEN = GOLDEN / "scripts"
+SCRIPT_EXPECTED = HERE / "scripts_expected.tsv"
+TMP = "${tmp}"
+
+SCRIPT_OUTCOMES = ("ok", "rows", "error")
+
+#: How a statement here can differ from Flink's answer (the ``difference`` column).
+SCRIPT_DIFFERENCES = {
+    "we fail": "Flink runs the statement; here it is refused",
+    "we accept": "Flink refuses the statement; here it runs",
+    "rows": "both answer with rows, not the same ones (or other column names)",
+    "untyped": "refused here with the base cb.Error or an exception that is no cb.Error",
+}
+
+
+@dataclass(frozen=True)
+class StatementGolden:
+    script: str
+    number: int  # the statement's place in its script, from 1
+    line: int  # the script line it starts on
+    sql: str
+    outcome: str
+    result: str
+
+    @property
+    def table(self) -> tuple[list[str], list[list[str]]]:
+        data = json.loads(self.result)
+        return data["columns"], data["rows"]
+
+
+@dataclass(frozen=True)
+class KnownStatement:
+    script: str
+    line: int
+    sql: str  # the statement's start, as the line of scripts_expected.tsv gives it
+    difference: str
+    kind: str
+    reason: str
+
+
+SCRIPT_GOLDEN_HEADER = (
+    "# Flink's answers (PyFlink {version}, batch mode, parallelism 1), written by\n"
+    "# tools/flink_golden.py scripts from tests/flink/scripts/{name}.sql; do not edit.\n"
+    "# number\tline\tstatement\toutcome\tresult\n"
+)
+
+
+def rows_json(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    return json.dumps(
+        {"columns": list(columns), "rows": [list(r) for r in rows]}, ensure_ascii=False
+    )
+
+
+def write_script_golden(name: str, rows: Iterable[StatementGolden], version: str) -> None:
+    SCRIPT_GOLDEN.mkdir(parents=True, exist_ok=True)
+    lines = [SCRIPT_GOLDEN_HEADER.format(version=version, name=name)]
+    for g in rows:
+        cells = (str(g.number), str(g.line), g.sql, g.outcome, g.result)
+        lines.append("\t".join(_escape(c) for c in cells) + "\n")
+    (SCRIPT_GOLDEN / f"{name}.tsv").write_text("".join(lines))
+
+
+def load_script_golden(name: str) -> list[StatementGolden]:
+    out = []
+    for raw in (SCRIPT_GOLDEN / f"{name}.tsv").read_text().splitlines():
+        if not raw or raw.startswith("#"):
+            continue
+        number, line, sql, outcome_, result = (_unescape(c) for c in raw.split("\t"))
+        if outcome_ not in SCRIPT_OUTCOMES:
+            raise ValueError(f"{name}.tsv: unknown outcome {outcome_!r}")
+        out.append(StatementGolden(name, int(number), int(line), sql, outcome_, result))
+    return out
+
+
+def script_names() -> list[str]:
+    return sorted(p.stem for p in SCRIPTS.glob("*.sql"))
+
+
+def load_known_statements(path: Path = SCRIPT_EXPECTED) -> list[KnownStatement]:
+    """The lines of scripts_expected.tsv: ``script  line  statement  difference  kind  reason``,
+    where ``statement`` is the start of the statement (enough to read which it is)."""
+    out = []
+    for number, raw in enumerate(path.read_text().splitlines(), 1):
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        cells = raw.split("\t")
+        if len(cells) != 6:
+            raise ValueError(
+                f"{path.name}:{number}: expected 'script  line  statement  difference  kind  "
+                f"reason', not {len(cells)} cells"
+            )
+        script, line, sql, difference, kind, reason = cells
+        if difference not in SCRIPT_DIFFERENCES:
+            raise ValueError(f"{path.name}:{number}: unknown difference {difference!r}")
+        if kind not in KINDS:
+            raise ValueError(f"{path.name}:{number}: unknown kind {kind!r}")
+        out.append(KnownStatement(script, int(line), sql, difference, kind, reason))
+    return out
+
+
+_QUERY_START = re.compile(r"^\s*(SELECT|WITH|VALUES|\()", re.IGNORECASE)
+_OVER = re.compile(r"\bOVER\s*\([^()]*\)", re.IGNORECASE)
+_ORDER_BY = re.compile(r"\bORDER\s+BY\b", re.IGNORECASE)
+
+
+def is_ordered(sql: str) -> bool:
+    """Whether a statement's rows come in an order that is part of its answer: a query's when it
+    has an ORDER BY outside its windows (``OVER (... ORDER BY ...)`` orders no rows), every
+    other statement's (SHOW and DESCRIBE list in their order)."""
+    if not _QUERY_START.match(sql):
+        return True
+    return bool(_ORDER_BY.search(_OVER.sub("", sql)))
+
+
+_FOLDERS = re.compile(r"^--\s*folders:(.*)$", re.MULTILINE)
+
+
+def script_folders(text: str) -> list[str]:
+    """The folders a script's ``-- folders:`` lines ask for, under ``${tmp}``."""
+    return [name for m in _FOLDERS.finditer(text) for name in m.group(1).split()]
