@@ -261,13 +261,13 @@ final class Describe {
               + String.join(", ", flink.primaryKey().stream().map(TypeNames::quote).toList())
               + ") NOT ENFORCED");
     }
-    b.append(String.join(",", parts)).append("\n)");
+    // Flink's layout (PyFlink 2.3): each clause on its own line, and a final newline.
+    b.append(String.join(",", parts)).append("\n)\n");
     if (flink.comment() != null) {
-      b.append(" COMMENT '").append(flink.comment().replace("'", "''")).append("'\n");
+      b.append("COMMENT '").append(flink.comment().replace("'", "''")).append("'\n");
     }
     if (!flink.partitionKeys().isEmpty()) {
-      b.append(flink.comment() != null ? "" : "\n")
-          .append("PARTITIONED BY (")
+      b.append("PARTITIONED BY (")
           .append(String.join(", ", flink.partitionKeys().stream().map(TypeNames::quote).toList()))
           .append(")\n");
     }
@@ -282,9 +282,7 @@ final class Describe {
                 + (isSensitive(e.getKey()) ? MASK : e.getValue().replace("'", "''"))
                 + "'");
       }
-      b.append(b.charAt(b.length() - 1) == '\n' ? "WITH (" : " WITH (")
-          .append(String.join(",", opts))
-          .append("\n)");
+      b.append("WITH (").append(String.join(",", opts)).append("\n)\n");
     }
     return b.toString();
   }

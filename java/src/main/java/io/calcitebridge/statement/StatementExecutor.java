@@ -128,7 +128,7 @@ public final class StatementExecutor {
           CatalogStatements.path(context, ((SqlShowCreateTable) node).name(), false);
       return RowSet.of(
           "show",
-          RowSet.strings(context.typeFactory(), "statement"),
+          RowSet.strings(context.typeFactory(), "result"),
           List.<Object[]>of(
               new Object[] {
                 Describe.showCreate(
