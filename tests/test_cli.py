@@ -222,10 +222,10 @@ def test_describe_lists_every_column_with_its_kind() -> None:
     assert kinds["topic"][3:6] == ["METADATA", "topic", "true"]
 
 
-def test_describe_prints_what_sql_describe_prints() -> None:
+def test_describe_prints_what_sql_describe_extended_prints() -> None:
     # One spelling of nullability (and of every other column) for both.
     cli = ok("describe", "--catalog", CATALOG, "emp").output
-    sql = ok("query", "--catalog", CATALOG, "DESCRIBE emp").output
+    sql = ok("query", "--catalog", CATALOG, "DESCRIBE EXTENDED emp").output
     assert cli == sql
     assert "nullable" in cli.splitlines()[1]
 

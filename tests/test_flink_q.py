@@ -118,6 +118,13 @@ def test_rows_compare_after_display_normalisation(flink_q: ModuleType) -> None:
     assert same([["true", "2024-01-02 03:04:05.100"]], [["TRUE", "2024-01-02 03:04:05.1"]], True)
     assert same([["abc..."]], [["abcdef"]], True)  # cut to the display width
     assert same([["", "x"]], [["<NULL>", "x"]], True)  # a blank NULL of DESCRIBE
+    # a text of several lines: whitespace collapsed, as the gateway's text
+    assert same(
+        [["CREATE TABLE t (\n  a INT\n) WITH (\n  'k' = 'v'\n)"]],
+        [["CREATE TABLE t (\n  a INT\n)\nWITH (\n  'k' = 'v'\n)\n"]],
+        True,
+    )
+    assert not same([["CREATE TABLE t (\n  a INT\n)"]], [["CREATE TABLE t (\n  b INT\n)"]], True)
     assert same([["1"], ["2"]], [["2"], ["1"]], False)  # no ORDER BY: any order
     assert not same([["1"], ["2"]], [["2"], ["1"]], True)
     assert not same([["1"]], [["1"], ["1"]], False)

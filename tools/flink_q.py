@@ -57,6 +57,9 @@ display format only:
   (an insert-only changelog is its rows);
 - a cell Flink cut to ``table.display.max-column-width`` (ending in ``...``) matches our cell
   that starts with the text before the ``...``;
+- a cell of several lines (the SQL client's ``SHOW CREATE`` and ``EXPLAIN`` tables) is compared
+  with its whitespace collapsed, as the gateway's text is (Flink's versions lay out
+  ``SHOW CREATE TABLE`` as ``) WITH (`` or as ``)`` and ``WITH (`` on two lines);
 - our ARRAY as ``[a, b]``, MAP as ``{k=v}``, ROW as ``(a, b)``, INTERVAL as ``+1 00:00:00.000``
   and ``+1-00``, as Flink prints them.
 
@@ -241,6 +244,10 @@ def _cell_same(flink: str, ours: str) -> bool:
     flink, ours = _norm(flink), _norm(ours)
     if flink == ours or (flink == "" and ours == "<NULL>"):
         return True
+    if "\n" in flink or "\n" in ours:
+        # A text of several lines (SHOW CREATE, EXPLAIN in the client's table): whitespace
+        # collapsed, as the gateway's text is compared.
+        return _collapse(flink) == _collapse(ours)
     return flink.endswith("...") and ours.startswith(flink[:-3]) and len(ours) > len(flink) - 3
 
 

@@ -433,10 +433,10 @@ def describe(table: str, catalogs: tuple[Path, ...], settings: tuple[str, ...]) 
 
     def act() -> None:
         env = _environment(config, catalogs)
-        # The rows of SQL DESCRIBE, shown as a query's are: one spelling for both.
+        # The rows of SQL DESCRIBE EXTENDED, shown as a query's are: one spelling for both.
         from ._sql import quote_identifier
 
-        rows = _fetch(env, f"DESCRIBE {quote_identifier(table)}")
+        rows = _fetch(env, f"DESCRIBE EXTENDED {quote_identifier(table)}")
         try:
             _write(rows, "table", None)
         finally:

@@ -322,7 +322,7 @@ class Environment:
 
     def describe(self, table: str) -> list[ColumnInfo]:
         """Every column of ``table`` with its kind, metadata key and expression."""
-        rows = self.execute(f"DESCRIBE {quote_identifier(table)}").to_pylist()
+        rows = self.execute(f"DESCRIBE EXTENDED {quote_identifier(table)}").to_pylist()
         return [
             ColumnInfo(
                 name=r["name"],

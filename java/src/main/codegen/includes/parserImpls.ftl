@@ -1235,7 +1235,7 @@ SqlNode SqlBridgeShow() :
 }
 
 /**
- * Parses DESCRIBE or DESC followed by [TABLE] name [column], by
+ * Parses DESCRIBE or DESC followed by [EXTENDED] [TABLE] name [column], by
  * DATABASE|SCHEMA [EXTENDED] name, CATALOG [EXTENDED] name, or by STATEMENT and a query. A DESCRIBE
  * followed directly by a query is left to Calcite's SqlDescribe.
  */
@@ -1296,11 +1296,18 @@ SqlNode SqlBridgeDescribe() :
                 extended);
         }
     |
+        [
+            LOOKAHEAD({ getToken(1).kind == EXTENDED && getToken(2).kind != EOF
+                && getToken(2).kind != SEMICOLON })
+            <EXTENDED> { extended = true; }
+        ]
         [ <TABLE> ]
         id = CompoundIdentifier()
         [ column = BridgeColumnName() ]
         {
-            return new SqlDescribeTable(s.end(this), id, column);
+            return extended
+                ? new SqlDescribeExtended(s.end(this), id, column)
+                : new SqlDescribeTable(s.end(this), id, column);
         }
     )
 }

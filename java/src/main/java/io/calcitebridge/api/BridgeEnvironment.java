@@ -325,7 +325,7 @@ public final class BridgeEnvironment implements AutoCloseable {
    * @throws BridgeException of kind {@code CATALOG} when there is no such table
    */
   public List<ColumnInfo> describe(String table) {
-    try (ArrowReader reader = execute("DESCRIBE " + TypeNames.quote(table))) {
+    try (ArrowReader reader = execute("DESCRIBE EXTENDED " + TypeNames.quote(table))) {
       return ArrowRows.read(reader).stream().map(Calls::columnInfo).toList();
     } catch (IOException | RuntimeException e) {
       throw Calls.toPublic(e);

@@ -596,8 +596,7 @@ public final class Catalog {
     ViewDef v = source.views.remove(from.name());
     target.tables.put(to.name(), t);
     if (v != null) {
-      target.views.put(
-          to.name(), new ViewDef(to.name(), v.expandedSql(), v.originalSql(), v.columns()));
+      target.views.put(to.name(), v.renamed(to.name()));
     }
     changed();
   }

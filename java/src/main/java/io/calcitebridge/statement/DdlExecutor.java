@@ -751,7 +751,15 @@ public final class DdlExecutor {
     for (RelDataTypeField f : rowType.getFieldList()) {
       cols.add(ColumnDef.physical(f.getName(), f.getType()));
     }
-    ViewDef view = new ViewDef(name, expanded, originalSql, cols);
+    ViewDef view =
+        new ViewDef(
+            name,
+            expanded,
+            originalSql,
+            cols,
+            FlinkTables.timeAttributes(
+                context, planner.validator(), validated, rowType.getFieldNames()),
+            create.temporary());
     final RelDataType frozen = rowType;
     ViewTable table =
         new ViewTable(

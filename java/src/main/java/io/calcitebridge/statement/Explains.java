@@ -18,6 +18,39 @@ final class Explains {
   private Explains() {}
 
   /**
+   * Whether the EXPLAIN statement prints Flink's sections: Flink's forms ({@code EXPLAIN stmt},
+   * {@code EXPLAIN PLAN FOR stmt}, {@code EXPLAIN detail, ... stmt}), not Calcite's {@code EXPLAIN
+   * PLAN} with a format, a depth or a level of its own.
+   */
+  static boolean hasFlinkSections(org.apache.calcite.sql.SqlExplain explain) {
+    return explain instanceof io.calcitebridge.sql.SqlExplainDetails
+        || (explain.getFormat() == org.apache.calcite.sql.SqlExplainFormat.TEXT
+            && explain.getDepth() == org.apache.calcite.sql.SqlExplain.Depth.PHYSICAL
+            && explain.getDetailLevel()
+                == org.apache.calcite.sql.SqlExplainLevel.EXPPLAN_ATTRIBUTES);
+  }
+
+  /**
+   * An EXPLAIN statement's text in Flink's three sections: "== Abstract Syntax Tree ==" (the
+   * logical plan {@code ast}), "== Optimized Physical Plan ==" and "== Optimized Execution Plan =="
+   * (both the plan that runs here, {@code plan}: Calcite's physical nodes or the SQL a backend
+   * runs, which is how it executes). Sections {@code plan} already ends with
+   * (JSON_EXECUTION_PLAN's, PLAN_ADVICE's) stay at the end. The operators are ours, not Flink's.
+   */
+  static String flinkSections(String ast, String plan) {
+    int extra = plan.indexOf("\n\n== ");
+    String physical = extra < 0 ? plan : plan.substring(0, extra);
+    String rest = extra < 0 ? "" : plan.substring(extra);
+    return "== Abstract Syntax Tree ==\n"
+        + ast
+        + "\n\n== Optimized Physical Plan ==\n"
+        + physical
+        + "\n\n== Optimized Execution Plan ==\n"
+        + physical
+        + rest;
+  }
+
+  /**
    * The backend, the SQL it runs and the scans it reads, each as the planner shows it. Text:
    *
    * <pre>

@@ -242,15 +242,84 @@ final class FlinkTables {
     return new PositionedException(ErrorKind.VALIDATION, message, at.getParserPosition());
   }
 
+  // ---------------------------------------------------------------- time attributes
+
+  /**
+   * The time attributes of a view's columns, as Flink derives them through the view's query: a
+   * column the query selects unchanged from a table's rowtime column ({@code WATERMARK FOR}) or
+   * processing-time column ({@code AS PROCTIME()}), or from such a column of another view, stays
+   * one; any expression over it (a cast, a function) is a plain timestamp. {@code names} are the
+   * view's column names, in the order of {@code validated}'s fields.
+   */
+  static Map<String, String> timeAttributes(
+      PlannerContext context,
+      org.apache.calcite.sql.validate.SqlValidator validator,
+      SqlNode validated,
+      List<String> names) {
+    Map<String, String> out = new LinkedHashMap<>();
+    List<@Nullable List<String>> origins;
+    try {
+      origins = validator.getFieldOrigins(validated);
+    } catch (RuntimeException e) {
+      return out; // a query whose origins Calcite cannot trace has no time attributes
+    }
+    for (int i = 0; i < origins.size() && i < names.size(); i++) {
+      List<String> origin = origins.get(i);
+      if (origin == null || origin.size() < 2) {
+        continue;
+      }
+      String kind = timeAttribute(context, origin);
+      if (kind != null) {
+        out.put(names.get(i), kind);
+      }
+    }
+    return out;
+  }
+
+  /** The time attribute kind of the column that {@code origin} (table name parts, column) names. */
+  private static @Nullable String timeAttribute(PlannerContext context, List<String> origin) {
+    String column = origin.get(origin.size() - 1);
+    io.calcitebridge.catalog.Catalog.Path path =
+        context.catalog().path(origin.subList(0, origin.size() - 1));
+    if (path == null) {
+      return null;
+    }
+    io.calcitebridge.catalog.ViewDef view = context.catalog().view(path);
+    if (view != null) {
+      return view.timeAttributes().get(column);
+    }
+    if (!(context.catalog().table(path) instanceof io.calcitebridge.pushdown.BridgeTable table)) {
+      return null;
+    }
+    if (table.def().flink().isRowtime(column)) {
+      return io.calcitebridge.catalog.ViewDef.ROWTIME;
+    }
+    for (ColumnDef c : table.def().columns()) {
+      if (c.name().equals(column) && isProctimeColumn(c)) {
+        return io.calcitebridge.catalog.ViewDef.PROCTIME;
+      }
+    }
+    return null;
+  }
+
   // ---------------------------------------------------------------- SHOW COLUMNS
 
   /** The type of a column as Flink's SHOW COLUMNS and DESCRIBE write it (no NOT NULL). */
   static String flinkType(ColumnDef c, FlinkSpec spec) {
+    return flinkType(c, spec, Map.of());
+  }
+
+  /**
+   * The type of a column as Flink writes it, with the time attributes {@code view} gives its
+   * columns (those of a view, empty for a table).
+   */
+  static String flinkType(ColumnDef c, FlinkSpec spec, Map<String, String> view) {
     String type = TypeNames.renderNullable(c.type());
-    if (spec.isRowtime(c.name())) {
+    String kind = view.get(c.name());
+    if (spec.isRowtime(c.name()) || io.calcitebridge.catalog.ViewDef.ROWTIME.equals(kind)) {
       return type + " *ROWTIME*";
     }
-    if (isProctimeColumn(c)) {
+    if (isProctimeColumn(c) || io.calcitebridge.catalog.ViewDef.PROCTIME.equals(kind)) {
       return type + " *PROCTIME*";
     }
     return type;
@@ -281,6 +350,17 @@ final class FlinkTables {
       FlinkSpec spec,
       @Nullable String pattern,
       boolean notLike) {
+    return showColumns(tf, columns, spec, Map.of(), pattern, notLike);
+  }
+
+  /** {@code SHOW COLUMNS} of a view, whose columns have the time attributes {@code view}. */
+  static RowSet showColumns(
+      RelDataTypeFactory tf,
+      List<ColumnDef> columns,
+      FlinkSpec spec,
+      Map<String, String> view,
+      @Nullable String pattern,
+      boolean notLike) {
     Pattern like = pattern == null ? null : likePattern(pattern);
     String key = spec.hasPrimaryKey() ? "PRI(" + String.join(", ", spec.primaryKey()) + ")" : null;
     boolean comments = !spec.columnComments().isEmpty();
@@ -294,7 +374,7 @@ final class FlinkTables {
       }
       List<Object> row = new ArrayList<>();
       row.add(c.name());
-      row.add(flinkType(c, spec));
+      row.add(flinkType(c, spec, view));
       row.add(c.type().isNullable());
       row.add(spec.primaryKey().contains(c.name()) ? key : null);
       row.add(extras(c));

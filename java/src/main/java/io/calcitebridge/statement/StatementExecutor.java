@@ -113,7 +113,10 @@ public final class StatementExecutor {
       return new FunctionStatements(session).run(node);
     } else if (node instanceof SqlDescribeTable) {
       SqlIdentifier id = ((SqlDescribeTable) node).getTable();
-      return Describe.describe(context, CatalogStatements.path(context, id, false));
+      io.calcitebridge.catalog.Catalog.Path described = CatalogStatements.path(context, id, false);
+      return node instanceof io.calcitebridge.sql.SqlDescribeExtended
+          ? Describe.describe(context, described)
+          : Describe.showColumns(context, described, null, false);
     } else if (node instanceof SqlShowTables show) {
       return new CatalogStatements(context).showTables(show);
     } else if (node instanceof SqlCatalogStatement st) {
@@ -129,8 +132,15 @@ public final class StatementExecutor {
           CatalogStatements.path(context, ((SqlShowCreateTable) node).name(), false);
       return RowSet.of(
           "show",
-          RowSet.strings(context.typeFactory(), "statement"),
-          List.<Object[]>of(new Object[] {Describe.showCreate(context, name)}));
+          RowSet.strings(context.typeFactory(), "result"),
+          List.<Object[]>of(
+              new Object[] {
+                Describe.showCreate(
+                    context,
+                    name,
+                    ((SqlShowCreateTable) node).isView(),
+                    ((SqlShowCreateTable) node).name().getParserPosition())
+              }));
     } else if (node instanceof SqlSetConfig) {
       return set((SqlSetConfig) node);
     } else if (node instanceof SqlResetConfig) {
@@ -142,6 +152,9 @@ public final class StatementExecutor {
           explain instanceof SqlExplainDetails details
               ? explainDetails(details)
               : explain(explain.getExplicandum(), "text");
+      if (Explains.hasFlinkSections(explain)) {
+        plan = Explains.flinkSections(abstractSyntaxTree(explain.getExplicandum()), plan);
+      }
       return RowSet.of(
           "explain",
           RowSet.strings(context.typeFactory(), "plan"),
@@ -701,6 +714,35 @@ public final class StatementExecutor {
               + " streaming state and data skew, which a batch statement here does not have";
     }
     return plan;
+  }
+
+  /**
+   * The logical plan of a query, INSERT, UPDATE, DELETE or statement set as the validator and
+   * SQL-to-rel converter make it, before any optimization: what Flink's EXPLAIN shows as its
+   * "Abstract Syntax Tree".
+   */
+  private String abstractSyntaxTree(SqlNode node) {
+    if (node instanceof io.calcitebridge.sql.SqlStatementSet set) {
+      List<String> trees = new ArrayList<>();
+      for (SqlNode insert : set.inserts()) {
+        trees.add(abstractSyntaxTree(insert));
+      }
+      return String.join("\n\n", trees);
+    }
+    RelNode logical;
+    if (node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE) {
+      var prepared = new RowLevelModify(context, this::rowsOf).prepare((SqlCall) node);
+      QueryPlanner planner = planner(prepared.query());
+      logical = planner.toLogical(planner.validate(prepared.query().get()));
+    } else {
+      QueryPlanner planner = planner(node.getKind() == SqlKind.INSERT ? null : reparser());
+      SqlNode validated = planner.validate(prepareInsert(node));
+      logical =
+          validated.getKind() == SqlKind.INSERT
+              ? planner.toLogicalInsert(validated)
+              : planner.toLogical(validated);
+    }
+    return org.apache.calcite.plan.RelOptUtil.toString(logical).stripTrailing();
   }
 
   /** The optimized plan of a query, INSERT, UPDATE or DELETE. */

@@ -19,6 +19,25 @@ public final class TypeNames {
 
   /** Renders {@code type} without its top-level nullability. */
   public static String renderNullable(RelDataType type) {
+    return renderNullable(type, false);
+  }
+
+  /**
+   * Renders {@code type} as Flink's {@code SHOW CREATE TABLE} writes it (its serializable form):
+   * {@code STRING} and {@code BYTES} as {@code VARCHAR(2147483647)} and {@code
+   * VARBINARY(2147483647)}, {@code TIMESTAMP_LTZ(p)} as {@code TIMESTAMP(p) WITH LOCAL TIME ZONE},
+   * inside nested types too; with a trailing {@code NOT NULL} when it is not nullable.
+   */
+  public static String renderSerializable(RelDataType type) {
+    String s = renderNullable(type, true);
+    return type.isNullable() ? s : s + " NOT NULL";
+  }
+
+  private static String render(RelDataType type, boolean serializable) {
+    return serializable ? renderSerializable(type) : render(type);
+  }
+
+  private static String renderNullable(RelDataType type, boolean serializable) {
     if (type instanceof BitmapType) {
       return "BITMAP";
     }
@@ -26,7 +45,9 @@ public final class TypeNames {
       return "STRUCTURED<'"
           + s.className().replace("'", "''")
           + "', "
-          + type.getFieldList().stream().map(TypeNames::field).collect(Collectors.joining(", "))
+          + type.getFieldList().stream()
+              .map(f -> field(f, serializable))
+              .collect(Collectors.joining(", "))
           + ">";
     }
     switch (type.getSqlTypeName()) {
@@ -50,13 +71,13 @@ public final class TypeNames {
       case CHAR:
         return "CHAR(" + type.getPrecision() + ")";
       case VARCHAR:
-        return type.getPrecision() == Integer.MAX_VALUE
+        return type.getPrecision() == Integer.MAX_VALUE && !serializable
             ? "STRING"
             : "VARCHAR(" + type.getPrecision() + ")";
       case BINARY:
         return "BINARY(" + type.getPrecision() + ")";
       case VARBINARY:
-        return type.getPrecision() == Integer.MAX_VALUE
+        return type.getPrecision() == Integer.MAX_VALUE && !serializable
             ? "BYTES"
             : "VARBINARY(" + type.getPrecision() + ")";
       case DATE:
@@ -66,16 +87,27 @@ public final class TypeNames {
       case TIMESTAMP:
         return "TIMESTAMP(" + type.getPrecision() + ")";
       case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-        return "TIMESTAMP_LTZ(" + type.getPrecision() + ")";
+        return serializable
+            ? "TIMESTAMP(" + type.getPrecision() + ") WITH LOCAL TIME ZONE"
+            : "TIMESTAMP_LTZ(" + type.getPrecision() + ")";
       case ROW:
         return "ROW<"
-            + type.getFieldList().stream().map(TypeNames::field).collect(Collectors.joining(", "))
+            + type.getFieldList().stream()
+                .map(f -> field(f, serializable))
+                .collect(Collectors.joining(", "))
             + ">";
       case ARRAY:
       case MULTISET:
-        return type.getSqlTypeName().name() + "<" + render(type.getComponentType()) + ">";
+        return type.getSqlTypeName().name()
+            + "<"
+            + render(type.getComponentType(), serializable)
+            + ">";
       case MAP:
-        return "MAP<" + render(type.getKeyType()) + ", " + render(type.getValueType()) + ">";
+        return "MAP<"
+            + render(type.getKeyType(), serializable)
+            + ", "
+            + render(type.getValueType(), serializable)
+            + ">";
       case NULL:
         return "NULL";
       case VARIANT:
@@ -86,8 +118,8 @@ public final class TypeNames {
     }
   }
 
-  private static String field(RelDataTypeField f) {
-    return quote(f.getName()) + " " + render(f.getType());
+  private static String field(RelDataTypeField f, boolean serializable) {
+    return quote(f.getName()) + " " + render(f.getType(), serializable);
   }
 
   /** Quotes an identifier with backticks, doubling backticks inside it. */

@@ -54,6 +54,31 @@ class FlinkDdlTest {
   }
 
   @Test
+  void aViewKeepsTheTimeAttributesOfItsColumnsInDescribe() {
+    Users.rows(env.execute(ORDERS));
+    Users.rows(env.execute("CREATE TEMPORARY VIEW v1 AS SELECT * FROM orders"));
+    assertEquals(
+        List.of(
+            "[user, BIGINT, false, null, null, null]",
+            "[product, VARCHAR(32), true, null, null, null]",
+            "[amount, INT, true, null, null, null]",
+            "[ts, TIMESTAMP(3) *ROWTIME*, true, null, null, null]",
+            "[ptime, TIMESTAMP_LTZ(3) *PROCTIME*, false, null, null, null]"),
+        Users.rows(env.execute("DESCRIBE v1")));
+    assertEquals(
+        List.of(
+            "BIGINT",
+            "VARCHAR(32)",
+            "INT",
+            "TIMESTAMP(3) *ROWTIME*",
+            "TIMESTAMP_LTZ(3) *PROCTIME*"),
+        env.describe("v1").stream().map(ColumnInfo::dataType).toList());
+    String ddl = Users.rows(env.execute("SHOW CREATE VIEW v1")).get(0);
+    assertTrue(
+        ddl.startsWith("[CREATE TEMPORARY VIEW `default_catalog`.`default_database`.`v1` ("), ddl);
+  }
+
+  @Test
   void aPrimaryKeyWithoutNotEnforcedIsRefusedWithItsPosition() {
     BridgeException e =
         assertThrows(
