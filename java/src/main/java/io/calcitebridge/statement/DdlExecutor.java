@@ -39,6 +39,7 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.schema.impl.ViewTable;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.util.Pair;
@@ -247,14 +248,47 @@ public final class DdlExecutor {
     }
   }
 
+  /** Before DROP MATERIALIZED TABLE: the table, when there is one, must be a materialized one. */
+  private void droppingMaterialized(Catalog.Path path, SqlDropObject drop) {
+    if (session.catalog().table(path) == null && drop.ifExists()) {
+      return;
+    }
+    if (session.catalog().table(path) == null) {
+      throw new PositionedException(
+          ErrorKind.CATALOG,
+          "Materialized table with identifier '" + Catalog.quotedPath(path) + "' does not exist.",
+          drop.name().getParserPosition());
+    }
+    materialized(session, path, drop.name().getParserPosition());
+  }
+
+  /** The materialized table at {@code path}, or Flink's error at {@code pos}. */
+  static MaterializedTable materialized(SessionState session, Catalog.Path path, SqlParserPos pos) {
+    MaterializedTable m = session.materialized().get(path.toString());
+    if (m == null || session.catalog().table(path) == null) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "Table "
+              + Catalog.quotedPath(path)
+              + (session.catalog().table(path) == null
+                  ? " doesn't exist."
+                  : " is not a materialized table."),
+          pos);
+    }
+    return m;
+  }
+
   /**
-   * The options a Python source gets, as JSON: the table's {@code WITH} options, and its {@code
-   * PARTITIONED BY} columns under {@link #PARTITION_KEYS} (always set, so that no {@code WITH}
-   * option can stand for them).
+   * The options a source gets, as JSON: the table's {@code WITH} options, and for the filesystem
+   * connector its {@code PARTITIONED BY} columns under {@link #PARTITION_KEYS} (always set there,
+   * so that no {@code WITH} option can stand for them). Other connectors, a Java factory's among
+   * them, get their options alone: a map of strings.
    */
   private static String sourceOptions(TableDef def) {
     Map<String, Object> options = new java.util.LinkedHashMap<>(def.options());
-    options.put(PARTITION_KEYS, def.flink().partitionKeys());
+    if ("filesystem".equals(def.connector())) {
+      options.put(PARTITION_KEYS, def.flink().partitionKeys());
+    }
     return json(options);
   }
 
@@ -793,7 +827,7 @@ public final class DdlExecutor {
       return;
     }
     if (drop.isMaterialized()) {
-      MaterializedTables.dropping(session, path, drop);
+      droppingMaterialized(path, drop);
     }
     try {
       catalog().drop(path, drop.isView(), drop.ifExists());

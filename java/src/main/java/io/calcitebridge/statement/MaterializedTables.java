@@ -7,13 +7,13 @@ import io.calcitebridge.plan.PlannerContext;
 import io.calcitebridge.plan.QueryPlanner;
 import io.calcitebridge.sql.SqlCreateMaterializedTable;
 import io.calcitebridge.sql.SqlCreateTable;
-import io.calcitebridge.sql.SqlDropObject;
 import io.calcitebridge.sql.SqlFlinkCommand;
 import io.calcitebridge.types.TypeNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.calcite.sql.SqlIntervalLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
@@ -38,17 +38,11 @@ final class MaterializedTables {
   private static final long CONTINUOUS_BELOW_MILLIS = 30L * 60 * 1000;
 
   /**
-   * What a materialized table keeps besides its table.
-   *
-   * @param ctas the {@code CREATE TABLE ... AS query} that fills it
-   * @param head Flink's DDL up to {@code AS}
-   * @param query the query with every name expanded, as SHOW CREATE prints it
-   * @param suspended whether ALTER ... SUSPEND was the last of SUSPEND and RESUME
+   * CREATE MATERIALIZED TABLE: {@code fill} runs the {@code CREATE TABLE ... AS} that makes and
+   * fills the table (the statement executor's, passed in so that this class needs none of it).
    */
-  record Materialized(String ctas, String head, String query, boolean suspended) {}
-
   static RowSet create(
-      StatementExecutor executor, SessionState session, SqlCreateMaterializedTable create) {
+      Consumer<SqlCreateTable> fill, SessionState session, SqlCreateMaterializedTable create) {
     PlannerContext context = session.planner();
     if (create.temporary()) {
       throw new PositionedException(
@@ -119,10 +113,10 @@ final class MaterializedTables {
     QueryPlanner planner = new QueryPlanner(context);
     String expanded = flinkText(context, planner.validate(create.query()));
     planner.release();
-    executor.fillMaterialized(parse(context, ctas, create.getParserPosition()));
+    fill.accept(parse(context, ctas, create.getParserPosition()));
     session
         .materialized()
-        .put(path.toString(), new Materialized(ctas, head.toString(), expanded, false));
+        .put(path.toString(), new MaterializedTable(ctas, head.toString(), expanded, false));
     return RowSet.ok("ddl", context.typeFactory());
   }
 
@@ -196,11 +190,11 @@ final class MaterializedTables {
   }
 
   /** SHOW CREATE, REFRESH, SUSPEND and RESUME of a materialized table. */
-  static RowSet run(StatementExecutor executor, SessionState session, SqlFlinkCommand command) {
+  static RowSet run(Consumer<SqlCreateTable> fill, SessionState session, SqlFlinkCommand command) {
     PlannerContext context = session.planner();
     SqlNode name = java.util.Objects.requireNonNull(command.name());
     Catalog.Path path = CatalogStatements.path(context, command.name(), false);
-    Materialized m = require(session, path, name.getParserPosition());
+    MaterializedTable m = DdlExecutor.materialized(session, path, name.getParserPosition());
     switch (command.kind()) {
       case SHOW_CREATE_MATERIALIZED_TABLE:
         return RowSet.of(
@@ -208,7 +202,7 @@ final class MaterializedTables {
             RowSet.strings(context.typeFactory(), "statement"),
             List.<Object[]>of(new Object[] {m.head() + "\nAS " + m.query() + "\n"}));
       case REFRESH_MATERIALIZED_TABLE:
-        executor.fillMaterialized(
+        fill.accept(
             parse(
                 context,
                 m.ctas().replaceFirst("^CREATE TABLE ", "CREATE OR REPLACE TABLE "),
@@ -220,7 +214,7 @@ final class MaterializedTables {
             .materialized()
             .put(
                 path.toString(),
-                new Materialized(
+                new MaterializedTable(
                     m.ctas(),
                     m.head(),
                     m.query(),
@@ -229,34 +223,5 @@ final class MaterializedTables {
       default:
         throw new IllegalStateException(command.kind().toString());
     }
-  }
-
-  private static Materialized require(SessionState session, Catalog.Path path, SqlParserPos pos) {
-    Materialized m = session.materialized().get(path.toString());
-    if (m == null || session.catalog().table(path) == null) {
-      throw new PositionedException(
-          ErrorKind.VALIDATION,
-          "Table "
-              + Catalog.quotedPath(path)
-              + (session.catalog().table(path) == null
-                  ? " doesn't exist."
-                  : " is not a materialized table."),
-          pos);
-    }
-    return m;
-  }
-
-  /** Before DROP MATERIALIZED TABLE: the table, when there is one, must be a materialized one. */
-  static void dropping(SessionState session, Catalog.Path path, SqlDropObject drop) {
-    if (session.catalog().table(path) == null && drop.ifExists()) {
-      return;
-    }
-    if (session.catalog().table(path) == null) {
-      throw new PositionedException(
-          ErrorKind.CATALOG,
-          "Materialized table with identifier '" + Catalog.quotedPath(path) + "' does not exist.",
-          drop.name().getParserPosition());
-    }
-    require(session, path, drop.name().getParserPosition());
   }
 }

@@ -23,6 +23,17 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * {@code filesystem.allowed-paths} set it must lie under one of them.
  */
 final class PlanFiles {
+  /**
+   * What running a plan file needs of the statement executor (so that this class needs none of it).
+   */
+  interface Statements {
+    /** The plan of {@code statement} in {@code format}. */
+    String explain(SqlNode statement, String format);
+
+    /** Runs {@code statement}, written as {@code text}. */
+    RowSet execute(SqlNode statement, String text);
+  }
+
   private PlanFiles() {}
 
   /** The format's name, in the file's {@code format} field. */
@@ -33,7 +44,7 @@ final class PlanFiles {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  static RowSet run(StatementExecutor executor, SessionState session, SqlFlinkCommand command) {
+  static RowSet run(Statements executor, SessionState session, SqlFlinkCommand command) {
     SqlParserPos pos = java.util.Objects.requireNonNull(command.file()).getParserPosition();
     Path file =
         checked(session.config(), java.util.Objects.requireNonNull(command.filePath()), pos);
@@ -67,7 +78,7 @@ final class PlanFiles {
   }
 
   private static void write(
-      StatementExecutor executor,
+      Statements executor,
       SessionState session,
       SqlFlinkCommand command,
       Path file,
@@ -95,7 +106,7 @@ final class PlanFiles {
   }
 
   private static RowSet execute(
-      StatementExecutor executor, SessionState session, Path file, SqlParserPos pos) {
+      Statements executor, SessionState session, Path file, SqlParserPos pos) {
     JsonNode root;
     try {
       root = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));

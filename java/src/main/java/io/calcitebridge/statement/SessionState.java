@@ -30,7 +30,7 @@ public final class SessionState {
   private volatile java.util.Set<String> hostBackends = java.util.Set.of("enumerable");
   private final PlanCache planCache = new PlanCache(catalog, config, this::hostBackends);
 
-  private final java.util.Map<String, MaterializedTables.Materialized> materialized =
+  private final java.util.Map<String, MaterializedTable> materialized =
       new java.util.concurrent.ConcurrentHashMap<>();
 
   public Catalog catalog() {
@@ -38,7 +38,7 @@ public final class SessionState {
   }
 
   /** The materialized tables, by their full name ({@code catalog.database.name}). */
-  public java.util.Map<String, MaterializedTables.Materialized> materialized() {
+  public java.util.Map<String, MaterializedTable> materialized() {
     return materialized;
   }
 

@@ -101,7 +101,7 @@ public final class StatementExecutor {
       ddl.createView((SqlCreateView) node, sql);
       return RowSet.ok("ddl", context.typeFactory());
     } else if (node instanceof io.calcitebridge.sql.SqlCreateMaterializedTable create) {
-      return MaterializedTables.create(this, session, create);
+      return MaterializedTables.create(this::fillMaterialized, session, create);
     } else if (node instanceof io.calcitebridge.sql.SqlFlinkCommand command) {
       return command(command);
     } else if (node instanceof SqlDropObject) {
@@ -822,9 +822,22 @@ public final class StatementExecutor {
       case COMPILE_PLAN:
       case COMPILE_AND_EXECUTE_PLAN:
       case EXECUTE_PLAN:
-        return PlanFiles.run(this, session, command);
+        return PlanFiles.run(
+            new PlanFiles.Statements() {
+              @Override
+              public String explain(SqlNode statement, String format) {
+                return StatementExecutor.this.explain(statement, format);
+              }
+
+              @Override
+              public RowSet execute(SqlNode statement, String text) {
+                return StatementExecutor.this.execute(statement, text);
+              }
+            },
+            session,
+            command);
       default:
-        return MaterializedTables.run(this, session, command);
+        return MaterializedTables.run(this::fillMaterialized, session, command);
     }
   }
 
