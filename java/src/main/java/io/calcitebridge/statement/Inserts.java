@@ -197,8 +197,9 @@ final class Inserts {
    *   <li>When the star brings more columns than the target takes, or the query copies the target
    *       into itself, the unwritable columns the star brought (virtual metadata, computed) are
    *       left out.
-   *   <li>When fewer columns remain and each is a writable column of the target, in the target's
-   *       order, they map by name (a strategy hid persisted metadata from the star).
+   *   <li>When the query copies the target into itself and fewer columns remain, each a writable
+   *       column of the target in the target's order, they map by name (a strategy hid persisted
+   *       metadata from the star). From another table they map by position, as Flink maps them.
    * </ul>
    */
   private static @Nullable StarMapping mapStar(
@@ -223,7 +224,7 @@ final class Inserts {
     }
     List<String> names = kept.stream().map(Item::alias).toList();
     List<String> byName = null;
-    if (kept.size() < writable.size()) {
+    if (selfCopy && kept.size() < writable.size()) {
       List<String> order = writable.stream().map(ColumnDef::name).filter(names::contains).toList();
       if (order.equals(names)) {
         byName = names;
