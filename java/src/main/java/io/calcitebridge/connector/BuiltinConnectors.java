@@ -381,7 +381,8 @@ public final class BuiltinConnectors {
    * to {@code declared}: a collection or structured type takes only its own kind (Flink casts a
    * scalar to no ARRAY, MAP, MULTISET or ROW, and these to no other of them).
    */
-  private static boolean castable(String keyType, org.apache.calcite.rel.type.RelDataType declared) {
+  private static boolean castable(
+      String keyType, org.apache.calcite.rel.type.RelDataType declared) {
     String kind =
         switch (declared.getSqlTypeName()) {
           case ARRAY -> "ARRAY<";
