@@ -50,16 +50,19 @@ final class Inserts {
     if (columns != null) {
       checkTargets(def, columns);
       List<String> names = columns.stream().map(n -> ((SqlIdentifier) n).getSimple()).toList();
-      checkCount(insert, def, names, context, null);
+      checkCount(insert, def, names, context, null, insert.getSource().getParserPosition());
       storeDynamic(insert, def, names, context);
       return;
     }
+    // The query's position, kept for the count's error: mapStar may put a query in its place.
+    SqlParserPos sourcePos = insert.getSource().getParserPosition();
     StarMapping star = mapStar(insert, def, context);
     List<String> targetNames =
         star != null && star.targets() != null
             ? star.targets()
             : writable(def).stream().map(ColumnDef::name).toList();
-    checkCount(insert, def, targetNames, context, star == null ? null : star.sourceColumns());
+    checkCount(
+        insert, def, targetNames, context, star == null ? null : star.sourceColumns(), sourcePos);
     SqlNodeList targets = new SqlNodeList(SqlParserPos.ZERO);
     for (String name : targetNames) {
       targets.add(new SqlIdentifier(name, SqlParserPos.ZERO));
@@ -122,7 +125,8 @@ final class Inserts {
       TableDef def,
       List<String> targets,
       PlannerContext context,
-      @Nullable List<String> knownSourceColumns) {
+      @Nullable List<String> knownSourceColumns,
+      SqlParserPos pos) {
     SqlNode source = insert.getSource();
     if (!source.isA(SqlKind.QUERY)) {
       return;
@@ -147,7 +151,7 @@ final class Inserts {
               + " ("
               + String.join(", ", sourceColumns)
               + ")",
-          source.getParserPosition());
+          pos);
     }
   }
 
