@@ -89,6 +89,7 @@ $(FLINK_VENV)/.installed:
 
 golden-flink: $(FLINK_VENV)/.installed
 	$(FLINK_VENV)/bin/python tools/flink_golden.py flink
+	mvn -B -q dependency:get -Dartifact=org.apache.flink:flink-sql-connector-kafka:5.0.0-2.2 -Dtransitive=false
 	$(FLINK_VENV)/bin/python tools/flink_golden.py scripts
 	$(FLINK_VENV)/bin/python tools/flink_names.py
 	$(MAKE) flink-docs

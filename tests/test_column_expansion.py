@@ -123,6 +123,19 @@ def test_insert_select_star_into_itself_always_works(x_env: cb.Environment, stra
     assert x_env.sql("SELECT a, b FROM c").fetchall() == [(21, 42), (21, 42)]
 
 
+def test_insert_select_star_of_another_table_maps_by_position(x_env: cb.Environment) -> None:
+    """A star that a strategy shortened does not map by name onto another table: too few columns
+    is refused, as Flink refuses it (tests/flink/scripts/kafka_metadata.sql)."""
+    x_env.execute(
+        "CREATE TABLE copy (i INT, s STRING, rt3 TIMESTAMP_LTZ(3)) WITH ('connector' = 'memory')"
+    )
+    x_env.config.set("table.column-expansion-strategy", "EXCLUDE_PERSISTED_METADATA_COLUMNS")
+    with pytest.raises(cb.SqlValidationError, match="writes 3 columns") as e:
+        x_env.execute("INSERT INTO copy SELECT * FROM t")
+    assert (e.value.line, e.value.column) == (1, 18)
+    assert x_env.sql("SELECT COUNT(*) FROM copy").fetchall() == [(0,)]
+
+
 def test_insert_select_star_keeps_persisted_metadata(x_env: cb.Environment) -> None:
     x_env.execute("INSERT INTO t SELECT * FROM t")
     rows = x_env.sql("SELECT rt3 FROM t").fetchall()

@@ -14,7 +14,12 @@ rows as text, or the error Flink raised, and ``tests/flink/functions.tsv`` (Flin
 ``tests/flink/scripts/<name>.sql``, in PyFlink: each script in one fresh batch-mode
 TableEnvironment (parallelism 1, session time zone UTC), its statements in order, split as
 calcite-bridge's client splits them (``calcite_bridge/script.py``), ``${tmp}`` replaced by a new
-empty folder (holding the folders that the script's ``-- folders:`` lines name). Each statement
+empty folder (holding the folders that the script's ``-- folders:`` lines name). A script's
+``-- jars: ARTIFACT...`` lines name Flink connector jars (``flink-sql-connector-kafka``) that the
+TableEnvironment loads (``pipeline.jars``) before the first statement; each is the newest version
+of ``org.apache.flink:ARTIFACT`` in the local Maven repository (``~/.m2``), fetched beforehand
+with ``mvn dependency:get -Dartifact=org.apache.flink:ARTIFACT:VERSION -Dtransitive=false``
+(``flink-sql-connector-kafka:5.0.0-2.2`` for Flink 2.x). Each statement
 goes to ``execute_sql`` (a query's rows are collected, an INSERT's job is waited for), except
 the SQL client's own statements, which a TableEnvironment does not take and which are mapped to
 what the client does with them:
@@ -438,6 +443,18 @@ def _is_write(sql: str) -> bool:
     return bool(_WRITE.match(sql))
 
 
+def _jar(artifact: str) -> str:
+    """The ``file:`` URL of the newest ``org.apache.flink:ARTIFACT`` jar in ~/.m2."""
+    folder = Path.home() / ".m2" / "repository" / "org" / "apache" / "flink" / artifact
+    jars = sorted(folder.glob(f"*/{artifact}-*.jar"), key=lambda p: p.parent.name)
+    if not jars:
+        raise SystemExit(
+            f"{artifact} is not in {folder}: mvn dependency:get "
+            f"-Dartifact=org.apache.flink:{artifact}:VERSION -Dtransitive=false"
+        )
+    return jars[-1].resolve().as_uri()
+
+
 def run_scripts(names: list[str]) -> int:
     import tempfile
 
@@ -449,6 +466,9 @@ def run_scripts(names: list[str]) -> int:
         for key, value in _SESSION.items():
             env.get_config().set(key, value)
         text = (oracle.SCRIPTS / f"{name}.sql").read_text()
+        jars = [_jar(artifact) for artifact in oracle.script_jars(text)]
+        if jars:
+            env.get_config().set("pipeline.jars", ";".join(jars))
         goldens: list[oracle.StatementGolden] = []
         set_keys: set[str] = set()
         with tempfile.TemporaryDirectory(prefix="flink-script-") as tmp:

@@ -555,6 +555,13 @@ def is_ordered(sql: str) -> bool:
 
 
 _FOLDERS = re.compile(r"^--\s*folders:(.*)$", re.MULTILINE)
+_JARS = re.compile(r"^--\s*jars:(.*)$", re.MULTILINE)
+
+
+def script_jars(text: str) -> list[str]:
+    """The Flink connector artifacts a script's ``-- jars:`` lines ask PyFlink to load
+    (tools/flink_golden.py); the project's own run needs none."""
+    return [name for m in _JARS.finditer(text) for name in m.group(1).split()]
 
 
 def script_folders(text: str) -> list[str]:

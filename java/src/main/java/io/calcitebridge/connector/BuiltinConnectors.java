@@ -328,7 +328,22 @@ public final class BuiltinConnectors {
   }
 
   private static void metadata(TableDef def, String sourceClass, String qualified) {
+    Map<String, String> byKey = new LinkedHashMap<>();
     for (ColumnDef c : def.columns()) {
+      if (c.isMetadata()) {
+        String other = byKey.putIfAbsent(c.metadataKey(), c.name());
+        if (other != null) {
+          throw new IllegalArgumentException(
+              "The column `"
+                  + other
+                  + "` and `"
+                  + c.name()
+                  + "` in the table are both from the same metadata key '"
+                  + c.metadataKey()
+                  + "'. Please specify one of the columns as the metadata column and use the"
+                  + " computed column syntax to specify the others.");
+        }
+      }
       if (c.isMetadata()
           && !KAFKA_METADATA.containsKey(c.metadataKey())
           && !c.metadataKey().startsWith("value.")) {
@@ -344,7 +359,39 @@ public final class BuiltinConnectors {
                 + "' supports the following metadata keys for reading:\n"
                 + String.join("\n", KAFKA_METADATA.keySet()));
       }
+      String keyType = c.isMetadata() ? KAFKA_METADATA.get(c.metadataKey()) : null;
+      if (keyType != null && !castable(keyType, c.type())) {
+        // Flink's message names the two types the other way round; it is kept as Flink gives it.
+        throw new IllegalArgumentException(
+            "Invalid data type for metadata column '"
+                + c.name()
+                + "' of table '"
+                + qualified
+                + "'. The column cannot be declared as '"
+                + keyType
+                + "' because the type must be castable from metadata type '"
+                + io.calcitebridge.types.TypeNames.render(c.type())
+                + "'.");
+      }
     }
+  }
+
+  /**
+   * Whether a metadata value of type {@code keyType} (as {@link #KAFKA_METADATA} writes it) casts
+   * to {@code declared}: a collection or structured type takes only its own kind (Flink casts a
+   * scalar to no ARRAY, MAP, MULTISET or ROW, and these to no other of them).
+   */
+  private static boolean castable(
+      String keyType, org.apache.calcite.rel.type.RelDataType declared) {
+    String kind =
+        switch (declared.getSqlTypeName()) {
+          case ARRAY -> "ARRAY<";
+          case MAP -> "MAP<";
+          case MULTISET -> "MULTISET<";
+          case ROW -> "ROW<";
+          default -> null;
+        };
+    return kind == null || keyType.startsWith(kind);
   }
 
   /** The storage of a connector that is declared and explained here but not run. */

@@ -50,16 +50,19 @@ final class Inserts {
     if (columns != null) {
       checkTargets(def, columns);
       List<String> names = columns.stream().map(n -> ((SqlIdentifier) n).getSimple()).toList();
-      checkCount(insert, def, names, context, null);
+      checkCount(insert, def, names, context, null, insert.getSource().getParserPosition());
       storeDynamic(insert, def, names, context);
       return;
     }
+    // The query's position, kept for the count's error: mapStar may put a query in its place.
+    SqlParserPos sourcePos = insert.getSource().getParserPosition();
     StarMapping star = mapStar(insert, def, context);
     List<String> targetNames =
         star != null && star.targets() != null
             ? star.targets()
             : writable(def).stream().map(ColumnDef::name).toList();
-    checkCount(insert, def, targetNames, context, star == null ? null : star.sourceColumns());
+    checkCount(
+        insert, def, targetNames, context, star == null ? null : star.sourceColumns(), sourcePos);
     SqlNodeList targets = new SqlNodeList(SqlParserPos.ZERO);
     for (String name : targetNames) {
       targets.add(new SqlIdentifier(name, SqlParserPos.ZERO));
@@ -122,7 +125,8 @@ final class Inserts {
       TableDef def,
       List<String> targets,
       PlannerContext context,
-      @Nullable List<String> knownSourceColumns) {
+      @Nullable List<String> knownSourceColumns,
+      SqlParserPos pos) {
     SqlNode source = insert.getSource();
     if (!source.isA(SqlKind.QUERY)) {
       return;
@@ -147,7 +151,7 @@ final class Inserts {
               + " ("
               + String.join(", ", sourceColumns)
               + ")",
-          source.getParserPosition());
+          pos);
     }
   }
 
@@ -197,8 +201,9 @@ final class Inserts {
    *   <li>When the star brings more columns than the target takes, or the query copies the target
    *       into itself, the unwritable columns the star brought (virtual metadata, computed) are
    *       left out.
-   *   <li>When fewer columns remain and each is a writable column of the target, in the target's
-   *       order, they map by name (a strategy hid persisted metadata from the star).
+   *   <li>When the query copies the target into itself and fewer columns remain, each a writable
+   *       column of the target in the target's order, they map by name (a strategy hid persisted
+   *       metadata from the star). From another table they map by position, as Flink maps them.
    * </ul>
    */
   private static @Nullable StarMapping mapStar(
@@ -223,7 +228,7 @@ final class Inserts {
     }
     List<String> names = kept.stream().map(Item::alias).toList();
     List<String> byName = null;
-    if (kept.size() < writable.size()) {
+    if (selfCopy && kept.size() < writable.size()) {
       List<String> order = writable.stream().map(ColumnDef::name).filter(names::contains).toList();
       if (order.equals(names)) {
         byName = names;
