@@ -41,7 +41,7 @@ def _type(env: cb.Environment, sql: str) -> str | None:
         try:
             cols = env.describe("flink_case")
         finally:
-            env.execute("DROP VIEW flink_case")
+            env.execute("DROP TEMPORARY VIEW flink_case")
         _TYPES[sql] = ", ".join(c.data_type + ("" if c.nullable else " NOT NULL") for c in cols)
     return _TYPES[sql]
 
