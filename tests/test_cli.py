@@ -751,3 +751,29 @@ def test_a_flink_script_of_catalogs_and_databases_runs() -> None:
     assert "current database name\ndb1\n" in out
     assert "total\n6.5\n" in out
     assert "table name\norders\n" in out
+
+
+# --- options before the command, and data warnings ---------------------------------------------
+
+
+def test_catalog_and_set_before_the_command_apply_to_it() -> None:
+    out = ok("--catalog", CATALOG, "--set", "execution.backend=enumerable", "explain", PLAN_SQL)
+    assert "Enumerable" in out.output, out.output
+    assert "emp" in out.output
+
+
+def test_a_declared_column_no_file_holds_is_a_warning_on_each_statement(tmp_path: Path) -> None:
+    data = tmp_path / "t.csv"
+    data.write_text("a\n1\n2\n")
+    script = tmp_path / "s.sql"
+    script.write_text(
+        "CREATE TABLE t (a INT, zone STRING) WITH ('connector' = 'filesystem', "
+        f"'path' = '{data}', 'format' = 'csv');\n"
+        "SELECT a, zone FROM t;\nSELECT COUNT(zone) AS n FROM t;\n"
+    )
+    result = ok("--format", "csv", "-f", str(script))
+    assert result.stdout.splitlines()[:3] == ["a,zone", "1,", "2,"]
+    warned = [ln for ln in result.stderr.splitlines() if ln.startswith("Warning: ")]
+    assert len(warned) == 2, result.stderr
+    assert "'zone'" in warned[0] and "reads as NULL" in warned[0]
+    assert_no_traceback(result)

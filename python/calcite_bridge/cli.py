@@ -9,6 +9,7 @@ import os
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,13 +23,17 @@ from rich.text import Text
 
 from ._transport.serve import gateway as _gateway_command
 from .environment import Environment, connect
-from .errors import Error
+from .errors import Error, MissingColumnWarning
 from .script import Statement, split_all
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 DEFAULT_MAX_ROWS = 40
 _options: dict[str, bool] = {"no_color": False}
+# --catalog and --set given before a command apply to it too: `calcite-bridge --catalog c.sql
+# query ...` runs c.sql first, as `calcite-bridge query --catalog c.sql ...` does.
+_group_catalogs: list[Path] = []
+_group_config: dict[str, str] = {}
 
 
 def _no_color() -> bool:
@@ -160,7 +165,33 @@ class _CatalogFailed(Exception):
         self.error = error
 
 
+def _show_warnings() -> None:
+    """Data warnings (a declared column no file holds) as ``Warning: message`` on stderr, for
+    every statement that meets them, rather than Python's once-per-place with a source line."""
+    default = getattr(warnings.showwarning, "__wrapped__", warnings.showwarning)
+
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: Any = None,
+        line: str | None = None,
+    ) -> None:
+        if not issubclass(category, MissingColumnWarning):
+            default(message, category, filename, lineno, file, line)
+            return
+        label = "Warning" if _no_color() else click.style("Warning", fg="yellow", bold=True)
+        click.echo(f"{label}: {message}", err=True)
+
+    show.__wrapped__ = default  # type: ignore[attr-defined]
+    warnings.simplefilter("always", MissingColumnWarning)
+    warnings.showwarning = show
+
+
 def _environment(config: dict[str, str], catalogs: tuple[Path, ...]) -> Environment:
+    config = {**_group_config, **config}
+    catalogs = (*_group_catalogs, *catalogs)
     with _progress("Starting the planner…"):
         env = connect(config=config)
     for path in catalogs:
@@ -252,7 +283,11 @@ def main(
     With no command: run the script of -f FILE or of stdin, or, on a terminal, open the SQL
     shell."""
     _options["no_color"] = no_color
+    _show_warnings()
     if ctx.invoked_subcommand is not None:
+        _group_catalogs[:] = catalogs
+        _group_config.clear()
+        _group_config.update(_parse_settings(settings))
         return
     config = _parse_settings(settings)
     stdin = sys.stdin

@@ -138,6 +138,13 @@ class TimeoutError(Error, builtins.TimeoutError):
     error_class = "TIMEOUT"
 
 
+class MissingColumnWarning(UserWarning):
+    """A column the table declares is in none of its files, so it reads as NULL: warned once per
+    statement and column set (Python's warning filters apply). The filesystem table option
+    ``'source.missing-columns' = 'error'`` makes it a :class:`SourceError` instead, and
+    ``'null'`` silences it."""
+
+
 _BY_KIND: dict[str, type[Error]] = {
     cls.error_class: cls
     for cls in (

@@ -37,6 +37,7 @@ import os
 import re
 import secrets
 import threading
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -47,8 +48,8 @@ import pyarrow.json as pjson
 import pyarrow.parquet as pq
 
 from calcite_bridge._types import arrow_to_sql, sql_to_arrow
-from calcite_bridge.errors import ConfigError, SourceError, UnsupportedError
-from calcite_bridge.expressions import Expression
+from calcite_bridge.errors import ConfigError, MissingColumnWarning, SourceError, UnsupportedError
+from calcite_bridge.expressions import Expression, FieldReference, NestedFieldReference
 from calcite_bridge.sources.arrow import scan_dataset, split_filters
 from calcite_bridge.sources.base import (
     FilterPushDownResult,
@@ -72,6 +73,7 @@ from calcite_bridge.sources.parquet_files import (
     _string,
     parquet_files,
 )
+from calcite_bridge.sources.parquet_footers import footer
 from calcite_bridge.sources.partitions import (
     Partition,
     default_name,
@@ -82,7 +84,7 @@ from calcite_bridge.sources.partitions import (
 )
 from calcite_bridge.sources.pruning import prune_row_groups
 from calcite_bridge.sources.sandbox import SandboxGetter, check_connector, confine
-from calcite_bridge.sources.text_files import text_files
+from calcite_bridge.sources.text_files import csv_header, text_files
 
 if TYPE_CHECKING:
     import pyarrow.dataset as ds
@@ -107,6 +109,11 @@ JSON_MAX_DEPTH = 1000
 _JSON_CHUNK = 16 << 20
 _JSON_STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"')
 _checked_json: dict[tuple[str, int, int, int], None] = {}
+
+# What a declared column that no file holds does: 'warn' (the default: NULLs and one
+# MissingColumnWarning per statement), 'null' (NULLs, silently) or 'error' (a SourceError).
+MISSING_COLUMNS_OPTION = "source.missing-columns"
+_MISSING_COLUMNS = ("warn", "null", "error")
 
 
 def json_depth(path: str) -> int:
@@ -218,6 +225,12 @@ class FileSystemSource(
         self._discovered: dict[str, pa.Field] = {}
         self._lock = threading.Lock()
         self.partition_keys = tuple(partition_keys)
+        self._missing = self.options.get(MISSING_COLUMNS_OPTION, "warn").lower()
+        if self._missing not in _MISSING_COLUMNS:
+            raise ConfigError(
+                f"'{MISSING_COLUMNS_OPTION}' must be one of {', '.join(_MISSING_COLUMNS)}, "
+                f"not {self._missing!r}"
+            )
         if self.partition_keys:
             if schema is None:
                 raise ConfigError("a partitioned filesystem table needs declared columns")
@@ -475,9 +488,88 @@ class FileSystemSource(
 
     # --- reading -------------------------------------------------------------------------------
 
+    def _file_columns(self, files: Sequence[str]) -> set[str] | None:
+        """The column names that at least one of ``files`` holds; None when the format does not
+        name its columns up front (JSON lines: each line has its own keys)."""
+        names: set[str] = set()
+        if self.format == "parquet":
+            for file in files:
+                names.update(footer(file).schema.names)
+        elif self.format == "csv":
+            delimiter = self.options.get("csv.field-delimiter", ",")
+            for file in files:
+                header = csv_header(file, delimiter)
+                if header is None:
+                    return None  # unreadable: the read itself says why
+                names.update(header)
+        else:
+            return None
+        return names
+
+    def _read_columns(self, schema: pa.Schema, request: ScanRequest) -> list[str]:
+        """The declared top-level columns that ``request`` reads or filters on, partition
+        columns left out (their values come from the directories)."""
+        if request.projection is not None:
+            wanted = [schema.field(p[0]).name for p in request.projection if p]
+        elif request.columns is not None:
+            wanted = [c for c in request.columns if schema.get_field_index(c) >= 0]
+        else:
+            wanted = list(schema.names)
+        for f in request.filters:
+            for node in f.walk():
+                if isinstance(node, FieldReference):
+                    wanted.append(node.name)
+                elif isinstance(node, NestedFieldReference):
+                    wanted.append(node.field_names[0])
+        return [
+            n
+            for n in dict.fromkeys(wanted)
+            if n not in self.partition_keys and schema.get_field_index(n) >= 0
+        ]
+
+    def _check_missing_columns(self, request: ScanRequest) -> None:
+        """Warns (or fails, or stays silent, as ``'source.missing-columns'`` says) when a column
+        the statement reads is declared by the table but held by none of its files, so that
+        NULLs from a misspelt or renamed column do not pass unnoticed."""
+        if self._missing == "null" or self._declared is None:
+            return
+        wanted = [
+            n
+            for n in self._read_columns(self._scan_schema(), request)
+            if self._declared.get_field_index(n) >= 0
+        ]
+        if not wanted:
+            return
+        files = list_files(self.path, _IGNORE_PREFIXES)
+        if not files:
+            return  # no file: no rows, nothing read as NULL
+        held = self._file_columns(files)
+        if held is None:
+            return
+        missing = [n for n in wanted if n not in held]
+        if not missing:
+            return
+        listed = ", ".join(repr(n) for n in missing)
+        what = f"{len(files)} {self.format} file{'s' if len(files) > 1 else ''}"
+        if self._missing == "error":
+            raise SourceError(
+                f"declared column{'s' if len(missing) > 1 else ''} {listed} of the filesystem "
+                f"table at {self.path} {'are' if len(missing) > 1 else 'is'} in none of its "
+                f"{what} ('{MISSING_COLUMNS_OPTION}' = 'error')"
+            )
+        warnings.warn(
+            f"declared column{'s' if len(missing) > 1 else ''} {listed} of the filesystem table "
+            f"at {self.path} {'are' if len(missing) > 1 else 'is'} in none of its {what} and "
+            f"read{'' if len(missing) > 1 else 's'} as NULL (table option "
+            f"'{MISSING_COLUMNS_OPTION}': 'null' silences this, 'error' refuses the query)",
+            MissingColumnWarning,
+            stacklevel=2,
+        )
+
     def scan(self, request: ScanRequest) -> pa.RecordBatchReader:
         self._confine()
         self.apply_readable_metadata(list(request.metadata_keys))
+        self._check_missing_columns(request)
         if self.partition_keys:
             return self._scan_partitioned(request)
         schema = self._scan_schema()
@@ -524,7 +616,10 @@ class FileSystemSource(
                 values,
                 files=listed,
             )
-        if files is not None and real != self.path:
+        if files is None:
+            return None  # read by scan(), which checks the columns
+        self._check_missing_columns(request)
+        if real != self.path:
             # Confined: DuckDB reads the real paths, within the real allowed directories it is
             # given.
             files = files.resolved()
