@@ -926,7 +926,7 @@ public final class StatementExecutor {
       }
       builder.add(column, SqlTypeName.BIGINT);
       try {
-        counts[i] = tables.get(i).storage().insert(rows.get(i));
+        counts[i] = write(inserts.get(i), new Pending(tables.get(i), rows.get(i)));
       } catch (IllegalArgumentException e) {
         throw new PositionedException(
             ErrorKind.VALIDATION, e.getMessage(), inserts.get(i).getParserPosition());
@@ -942,7 +942,7 @@ public final class StatementExecutor {
     Pending pending = insertRows(insert);
     long n;
     try {
-      n = pending.table().storage().insert(pending.rows());
+      n = write(insert, pending);
     } catch (IllegalArgumentException e) {
       throw new PositionedException(
           ErrorKind.VALIDATION, e.getMessage(), insert.getParserPosition());
@@ -950,6 +950,79 @@ public final class StatementExecutor {
     RelDataType type =
         context.typeFactory().builder().add("rows_inserted", SqlTypeName.BIGINT).build();
     return RowSet.of("insert", type, List.<Object[]>of(new Object[] {n}));
+  }
+
+  /**
+   * Writes an INSERT's rows: appends them, or for {@code INSERT OVERWRITE} replaces the table's
+   * rows (those of the static partition only, when it names one) with them in one overwrite of
+   * the storage, so that the table has either its old rows or its new ones.
+   */
+  private long write(SqlInsert insert, Pending pending) {
+    if (!(insert instanceof io.calcitebridge.sql.SqlFlinkInsert flink) || !flink.isOverwrite()) {
+      return pending.table().storage().insert(pending.rows());
+    }
+    TableDef def = pending.table().def();
+    if (!(pending.table().storage() instanceof io.calcitebridge.catalog.RowLevelStorage storage)) {
+      throw new PositionedException(
+          ErrorKind.UNSUPPORTED,
+          "INSERT OVERWRITE is not supported for table '"
+              + def.name()
+              + "': its connector '"
+              + def.connector()
+              + "' cannot replace its rows",
+          insert.getTargetTable().getParserPosition());
+    }
+    // Every stored row is read (the storage replaces the rows it was handed, in the order they
+    // were read), flagged when the overwrite replaces it: all of them, or the static partition's.
+    List<SqlIdentifier> keys = flink.partitionKeys();
+    io.calcitebridge.catalog.Catalog.Path path =
+        CatalogStatements.path(context, (SqlIdentifier) insert.getTargetTable(), false);
+    StringBuilder sql = new StringBuilder("SELECT ");
+    List<ColumnDef> writable = def.writableColumns();
+    for (ColumnDef c : writable) {
+      sql.append(io.calcitebridge.types.TypeNames.quote(c.name())).append(", ");
+    }
+    if (keys.isEmpty()) {
+      sql.append("TRUE");
+    } else {
+      List<SqlNode> values = flink.partitionValues();
+      sql.append('(');
+      for (int i = 0; i < keys.size(); i++) {
+        sql.append(i == 0 ? "" : " AND ")
+            .append(io.calcitebridge.types.TypeNames.quote(keys.get(i).getSimple()))
+            .append(" = ")
+            .append(context.unparse(values.get(i)));
+      }
+      sql.append(") IS TRUE");
+    }
+    sql.append(" FROM ")
+        .append(io.calcitebridge.types.TypeNames.quote(path.catalog()))
+        .append('.')
+        .append(io.calcitebridge.types.TypeNames.quote(path.database()))
+        .append('.')
+        .append(io.calcitebridge.types.TypeNames.quote(path.name()));
+    String text = sql.toString();
+    List<Object[]> read =
+        rowsOf(
+            () -> {
+              try {
+                return context.parseStatement(text);
+              } catch (org.apache.calcite.sql.parser.SqlParseException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    List<Object[]> rows = new ArrayList<>(read.size() + pending.rows().size());
+    java.util.BitSet replaced = new java.util.BitSet();
+    for (int r = 0; r < read.size(); r++) {
+      Object[] row = read.get(r);
+      if (Boolean.TRUE.equals(row[writable.size()])) {
+        replaced.set(r);
+      }
+      rows.add(java.util.Arrays.copyOf(row, writable.size()));
+    }
+    rows.addAll(pending.rows());
+    storage.overwrite(rows, replaced);
+    return pending.rows().size();
   }
 
   /** Plans and runs an INSERT's query: the rows it writes, not written yet. */
