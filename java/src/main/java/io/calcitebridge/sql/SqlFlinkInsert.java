@@ -11,8 +11,8 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Flink's {@code INSERT OVERWRITE t ...} and {@code INSERT { INTO | OVERWRITE } t PARTITION (k =
- * v, ...) [(cols)] query}: Calcite's INSERT with Flink's overwrite flag and static partition.
+ * Flink's {@code INSERT OVERWRITE t ...} and {@code INSERT { INTO | OVERWRITE } t PARTITION (k = v,
+ * ...) [(cols)] query}: Calcite's INSERT with Flink's overwrite flag and static partition.
  */
 public final class SqlFlinkInsert extends SqlInsert {
   private final boolean overwrite;

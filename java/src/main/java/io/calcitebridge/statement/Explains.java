@@ -77,7 +77,9 @@ final class Explains {
         b.append('\n');
       }
       b.append(
-          close < 0 ? line : line.substring(0, close) + ", changelogMode=[I]" + line.substring(close));
+          close < 0
+              ? line
+              : line.substring(0, close) + ", changelogMode=[I]" + line.substring(close));
     }
     return b.toString();
   }

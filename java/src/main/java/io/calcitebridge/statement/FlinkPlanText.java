@@ -45,11 +45,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * Flink's EXPLAIN notation for this project's plans: the abstract syntax tree as Flink's logical
  * plan ({@code LogicalTableScan(table=[[catalog, database, t, metadata=[...]]])}, with the
- * projection that casts metadata columns from the connector's types) and the physical sections
- * with Flink's batch operator names ({@code TableSourceScan}, {@code Calc}, {@code Sink}, {@code
- * HashAggregate}, {@code SortLimit}, {@code HashJoin}, ...), each tree drawn with Flink's {@code +-}
- * and {@code :-} branches. A rendering of the plan this project runs, not Flink's optimizer: where
- * the shapes differ, the text does too.
+ * projection that casts metadata columns from the connector's types) and the physical sections with
+ * Flink's batch operator names ({@code TableSourceScan}, {@code Calc}, {@code Sink}, {@code
+ * HashAggregate}, {@code SortLimit}, {@code HashJoin}, ...), each tree drawn with Flink's {@code
+ * +-} and {@code :-} branches. A rendering of the plan this project runs, not Flink's optimizer:
+ * where the shapes differ, the text does too.
  */
 final class FlinkPlanText {
   private final Function<RelOptTable, List<String>> qualify;
@@ -311,10 +311,7 @@ final class FlinkPlanText {
               + select
               + "])");
       exchange(
-          agg.getInput(),
-          agg.getGroupCount() > 0 ? "hash[" + groupBy + "]" : "single",
-          rest,
-          out);
+          agg.getInput(), agg.getGroupCount() > 0 ? "hash[" + groupBy + "]" : "single", rest, out);
       return;
     }
     if (rel instanceof Sort sort) {
@@ -401,7 +398,9 @@ final class FlinkPlanText {
     exchange(input, distribution, rest, out, true);
   }
 
-  /** Flink's Exchange above {@code input}, as the last ({@code +-}) or a first ({@code :-}) input. */
+  /**
+   * Flink's Exchange above {@code input}, as the last ({@code +-}) or a first ({@code :-}) input.
+   */
   private void exchange(
       RelNode input, String distribution, String rest, List<String> out, boolean last) {
     String first = last ? rest + "+- " : rest.substring(0, rest.length() - 3) + ":- ";
@@ -467,7 +466,9 @@ final class FlinkPlanText {
         names = s.fields;
       }
     }
-    if (where == null && isIdentity(projects, names.size()) && names.equals(rel.getRowType().getFieldNames())) {
+    if (where == null
+        && isIdentity(projects, names.size())
+        && names.equals(rel.getRowType().getFieldNames())) {
       if (scan != null) {
         out.add(first + tableSourceScan((TableScan) below, scan));
       } else {

@@ -954,8 +954,8 @@ public final class StatementExecutor {
 
   /**
    * Writes an INSERT's rows: appends them, or for {@code INSERT OVERWRITE} replaces the table's
-   * rows (those of the static partition only, when it names one) with them in one overwrite of
-   * the storage, so that the table has either its old rows or its new ones.
+   * rows (those of the static partition only, when it names one) with them in one overwrite of the
+   * storage, so that the table has either its old rows or its new ones.
    */
   private long write(SqlInsert insert, Pending pending) {
     if (!(insert instanceof io.calcitebridge.sql.SqlFlinkInsert flink) || !flink.isOverwrite()) {
