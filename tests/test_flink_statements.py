@@ -38,7 +38,9 @@ def test_flink_insert_overwrite_and_partition_script(env: cb.Environment) -> Non
 
 def test_explain_of_insert_overwrite_and_static_partition(env: cb.Environment) -> None:
     """EXPLAIN shows the static partition's value as a column of the query it writes."""
-    env.execute("CREATE TABLE p (id INT, part STRING) PARTITIONED BY (part) WITH ('connector' = 'memory')")
+    env.execute(
+        "CREATE TABLE p (id INT, part STRING) PARTITIONED BY (part) WITH ('connector' = 'memory')"
+    )
     result = env.execute("EXPLAIN INSERT OVERWRITE p PARTITION (part = 'c') SELECT 4")
     assert result.columns == ["result"]
     ((plan,),) = result.fetchall()
