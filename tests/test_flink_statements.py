@@ -211,7 +211,12 @@ def test_explain_statement_set(env: cb.Environment) -> None:
         plan = env.execute(
             f"{head} BEGIN INSERT INTO t1 SELECT a FROM s; INSERT INTO t2 SELECT a FROM s; END"
         ).fetchall()[0][0]
-        assert plan.index("Insert(table=[t1])") < plan.index("Insert(table=[t2])")
+        physical = plan[plan.index("== Optimized Physical Plan ==") :]
+        t1, t2 = (f"Sink(table=[default_catalog.default_database.{t}]" for t in ("t1", "t2"))
+        assert physical.index(t1) < physical.index(t2)
+        assert plan.index("LogicalSink(table=[default_catalog.default_database.t1]") < plan.index(
+            "LogicalSink(table=[default_catalog.default_database.t2]"
+        )
     assert env.sql("SELECT COUNT(*) FROM t1").fetchall() == [(0,)]
 
 
