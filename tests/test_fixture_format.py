@@ -35,6 +35,7 @@ CASE_FILES = {
     "functions.sql": False,
     "flink_statements.sql": False,
     "flink_alter.sql": False,
+    "flink_insert_overwrite.sql": False,
     "flink_connectors.sql": False,
     "text_files.sql": False,
     "hive_partitions.sql": False,

@@ -18,6 +18,7 @@ from calcite_bridge.cli import main
 
 CASES = load_cases("flink_statements.sql", keys=KEYS)
 ALTER_CASES = load_cases("flink_alter.sql", keys=KEYS)
+OVERWRITE_CASES = load_cases("flink_insert_overwrite.sql", keys=KEYS)
 
 
 def test_flink_statement_script(env: cb.Environment) -> None:
@@ -28,6 +29,46 @@ def test_flink_statement_script(env: cb.Environment) -> None:
 def test_flink_alter_script(env: cb.Environment) -> None:
     assert len(ALTER_CASES) > 40
     run_cases(env, ALTER_CASES)
+
+
+def test_flink_insert_overwrite_and_partition_script(env: cb.Environment) -> None:
+    assert len(OVERWRITE_CASES) > 15
+    run_cases(env, OVERWRITE_CASES)
+
+
+def test_explain_of_insert_overwrite_and_static_partition(env: cb.Environment) -> None:
+    """EXPLAIN shows the static partition's value as a column of the query it writes."""
+    env.execute(
+        "CREATE TABLE p (id INT, part STRING) PARTITIONED BY (part) WITH ('connector' = 'memory')"
+    )
+    result = env.execute("EXPLAIN INSERT OVERWRITE p PARTITION (part = 'c') SELECT 4")
+    assert result.columns == ["result"]
+    ((plan,),) = result.fetchall()
+    assert "LogicalSink(table=[default_catalog.default_database.p], fields=[id, part])" in plan
+    assert "Sink(table=[default_catalog.default_database.p], fields=[id, part])" in plan
+    assert "'c'" in plan
+    assert env.sql("SELECT COUNT(*) FROM p").fetchall() == [(0,)]  # explained, not run
+
+
+def test_insert_overwrite_of_a_filesystem_partition(env: cb.Environment, tmp_path: Path) -> None:
+    """The filesystem connector writes a static partition's rows into its folder, and OVERWRITE
+    of a partition leaves the other partitions' rows and files as they were."""
+    env.execute(
+        "CREATE TABLE fp (id INT, part STRING) PARTITIONED BY (part) WITH ("
+        f"'connector' = 'filesystem', 'path' = '{tmp_path}', 'format' = 'csv')"
+    )
+    env.execute("INSERT INTO fp VALUES (1, 'a'), (2, 'b')")
+    env.execute("INSERT INTO fp PARTITION (part = 'c') SELECT 3")
+    assert (tmp_path / "part=c").is_dir()
+    env.execute("INSERT OVERWRITE fp PARTITION (part = 'a') VALUES (10), (11)")
+    assert env.sql("SELECT id, part FROM fp ORDER BY id").fetchall() == [
+        (2, "b"),
+        (3, "c"),
+        (10, "a"),
+        (11, "a"),
+    ]
+    env.execute("INSERT OVERWRITE fp SELECT 5, 'e'")
+    assert env.sql("SELECT id, part FROM fp").fetchall() == [(5, "e")]
 
 
 def test_statements_of_a_script(env: cb.Environment) -> None:
@@ -170,7 +211,12 @@ def test_explain_statement_set(env: cb.Environment) -> None:
         plan = env.execute(
             f"{head} BEGIN INSERT INTO t1 SELECT a FROM s; INSERT INTO t2 SELECT a FROM s; END"
         ).fetchall()[0][0]
-        assert plan.index("Insert(table=[t1])") < plan.index("Insert(table=[t2])")
+        physical = plan[plan.index("== Optimized Physical Plan ==") :]
+        t1, t2 = (f"Sink(table=[default_catalog.default_database.{t}]" for t in ("t1", "t2"))
+        assert physical.index(t1) < physical.index(t2)
+        assert plan.index("LogicalSink(table=[default_catalog.default_database.t1]") < plan.index(
+            "LogicalSink(table=[default_catalog.default_database.t2]"
+        )
     assert env.sql("SELECT COUNT(*) FROM t1").fetchall() == [(0,)]
 
 

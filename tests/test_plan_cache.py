@@ -237,10 +237,12 @@ def test_a_query_and_a_statement_of_the_same_text(env: cb.Environment) -> None:
     env.register_arrow("t", numbers(1, 2))
     assert env.sql("SELECT v FROM t").fetchall() == [(1,), (2,)]
     assert env.execute("SELECT v FROM t").fetchall() == [(1,), (2,)]
-    # EXPLAIN prints Flink's sections: the plan env.explain gives is the physical one.
+    # EXPLAIN prints Flink's sections in Flink's notation; env.explain keeps this project's form.
     statement = env.execute("EXPLAIN SELECT v FROM t").fetchall()[0][0]
-    physical = "== Optimized Physical Plan ==\n" + env.explain("SELECT v FROM t") + "\n\n"
-    assert physical in statement
+    ours = env.explain("SELECT v FROM t")
+    assert "== Optimized Physical Plan ==\nTableSourceScan(table=[[default_catalog" in statement
+    assert ours not in statement and "TableSourceScan" not in ours
+    assert env.execute("EXPLAIN SELECT v FROM t").fetchall()[0][0] == statement
 
 
 class Discovering(ArrowTableSource):

@@ -404,8 +404,10 @@ def test_explain_shows_the_query_that_computes_the_rows() -> None:
     assert plan[0] == "Update(table=[m])"
     assert "CASE(" in plan[1] and plan[-1].strip() == "BridgeTableScan(table=[[m]])"
     rows = env.execute("EXPLAIN DELETE FROM m WHERE i > 1").to_pylist()
-    assert rows[0]["plan"].startswith("== Abstract Syntax Tree ==\n")
-    assert "== Optimized Physical Plan ==\nDelete(table=[m])\n  EnumerableCalc(" in rows[0]["plan"]
+    assert rows[0]["result"].startswith("== Abstract Syntax Tree ==\n")
+    assert (
+        "== Optimized Physical Plan ==\nDelete(table=[m])\n  EnumerableCalc(" in rows[0]["result"]
+    )
     with pytest.raises(
         cb.UnsupportedError, match=r"the table default_catalog\.default_database\.arr "
     ):

@@ -736,7 +736,7 @@ SqlNode SqlBridgeStatementSet() :
     |
         <BEGIN> { s = span(); } <STATEMENT> <SET> <SEMICOLON>
         (
-            insert = SqlInsert() <SEMICOLON> { inserts.add(insert); }
+            insert = SqlBridgeInsert() <SEMICOLON> { inserts.add(insert); }
         )*
         <END>
         {
@@ -744,7 +744,7 @@ SqlNode SqlBridgeStatementSet() :
         }
     )
     (
-        insert = SqlInsert() <SEMICOLON> { inserts.add(insert); }
+        insert = SqlBridgeInsert() <SEMICOLON> { inserts.add(insert); }
     )+
     <END>
     {
@@ -770,7 +770,7 @@ SqlNode SqlBridgeExplainedSet() :
     )
     <SET> <BEGIN>
     (
-        insert = SqlInsert() <SEMICOLON> { inserts.add(insert); }
+        insert = SqlBridgeInsert() <SEMICOLON> { inserts.add(insert); }
     )+
     <END>
     {
@@ -1355,6 +1355,9 @@ SqlNode SqlBridgeExplain() :
         LOOKAHEAD(2)
         stmt = SqlBridgeExplainedSet()
     |
+        LOOKAHEAD(2)
+        stmt = SqlBridgeInsert()
+    |
         stmt = SqlQueryOrDml()
     )
     {
@@ -1669,7 +1672,7 @@ SqlNode SqlBridgeExecute() :
 {
     <EXECUTE> { s = span(); }
     (
-        insert = SqlInsert() { return insert; }
+        insert = SqlBridgeInsert() { return insert; }
     |
         <PLAN> file = BridgeStringLiteral() {
             return new SqlFlinkCommand(s.end(this), SqlFlinkCommand.Kind.EXECUTE_PLAN, null,
@@ -1698,7 +1701,7 @@ SqlNode SqlBridgeCompilePlan() :
     [ <IF> <NOT> <EXISTS> { ifNotExists = true; } ]
     <FOR>
     (
-        statement = SqlInsert()
+        statement = SqlBridgeInsert()
     |
         statement = SqlBridgeExplainedSet()
     )
@@ -1720,5 +1723,72 @@ SqlNode SqlBridgeHelp() :
     {
         return new SqlFlinkCommand(s.end(this), SqlFlinkCommand.Kind.HELP, null, null, false,
             null, null);
+    }
+}
+
+/**
+ * Parses an INSERT: Calcite's (INSERT INTO, UPSERT INTO, with hints, EXTEND and a column list)
+ * and Flink's INSERT OVERWRITE t and static partition, INSERT { INTO | OVERWRITE } t
+ * PARTITION (k = v, ...) [(cols)] query.
+ */
+SqlNode SqlBridgeInsert() :
+{
+    final List<SqlLiteral> keywords = new ArrayList<SqlLiteral>();
+    final SqlIdentifier tableName;
+    SqlNode tableRef;
+    final SqlNode source;
+    SqlNodeList columnList = null;
+    SqlNodeList partition = null;
+    boolean overwrite = false;
+    final Span s;
+    Pair<SqlNodeList, SqlNodeList> p;
+    SqlIdentifier key;
+    SqlNode value;
+}
+{
+    (
+        <INSERT>
+    |
+        <UPSERT> { keywords.add(SqlInsertKeyword.UPSERT.symbol(getPos())); }
+    )
+    { s = span(); }
+    ( <INTO> | <OVERWRITE> { overwrite = true; } )
+    tableName = CompoundTableIdentifier()
+    ( tableRef = TableHints(tableName) | { tableRef = tableName; } )
+    [
+        <PARTITION> { partition = new SqlNodeList(getPos()); }
+        <LPAREN>
+        key = SimpleIdentifier() <EQ> value = Literal() {
+            partition.add(key);
+            partition.add(value);
+        }
+        (
+            <COMMA> key = SimpleIdentifier() <EQ> value = Literal() {
+                partition.add(key);
+                partition.add(value);
+            }
+        )*
+        <RPAREN>
+    ]
+    [ LOOKAHEAD(5) tableRef = ExtendTable(tableRef) ]
+    (
+        LOOKAHEAD(2)
+        p = ParenthesizedCompoundIdentifierList() {
+            if (!p.right.isEmpty()) {
+                tableRef = extend(tableRef, p.right);
+            }
+            if (!p.left.isEmpty()) {
+                columnList = p.left;
+            }
+        }
+    |   { columnList = null; }
+    )
+    source = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY) {
+        final SqlNodeList keywordList = new SqlNodeList(keywords, s.addAll(keywords).pos());
+        if (!overwrite && partition == null) {
+            return new SqlInsert(s.end(source), keywordList, tableRef, source, columnList);
+        }
+        return new SqlFlinkInsert(s.end(source), keywordList, tableRef, source, columnList,
+            overwrite, partition);
     }
 }

@@ -172,6 +172,13 @@ public final class DdlExecutor {
               + "' cannot be created",
           create.getParserPosition());
     }
+    if (connector.equals("filesystem") && !def.options().containsKey("path")) {
+      // Flink's factory message for its required option
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "One or more required options are missing.\n\nMissing required options are:\n\npath",
+          create.getParserPosition());
+    }
     ConnectorFactory factory = session.connectorFactory();
     PythonSource source;
     try (ExportedSchema schema =

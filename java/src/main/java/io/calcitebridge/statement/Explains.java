@@ -51,6 +51,40 @@ final class Explains {
   }
 
   /**
+   * Flink's three sections with the plans in Flink's notation: {@code ast}, then {@code physical}
+   * (with CHANGELOG_MODE's modes) and {@code execution}; the sections that {@code plan} ends with
+   * (JSON_EXECUTION_PLAN's, PLAN_ADVICE's) stay at the end.
+   */
+  static String flinkSections(String ast, String physical, String execution, String plan) {
+    int extra = plan.indexOf("\n\n== ");
+    String rest = extra < 0 ? "" : plan.substring(extra);
+    return "== Abstract Syntax Tree ==\n"
+        + ast
+        + "\n\n== Optimized Physical Plan ==\n"
+        + physical
+        + "\n\n== Optimized Execution Plan ==\n"
+        + execution
+        + rest
+        + "\n";
+  }
+
+  /** {@code plan} with each node's changelog mode, {@code [I]}: a batch statement only inserts. */
+  static String changelog(String plan) {
+    StringBuilder b = new StringBuilder();
+    for (String line : plan.split("\n", -1)) {
+      int close = line.lastIndexOf(')');
+      if (b.length() > 0) {
+        b.append('\n');
+      }
+      b.append(
+          close < 0
+              ? line
+              : line.substring(0, close) + ", changelogMode=[I]" + line.substring(close));
+    }
+    return b.toString();
+  }
+
+  /**
    * The backend, the SQL it runs and the scans it reads, each as the planner shows it. Text:
    *
    * <pre>

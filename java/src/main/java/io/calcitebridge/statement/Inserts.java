@@ -46,6 +46,11 @@ final class Inserts {
     if (def == null) {
       return;
     }
+    if (insert instanceof io.calcitebridge.sql.SqlFlinkInsert flink
+        && !flink.partitionKeys().isEmpty()
+        && !flink.partitionApplied()) {
+      staticPartition(flink, def);
+    }
     SqlNodeList columns = insert.getTargetColumnList();
     if (columns != null) {
       checkTargets(def, columns);
@@ -68,6 +73,74 @@ final class Inserts {
       targets.add(new SqlIdentifier(name, SqlParserPos.ZERO));
     }
     insert.setOperand(3, targets);
+  }
+
+  /**
+   * Flink's static partition, {@code INSERT INTO t PARTITION (k = v, ...) [(cols)] query}: the
+   * query gives the other columns (those listed, else the table's writable columns but the static
+   * keys, in order) and each key takes its value, as {@code SELECT *, v AS k FROM (query)}.
+   */
+  private static void staticPartition(io.calcitebridge.sql.SqlFlinkInsert insert, TableDef def) {
+    List<String> partitionKeys = def.flink().partitionKeys();
+    List<String> keys = new ArrayList<>();
+    for (SqlIdentifier k : insert.partitionKeys()) {
+      String name = k.getSimple();
+      if (!partitionKeys.contains(name)) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            "Static partition column "
+                + name
+                + " should be in the partition keys list "
+                + partitionKeys
+                + " for table '"
+                + def.name()
+                + "'",
+            k.getParserPosition());
+      }
+      keys.add(name);
+    }
+    SqlParserPos pos = insert.getSource().getParserPosition();
+    SqlNodeList targets = new SqlNodeList(SqlParserPos.ZERO);
+    SqlNodeList columns = insert.getTargetColumnList();
+    if (columns != null) {
+      for (SqlNode n : columns) {
+        if (keys.contains(((SqlIdentifier) n).getSimple())) {
+          throw new PositionedException(
+              ErrorKind.VALIDATION,
+              "Column "
+                  + ((SqlIdentifier) n).getSimple()
+                  + " is a static partition column of the INSERT and cannot be listed again",
+              n.getParserPosition());
+        }
+        targets.add(n);
+      }
+    } else {
+      for (ColumnDef c : writable(def)) {
+        if (!keys.contains(c.name())) {
+          targets.add(new SqlIdentifier(c.name(), SqlParserPos.ZERO));
+        }
+      }
+    }
+    SqlNodeList select = new SqlNodeList(pos);
+    select.add(SqlIdentifier.star(pos));
+    List<SqlNode> values = insert.partitionValues();
+    for (int i = 0; i < keys.size(); i++) {
+      select.add(
+          org.apache.calcite.sql.fun.SqlStdOperatorTable.AS.createCall(
+              values.get(i).getParserPosition(),
+              values.get(i),
+              new SqlIdentifier(keys.get(i), SqlParserPos.ZERO)));
+      targets.add(new SqlIdentifier(keys.get(i), SqlParserPos.ZERO));
+    }
+    SqlNode from =
+        org.apache.calcite.sql.fun.SqlStdOperatorTable.AS.createCall(
+            pos, insert.getSource(), new SqlIdentifier("static_partition_query", pos));
+    insert.setOperand(
+        2,
+        new SqlSelect(
+            pos, null, select, from, null, null, null, null, null, null, null, null, null));
+    insert.setOperand(3, targets);
+    insert.markPartitionApplied();
   }
 
   /**

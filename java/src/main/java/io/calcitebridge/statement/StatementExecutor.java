@@ -153,11 +153,22 @@ public final class StatementExecutor {
               ? explainDetails(details)
               : explain(explain.getExplicandum(), "text");
       if (Explains.hasFlinkSections(explain)) {
-        plan = Explains.flinkSections(abstractSyntaxTree(explain.getExplicandum()), plan);
+        String[] trees = flinkTrees(explain.getExplicandum());
+        boolean costs = explain instanceof SqlExplainDetails d && d.has("ESTIMATED_COST");
+        if (trees[1] == null || costs) {
+          plan = Explains.flinkSections(trees[0], plan);
+        } else {
+          boolean changelog = explain instanceof SqlExplainDetails d && d.has("CHANGELOG_MODE");
+          plan =
+              Explains.flinkSections(
+                  trees[0], changelog ? Explains.changelog(trees[1]) : trees[1], trees[1], plan);
+        }
       }
+      // Flink's EXPLAIN answers one column, "result"; Calcite's EXPLAIN PLAN forms, "plan".
       return RowSet.of(
           "explain",
-          RowSet.strings(context.typeFactory(), "plan"),
+          RowSet.strings(
+              context.typeFactory(), Explains.hasFlinkSections(explain) ? "result" : "plan"),
           List.<Object[]>of(new Object[] {plan}));
     } else if (node.getKind() == SqlKind.INSERT) {
       return insert((SqlInsert) node);
@@ -689,18 +700,7 @@ public final class StatementExecutor {
       plan = explain(explain.getExplicandum(), "text");
     }
     if (explain.has("CHANGELOG_MODE")) {
-      StringBuilder b = new StringBuilder();
-      for (String line : plan.split("\n", -1)) {
-        int close = line.lastIndexOf(')');
-        if (b.length() > 0) {
-          b.append('\n');
-        }
-        b.append(
-            close < 0
-                ? line
-                : line.substring(0, close) + ", changelogMode=[I]" + line.substring(close));
-      }
-      plan = b.toString();
+      plan = Explains.changelog(plan);
     }
     if (explain.has("JSON_EXECUTION_PLAN")) {
       plan +=
@@ -719,30 +719,55 @@ public final class StatementExecutor {
   /**
    * The logical plan of a query, INSERT, UPDATE, DELETE or statement set as the validator and
    * SQL-to-rel converter make it, before any optimization: what Flink's EXPLAIN shows as its
-   * "Abstract Syntax Tree".
+   * "Abstract Syntax Tree", in Flink's notation; then the optimized logical plan with Flink's batch
+   * operator names (null for UPDATE and DELETE, whose plans are shown as this project's).
    */
-  private String abstractSyntaxTree(SqlNode node) {
+  private @Nullable String[] flinkTrees(SqlNode node) {
     if (node instanceof io.calcitebridge.sql.SqlStatementSet set) {
       List<String> trees = new ArrayList<>();
+      List<String> physical = new ArrayList<>();
       for (SqlNode insert : set.inserts()) {
-        trees.add(abstractSyntaxTree(insert));
+        @Nullable String[] one = flinkTrees(insert);
+        trees.add(one[0]);
+        physical.add(one[1]);
       }
-      return String.join("\n\n", trees);
+      return new @Nullable String[] {String.join("\n\n", trees), String.join("\n\n", physical)};
     }
-    RelNode logical;
     if (node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE) {
       var prepared = new RowLevelModify(context, this::rowsOf).prepare((SqlCall) node);
       QueryPlanner planner = planner(prepared.query());
-      logical = planner.toLogical(planner.validate(prepared.query().get()));
-    } else {
-      QueryPlanner planner = planner(node.getKind() == SqlKind.INSERT ? null : reparser());
-      SqlNode validated = planner.validate(prepareInsert(node));
-      logical =
-          validated.getKind() == SqlKind.INSERT
-              ? planner.toLogicalInsert(validated)
-              : planner.toLogical(validated);
+      RelNode logical = planner.toLogical(planner.validate(prepared.query().get()));
+      return new @Nullable String[] {
+        org.apache.calcite.plan.RelOptUtil.toString(logical).stripTrailing(), null
+      };
     }
-    return org.apache.calcite.plan.RelOptUtil.toString(logical).stripTrailing();
+    QueryPlanner planner = planner(node.getKind() == SqlKind.INSERT ? null : reparser());
+    SqlNode validated = planner.validate(prepareInsert(node));
+    FlinkPlanText text = new FlinkPlanText(this::flinkName);
+    if (validated.getKind() == SqlKind.INSERT) {
+      TableModify modify = planner.toLogicalInsert(validated);
+      String ast = text.logical(modify);
+      RelNode optimized =
+          modify.copy(modify.getTraitSet(), List.of(planner.heuristic(modify.getInput())));
+      return new @Nullable String[] {ast, text.physical(optimized)};
+    }
+    RelNode logical = planner.toLogical(validated);
+    String ast = text.logical(logical);
+    return new @Nullable String[] {ast, text.physical(planner.heuristic(logical))};
+  }
+
+  /** A table's name as Flink prints it in a plan: catalog, database, table. */
+  private List<String> flinkName(org.apache.calcite.plan.RelOptTable table) {
+    List<String> name = table.getQualifiedName();
+    if (name.size() >= 3) {
+      return name.subList(name.size() - 3, name.size());
+    }
+    io.calcitebridge.catalog.Catalog.Path path =
+        CatalogStatements.path(
+            context,
+            new SqlIdentifier(name, org.apache.calcite.sql.parser.SqlParserPos.ZERO),
+            true);
+    return List.of(path.catalog(), path.database(), path.name());
   }
 
   /** The optimized plan of a query, INSERT, UPDATE or DELETE. */
@@ -901,7 +926,7 @@ public final class StatementExecutor {
       }
       builder.add(column, SqlTypeName.BIGINT);
       try {
-        counts[i] = tables.get(i).storage().insert(rows.get(i));
+        counts[i] = write(inserts.get(i), new Pending(tables.get(i), rows.get(i)));
       } catch (IllegalArgumentException e) {
         throw new PositionedException(
             ErrorKind.VALIDATION, e.getMessage(), inserts.get(i).getParserPosition());
@@ -917,7 +942,7 @@ public final class StatementExecutor {
     Pending pending = insertRows(insert);
     long n;
     try {
-      n = pending.table().storage().insert(pending.rows());
+      n = write(insert, pending);
     } catch (IllegalArgumentException e) {
       throw new PositionedException(
           ErrorKind.VALIDATION, e.getMessage(), insert.getParserPosition());
@@ -925,6 +950,79 @@ public final class StatementExecutor {
     RelDataType type =
         context.typeFactory().builder().add("rows_inserted", SqlTypeName.BIGINT).build();
     return RowSet.of("insert", type, List.<Object[]>of(new Object[] {n}));
+  }
+
+  /**
+   * Writes an INSERT's rows: appends them, or for {@code INSERT OVERWRITE} replaces the table's
+   * rows (those of the static partition only, when it names one) with them in one overwrite of the
+   * storage, so that the table has either its old rows or its new ones.
+   */
+  private long write(SqlInsert insert, Pending pending) {
+    if (!(insert instanceof io.calcitebridge.sql.SqlFlinkInsert flink) || !flink.isOverwrite()) {
+      return pending.table().storage().insert(pending.rows());
+    }
+    TableDef def = pending.table().def();
+    if (!(pending.table().storage() instanceof io.calcitebridge.catalog.RowLevelStorage storage)) {
+      throw new PositionedException(
+          ErrorKind.UNSUPPORTED,
+          "INSERT OVERWRITE is not supported for table '"
+              + def.name()
+              + "': its connector '"
+              + def.connector()
+              + "' cannot replace its rows",
+          insert.getTargetTable().getParserPosition());
+    }
+    // Every stored row is read (the storage replaces the rows it was handed, in the order they
+    // were read), flagged when the overwrite replaces it: all of them, or the static partition's.
+    List<SqlIdentifier> keys = flink.partitionKeys();
+    io.calcitebridge.catalog.Catalog.Path path =
+        CatalogStatements.path(context, (SqlIdentifier) insert.getTargetTable(), false);
+    StringBuilder sql = new StringBuilder("SELECT ");
+    List<ColumnDef> writable = def.writableColumns();
+    for (ColumnDef c : writable) {
+      sql.append(io.calcitebridge.types.TypeNames.quote(c.name())).append(", ");
+    }
+    if (keys.isEmpty()) {
+      sql.append("TRUE");
+    } else {
+      List<SqlNode> values = flink.partitionValues();
+      sql.append('(');
+      for (int i = 0; i < keys.size(); i++) {
+        sql.append(i == 0 ? "" : " AND ")
+            .append(io.calcitebridge.types.TypeNames.quote(keys.get(i).getSimple()))
+            .append(" = ")
+            .append(context.unparse(values.get(i)));
+      }
+      sql.append(") IS TRUE");
+    }
+    sql.append(" FROM ")
+        .append(io.calcitebridge.types.TypeNames.quote(path.catalog()))
+        .append('.')
+        .append(io.calcitebridge.types.TypeNames.quote(path.database()))
+        .append('.')
+        .append(io.calcitebridge.types.TypeNames.quote(path.name()));
+    String text = sql.toString();
+    List<Object[]> read =
+        rowsOf(
+            () -> {
+              try {
+                return context.parseStatement(text);
+              } catch (org.apache.calcite.sql.parser.SqlParseException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    List<Object[]> rows = new ArrayList<>(read.size() + pending.rows().size());
+    java.util.BitSet replaced = new java.util.BitSet();
+    for (int r = 0; r < read.size(); r++) {
+      Object[] row = read.get(r);
+      if (Boolean.TRUE.equals(row[writable.size()])) {
+        replaced.set(r);
+      }
+      rows.add(java.util.Arrays.copyOf(row, writable.size()));
+    }
+    rows.addAll(pending.rows());
+    storage.overwrite(rows, replaced);
+    return pending.rows().size();
   }
 
   /** Plans and runs an INSERT's query: the rows it writes, not written yet. */
