@@ -512,6 +512,9 @@ def doctor() -> None:
         jvm = _jvm.find_jvm()
         home = _jvm._java_home_of(jvm)
         line("Java home", home or "unknown")
+        bundled = _jvm.bundled_java_home()
+        chosen = "bundled (the jdk extra)" if home is not None and home == bundled else "system"
+        line("Java", f"{chosen}; CALCITE_BRIDGE_JAVA=bundled or system chooses")
         line("Java version", _jvm._java_version(home) or "unknown")
         line("JVM library", jvm)
     except Error as e:
@@ -522,6 +525,7 @@ def doctor() -> None:
     if not problems:
         try:
             line("jar version", _jvm.call(_jvm.facade().version))
+            line("start-up cache", _jvm.checked_cache_mode())
         except Error as e:
             problems.append(str(e))
     for problem in problems:
