@@ -527,9 +527,9 @@ def test_java_25_gets_an_aot_cache_and_older_java_a_cds_archive(
     jar.write_bytes(b"jar")
     libjvm.write_bytes(b"jvm")
 
-    # No cache yet: none, and JPype's native library load allowed on Java 22 and newer (an AOT
-    # cache records that option, so it is given at training and use alike).
-    assert jvm._start_up_cache(jar, libjvm, 25, []) == [jvm.NATIVE_ACCESS]
+    # No cache yet: none, and JPype's native library load and Arrow's Unsafe calls allowed on
+    # Java 25 (an AOT cache records such options, so they are given at training and use alike).
+    assert jvm._start_up_cache(jar, libjvm, 25, []) == [jvm.NATIVE_ACCESS, jvm.UNSAFE_ACCESS]
     assert jvm.cache_mode().startswith("none (the AOT cache is not written")
     assert jvm._start_up_cache(jar, libjvm, 17, []) == []
     assert jvm.cache_mode().startswith("none (the CDS archive is not written")
@@ -553,9 +553,9 @@ def test_java_25_gets_an_aot_cache_and_older_java_a_cds_archive(
     assert not any("AOT" in o for o in options)
     assert jvm.cache_mode() == f"CDS ({jar.with_suffix('.jsa')})"
 
-    # The user's own cache options win; nothing is added but the native-access grant.
+    # The user's own cache options win; nothing is added but the access grants.
     own = ["-XX:AOTCacheOutput=/tmp/mine.aot"]
-    assert jvm._start_up_cache(jar, libjvm, 25, own) == [jvm.NATIVE_ACCESS]
+    assert jvm._start_up_cache(jar, libjvm, 25, own) == [jvm.NATIVE_ACCESS, jvm.UNSAFE_ACCESS]
     assert jvm.cache_mode() == "given in CALCITE_BRIDGE_JVM_OPTIONS"
 
 

@@ -147,6 +147,9 @@ def _garbage_collector(extra: list[str]) -> list[str]:
 # JDK 25 warns when JPype loads its native library (System::load) unless native access is
 # granted; an AOT cache records the option, so training and use must both give it.
 NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED"
+# Java 24 and newer warn when Arrow calls sun.misc.Unsafe's memory methods (JEP 498); Java 23
+# took the option that allows them quietly.
+UNSAFE_ACCESS = "--sun-misc-unsafe-memory-access=allow"
 # The first Java release with an ahead-of-time cache written in one step (JEP 483, 514, 515).
 AOT_JAVA = 25
 # The start-up cache chosen for this process's JVM: "CDS", "AOT" or "none", with why.
@@ -158,6 +161,8 @@ def _start_up_cache(jar: Path, jvm: Path, version: int | None, extra: list[str])
     archive (:func:`_class_data_sharing`). Sets :data:`_cache_mode`."""
     global _cache_mode
     native = [NATIVE_ACCESS] if version is not None and version >= 22 else []
+    if version is not None and version >= 23:
+        native.append(UNSAFE_ACCESS)
     given = [o for o in extra if "SharedArchiveFile" in o or "ArchiveClasses" in o or "AOT" in o]
     if given:
         _cache_mode = "given in CALCITE_BRIDGE_JVM_OPTIONS"
