@@ -88,9 +88,9 @@ def training(rounds: int = 40, strict: bool = False) -> None:
         "FROM regions r WHERE r.manager <> 'nobody{n}'",
     ]
 
-    def run(step: Callable[[], object]) -> None:
+    def run(step: Callable[[str], object], sql: str) -> None:
         try:
-            step()
+            step(sql)
         except cb.Error:
             if strict:
                 raise
@@ -98,15 +98,15 @@ def training(rounds: int = 40, strict: bool = False) -> None:
     for n in range(rounds):
         for i, shape in enumerate(shapes):
             sql = shape.format(n=n)
-            run(lambda sql=sql: env.validate(sql))
-            run(lambda sql=sql: env.explain(sql))
+            run(env.validate, sql)
+            run(env.explain, sql)
             if (n + i) % 3 == 0:
-                run(lambda sql=sql: env.sql(sql).fetchall())
+                run(lambda text: env.sql(text).fetchall(), sql)
         insert = f"INSERT INTO sales (id, region, amount, qty) VALUES ({n + 10}, 'east', 1, {n})"
-        run(lambda insert=insert: env.execute(insert))
+        run(env.execute, insert)
         if n % 10 == 0:
-            run(lambda: env.sql("SHOW TABLES").fetchall())
-            run(lambda: env.sql("DESCRIBE sales").fetchall())
+            run(lambda text: env.sql(text).fetchall(), "SHOW TABLES")
+            run(lambda text: env.sql(text).fetchall(), "DESCRIBE sales")
 
 
 def drop_older(archive: Path) -> list[Path]:
