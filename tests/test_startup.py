@@ -695,3 +695,36 @@ def test_the_aot_training_session_runs_every_statement_kind_without_an_error() -
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "trained"
+
+
+def test_the_cli_ends_without_the_jvm_shutdown_and_keeps_its_output_and_exit_code(
+    tmp_path: Path,
+) -> None:
+    # The command ends once its output is written (calcite_bridge.cli.run): what it wrote to a
+    # pipe and to a file is whole, and its exit code is kept.
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(CLI), *args],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=TIMEOUT,
+            check=False,
+        )
+
+    rows = ", ".join(f"({i}, 'row {i}')" for i in range(2000))
+    query = f"SELECT * FROM (VALUES {rows}) AS t(i, s)"
+    done = cli("query", query, "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "i,s" and lines[-1] == "1999,row 1999" and len(lines) == 2001
+
+    done = cli("query", query, "--format", "parquet", "-o", "out.parquet")
+    assert done.returncode == 0, done.stderr
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(tmp_path / "out.parquet").num_rows == 2000
+
+    done = cli("query", "SELECT nope FROM (VALUES (1)) AS t(x)")
+    assert done.returncode == 1
+    assert "SqlValidationError" in done.stderr and "nope" in done.stderr

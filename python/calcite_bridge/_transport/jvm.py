@@ -492,6 +492,11 @@ def _at_exit() -> None:
     cdata.stop()  # results still held are freed after the JVM stopped: only mark them released
 
 
+def started() -> bool:
+    """Whether this process started the JVM (and can still use it)."""
+    return _facade is not None and _started_pid == os.getpid()
+
+
 def new_session() -> Any:
     return _Session(facade()())
 
