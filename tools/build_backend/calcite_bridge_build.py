@@ -115,6 +115,15 @@ def _maven_package(project: Path, built: Path, packaged: Path, what: str) -> Non
     per dependency), online when that fails. Each step is reported on standard error as it
     starts (``pip install -v`` shows them; pip hides a backend's output otherwise)."""
     mvn = _need("mvn", "Apache Maven")
+    with _say_lock:
+        terminal = _open_terminal()
+        if terminal is not None:
+            print(
+                f"calcite-bridge: building the {what} with Maven, a minute or more; its steps "
+                "follow (`pip install -v` shows them in pip's log too)",
+                file=terminal,
+                flush=True,
+            )
     # -T 1C: a thread per core for the plugins that can use them.
     command = [mvn, "-B", "-T", "1C", "-Dmaven.test.skip=true", "package"]
     attempts = [[*command[:2], "-o", *command[2:]], command] if _has_local_repository() else []
@@ -158,13 +167,6 @@ def _open_terminal() -> Any:
                 _terminal = open("/dev/tty", "w")  # kept open for the build
             except OSError:
                 _terminal = None
-            else:
-                print(
-                    "calcite-bridge: building the Java part with Maven, a minute or more; "
-                    "its steps follow (`pip install -v` shows them in pip's log too)",
-                    file=_terminal,
-                    flush=True,
-                )
     return _terminal
 
 
