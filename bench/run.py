@@ -3,6 +3,11 @@
     .venv/bin/python bench/run.py                 # every benchmark
     .venv/bin/python bench/run.py warm transfer   # only these groups (or benchmark names)
     .venv/bin/python bench/run.py --quick         # smaller sizes, for a fast check
+    .venv/bin/python bench/run.py --java bundled cold_start warm   # on the jdk extra's Java
+
+The package measured is the one the interpreter imports: run this with the ``python`` of a
+fresh venv where the wheel is installed (``pip install dist/calcite_bridge-*.whl``, with
+``[jdk]`` for the bundled Java) to measure what a user gets.
 
 Each group runs in a fresh Python process (a fresh JVM), so one group's heap, caches and
 class loading cannot colour another's figures. Progress goes to stderr.
@@ -25,12 +30,11 @@ HERE = Path(__file__).resolve().parent
 
 # Group module -> the benchmark names it prints, in run order.
 GROUPS: dict[str, tuple[str, ...]] = {
-    "cold_start": ("cold_start",),
+    "cold_start": ("cold_start", "cold_start_first_result", "cold_start_cli"),
     "warm": tuple(
-        f"warm_{op}{cached}{after}"
-        for after in ("_after_100", "")
+        f"warm_{op}{kind}"
+        for kind in ("_after_30", "", "_cached")
         for op in ("validate", "explain", "execute")
-        for cached in ("", "_cached")
     ),
     "transfer": (
         "transfer_numeric",
@@ -112,6 +116,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="groups or benchmarks to run (default: all)")
     parser.add_argument("--quick", action="store_true", help="smaller sizes and fewer runs")
+    parser.add_argument(
+        "--java",
+        choices=("auto", "system", "bundled"),
+        help="the Java to run on (sets CALCITE_BRIDGE_JAVA): bundled is the jdk extra's",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--only", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -121,6 +130,8 @@ def main() -> int:
         _run_child(args.child, only, args.quick)
         return 0
 
+    if args.java:
+        os.environ["CALCITE_BRIDGE_JAVA"] = args.java
     failed = []
     start = time.perf_counter()
     for group, only in _select(args.names):

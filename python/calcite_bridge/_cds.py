@@ -1,4 +1,6 @@
-"""Builds the class-data-sharing archive that halves the JVM's start-up.
+"""Builds the JVM's start-up caches: the class-data-sharing archive that halves its start-up
+(Java 17 to 24), and on Java 25 the ahead-of-time cache that also takes most of the JIT
+warm-up of a short session away.
 
 Run as ``CALCITE_BRIDGE_JVM_OPTIONS=-XX:ArchiveClassesAtExit=FILE python -m calcite_bridge._cds``
 (``make build`` does, for the archive beside the jar): a representative workload loads the
@@ -6,7 +8,9 @@ classes a first query needs, and the JVM writes them to FILE at exit.
 
 ``python -m calcite_bridge._cds --write FILE`` runs that in a child process and moves the archive
 into place once it is whole; an installed package's first start runs it in the background for
-the archive in the user's cache directory (``_transport.jvm``).
+the archive in the user's cache directory (``_transport.jvm``). A FILE ending in ``.aot`` is an
+ahead-of-time cache instead: the child runs ``python -m calcite_bridge._cds --train`` (the same
+workload, then :func:`training`'s statements) with ``-XX:AOTCacheOutput=FILE``.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
@@ -38,6 +43,72 @@ def workload() -> None:
     env.sql("SELECT * FROM u WHERE v = 'p'").to_arrow_table()
 
 
+def training(rounds: int = 40, strict: bool = False) -> None:
+    """A representative session for the ahead-of-time cache: the statement kinds a user runs
+    (DDL, validate, explain, queries on the default engine, DML, SHOW and DESCRIBE) over tables of
+    several shapes, with a new constant in each text so that every statement is planned. The
+    cache records the classes loaded and the methods' profiles, so the JIT compiles the planner
+    early in a new process. (Not the benchmarks' statements: they measure on shapes of their
+    own.) A statement that fails is skipped unless ``strict``: the cache is still worth having."""
+    env = cb.connect()
+    env.execute(
+        "CREATE TABLE sales (id BIGINT, region STRING, amount DECIMAL(10, 2), qty INT, "
+        "sold TIMESTAMP(3), tags ARRAY<STRING>, attrs MAP<STRING, STRING>, "
+        "buyer ROW<name STRING, city STRING, age INT>) WITH ('connector' = 'memory')"
+    )
+    env.execute(
+        "INSERT INTO sales VALUES (1, 'north', 12.50, 3, TIMESTAMP '2024-01-02 10:00:00', "
+        "ARRAY['a', 'b'], MAP['k', 'v'], ROW('ann', 'oslo', 31)), (2, 'south', 7.25, 1, "
+        "TIMESTAMP '2024-02-03 11:30:00', ARRAY['c'], MAP['k', 'w'], ROW('bob', 'rome', 45))"
+    )
+    regions = pa.table(
+        {"region": ["north", "south", "east"], "manager": ["kim", "lee", "max"], "tier": [1, 2, 3]}
+    )
+    env.register_source("regions", ArrowTableSource(regions))
+    env.execute("CREATE VIEW big AS SELECT * FROM sales WHERE amount > 10")
+    shapes = [
+        "SELECT id, amount * qty AS total FROM sales WHERE qty > {n} ORDER BY total DESC LIMIT 5",
+        "SELECT region, COUNT(*) AS c, SUM(amount), AVG(qty) FROM sales WHERE id <> {n} "
+        "GROUP BY region HAVING COUNT(*) > 0",
+        "SELECT s.id, r.manager FROM sales s JOIN regions r ON s.region = r.region "
+        "WHERE r.tier < {n} + 5 AND s.buyer.age > 18",
+        "SELECT s.id, r.manager FROM sales s LEFT JOIN regions r ON s.region = r.region "
+        "AND r.manager LIKE 'k%' WHERE s.id > -{n}",
+        "SELECT id, ROW_NUMBER() OVER (PARTITION BY region ORDER BY amount) AS rn, "
+        "SUM(qty) OVER (PARTITION BY region) AS q FROM sales WHERE id >= -{n}",
+        "SELECT CASE WHEN amount > {n} THEN 'big' ELSE 'small' END AS size, UPPER(region), "
+        "CAST(qty AS STRING) || '-' || buyer.city, COALESCE(attrs['k'], 'none') FROM sales",
+        "SELECT region FROM sales WHERE id IN (SELECT id FROM big WHERE qty > {n}) UNION ALL "
+        "SELECT region FROM regions WHERE tier = {n}",
+        "SELECT DATE_FORMAT(sold, 'yyyy-MM'), EXTRACT(YEAR FROM sold), CARDINALITY(tags), "
+        "tags[1] FROM sales WHERE sold > TIMESTAMP '2020-01-01 00:00:00' AND id > -{n}",
+        "SELECT region, MAX(amount) FROM (SELECT * FROM sales WHERE qty BETWEEN 0 AND {n} + 9) "
+        "GROUP BY region ORDER BY 2",
+        "SELECT r.region, (SELECT COUNT(*) FROM sales s WHERE s.region = r.region) AS n "
+        "FROM regions r WHERE r.manager <> 'nobody{n}'",
+    ]
+
+    def run(step: Callable[[str], object], sql: str) -> None:
+        try:
+            step(sql)
+        except cb.Error:
+            if strict:
+                raise
+
+    for n in range(rounds):
+        for i, shape in enumerate(shapes):
+            sql = shape.format(n=n)
+            run(env.validate, sql)
+            run(env.explain, sql)
+            if (n + i) % 3 == 0:
+                run(lambda text: env.sql(text).fetchall(), sql)
+        insert = f"INSERT INTO sales (id, region, amount, qty) VALUES ({n + 10}, 'east', 1, {n})"
+        run(env.execute, insert)
+        if n % 10 == 0:
+            run(lambda text: env.sql(text).fetchall(), "SHOW TABLES")
+            run(lambda text: env.sql(text).fetchall(), "DESCRIBE sales")
+
+
 def drop_older(archive: Path) -> list[Path]:
     """Deletes the archives that ``archive`` replaces: those of the same jar and JVM places
     (``VERSION-PLACE-BUILD.jsa``) of other builds, and those named before places were, so that
@@ -47,7 +118,7 @@ def drop_older(archive: Path) -> list[Path]:
         return []
     place = parts[-2]
     dropped = []
-    for other in archive.parent.glob("*.jsa"):
+    for other in archive.parent.glob(f"*{archive.suffix}"):
         fields = other.stem.split("-")
         older_name = len(fields) == 2 and len(fields[1]) == 20  # VERSION-KEY.jsa, before places
         if other != archive and (older_name or (len(fields) >= 3 and fields[-2] == place)):
@@ -62,16 +133,22 @@ def drop_older(archive: Path) -> list[Path]:
 def write(archive: Path) -> int:
     """Writes ``archive`` through a child process, then lets go of its lock file."""
     partial = archive.with_name(f"{archive.name}.{os.getpid()}.partial")
-    options = f"-XX:ArchiveClassesAtExit={partial} -Xlog:cds=off -Xlog:cds+dynamic=off"
+    command = [sys.executable, "-m", "calcite_bridge._cds"]
+    if archive.suffix == ".aot":
+        # The JVM writes the cache at exit, in a child JVM of its own (JEP 514).
+        options = f"-XX:AOTCacheOutput={partial} -Xlog:aot=off -Xlog:cds=off"
+        command.append("--train")
+    else:
+        options = f"-XX:ArchiveClassesAtExit={partial} -Xlog:cds=off -Xlog:cds+dynamic=off"
     env = {**os.environ, "CALCITE_BRIDGE_JVM_OPTIONS": options}
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "calcite_bridge._cds"],
+            command,
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            timeout=600,
+            timeout=1200,
             check=False,
         )
         if done.returncode == 0 and partial.is_file():
@@ -88,3 +165,5 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--write"]:
         sys.exit(write(Path(sys.argv[2])))
     workload()
+    if sys.argv[1:2] == ["--train"]:
+        training()

@@ -547,6 +547,9 @@ def doctor() -> None:
         jvm = _jvm.find_jvm()
         home = _jvm._java_home_of(jvm)
         line("Java home", home or "unknown")
+        bundled = _jvm.bundled_java_home()
+        chosen = "bundled (the jdk extra)" if home is not None and home == bundled else "system"
+        line("Java", f"{chosen}; CALCITE_BRIDGE_JAVA=bundled or system chooses")
         line("Java version", _jvm._java_version(home) or "unknown")
         line("JVM library", jvm)
     except Error as e:
@@ -557,6 +560,7 @@ def doctor() -> None:
     if not problems:
         try:
             line("jar version", _jvm.call(_jvm.facade().version))
+            line("start-up cache", _jvm.checked_cache_mode())
         except Error as e:
             problems.append(str(e))
     for problem in problems:
@@ -778,5 +782,46 @@ def _emit(text: str, output: Path | None, append: bool = False) -> None:
 
 main.add_command(_gateway_command, name="gateway")
 
+
+def run() -> None:
+    """The ``calcite-bridge`` command: :func:`main`, then a quick exit.
+
+    A command is done once its output is written; the JVM's orderly shutdown after it (a
+    garbage collection to free result buffers, the workers' quiescing, ``DestroyJavaVM``) only
+    delays the prompt, by a quarter of the whole command on a loaded machine. So the process
+    runs the other exit hooks (DuckDB's spill directories, a Spark session, gateways), flushes
+    its output, and ends without it. A library process keeps the orderly shutdown."""
+    code: int = 0
+    try:
+        main()
+    except SystemExit as e:
+        if isinstance(e.code, int):
+            code = e.code
+        elif e.code is not None:
+            print(e.code, file=sys.stderr)
+            code = 1
+    _quick_exit(code)
+
+
+def _quick_exit(code: int) -> None:
+    import atexit
+
+    from ._transport import jvm
+
+    if not jvm.started():
+        sys.exit(code)
+    import jpype._core
+
+    atexit.unregister(jvm._at_exit)
+    atexit.unregister(jpype._core._JTerminate)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more to say
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    main()
+    run()

@@ -6,6 +6,11 @@ Python package drives the planner in that jar. So ``pip wheel .``, ``pip install
 all run ``mvn package`` first when the jar is missing or older than the Java sources, and fail
 with a message naming what is missing when Java or Maven is not there. An editable install
 (``make build``'s) leaves the jar to the Makefile.
+
+The build is kept short: offline when Maven's local repository has everything, tests neither
+compiled nor run, a jar already built from the current sources reused, and the two jars built
+side by side. pip shows a build backend's output only with ``-v``: the progress lines also go
+to the terminal when one is attached, so that ``pip install .`` is never silent for minutes.
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +78,10 @@ def ensure_jar() -> None:
             f"({JAVA}) to build it from."
         )
     _need("java", "a Java Development Kit (17 or newer)")
+    if BUILT.is_file() and BUILT.stat().st_mtime >= _newest_source():
+        _say(f"reusing {BUILT.relative_to(ROOT)}, built from the current sources")
+        _copy(BUILT, PACKAGED)
+        return
     _maven_package(JAVA, BUILT, PACKAGED, "jar")
 
 
@@ -84,6 +95,10 @@ def ensure_udf_jar() -> None:
     sources = [UDF / "pom.xml", *(p for p in (UDF / "src").rglob("*") if p.is_file())]
     newest = max(*(p.stat().st_mtime for p in sources), _newest_source())
     if UDF_PACKAGED.is_file() and UDF_PACKAGED.stat().st_mtime >= newest:
+        return
+    if UDF_BUILT.is_file() and UDF_BUILT.stat().st_mtime >= newest:
+        _say(f"reusing {UDF_BUILT.relative_to(ROOT)}, built from the current sources")
+        _copy(UDF_BUILT, UDF_PACKAGED)
         return
     _maven_package(UDF, UDF_BUILT, UDF_PACKAGED, "Spark UDF jar")
 
@@ -100,19 +115,33 @@ def _maven_package(project: Path, built: Path, packaged: Path, what: str) -> Non
     per dependency), online when that fails. Each step is reported on standard error as it
     starts (``pip install -v`` shows them; pip hides a backend's output otherwise)."""
     mvn = _need("mvn", "Apache Maven")
-    command = [mvn, "-B", "-Dmaven.test.skip=true", "package"]
+    with _say_lock:
+        terminal = _open_terminal()
+        if terminal is not None:
+            print(
+                f"calcite-bridge: building the {what} with Maven, a minute or more; its steps "
+                "follow (`pip install -v` shows them in pip's log too)",
+                file=terminal,
+                flush=True,
+            )
+    # -T 1C: a thread per core for the plugins that can use them.
+    command = [mvn, "-B", "-T", "1C", "-Dmaven.test.skip=true", "package"]
     attempts = [[*command[:2], "-o", *command[2:]], command] if _has_local_repository() else []
     attempts = attempts or [command]
     code = 0
     for i, attempt in enumerate(attempts):
         _say(f"building the {what}: {' '.join(attempt)}")
-        code = _run_reporting(attempt, project)
+        code = _run_reporting(attempt, project, what)
         if code == 0 and built.is_file():
             break
         if i + 1 < len(attempts):
             _say(f"the offline build failed (exit code {code}); again with the network")
     if code != 0 or not built.is_file():
         raise BuildError(f"The Maven build of the {what} failed (exit code {code}).")
+    _copy(built, packaged)
+
+
+def _copy(built: Path, packaged: Path) -> None:
     packaged.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(built, packaged)
 
@@ -121,11 +150,38 @@ def _has_local_repository() -> bool:
     return (Path.home() / ".m2" / "repository").is_dir()
 
 
+_say_lock = threading.Lock()
+_terminal: Any = None
+_terminal_tried = False
+
+
+def _open_terminal() -> Any:
+    """The controlling terminal, when standard error is not it (pip captures a backend's
+    output and shows it only with ``-v``); None without one, or when
+    ``CALCITE_BRIDGE_BUILD_QUIET`` is set."""
+    global _terminal, _terminal_tried
+    if not _terminal_tried:
+        _terminal_tried = True
+        if not os.environ.get("CALCITE_BRIDGE_BUILD_QUIET") and not sys.stderr.isatty():
+            try:
+                _terminal = open("/dev/tty", "w")  # kept open for the build
+            except OSError:
+                _terminal = None
+    return _terminal
+
+
 def _say(text: str) -> None:
-    print(f"calcite-bridge: {text}", file=sys.stderr, flush=True)
+    with _say_lock:
+        print(f"calcite-bridge: {text}", file=sys.stderr, flush=True)
+        terminal = _open_terminal()
+        if terminal is not None:
+            try:
+                print(f"calcite-bridge: {text}", file=terminal, flush=True)
+            except OSError:
+                pass
 
 
-def _run_reporting(command: list[str], cwd: Path) -> int:
+def _run_reporting(command: list[str], cwd: Path, what: str) -> int:
     """Runs Maven, printing its progress lines with the seconds since it began; the whole log
     is printed when it fails."""
     env = dict(os.environ)
@@ -146,11 +202,22 @@ def _run_reporting(command: list[str], cwd: Path) -> int:
             line = raw.rstrip("\n")
             log.append(line)
             if _PROGRESS.match(line):
-                _say(f"[{time.monotonic() - began:5.0f} s] {line[7:]}")
+                _say(f"[{time.monotonic() - began:5.0f} s] {what}: {line[7:]}")
         code = maven.wait()
     if code != 0:
         print("\n".join(log[-200:]), file=sys.stderr, flush=True)
     return code
+
+
+def _build_jars() -> None:
+    """Builds both jars side by side (two Maven processes: each is mostly single-threaded)."""
+    began = time.monotonic()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        jobs = [pool.submit(ensure_jar), pool.submit(ensure_udf_jar)]
+        for job in jobs:
+            job.result()
+    if time.monotonic() - began > 5:
+        _say(f"the jars are built ({time.monotonic() - began:.0f} s)")
 
 
 def build_wheel(
@@ -158,8 +225,7 @@ def build_wheel(
     config_settings: dict[str, Any] | None = None,
     metadata_directory: str | None = None,
 ) -> str:
-    ensure_jar()
-    ensure_udf_jar()
+    _build_jars()
     return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))
 
 

