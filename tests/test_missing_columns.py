@@ -84,7 +84,7 @@ def test_the_error_setting_refuses_the_query_and_the_null_setting_is_silent(
 ) -> None:
     fmt, folder = files
     env = _env(backend, fmt, folder, "error")
-    with pytest.raises(cb.SourceError, match="'zone'.*none of its 2"):
+    with pytest.raises(cb.SourceError, match=r"'zone'.*none of its 2"):
         env.sql("SELECT id, zone FROM trips").to_pylist()
     # a query that does not read the column runs
     assert _run(env, "SELECT SUM(fare) AS s FROM trips") == ([{"s": 7.5}], [])
@@ -95,7 +95,7 @@ def test_the_error_setting_refuses_the_query_and_the_null_setting_is_silent(
 
 def test_a_bad_setting_is_a_config_error(tmp_path: Path) -> None:
     env = cb.connect()
-    with pytest.raises(cb.ConfigError, match="source.missing-columns"):
+    with pytest.raises(cb.ConfigError, match=r"source\.missing-columns"):
         env.execute(
             "CREATE TABLE t (a INT) WITH ('connector' = 'filesystem', 'path' = "
             f"'{tmp_path}', 'format' = 'csv', 'source.missing-columns' = 'ignore')"
