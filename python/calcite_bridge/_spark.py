@@ -1056,8 +1056,9 @@ def _close(scans: list[Scan]) -> None:
 class _Job:
     """The Spark jobs of one statement, tagged so that they, and only they, can be stopped: by
     its deadline (``TimeoutError``), by Ctrl-C, and, on a session of this process, by
-    ``execution.memory-limit`` (``ResourceError``) when the Spark JVM's heap, after a garbage
-    collection, holds more than the limit over what it held as the statement began.
+    ``execution.memory-limit`` (``ResourceError``) when Spark's execution memory, or the Spark
+    JVM's heap after a garbage collection, holds more than the limit over what it held as the
+    statement began.
 
     A classic session's jobs are cancelled by their job tag (``SparkSession.interruptAll``
     finds no operation there); a Spark Connect client's operations are interrupted by their
@@ -1150,18 +1151,30 @@ class _Job:
             baseline = _live_heap(collectors)
         except Exception:
             return  # no JVM of this process to look at
+        execution = _execution_memory(self.spark)
+        executing = 0 if execution is None else execution()
         while not self.finished.wait(0.1):
             try:
                 live = _live_heap(collectors)
+                # What Spark's sorts, joins and aggregates hold now: they take their memory in
+                # pages and spill only once Spark's own share of the heap is full, so the heap
+                # after a collection shows them late, if at all.
+                held = 0 if execution is None else execution() - executing
             except Exception:
                 return
-            if live - baseline > self.memory_limit:
+            if max(live - baseline, held) > self.memory_limit:
+                grew = (
+                    f"Spark's execution memory (its sorts, joins and aggregates) grew by "
+                    f"{held >> 20} MB"
+                    if held > self.memory_limit
+                    else f"Spark's heap grew by {(live - baseline) >> 20} MB"
+                )
                 self.stop(
                     ResourceError(
                         "Out of memory: the statement's rows reached execution.memory-limit "
-                        f"({self.memory_limit >> 20} MB) on Spark: Spark's heap grew by "
-                        f"{(live - baseline) >> 20} MB as it ran, so it was stopped. Raise "
-                        "execution.memory-limit or make the statement gather fewer rows",
+                        f"({self.memory_limit >> 20} MB) on Spark: {grew} as it ran, so it was "
+                        "stopped. Raise execution.memory-limit or make the statement gather "
+                        "fewer rows",
                         sql=self.statement,
                     )
                 )
@@ -1224,6 +1237,38 @@ class _Stopped(Exception):
 
 
 _GRACE = 0.5  # seconds a stopped statement's work is given to end before the statement raises
+
+
+_MEMORY_MANAGERS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def _execution_memory(spark: Any) -> Callable[[], int] | None:
+    """The bytes of execution memory Spark's memory manager has given out (to the sorts, joins
+    and aggregates of every task of the session's JVM), read through py4j; None when the
+    manager cannot be reached. The manager is read from the ``SparkEnv``'s field, by
+    reflection: py4j cannot call ``SparkEnv``'s methods (listing them needs classes Spark does
+    not ship)."""
+    manager = _MEMORY_MANAGERS.get(spark)
+    if manager is None:
+        try:
+            context = spark.sparkContext
+            env = context._jsc.sc().env()
+            cls = context._jvm.java.lang.Class.forName("org.apache.spark.SparkEnv")
+            for name in ("_memoryManager", "memoryManager"):  # Spark 4, Spark 3
+                try:
+                    field = cls.getDeclaredField(name)
+                    break
+                except Exception:
+                    continue
+            else:
+                return None
+            field.setAccessible(True)
+            manager = field.get(env)
+            int(manager.executionMemoryUsed())
+        except Exception:
+            return None
+        _MEMORY_MANAGERS[spark] = manager
+    return lambda: int(manager.executionMemoryUsed())
 
 
 def _live_heap(collectors: list[Any]) -> int:

@@ -251,13 +251,8 @@ LEAKS = re.compile(
 # Internal errors found and not fixed yet: counted and printed as known, not as findings. Each
 # names its cause; remove the entry once it is fixed.
 KNOWN: dict[str, str] = {
-    # A message part of a finding not fixed yet: the name it is counted under.
-    # SELECT CAST((1, ROW(2)) AS ROW<a INT, n ROW<x INT>>) UNION SELECT CAST(NULL AS
-    # ROW<a INT, n ROW<x BIGINT>>) on Calcite's engine: the nested field keeps its INT value where
-    # the union's type is BIGINT (seed 22 of tests/test_fuzz_errors.py).
-    "class java.lang.Integer cannot be cast to class java.lang.Long": (
-        "UNION of ROWs whose nested fields widen INT to BIGINT, on Calcite's engine"
-    ),
+    # A message part of a finding not fixed yet: the name it is counted under. Empty: each
+    # finding so far is fixed and has a case in tests/fixtures/internal_errors.sql.
 }
 
 # ---------------------------------------------------------------------------------------------

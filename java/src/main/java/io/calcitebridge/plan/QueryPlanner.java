@@ -260,12 +260,13 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
     RelTraitSet traits = heuristic.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
     SubQueryRules.refuseRemaining(heuristic);
     // Variances, standard deviations, casts of ARRAYs and MAPs and JSON_QUERY RETURNING ARRAY as
-    // Flink computes them.
+    // Flink computes them; the ROW columns of set operations' inputs cast to their types.
     RelNode flink =
         io.calcitebridge.functions.Welford.apply(
             CallRewrites.everyCall(
                 CallRewrites.everyCall(
-                    heuristic, io.calcitebridge.functions.JsonFunctions::queryArray),
+                    io.calcitebridge.flink.SetOpRowCasts.apply(heuristic),
+                    io.calcitebridge.functions.JsonFunctions::queryArray),
                 io.calcitebridge.functions.CollectionCasts::elementCasts));
     flink = CallRewrites.everyCall(flink, io.calcitebridge.functions.RowCases::rewrite);
     RelNode fixed = RowCasts.apply(CheckedArithmetic.apply(NegativeZero.normalise(flink)));
