@@ -292,6 +292,11 @@ public final class DuckDbTranslator {
                   : SqlStdOperatorTable.UNNEST)
               .createCall(SqlParserPos.ZERO, array);
       String alias = "unnest_" + e.getId();
+      org.apache.calcite.rel.type.RelDataType element =
+          project.getProjects().get(0).getType().getComponentType();
+      if (element != null && element.isStruct()) {
+        call = fields(call, element, uncollect.withOrdinality, e.getRight().getRowType(), alias);
+      }
       SqlNode as =
           SqlStdOperatorTable.AS.createCall(
               SqlParserPos.ZERO, createAsFullOperands(e.getRight().getRowType(), call, alias));
@@ -314,6 +319,61 @@ public final class DuckDbTranslator {
                   ? org.apache.calcite.sql.SqlLiteral.createBoolean(true, SqlParserPos.ZERO)
                   : null);
       return result(join, left, right);
+    }
+
+    /**
+     * The UNNEST of an array of ROWs as Flink reads it, one column per field: DuckDB's UNNEST in
+     * FROM gives one STRUCT column, so the fields are read from it in a sub-query of the same FROM
+     * clause ({@code (SELECT e.a, e.b[, o] FROM UNNEST(t.arr) AS s(e[, o]))}, which DuckDB reads
+     * as a lateral join). A NULL element gives a row of NULLs, as in Flink.
+     */
+    private static SqlNode fields(
+        SqlNode unnest,
+        org.apache.calcite.rel.type.RelDataType element,
+        boolean ordinality,
+        org.apache.calcite.rel.type.RelDataType right,
+        String alias) {
+      String inner = alias + "_s";
+      List<SqlNode> as = new ArrayList<>();
+      as.add(unnest);
+      as.add(new SqlIdentifier(inner, SqlParserPos.ZERO));
+      as.add(new SqlIdentifier("e", SqlParserPos.ZERO));
+      if (ordinality) {
+        as.add(new SqlIdentifier("o", SqlParserPos.ZERO));
+      }
+      SqlNode from = SqlStdOperatorTable.AS.createCall(SqlParserPos.ZERO, as);
+      org.apache.calcite.sql.SqlNodeList select =
+          new org.apache.calcite.sql.SqlNodeList(SqlParserPos.ZERO);
+      List<String> names = right.getFieldNames();
+      List<org.apache.calcite.rel.type.RelDataTypeField> fields = element.getFieldList();
+      for (int i = 0; i < fields.size(); i++) {
+        select.add(
+            SqlStdOperatorTable.AS.createCall(
+                SqlParserPos.ZERO,
+                new SqlIdentifier(List.of(inner, "e", fields.get(i).getName()), SqlParserPos.ZERO),
+                new SqlIdentifier(names.get(i), SqlParserPos.ZERO)));
+      }
+      if (ordinality) {
+        select.add(
+            SqlStdOperatorTable.AS.createCall(
+                SqlParserPos.ZERO,
+                new SqlIdentifier(List.of(inner, "o"), SqlParserPos.ZERO),
+                new SqlIdentifier(names.get(fields.size()), SqlParserPos.ZERO)));
+      }
+      return new org.apache.calcite.sql.SqlSelect(
+          SqlParserPos.ZERO,
+          null,
+          select,
+          from,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null);
     }
 
     /** Visits one of our scans; called by the converter's dispatch, by reflection. */
