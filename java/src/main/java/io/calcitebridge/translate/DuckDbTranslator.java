@@ -47,7 +47,7 @@ public final class DuckDbTranslator {
 
   /** The translation of {@code plan}; throws {@link Refusal} when it cannot be exact. */
   public static Translation translate(RelNode plan) {
-    RelNode reduced = removeConstantSortKeys(reduceAverages(plan));
+    RelNode reduced = liftUnnestFilters(removeConstantSortKeys(reduceAverages(plan)));
     RelNode rewritten = DuckDbRewrites.rewrite(DuckDbAggregates.rewrite(reduced));
     rewritten = castParameters(rewritten);
     Whitelist.check(rewritten);
@@ -136,6 +136,37 @@ public final class DuckDbTranslator {
           @Override
           public RelNode visit(RelNode other) {
             return super.visit(other).accept(cast);
+          }
+        });
+  }
+
+  /**
+   * {@code CROSS JOIN UNNEST(t.arr) ... WHERE u.o <= 2}: planning pushes a filter of the UNNEST's
+   * columns into the correlate's right side, where the translation (DuckDB's UNNEST in the FROM
+   * clause) cannot write it; over an inner correlate the same filter above it keeps the same rows.
+   */
+  static RelNode liftUnnestFilters(RelNode plan) {
+    return plan.accept(
+        new org.apache.calcite.rel.RelHomogeneousShuttle() {
+          @Override
+          public RelNode visit(RelNode other) {
+            RelNode visited = super.visit(other);
+            if (!(visited instanceof org.apache.calcite.rel.logical.LogicalCorrelate correlate)
+                || correlate.getJoinType() != org.apache.calcite.rel.core.JoinRelType.INNER
+                || !(correlate.getRight()
+                    instanceof org.apache.calcite.rel.logical.LogicalFilter filter)
+                || org.apache.calcite.rex.RexUtil.containsCorrelation(filter.getCondition())) {
+              return visited;
+            }
+            org.apache.calcite.rel.core.Correlate lifted =
+                correlate.copy(
+                    correlate.getTraitSet(), List.of(correlate.getLeft(), filter.getInput()));
+            if (Whitelist.unnest(lifted) == null) {
+              return visited;
+            }
+            int shift = correlate.getLeft().getRowType().getFieldCount();
+            return org.apache.calcite.rel.logical.LogicalFilter.create(
+                lifted, org.apache.calcite.rex.RexUtil.shift(filter.getCondition(), shift));
           }
         });
   }
