@@ -242,15 +242,19 @@ def _literal(lit: Literal, column: pa.DataType) -> str | None:
     if duck is None or _family(t) != _family(column):
         return None
     if _family(t) == "float":
-        value = lit.value
-        if isinstance(value, bool) or not isinstance(value, int | float | decimal.Decimal):
-            return None
-        number = float(value)
-        # NaN compares otherwise in DuckDB; a literal that is not exactly its float is not written.
-        if not math.isfinite(number) or (not isinstance(value, float) and number != value):
-            return None
-        return f"CAST('{number!r}' AS {duck})"
+        return _float(lit.value, duck)
     return _value(lit.value, t, duck)
+
+
+def _float(value: object, duck: str) -> str | None:
+    """A finite floating-point literal (NaN compares otherwise in DuckDB), or None; a number
+    that is not exactly its float is not written either."""
+    if isinstance(value, bool) or not isinstance(value, int | float | decimal.Decimal):
+        return None
+    number = float(value)
+    if not math.isfinite(number) or (not isinstance(value, float) and number != value):
+        return None
+    return f"CAST('{number!r}' AS {duck})"
 
 
 def _value(value: object, t: pa.DataType, duck: str) -> str | None:  # noqa: PLR0911
