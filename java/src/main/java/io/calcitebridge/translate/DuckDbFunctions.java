@@ -494,8 +494,8 @@ final class DuckDbFunctions {
    * {@code Y}. A division by zero fails, as in Flink; a dividend whose shifted value passes 38
    * digits fails with DuckDB's overflow error (DuckDB's own {@code /} divides as DOUBLE). Where
    * {@code 2X} or {@code 2Y} could pass HUGEINT's range (an AVG of a DECIMAL(38, s) near its
-   * largest value), the quotient is truncated and rounded by its remainder ({@link
-   * #wideQuotient}), at Flink's 34 significant digits.
+   * largest value), the quotient is truncated and rounded by its remainder ({@link #wideQuotient}),
+   * at Flink's 34 significant digits.
    */
   private static @Nullable RexNode decimalDivide(RexBuilder rex, RexCall call, int scale) {
     if (call.operands.size() < 2 || scale != call.getType().getScale()) {
@@ -522,8 +522,7 @@ final class DuckDbFunctions {
     String d = shift < 0 ? "(" + ys + " * CAST(" + power(-shift) + " AS HUGEINT))" : ys;
     // Half away from zero: DuckDB's // on integers truncates toward zero, and its % keeps the
     // dividend's sign.
-    boolean wide =
-        digits(x) + Math.max(shift, 0) > 37 || digits(y) + Math.max(-shift, 0) > 37;
+    boolean wide = digits(x) + Math.max(shift, 0) > 37 || digits(y) + Math.max(-shift, 0) > 37;
     String rounded =
         wide
             ? wideQuotient(n, d)
@@ -645,9 +644,9 @@ final class DuckDbFunctions {
   }
 
   /**
-   * The unscaled value of a DECIMAL or integer operand as a HUGEINT, or null. A DECIMAL whose
-   * value times {@code 10^s} could pass 38 digits is split into its integer part and its fraction,
-   * each scaled without overflow.
+   * The unscaled value of a DECIMAL or integer operand as a HUGEINT, or null. A DECIMAL whose value
+   * times {@code 10^s} could pass 38 digits is split into its integer part and its fraction, each
+   * scaled without overflow.
    */
   private static @Nullable String unscaled(RexNode node, String operand) {
     RelDataType type = node.getType();

@@ -355,8 +355,8 @@ public final class DuckDbTranslator {
     /**
      * The UNNEST of an array of ROWs as Flink reads it, one column per field: DuckDB's UNNEST in
      * FROM gives one STRUCT column, so the fields are read from it in a sub-query of the same FROM
-     * clause ({@code (SELECT e.a, e.b[, o] FROM UNNEST(t.arr) AS s(e[, o]))}, which DuckDB reads
-     * as a lateral join). A NULL element gives a row of NULLs, as in Flink.
+     * clause ({@code (SELECT e.a, e.b[, o] FROM UNNEST(t.arr) AS s(e[, o]))}, which DuckDB reads as
+     * a lateral join). A NULL element gives a row of NULLs, as in Flink.
      */
     private static SqlNode fields(
         SqlNode unnest,
