@@ -185,6 +185,23 @@ def test_the_query_names_the_files_columns_and_filters(tmp_path: Path) -> None:
     assert found.select.endswith('WHERE ("i" >= CAST(3 AS INTEGER))')
 
 
+def test_a_double_filter_compares_nan_as_flink(tmp_path: Path) -> None:
+    """NaN is greater than no value in Flink, and greater than every value in DuckDB."""
+    pq.write_table(_rows(1, 3), tmp_path / "a.parquet")
+    f = FieldReference("f", "DOUBLE")
+    one = Literal(1.0, "DOUBLE")
+    request_ = ScanRequest(
+        columns=("id",),
+        filters=(Call(">", (f, one), "BOOLEAN"), Call(">=", (one, f), "BOOLEAN")),
+    )
+    found = parquet_files(str(tmp_path), SCHEMA, request_, [])
+    assert found is not None
+    assert found.select.endswith(
+        'WHERE ("f" > CAST(\'1.0\' AS DOUBLE) AND NOT isnan("f"))'
+        " AND (CAST('1.0' AS DOUBLE) >= \"f\")"
+    )
+
+
 @pytest.mark.parametrize(
     "request_",
     [
@@ -192,7 +209,19 @@ def test_the_query_names_the_files_columns_and_filters(tmp_path: Path) -> None:
         ScanRequest(columns=("id",), metadata_keys=("file.name",)),
         ScanRequest(
             columns=("id",),
-            filters=(Call("IS NULL", (FieldReference("f", "DOUBLE"),), "BOOLEAN"),),
+            filters=(
+                Call(
+                    "<", (FieldReference("f", "DOUBLE"), Literal(float("nan"), "DOUBLE")), "BOOLEAN"
+                ),
+            ),
+        ),
+        ScanRequest(
+            columns=("id",),
+            filters=(
+                Call(
+                    ">", (FieldReference("f", "DOUBLE"), FieldReference("f", "DOUBLE")), "BOOLEAN"
+                ),
+            ),
         ),
         ScanRequest(
             columns=("id",),
@@ -205,7 +234,14 @@ def test_the_query_names_the_files_columns_and_filters(tmp_path: Path) -> None:
             filters=(Call("UPPER", (FieldReference("s", "VARCHAR"),), "VARCHAR"),),
         ),
     ],
-    ids=["no_columns", "metadata_without_values", "double", "null_literal", "call"],
+    ids=[
+        "no_columns",
+        "metadata_without_values",
+        "double_against_nan",
+        "double_against_a_double_column",
+        "null_literal",
+        "call",
+    ],
 )
 def test_what_read_parquet_cannot_give_the_same_is_left_to_the_connector(
     tmp_path: Path, request_: ScanRequest

@@ -17,8 +17,10 @@ reading the files through :mod:`calcite_bridge.sources.parquet`:
   per file in the query and matched to DuckDB's ``filename`` column;
 - no file name holds a character ``read_parquet`` takes for a wildcard (``*?[{``);
 - every filter is a comparison, ``IN``, ``IS [NOT] NULL``, ``AND``, ``OR`` or ``NOT`` over such
-  columns or fields inside ROW columns (floating-point ones excepted, whose NaN compares
-  differently) and non-NULL literals.
+  columns or fields inside ROW columns and non-NULL literals. A floating-point column is
+  compared with a finite literal only, and NaN compares as in Java (and Flink): it is greater
+  than no value, where DuckDB's NaN is greater than every value, so ``f > 1.0`` is written
+  ``(f > 1.0 AND NOT isnan(f))``.
 
 Anything else is None, and the scan is read here as before. The files are listed here, under
 the table's own path, and named one by one: no pattern and no text of a statement reaches
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import math
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -236,9 +239,22 @@ def _literal(lit: Literal, column: pa.DataType) -> str | None:
     except UnsupportedError:
         return None
     duck = _duck_type(t)
-    if duck is None or _family(t) != _family(column) or _family(t) == "float":
+    if duck is None or _family(t) != _family(column):
         return None
+    if _family(t) == "float":
+        return _float(lit.value, duck)
     return _value(lit.value, t, duck)
+
+
+def _float(value: object, duck: str) -> str | None:
+    """A finite floating-point literal (NaN compares otherwise in DuckDB), or None; a number
+    that is not exactly its float is not written either."""
+    if isinstance(value, bool) or not isinstance(value, int | float | decimal.Decimal):
+        return None
+    number = float(value)
+    if not math.isfinite(number) or (not isinstance(value, float) and number != value):
+        return None
+    return f"CAST('{number!r}' AS {duck})"
 
 
 def _value(value: object, t: pa.DataType, duck: str) -> str | None:  # noqa: PLR0911
@@ -293,7 +309,7 @@ class _Filters:
         else:
             return None
         t = _type_at(self.schema, names)
-        if t is None or _duck_type(t) is None or pa.types.is_floating(t):
+        if t is None or _duck_type(t) is None:
             return None
         if _nested_duck_type(self.schema.field(names[0]).type) is None:
             return None  # a ROW of fields DuckDB cannot tell apart (`a`, `A`), of a MAP, ...
@@ -315,6 +331,25 @@ class _Filters:
             return None
         return self.reference(expr)
 
+    def _compare(self, fn: str, left: Expression, right: Expression) -> str | None:
+        column = self.column(left) or self.column(right)
+        if column is None:
+            return None
+        a, b = self.operand(left, column), self.operand(right, column)
+        if a is None or b is None:
+            return None
+        if _family(column) != "float":
+            return f"({a} {fn} {b})"
+        # A floating-point column against a finite literal: NaN is greater than no value in
+        # Java, where DuckDB's NaN is greater than every value (and equal to itself).
+        if isinstance(left, Literal) == isinstance(right, Literal):
+            return None
+        greater = fn in (">", ">=") if isinstance(right, Literal) else fn in ("<", "<=")
+        if not greater:
+            return f"({a} {fn} {b})"
+        nan = self.reference(right if isinstance(left, Literal) else left)
+        return f"({a} {fn} {b} AND NOT isnan({nan}))"
+
     def sql(self, expr: Expression) -> str | None:  # noqa: PLR0911
         if not isinstance(expr, Call) or not expr.args:
             return None
@@ -332,14 +367,7 @@ class _Filters:
                 return None
             return f"({self.reference(args[0])} {fn})"
         if fn in COMPARISONS and len(args) == 2:
-            left, right = args
-            column = self.column(left) or self.column(right)
-            if column is None:
-                return None
-            a, b = self.operand(left, column), self.operand(right, column)
-            if a is None or b is None:
-                return None
-            return f"({a} {fn} {b})"
+            return self._compare(fn, args[0], args[1])
         if fn == "IN" and len(args) >= 2:
             column = self.column(args[0])
             if column is None:

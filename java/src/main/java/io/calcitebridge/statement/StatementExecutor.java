@@ -351,7 +351,11 @@ public final class StatementExecutor {
     return rel instanceof BridgeTableScan;
   }
 
-  /** Whether a scan absorbed the whole plan, at most with a selection of its columns on top. */
+  /**
+   * Whether a scan absorbed the whole plan, at most with a selection of its columns on top. A
+   * filtered scan of a {@code filesystem} Parquet table is not: DuckDB reads the files itself, in
+   * parallel and pruning row groups by the filters, faster than the connector hands them over.
+   */
   private static boolean absorbed(RelNode plan) {
     RelNode rel = plan;
     if (rel instanceof LogicalProject project) {
@@ -360,7 +364,15 @@ public final class StatementExecutor {
       }
       rel = project.getInput();
     }
-    return rel instanceof BridgeTableScan;
+    return rel instanceof BridgeTableScan scan && !(filteredParquet(scan));
+  }
+
+  /** Whether {@code scan} reads a {@code filesystem} Parquet table with filters pushed into it. */
+  private static boolean filteredParquet(BridgeTableScan scan) {
+    java.util.Map<String, String> options = scan.bridgeTable().def().options();
+    return !scan.filters().isEmpty()
+        && "filesystem".equalsIgnoreCase(options.get("connector"))
+        && "parquet".equalsIgnoreCase(options.get("format"));
   }
 
   /**

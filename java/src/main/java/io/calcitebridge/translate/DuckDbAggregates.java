@@ -26,6 +26,13 @@ import org.apache.calcite.util.Optionality;
  * is cast to DOUBLE first, as Flink reads each value as a double (DuckDB's quantile of a DECIMAL
  * answers a DECIMAL). An array of fractions, a frequency or a fraction that is not a literal stay
  * refused.
+ *
+ * <p>Flink's {@code FIRST_VALUE(x)} and {@code LAST_VALUE(x)} without {@code OVER} ({@code
+ * functions/AggregateFunctions}: the first and the last non-NULL value in the order the rows
+ * arrive) are DuckDB's {@code any_value(x)} (its first non-NULL value) and {@code last(x) FILTER
+ * (WHERE x IS NOT NULL)}, in the order DuckDB reads the rows: one thread's order, as Calcite's
+ * engine reads them, up to a row group; over several threads the order is DuckDB's, as it is
+ * Flink's over parallel tasks.
  */
 final class DuckDbAggregates {
   private DuckDbAggregates() {}
@@ -44,13 +51,35 @@ final class DuckDbAggregates {
           false,
           Optionality.FORBIDDEN) {};
 
+  /** DuckDB's {@code any_value}: the first non-NULL value, for Flink's FIRST_VALUE aggregate. */
+  static final SqlAggFunction ANY_VALUE = kept("any_value");
+
+  /** DuckDB's {@code last}, filtered to non-NULL values: Flink's LAST_VALUE aggregate. */
+  static final SqlAggFunction LAST = kept("last");
+
+  private static SqlAggFunction kept(String name) {
+    return new SqlAggFunction(
+        name,
+        null,
+        SqlKind.OTHER_FUNCTION,
+        ReturnTypes.ARG0_FORCE_NULLABLE,
+        null,
+        OperandTypes.ANY,
+        SqlFunctionCategory.SYSTEM,
+        false,
+        false,
+        Optionality.FORBIDDEN) {};
+  }
+
   static RelNode rewrite(RelNode plan) {
     return plan.accept(
         new RelHomogeneousShuttle() {
           @Override
           public RelNode visit(RelNode other) {
             RelNode visited = super.visit(other);
-            return visited instanceof LogicalAggregate agg ? percentiles(agg) : visited;
+            return visited instanceof LogicalAggregate agg
+                ? firstAndLast((LogicalAggregate) percentiles(agg))
+                : visited;
           }
         });
   }
@@ -112,6 +141,102 @@ final class DuckDbAggregates {
     return changed
         ? agg.copy(agg.getTraitSet(), project, agg.getGroupSet(), agg.getGroupSets(), calls)
         : agg;
+  }
+
+  /** {@code agg} with Flink's FIRST_VALUE and LAST_VALUE aggregates in DuckDB's spelling. */
+  private static RelNode firstAndLast(LogicalAggregate agg) {
+    boolean any = false;
+    for (AggregateCall call : agg.getAggCallList()) {
+      any |= firstOrLast(call) != null;
+    }
+    if (!any) {
+      return agg;
+    }
+    RelNode input = agg.getInput();
+    if (unordered(input)) {
+      // Calcite writes a VALUES list as a UNION ALL, whose branches DuckDB reads in any order.
+      AggregateCall first =
+          agg.getAggCallList().stream().filter(c -> firstOrLast(c) != null).findFirst().get();
+      throw new Refusal(
+          DuckDbTranslator.BACKEND,
+          Refusal.aggregate(first.getAggregation())
+              + " over a VALUES list or a UNION, whose rows DuckDB reads in no set order");
+    }
+    org.apache.calcite.rex.RexBuilder rex = agg.getCluster().getRexBuilder();
+    List<RexNode> projects = new ArrayList<>();
+    List<String> names = new ArrayList<>(input.getRowType().getFieldNames());
+    for (int i = 0; i < input.getRowType().getFieldCount(); i++) {
+      projects.add(rex.makeInputRef(input, i));
+    }
+    List<AggregateCall> calls = new ArrayList<>();
+    for (AggregateCall call : agg.getAggCallList()) {
+      SqlAggFunction duck = firstOrLast(call);
+      if (duck == null) {
+        calls.add(call);
+        continue;
+      }
+      int filter = -1;
+      if (duck == LAST) {
+        projects.add(
+            rex.makeCall(
+                org.apache.calcite.sql.fun.SqlStdOperatorTable.IS_NOT_NULL,
+                rex.makeInputRef(input, call.getArgList().get(0))));
+        names.add("$last_" + projects.size());
+        filter = projects.size() - 1;
+      }
+      calls.add(
+          AggregateCall.create(
+              duck,
+              false,
+              false,
+              false,
+              List.of(),
+              call.getArgList(),
+              filter,
+              null,
+              RelCollations.EMPTY,
+              call.getType(),
+              call.getName()));
+    }
+    RelNode project =
+        projects.size() > input.getRowType().getFieldCount()
+            ? LogicalProject.create(input, List.of(), projects, names, java.util.Set.of())
+            : input;
+    return agg.copy(agg.getTraitSet(), project, agg.getGroupSet(), agg.getGroupSets(), calls);
+  }
+
+  /** Whether {@code rel} reads a VALUES list of several rows or a UNION. */
+  private static boolean unordered(RelNode rel) {
+    if (rel instanceof org.apache.calcite.rel.core.Values values) {
+      return values.getTuples().size() > 1;
+    }
+    if (rel instanceof org.apache.calcite.rel.core.Union) {
+      return true;
+    }
+    for (RelNode input : rel.getInputs()) {
+      if (unordered(input)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** DuckDB's aggregate for Flink's FIRST_VALUE or LAST_VALUE aggregate {@code call}, or null. */
+  private static @org.checkerframework.checker.nullness.qual.Nullable SqlAggFunction firstOrLast(
+      AggregateCall call) {
+    if (call.getArgList().size() != 1
+        || call.isDistinct()
+        || call.hasFilter()
+        || !call.collation.getFieldCollations().isEmpty()) {
+      return null;
+    }
+    if (call.getAggregation() == io.calcitebridge.functions.AggregateFunctions.FIRST_VALUE) {
+      return ANY_VALUE;
+    }
+    if (call.getAggregation() == io.calcitebridge.functions.AggregateFunctions.LAST_VALUE) {
+      return LAST;
+    }
+    return null;
   }
 
   private static boolean percentile(AggregateCall call, LogicalProject project) {

@@ -492,7 +492,10 @@ final class DuckDbFunctions {
    * quotient rounded half up, exactly, in DuckDB's 128-bit integers: {@code (2|X| + |Y|) // 2|Y|}
    * of the dividend's unscaled value {@code X} shifted to the result's scale and the divisor's
    * {@code Y}. A division by zero fails, as in Flink; a dividend whose shifted value passes 38
-   * digits fails with DuckDB's overflow error (DuckDB's own {@code /} divides as DOUBLE).
+   * digits fails with DuckDB's overflow error (DuckDB's own {@code /} divides as DOUBLE). Where
+   * {@code 2X} or {@code 2Y} could pass HUGEINT's range (an AVG of a DECIMAL(38, s) near its
+   * largest value), the quotient is truncated and rounded by its remainder ({@link #wideQuotient}),
+   * at Flink's 34 significant digits.
    */
   private static @Nullable RexNode decimalDivide(RexBuilder rex, RexCall call, int scale) {
     if (call.operands.size() < 2 || scale != call.getType().getScale()) {
@@ -517,19 +520,19 @@ final class DuckDbFunctions {
     }
     String n = shift > 0 ? "(" + xs + " * CAST(" + power(shift) + " AS HUGEINT))" : xs;
     String d = shift < 0 ? "(" + ys + " * CAST(" + power(-shift) + " AS HUGEINT))" : ys;
-    // Half away from zero: DuckDB's // on integers truncates toward zero.
+    // Half away from zero: DuckDB's // on integers truncates toward zero, and its % keeps the
+    // dividend's sign.
+    boolean wide = digits(x) + Math.max(shift, 0) > 37 || digits(y) + Math.max(-shift, 0) > 37;
+    String rounded =
+        wide
+            ? wideQuotient(n, d)
+            : "(2 * " + n + " + sign(" + n + ") * abs(" + d + ")) // (2 * " + d + ")";
     String q =
         "CASE WHEN {0} IS NULL OR {1} IS NULL THEN NULL WHEN "
             + ys
-            + " = 0 THEN error('Division by zero') ELSE (2 * "
-            + n
-            + " + sign("
-            + n
-            + ") * abs("
-            + d
-            + ")) // (2 * "
-            + d
-            + ") END";
+            + " = 0 THEN error('Division by zero') ELSE "
+            + rounded
+            + " END";
     String value =
         scale == 0
             ? "CAST(" + q + " AS DECIMAL(38, 0))"
@@ -570,7 +573,81 @@ final class DuckDbFunctions {
         List.of(call.operands.get(0), call.operands.get(1), division));
   }
 
-  /** The unscaled value of a DECIMAL or integer operand as a HUGEINT, or null. */
+  /**
+   * The quotient {@code n / d} of two HUGEINT expressions whose doubles could overflow, rounded as
+   * Flink's {@code NumberFunctions#divide}: to 34 significant digits half even ({@code
+   * MathContext.DECIMAL128}), then to the unit half up. A quotient of 35 to 38 digits is rounded
+   * half even to a multiple of {@code 10^1..10^4}; one of 34 half even to the unit; a shorter one
+   * half up to the unit. Where the quotient has 34 digits or more, {@code |d|} is below {@code
+   * 10^5}, so {@code d * 10^4} does not overflow (DuckDB's CASE computes only the branch taken).
+   */
+  private static String wideQuotient(String n, String d) {
+    String q = "(" + n + " // " + d + ")";
+    String away = "sign(" + n + ") * sign(" + d + ")";
+    StringBuilder out = new StringBuilder("CASE");
+    for (int t = 4; t >= 0; t--) {
+      String unit = "CAST(" + power(t) + " AS HUGEINT)";
+      String dp = t == 0 ? d : "(" + d + " * " + unit + ")";
+      String a = "(" + n + " // " + dp + ")";
+      String r = "abs(" + n + " % " + dp + ")";
+      out.append(" WHEN abs(")
+          .append(q)
+          .append(") >= CAST(")
+          .append(power(33 + t))
+          .append(" AS HUGEINT) THEN (")
+          .append(a)
+          .append(" + CASE WHEN ")
+          .append(r)
+          .append(" > abs(")
+          .append(dp)
+          .append(") - ")
+          .append(r)
+          .append(" OR ")
+          .append(r)
+          .append(" = abs(")
+          .append(dp)
+          .append(") - ")
+          .append(r)
+          .append(" AND ")
+          .append(a)
+          .append(" % 2 <> 0 THEN ")
+          .append(away)
+          .append(" ELSE 0 END)")
+          .append(t == 0 ? "" : " * " + unit);
+    }
+    String r = "abs(" + n + " % " + d + ")";
+    return out.append(" ELSE ")
+        .append(q)
+        .append(" + CASE WHEN ")
+        .append(r)
+        .append(" >= abs(")
+        .append(d)
+        .append(") - ")
+        .append(r)
+        .append(" THEN ")
+        .append(away)
+        .append(" ELSE 0 END END")
+        .toString();
+  }
+
+  /** The most decimal digits of the unscaled value of an integer or DECIMAL operand. */
+  private static int digits(RexNode node) {
+    RelDataType type = node.getType();
+    return switch (type.getSqlTypeName()) {
+      case TINYINT -> 3;
+      case SMALLINT -> 5;
+      case INTEGER -> 10;
+      case BIGINT -> 19;
+      case DECIMAL -> type.getPrecision();
+      default -> 39;
+    };
+  }
+
+  /**
+   * The unscaled value of a DECIMAL or integer operand as a HUGEINT, or null. A DECIMAL whose value
+   * times {@code 10^s} could pass 38 digits is split into its integer part and its fraction, each
+   * scaled without overflow.
+   */
   private static @Nullable String unscaled(RexNode node, String operand) {
     RelDataType type = node.getType();
     if (SqlTypeFamily.INTEGER.contains(type)) {
@@ -580,6 +657,23 @@ final class DuckDbFunctions {
       return null;
     }
     int s = type.getScale();
+    if (s > 0 && type.getPrecision() + s > 38) {
+      String whole = "trunc(CAST(" + operand + " AS DECIMAL(38, " + s + ")))";
+      String ten = "CAST(" + power(s) + " AS HUGEINT)";
+      return "(CAST("
+          + whole
+          + " AS HUGEINT) * "
+          + ten
+          + " + CAST((CAST("
+          + operand
+          + " AS DECIMAL(38, "
+          + s
+          + ")) - "
+          + whole
+          + ") * "
+          + ten
+          + " AS HUGEINT))";
+    }
     return s == 0
         ? "CAST(" + operand + " AS HUGEINT)"
         : "CAST(CAST("

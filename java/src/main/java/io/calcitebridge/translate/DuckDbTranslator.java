@@ -47,7 +47,7 @@ public final class DuckDbTranslator {
 
   /** The translation of {@code plan}; throws {@link Refusal} when it cannot be exact. */
   public static Translation translate(RelNode plan) {
-    RelNode reduced = removeConstantSortKeys(reduceAverages(plan));
+    RelNode reduced = liftUnnestFilters(removeConstantSortKeys(reduceAverages(plan)));
     RelNode rewritten = DuckDbRewrites.rewrite(DuckDbAggregates.rewrite(reduced));
     rewritten = castParameters(rewritten);
     Whitelist.check(rewritten);
@@ -136,6 +136,37 @@ public final class DuckDbTranslator {
           @Override
           public RelNode visit(RelNode other) {
             return super.visit(other).accept(cast);
+          }
+        });
+  }
+
+  /**
+   * {@code CROSS JOIN UNNEST(t.arr) ... WHERE u.o <= 2}: planning pushes a filter of the UNNEST's
+   * columns into the correlate's right side, where the translation (DuckDB's UNNEST in the FROM
+   * clause) cannot write it; over an inner correlate the same filter above it keeps the same rows.
+   */
+  static RelNode liftUnnestFilters(RelNode plan) {
+    return plan.accept(
+        new org.apache.calcite.rel.RelHomogeneousShuttle() {
+          @Override
+          public RelNode visit(RelNode other) {
+            RelNode visited = super.visit(other);
+            if (!(visited instanceof org.apache.calcite.rel.logical.LogicalCorrelate correlate)
+                || correlate.getJoinType() != org.apache.calcite.rel.core.JoinRelType.INNER
+                || !(correlate.getRight()
+                    instanceof org.apache.calcite.rel.logical.LogicalFilter filter)
+                || org.apache.calcite.rex.RexUtil.containsCorrelation(filter.getCondition())) {
+              return visited;
+            }
+            org.apache.calcite.rel.core.Correlate lifted =
+                correlate.copy(
+                    correlate.getTraitSet(), List.of(correlate.getLeft(), filter.getInput()));
+            if (Whitelist.unnest(lifted) == null) {
+              return visited;
+            }
+            int shift = correlate.getLeft().getRowType().getFieldCount();
+            return org.apache.calcite.rel.logical.LogicalFilter.create(
+                lifted, org.apache.calcite.rex.RexUtil.shift(filter.getCondition(), shift));
           }
         });
   }
@@ -292,6 +323,11 @@ public final class DuckDbTranslator {
                   : SqlStdOperatorTable.UNNEST)
               .createCall(SqlParserPos.ZERO, array);
       String alias = "unnest_" + e.getId();
+      org.apache.calcite.rel.type.RelDataType element =
+          project.getProjects().get(0).getType().getComponentType();
+      if (element != null && element.isStruct()) {
+        call = fields(call, element, uncollect.withOrdinality, e.getRight().getRowType(), alias);
+      }
       SqlNode as =
           SqlStdOperatorTable.AS.createCall(
               SqlParserPos.ZERO, createAsFullOperands(e.getRight().getRowType(), call, alias));
@@ -314,6 +350,61 @@ public final class DuckDbTranslator {
                   ? org.apache.calcite.sql.SqlLiteral.createBoolean(true, SqlParserPos.ZERO)
                   : null);
       return result(join, left, right);
+    }
+
+    /**
+     * The UNNEST of an array of ROWs as Flink reads it, one column per field: DuckDB's UNNEST in
+     * FROM gives one STRUCT column, so the fields are read from it in a sub-query of the same FROM
+     * clause ({@code (SELECT e.a, e.b[, o] FROM UNNEST(t.arr) AS s(e[, o]))}, which DuckDB reads as
+     * a lateral join). A NULL element gives a row of NULLs, as in Flink.
+     */
+    private static SqlNode fields(
+        SqlNode unnest,
+        org.apache.calcite.rel.type.RelDataType element,
+        boolean ordinality,
+        org.apache.calcite.rel.type.RelDataType right,
+        String alias) {
+      String inner = alias + "_s";
+      List<SqlNode> as = new ArrayList<>();
+      as.add(unnest);
+      as.add(new SqlIdentifier(inner, SqlParserPos.ZERO));
+      as.add(new SqlIdentifier("e", SqlParserPos.ZERO));
+      if (ordinality) {
+        as.add(new SqlIdentifier("o", SqlParserPos.ZERO));
+      }
+      SqlNode from = SqlStdOperatorTable.AS.createCall(SqlParserPos.ZERO, as);
+      org.apache.calcite.sql.SqlNodeList select =
+          new org.apache.calcite.sql.SqlNodeList(SqlParserPos.ZERO);
+      List<String> names = right.getFieldNames();
+      List<org.apache.calcite.rel.type.RelDataTypeField> fields = element.getFieldList();
+      for (int i = 0; i < fields.size(); i++) {
+        select.add(
+            SqlStdOperatorTable.AS.createCall(
+                SqlParserPos.ZERO,
+                new SqlIdentifier(List.of(inner, "e", fields.get(i).getName()), SqlParserPos.ZERO),
+                new SqlIdentifier(names.get(i), SqlParserPos.ZERO)));
+      }
+      if (ordinality) {
+        select.add(
+            SqlStdOperatorTable.AS.createCall(
+                SqlParserPos.ZERO,
+                new SqlIdentifier(List.of(inner, "o"), SqlParserPos.ZERO),
+                new SqlIdentifier(names.get(fields.size()), SqlParserPos.ZERO)));
+      }
+      return new org.apache.calcite.sql.SqlSelect(
+          SqlParserPos.ZERO,
+          null,
+          select,
+          from,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null);
     }
 
     /** Visits one of our scans; called by the converter's dispatch, by reflection. */

@@ -225,12 +225,31 @@ final class Whitelist {
     RelDataType element = type.getComponentType();
     if (type.getSqlTypeName() != SqlTypeName.ARRAY
         || element == null
-        || element.isStruct()
         || holdsMap(element)
-        || element.getComponentType() != null) {
+        || element.getComponentType() != null
+        || element.isStruct() && !flatRow(element, correlate.getRight().getRowType())) {
       return null;
     }
     return uncollect;
+  }
+
+  /**
+   * Whether the UNNEST of an array of {@code element} ROWs gives one column per field ({@code
+   * right}: the fields, then perhaps the ordinal), fields DuckDB names apart (its names ignore
+   * case).
+   */
+  private static boolean flatRow(RelDataType element, RelDataType right) {
+    int n = element.getFieldCount();
+    if (n == 0 || right.getFieldCount() < n || right.getFieldCount() > n + 1) {
+      return false;
+    }
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (RelDataTypeField f : element.getFieldList()) {
+      if (!seen.add(f.getName().toLowerCase(java.util.Locale.ROOT))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void checkRel(RelNode rel) {
@@ -292,14 +311,17 @@ final class Whitelist {
           }
         }
         if (!AGGREGATES.contains(call.getAggregation().getKind())
-            && call.getAggregation() != DuckDbAggregates.QUANTILE_CONT) {
+            && call.getAggregation() != DuckDbAggregates.QUANTILE_CONT
+            && call.getAggregation() != DuckDbAggregates.ANY_VALUE
+            && call.getAggregation() != DuckDbAggregates.LAST) {
           throw refuse(Refusal.aggregate(call.getAggregation()));
         }
         if (call.getAggregation().getKind() == SqlKind.COUNT && call.getArgList().size() > 1) {
           // DuckDB's count takes one argument.
           throw refuse("COUNT of more than one argument");
         }
-        if (call.hasFilter() || !call.collation.getFieldCollations().isEmpty()) {
+        if (call.hasFilter() && call.getAggregation() != DuckDbAggregates.LAST
+            || !call.collation.getFieldCollations().isEmpty()) {
           throw refuse("an aggregate with FILTER or WITHIN GROUP");
         }
       }
