@@ -90,12 +90,14 @@ final class DuckDbPython {
   }
 
   /**
-   * The Spark call of the Java function {@code f}: {@code cb_java_<id>_<result>_<arg>...(spec,
-   * operands...)}, named and its operands cast as a Python function's, where the string {@code
-   * spec} is {@code name;class;parameter classes (comma-separated);jar;jar...}: the backend adds
-   * the jars to the session and registers the name as our generic Java UDF ({@code
-   * io.calcitebridge.sparkudf.JavaCall}), which calls that {@code eval} overload (the one the
-   * validator chose) on the executors.
+   * The Spark or DuckDB call of the Java function {@code f}: {@code
+   * cb_java_<id>_<result>_<arg>...(spec, operands...)}, named and its operands cast as a Python
+   * function's, where the string {@code spec} is {@code name;class;parameter classes
+   * (comma-separated);jar;jar...}. Spark's backend adds the jars to the session and registers the
+   * name as our generic Java UDF ({@code io.calcitebridge.sparkudf.JavaCall}), which calls that
+   * {@code eval} overload (the one the validator chose) on the executors. DuckDB's (no jars in the
+   * spec) registers an Arrow function that hands each batch to this JVM ({@code
+   * io.calcitebridge.udf.JavaUdf}), where the function of that id calls the overload.
    */
   static RexNode rewriteJava(RexBuilder rex, RexCall call, List<RexNode> operands, String backend) {
     io.calcitebridge.functions.JavaFunction f =
@@ -104,7 +106,8 @@ final class DuckDbPython {
     if (f.isTable()) {
       throw new Refusal(backend, "the table function " + label);
     }
-    if (f.isFromObject()) {
+    boolean duckdb = backend.equals("duckdb");
+    if (f.isFromObject() && !duckdb) {
       throw new Refusal(
           backend,
           "the function "
@@ -116,8 +119,12 @@ final class DuckDbPython {
       operandTypes.add(o.getType());
     }
     List<String> params = f.parameterClasses(operandTypes);
-    List<String> jars = f.classJars();
-    if (params == null || jars.isEmpty()) {
+    // DuckDB runs in this process: its batches call the function in this JVM, jars or none.
+    List<String> jars = duckdb ? List.of() : f.classJars();
+    if (params == null) {
+      throw new Refusal(backend, "the function " + label);
+    }
+    if (jars.isEmpty() && !duckdb) {
       throw new Refusal(
           backend, "the function " + label + " (its class " + f.className() + " is in no jar)");
     }
