@@ -571,6 +571,14 @@ def test_java_functions_run_on_spark(jar: Path, tmp_path: Path) -> None:
         e.value
     ), e.value
     assert senv.sql("SELECT boom(CAST(x AS INT)) FROM t WHERE x = 5").fetchall() == [(5,)]
+    # A function that is not deterministic is registered as such (asNondeterministic): Spark
+    # neither merges the sub-query's projection into the filter nor calls it twice a row, so the
+    # values are those of one call a row, as on Calcite's engine.
+    nested = "SELECT c FROM (SELECT counter(CAST(1 AS BIGINT)) AS c FROM t) WHERE c > 0"
+    for e in envs.values():
+        e.execute(f"CREATE FUNCTION counter AS 'com.acme.Counter' USING JAR '{jar}'")
+        got = sorted(r[0] for r in e.sql(nested).fetchall())
+        assert got == list(range(got[0], got[0] + rows)), got[:5]
     # Table and aggregate functions stay on Calcite's engine.
     senv.execute(f"CREATE FUNCTION wavg AS 'com.acme.WeightedAvg' USING JAR '{jar}'")
     with pytest.raises(cb.UnsupportedError, match="spark backend cannot run the function wavg"):
@@ -597,3 +605,28 @@ def test_java_functions_run_on_spark(jar: Path, tmp_path: Path) -> None:
     assert result.output.splitlines() == ["r", "ABC!", ""]
     for e in envs.values():
         e.close()
+
+
+def test_a_java_function_over_the_gateway(gateway_address: str, jar: Path) -> None:
+    """A client's CREATE FUNCTION ... USING JAR makes the function in the gateway's JVM, where
+    its queries run it, on each backend the gateway runs."""
+    from conftest import GATEWAY_TOKEN
+
+    gw = cb.connect(gateway=gateway_address, token=GATEWAY_TOKEN)
+    try:
+        gw.register_arrow("t", pa.table({"x": pa.array(XS, pa.int64()), "s": pa.array(SS)}))
+        gw.execute(f"CREATE TEMPORARY FUNCTION plus1 AS 'com.acme.Plus1' USING JAR '{jar}'")
+        for backend in ("enumerable", "duckdb", "auto"):
+            assert _column(gw, "SELECT plus1(x) FROM t", backend) == [
+                None if x is None else x + 1 for x in XS
+            ], backend
+            assert _column(gw, "SELECT plus1(s) FROM t", backend) == [
+                None if s is None else s.upper() + "!" for s in SS
+            ], backend
+        info = dict(gw.execute("DESCRIBE FUNCTION plus1").fetchall())
+        assert info["class name"] == "com.acme.Plus1"
+        gw.execute("DROP TEMPORARY FUNCTION plus1")
+        with pytest.raises(cb.SqlValidationError, match="plus1"):
+            gw.sql("SELECT plus1(x) FROM t")
+    finally:
+        gw.close()

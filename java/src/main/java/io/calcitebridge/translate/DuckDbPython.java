@@ -39,7 +39,11 @@ final class DuckDbPython {
     UserFunction f = (UserFunction) call.getOperator();
     RelDataTypeFactory types = rex.getTypeFactory();
     StringBuilder name = new StringBuilder(PREFIX).append(f.id());
-    name.append('_').append(code(f.result(), f, backend));
+    // On Spark a table function's rows (an ARRAY<ROW>): code "tb", the Spark type from the
+    // function's own return type (_udf.py), the rows read by LATERAL inline(...).
+    name.append('_')
+        .append(
+            backend.equals("spark") && isRows(f.result()) ? "tb" : code(f.result(), f, backend));
     List<RexNode> args = new ArrayList<>();
     List<RelDataType> params = f.parameters();
     for (int i = 0; i < operands.size(); i++) {

@@ -73,11 +73,11 @@ public final class JavaUdf {
 
   /**
    * Calls the function of {@code name} ({@code cb_java_<id>_<result>_<arg>...}) with the overload
-   * {@code spec} names ({@code label;class;parameter classes}) over every row of the record batch at
-   * {@code inArray}/{@code inSchema} (its columns the operands; the C structs' contents are moved
-   * out and released here, whatever happens), and exports the results into the C structs at {@code
-   * outArray}/{@code outSchema}, which the caller imports. A failure of the method is the {@link
-   * SourceException} naming the function.
+   * {@code spec} names ({@code label;class;parameter classes}) over every row of the record batch
+   * at {@code inArray}/{@code inSchema} (its columns the operands; the C structs' contents are
+   * moved out and released here, whatever happens), and exports the results into the C structs at
+   * {@code outArray}/{@code outSchema}, which the caller imports. A failure of the method is the
+   * {@link SourceException} naming the function.
    */
   public static void apply(
       String name, String spec, long inArray, long inSchema, long outArray, long outSchema) {
@@ -290,7 +290,9 @@ public final class JavaUdf {
               Object x = values[i];
               v.set(
                   i,
-                  x instanceof Float f ? Double.parseDouble(f.toString()) : ((Number) x).doubleValue());
+                  x instanceof Float f
+                      ? Double.parseDouble(f.toString())
+                      : ((Number) x).doubleValue());
             }
           }
           v.setValueCount(n);
