@@ -300,7 +300,17 @@ def _register_nondeterministic_java(
     )
     instance = constructor.newInstance(gateway.new_array(jvm.java.lang.Object, 0))
     data_type = jsession.parseDataType(_parse_datatype_string(result).json())
-    udf = jvm.org.apache.spark.sql.functions.udf(instance, data_type).asNondeterministic()
+    # functions.udf(UDFn, DataType), named by its parameter classes: py4j would pick the untyped
+    # udf(Object, DataType), which Spark refuses.
+    arity = int(udf_class.rsplit("$A", 1)[1]) + 1  # the spec, then the operands
+    classes = gateway.new_array(jvm.java.lang.Class, 2)
+    classes[0] = loader.loadClass(f"org.apache.spark.sql.api.java.UDF{arity}")
+    classes[1] = loader.loadClass("org.apache.spark.sql.types.DataType")
+    make = loader.loadClass("org.apache.spark.sql.functions").getMethod("udf", classes)
+    arguments = gateway.new_array(jvm.java.lang.Object, 2)
+    arguments[0] = instance
+    arguments[1] = data_type
+    udf = make.invoke(None, arguments).asNondeterministic()
     jsession.udf().register(name, udf)
 
 
