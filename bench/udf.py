@@ -11,6 +11,9 @@ against DuckDB's own ``native`` Python function; the number is the cost a row, i
 here with the JDK's ``javac``) over the same 200,000 rows, on Calcite's engine (which calls the
 method a row at a time in the JVM) and on DuckDB (an Arrow function handing each batch to the JVM);
 the peer is the same query with the Python function on DuckDB. Skipped without ``javac``.
+``udf_spark_row[python|java]``: the same two functions on the ``spark`` backend (a local
+``local[1]`` session; a Python UDF in Spark's Python workers, the Java one through our generic Java
+UDF on the executor), against the same query on DuckDB. Skipped without pyspark.
 """
 
 from __future__ import annotations
@@ -149,4 +152,56 @@ def _java(env: Any, small: Any, repeat: int) -> Iterator[dict[str, Any]]:
                 None,
                 "a Java function's rows a second, against the Python function on DuckDB",
             )
+        yield from _spark(small, jar, expected, peer, repeat)
         env.execute("DROP FUNCTION jplus1")
+
+
+def _spark(
+    small: Any, jar: Path, expected: Any, peer: Any, repeat: int
+) -> Iterator[dict[str, Any]]:
+    """The Python and the Java function on the spark backend, against DuckDB's figures."""
+    try:
+        from calcite_bridge import _spark as spark_backend
+    except ImportError:
+        return
+    import importlib.util
+
+    import calcite_bridge as cb
+
+    if importlib.util.find_spec("pyspark") is None:
+        return
+    senv = cb.connect(backend="spark", spark=spark_backend.local_session())
+    try:
+        senv.register_arrow("s", small)
+        senv.create_function(
+            "plus1",
+            lambda x: None if x is None else x + 1,
+            return_type="BIGINT",
+            arg_types=["BIGINT"],
+        )
+        senv.execute(f"CREATE FUNCTION jplus1 AS 'bench.Plus1' USING JAR '{jar}'")
+        n = small.num_rows
+        for kind, sql in (
+            ("python", "SELECT plus1(x) AS y FROM s"),
+            ("java", "SELECT jplus1(x) AS y FROM s"),
+        ):
+            got = senv.sql(sql).to_arrow_table().column(0)
+            assert sorted(got.to_pylist()) == sorted(expected.to_pylist()), kind
+            ours = timed(lambda q=sql: senv.sql(q).to_arrow_table(), repeat)
+            yield record(
+                f"udf_spark_row[{kind}]",
+                {
+                    **in_ms(ours),
+                    "rows": n,
+                    "rows_per_s": round(n / ours["median_s"]),
+                    "us_per_row": round(ours["median_s"] / n * 1e6, 3),
+                },
+                {**in_ms(peer), "engine": "the Python function on duckdb"},
+                time_ratio(ours["median_s"], peer["median_s"]),
+                "ms",
+                None,
+                None,
+                "a function called once a row on spark (local[1]), measured",
+            )
+    finally:
+        senv.close()
