@@ -586,7 +586,29 @@ def test_java_functions_run_on_spark(jar: Path, tmp_path: Path) -> None:
             .analyzed()
         )
         assert analyzed.projectList().head().deterministic() == deterministic, function
-    # Table and aggregate functions stay on Calcite's engine.
+    # A table function returns its rows as an array of structs, read by LATERAL inline(...).
+    docs = [
+        None if i % 9 == 4 else " ".join(f"w{j}" * (j % 3 + 1) for j in range(i % 4)) or "x"
+        for i in range(300)
+    ]
+    for e in envs.values():
+        e.register_arrow("docs", pa.table({"id": list(range(300)), "s": docs}))
+        e.execute(f"CREATE FUNCTION split_words AS 'com.acme.SplitWords' USING JAR '{jar}'")
+    lateral = "SELECT id, w, n FROM docs, LATERAL TABLE(split_words(s)) AS x(w, n) ORDER BY id, w"
+    got = senv.sql(lateral).fetchall()
+    assert got == envs["enumerable"].sql(lateral).fetchall()
+    assert got == sorted(
+        ((i, w, n) for i, d in enumerate(docs) for w, n in _split_words(d)), key=lambda r: r[:2]
+    )
+    plan = senv.explain(lateral)
+    assert re.search(r"cb_java_\d+_tb_s\(", plan, re.I), plan
+    assert re.search(r"LATERAL inline\(", plan, re.I), plan
+    left = (
+        "SELECT id, w FROM docs LEFT JOIN LATERAL TABLE(split_words(s)) AS x(w, n) ON TRUE"
+        " ORDER BY id, w"
+    )
+    assert senv.sql(left).fetchall() == envs["enumerable"].sql(left).fetchall()
+    # Aggregate functions stay on Calcite's engine.
     senv.execute(f"CREATE FUNCTION wavg AS 'com.acme.WeightedAvg' USING JAR '{jar}'")
     with pytest.raises(cb.UnsupportedError, match="spark backend cannot run the function wavg"):
         senv.sql("SELECT wavg(x, x) FROM t")

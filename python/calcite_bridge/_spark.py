@@ -254,13 +254,24 @@ def _register_java(spark: Any, sql: str) -> None:
                 _add_jar(spark, jar)
                 done.add(key)
         arity = len(params.split(",")) if params else 0
-        result = _udf._spark_type(name.lower().split("_")[3])
+        code = name.lower().split("_")[3]
+        result = _java_rows_type(name) if code == "tb" else _udf._spark_type(code)
         udf_class = f"io.calcitebridge.sparkudf.JavaCall$A{arity}"
         if _java_deterministic(name):
             spark.udf.registerJavaFunction(name, udf_class, result)
         else:
             _register_nondeterministic_java(spark, name, spec.split(";")[0], udf_class, result)
         done.add(name)
+
+
+def _java_rows_type(name: str) -> str:
+    """Spark's type of the rows of the Java table function of ``name``: an array of structs."""
+    import jpype
+
+    found = jpype.JClass("io.calcitebridge.udf.JavaUdf").sparkRowsType(name)
+    if found is None:
+        raise UnsupportedError(f"The spark backend cannot find the table function of {name}")
+    return str(found)
 
 
 def _java_deterministic(name: str) -> bool:

@@ -107,10 +107,10 @@ final class DuckDbPython {
     io.calcitebridge.functions.JavaFunction f =
         (io.calcitebridge.functions.JavaFunction) call.getOperator();
     String label = f.label();
-    if (f.isTable()) {
+    boolean duckdb = backend.equals("duckdb");
+    if (f.isTable() && duckdb) {
       throw new Refusal(backend, "the table function " + label);
     }
-    boolean duckdb = backend.equals("duckdb");
     if (f.isFromObject() && !duckdb) {
       throw new Refusal(
           backend,
@@ -151,7 +151,8 @@ final class DuckDbPython {
         new StringBuilder("cb_java_")
             .append(f.id())
             .append('_')
-            .append(code(call.getType(), label, backend));
+            // A table function's rows on Spark: an array of structs (JavaUdf#sparkRowsType).
+            .append(f.isTable() ? "tb" : code(call.getType(), label, backend));
     List<RexNode> args = new ArrayList<>();
     args.add(rex.makeLiteral(spec.toString()));
     for (RexNode o : operands) {

@@ -116,6 +116,44 @@ public final class JavaUdf {
     }
   }
 
+  /**
+   * Spark's type, as DDL, of the rows of the table function of {@code name}: {@code
+   * array<struct<`word`:string,`n`:int>>}; null when no live function has its id.
+   */
+  public static @Nullable String sparkRowsType(String name) {
+    JavaFunction f = function(name);
+    if (f == null || !f.isTable()) {
+      return null;
+    }
+    org.apache.calcite.rel.type.RelDataType element = f.rowsType().getComponentType();
+    StringBuilder out = new StringBuilder("array<struct<");
+    List<org.apache.calcite.rel.type.RelDataTypeField> fields =
+        element == null ? List.of() : element.getFieldList();
+    for (int i = 0; i < fields.size(); i++) {
+      org.apache.calcite.rel.type.RelDataType t = fields.get(i).getType();
+      String spark =
+          switch (t.getSqlTypeName()) {
+            case BOOLEAN -> "boolean";
+            case TINYINT, SMALLINT, INTEGER -> "int";
+            case BIGINT -> "bigint";
+            case FLOAT, REAL, DOUBLE -> "double";
+            case DECIMAL -> "decimal(" + t.getPrecision() + "," + t.getScale() + ")";
+            case CHAR, VARCHAR -> "string";
+            case BINARY, VARBINARY -> "binary";
+            case DATE -> "date";
+            default ->
+                throw new IllegalArgumentException(
+                    "The table function " + f.label() + " has a column of type " + t);
+          };
+      out.append(i == 0 ? "" : ",")
+          .append('`')
+          .append(fields.get(i).getName().replace("`", "``"))
+          .append("`:")
+          .append(spark);
+    }
+    return out.append(">>").toString();
+  }
+
   private static @Nullable JavaFunction function(String name) {
     String[] parts = name.toLowerCase(java.util.Locale.ROOT).split("_");
     if (parts.length < 4 || !parts[0].equals("cb") || !parts[1].equals("java")) {
