@@ -7,11 +7,22 @@ same function registered in DuckDB alone as an Arrow function. The target is wit
 ``udf_row_at_a_time[backend]``: a scalar function (``x + 1``) called once a row over 200,000 rows,
 against DuckDB's own ``native`` Python function; the number is the cost a row, in microseconds
 (the whole query's time over its rows).
+``udf_java_row[backend]``: a Java function (``Long eval(Long x)``, ``x + 1``, from a jar compiled
+here with the JDK's ``javac``) over the same 200,000 rows, on Calcite's engine (which calls the
+method a row at a time in the JVM) and on DuckDB (an Arrow function handing each batch to the JVM);
+the peer is the same query with the Python function on DuckDB. Skipped without ``javac``.
+``udf_spark_row[python|java]``: the same two functions on the ``spark`` backend (a local
+``local[1]`` session; a Python UDF in Spark's Python workers, the Java one through our generic Java
+UDF on the executor), against the same query on DuckDB. Skipped without pyspark.
 """
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from _common import as_table, duck_version, in_ms, record, started_env, time_ratio, timed
@@ -88,3 +99,109 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
             None,
             "cost of a function called once a row, measured",
         )
+    yield from _java(env, small, repeat)
+
+
+JAVA_PLUS1 = """
+package bench;
+
+public class Plus1 {
+  public Long eval(Long x) { return x == null ? null : x + 1; }
+}
+"""
+
+
+def _java(env: Any, small: Any, repeat: int) -> Iterator[dict[str, Any]]:
+    """The Java function's rows: ours on each backend against the Python function on DuckDB."""
+    if shutil.which("javac") is None or shutil.which("jar") is None:
+        return
+    with tempfile.TemporaryDirectory() as d:
+        src = Path(d) / "src" / "bench" / "Plus1.java"
+        src.parent.mkdir(parents=True)
+        src.write_text(JAVA_PLUS1)
+        classes = Path(d) / "classes"
+        subprocess.run(["javac", "--release", "17", "-d", str(classes), str(src)], check=True)
+        jar = Path(d) / "plus1.jar"
+        subprocess.run(["jar", "cf", str(jar), "-C", str(classes), "."], check=True)
+        env.execute(f"CREATE FUNCTION jplus1 AS 'bench.Plus1' USING JAR '{jar}'")
+        n = small.num_rows
+        python = "SELECT plus1(x) AS y FROM s"
+        expected = env.sql(python, backend="duckdb").to_arrow_table().column(0)
+        peer = timed(lambda: env.sql(python, backend="duckdb").to_arrow_table(), repeat)
+        java = "SELECT jplus1(x) AS y FROM s"
+        for backend in BACKENDS:
+            got = env.sql(java, backend=backend).to_arrow_table().column(0)
+            assert got.equals(expected), backend
+            ours = timed(lambda b=backend: env.sql(java, backend=b).to_arrow_table(), repeat)
+            yield record(
+                f"udf_java_row[{backend}]",
+                {
+                    **in_ms(ours),
+                    "rows": n,
+                    "rows_per_s": round(n / ours["median_s"]),
+                    "us_per_row": round(ours["median_s"] / n * 1e6, 3),
+                },
+                {
+                    **in_ms(peer),
+                    "engine": "the Python function on duckdb",
+                    "rows_per_s": round(n / peer["median_s"]),
+                },
+                time_ratio(ours["median_s"], peer["median_s"]),
+                "ms",
+                None,
+                None,
+                "a Java function's rows a second, against the Python function on DuckDB",
+            )
+        yield from _spark(small, jar, expected, peer, repeat)
+        env.execute("DROP FUNCTION jplus1")
+
+
+def _spark(
+    small: Any, jar: Path, expected: Any, peer: Any, repeat: int
+) -> Iterator[dict[str, Any]]:
+    """The Python and the Java function on the spark backend, against DuckDB's figures."""
+    try:
+        from calcite_bridge import _spark as spark_backend
+    except ImportError:
+        return
+    import importlib.util
+
+    import calcite_bridge as cb
+
+    if importlib.util.find_spec("pyspark") is None:
+        return
+    senv = cb.connect(backend="spark", spark=spark_backend.local_session())
+    try:
+        senv.register_arrow("s", small)
+        senv.create_function(
+            "plus1",
+            lambda x: None if x is None else x + 1,
+            return_type="BIGINT",
+            arg_types=["BIGINT"],
+        )
+        senv.execute(f"CREATE FUNCTION jplus1 AS 'bench.Plus1' USING JAR '{jar}'")
+        n = small.num_rows
+        for kind, sql in (
+            ("python", "SELECT plus1(x) AS y FROM s"),
+            ("java", "SELECT jplus1(x) AS y FROM s"),
+        ):
+            got = senv.sql(sql).to_arrow_table().column(0)
+            assert sorted(got.to_pylist()) == sorted(expected.to_pylist()), kind
+            ours = timed(lambda q=sql: senv.sql(q).to_arrow_table(), repeat)
+            yield record(
+                f"udf_spark_row[{kind}]",
+                {
+                    **in_ms(ours),
+                    "rows": n,
+                    "rows_per_s": round(n / ours["median_s"]),
+                    "us_per_row": round(ours["median_s"] / n * 1e6, 3),
+                },
+                {**in_ms(peer), "engine": "the Python function on duckdb"},
+                time_ratio(ours["median_s"], peer["median_s"]),
+                "ms",
+                None,
+                None,
+                "a function called once a row on spark (local[1]), measured",
+            )
+    finally:
+        senv.close()

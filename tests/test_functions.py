@@ -182,11 +182,14 @@ def test_explain_shows_where_functions_run(fenv: cb.Environment) -> None:
     assert fenv.explain("SELECT plus1(x) FROM t").startswith("DuckDB(")  # auto keeps DuckDB
 
 
-def test_spark_refuses_python_table_functions(fenv: cb.Environment) -> None:
-    # Scalar and vectorized functions run on Spark (tests/test_spark_functions.py).
+def test_spark_runs_python_table_functions_only_laterally(fenv: cb.Environment) -> None:
+    # LATERAL TABLE runs on Spark as LATERAL inline(...) (tests/test_spark_functions.py); a
+    # table function's rows without a correlation are an UNNEST, which Spark is not given.
     fenv.create_table_function("pairs", lambda x: [(x, x)], columns="a BIGINT, b BIGINT")
-    with pytest.raises(cb.UnsupportedError, match="cannot run the function pairs"):
-        fenv.explain("SELECT a FROM t, LATERAL TABLE(pairs(x)) AS p(a, b)", backend="spark")
+    plan = fenv.explain("SELECT a FROM t, LATERAL TABLE(pairs(x)) AS p(a, b)", backend="spark")
+    assert re.search(r"CB_PY_\d+_TB_I8\(", plan) and "LATERAL INLINE(" in plan.upper(), plan
+    with pytest.raises(cb.UnsupportedError, match="spark backend cannot run UNNEST"):
+        fenv.explain("SELECT * FROM TABLE(pairs(CAST(1 AS BIGINT)))", backend="spark")
 
 
 def test_a_function_that_is_not_deterministic_is_called_each_time(env: cb.Environment) -> None:

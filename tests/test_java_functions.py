@@ -126,6 +126,16 @@ public class WeightedAvg {
   public Double getValue(Acc acc) { return acc.weight == 0 ? null : acc.sum / acc.weight; }
 }
 """,
+    "com/acme/Counter.java": """
+package com.acme;
+
+/** Not deterministic, as Flink's isDeterministic() says: never computed once for a constant. */
+public class Counter {
+  private long n;
+  public Long eval(Long x) { return ++n; }
+  public boolean isDeterministic() { return false; }
+}
+""",
     "com/acme/Version.java": """
 package com.acme;
 
@@ -167,7 +177,7 @@ def _column(env: cb.Environment, sql: str, backend: str) -> list[Any]:
     return [r[0] for r in env.sql(sql, backend=backend).fetchall()]
 
 
-@pytest.mark.parametrize("backend", ("enumerable", "auto"))
+@pytest.mark.parametrize("backend", ("enumerable", "auto", "duckdb"))
 def test_java_functions_against_python(jenv: cb.Environment, backend: str) -> None:
     assert _column(jenv, "SELECT plus1(x) FROM t", backend) == [
         None if x is None else x + 1 for x in XS
@@ -192,25 +202,43 @@ def test_java_functions_against_python(jenv: cb.Environment, backend: str) -> No
     ]
 
 
-@pytest.mark.parametrize("backend", ("enumerable", "auto"))
+@pytest.mark.parametrize("backend", ("enumerable", "auto", "duckdb"))
 def test_types_cross_both_ways(jenv: cb.Environment, backend: str) -> None:
-    rows = jenv.sql(
-        "SELECT conv(CAST(1.25 AS DECIMAL(10, 2))), conv(DATE '2024-02-28'),"
-        " conv(TIMESTAMP '2024-01-01 23:59:59.123456'), conv(X'0102ff'), conv(TRUE),"
-        " conv(CAST(NULL AS DATE)), conv(CAST(NULL AS BOOLEAN))",
-        backend=backend,
-    ).fetchall()
+    jenv.register_arrow(
+        "typed",
+        pa.table(
+            {
+                "d": pa.array([Decimal("1.25"), None], pa.decimal128(10, 2)),
+                "dy": pa.array([dt.date(2024, 2, 28), None], pa.date32()),
+                "ts": pa.array(
+                    [dt.datetime(2024, 1, 1, 23, 59, 59, 123456), None], pa.timestamp("us")
+                ),
+                "b": pa.array([b"\x01\x02\xff", None], pa.binary()),
+                "bo": pa.array([True, None], pa.bool_()),
+            }
+        ),
+    )
+    sql = "SELECT conv(d), conv(dy), conv(ts), conv(b), conv(bo) FROM typed"
+    rows = jenv.sql(sql, backend=backend).fetchall()
+    on_duckdb = jenv.explain(sql, backend=backend).startswith("DuckDB(")
+    assert on_duckdb == (backend != "enumerable")
     assert rows == [
         (
             Decimal("12.5"),
             dt.date(2024, 2, 29),
-            dt.datetime(2024, 1, 2, 0, 0, 0, 123000),  # milliseconds cross
+            # Calcite's engine passes milliseconds; DuckDB passes its microseconds.
+            dt.datetime(2024, 1, 2, 0, 0, 0, 123456 if on_duckdb else 123000),
             b"\xff\x02\x01",
             False,
-            None,
-            None,
-        )
+        ),
+        (None, None, None, None, None),
     ]
+    constants = jenv.sql(
+        "SELECT conv(CAST(1.25 AS DECIMAL(10, 2))), conv(DATE '2024-02-28'), conv(TRUE),"
+        " conv(CAST(NULL AS DATE)), conv(CAST(NULL AS BOOLEAN))",
+        backend="enumerable" if backend == "duckdb" else backend,
+    ).fetchall()
+    assert constants == [(Decimal("12.5"), dt.date(2024, 2, 29), False, None, None)]
     schema = jenv.sql("SELECT conv(DATE '2024-02-28') AS d, plus1(x) AS p FROM t").schema
     assert (schema.field("d").type, schema.field("p").type) == (pa.date32(), pa.int64())
 
@@ -296,24 +324,49 @@ def test_java_aggregate_functions_against_python(
     assert (info["kind"], info["signature"]) == ("AGGREGATE", "wavg(BIGINT, BIGINT) -> DOUBLE")
 
 
-def test_explain_shows_where_java_functions_run(jenv: cb.Environment) -> None:
+def test_explain_shows_where_java_functions_run(jenv: cb.Environment, jar: Path) -> None:
     # Calcite's engine calls the method itself: no Python batch.
     enumerable = jenv.explain("SELECT plus1(x) FROM t", backend="enumerable")
     assert "plus1($t0)" in enumerable and "PythonBatch" not in enumerable
-    # DuckDB cannot call a Java method: auto runs the query on Calcite's engine.
-    assert jenv.explain("SELECT x * 2 FROM t WHERE x > 0").startswith("DuckDB(")
-    assert not jenv.explain("SELECT plus1(x) FROM t").startswith("DuckDB(")
-    with pytest.raises(cb.UnsupportedError, match="cannot run the function plus1") as e:
-        jenv.sql("SELECT plus1(x) FROM t", backend="duckdb")
+    # On DuckDB (and so under auto) an Arrow function hands each batch to the JVM: the call
+    # names the function, its class and the overload the validator chose.
+    for backend in ("auto", "duckdb"):
+        for sql, call in (
+            (
+                "SELECT plus1(x) FROM t",
+                r"cb_java_\d+_i8_i8\('plus1;com\.acme\.Plus1;java\.lang\.Long'",
+            ),
+            (
+                "SELECT plus1(s) FROM t",
+                r"cb_java_\d+_s_s\('plus1;com\.acme\.Plus1;java\.lang\.String'",
+            ),
+            (
+                "SELECT x FROM t WHERE half(x) > 1",
+                r"cb_java_\d+_f8_i8\('half;com\.acme\.Half;double'",
+            ),
+        ):
+            plan = jenv.explain(sql, backend=backend)
+            assert plan.startswith("DuckDB("), plan
+            assert re.search(call, plan, re.IGNORECASE), plan
+    # Table and aggregate functions stay on Calcite's engine: DuckDB takes no ARRAY<ROW> from a
+    # function and gives none to one.
+    jenv.execute(f"CREATE FUNCTION wavg AS 'com.acme.WeightedAvg' USING JAR '{jar}'")
+    assert not jenv.explain("SELECT wavg(x, x) FROM t").startswith("DuckDB(")
+    with pytest.raises(cb.UnsupportedError, match="cannot run the function wavg") as e:
+        jenv.sql("SELECT wavg(x, x) FROM t", backend="duckdb")
     assert "duckdb" in str(e.value)
 
 
-def test_an_exception_in_eval_names_the_function(jenv: cb.Environment) -> None:
+@pytest.mark.parametrize("backend", ("enumerable", "duckdb"))
+def test_an_exception_in_eval_names_the_function(jenv: cb.Environment, backend: str) -> None:
     with pytest.raises(cb.ExecutionError) as e:
-        jenv.sql("SELECT boom(CAST(x AS INT) + 100) FROM t", backend="enumerable").fetchall()
+        jenv.sql("SELECT boom(CAST(x AS INT) + 100) FROM t", backend=backend).fetchall()
     message = str(e.value)
-    assert "The function boom failed: java.lang.IllegalArgumentException: too big: 101" in message
+    assert "The function boom failed: java.lang.IllegalArgumentException: too big: 10" in message
     assert "at com.acme.Boom.eval(Boom.java" in (e.value.source_traceback or ""), e.value
+    assert jenv.sql(
+        "SELECT boom(CAST(x AS INT)) FROM t WHERE x = 5", backend=backend
+    ).fetchall() == [(5,)]
     # Also where the planner computes a call of constants once, and in a join's condition.
     with pytest.raises(cb.ExecutionError, match=r"The function boom failed: .*too big: 101"):
         jenv.sql("SELECT boom(101)").fetchall()
@@ -324,6 +377,20 @@ def test_an_exception_in_eval_names_the_function(jenv: cb.Environment) -> None:
     assert joined == [(1,), (2,)]
     # The environment goes on.
     assert jenv.sql("SELECT boom(5)").fetchall() == [(5,)]
+
+
+@pytest.mark.parametrize("backend", ("enumerable", "duckdb"))
+def test_a_nondeterministic_java_function_is_called_each_row(
+    jenv: cb.Environment, jar: Path, backend: str
+) -> None:
+    jenv.execute(f"CREATE FUNCTION counter AS 'com.acme.Counter' USING JAR '{jar}'")
+    info = dict(jenv.execute("DESCRIBE FUNCTION EXTENDED counter").fetchall())
+    assert info["is deterministic"] == "false"
+    got = _column(jenv, "SELECT counter(CAST(1 AS BIGINT)) FROM t", backend)
+    assert sorted(got) == list(range(min(got), min(got) + ROWS))
+    if backend == "duckdb":
+        plan = jenv.explain("SELECT counter(CAST(1 AS BIGINT)) FROM t", backend=backend)
+        assert "cb_java_" in plan.lower()
 
 
 def test_no_matching_eval_is_a_validation_error_at_the_call(jenv: cb.Environment) -> None:
@@ -504,7 +571,44 @@ def test_java_functions_run_on_spark(jar: Path, tmp_path: Path) -> None:
         e.value
     ), e.value
     assert senv.sql("SELECT boom(CAST(x AS INT)) FROM t WHERE x = 5").fetchall() == [(5,)]
-    # Table and aggregate functions stay on Calcite's engine.
+    # A function that is not deterministic is registered as such (asNondeterministic), so that
+    # Spark's optimizer neither folds nor reuses its calls; one that is, as deterministic.
+    senv.execute(f"CREATE FUNCTION counter AS 'com.acme.Counter' USING JAR '{jar}'")
+    counted = senv.sql("SELECT counter(CAST(1 AS BIGINT)) FROM t").fetchall()
+    assert sorted(r[0] for r in counted) == list(range(1, rows + 1))
+    for function, deterministic in (("counter", False), ("plus1", True)):
+        plan = senv.explain(f"SELECT {function}(x) FROM t")
+        call = re.search(r"(cb_java_\w+)\(('[^']*')", plan, re.IGNORECASE)
+        assert call is not None, plan
+        analyzed = (
+            spark.sql(f"SELECT {call.group(1)}({call.group(2)}, CAST(1 AS BIGINT)) AS c")
+            ._jdf.queryExecution()
+            .analyzed()
+        )
+        assert analyzed.projectList().head().deterministic() == deterministic, function
+    # A table function returns its rows as an array of structs, read by LATERAL inline(...).
+    docs = [
+        None if i % 9 == 4 else " ".join(f"w{j}" * (j % 3 + 1) for j in range(i % 4)) or "x"
+        for i in range(300)
+    ]
+    for e in envs.values():
+        e.register_arrow("docs", pa.table({"id": list(range(300)), "s": docs}))
+        e.execute(f"CREATE FUNCTION split_words AS 'com.acme.SplitWords' USING JAR '{jar}'")
+    lateral = "SELECT id, w, n FROM docs, LATERAL TABLE(split_words(s)) AS x(w, n) ORDER BY id, w"
+    got = senv.sql(lateral).fetchall()
+    assert got == envs["enumerable"].sql(lateral).fetchall()
+    assert got == sorted(
+        ((i, w, n) for i, d in enumerate(docs) for w, n in _split_words(d)), key=lambda r: r[:2]
+    )
+    plan = senv.explain(lateral)
+    assert re.search(r"cb_java_\d+_tb_s\(", plan, re.I), plan
+    assert re.search(r"LATERAL inline\(", plan, re.I), plan
+    left = (
+        "SELECT id, w FROM docs LEFT JOIN LATERAL TABLE(split_words(s)) AS x(w, n) ON TRUE"
+        " ORDER BY id, w"
+    )
+    assert senv.sql(left).fetchall() == envs["enumerable"].sql(left).fetchall()
+    # Aggregate functions stay on Calcite's engine.
     senv.execute(f"CREATE FUNCTION wavg AS 'com.acme.WeightedAvg' USING JAR '{jar}'")
     with pytest.raises(cb.UnsupportedError, match="spark backend cannot run the function wavg"):
         senv.sql("SELECT wavg(x, x) FROM t")
@@ -530,3 +634,28 @@ def test_java_functions_run_on_spark(jar: Path, tmp_path: Path) -> None:
     assert result.output.splitlines() == ["r", "ABC!", ""]
     for e in envs.values():
         e.close()
+
+
+def test_a_java_function_over_the_gateway(gateway_address: str, jar: Path) -> None:
+    """A client's CREATE FUNCTION ... USING JAR makes the function in the gateway's JVM, where
+    its queries run it (a gateway runs Calcite's engine; DuckDB runs in the reading process)."""
+    from conftest import GATEWAY_TOKEN
+
+    gw = cb.connect(gateway=gateway_address, token=GATEWAY_TOKEN)
+    try:
+        gw.register_arrow("t", pa.table({"x": pa.array(XS, pa.int64()), "s": pa.array(SS)}))
+        gw.execute(f"CREATE TEMPORARY FUNCTION plus1 AS 'com.acme.Plus1' USING JAR '{jar}'")
+        for backend in ("enumerable", "auto"):
+            assert _column(gw, "SELECT plus1(x) FROM t", backend) == [
+                None if x is None else x + 1 for x in XS
+            ], backend
+            assert _column(gw, "SELECT plus1(s) FROM t", backend) == [
+                None if s is None else s.upper() + "!" for s in SS
+            ], backend
+        info = dict(gw.execute("DESCRIBE FUNCTION plus1").fetchall())
+        assert info["class name"] == "com.acme.Plus1"
+        gw.execute("DROP TEMPORARY FUNCTION plus1")
+        with pytest.raises(cb.SqlValidationError, match="plus1"):
+            gw.sql("SELECT plus1(x) FROM t")
+    finally:
+        gw.close()

@@ -66,6 +66,8 @@ _udf_class: Any = None
 _DYNCOL_NAME = re.compile(r"\bcb_dyncol(?:_[a-z0-9]+)+\b", re.IGNORECASE)
 _DYNCOL_ERROR = "calcite-bridge-dyncol: "
 _PYTHON_NAME = re.compile(r"\bcb_py_\d+(?:_[a-z0-9]+)+\b", re.IGNORECASE)
+_JAVA_NAME = re.compile(r"\bcb_java_\d+(?:_[a-z0-9]+)+\b", re.IGNORECASE)
+_java_class: Any = None
 # DuckDB's words for a CSV or JSON file its reader refuses (a row of too many fields, ...).
 _FILE_ERRORS = ("CSV Error on Line", "Malformed JSON", "JSON transform error", "Invalid unicode")
 # Sizes of the C Data Interface's structs, and where their release callbacks sit.
@@ -444,6 +446,101 @@ def _register_python(database: _Database, sql: str) -> None:
             database.registered.add(name)
 
 
+def _register_java(database: _Database, sql: str) -> None:
+    """Registers on the database each Java function ``sql`` calls, once: an Arrow function that
+    hands each batch to the JVM (``io.calcitebridge.udf.JavaUdf``), written by the translation as
+    ``cb_java_<id>_<result>_<arg>...(spec, operands...)``."""
+    names = {name.lower() for name in _JAVA_NAME.findall(sql)} - database.registered
+    if not names:
+        return
+    global _java_class
+    if _java_class is None:
+        import jpype
+
+        _java_class = jpype.JClass("io.calcitebridge.udf.JavaUdf")
+    with _lock:
+        for name in sorted(names - database.registered):
+            try:
+                result, *arguments = (_type(c) for c in name[len("cb_java_") :].split("_")[1:])
+            except ValueError:
+                continue  # a look-alike in a string literal, say: not one of ours
+            deterministic = _java_class.deterministic(name)
+            if deterministic is None:
+                continue  # a function dropped: DuckDB names the missing function
+            database.connection.create_function(
+                name,
+                _java_function(name, result[1], [arrow for _, arrow in arguments]),
+                ["VARCHAR"] + [duck for duck, _ in arguments],
+                result[0],
+                type="arrow",
+                null_handling="special",
+                side_effects=not bool(deterministic),
+            )
+            database.registered.add(name)
+
+
+def _java_function(name: str, result: pa.DataType, arguments: list[pa.DataType]) -> Any:
+    def function(spec: Any, *columns: Any) -> pa.Array:
+        return java_batch(name, spec, columns, arguments, result)
+
+    positional = inspect.Parameter.POSITIONAL_ONLY
+    function.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(f"a{i}", positional) for i in range(1 + len(arguments))]
+    )
+    return function
+
+
+def java_batch(
+    name: str, spec: Any, columns: Any, types: list[pa.DataType], result: pa.DataType
+) -> pa.Array:
+    """One batch of the Java function ``name``: ``spec`` (the overload, the same on every row) and
+    the operand columns in, the result column out, computed by one JVM call. A failure of the
+    function is raised for DuckDB with a token of the ``ExecutionError`` naming it."""
+    from . import _udf
+
+    if len(spec) == 0:
+        return pa.array([], type=result)
+    text = spec[0].as_py()
+    arrays = [
+        (c.combine_chunks() if isinstance(c, pa.ChunkedArray) else c).cast(t)
+        for c, t in zip(columns, types, strict=True)
+    ]
+    if arrays:
+        batch = pa.RecordBatch.from_arrays(arrays, names=[f"a{i}" for i in range(len(arrays))])
+    else:
+        batch = pa.RecordBatch.from_pydict({"a": pa.nulls(len(spec))}).select([])
+    in_array = ctypes.create_string_buffer(_ARRAY_SIZE)
+    in_schema = ctypes.create_string_buffer(_SCHEMA_SIZE)
+    out_array = ctypes.create_string_buffer(_ARRAY_SIZE)
+    out_schema = ctypes.create_string_buffer(_SCHEMA_SIZE)
+    batch._export_to_c(ctypes.addressof(in_array), ctypes.addressof(in_schema))
+    try:
+        _java_class.apply(
+            name,
+            text,
+            ctypes.addressof(in_array),
+            ctypes.addressof(in_schema),
+            ctypes.addressof(out_array),
+            ctypes.addressof(out_schema),
+        )
+    except Exception as e:  # a Java exception: the function's failure names it
+        _release(out_array, _ARRAY_RELEASE)
+        _release(out_schema, _SCHEMA_RELEASE)
+        message = str(getattr(e, "getMessage", lambda: None)() or type(e).__name__)
+        trace = getattr(e, "sourceTraceback", None)
+        tb = str(trace()) if callable(trace) else ""
+        raise _udf._stash(message, tb) from None
+    finally:
+        _release(in_array, _ARRAY_RELEASE)
+        _release(in_schema, _SCHEMA_RELEASE)
+    exported = pa.Array._import_from_c(ctypes.addressof(out_array), ctypes.addressof(out_schema))
+    try:
+        # A copy in this process's memory: the JVM's buffers are released before DuckDB reads it.
+        return pa.concat_arrays([exported]).cast(result)
+    finally:
+        del exported
+
+
 def _dyncol_function(result: pa.DataType, arity: int) -> Any:
     def function(spec: Any, *arguments: Any) -> pa.Array:
         return dyncol_batch(spec, arguments, result)
@@ -536,6 +633,7 @@ def run(
     state = _thread_cursor(database)
     _register_dyncol(database, sql)
     _register_python(database, sql)
+    _register_java(database, sql)
     failed = True
     timer: threading.Timer | None = None
     timed_out = threading.Event()

@@ -254,9 +254,75 @@ def _register_java(spark: Any, sql: str) -> None:
                 _add_jar(spark, jar)
                 done.add(key)
         arity = len(params.split(",")) if params else 0
-        result = _udf._spark_type(name.lower().split("_")[3])
-        spark.udf.registerJavaFunction(name, f"io.calcitebridge.sparkudf.JavaCall$A{arity}", result)
+        code = name.lower().split("_")[3]
+        result = _java_rows_type(name) if code == "tb" else _udf._spark_type(code)
+        udf_class = f"io.calcitebridge.sparkudf.JavaCall$A{arity}"
+        if _java_deterministic(name):
+            spark.udf.registerJavaFunction(name, udf_class, result)
+        else:
+            _register_nondeterministic_java(spark, name, spec.split(";")[0], udf_class, result)
         done.add(name)
+
+
+def _java_rows_type(name: str) -> str:
+    """Spark's type of the rows of the Java table function of ``name``: an array of structs."""
+    import jpype
+
+    found = jpype.JClass("io.calcitebridge.udf.JavaUdf").sparkRowsType(name)
+    if found is None:
+        raise UnsupportedError(f"The spark backend cannot find the table function of {name}")
+    return str(found)
+
+
+def _java_deterministic(name: str) -> bool:
+    """Whether the Java function of ``name`` (``cb_java_<id>_...``) is deterministic, as its
+    ``isDeterministic()`` says; True when this process's JVM does not know it."""
+    try:
+        import jpype
+
+        if not jpype.isJVMStarted():
+            return True
+        found = jpype.JClass("io.calcitebridge.udf.JavaUdf").deterministic(name)
+    except Exception:  # not this process's JVM: the function's own default
+        return True
+    return True if found is None else bool(found)
+
+
+def _register_nondeterministic_java(
+    spark: Any, name: str, label: str, udf_class: str, result: str
+) -> None:
+    """Registers our generic Java UDF under ``name`` marked non-deterministic (Spark's
+    ``asNondeterministic``), so that Spark's optimizer neither folds nor reuses its calls: in a
+    classic session through the session's own JVM objects (``registerJavaFunction`` has no such
+    flag); a Spark Connect session registers Java UDFs as deterministic, so there it is refused."""
+    if type(spark).__module__.startswith("pyspark.sql.connect"):
+        raise UnsupportedError(
+            f"The spark backend cannot run the function {label} over Spark Connect: it is not "
+            "deterministic, and Spark Connect registers every Java UDF as deterministic"
+        )
+    from pyspark.sql.types import _parse_datatype_string
+
+    jsession = spark._jsparkSession
+    gateway = spark.sparkContext._gateway
+    jvm = spark._jvm
+    loader = jsession.artifactManager().classloader()
+    constructor = loader.loadClass(udf_class).getDeclaredConstructor(
+        gateway.new_array(jvm.java.lang.Class, 0)
+    )
+    instance = constructor.newInstance(gateway.new_array(jvm.java.lang.Object, 0))
+    data_type = jsession.parseDataType(_parse_datatype_string(result).json())
+    # functions.udf(UDFn, DataType), named by its parameter classes: py4j would pick the untyped
+    # udf(Object, DataType), which Spark refuses.
+    arity = int(udf_class.rsplit("$A", 1)[1]) + 1  # the spec, then the operands
+    classes = gateway.new_array(jvm.java.lang.Class, 2)
+    classes[0] = loader.loadClass(f"org.apache.spark.sql.api.java.UDF{arity}")
+    classes[1] = loader.loadClass("org.apache.spark.sql.types.DataType")
+    make = loader.loadClass("org.apache.spark.sql.functions").getMethod("udf", classes)
+    arguments = gateway.new_array(jvm.java.lang.Object, 2)
+    arguments[0] = instance
+    arguments[1] = data_type
+    udf = make.invoke(None, arguments).asNondeterministic()
+    jsession.udf().register(name, udf)
 
 
 _PYTHON_CALL = re.compile(r"\b(cb_py_\d+(?:_[a-z0-9]+)+)\s*\(", re.IGNORECASE)

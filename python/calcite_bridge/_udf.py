@@ -338,6 +338,16 @@ def _spark_type(code: str) -> str:
     raise ValueError(code)
 
 
+def _spark_rows_type(return_type: str) -> tuple[str, pa.DataType]:
+    """Spark's type (as DDL) and Arrow's of a table function's rows, ``ARRAY<ROW<...>>``."""
+    from pyspark.sql.pandas.types import from_arrow_type
+
+    from ._types import sql_to_arrow
+
+    arrow = sql_to_arrow(return_type)
+    return from_arrow_type(arrow).simpleString(), arrow
+
+
 def spark_function(name: str) -> tuple[Any, str, bool, bool] | None:
     """What Spark registers as ``cb_py_<id>_<result>_<arg>...``: the callable (which runs in
     Spark's Python workers, so it holds the user's function and nothing of the JVM), Spark's
@@ -347,8 +357,12 @@ def spark_function(name: str) -> tuple[Any, str, bool, bool] | None:
     try:
         function = _functions.get(int(parts[0]))
         result_code, *argument_codes = parts[1:]
-        result = _spark_type(result_code)
-        target = _duck_type(result_code)[1]
+        if result_code == "tb" and function is not None:
+            # A table function's rows, an ARRAY<ROW<...>>: Spark's type from its return type.
+            result, target = _spark_rows_type(function.spec_["return_type"])
+        else:
+            result = _spark_type(result_code)
+            target = _duck_type(result_code)[1]
         # "rw": an aggregate function's rows, a list of Spark Rows (tuples) in the worker.
         arguments = [pa.null() if c == "rw" else _duck_type(c)[1] for c in argument_codes]
     except (ValueError, IndexError):

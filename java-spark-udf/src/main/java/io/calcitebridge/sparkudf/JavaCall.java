@@ -168,8 +168,57 @@ public final class JavaCall {
     return v;
   }
 
+  /**
+   * The rows a table function's {@code eval} returned (an {@code Iterable}, {@code Iterator},
+   * {@code Stream} or array) as Spark's rows, each a record's components or a single value; null
+   * for anything else.
+   */
+  static Object rows(Object v) {
+    java.util.Iterator<?> it;
+    if (v instanceof Iterable<?> i) {
+      it = i.iterator();
+    } else if (v instanceof java.util.Iterator<?> i) {
+      it = i;
+    } else if (v instanceof java.util.stream.Stream<?> st) {
+      it = st.iterator();
+    } else if (v != null && v.getClass().isArray() && !(v instanceof byte[])) {
+      java.util.List<Object> items = new java.util.ArrayList<>();
+      for (int i = 0; i < java.lang.reflect.Array.getLength(v); i++) {
+        items.add(java.lang.reflect.Array.get(v, i));
+      }
+      it = items.iterator();
+    } else {
+      return null;
+    }
+    java.util.List<org.apache.spark.sql.Row> out = new java.util.ArrayList<>();
+    while (it.hasNext()) {
+      Object e = it.next();
+      if (e != null && e.getClass().isRecord()) {
+        java.lang.reflect.RecordComponent[] parts = e.getClass().getRecordComponents();
+        Object[] values = new Object[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+          try {
+            java.lang.reflect.Method accessor = parts[i].getAccessor();
+            accessor.setAccessible(true);
+            values[i] = result(accessor.invoke(e));
+          } catch (ReflectiveOperationException x) {
+            throw new IllegalStateException(x);
+          }
+        }
+        out.add(org.apache.spark.sql.RowFactory.create(values));
+      } else {
+        out.add(org.apache.spark.sql.RowFactory.create(result(e)));
+      }
+    }
+    return out.toArray(new org.apache.spark.sql.Row[0]);
+  }
+
   /** The value Spark takes for what {@code eval} returned. */
   static Object result(Object v) {
+    Object rows = rows(v);
+    if (rows != null) {
+      return rows;
+    }
     if (v instanceof Byte || v instanceof Short) {
       return ((Number) v).intValue();
     } else if (v instanceof Float f) {

@@ -71,6 +71,10 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
 
   private static final JavaTypeFactoryImpl JAVA_TYPES = new JavaTypeFactoryImpl();
 
+  /** The functions not yet closed, by id: another backend's batch call finds its function here. */
+  private static final ConcurrentMap<Long, java.lang.ref.WeakReference<JavaFunction>> LIVE =
+      new ConcurrentHashMap<>();
+
   /**
    * The rows a table function's {@code eval} returns: the accessors of a record's components (none
    * for a row of one value) and the SQL types of the columns.
@@ -165,6 +169,7 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
     this.loader = loader;
     this.checker = checker;
     this.deterministic = deterministic(instance);
+    LIVE.put(id, new java.lang.ref.WeakReference<>(this));
   }
 
   /**
@@ -745,6 +750,7 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
   @Override
   public void close() {
     SITES.values().removeIf(s -> s.function() == this);
+    LIVE.remove(id);
     if (loader != null) {
       try {
         loader.close();
@@ -752,6 +758,63 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
         // Nothing more to release.
       }
     }
+  }
+
+  /** The function of {@code id} while it is not closed; null once it is (or never was). */
+  public static @Nullable JavaFunction live(long id) {
+    java.lang.ref.WeakReference<JavaFunction> ref = LIVE.get(id);
+    JavaFunction f = ref == null ? null : ref.get();
+    if (f == null && ref != null) {
+      LIVE.remove(id);
+    }
+    return f;
+  }
+
+  /**
+   * The {@code eval} method whose parameter classes {@link #parameterClasses} named {@code params};
+   * null when none has them.
+   */
+  public @Nullable Method overload(List<String> params) {
+    for (Overload o : overloads) {
+      Class<?>[] classes = o.method().getParameterTypes();
+      if (classes.length == params.size()) {
+        boolean same = true;
+        for (int i = 0; i < classes.length && same; i++) {
+          same = classes[i].getName().equals(params.get(i));
+        }
+        if (same && o.rows() == null) {
+          return o.method();
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Calls {@code m}, one of this function's {@code eval} methods, over one row of {@code values}
+   * already of its parameter classes: null without a call when a primitive parameter gets a NULL,
+   * as on Calcite's engine; a failure of the method as the {@link SourceException} that names the
+   * function.
+   */
+  public @Nullable Object invoke(Method m, @Nullable Object[] values) {
+    Class<?>[] params = m.getParameterTypes();
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] == null && params[i].isPrimitive()) {
+        return null;
+      }
+    }
+    try {
+      return m.invoke(Modifier.isStatic(m.getModifiers()) ? null : instance, values);
+    } catch (InvocationTargetException e) {
+      throw failure(label, e.getCause() == null ? e : e.getCause());
+    } catch (IllegalAccessException | IllegalArgumentException e) {
+      throw failure(label, e);
+    }
+  }
+
+  /** A failure of this function's, naming it, for a value of its result it cannot convert. */
+  public SourceException failure(Throwable cause) {
+    return failure(label, cause);
   }
 
   /** Generated code's call: the overload of {@code key} over one row {@code args}. */

@@ -39,7 +39,11 @@ final class DuckDbPython {
     UserFunction f = (UserFunction) call.getOperator();
     RelDataTypeFactory types = rex.getTypeFactory();
     StringBuilder name = new StringBuilder(PREFIX).append(f.id());
-    name.append('_').append(code(f.result(), f, backend));
+    // On Spark a table function's rows (an ARRAY<ROW>): code "tb", the Spark type from the
+    // function's own return type (_udf.py), the rows read by LATERAL inline(...).
+    name.append('_')
+        .append(
+            backend.equals("spark") && isRows(f.result()) ? "tb" : code(f.result(), f, backend));
     List<RexNode> args = new ArrayList<>();
     List<RelDataType> params = f.parameters();
     for (int i = 0; i < operands.size(); i++) {
@@ -90,21 +94,24 @@ final class DuckDbPython {
   }
 
   /**
-   * The Spark call of the Java function {@code f}: {@code cb_java_<id>_<result>_<arg>...(spec,
-   * operands...)}, named and its operands cast as a Python function's, where the string {@code
-   * spec} is {@code name;class;parameter classes (comma-separated);jar;jar...}: the backend adds
-   * the jars to the session and registers the name as our generic Java UDF ({@code
-   * io.calcitebridge.sparkudf.JavaCall}), which calls that {@code eval} overload (the one the
-   * validator chose) on the executors.
+   * The Spark or DuckDB call of the Java function {@code f}: {@code
+   * cb_java_<id>_<result>_<arg>...(spec, operands...)}, named and its operands cast as a Python
+   * function's, where the string {@code spec} is {@code name;class;parameter classes
+   * (comma-separated);jar;jar...}. Spark's backend adds the jars to the session and registers the
+   * name as our generic Java UDF ({@code io.calcitebridge.sparkudf.JavaCall}), which calls that
+   * {@code eval} overload (the one the validator chose) on the executors. DuckDB's (no jars in the
+   * spec) registers an Arrow function that hands each batch to this JVM ({@code
+   * io.calcitebridge.udf.JavaUdf}), where the function of that id calls the overload.
    */
   static RexNode rewriteJava(RexBuilder rex, RexCall call, List<RexNode> operands, String backend) {
     io.calcitebridge.functions.JavaFunction f =
         (io.calcitebridge.functions.JavaFunction) call.getOperator();
     String label = f.label();
-    if (f.isTable()) {
+    boolean duckdb = backend.equals("duckdb");
+    if (f.isTable() && duckdb) {
       throw new Refusal(backend, "the table function " + label);
     }
-    if (f.isFromObject()) {
+    if (f.isFromObject() && !duckdb) {
       throw new Refusal(
           backend,
           "the function "
@@ -116,8 +123,12 @@ final class DuckDbPython {
       operandTypes.add(o.getType());
     }
     List<String> params = f.parameterClasses(operandTypes);
-    List<String> jars = f.classJars();
-    if (params == null || jars.isEmpty()) {
+    // DuckDB runs in this process: its batches call the function in this JVM, jars or none.
+    List<String> jars = duckdb ? List.of() : f.classJars();
+    if (params == null) {
+      throw new Refusal(backend, "the function " + label);
+    }
+    if (jars.isEmpty() && !duckdb) {
       throw new Refusal(
           backend, "the function " + label + " (its class " + f.className() + " is in no jar)");
     }
@@ -140,7 +151,8 @@ final class DuckDbPython {
         new StringBuilder("cb_java_")
             .append(f.id())
             .append('_')
-            .append(code(call.getType(), label, backend));
+            // A table function's rows on Spark: an array of structs (JavaUdf#sparkRowsType).
+            .append(f.isTable() ? "tb" : code(call.getType(), label, backend));
     List<RexNode> args = new ArrayList<>();
     args.add(rex.makeLiteral(spec.toString()));
     for (RexNode o : operands) {

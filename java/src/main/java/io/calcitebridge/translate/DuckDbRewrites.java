@@ -93,6 +93,11 @@ final class DuckDbRewrites extends RexShuttle {
       }
     }
     RexCall visited = (RexCall) super.visitCall(call);
+    if (visited.getOperator() instanceof io.calcitebridge.functions.JavaFunction) {
+      // A Java function: an Arrow function on DuckDB's connection calls it in this JVM a batch
+      // at a time (_duckdb.py, io.calcitebridge.udf.JavaUdf).
+      return DuckDbPython.rewriteJava(rex, visited, visited.operands, "duckdb");
+    }
     if (visited.getOperator() instanceof io.calcitebridge.functions.UserFunction) {
       return DuckDbPython.rewrite(rex, visited, visited.operands);
     }

@@ -120,6 +120,101 @@ public final class SparkTranslator {
       return false;
     }
 
+    /**
+     * A table function's rows ({@link SparkWhitelist#isTableFunction}): the left input, then {@code
+     * LATERAL inline(t.rows) AS alias(c1, c2, ...)} in the same FROM clause, {@code inline_outer}
+     * for {@code LEFT JOIN LATERAL ... ON TRUE} (a row of NULLs for a NULL or empty array, as on
+     * Calcite's engine). Calcite's converter writes {@code LATERAL (UNNEST(...))}, which Spark does
+     * not read.
+     */
+    @Override
+    public Result visit(org.apache.calcite.rel.core.Correlate e) {
+      org.apache.calcite.rel.core.Uncollect uncollect = Whitelist.unnest(e, true);
+      if (uncollect == null) {
+        return super.visit(e);
+      }
+      Result left = visitInput(e, 0);
+      RelNode under = uncollect.getInput();
+      while (!(under instanceof org.apache.calcite.rel.logical.LogicalProject)) {
+        under = under.getInput(0); // the IS NOT NULL filter planning adds
+      }
+      org.apache.calcite.rel.logical.LogicalProject project =
+          (org.apache.calcite.rel.logical.LogicalProject) under;
+      int index =
+          ((org.apache.calcite.rex.RexFieldAccess) project.getProjects().get(0))
+              .getField()
+              .getIndex();
+      SqlNode array = left.qualifiedContext().field(index);
+      boolean outer = e.getJoinType() == org.apache.calcite.rel.core.JoinRelType.LEFT;
+      SqlNode call =
+          new LateralGenerator(outer ? "inline_outer" : "inline")
+              .createCall(SqlParserPos.ZERO, array);
+      // The columns of the rows, named as the correlate's right side names them where it keeps
+      // them (it may project some).
+      List<String> names = new ArrayList<>(uncollect.getRowType().getFieldNames());
+      RelNode right = e.getRight();
+      if (right instanceof org.apache.calcite.rel.logical.LogicalProject kept
+          && kept.getInput() == uncollect) {
+        for (int i = 0; i < kept.getProjects().size(); i++) {
+          names.set(
+              ((RexInputRef) kept.getProjects().get(i)).getIndex(),
+              kept.getRowType().getFieldNames().get(i));
+        }
+      }
+      String alias = "lateral_" + e.getId();
+      List<SqlNode> operands = new ArrayList<>();
+      operands.add(call);
+      operands.add(new SqlIdentifier(alias, SqlParserPos.ZERO));
+      java.util.Set<String> used = new java.util.HashSet<>();
+      for (int i = 0; i < names.size(); i++) {
+        String n = names.get(i);
+        if (!used.add(n)) {
+          n = n + "_" + i;
+          used.add(n);
+          names.set(i, n);
+        }
+        operands.add(new SqlIdentifier(n, SqlParserPos.ZERO));
+      }
+      SqlNode as =
+          org.apache.calcite.sql.fun.SqlStdOperatorTable.AS.createCall(SqlParserPos.ZERO, operands);
+      Result rightResult = result(as, List.of(Clause.FROM), right, null);
+      SqlNode join =
+          new org.apache.calcite.sql.SqlJoin(
+              SqlParserPos.ZERO,
+              left.asFrom(),
+              org.apache.calcite.sql.SqlLiteral.createBoolean(false, SqlParserPos.ZERO),
+              org.apache.calcite.sql.JoinType.COMMA.symbol(SqlParserPos.ZERO),
+              as,
+              org.apache.calcite.sql.JoinConditionType.NONE.symbol(SqlParserPos.ZERO),
+              null);
+      return result(join, left, rightResult);
+    }
+
+    /** Spark's generator {@code inline} (or {@code inline_outer}), written {@code LATERAL f(x)}. */
+    private static final class LateralGenerator extends org.apache.calcite.sql.SqlFunction {
+      LateralGenerator(String name) {
+        super(
+            name,
+            org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.ARG0,
+            null,
+            org.apache.calcite.sql.type.OperandTypes.ANY,
+            org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION);
+      }
+
+      @Override
+      public void unparse(
+          org.apache.calcite.sql.SqlWriter writer,
+          org.apache.calcite.sql.SqlCall call,
+          int leftPrec,
+          int rightPrec) {
+        writer.keyword("LATERAL");
+        org.apache.calcite.sql.SqlWriter.Frame frame = writer.startFunCall(getName());
+        call.operand(0).unparse(writer, 0, 0);
+        writer.endFunCall(frame);
+      }
+    }
+
     /** Visits one of our scans; called by the converter's dispatch, by reflection. */
     public Result visit(BridgeTableScan scan) {
       return scan(scan);

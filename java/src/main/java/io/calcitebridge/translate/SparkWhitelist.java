@@ -161,7 +161,21 @@ final class SparkWhitelist {
     walk(plan);
   }
 
+  /**
+   * Whether {@code rel} is the correlate of a table function's rows, {@code LATERAL TABLE(f(x))} or
+   * {@code LEFT JOIN LATERAL TABLE(f(x)) ... ON TRUE}: the UNNEST of an array of ROWs of the left
+   * row's field, which Spark writes as {@code LATERAL inline(...)} ({@code inline_outer} for the
+   * left join).
+   */
+  static boolean isTableFunction(RelNode rel) {
+    return rel instanceof org.apache.calcite.rel.logical.LogicalCorrelate c
+        && Whitelist.unnest(c, true) != null;
+  }
+
   private static boolean hasUnnest(RelNode rel) {
+    if (isTableFunction(rel)) {
+      return hasUnnest(rel.getInput(0));
+    }
     if (rel instanceof org.apache.calcite.rel.core.Uncollect) {
       return true;
     }
@@ -174,6 +188,11 @@ final class SparkWhitelist {
   }
 
   private static void walk(RelNode plan) {
+    if (isTableFunction(plan)) {
+      checkType(plan.getRowType(), "a column", true);
+      walk(plan.getInput(0));
+      return;
+    }
     checkRel(plan);
     for (RelNode input : plan.getInputs()) {
       walk(input);

@@ -201,8 +201,25 @@ final class Whitelist {
    */
   static org.apache.calcite.rel.core.@org.checkerframework.checker.nullness.qual.Nullable Uncollect
       unnest(org.apache.calcite.rel.core.Correlate correlate) {
+    return unnest(correlate, false);
+  }
+
+  /**
+   * As {@link #unnest(org.apache.calcite.rel.core.Correlate)}, or when {@code rows} the UNNEST of
+   * an array of ROWs of the left row's field (a table function's rows, {@code LATERAL TABLE(f(x))})
+   * without ordinality, whose columns the correlate may project (a {@code LogicalProject} of some
+   * of them above the Uncollect).
+   */
+  static org.apache.calcite.rel.core.@org.checkerframework.checker.nullness.qual.Nullable Uncollect
+      unnest(org.apache.calcite.rel.core.Correlate correlate, boolean rows) {
     RelNode right = correlate.getRight();
-    if (right instanceof LogicalProject rename
+    if (rows
+        && right instanceof LogicalProject columns
+        && columns.getInput() instanceof org.apache.calcite.rel.core.Uncollect
+        && columns.getProjects().stream()
+            .allMatch(x -> x instanceof org.apache.calcite.rex.RexInputRef)) {
+      right = columns.getInput();
+    } else if (right instanceof LogicalProject rename
         && rename.getInput() instanceof org.apache.calcite.rel.core.Uncollect
         && org.apache.calcite.rex.RexUtil.isIdentity(
             rename.getProjects(), rename.getInput().getRowType())) {
@@ -223,6 +240,14 @@ final class Whitelist {
     }
     RelDataType type = field.getType();
     RelDataType element = type.getComponentType();
+    if (rows) {
+      return type.getSqlTypeName() == SqlTypeName.ARRAY
+              && element != null
+              && element.isStruct()
+              && !uncollect.withOrdinality
+          ? uncollect
+          : null;
+    }
     if (type.getSqlTypeName() != SqlTypeName.ARRAY
         || element == null
         || holdsMap(element)
