@@ -65,6 +65,9 @@ class JPypeSession:
         self._factory: Any = None
         self._sandbox: SandboxGetter = lambda: UNCONFINED
         self._spark: _spark.Runner | None = None  # made when a query first runs on Spark
+        # The settings a backend of this process runs with, read once: a query cannot change
+        # them, so they are read again only after a statement or a setting that may have.
+        self._settings: tuple[int, int, str] | None = None
         found = (("duckdb", with_duckdb), ("spark", _spark.available()))
         hosted = [name for name, there in found if there]
         if hosted:
@@ -91,6 +94,7 @@ class JPypeSession:
         java = self._java
         # A cached plan runs on this thread: handing it to a worker costs more than it does.
         if not query_only:
+            self._settings = None  # a SET, a script, ...: read the settings again after it
             handle = None
         elif params is None:
             handle = jvm.call(java.queryCached, sql, backend, timeout, sql=sql)
@@ -110,6 +114,8 @@ class JPypeSession:
             else:
                 pending = java.execute(sql, timeout)
             handle = jvm.wait(pending, sql)
+            if not query_only:
+                self._settings = None
         kind = str(handle.kind())
         if not str(handle.backend()):
             if kind != "query":
@@ -120,18 +126,14 @@ class JPypeSession:
         order = list(handle.parameterOrder())
         values = _params.backend_values(params, order) if order and params is not None else None
         scans, schema, backend_sql, deadline = self._scans(handle)
+        limit, threads, zone = self._host_settings()
         if backend == "spark":
-            zone = self.get_config("table.local-time-zone")
             spark_scans: list[_spark.Scan] = scans
             runner = self._spark_runner()
-            limit = _duckdb.memory_limit_bytes(self.get_config("execution.memory-limit"))
             table = _spark.run(
                 runner, backend_sql, spark_scans, schema, sql, zone, deadline, limit, values
             )
         else:
-            limit = _duckdb.memory_limit_bytes(self.get_config("execution.memory-limit"))
-            threads = int(self.get_config("execution.threads"))
-            zone = self.get_config("table.local-time-zone")
             table = _duckdb.run(
                 backend_sql,
                 scans,
@@ -146,6 +148,18 @@ class JPypeSession:
             )
         return table.to_reader(), kind
 
+    def _host_settings(self) -> tuple[int, int, str]:
+        """``execution.memory-limit`` in bytes, ``execution.threads`` and
+        ``table.local-time-zone``: three crossings into the JVM when read for every query."""
+        settings = self._settings
+        if settings is None:
+            settings = self._settings = (
+                _duckdb.memory_limit_bytes(self.get_config("execution.memory-limit")),
+                int(self.get_config("execution.threads")),
+                self.get_config("table.local-time-zone"),
+            )
+        return settings
+
     def plan_cache_hits(self) -> int:
         """How many queries ran a plan the plan cache held (with parameters: the plan kept for
         the text and the values' types, the values bound into it)."""
@@ -154,7 +168,11 @@ class JPypeSession:
     def run_batch(self, sql: str, rows: str) -> pa.RecordBatchReader | None:
         """Runs an ``INSERT ... VALUES (?, ...)`` of one row with every row of ``rows`` as one
         statement; None for any other statement, which the caller runs once per row."""
-        handle = jvm.wait(self._java.executeBatchWithParameters(sql, None, rows), sql)
+        self._settings = None
+        try:
+            handle = jvm.wait(self._java.executeBatchWithParameters(sql, None, rows), sql)
+        finally:
+            self._settings = None
         if handle is None:
             return None
         return _import_stream(handle)
@@ -228,6 +246,7 @@ class JPypeSession:
     def _forget(self, kind: str) -> None:
         """After a statement other than a query a table may be gone: lets go of what was kept
         for it (DuckDB's registrations, the proxy of a dropped source)."""
+        self._settings = None  # a SET may have changed them
         _duckdb.release()
         if kind == "ddl" and self._proxies:
             names = set(self.table_names())
@@ -253,15 +272,21 @@ class JPypeSession:
         return str(jvm.wait(self._java.parameterTypes(sql), sql))
 
     def execute_script(self, sql: str) -> int:
-        return int(jvm.wait(self._java.executeScript(sql), sql))
+        self._settings = None
+        try:
+            return int(jvm.wait(self._java.executeScript(sql), sql))
+        finally:
+            self._settings = None
 
     def set_config(self, key: str, value: str) -> None:
+        self._settings = None
         jvm.call(self._java.setConfig, key, value)
 
     def get_config(self, key: str) -> str:
         return str(jvm.call(self._java.getConfig, key))
 
     def reset_config(self, key: str | None) -> None:
+        self._settings = None
         jvm.call(self._java.resetConfig, key)
 
     def config_entries(self) -> list[str]:
