@@ -555,15 +555,7 @@ def run(
         with _interrupt.cancelling(state.cursor.interrupt) as reading:
             try:
                 _register(state, scans)
-                if params and memory_limit <= 0:
-                    table = _fetch_prepared(state.cursor, sql, params)
-                else:
-                    relation = (
-                        state.cursor.sql(sql)
-                        if not params
-                        else state.cursor.sql(sql, params=params)
-                    )
-                    table = _fetch(relation, memory_limit, statement)
+                table = _rows(state.cursor, sql, params, memory_limit, statement)
                 failed = False
             except BaseException as e:
                 if timed_out.is_set() and deadline is not None:
@@ -588,6 +580,16 @@ def run(
         else:
             _unregister(state, scans)
     return _as(table, schema)
+
+
+def _rows(
+    cursor: Any, sql: str, params: list[Any] | None, memory_limit: int, statement: str | None
+) -> pa.Table:
+    """The rows of ``sql`` run on ``cursor`` with ``params`` bound, within ``memory_limit``."""
+    if params and memory_limit <= 0:
+        return _fetch_prepared(cursor, sql, params)
+    relation = cursor.sql(sql) if not params else cursor.sql(sql, params=params)
+    return _fetch(relation, memory_limit, statement)
 
 
 def _fetch(relation: Any, memory_limit: int, statement: str | None) -> pa.Table:
