@@ -3,6 +3,7 @@ results cross the Arrow C Data Interface without copies."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -44,6 +45,12 @@ def _cancellable(reader: pa.RecordBatchReader, handle: Any) -> pa.RecordBatchRea
                 yield batch
 
     return pa.RecordBatchReader.from_batches(reader.schema, batches())
+
+
+def _described(handle: Any) -> dict[str, Any]:
+    """The handle's ``describe()``: its kind, backend, SQL, scans, ... in one crossing."""
+    described: dict[str, Any] = json.loads(str(handle.describe()))
+    return described
 
 
 def _schema(message: Any) -> pa.Schema:
@@ -116,16 +123,17 @@ class JPypeSession:
             handle = jvm.wait(pending, sql)
             if not query_only:
                 self._settings = None
-        kind = str(handle.kind())
-        if not str(handle.backend()):
+        described = _described(handle)
+        kind = described["kind"]
+        if not described["backend"]:
             if kind != "query":
                 self._forget(kind)
             return _cancellable(_import_stream(handle), handle), kind
         # A backend of this process runs the query over the scans the JVM opened.
-        backend = str(handle.backend())
-        order = list(handle.parameterOrder())
+        backend = described["backend"]
+        order = described["parameterOrder"]
         values = _params.backend_values(params, order) if order and params is not None else None
-        scans, schema, backend_sql, deadline = self._scans(handle)
+        scans, schema, backend_sql, deadline = self._scans(handle, described)
         limit, threads, zone = self._host_settings()
         if backend == "spark":
             spark_scans: list[_spark.Scan] = scans
@@ -178,20 +186,20 @@ class JPypeSession:
         return _import_stream(handle)
 
     def _scans(
-        self, handle: Any
+        self, handle: Any, described: dict[str, Any]
     ) -> tuple[list[_duckdb.Scan], pa.Schema, str, tuple[float, str] | None]:
         """The scans of a query a backend of this process runs, its schema, its SQL and its
-        deadline; the handle is closed."""
-        spark = str(handle.backend()) == "spark"
+        deadline (``described``: the handle's ``describe()``); the handle is closed."""
+        spark = described["backend"] == "spark"
         scans: list[Any] = []
         try:
-            for i in range(int(handle.scanCount())):
-                source = handle.scanSource(i)
-                if source is None:
+            for i, scan in enumerate(described["scans"]):
+                if not scan["source"]:
                     scans.append(cdata.reader(int(handle.scanAddress(i))))
                 else:  # a source of this process: opened here, no row through the JVM
-                    columns = [str(c) for c in handle.scanColumns(i)]
-                    request = str(handle.scanRequest(i))
+                    source = handle.scanSource(i)
+                    columns = scan["columns"]
+                    request = scan["request"]
                     schema = _schema(handle.scanSchema(i))
                     if spark:
                         confined = self._sandbox().confined or not self._sandbox().external_access
@@ -199,9 +207,9 @@ class JPypeSession:
                     else:
                         scans.append(_duckdb.source_scan(source, request, columns, schema))
             schema = _schema(handle.schema())
-            backend_sql = str(handle.backendSql())
-            remaining = int(handle.remainingMillis())
-            deadline = (remaining / 1000, str(handle.timeoutMessage())) if remaining >= 0 else None
+            backend_sql = described["backendSql"]
+            remaining = described["remainingMillis"]
+            deadline = (remaining / 1000, described["timeoutMessage"]) if remaining >= 0 else None
         except BaseException:
             for scan in scans:
                 if isinstance(scan, pa.RecordBatchReader):
@@ -223,12 +231,13 @@ class JPypeSession:
             else java.queryWithParameters(sql, "spark", None, params)
         )
         handle = jvm.wait(pending, sql)
-        if str(handle.backend()) != "spark":  # nothing left to run: the scan is the result
+        described = _described(handle)
+        if described["backend"] != "spark":  # nothing left to run: the scan is the result
             handle.close()
             raise _spark_unsupported(sql)
-        order = list(handle.parameterOrder())
+        order = described["parameterOrder"]
         values = _params.backend_values(params, order) if order and params is not None else None
-        scans, _, backend_sql, _ = self._scans(handle)
+        scans, _, backend_sql, _ = self._scans(handle, described)
         return scans, backend_sql, values
 
     def spark_explain(self, sql: str, params: str | None = None) -> str:
