@@ -14,6 +14,7 @@ is DuckDB's own prepared statement over the same Arrow table, a new value each r
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -86,5 +87,6 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
             "ms",
             "overhead of a new value over the cached plan under 0.5 ms",
             overhead < 0.5,
-            f"after {WARMUP_STATEMENTS} statements; {N} rows; each run a new value",
+            f"after {WARMUP_STATEMENTS} statements; {N} rows; each run a new value; load "
+            f"average {os.getloadavg()[0]:.1f}",
         )

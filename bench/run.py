@@ -73,6 +73,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "memory": ("memory_10k_queries",),
     "transport": ("transport_small_query", "transport_validate", "transport_transfer"),
     "parameters": tuple(f"parameters_new_value[{b}]" for b in BACKENDS),
+    "planning": ("planning_validate_after_330", "planning_explain_after_330"),
     "udf": tuple(
         f"udf_{n}[{b}]"
         for n in ("vectorized_2m", "row_at_a_time")

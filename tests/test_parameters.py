@@ -368,6 +368,21 @@ def test_injection_strings_stay_values_on_spark(spark_env: cb.Environment) -> No
     _check_injections(spark_env, "spark")
 
 
+def test_without_values_explain_on_spark_shows_the_placeholders(
+    spark_env: cb.Environment,
+) -> None:
+    # As on the other backends: the plan with its markers, no "0 values were given".
+    spark_env.register_arrow("t", DATA, replace=True)
+    plan = spark_env.explain("SELECT id FROM t WHERE id < ? AND s = ?", backend="spark")
+    assert plan.startswith("Spark(sql=[")
+    first = plan.splitlines()[0]
+    assert first.count("?") == 2, plan
+    assert "Spark's plan: given when values are bound to the placeholders" in plan
+    # with values, Spark's own plan of the bound statement follows
+    bound = spark_env.explain("SELECT id FROM t WHERE id < ? AND s = ?", [3, "a"], backend="spark")
+    assert "Spark's plan:\n== Physical Plan ==" in bound
+
+
 @pytest.mark.parametrize(("sql", "params"), QUERIES[:8], ids=[q for q, _ in QUERIES[:8]])
 def test_a_query_with_parameters_on_spark_gives_duckdbs_rows(
     spark_env: cb.Environment, sql: str, params: list[Any]

@@ -42,6 +42,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import warnings
 from typing import Any, TypeAlias
 
 import pyarrow as pa
@@ -652,10 +653,7 @@ def run(
         with _interrupt.cancelling(state.cursor.interrupt) as reading:
             try:
                 _register(state, scans)
-                relation = (
-                    state.cursor.sql(sql) if not params else state.cursor.sql(sql, params=params)
-                )
-                table = _fetch(relation, memory_limit, statement)
+                table = _rows(state.cursor, sql, params, memory_limit, statement)
                 failed = False
             except BaseException as e:
                 if timed_out.is_set() and deadline is not None:
@@ -682,6 +680,16 @@ def run(
     return _as(table, schema)
 
 
+def _rows(
+    cursor: Any, sql: str, params: list[Any] | None, memory_limit: int, statement: str | None
+) -> pa.Table:
+    """The rows of ``sql`` run on ``cursor`` with ``params`` bound, within ``memory_limit``."""
+    if params and memory_limit <= 0:
+        return _fetch_prepared(cursor, sql, params)
+    relation = cursor.sql(sql) if not params else cursor.sql(sql, params=params)
+    return _fetch(relation, memory_limit, statement)
+
+
 def _fetch(relation: Any, memory_limit: int, statement: str | None) -> pa.Table:
     """The rows of ``relation``, within ``memory_limit`` bytes (none when 0)."""
     if memory_limit > 0:
@@ -689,6 +697,19 @@ def _fetch(relation: Any, memory_limit: int, statement: str | None) -> pa.Table:
     # DuckDB 2 names it to_arrow_table; 1.x, arrow.
     fetch = getattr(relation, "to_arrow_table", None) or relation.arrow
     return fetch()
+
+
+def _fetch_prepared(cursor: Any, sql: str, params: list[Any]) -> pa.Table:
+    """The rows of ``sql`` with ``params`` bound, run as DuckDB's prepared statement by the
+    cursor's ``execute``: a relation (``cursor.sql(sql, params=...)``) parses and binds the text
+    once more before it runs, which cost a statement with parameters about 0.4 ms. The rows are
+    copied once more from the cursor's result, which DuckDB warns of; for a result within
+    ``execution.memory-limit`` the relation's path is kept, read a batch at a time."""
+    cursor.execute(sql, params)
+    fetch = getattr(cursor, "to_arrow_table", None) or cursor.arrow
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Arrow output on a DB-API result")
+        return fetch()
 
 
 def _bounded_fetch(relation: Any, memory_limit: int, statement: str | None) -> pa.Table:

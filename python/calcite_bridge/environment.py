@@ -289,7 +289,11 @@ class Environment:
         wanted = backend or self.config.get("execution.backend")
         if format == "text" and str(wanted).lower() == "spark" and text.startswith("Spark("):
             spark_explain = getattr(self._session, "spark_explain", None)
-            if spark_explain is not None:
+            if spark_explain is not None and values is None and self.parameter_types(sql):
+                # Spark plans a statement only with its markers bound: the plan above shows
+                # the placeholders, as on the other backends.
+                text += "\n\nSpark's plan: given when values are bound to the placeholders"
+            elif spark_explain is not None:
                 text += "\n\nSpark's plan:\n" + spark_explain(sql, *_with(values))
         return text
 

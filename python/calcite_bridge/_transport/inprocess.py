@@ -3,6 +3,7 @@ results cross the Arrow C Data Interface without copies."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -46,6 +47,12 @@ def _cancellable(reader: pa.RecordBatchReader, handle: Any) -> pa.RecordBatchRea
     return pa.RecordBatchReader.from_batches(reader.schema, batches())
 
 
+def _described(handle: Any) -> dict[str, Any]:
+    """The handle's ``describe()``: its kind, backend, SQL, scans, ... in one crossing."""
+    described: dict[str, Any] = json.loads(str(handle.describe()))
+    return described
+
+
 def _schema(message: Any) -> pa.Schema:
     """A schema the JVM sent as an Arrow IPC message (a Java ``byte[]``)."""
     return pa.ipc.read_schema(pa.py_buffer(memoryview(message)))
@@ -65,6 +72,9 @@ class JPypeSession:
         self._factory: Any = None
         self._sandbox: SandboxGetter = lambda: UNCONFINED
         self._spark: _spark.Runner | None = None  # made when a query first runs on Spark
+        # The settings a backend of this process runs with, read once: a query cannot change
+        # them, so they are read again only after a statement or a setting that may have.
+        self._settings: tuple[int, int, str] | None = None
         found = (("duckdb", with_duckdb), ("spark", _spark.available()))
         hosted = [name for name, there in found if there]
         if hosted:
@@ -91,6 +101,7 @@ class JPypeSession:
         java = self._java
         # A cached plan runs on this thread: handing it to a worker costs more than it does.
         if not query_only:
+            self._settings = None  # a SET, a script, ...: read the settings again after it
             handle = None
         elif params is None:
             handle = jvm.call(java.queryCached, sql, backend, timeout, sql=sql)
@@ -110,28 +121,27 @@ class JPypeSession:
             else:
                 pending = java.execute(sql, timeout)
             handle = jvm.wait(pending, sql)
-        kind = str(handle.kind())
-        if not str(handle.backend()):
+            if not query_only:
+                self._settings = None
+        described = _described(handle)
+        kind = described["kind"]
+        if not described["backend"]:
             if kind != "query":
                 self._forget(kind)
             return _cancellable(_import_stream(handle), handle), kind
         # A backend of this process runs the query over the scans the JVM opened.
-        backend = str(handle.backend())
-        order = list(handle.parameterOrder())
+        backend = described["backend"]
+        order = described["parameterOrder"]
         values = _params.backend_values(params, order) if order and params is not None else None
-        scans, schema, backend_sql, deadline = self._scans(handle)
+        scans, schema, backend_sql, deadline = self._scans(handle, described)
+        limit, threads, zone = self._host_settings()
         if backend == "spark":
-            zone = self.get_config("table.local-time-zone")
             spark_scans: list[_spark.Scan] = scans
             runner = self._spark_runner()
-            limit = _duckdb.memory_limit_bytes(self.get_config("execution.memory-limit"))
             table = _spark.run(
                 runner, backend_sql, spark_scans, schema, sql, zone, deadline, limit, values
             )
         else:
-            limit = _duckdb.memory_limit_bytes(self.get_config("execution.memory-limit"))
-            threads = int(self.get_config("execution.threads"))
-            zone = self.get_config("table.local-time-zone")
             table = _duckdb.run(
                 backend_sql,
                 scans,
@@ -146,6 +156,18 @@ class JPypeSession:
             )
         return table.to_reader(), kind
 
+    def _host_settings(self) -> tuple[int, int, str]:
+        """``execution.memory-limit`` in bytes, ``execution.threads`` and
+        ``table.local-time-zone``: three crossings into the JVM when read for every query."""
+        settings = self._settings
+        if settings is None:
+            settings = self._settings = (
+                _duckdb.memory_limit_bytes(self.get_config("execution.memory-limit")),
+                int(self.get_config("execution.threads")),
+                self.get_config("table.local-time-zone"),
+            )
+        return settings
+
     def plan_cache_hits(self) -> int:
         """How many queries ran a plan the plan cache held (with parameters: the plan kept for
         the text and the values' types, the values bound into it)."""
@@ -154,26 +176,30 @@ class JPypeSession:
     def run_batch(self, sql: str, rows: str) -> pa.RecordBatchReader | None:
         """Runs an ``INSERT ... VALUES (?, ...)`` of one row with every row of ``rows`` as one
         statement; None for any other statement, which the caller runs once per row."""
-        handle = jvm.wait(self._java.executeBatchWithParameters(sql, None, rows), sql)
+        self._settings = None
+        try:
+            handle = jvm.wait(self._java.executeBatchWithParameters(sql, None, rows), sql)
+        finally:
+            self._settings = None
         if handle is None:
             return None
         return _import_stream(handle)
 
     def _scans(
-        self, handle: Any
+        self, handle: Any, described: dict[str, Any]
     ) -> tuple[list[_duckdb.Scan], pa.Schema, str, tuple[float, str] | None]:
         """The scans of a query a backend of this process runs, its schema, its SQL and its
-        deadline; the handle is closed."""
-        spark = str(handle.backend()) == "spark"
+        deadline (``described``: the handle's ``describe()``); the handle is closed."""
+        spark = described["backend"] == "spark"
         scans: list[Any] = []
         try:
-            for i in range(int(handle.scanCount())):
-                source = handle.scanSource(i)
-                if source is None:
+            for i, scan in enumerate(described["scans"]):
+                if not scan["source"]:
                     scans.append(cdata.reader(int(handle.scanAddress(i))))
                 else:  # a source of this process: opened here, no row through the JVM
-                    columns = [str(c) for c in handle.scanColumns(i)]
-                    request = str(handle.scanRequest(i))
+                    source = handle.scanSource(i)
+                    columns = scan["columns"]
+                    request = scan["request"]
                     schema = _schema(handle.scanSchema(i))
                     if spark:
                         confined = self._sandbox().confined or not self._sandbox().external_access
@@ -181,9 +207,9 @@ class JPypeSession:
                     else:
                         scans.append(_duckdb.source_scan(source, request, columns, schema))
             schema = _schema(handle.schema())
-            backend_sql = str(handle.backendSql())
-            remaining = int(handle.remainingMillis())
-            deadline = (remaining / 1000, str(handle.timeoutMessage())) if remaining >= 0 else None
+            backend_sql = described["backendSql"]
+            remaining = described["remainingMillis"]
+            deadline = (remaining / 1000, described["timeoutMessage"]) if remaining >= 0 else None
         except BaseException:
             for scan in scans:
                 if isinstance(scan, pa.RecordBatchReader):
@@ -205,12 +231,13 @@ class JPypeSession:
             else java.queryWithParameters(sql, "spark", None, params)
         )
         handle = jvm.wait(pending, sql)
-        if str(handle.backend()) != "spark":  # nothing left to run: the scan is the result
+        described = _described(handle)
+        if described["backend"] != "spark":  # nothing left to run: the scan is the result
             handle.close()
             raise _spark_unsupported(sql)
-        order = list(handle.parameterOrder())
+        order = described["parameterOrder"]
         values = _params.backend_values(params, order) if order and params is not None else None
-        scans, _, backend_sql, _ = self._scans(handle)
+        scans, _, backend_sql, _ = self._scans(handle, described)
         return scans, backend_sql, values
 
     def spark_explain(self, sql: str, params: str | None = None) -> str:
@@ -228,6 +255,7 @@ class JPypeSession:
     def _forget(self, kind: str) -> None:
         """After a statement other than a query a table may be gone: lets go of what was kept
         for it (DuckDB's registrations, the proxy of a dropped source)."""
+        self._settings = None  # a SET may have changed them
         _duckdb.release()
         if kind == "ddl" and self._proxies:
             names = set(self.table_names())
@@ -253,15 +281,21 @@ class JPypeSession:
         return str(jvm.wait(self._java.parameterTypes(sql), sql))
 
     def execute_script(self, sql: str) -> int:
-        return int(jvm.wait(self._java.executeScript(sql), sql))
+        self._settings = None
+        try:
+            return int(jvm.wait(self._java.executeScript(sql), sql))
+        finally:
+            self._settings = None
 
     def set_config(self, key: str, value: str) -> None:
+        self._settings = None
         jvm.call(self._java.setConfig, key, value)
 
     def get_config(self, key: str) -> str:
         return str(jvm.call(self._java.getConfig, key))
 
     def reset_config(self, key: str | None) -> None:
+        self._settings = None
         jvm.call(self._java.resetConfig, key)
 
     def config_entries(self) -> list[str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -10,7 +9,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from calcite_bridge.errors import SourceError, UnsupportedError
-from calcite_bridge.expressions import Expression, is_nested
+from calcite_bridge.expressions import Call, Expression, Literal, is_nested
 from calcite_bridge.sources.base import (
     FilterPushDownResult,
     ScanRequest,
@@ -40,17 +39,38 @@ MetadataFn = Callable[[Any], Sequence[pa.Scalar]]
 def translatable(expr: Expression, schema: pa.Schema) -> bool:
     """Whether ``expr.to_pyarrow()`` exists and binds to ``schema``.
 
-    Answers are remembered per expression and schema: a query planned again offers the same
-    filters, and finding out runs a (small) Arrow execution plan.
+    Whether it binds is remembered per shape of expression (its literals' values left out,
+    their types kept) and schema: finding out runs a (small) Arrow execution plan, and a
+    statement with parameters offers the same filter with new values at every run. Only the
+    translation itself, which a value can make fail (one Arrow cannot hold), runs each time.
     """
     try:
-        return _translatable(expr, schema)
-    except TypeError:  # a value that cannot be hashed: find out without the cache
-        return _translatable.__wrapped__(expr, schema)
+        expr.to_pyarrow()
+    except (UnsupportedError, pa.ArrowException, TypeError, ValueError, KeyError):
+        return False
+    key = (_shape(expr), schema)
+    known = _BINDS.get(key)
+    if known is None:
+        if len(_BINDS) >= 4096:
+            _BINDS.clear()
+        known = _BINDS[key] = _binds(expr, schema)
+    return known
 
 
-@functools.lru_cache(maxsize=4096)
-def _translatable(expr: Expression, schema: pa.Schema) -> bool:
+_BINDS: dict[tuple[Any, pa.Schema], bool] = {}
+
+
+def _shape(expr: Expression) -> Any:
+    """``expr`` with each literal's value replaced by what a translation's types depend on."""
+    if isinstance(expr, Literal):
+        value = expr.value
+        return ("literal", expr.data_type, type(value).__name__, value is None)
+    if isinstance(expr, Call):
+        return ("call", expr.function, expr.data_type, tuple(_shape(a) for a in expr.args))
+    return expr
+
+
+def _binds(expr: Expression, schema: pa.Schema) -> bool:
     try:
         schema.empty_table().filter(expr.to_pyarrow())
     except (UnsupportedError, pa.ArrowException, TypeError, ValueError, KeyError):

@@ -273,9 +273,11 @@ public final class DynColOperators {
           COLUMN_CHECK,
           COLUMN_JSON);
 
-  /** The operator table of the eight functions. */
+  private static final SqlOperatorTable TABLE = SqlOperatorTables.of(ALL);
+
+  /** The operator table of the eight functions (one per JVM). */
   public static SqlOperatorTable table() {
-    return SqlOperatorTables.of(ALL);
+    return TABLE;
   }
 
   /**

@@ -7,6 +7,9 @@ import io.calcitebridge.connector.PythonSource;
 import io.calcitebridge.connector.SourceStorage;
 import io.calcitebridge.errors.Errors;
 import io.calcitebridge.errors.Stop;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.c.ArrowArrayStream;
@@ -19,6 +22,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * #address()} and then calls {@link #close()} to free the small struct that carried it.
  */
 public final class StatementResult implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
   private final AtomicBoolean cancel;
   private final String kind;
   private final @Nullable ExportedStream stream;
@@ -117,6 +121,37 @@ public final class StatementResult implements AutoCloseable {
   StatementResult withParameterOrder(List<Integer> order) {
     this.parameterOrder = order.stream().mapToInt(Integer::intValue).toArray();
     return this;
+  }
+
+  /**
+   * In one crossing, what the reader's process needs to run a query of its backend (a JSON
+   * object): {@code kind}, {@code backend}, {@code backendSql}, {@code parameterOrder}, {@code
+   * remainingMillis}, {@code timeoutMessage}, and {@code scans}, for each scan {@code
+   * {"source": whether the reader's process opens it, "request", "columns"}}. Asked field by field
+   * these were a dozen calls across the JVM boundary for each statement.
+   */
+  public String describe() {
+    ObjectNode out = JSON.createObjectNode();
+    out.put("kind", kind);
+    out.put("backend", backend);
+    out.put("backendSql", backendSql);
+    ArrayNode order = out.putArray("parameterOrder");
+    for (int i : parameterOrder) {
+      order.add(i);
+    }
+    out.put("remainingMillis", remainingMillis());
+    out.put("timeoutMessage", timeoutMessage());
+    ArrayNode scanList = out.putArray("scans");
+    for (SourceStorage.Prepared p : prepared) {
+      ObjectNode scan = scanList.addObject();
+      scan.put("source", p != null);
+      scan.put("request", p == null ? "" : p.request());
+      ArrayNode columns = scan.putArray("columns");
+      if (p != null) {
+        p.columns().forEach(columns::add);
+      }
+    }
+    return out.toString();
   }
 
   /** How many scans the backend's SQL reads. */

@@ -23,8 +23,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public final class FlinkFunctions {
   private FlinkFunctions() {}
 
-  /** The operator table of every function of every category. */
+  private static final SqlOperatorTable TABLE = build();
+
+  /** The operator table of every function of every category, the same table for every caller. */
   public static SqlOperatorTable table() {
+    return TABLE;
+  }
+
+  private static SqlOperatorTable build() {
     List<SqlOperator> all = new ArrayList<>();
     all.addAll(StringFunctions.ALL);
     all.addAll(ConditionalFunctions.ALL);

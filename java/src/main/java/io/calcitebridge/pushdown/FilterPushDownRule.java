@@ -104,7 +104,8 @@ public final class FilterPushDownRule extends RelRule<RuleConfig<FilterPushDownR
     List<Integer> offeredConjunct = new ArrayList<>();
     for (int i = 0; i < conjuncts.size(); i++) {
       Expression e = translator.translate(conjuncts.get(i));
-      if (e != null && (storage.supportsNestedFilters() || !Call.hasNested(e))) {
+      // The source is asked (a call into Python) only about a filter on a nested field.
+      if (e != null && (!Call.hasNested(e) || storage.supportsNestedFilters())) {
         offered.add(e);
         offeredConjunct.add(i);
       }

@@ -339,7 +339,7 @@ public final class DdlExecutor {
       Pair<SqlNode, RelDataType> validated =
           SqlValidatorUtil.validateExprWithRowType(
               true,
-              context.operatorTable(context.catalogReader()),
+              context.operatorTable(),
               context.typeFactory(),
               rowType,
               expr);

@@ -168,7 +168,7 @@ final class FlinkTables {
     Pair<SqlNode, RelDataType> validated =
         SqlValidatorUtil.validateExprWithRowType(
             true,
-            context.operatorTable(context.catalogReader()),
+            context.operatorTable(),
             context.typeFactory(),
             rowType,
             context.parseExpression(text));

@@ -283,7 +283,7 @@ final class ParamFilters {
             RexUtil.expandSearch(rexBuilder, null, fold(rexBuilder, conjunct.accept(binder)));
         for (RexNode c : RelOptUtil.conjunctions(bound)) {
           Expression x = translator.translate(c);
-          if (x != null && (storage.supportsNestedFilters() || !Call.hasNested(x))) {
+          if (x != null && (!Call.hasNested(x) || storage.supportsNestedFilters())) {
             offered.add(x);
           }
         }

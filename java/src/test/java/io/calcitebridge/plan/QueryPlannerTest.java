@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.calcitebridge.catalog.CatalogTable;
+import io.calcitebridge.dyncol.DynColOperators;
+import io.calcitebridge.functions.FlinkFunctions;
 import io.calcitebridge.pushdown.BridgeTable;
 import io.calcitebridge.pushdown.BridgeTableScan;
 import io.calcitebridge.validate.DiscoveryScope;
@@ -34,6 +36,19 @@ class QueryPlannerTest {
     session.exec("INSERT INTO t (a, b) VALUES (21, 'x')");
     assertEquals(42, session.exec("SELECT twice FROM t").get(0)[0]);
     assertEquals(1, session.exec("SELECT a FROM t WHERE twice = 42").size());
+  }
+
+  @Test
+  void everyEnvironmentSharesTheBuiltInOperatorTablesBuiltOncePerJvm() {
+    PlanningSession other = new PlanningSession();
+    assertSame(FlinkFunctions.table(), FlinkFunctions.table());
+    assertSame(DynColOperators.table(), DynColOperators.table());
+    assertSame(PlannerContext.builtIns(), PlannerContext.builtIns());
+    // ... and each environment still finds Flink's functions in any case through them
+    other.exec("CREATE TABLE u (s STRING)");
+    other.exec("INSERT INTO u VALUES ('a')");
+    assertEquals("CHAR(1) NOT NULL", other.exec("SELECT typeof('a') FROM u").get(0)[0]);
+    assertTrue(session.exec("SELECT Typeof(a) FROM t").isEmpty());
   }
 
   @Test
