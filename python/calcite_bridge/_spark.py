@@ -1160,8 +1160,39 @@ class _Job:
         if self.deadline is not None:
             self._start(self._time_out)
         if self.memory_limit > 0 and not self.connect:
+            self._settle()
             self._start(self._watch_memory)
         return self
+
+    def _settle(self) -> None:
+        """Lets an earlier statement's memory go before the memory watch takes its baseline.
+
+        Statements run one at a time here, so a stage that runs now belongs to an earlier
+        statement that was stopped: Spark ends a cancelled task only when the task next checks
+        for it (seconds later). The wait for it costs this statement nothing (the session's one
+        core is that task's until it ends) and ends at the deadline, on Ctrl-C and after 60 s.
+        Then a full collection, so that the heap the watch starts from holds no garbage of the
+        earlier statement that a later collection would otherwise count as this one's growth
+        (about 0.1 s, and only under execution.memory-limit)."""
+        try:
+            context = self.spark.sparkContext
+            tracker = context.statusTracker()
+        except Exception:
+            return
+        give_up = time.monotonic() + 60.0
+        while not self._stopping.is_set() and time.monotonic() < give_up:
+            try:
+                if not tracker.getActiveStageIds():
+                    break
+            except Exception:
+                return
+            if self.deadline is not None and self._past_deadline():
+                return
+            time.sleep(0.05)
+        try:
+            context._jvm.java.lang.System.gc()
+        except Exception:
+            pass
 
     def __exit__(self, *exc: object) -> None:
         self.finished.set()
