@@ -456,6 +456,7 @@ class FileSystemSource(
 
     def _scan_partitioned(self, request: ScanRequest) -> pa.RecordBatchReader:
         sub, files, order, values = self._partitioned_request(request)
+        self._check_missing_columns(request, files)  # the chosen partitions' files only
         fields, of = self._partitioned_metadata(request.metadata_keys, values)
         data = self._data_schema()
         found = None
@@ -494,7 +495,10 @@ class FileSystemSource(
         names: set[str] = set()
         if self.format == "parquet":
             for file in files:
-                names.update(footer(file).schema.names)
+                try:
+                    names.update(footer(file).schema.names)
+                except Exception:
+                    return None  # unreadable: the read itself says why
         elif self.format == "csv":
             delimiter = self.options.get("csv.field-delimiter", ",")
             for file in files:
@@ -527,7 +531,9 @@ class FileSystemSource(
             if n not in self.partition_keys and schema.get_field_index(n) >= 0
         ]
 
-    def _check_missing_columns(self, request: ScanRequest) -> None:
+    def _check_missing_columns(
+        self, request: ScanRequest, files: Sequence[str] | None = None
+    ) -> None:
         """Warns (or fails, or stays silent, as ``'source.missing-columns'`` says) when a column
         the statement reads is declared by the table but held by none of its files, so that
         NULLs from a misspelt or renamed column do not pass unnoticed."""
@@ -540,7 +546,8 @@ class FileSystemSource(
         ]
         if not wanted:
             return
-        files = list_files(self.path, _IGNORE_PREFIXES)
+        if files is None:
+            files = list_files(self.path, _IGNORE_PREFIXES)
         if not files:
             return  # no file: no rows, nothing read as NULL
         held = self._file_columns(files)
@@ -569,9 +576,9 @@ class FileSystemSource(
     def scan(self, request: ScanRequest) -> pa.RecordBatchReader:
         self._confine()
         self.apply_readable_metadata(list(request.metadata_keys))
-        self._check_missing_columns(request)
         if self.partition_keys:
             return self._scan_partitioned(request)
+        self._check_missing_columns(request)
         schema = self._scan_schema()
         fields = [pa.field(k, sql_to_arrow(METADATA[k])) for k in request.metadata_keys]
         values = self._metadata_values(request.metadata_keys)
@@ -618,7 +625,7 @@ class FileSystemSource(
             )
         if files is None:
             return None  # read by scan(), which checks the columns
-        self._check_missing_columns(request)
+        self._check_missing_columns(request, files.files)
         if real != self.path:
             # Confined: DuckDB reads the real paths, within the real allowed directories it is
             # given.
