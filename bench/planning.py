@@ -16,17 +16,8 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from _common import duck_table, duck_version, in_ms, record, started_env, time_ratio, timed
-
-# The texts of bench/warm.py, kept here so that each script reads on its own.
-JOIN = (
-    "SELECT u.id, u.`user`.name, o.amount FROM users u JOIN orders o ON u.id = o.uid "
-    "WHERE u.`user`.age < 30"
-)
-DUCK_JOIN = (
-    'SELECT u.id, u."user".name, o.amount FROM users u JOIN orders o ON u.id = o.uid '
-    'WHERE u."user".age < 30'
-)
+from _common import duck_version, in_ms, record, started_env, time_ratio, timed
+from warm import DUCK_JOIN, JOIN, distinct, join_tables
 
 WARMUP = (30, 300)
 """Statements run before measuring: a first few, then a session's worth."""
@@ -39,14 +30,7 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
 
     n = 10_000
     count = 100 if quick else 300
-    users = duck_table(
-        f"SELECT range::BIGINT AS id, struct_pack(name := 'name' || range, "
-        f'age := (range % 90)::INTEGER) AS "user" FROM range({n})'
-    )
-    orders = duck_table(
-        f"SELECT range::BIGINT AS oid, (range % {n})::BIGINT AS uid, random() AS amount "
-        f"FROM range({3 * n})"
-    )
+    users, orders = join_tables(n)
     env = started_env()
     env.register_source("users", ArrowTableSource(users))
     env.register_source("orders", ArrowTableSource(orders))
@@ -89,8 +73,3 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
             f"{'pushed' if pushed else 'NOT pushed'} filter), the {count} statements after "
             f"{WARMUP[0]} + {WARMUP[1]} in a new process; load average {load:.1f}",
         )
-
-
-def distinct(sql: str, i: int) -> str:
-    """``sql`` with one more conjunct that every row passes, a constant of its own in it."""
-    return f"{sql} AND u.id >= -{i}"

@@ -56,14 +56,7 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
     from calcite_bridge.sources import ArrowTableSource
 
     n = n_users = 10_000
-    users = duck_table(
-        f"SELECT range::BIGINT AS id, struct_pack(name := 'name' || range, "
-        f'age := (range % 90)::INTEGER) AS "user" FROM range({n})'
-    )
-    orders = duck_table(
-        f"SELECT range::BIGINT AS oid, (range % {n})::BIGINT AS uid, random() AS amount "
-        f"FROM range({3 * n})"
-    )
+    users, orders = join_tables(n)
     env = started_env()
     env.register_source("users", ArrowTableSource(users))
     env.register_source("orders", ArrowTableSource(orders))
@@ -183,6 +176,20 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
 def calling(fn: Callable[[str], Any], text: Callable[[], str]) -> Callable[[], Any]:
     """Calls ``fn`` on the next text."""
     return lambda: fn(text())
+
+
+def join_tables(n: int) -> tuple[Any, Any]:
+    """The users (``id``, ``user`` a ROW of name and age) and orders (three per user) of
+    :data:`JOIN`, as Arrow tables DuckDB made."""
+    users = duck_table(
+        f"SELECT range::BIGINT AS id, struct_pack(name := 'name' || range, "
+        f'age := (range % 90)::INTEGER) AS "user" FROM range({n})'
+    )
+    orders = duck_table(
+        f"SELECT range::BIGINT AS oid, (range % {n})::BIGINT AS uid, random() AS amount "
+        f"FROM range({3 * n})"
+    )
+    return users, orders
 
 
 def distinct(sql: str, i: int) -> str:

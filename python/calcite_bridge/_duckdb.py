@@ -534,9 +534,14 @@ def java_batch(
     finally:
         _release(in_array, _ARRAY_RELEASE)
         _release(in_schema, _SCHEMA_RELEASE)
+    return _imported(out_array, out_schema, result)
+
+
+def _imported(out_array: Any, out_schema: Any, result: pa.DataType) -> pa.Array:
+    """The array the JVM exported into ``out_array``/``out_schema``, as ``result``: a copy in
+    this process's memory, so the JVM's buffers are released before DuckDB reads it."""
     exported = pa.Array._import_from_c(ctypes.addressof(out_array), ctypes.addressof(out_schema))
     try:
-        # A copy in this process's memory: the JVM's buffers are released before DuckDB reads it.
         return pa.concat_arrays([exported]).cast(result)
     finally:
         del exported
@@ -599,12 +604,7 @@ def dyncol_batch(spec: Any, arguments: Any, result: pa.DataType) -> pa.Array:
         # Whatever the JVM did not take of the batch (it failed first) is released here.
         _release(in_array, _ARRAY_RELEASE)
         _release(in_schema, _SCHEMA_RELEASE)
-    exported = pa.Array._import_from_c(ctypes.addressof(out_array), ctypes.addressof(out_schema))
-    try:
-        # A copy in this process's memory: the JVM's buffers are released before DuckDB reads it.
-        return pa.concat_arrays([exported]).cast(result)
-    finally:
-        del exported
+    return _imported(out_array, out_schema, result)
 
 
 def run(
