@@ -15,7 +15,7 @@ PKG_JSA := python/calcite_bridge/_jars/calcite-bridge.jsa
 # The dynamic-columns functions as Spark UDFs: a small second jar the spark backend adds to sessions.
 UDF_JAR := java-spark-udf/target/calcite-bridge-spark-udf.jar
 PKG_UDF_JAR := python/calcite_bridge/_jars/calcite-bridge-spark-udf.jar
-UDF_SOURCES := $(shell find java-spark-udf/src/main java/src/main/java/io/calcitebridge/dyncol -type f 2>/dev/null) java-spark-udf/pom.xml
+UDF_SOURCES := $(shell find java-spark-udf/src/main java/src/main/java/io/calcitebridge/dyncol -type f 2>/dev/null) java-spark-udf/pom.xml java/src/main/java/io/calcitebridge/functions/JavaValues.java
 
 build: venv $(PKG_JAR) $(PKG_JSA) $(PKG_UDF_JAR)
 

@@ -294,17 +294,17 @@ def _wavg(pairs: list[tuple[Any, Any]]) -> float | None:
     return None if total == 0 else sum(v * w for v, w in kept) / total
 
 
-@pytest.mark.parametrize("backend", ("enumerable", "auto"))
-def test_java_aggregate_functions_against_python(
-    jenv: cb.Environment, jar: Path, backend: str
-) -> None:
-    jenv.execute(f"CREATE TEMPORARY FUNCTION wavg AS 'com.acme.WeightedAvg' USING JAR '{jar}'")
-    rows = jenv.sql(
-        "SELECT s, wavg(x, CAST(x AS INT) % 5 + 5) FROM t GROUP BY s ORDER BY s NULLS FIRST",
-        backend=backend,
-    ).fetchall()
+WAVG_BY_GROUP = "SELECT s, wavg(x, CAST(x AS INT) % 5 + 5) FROM t GROUP BY s ORDER BY s NULLS FIRST"
+
+
+def _check_wavg(env: cb.Environment, xs: list[Any], ss: list[Any], backend: str) -> None:
+    """The Java aggregate wavg (com.acme.WeightedAvg) over t against values computed in Python:
+    by group (a NULL group, NULL values skipped), over all rows with a FILTER (refused on Spark,
+    as any aggregate's), over no rows, and an exception of accumulate as the ExecutionError naming
+    the function."""
+    rows = env.sql(WAVG_BY_GROUP, backend=backend).fetchall()
     groups: dict[Any, list[tuple[Any, Any]]] = {}
-    for x, s in zip(XS, SS, strict=True):
+    for x, s in zip(xs, ss, strict=True):
         groups.setdefault(s, []).append(
             (x, None if x is None else x % 5 + 5 if x >= 0 else -(-x % 5) + 5)
         )
@@ -312,14 +312,34 @@ def test_java_aggregate_functions_against_python(
         (s, _wavg(groups[s])) for s in sorted(groups, key=lambda k: (k is not None, k or ""))
     ]
     assert [(s, pytest.approx(v) if v is not None else None) for s, v in expected] == rows
-    assert jenv.sql(
-        "SELECT wavg(x, 1) FILTER (WHERE x > 100) FROM t", backend=backend
-    ).fetchall() == [(pytest.approx(_wavg([(x, 1) for x in XS if x is not None and x > 100])),)]
+    filtered = "SELECT wavg(x, 1) FILTER (WHERE x > 10) FROM t"
+    if backend == "spark":  # as for every aggregate there
+        with pytest.raises(cb.UnsupportedError, match="an aggregate with FILTER"):
+            env.sql(filtered, backend=backend)
+    else:
+        assert env.sql(filtered, backend=backend).fetchall() == [
+            (pytest.approx(_wavg([(x, 1) for x in xs if x is not None and x > 10])),)
+        ]
+    assert env.sql("SELECT wavg(x, x) FROM t WHERE x > 1000000", backend=backend).fetchall() == [
+        (None,)
+    ]
     with pytest.raises(
         cb.ExecutionError,
         match=r"The function wavg failed: java\.lang\.IllegalArgumentException: negative weight -1",
     ):
-        jenv.sql("SELECT wavg(x, -1) FROM t", backend=backend).fetchall()
+        env.sql("SELECT wavg(x, -1) FROM t", backend=backend).fetchall()
+    # The environment goes on.
+    assert env.sql("SELECT wavg(x, 2) FROM t WHERE x = 5", backend=backend).fetchall() == [
+        (pytest.approx(5.0),)
+    ]
+
+
+@pytest.mark.parametrize("backend", ("enumerable", "auto"))
+def test_java_aggregate_functions_against_python(
+    jenv: cb.Environment, jar: Path, backend: str
+) -> None:
+    jenv.execute(f"CREATE TEMPORARY FUNCTION wavg AS 'com.acme.WeightedAvg' USING JAR '{jar}'")
+    _check_wavg(jenv, XS, SS, backend)
     info = dict(jenv.execute("DESCRIBE FUNCTION EXTENDED wavg").fetchall())
     assert (info["kind"], info["signature"]) == ("AGGREGATE", "wavg(BIGINT, BIGINT) -> DOUBLE")
 
@@ -504,6 +524,27 @@ def test_cli_catalog_script_creates_a_java_function(jar: Path, tmp_path: Path) -
     assert result.output.splitlines() == ["r", "ABC!", ""]
 
 
+def _check_spark_aggregates(
+    envs: dict[str, cb.Environment], jar: Path, xs: list[Any], ss: list[Any]
+) -> None:
+    # An aggregate function runs its accumulator over each group's rows on the executors
+    # (collect_list of the argument structs, then our generic Java aggregate runner).
+    for e in envs.values():
+        e.execute(f"CREATE FUNCTION wavg AS 'com.acme.WeightedAvg' USING JAR '{jar}'")
+    _check_wavg(envs["spark"], xs, ss, "spark")
+    assert (
+        envs["spark"].sql(WAVG_BY_GROUP).fetchall()
+        == envs["enumerable"].sql(WAVG_BY_GROUP).fetchall()
+    )
+    plan = envs["spark"].explain(WAVG_BY_GROUP)
+    assert re.search(
+        r"cb_javaagg_\d+_f8_rw\('wavg;com\.acme\.WeightedAvg;java\.lang\.Long,java\.lang\.Long;",
+        plan,
+        re.IGNORECASE,
+    ), plan
+    assert re.search(r"collect_list\(", plan, re.IGNORECASE), plan
+
+
 def test_java_functions_run_on_spark(jar: Path, tmp_path: Path) -> None:
     """On Spark the jar is added to the session and each call runs our generic Java UDF, which
     loads the class on the executors and calls the overload the validator chose; one test, as a
@@ -608,10 +649,7 @@ def test_java_functions_run_on_spark(jar: Path, tmp_path: Path) -> None:
         " ORDER BY id, w"
     )
     assert senv.sql(left).fetchall() == envs["enumerable"].sql(left).fetchall()
-    # Aggregate functions stay on Calcite's engine.
-    senv.execute(f"CREATE FUNCTION wavg AS 'com.acme.WeightedAvg' USING JAR '{jar}'")
-    with pytest.raises(cb.UnsupportedError, match="spark backend cannot run the function wavg"):
-        senv.sql("SELECT wavg(x, x) FROM t")
+    _check_spark_aggregates(envs, jar, xs, ss)
     # From a --catalog script of the command line.
     catalog = tmp_path / "catalog.sql"
     catalog.write_text(

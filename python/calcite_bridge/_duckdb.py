@@ -43,6 +43,7 @@ import sys
 import tempfile
 import threading
 import warnings
+from collections.abc import Callable
 from typing import Any, TypeAlias
 
 import pyarrow as pa
@@ -484,9 +485,22 @@ def _java_function(name: str, result: pa.DataType, arguments: list[pa.DataType])
     def function(spec: Any, *columns: Any) -> pa.Array:
         return java_batch(name, spec, columns, arguments, result)
 
+    return _positional(function, 1 + len(arguments))
+
+
+def _dyncol_function(result: pa.DataType, arity: int) -> Any:
+    def function(spec: Any, *arguments: Any) -> pa.Array:
+        return dyncol_batch(spec, arguments, result)
+
+    return _positional(function, arity)
+
+
+def _positional(function: Any, arity: int) -> Any:
+    """``function`` with a signature of ``arity`` positional parameters: DuckDB counts the
+    parameters of the signature, so give it the call's."""
     positional = inspect.Parameter.POSITIONAL_ONLY
-    function.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter(f"a{i}", positional) for i in range(1 + len(arguments))]
+    function.__signature__ = inspect.Signature(
+        [inspect.Parameter(f"a{i}", positional) for i in range(arity)]
     )
     return function
 
@@ -501,36 +515,75 @@ def java_batch(
 
     if len(spec) == 0:
         return pa.array([], type=result)
-    text = spec[0].as_py()
     arrays = [
         (c.combine_chunks() if isinstance(c, pa.ChunkedArray) else c).cast(t)
         for c, t in zip(columns, types, strict=True)
     ]
-    if arrays:
-        batch = pa.RecordBatch.from_arrays(arrays, names=[f"a{i}" for i in range(len(arrays))])
+    try:
+        return _jvm_batch(
+            lambda *structs: _java_class.apply(name, spec[0].as_py(), *structs),
+            arrays,
+            len(spec),
+            result,
+        )
+    except Exception as e:  # a Java exception: the function's failure names it
+        message = str(getattr(e, "getMessage", lambda: None)() or type(e).__name__)
+        trace = getattr(e, "sourceTraceback", None)
+        tb = str(trace()) if callable(trace) else ""
+        raise _udf._stash(message, tb) from None
+
+
+def dyncol_batch(spec: Any, arguments: Any, result: pa.DataType) -> pa.Array:
+    """One batch of a dynamic-columns function: ``spec`` (the call's description, the same on
+    every row) and the argument columns in, the result column out, computed by one JVM call."""
+    global _udf_class
+    if len(spec) == 0:
+        return pa.array([], type=result)
+    if _udf_class is None:
+        import jpype
+
+        _udf_class = jpype.JClass("io.calcitebridge.udf.DynColUdf")
+    columns = [a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in arguments]
+    try:
+        return _jvm_batch(
+            lambda *structs: _udf_class.apply(spec[0].as_py(), *structs),
+            columns,
+            len(spec),
+            result,
+        )
+    except Exception as e:  # a Java exception: MariaDB's error, as Calcite's engine raises it
+        message = getattr(e, "getMessage", lambda: None)()
+        raise RuntimeError(_DYNCOL_ERROR + str(message or type(e).__name__)) from None
+
+
+def _jvm_batch(
+    method: Callable[..., Any], columns: list[pa.Array], rows: int, result: pa.DataType
+) -> pa.Array:
+    """Computes one batch in the JVM: ``columns`` (of ``rows`` rows) are exported as one record
+    batch through the Arrow C Data Interface, ``method(in_array, in_schema, out_array,
+    out_schema)`` (the addresses of the four C structs) computes the result into the out structs,
+    and the result is imported as ``result``. Whatever the JVM did not take of the batch, or gave
+    of a result before it failed, is released here; the JVM's exception is raised."""
+    if columns:
+        batch = pa.RecordBatch.from_arrays(columns, names=[f"a{i}" for i in range(len(columns))])
     else:
-        batch = pa.RecordBatch.from_pydict({"a": pa.nulls(len(spec))}).select([])
+        batch = pa.RecordBatch.from_pydict({"a": pa.nulls(rows)}).select([])
     in_array = ctypes.create_string_buffer(_ARRAY_SIZE)
     in_schema = ctypes.create_string_buffer(_SCHEMA_SIZE)
     out_array = ctypes.create_string_buffer(_ARRAY_SIZE)
     out_schema = ctypes.create_string_buffer(_SCHEMA_SIZE)
     batch._export_to_c(ctypes.addressof(in_array), ctypes.addressof(in_schema))
     try:
-        _java_class.apply(
-            name,
-            text,
+        method(
             ctypes.addressof(in_array),
             ctypes.addressof(in_schema),
             ctypes.addressof(out_array),
             ctypes.addressof(out_schema),
         )
-    except Exception as e:  # a Java exception: the function's failure names it
+    except Exception:
         _release(out_array, _ARRAY_RELEASE)
         _release(out_schema, _SCHEMA_RELEASE)
-        message = str(getattr(e, "getMessage", lambda: None)() or type(e).__name__)
-        trace = getattr(e, "sourceTraceback", None)
-        tb = str(trace()) if callable(trace) else ""
-        raise _udf._stash(message, tb) from None
+        raise
     finally:
         _release(in_array, _ARRAY_RELEASE)
         _release(in_schema, _SCHEMA_RELEASE)
@@ -547,18 +600,6 @@ def _imported(out_array: Any, out_schema: Any, result: pa.DataType) -> pa.Array:
         del exported
 
 
-def _dyncol_function(result: pa.DataType, arity: int) -> Any:
-    def function(spec: Any, *arguments: Any) -> pa.Array:
-        return dyncol_batch(spec, arguments, result)
-
-    # DuckDB counts the parameters of the signature: give it the call's.
-    positional = inspect.Parameter.POSITIONAL_ONLY
-    function.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter(f"a{i}", positional) for i in range(arity)]
-    )
-    return function
-
-
 _RELEASE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
 
@@ -567,44 +608,6 @@ def _release(struct: Any, offset: int) -> None:
     callback = ctypes.c_void_p.from_buffer(struct, offset).value
     if callback:
         _RELEASE(callback)(ctypes.addressof(struct))
-
-
-def dyncol_batch(spec: Any, arguments: Any, result: pa.DataType) -> pa.Array:
-    """One batch of a dynamic-columns function: ``spec`` (the call's description, the same on
-    every row) and the argument columns in, the result column out, computed by one JVM call."""
-    global _udf_class
-    if len(spec) == 0:
-        return pa.array([], type=result)
-    text = spec[0].as_py()
-    columns = [a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in arguments]
-    batch = pa.RecordBatch.from_arrays(columns, names=[f"a{i}" for i in range(len(columns))])
-    if _udf_class is None:
-        import jpype
-
-        _udf_class = jpype.JClass("io.calcitebridge.udf.DynColUdf")
-    in_array = ctypes.create_string_buffer(_ARRAY_SIZE)
-    in_schema = ctypes.create_string_buffer(_SCHEMA_SIZE)
-    out_array = ctypes.create_string_buffer(_ARRAY_SIZE)
-    out_schema = ctypes.create_string_buffer(_SCHEMA_SIZE)
-    batch._export_to_c(ctypes.addressof(in_array), ctypes.addressof(in_schema))
-    try:
-        _udf_class.apply(
-            text,
-            ctypes.addressof(in_array),
-            ctypes.addressof(in_schema),
-            ctypes.addressof(out_array),
-            ctypes.addressof(out_schema),
-        )
-    except Exception as e:  # a Java exception: MariaDB's error, as Calcite's engine raises it
-        _release(out_array, _ARRAY_RELEASE)
-        _release(out_schema, _SCHEMA_RELEASE)
-        message = getattr(e, "getMessage", lambda: None)()
-        raise RuntimeError(_DYNCOL_ERROR + str(message or type(e).__name__)) from None
-    finally:
-        # Whatever the JVM did not take of the batch (it failed first) is released here.
-        _release(in_array, _ARRAY_RELEASE)
-        _release(in_schema, _SCHEMA_RELEASE)
-    return _imported(out_array, out_schema, result)
 
 
 def run(

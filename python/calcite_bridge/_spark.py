@@ -216,9 +216,11 @@ def _register_udfs(spark: Any, sql: str) -> None:
         done.add(name)
 
 
-# A Java function's call: its name, then the string the translation passes first (function
-# name; class; eval's parameter classes; jars), which holds no quote or backslash.
-_JAVA_CALL = re.compile(r"\b(cb_java_\d+(?:_[a-z0-9]+)+)\s*\(\s*'([^'\\]*)'", re.IGNORECASE)
+# A Java function's call (``cb_java_``; an aggregate function's over its group's rows,
+# ``cb_javaagg_``): its name, then the string the translation passes first (function name; class;
+# the parameter classes of eval, or of accumulate after the accumulator; jars), which holds no quote
+# or backslash.
+_JAVA_CALL = re.compile(r"\b(cb_java(?:agg)?_\d+(?:_[a-z0-9]+)+)\s*\(\s*'([^'\\]*)'", re.IGNORECASE)
 
 
 def _add_jar(spark: Any, jar: str) -> None:
@@ -235,7 +237,9 @@ def _register_java(spark: Any, sql: str) -> None:
     by the translation): the jars of its class and our UDF jar are added to the session, and the
     name is registered as our generic Java UDF of its number of arguments
     (``io.calcitebridge.sparkudf.JavaCall$A<n>``), which loads the class on the executors and
-    calls the ``eval`` overload the first argument names."""
+    calls the ``eval`` overload the first argument names; an aggregate function's
+    (``cb_javaagg_<id>_<result>_rw``) as ``JavaCall$Agg``, which runs its accumulator over a
+    group's rows."""
     calls = {m.group(1): m.group(2) for m in _JAVA_CALL.finditer(sql)}
     done = _REGISTERED.setdefault(spark, set())
     if not set(calls) - done:
@@ -254,10 +258,12 @@ def _register_java(spark: Any, sql: str) -> None:
                 _add_jar(spark, jar)
                 done.add(key)
         arity = len(params.split(",")) if params else 0
-        code = name.lower().split("_")[3]
+        kind, code = name.lower().split("_")[1:4:2]
         result = _java_rows_type(name) if code == "tb" else _udf._spark_type(code)
-        udf_class = f"io.calcitebridge.sparkudf.JavaCall$A{arity}"
-        if _java_deterministic(name):
+        udf_class = "io.calcitebridge.sparkudf.JavaCall$" + (
+            "Agg" if kind == "javaagg" else f"A{arity}"
+        )
+        if kind == "javaagg" or _java_deterministic(name):
             spark.udf.registerJavaFunction(name, udf_class, result)
         else:
             _register_nondeterministic_java(spark, name, spec.split(";")[0], udf_class, result)

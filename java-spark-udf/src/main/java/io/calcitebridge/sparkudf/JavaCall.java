@@ -1,11 +1,9 @@
 package io.calcitebridge.sparkudf;
 
+import io.calcitebridge.functions.JavaValues;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.math.BigDecimal;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -76,7 +74,6 @@ public final class JavaCall {
 
   private static Target target(String spec, ClassLoader loader) {
     String[] parts = spec.split(";", -1);
-    String name = parts[0];
     try {
       Class<?> cls = Class.forName(parts[1], true, loader);
       String[] names = parts[2].isEmpty() ? new String[0] : parts[2].split(",");
@@ -87,26 +84,162 @@ public final class JavaCall {
       Method m = cls.getMethod("eval", params);
       Object instance =
           Modifier.isStatic(m.getModifiers()) ? null : cls.getConstructor().newInstance();
-      return new Target(name, m, instance);
+      return new Target(parts[0], m, instance);
     } catch (ReflectiveOperationException | LinkageError e) {
-      Throwable cause =
-          e instanceof InvocationTargetException i && i.getCause() != null ? i.getCause() : e;
-      throw new RuntimeException(
-          MARKER
-              + "The function "
-              + name
-              + " could not be loaded on Spark: "
-              + cause
-              + " (class "
-              + parts[1]
-              + ", eval("
-              + parts[2]
-              + "), jars "
-              + Arrays.toString(Arrays.copyOfRange(parts, 3, parts.length))
-              + ")"
-              + END,
-          cause);
+      throw loadFailure(parts, e);
     }
+  }
+
+  /**
+   * An aggregate function's methods on the executor: {@code createAccumulator()}, the {@code
+   * accumulate(acc, ...)} whose parameters after the accumulator the spec names, {@code
+   * getValue(acc)}.
+   */
+  private record Aggregate(
+      String name, Object instance, Method create, Method accumulate, Method value) {}
+
+  private static final ConcurrentMap<String, Aggregate> AGGREGATES = new ConcurrentHashMap<>();
+
+  /**
+   * Runs the aggregate function {@code spec} names ({@code name;class;accumulate's parameter
+   * classes after the accumulator;jars...}) over one group's rows, {@code rows} (Spark's {@code
+   * collect_list} of the argument structs): a new accumulator, {@code accumulate} with each row's
+   * values (a row with a NULL for a primitive parameter is skipped), then {@code getValue}. An
+   * exception of the function fails the task with the message that names it.
+   */
+  static Object aggregate(String spec, Object rows) {
+    ClassLoader found = Thread.currentThread().getContextClassLoader();
+    ClassLoader loader = found == null ? JavaCall.class.getClassLoader() : found;
+    Aggregate a =
+        AGGREGATES.computeIfAbsent(
+            System.identityHashCode(loader) + "|" + spec, k -> aggregateOf(spec, loader));
+    Class<?>[] params = a.accumulate().getParameterTypes();
+    try {
+      Object acc = a.create().invoke(a.instance());
+      Object[] values = new Object[params.length];
+      values[0] = acc;
+      java.util.Iterator<?> it = iterator(rows);
+      rows:
+      while (it.hasNext()) {
+        org.apache.spark.sql.Row row = (org.apache.spark.sql.Row) it.next();
+        for (int i = 1; i < params.length; i++) {
+          Object v = argument(row.get(i - 1), params[i]);
+          if (v == null && params[i].isPrimitive()) {
+            continue rows;
+          }
+          values[i] = v;
+        }
+        a.accumulate().invoke(a.instance(), values);
+      }
+      return result(a.value().invoke(a.instance(), acc));
+    } catch (InvocationTargetException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new RuntimeException(
+          MARKER + "The function " + a.name() + " failed: " + cause + END, cause);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * The elements of Spark's value of an array: a Scala {@code Seq}, iterated through Scala's own
+   * interfaces (found by the value's class loader, as this jar compiles without Scala).
+   */
+  private static java.util.Iterator<?> iterator(Object rows) throws IllegalAccessException {
+    if (rows == null) {
+      return java.util.Collections.emptyIterator();
+    } else if (rows instanceof Iterable<?> i) {
+      return i.iterator();
+    } else if (rows instanceof Object[] a) {
+      return Arrays.asList(a).iterator();
+    }
+    try {
+      ClassLoader l = rows.getClass().getClassLoader();
+      Object it =
+          Class.forName("scala.collection.IterableOnce", false, l)
+              .getMethod("iterator")
+              .invoke(rows);
+      Class<?> iterator = Class.forName("scala.collection.Iterator", false, l);
+      Method hasNext = iterator.getMethod("hasNext");
+      Method next = iterator.getMethod("next");
+      return new java.util.Iterator<Object>() {
+        @Override
+        public boolean hasNext() {
+          return (Boolean) call(hasNext);
+        }
+
+        @Override
+        public Object next() {
+          return call(next);
+        }
+
+        private Object call(Method m) {
+          try {
+            return m.invoke(it);
+          } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      };
+    } catch (ClassNotFoundException | NoSuchMethodException | InvocationTargetException e) {
+      throw new IllegalStateException("Not an array of rows: " + rows.getClass().getName(), e);
+    }
+  }
+
+  private static Aggregate aggregateOf(String spec, ClassLoader loader) {
+    String[] parts = spec.split(";", -1);
+    try {
+      Class<?> cls = Class.forName(parts[1], true, loader);
+      String[] names = parts[2].isEmpty() ? new String[0] : parts[2].split(",");
+      Method create = null;
+      Method accumulate = null;
+      Method value = null;
+      for (Method m : cls.getMethods()) {
+        if (m.isBridge() || m.isSynthetic() || Modifier.isStatic(m.getModifiers())) {
+          continue;
+        }
+        Class<?>[] params = m.getParameterTypes();
+        if (m.getName().equals("createAccumulator") && params.length == 0) {
+          create = m;
+        } else if (m.getName().equals("getValue") && params.length == 1) {
+          value = m;
+        } else if (m.getName().equals("accumulate") && params.length == names.length + 1) {
+          boolean same = true;
+          for (int i = 0; i < names.length && same; i++) {
+            same = params[i + 1].getName().equals(names[i]);
+          }
+          accumulate = same ? m : accumulate;
+        }
+      }
+      if (create == null || accumulate == null || value == null) {
+        throw new NoSuchMethodException(
+            "createAccumulator(), accumulate(acc, " + parts[2] + ") or getValue(acc)");
+      }
+      return new Aggregate(parts[0], cls.getConstructor().newInstance(), create, accumulate, value);
+    } catch (ReflectiveOperationException | LinkageError e) {
+      throw loadFailure(parts, e);
+    }
+  }
+
+  /** The failure, naming the function, of loading its class on an executor. */
+  private static RuntimeException loadFailure(String[] parts, Throwable e) {
+    Throwable cause =
+        e instanceof InvocationTargetException i && i.getCause() != null ? i.getCause() : e;
+    return new RuntimeException(
+        MARKER
+            + "The function "
+            + parts[0]
+            + " could not be loaded on Spark: "
+            + cause
+            + " (class "
+            + parts[1]
+            + ", parameters ("
+            + parts[2]
+            + "), jars "
+            + Arrays.toString(Arrays.copyOfRange(parts, 3, parts.length))
+            + ")"
+            + END,
+        cause);
   }
 
   private static Class<?> classOf(String name, ClassLoader loader) throws ClassNotFoundException {
@@ -132,40 +265,7 @@ public final class JavaCall {
 
   /** Spark's value {@code v} of an argument as a {@code param}. */
   static Object argument(Object v, Class<?> param) {
-    if (v == null) {
-      return null;
-    }
-    Class<?> p = param.isPrimitive() ? boxed(param) : param;
-    if (v instanceof Number n && !(v instanceof BigDecimal && p == BigDecimal.class)) {
-      if (p == Byte.class) {
-        return n.byteValue();
-      } else if (p == Short.class) {
-        return n.shortValue();
-      } else if (p == Integer.class) {
-        return n.intValue();
-      } else if (p == Long.class) {
-        return n.longValue();
-      } else if (p == Float.class) {
-        return n.floatValue();
-      } else if (p == Double.class) {
-        return n.doubleValue();
-      } else if (p == BigDecimal.class) {
-        return v instanceof Double || v instanceof Float
-            ? new BigDecimal(v.toString())
-            : BigDecimal.valueOf(n.longValue());
-      }
-      return v;
-    }
-    if (v instanceof java.sql.Date d && p == LocalDate.class) {
-      return d.toLocalDate();
-    } else if (v instanceof LocalDate d && p == java.sql.Date.class) {
-      return java.sql.Date.valueOf(d);
-    } else if (v instanceof java.sql.Timestamp t && p == LocalDateTime.class) {
-      return t.toLocalDateTime();
-    } else if (v instanceof LocalDateTime t && p == java.sql.Timestamp.class) {
-      return java.sql.Timestamp.valueOf(t);
-    }
-    return v;
+    return JavaValues.convert(v, JavaValues.boxed(param));
   }
 
   /**
@@ -229,23 +329,14 @@ public final class JavaCall {
     return v;
   }
 
-  private static Class<?> boxed(Class<?> c) {
-    if (c == boolean.class) {
-      return Boolean.class;
-    } else if (c == byte.class) {
-      return Byte.class;
-    } else if (c == short.class) {
-      return Short.class;
-    } else if (c == int.class) {
-      return Integer.class;
-    } else if (c == long.class) {
-      return Long.class;
-    } else if (c == float.class) {
-      return Float.class;
-    } else if (c == double.class) {
-      return Double.class;
+  /** An aggregate function over a group's rows: the spec, then the rows. */
+  public static final class Agg implements UDF2<String, Object, Object> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object call(String spec, Object rows) {
+      return JavaCall.aggregate(spec, rows);
     }
-    return c;
   }
 
   /** A call of 0 arguments. */

@@ -439,6 +439,10 @@ public final class BridgeSession implements AutoCloseable {
           }
           if (instance != null && function instanceof io.calcitebridge.functions.JavaFunction j) {
             j.fromObject();
+          } else if (instance != null
+              && function instanceof io.calcitebridge.functions.UserAggregateFunction a
+              && a.finisher() instanceof io.calcitebridge.functions.JavaAggregate j) {
+            j.fromObject();
           }
           statements.put(
               name,

@@ -52,7 +52,7 @@ public final class JavaAggregate extends SqlUserDefinedFunction implements Close
 
   private final long id;
   private final String label;
-  private final String className;
+  private final Class<?> cls;
   private final Object instance;
   private final Method create;
   private final Method accumulate;
@@ -61,6 +61,7 @@ public final class JavaAggregate extends SqlUserDefinedFunction implements Close
   private final @Nullable List<RelDataType> parameters;
   private final List<String> jars;
   private final @Nullable Closeable loader;
+  private boolean fromObject;
 
   /**
    * The finisher of aggregate {@code name} of class {@code cls}, computed on {@code instance};
@@ -96,7 +97,7 @@ public final class JavaAggregate extends SqlUserDefinedFunction implements Close
     ((Impl) getFunction()).owner = this;
     this.id = IDS.incrementAndGet();
     this.label = name;
-    this.className = cls.getName();
+    this.cls = cls;
     this.instance = instance;
     this.create = methods[0];
     this.accumulate = methods[1];
@@ -193,7 +194,46 @@ public final class JavaAggregate extends SqlUserDefinedFunction implements Close
   }
 
   public String className() {
-    return className;
+    return cls.getName();
+  }
+
+  /** The id of the function, unique among the Java aggregate functions of the process. */
+  public long id() {
+    return id;
+  }
+
+  /** The name the function was created under. */
+  public String label() {
+    return label;
+  }
+
+  /**
+   * The classes of {@code accumulate}'s parameters after the accumulator, as {@link Class#getName}
+   * spells them ({@code java.lang.Long}, {@code long}).
+   */
+  public List<String> parameterClasses() {
+    List<String> out = new ArrayList<>();
+    Class<?>[] params = accumulate.getParameterTypes();
+    for (int i = 1; i < params.length; i++) {
+      out.add(params[i].getName());
+    }
+    return out;
+  }
+
+  /** The jars another JVM loads the class from, as {@link JavaFunction#classJars()} gives. */
+  public List<String> classJars() {
+    return JavaFunction.classJars(jars, cls);
+  }
+
+  /** Marks a function made from an object of the application's (Java API), not from a class. */
+  public JavaAggregate fromObject() {
+    fromObject = true;
+    return this;
+  }
+
+  /** Whether the function calls an object of the application's, whose state stays in this JVM. */
+  public boolean isFromObject() {
+    return fromObject;
   }
 
   public List<String> jars() {

@@ -6,6 +6,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -470,39 +472,14 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
     return -1;
   }
 
-  /** Converts Calcite's runtime value of an operand of {@code type} to a {@code param}. */
+  /**
+   * Converts Calcite's runtime value of an operand of {@code type} to a {@code param}: a time or
+   * timestamp from its milliseconds, a binary from its {@code ByteString}, anything else as {@link
+   * JavaValues} converts it (a date from its day number).
+   */
   static UnaryOperator<@Nullable Object> argument(RelDataType type, Class<?> param) {
     Class<?> p = boxed(param);
-    SqlTypeName n = type.getSqlTypeName();
-    if (p == Byte.class) {
-      return v -> v == null ? null : ((Number) v).byteValue();
-    } else if (p == Short.class) {
-      return v -> v == null ? null : ((Number) v).shortValue();
-    } else if (p == Integer.class) {
-      return v -> v == null ? null : ((Number) v).intValue();
-    } else if (p == Long.class) {
-      return v -> v == null ? null : ((Number) v).longValue();
-    } else if (p == Float.class) {
-      return v -> v == null ? null : ((Number) v).floatValue();
-    } else if (p == Double.class) {
-      return v -> v == null ? null : ((Number) v).doubleValue();
-    } else if (p == BigDecimal.class) {
-      return v ->
-          v == null
-              ? null
-              : v instanceof BigDecimal d
-                  ? d
-                  : v instanceof Double || v instanceof Float
-                      ? new BigDecimal(v.toString())
-                      : BigDecimal.valueOf(((Number) v).longValue());
-    } else if (p == byte[].class) {
-      return v -> v instanceof ByteString s ? s.getBytes() : v;
-    } else if (p == LocalDate.class) {
-      return v -> v == null ? null : LocalDate.ofEpochDay(((Number) v).longValue());
-    } else if (p == java.sql.Date.class) {
-      return v ->
-          v == null ? null : java.sql.Date.valueOf(LocalDate.ofEpochDay(((Number) v).longValue()));
-    } else if (p == LocalTime.class) {
+    if (p == LocalTime.class) {
       return v -> v == null ? null : LocalTime.ofNanoOfDay(((Number) v).longValue() * 1_000_000L);
     } else if (p == java.sql.Time.class) {
       return v ->
@@ -522,10 +499,9 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
         LocalDateTime t = LocalDateTime.ofInstant(i, ZoneOffset.UTC);
         return p == LocalDateTime.class ? t : java.sql.Timestamp.valueOf(t);
       };
-    } else if (n == SqlTypeName.VARBINARY || n == SqlTypeName.BINARY) {
-      return v -> v instanceof ByteString s ? s.getBytes() : v;
     }
-    return v -> v;
+    UnaryOperator<Object> converted = JavaValues.argument(p);
+    return v -> v instanceof ByteString s ? s.getBytes() : converted.apply(v);
   }
 
   /**
@@ -674,6 +650,14 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
    * of the class path the class came from; empty when the class is not in a jar file.
    */
   public List<String> classJars() {
+    return classJars(jars, overloads.get(0).method().getDeclaringClass());
+  }
+
+  /**
+   * The jars another JVM loads {@code cls} from: {@code jars} ({@code USING JAR}), else the jar of
+   * the class path the class came from; empty when the class is not in a jar file.
+   */
+  static List<String> classJars(List<String> jars, Class<?> cls) {
     if (!jars.isEmpty()) {
       List<String> out = new ArrayList<>();
       for (String j : jars) {
@@ -682,7 +666,6 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
       }
       return out;
     }
-    Class<?> cls = overloads.get(0).method().getDeclaringClass();
     try {
       java.security.CodeSource source = cls.getProtectionDomain().getCodeSource();
       if (source != null && source.getLocation() != null) {
@@ -808,6 +791,25 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
     } catch (InvocationTargetException e) {
       throw failure(label, e.getCause() == null ? e : e.getCause());
     } catch (IllegalAccessException | IllegalArgumentException e) {
+      throw failure(label, e);
+    }
+  }
+
+  /**
+   * A handle of {@code m}, one of this function's {@code eval} methods, bound to the function's
+   * instance and taking its arguments as one {@code Object[]} (of the parameter classes, no NULL
+   * for a primitive one): the call a batch makes once a row, without reflection's per-call checks.
+   */
+  public MethodHandle handle(Method m) {
+    try {
+      // A public method of a class that is not (inherited from a package-private base) too.
+      m.trySetAccessible();
+      MethodHandle h = MethodHandles.lookup().unreflect(m);
+      if (!Modifier.isStatic(m.getModifiers())) {
+        h = h.bindTo(instance);
+      }
+      return h.asType(h.type().generic()).asSpreader(Object[].class, m.getParameterCount());
+    } catch (IllegalAccessException e) {
       throw failure(label, e);
     }
   }

@@ -102,7 +102,7 @@ final class OptimizerProgram {
   private static final Program MOVE_FILTERS =
       hep(
           List.of(
-              CoreRules.FILTER_PROJECT_TRANSPOSE,
+              FilterProjectRule.INSTANCE,
               CoreRules.FILTER_SET_OP_TRANSPOSE,
               CoreRules.FILTER_INTO_JOIN,
               CoreRules.JOIN_CONDITION_PUSH,
@@ -153,7 +153,7 @@ final class OptimizerProgram {
           MOVE_FILTERS,
           hep(
               List.of(
-                  CoreRules.FILTER_PROJECT_TRANSPOSE,
+                  FilterProjectRule.INSTANCE,
                   CoreRules.FILTER_MERGE,
                   FilterPushDownRule.INSTANCE,
                   LimitPushDownRule.INSTANCE,

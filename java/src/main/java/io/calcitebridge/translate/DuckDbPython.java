@@ -128,24 +128,7 @@ final class DuckDbPython {
     if (params == null) {
       throw new Refusal(backend, "the function " + label);
     }
-    if (jars.isEmpty() && !duckdb) {
-      throw new Refusal(
-          backend, "the function " + label + " (its class " + f.className() + " is in no jar)");
-    }
-    StringBuilder spec =
-        new StringBuilder(label)
-            .append(';')
-            .append(f.className())
-            .append(';')
-            .append(String.join(",", params));
-    for (String j : jars) {
-      spec.append(';').append(j);
-    }
-    if (spec.indexOf("'") >= 0
-        || spec.indexOf("\\") >= 0
-        || spec.chars().filter(c -> c == ';').count() != 2 + jars.size()) {
-      throw new Refusal(backend, "the function " + label + " of a jar path with ' \\ or ;");
-    }
+    String spec = spec(label, f.className(), params, jars, backend);
     RelDataTypeFactory types = rex.getTypeFactory();
     StringBuilder name =
         new StringBuilder("cb_java_")
@@ -154,7 +137,7 @@ final class DuckDbPython {
             // A table function's rows on Spark: an array of structs (JavaUdf#sparkRowsType).
             .append(f.isTable() ? "tb" : code(call.getType(), label, backend));
     List<RexNode> args = new ArrayList<>();
-    args.add(rex.makeLiteral(spec.toString()));
+    args.add(rex.makeLiteral(spec));
     for (RexNode o : operands) {
       String code = code(o.getType(), label, backend);
       name.append('_').append(code);
@@ -169,6 +152,62 @@ final class DuckDbPython {
               : rex.makeCast(target, o, true, false));
     }
     return rex.makeCall(call.getType(), new BackendUdf(name.toString(), call.getType()), args);
+  }
+
+  /**
+   * The spec string of a Java function's call, {@code name;class;parameter classes
+   * (comma-separated);jar;jar...}; a {@link Refusal} when another JVM must load the class ({@code
+   * jars} is then the jars to load it from) and it is in no jar, or when a jar's path holds a
+   * character the spec cannot.
+   */
+  private static String spec(
+      String label, String className, List<String> params, List<String> jars, String backend) {
+    if (jars.isEmpty() && !backend.equals("duckdb")) {
+      throw new Refusal(
+          backend, "the function " + label + " (its class " + className + " is in no jar)");
+    }
+    StringBuilder spec =
+        new StringBuilder(label)
+            .append(';')
+            .append(className)
+            .append(';')
+            .append(String.join(",", params));
+    for (String j : jars) {
+      spec.append(';').append(j);
+    }
+    if (spec.indexOf("'") >= 0
+        || spec.indexOf("\\") >= 0
+        || spec.chars().filter(c -> c == ';').count() != 2 + jars.size()) {
+      throw new Refusal(backend, "the function " + label + " of a jar path with ' \\ or ;");
+    }
+    return spec.toString();
+  }
+
+  /**
+   * The Spark call of the Java aggregate function whose finisher {@code call} is, over its group's
+   * rows ({@code collect_list} of the argument structs, as for a Python aggregate): {@code
+   * cb_javaagg_<id>_<result>_rw(spec, rows)}, with the spec of {@link #rewriteJava} (its parameter
+   * classes those of {@code accumulate} after the accumulator). Spark's backend registers the name
+   * as our generic Java aggregate runner ({@code io.calcitebridge.sparkudf.JavaCall$Agg}), which
+   * runs the accumulator over each group's rows on the executors.
+   */
+  static RexNode rewriteJavaAggregate(RexBuilder rex, RexCall call, String backend) {
+    io.calcitebridge.functions.JavaAggregate f =
+        (io.calcitebridge.functions.JavaAggregate) call.getOperator();
+    String label = f.label();
+    if (f.isFromObject()) {
+      throw new Refusal(
+          backend,
+          "the function "
+              + label
+              + ", made from an object of the application's (its state stays in this JVM)");
+    }
+    String spec = spec(label, f.className(), f.parameterClasses(), f.classJars(), backend);
+    String name = "cb_javaagg_" + f.id() + "_" + code(call.getType(), label, backend) + "_rw";
+    return rex.makeCall(
+        call.getType(),
+        new BackendUdf(name, call.getType()),
+        List.of(rex.makeLiteral(spec), call.operands.get(0)));
   }
 
   private static String code(RelDataType type, UserFunction f, String backend) {

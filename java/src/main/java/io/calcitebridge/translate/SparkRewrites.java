@@ -92,6 +92,10 @@ final class SparkRewrites extends RexShuttle {
       // A Java function: our generic Java UDF calls its class on the executors (_spark.py).
       return DuckDbPython.rewriteJava(rex, visited, visited.operands, "spark");
     }
+    if (visited.getOperator() instanceof io.calcitebridge.functions.JavaAggregate) {
+      // A Java aggregate function over its group's rows: run on the executors (_spark.py).
+      return DuckDbPython.rewriteJavaAggregate(rex, visited, "spark");
+    }
     if (visited.getOperator() instanceof io.calcitebridge.functions.UserFunction) {
       // A Python function: a Spark UDF the backend registers under the name (_spark.py).
       return DuckDbPython.rewrite(rex, visited, visited.operands, "spark");

@@ -1,28 +1,11 @@
 package io.calcitebridge.udf;
 
-import io.calcitebridge.arrow.ArrowMemory;
 import io.calcitebridge.arrow.ValueReaders;
 import io.calcitebridge.dyncol.DynColBatch;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import org.apache.arrow.c.ArrowArray;
-import org.apache.arrow.c.ArrowSchema;
-import org.apache.arrow.c.Data;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.DateDayVector;
-import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.TimeStampMicroVector;
-import org.apache.arrow.vector.VarBinaryVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.calcite.avatica.util.ByteString;
 
 /**
@@ -50,23 +33,21 @@ public final class DynColUdf {
    */
   public static void apply(
       String spec, long inArray, long inSchema, long outArray, long outSchema) {
-    BufferAllocator allocator = ArrowMemory.allocator();
-    try (VectorSchemaRoot root =
-        Data.importVectorSchemaRoot(
-            allocator, ArrowArray.wrap(inArray), ArrowSchema.wrap(inSchema), null)) {
-      DynColBatch call = call(spec);
-      int rows = root.getRowCount();
-      List<FieldVector> vectors = root.getFieldVectors();
-      Object[][] columns = new Object[vectors.size()][];
-      for (int i = 0; i < columns.length; i++) {
-        columns[i] = read(vectors.get(i), call.code(i), rows);
-      }
-      Object[] values = call.apply(columns, rows);
-      try (FieldVector out = write(allocator, call.result(), values)) {
-        Data.exportVector(
-            allocator, out, null, ArrowArray.wrap(outArray), ArrowSchema.wrap(outSchema));
-      }
-    }
+    ArrowBatch.apply(
+        inArray,
+        inSchema,
+        outArray,
+        outSchema,
+        (allocator, root) -> {
+          DynColBatch call = call(spec);
+          int rows = root.getRowCount();
+          List<FieldVector> vectors = root.getFieldVectors();
+          Object[][] columns = new Object[vectors.size()][];
+          for (int i = 0; i < columns.length; i++) {
+            columns[i] = read(vectors.get(i), call.code(i), rows);
+          }
+          return ArrowBatch.write(allocator, call.result(), call.apply(columns, rows));
+        });
   }
 
   /** The parsed spec, cached: a query calls the same spec once per batch. */
@@ -102,116 +83,5 @@ public final class DynColUdf {
     org.apache.arrow.vector.types.TimeUnit unit =
         ((org.apache.arrow.vector.types.pojo.ArrowType.Timestamp) t.getField().getType()).getUnit();
     return i -> t.isNull(i) ? null : io.calcitebridge.arrow.TimeUnits.toMillis(t.get(i), unit);
-  }
-
-  /** A vector of the result code's type holding {@code values}. */
-  static FieldVector write(BufferAllocator allocator, String code, Object[] values) {
-    int n = values.length;
-    switch (code) {
-      case "b":
-        {
-          VarBinaryVector v = new VarBinaryVector("r", allocator);
-          v.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            if (values[i] != null) {
-              v.setSafe(i, ((ByteString) values[i]).getBytes());
-            }
-          }
-          v.setValueCount(n);
-          return v;
-        }
-      case "s":
-        {
-          VarCharVector v = new VarCharVector("r", allocator);
-          v.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            if (values[i] != null) {
-              v.setSafe(i, ((String) values[i]).getBytes(StandardCharsets.UTF_8));
-            }
-          }
-          v.setValueCount(n);
-          return v;
-        }
-      case "i4":
-        {
-          IntVector v = new IntVector("r", allocator);
-          v.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            if (values[i] != null) {
-              v.set(i, ((Number) values[i]).intValue());
-            }
-          }
-          v.setValueCount(n);
-          return v;
-        }
-      case "i8":
-        {
-          BigIntVector v = new BigIntVector("r", allocator);
-          v.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            if (values[i] != null) {
-              v.set(i, ((Number) values[i]).longValue());
-            }
-          }
-          v.setValueCount(n);
-          return v;
-        }
-      case "f8":
-        {
-          Float8Vector v = new Float8Vector("r", allocator);
-          v.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            if (values[i] != null) {
-              v.set(i, ((Number) values[i]).doubleValue());
-            }
-          }
-          v.setValueCount(n);
-          return v;
-        }
-      case "dt":
-        {
-          DateDayVector v = new DateDayVector("r", allocator);
-          v.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            if (values[i] != null) {
-              v.set(i, ((Number) values[i]).intValue());
-            }
-          }
-          v.setValueCount(n);
-          return v;
-        }
-      case "ts":
-        {
-          TimeStampMicroVector v = new TimeStampMicroVector("r", allocator);
-          v.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            if (values[i] != null) {
-              v.set(i, Math.multiplyExact(((Number) values[i]).longValue(), 1000L));
-            }
-          }
-          v.setValueCount(n);
-          return v;
-        }
-      default:
-        return decimal(allocator, code, values);
-    }
-  }
-
-  private static FieldVector decimal(BufferAllocator allocator, String code, Object[] values) {
-    if (!code.startsWith("n") || code.indexOf('x') < 0) {
-      throw new IllegalArgumentException("Unknown result code: " + code);
-    }
-    int precision = Integer.parseInt(code.substring(1, code.indexOf('x')));
-    int scale = Integer.parseInt(code.substring(code.indexOf('x') + 1));
-    DecimalVector v = new DecimalVector("r", allocator, precision, scale);
-    v.allocateNew(values.length);
-    for (int i = 0; i < values.length; i++) {
-      if (values[i] != null) {
-        // As the enumerable result's writer stores a DECIMAL of another scale.
-        v.setSafe(i, ((BigDecimal) values[i]).setScale(scale, RoundingMode.HALF_UP));
-      }
-    }
-    v.setValueCount(values.length);
-    return v;
   }
 }

@@ -1,35 +1,15 @@
 package io.calcitebridge.udf;
 
-import io.calcitebridge.arrow.ArrowMemory;
 import io.calcitebridge.errors.SourceException;
 import io.calcitebridge.functions.JavaFunction;
+import io.calcitebridge.functions.JavaValues;
+import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Method;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
-import java.nio.charset.StandardCharsets;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.UnaryOperator;
-import org.apache.arrow.c.ArrowArray;
-import org.apache.arrow.c.ArrowSchema;
-import org.apache.arrow.c.Data;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.DateDayVector;
-import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.TimeStampMicroVector;
-import org.apache.arrow.vector.VarBinaryVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -53,12 +33,11 @@ public final class JavaUdf {
   private static final ConcurrentMap<String, Call> CALLS = new ConcurrentHashMap<>();
   private static final int MAX_CACHED = 1024;
 
-  /** One call site: the function, its overload and the conversions of operands and result. */
-  private record Call(
-      JavaFunction function,
-      Method method,
-      List<UnaryOperator<@Nullable Object>> arguments,
-      String result) {}
+  /**
+   * One call site: the function, its overload, the overload's handle ({@link JavaFunction#handle})
+   * and the code of the result.
+   */
+  private record Call(JavaFunction function, Method method, MethodHandle handle, String result) {}
 
   private JavaUdf() {}
 
@@ -81,39 +60,69 @@ public final class JavaUdf {
    */
   public static void apply(
       String name, String spec, long inArray, long inSchema, long outArray, long outSchema) {
-    BufferAllocator allocator = ArrowMemory.allocator();
-    try (VectorSchemaRoot root =
-        Data.importVectorSchemaRoot(
-            allocator, ArrowArray.wrap(inArray), ArrowSchema.wrap(inSchema), null)) {
-      Call call = call(name, spec);
-      int rows = root.getRowCount();
-      List<FieldVector> vectors = root.getFieldVectors();
-      int arity = call.arguments().size();
-      if (vectors.size() != arity) {
-        throw new IllegalStateException(
-            "The function " + name + " got " + vectors.size() + " columns for " + arity);
-      }
-      Object[] results = new Object[rows];
-      Object[] values = new Object[arity];
-      synchronized (call.function()) {
-        for (int r = 0; r < rows; r++) {
-          for (int i = 0; i < arity; i++) {
-            values[i] = call.arguments().get(i).apply(vectors.get(i).getObject(r));
+    ArrowBatch.apply(
+        inArray,
+        inSchema,
+        outArray,
+        outSchema,
+        (allocator, root) -> {
+          Call call = call(name, spec);
+          Object[] results = rows(call, name, root);
+          try {
+            return ArrowBatch.write(allocator, call.result(), results);
+          } catch (RuntimeException e) {
+            throw call.function().failure(e);
           }
-          results[r] = call.function().invoke(call.method(), Arrays.copyOf(values, arity));
+        });
+  }
+
+  /**
+   * The results of the overload of {@code call} over each row of {@code root}: the operands read as
+   * the parameters take them ({@link ArrowBatch#reader}, then {@link JavaValues}, skipped where the
+   * reader's class is the parameter's), NULL without a call where a primitive parameter gets a
+   * NULL.
+   */
+  private static @Nullable Object[] rows(Call call, String name, VectorSchemaRoot root) {
+    int rows = root.getRowCount();
+    List<FieldVector> vectors = root.getFieldVectors();
+    Class<?>[] params = call.method().getParameterTypes();
+    int arity = params.length;
+    if (vectors.size() != arity) {
+      throw new IllegalStateException(
+          "The function " + name + " got " + vectors.size() + " columns for " + arity);
+    }
+    ArrowBatch.Reader[] readers = new ArrowBatch.Reader[arity];
+    boolean[] primitive = new boolean[arity];
+    for (int i = 0; i < arity; i++) {
+      FieldVector v = vectors.get(i);
+      ArrowBatch.Reader read = ArrowBatch.reader(v);
+      Class<?> p = JavaValues.boxed(params[i]);
+      UnaryOperator<Object> convert = JavaValues.argument(p);
+      readers[i] = p == ArrowBatch.readsAs(v) ? read : r -> convert.apply(read.get(r));
+      primitive[i] = params[i].isPrimitive();
+    }
+    MethodHandle handle = call.handle();
+    JavaFunction f = call.function();
+    Object[] results = new Object[rows];
+    Object[] values = new Object[arity];
+    synchronized (f) {
+      rows:
+      for (int r = 0; r < rows; r++) {
+        for (int i = 0; i < arity; i++) {
+          Object v = readers[i].get(r);
+          if (v == null && primitive[i]) {
+            continue rows;
+          }
+          values[i] = v;
+        }
+        try {
+          results[r] = (Object) handle.invokeExact(values);
+        } catch (Throwable t) {
+          throw f.failure(t);
         }
       }
-      FieldVector out;
-      try {
-        out = write(allocator, call.result(), results);
-      } catch (RuntimeException e) {
-        throw call.function().failure(e);
-      }
-      try (FieldVector exported = out) {
-        Data.exportVector(
-            allocator, exported, null, ArrowArray.wrap(outArray), ArrowSchema.wrap(outSchema));
-      }
     }
+    return results;
   }
 
   /**
@@ -184,210 +193,11 @@ public final class JavaUdf {
       throw new IllegalStateException("No eval method of " + f.label() + " takes " + params);
     }
     String[] codes = name.toLowerCase(java.util.Locale.ROOT).split("_");
-    List<UnaryOperator<@Nullable Object>> arguments = new ArrayList<>();
-    for (Class<?> p : m.getParameterTypes()) {
-      arguments.add(argument(p));
-    }
-    call = new Call(f, m, arguments, codes[3]);
+    call = new Call(f, m, f.handle(m), codes[3]);
     if (CALLS.size() >= MAX_CACHED) {
       CALLS.clear();
     }
     CALLS.put(key, call);
     return call;
-  }
-
-  private static Class<?> boxed(Class<?> c) {
-    if (!c.isPrimitive()) {
-      return c;
-    }
-    return java.lang.invoke.MethodType.methodType(c).wrap().returnType();
-  }
-
-  /**
-   * Converts Arrow Java's value of an operand ({@code Integer}, {@code Long}, {@code Double},
-   * {@code BigDecimal}, {@code Boolean}, {@code Text}, {@code byte[]}, the day number of a date,
-   * {@code LocalDateTime}) to a value of the parameter class {@code param}.
-   */
-  static UnaryOperator<@Nullable Object> argument(Class<?> param) {
-    Class<?> p = boxed(param);
-    if (p == Byte.class) {
-      return v -> v == null ? null : ((Number) v).byteValue();
-    } else if (p == Short.class) {
-      return v -> v == null ? null : ((Number) v).shortValue();
-    } else if (p == Integer.class) {
-      return v -> v == null ? null : ((Number) v).intValue();
-    } else if (p == Long.class) {
-      return v -> v == null ? null : ((Number) v).longValue();
-    } else if (p == Float.class) {
-      return v -> v == null ? null : ((Number) v).floatValue();
-    } else if (p == Double.class) {
-      return v -> v == null ? null : ((Number) v).doubleValue();
-    } else if (p == BigDecimal.class) {
-      return v ->
-          v == null
-              ? null
-              : v instanceof BigDecimal d
-                  ? d
-                  : v instanceof Double || v instanceof Float
-                      ? new BigDecimal(v.toString())
-                      : BigDecimal.valueOf(((Number) v).longValue());
-    } else if (p == String.class) {
-      return v -> v == null ? null : v.toString();
-    } else if (p == LocalDate.class) {
-      return v -> v == null ? null : date(v);
-    } else if (p == java.sql.Date.class) {
-      return v -> v == null ? null : java.sql.Date.valueOf(date(v));
-    } else if (p == LocalDateTime.class) {
-      return v -> v;
-    } else if (p == java.sql.Timestamp.class) {
-      return v -> v == null ? null : java.sql.Timestamp.valueOf((LocalDateTime) v);
-    }
-    // Object, Boolean, byte[]: Arrow Java's value, a Text as a String.
-    return v -> v instanceof org.apache.arrow.vector.util.Text t ? t.toString() : v;
-  }
-
-  private static LocalDate date(Object v) {
-    return v instanceof LocalDate d
-        ? d
-        : v instanceof LocalDateTime t
-            ? t.toLocalDate()
-            : LocalDate.ofEpochDay(((Number) v).longValue());
-  }
-
-  /** A vector of the result code's type holding the values {@code eval} returned. */
-  static FieldVector write(BufferAllocator allocator, String code, Object[] values) {
-    int n = values.length;
-    switch (code) {
-      case "bo":
-        {
-          BitVector v = new BitVector("r", allocator);
-          v.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            if (values[i] != null) {
-              v.set(i, ((Boolean) values[i]) ? 1 : 0);
-            }
-          }
-          v.setValueCount(n);
-          return v;
-        }
-      case "b":
-        {
-          VarBinaryVector v = new VarBinaryVector("r", allocator);
-          v.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            if (values[i] != null) {
-              v.setSafe(i, (byte[]) values[i]);
-            }
-          }
-          v.setValueCount(n);
-          return v;
-        }
-      case "s":
-        {
-          VarCharVector v = new VarCharVector("r", allocator);
-          v.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            if (values[i] != null) {
-              v.setSafe(i, values[i].toString().getBytes(StandardCharsets.UTF_8));
-            }
-          }
-          v.setValueCount(n);
-          return v;
-        }
-      case "i4":
-        {
-          IntVector v = new IntVector("r", allocator);
-          v.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            if (values[i] != null) {
-              v.set(i, ((Number) values[i]).intValue());
-            }
-          }
-          v.setValueCount(n);
-          return v;
-        }
-      case "i8":
-        {
-          BigIntVector v = new BigIntVector("r", allocator);
-          v.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            if (values[i] != null) {
-              v.set(i, ((Number) values[i]).longValue());
-            }
-          }
-          v.setValueCount(n);
-          return v;
-        }
-      case "f8":
-        {
-          Float8Vector v = new Float8Vector("r", allocator);
-          v.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            if (values[i] != null) {
-              // A Float result widens by its decimal text, as Calcite's engine's FLOAT reads.
-              Object x = values[i];
-              v.set(
-                  i,
-                  x instanceof Float f
-                      ? Double.parseDouble(f.toString())
-                      : ((Number) x).doubleValue());
-            }
-          }
-          v.setValueCount(n);
-          return v;
-        }
-      case "dt":
-        {
-          DateDayVector v = new DateDayVector("r", allocator);
-          v.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            Object x = values[i];
-            if (x != null) {
-              LocalDate d = x instanceof java.sql.Date s ? s.toLocalDate() : (LocalDate) x;
-              v.set(i, Math.toIntExact(d.toEpochDay()));
-            }
-          }
-          v.setValueCount(n);
-          return v;
-        }
-      case "ts":
-        {
-          TimeStampMicroVector v = new TimeStampMicroVector("r", allocator);
-          v.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            Object x = values[i];
-            if (x != null) {
-              LocalDateTime t =
-                  x instanceof java.sql.Timestamp s ? s.toLocalDateTime() : (LocalDateTime) x;
-              java.time.Instant at = t.toInstant(ZoneOffset.UTC);
-              v.set(
-                  i,
-                  Math.addExact(
-                      Math.multiplyExact(at.getEpochSecond(), 1_000_000L), at.getNano() / 1000));
-            }
-          }
-          v.setValueCount(n);
-          return v;
-        }
-      default:
-        return decimal(allocator, code, values);
-    }
-  }
-
-  private static FieldVector decimal(BufferAllocator allocator, String code, Object[] values) {
-    if (!code.startsWith("n") || code.indexOf('x') < 0) {
-      throw new IllegalArgumentException("Unknown result code: " + code);
-    }
-    int precision = Integer.parseInt(code.substring(1, code.indexOf('x')));
-    int scale = Integer.parseInt(code.substring(code.indexOf('x') + 1));
-    DecimalVector v = new DecimalVector("r", allocator, precision, scale);
-    v.allocateNew(values.length);
-    for (int i = 0; i < values.length; i++) {
-      if (values[i] != null) {
-        v.setSafe(i, ((BigDecimal) values[i]).setScale(scale, RoundingMode.HALF_UP));
-      }
-    }
-    v.setValueCount(values.length);
-    return v;
   }
 }
