@@ -208,6 +208,34 @@ def test_a_function_that_is_not_deterministic_is_called_each_time(env: cb.Enviro
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_a_filter_on_a_function_that_is_not_deterministic_sees_the_value_shown(
+    env: cb.Environment, backend: str
+) -> None:
+    """A filter on the alias of a call that is not deterministic stays above the projection:
+    moved below it, the call was made twice a row (once to filter, once to project) and a row
+    kept on one value showed another."""
+    env.register_arrow("t", pa.table({"x": pa.array(range(30), pa.int64())}))
+    calls: list[int] = []
+
+    def wobble(x: int) -> int:
+        calls.append(x)
+        return len(calls) % 3 - 1  # -1, 0, 1, -1, ...: another value each call
+
+    env.create_function("wobble", wobble, return_type="INT", deterministic=False)
+    sql = "SELECT * FROM (SELECT x, wobble(x) AS r FROM t) WHERE r > 0"
+    rows = env.sql(sql, backend=backend).fetchall()
+    assert sorted(calls) == list(range(30))  # once a row
+    assert rows and all(r == 1 for _, r in rows), rows
+    assert sorted(x for x, _ in rows) == sorted(
+        x for i, x in enumerate(calls) if (i + 1) % 3 - 1 > 0
+    )
+    # Under the projection, the filter is computed on the call's own column.
+    assert (
+        len(re.findall(r"wobble\(|cb_py_\d+_i4_i8\(", env.explain(sql, backend=backend), re.I)) == 1
+    )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_calls_the_engine_makes_a_row_at_a_time(fenv: cb.Environment, backend: str) -> None:
     fenv.create_function("plus1", lambda x: None if x is None else x + 1, return_type="BIGINT")
     # Inside CASE (a row may not reach it), in GROUP BY and in an aggregate's argument.

@@ -69,6 +69,15 @@ public class Types {
   public Boolean eval(Boolean b) { return b == null ? null : !b; }
 }
 """,
+    "com/acme/Mix.java": """
+package com.acme;
+
+/** Primitive parameters and result: DuckDB's batches call it over the columns' 64-bit values. */
+public class Mix {
+  public long eval(long a, long b) { return a * 3 + b; }
+  public double eval(double a) { return a * a; }
+}
+""",
     "com/acme/Boom.java": """
 package com.acme;
 
@@ -168,7 +177,13 @@ def jar(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def jenv(env: cb.Environment, jar: Path) -> cb.Environment:
     env.register_arrow("t", pa.table({"x": pa.array(XS, pa.int64()), "s": pa.array(SS)}))
-    for name, cls in (("plus1", "Plus1"), ("half", "Half"), ("conv", "Types"), ("boom", "Boom")):
+    for name, cls in (
+        ("plus1", "Plus1"),
+        ("half", "Half"),
+        ("conv", "Types"),
+        ("boom", "Boom"),
+        ("mix", "Mix"),
+    ):
         env.execute(f"CREATE FUNCTION {name} AS 'com.acme.{cls}' USING JAR '{jar}'")
     return env
 
@@ -190,6 +205,16 @@ def test_java_functions_against_python(jenv: cb.Environment, backend: str) -> No
     ]
     # An INT operand fits the double parameter; a NULL one gives NULL without a call.
     assert _column(jenv, "SELECT half(CAST(x AS INT)) FROM t", backend) == [
+        None if x is None else x / 2 for x in XS
+    ]
+    # Primitive overloads, of a BIGINT and of a DOUBLE column; a NULL gives NULL without a call.
+    assert _column(jenv, "SELECT mix(x, x + 1) FROM t", backend) == [
+        None if x is None else x * 3 + x + 1 for x in XS
+    ]
+    assert _column(jenv, "SELECT mix(CAST(x AS DOUBLE)) FROM t", backend) == [
+        None if x is None else float(x * x) for x in XS
+    ]
+    assert _column(jenv, "SELECT half(CAST(x AS DOUBLE)) FROM t", backend) == [
         None if x is None else x / 2 for x in XS
     ]
     rows = jenv.sql(
@@ -431,7 +456,7 @@ def test_describe_and_show_a_java_function(jenv: cb.Environment, jar: Path) -> N
     assert info["kind"] == "SCALAR"
     assert "plus1(Long) -> BIGINT" in info["signature"]
     names = [r[0] for r in jenv.execute("SHOW USER FUNCTIONS").fetchall()]
-    assert names == ["boom", "conv", "half", "plus1"]
+    assert names == ["boom", "conv", "half", "mix", "plus1"]
 
 
 def test_drop_releases_the_jar(env: cb.Environment, tmp_path: Path) -> None:

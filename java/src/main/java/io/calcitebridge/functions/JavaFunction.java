@@ -801,14 +801,17 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
    * for a primitive one): the call a batch makes once a row, without reflection's per-call checks.
    */
   public MethodHandle handle(Method m) {
+    MethodHandle h = bound(m);
+    return h.asType(h.type().generic()).asSpreader(Object[].class, m.getParameterCount());
+  }
+
+  /** A handle of {@code m}, one of this function's {@code eval} methods, bound to its instance. */
+  public MethodHandle bound(Method m) {
     try {
       // A public method of a class that is not (inherited from a package-private base) too.
       m.trySetAccessible();
       MethodHandle h = MethodHandles.lookup().unreflect(m);
-      if (!Modifier.isStatic(m.getModifiers())) {
-        h = h.bindTo(instance);
-      }
-      return h.asType(h.type().generic()).asSpreader(Object[].class, m.getParameterCount());
+      return Modifier.isStatic(m.getModifiers()) ? h : h.bindTo(instance);
     } catch (IllegalAccessException e) {
       throw failure(label, e);
     }

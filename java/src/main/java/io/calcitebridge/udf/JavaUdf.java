@@ -9,7 +9,13 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.UnaryOperator;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -37,7 +43,33 @@ public final class JavaUdf {
    * One call site: the function, its overload, the overload's handle ({@link JavaFunction#handle})
    * and the code of the result.
    */
-  private record Call(JavaFunction function, Method method, MethodHandle handle, String result) {}
+  private record Call(
+      JavaFunction function,
+      Method method,
+      MethodHandle handle,
+      @Nullable MethodHandle bits,
+      String result) {}
+
+  private static final MethodHandle FROM_BITS;
+  private static final MethodHandle TO_BITS;
+
+  static {
+    try {
+      java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.publicLookup();
+      FROM_BITS =
+          l.findStatic(
+              Double.class,
+              "longBitsToDouble",
+              java.lang.invoke.MethodType.methodType(double.class, long.class));
+      TO_BITS =
+          l.findStatic(
+              Double.class,
+              "doubleToRawLongBits",
+              java.lang.invoke.MethodType.methodType(long.class, double.class));
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   private JavaUdf() {}
 
@@ -67,6 +99,10 @@ public final class JavaUdf {
         outSchema,
         (allocator, root) -> {
           Call call = call(name, spec);
+          FieldVector fast = bits(call, allocator, root);
+          if (fast != null) {
+            return fast;
+          }
           Object[] results = rows(call, name, root);
           try {
             return ArrowBatch.write(allocator, call.result(), results);
@@ -74,6 +110,92 @@ public final class JavaUdf {
             throw call.function().failure(e);
           }
         });
+  }
+
+  /**
+   * The handle of an overload of one or two {@code long} or {@code double} parameters returning a
+   * {@code long} or {@code double} (of the result code's type), as {@code (long[, long])long} over
+   * the values' 64 bits; null for any other overload.
+   */
+  private static @Nullable MethodHandle bits(JavaFunction f, Method m, String result) {
+    Class<?>[] params = m.getParameterTypes();
+    Class<?> returned = m.getReturnType();
+    if (params.length < 1
+        || params.length > 2
+        || !(returned == long.class && result.equals("i8")
+            || returned == double.class && result.equals("f8"))) {
+      return null;
+    }
+    MethodHandle h = f.bound(m);
+    for (int i = 0; i < params.length; i++) {
+      if (params[i] == double.class) {
+        h = java.lang.invoke.MethodHandles.filterArguments(h, i, FROM_BITS);
+      } else if (params[i] != long.class) {
+        return null;
+      }
+    }
+    return returned == double.class
+        ? java.lang.invoke.MethodHandles.filterReturnValue(h, TO_BITS)
+        : h;
+  }
+
+  /**
+   * The results of a primitive overload ({@link #bits}) over {@code root}, read from and written to
+   * the vectors' 64-bit values without a boxed value; null when the overload is not primitive or an
+   * operand's vector is not of its parameter's type.
+   */
+  private static @Nullable FieldVector bits(
+      Call call, BufferAllocator allocator, VectorSchemaRoot root) {
+    MethodHandle h = call.bits();
+    if (h == null) {
+      return null;
+    }
+    Class<?>[] params = call.method().getParameterTypes();
+    List<FieldVector> vectors = root.getFieldVectors();
+    if (vectors.size() != params.length) {
+      return null;
+    }
+    for (int i = 0; i < params.length; i++) {
+      FieldVector v = vectors.get(i);
+      if (!(params[i] == long.class ? v instanceof BigIntVector : v instanceof Float8Vector)) {
+        return null;
+      }
+    }
+    int rows = root.getRowCount();
+    BaseFixedWidthVector out =
+        call.result().equals("i8")
+            ? new BigIntVector("r", allocator)
+            : new Float8Vector("r", allocator);
+    out.allocateNew(rows);
+    ArrowBuf data = out.getDataBuffer();
+    ArrowBuf valid = out.getValidityBuffer();
+    FieldVector a = vectors.get(0);
+    FieldVector b = vectors.get(vectors.size() - 1);
+    ArrowBuf da = a.getDataBuffer();
+    ArrowBuf db = b.getDataBuffer();
+    boolean two = params.length == 2;
+    JavaFunction f = call.function();
+    try {
+      synchronized (f) {
+        for (int r = 0; r < rows; r++) {
+          if (a.isNull(r) || b.isNull(r)) {
+            continue; // a NULL for a primitive parameter: NULL without a call
+          }
+          long at = (long) r * 8L;
+          long value =
+              two
+                  ? (long) h.invokeExact(da.getLong(at), db.getLong(at))
+                  : (long) h.invokeExact(da.getLong(at));
+          data.setLong(at, value);
+          BitVectorHelper.setBit(valid, r);
+        }
+      }
+    } catch (Throwable t) {
+      out.close();
+      throw f.failure(t);
+    }
+    out.setValueCount(rows);
+    return out;
   }
 
   /**
@@ -193,7 +315,7 @@ public final class JavaUdf {
       throw new IllegalStateException("No eval method of " + f.label() + " takes " + params);
     }
     String[] codes = name.toLowerCase(java.util.Locale.ROOT).split("_");
-    call = new Call(f, m, f.handle(m), codes[3]);
+    call = new Call(f, m, f.handle(m), bits(f, m, codes[3]), codes[3]);
     if (CALLS.size() >= MAX_CACHED) {
       CALLS.clear();
     }
