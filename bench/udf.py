@@ -11,6 +11,8 @@ against DuckDB's own ``native`` Python function; the number is the cost a row, i
 here with the JDK's ``javac``) over the same 200,000 rows, on Calcite's engine (which calls the
 method a row at a time in the JVM) and on DuckDB (an Arrow function handing each batch to the JVM);
 the peer is the same query with the Python function on DuckDB. Skipped without ``javac``.
+``udf_java_row_primitive[backend]``: the same with ``static long eval(long x)``, which DuckDB's
+batches call over the column's 64-bit values without boxing them.
 ``udf_spark_row[python|java]``: the same two functions on the ``spark`` backend (a local
 ``local[1]`` session; a Python UDF in Spark's Python workers, the Java one through our generic Java
 UDF on the executor), against the same query on DuckDB. Skipped without pyspark.
@@ -110,48 +112,63 @@ public class Plus1 {
 }
 """
 
+JAVA_PLUS1_PRIMITIVE = """
+package bench;
+
+public class Plus1p {
+  public static long eval(long x) { return x + 1; }
+}
+"""
+
 
 def _java(env: Any, small: Any, repeat: int) -> Iterator[dict[str, Any]]:
     """The Java function's rows: ours on each backend against the Python function on DuckDB."""
     if shutil.which("javac") is None or shutil.which("jar") is None:
         return
     with tempfile.TemporaryDirectory() as d:
-        src = Path(d) / "src" / "bench" / "Plus1.java"
-        src.parent.mkdir(parents=True)
-        src.write_text(JAVA_PLUS1)
+        sources = []
+        for name, text in (("Plus1", JAVA_PLUS1), ("Plus1p", JAVA_PLUS1_PRIMITIVE)):
+            src = Path(d) / "src" / "bench" / f"{name}.java"
+            src.parent.mkdir(parents=True, exist_ok=True)
+            src.write_text(text)
+            sources.append(str(src))
         classes = Path(d) / "classes"
-        subprocess.run(["javac", "--release", "17", "-d", str(classes), str(src)], check=True)
+        subprocess.run(["javac", "--release", "17", "-d", str(classes), *sources], check=True)
         jar = Path(d) / "plus1.jar"
         subprocess.run(["jar", "cf", str(jar), "-C", str(classes), "."], check=True)
         env.execute(f"CREATE FUNCTION jplus1 AS 'bench.Plus1' USING JAR '{jar}'")
+        env.execute(f"CREATE FUNCTION jplus1p AS 'bench.Plus1p' USING JAR '{jar}'")
         n = small.num_rows
         python = "SELECT plus1(x) AS y FROM s"
         expected = env.sql(python, backend="duckdb").to_arrow_table().column(0)
         peer = timed(lambda: env.sql(python, backend="duckdb").to_arrow_table(), repeat)
-        java = "SELECT jplus1(x) AS y FROM s"
-        for backend in BACKENDS:
-            got = env.sql(java, backend=backend).to_arrow_table().column(0)
-            assert got.equals(expected), backend
-            ours = timed(lambda b=backend: env.sql(java, backend=b).to_arrow_table(), repeat)
-            yield record(
-                f"udf_java_row[{backend}]",
-                {
-                    **in_ms(ours),
-                    "rows": n,
-                    "rows_per_s": round(n / ours["median_s"]),
-                    "us_per_row": round(ours["median_s"] / n * 1e6, 3),
-                },
-                {
-                    **in_ms(peer),
-                    "engine": "the Python function on duckdb",
-                    "rows_per_s": round(n / peer["median_s"]),
-                },
-                time_ratio(ours["median_s"], peer["median_s"]),
-                "ms",
-                None,
-                None,
-                "a Java function's rows a second, against the Python function on DuckDB",
-            )
+        for bench, function in (("udf_java_row", "jplus1"), ("udf_java_row_primitive", "jplus1p")):
+            java = f"SELECT {function}(x) AS y FROM s"
+            for backend in BACKENDS:
+                got = env.sql(java, backend=backend).to_arrow_table().column(0)
+                assert got.equals(expected), backend
+                ours = timed(
+                    lambda b=backend, q=java: env.sql(q, backend=b).to_arrow_table(), repeat
+                )
+                yield record(
+                    f"{bench}[{backend}]",
+                    {
+                        **in_ms(ours),
+                        "rows": n,
+                        "rows_per_s": round(n / ours["median_s"]),
+                        "us_per_row": round(ours["median_s"] / n * 1e6, 3),
+                    },
+                    {
+                        **in_ms(peer),
+                        "engine": "the Python function on duckdb",
+                        "rows_per_s": round(n / peer["median_s"]),
+                    },
+                    time_ratio(ours["median_s"], peer["median_s"]),
+                    "ms",
+                    None,
+                    None,
+                    "a Java function's rows a second, against the Python function on DuckDB",
+                )
         yield from _spark(small, jar, expected, peer, repeat)
         env.execute("DROP FUNCTION jplus1")
 
