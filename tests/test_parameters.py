@@ -191,15 +191,22 @@ def test_update_and_delete_bind_their_values(env: cb.Environment) -> None:
     ]
 
 
-def test_the_plan_is_the_one_of_the_value_written_as_a_literal(
+def test_explain_with_values_shows_the_plan_that_runs_with_them(
     penv: cb.Environment, transport: str
 ) -> None:
-    for backend in BACKENDS:
-        if transport == "py4j" and backend == "duckdb":
-            continue  # a gateway's clients have Calcite's engine alone
+    # on enumerable, and on auto where the source takes the whole filter
+    for backend in ("enumerable", "auto"):
         bound = penv.explain("SELECT id FROM t WHERE id < ? AND s = ?", [3, "a"], backend=backend)
         literal = penv.explain("SELECT id FROM t WHERE id < 3 AND s = 'a'", backend=backend)
         assert bound == literal
+    if transport != "py4j":  # a gateway's clients have Calcite's engine alone
+        # DuckDB filters the Arrow table in place with the values: the plan that runs keeps the
+        # placeholders in its SQL, and its scan reads the table whole
+        plan = penv.explain("SELECT id FROM t WHERE id < ? AND s = ?", [3, "a"], backend="duckdb")
+        first, scan = plan.splitlines()
+        assert first.startswith('DuckDB(sql=[SELECT "id" FROM "scan_0" WHERE "id" < ')
+        assert first.endswith(' AND "s" = CAST(? AS VARCHAR)])'), first
+        assert scan.strip() == "scan_0: BridgeTableScan(table=[[t]], project=[[id, s]])"
     # the Arrow table takes the filter: the bound value is pushed into its scan
     assert "filter=[and(<(id, 3), =(s, 'a'))]" in penv.explain(
         "SELECT id FROM t WHERE id < ? AND s = ?", [3, "a"], backend="enumerable"

@@ -402,10 +402,8 @@ public final class StatementExecutor {
         && calc.getProgram().getCondition() != null
         && columns == null) {
       org.apache.calcite.rex.RexProgram program = calc.getProgram();
-      columns =
-          inputRefs(program.getProjectList().stream().map(program::expandLocalRef).toList());
-      condition =
-          program.expandLocalRef(java.util.Objects.requireNonNull(program.getCondition()));
+      columns = inputRefs(program.getProjectList().stream().map(program::expandLocalRef).toList());
+      condition = program.expandLocalRef(java.util.Objects.requireNonNull(program.getCondition()));
       if (columns == null) {
         return null;
       }
@@ -549,14 +547,7 @@ public final class StatementExecutor {
    * scans here.
    */
   public @Nullable RowSet cachedQuery(String text, boolean translatedOnly) {
-    // A cached plan runs on the caller's thread (a gateway's connection thread, say) that may
-    // never have planned: Calcite's metadata queries read their provider from a thread-local
-    // that only making a cluster sets, and failed there with "metadataHandlerProvider".
-    if (org.apache.calcite.rel.metadata.RelMetadataQueryBase.THREAD_PROVIDERS.get() == null) {
-      org.apache.calcite.rel.metadata.RelMetadataQueryBase.THREAD_PROVIDERS.set(
-          org.apache.calcite.rel.metadata.JaninoRelMetadataProvider.of(
-              org.apache.calcite.rel.metadata.DefaultRelMetadataProvider.INSTANCE));
-    }
+    withMetadataProvider();
     String purpose = "query";
     Parameters values = parameters;
     if (values != null) {
@@ -575,6 +566,20 @@ public final class StatementExecutor {
     }
     session.planCache().hit();
     return run(plan);
+  }
+
+  /**
+   * Sets Calcite's metadata provider for this thread. A cached plan runs, or is shown, on a thread
+   * (a gateway's connection thread, say) that may never have planned: Calcite's metadata queries
+   * read their provider from a thread-local that only making a cluster sets, and failed there with
+   * "metadataHandlerProvider".
+   */
+  private static void withMetadataProvider() {
+    if (org.apache.calcite.rel.metadata.RelMetadataQueryBase.THREAD_PROVIDERS.get() == null) {
+      org.apache.calcite.rel.metadata.RelMetadataQueryBase.THREAD_PROVIDERS.set(
+          org.apache.calcite.rel.metadata.JaninoRelMetadataProvider.of(
+              org.apache.calcite.rel.metadata.DefaultRelMetadataProvider.INSTANCE));
+    }
   }
 
   /** Plans and runs a query. */
@@ -612,9 +617,7 @@ public final class StatementExecutor {
       QueryPlan.Absorbing absorbing =
           translation != null && backend().equals("auto") ? absorbing(heuristic) : null;
       boolean inPlace =
-          translation != null
-              && absorbing == null
-              && translation.backend().equals("duckdb");
+          translation != null && absorbing == null && translation.backend().equals("duckdb");
       plan.withParameters(
               ParamFilters.parameterTypes(planned, types),
               ParamFilters.of(planned, scan -> inPlace && readInPlace(scan)))
@@ -796,12 +799,19 @@ public final class StatementExecutor {
     String purpose = "query " + types.stream().map(RelDataType::getFullTypeString).toList();
     PlanCache.Key key = session.planCache().key(purpose, text, backend());
     QueryPlan plan = key == null ? null : session.planCache().get(key, QueryPlan.class);
+    withMetadataProvider();
     if (plan == null) {
       dynamicTypes = types;
       cacheKey = key;
       SqlNode bound = values.parametrize(node, types);
-      plan =
-          io.calcitebridge.validate.BridgeSqlValidator.withNonNullParameters(() -> plan(bound));
+      try {
+        plan =
+            io.calcitebridge.validate.BridgeSqlValidator.withNonNullParameters(() -> plan(bound));
+      } finally {
+        // the plan of the text with the values written in, should it be the one shown
+        dynamicTypes = null;
+        cacheKey = null;
+      }
     }
     Translation translation = plan.translation();
     if (translation == null || plan.parameterTypes() == null) {
@@ -818,8 +828,7 @@ public final class StatementExecutor {
       scans.add(filters == null ? scan : ((BridgeTableScan) scan).withFilters(filters));
     }
     return Explains.translated(
-        new Translation(
-            translation.backend(), translation.sql(), scans, translation.parameters()),
+        new Translation(translation.backend(), translation.sql(), scans, translation.parameters()),
         format);
   }
 
