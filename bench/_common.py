@@ -7,7 +7,7 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -36,6 +36,28 @@ def timed(
         "max_s": max(times),
         "runs": repeat,
     }
+
+
+def timed_in_turn(
+    fns: Sequence[Callable[[], Any]], repeat: int, warmup: int = 1, collect: bool = True
+) -> list[dict[str, Any]]:
+    """As :func:`timed`, for each of ``fns`` run in turn (one run of each, ``repeat`` times,
+    after ``warmup`` runs of each), so that a change of the machine's load weighs on all alike."""
+    for _ in range(warmup):
+        for fn in fns:
+            fn()
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeat):
+        for fn, out in zip(fns, times, strict=True):
+            if collect:
+                gc.collect()
+            t0 = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t0)
+    return [
+        {"median_s": statistics.median(t), "min_s": min(t), "max_s": max(t), "runs": repeat}
+        for t in times
+    ]
 
 
 def in_ms(t: dict[str, Any]) -> dict[str, Any]:

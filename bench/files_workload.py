@@ -19,16 +19,22 @@ Every backend must return the peer's rows (compared as sorted lists of rows).
 from __future__ import annotations
 
 import argparse
-import gc
 import shutil
-import statistics
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from _common import BACKENDS, as_table, duck_version, emit, record, started_env
+from _common import (
+    BACKENDS,
+    as_table,
+    duck_version,
+    emit,
+    in_ms,
+    record,
+    started_env,
+    timed_in_turn,
+)
 
 TARGET_RATIO = 2.0
 
@@ -232,24 +238,8 @@ def interleaved(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Timings of ``ours`` and ``peer`` run in turn, ``repeat`` times each after a warm-up of
     each, so that a change of the machine's load weighs on both alike."""
-    times: tuple[list[float], list[float]] = ([], [])
-    ours()
-    peer()
-    for _ in range(repeat):
-        for fn, out in ((ours, times[0]), (peer, times[1])):
-            gc.collect()
-            t0 = time.perf_counter()
-            fn()
-            out.append(time.perf_counter() - t0)
-    return tuple(  # type: ignore[return-value]
-        {
-            "median_ms": round(statistics.median(t) * 1e3, 3),
-            "min_ms": round(min(t) * 1e3, 3),
-            "max_ms": round(max(t) * 1e3, 3),
-            "runs": repeat,
-        }
-        for t in times
-    )
+    ours_t, peer_t = timed_in_turn((ours, peer), repeat)
+    return in_ms(ours_t), in_ms(peer_t)
 
 
 def _watch_scans() -> list[str]:

@@ -4,11 +4,15 @@ same statement's cached plan and DuckDB's prepared statements in the same run.
 The query is a point lookup with a range over a 100,000-row Arrow table (the filter reaches the
 table's scan). ``new value`` runs ``env.sql(Q, [k])`` with a different ``k`` each time;
 ``cached plan`` runs one text again and again (the plan cache's cost of running the same plan);
-the overhead of a new value is the difference. The target is an overhead under 0.5 ms: the plan
-of a text with parameters is kept per text and types of the values, and each execution binds its
-values into it (Calcite's DataContext on enumerable, DuckDB's prepared statement on duckdb and
-auto), offering the bound range to the Arrow table's scan again (README, "Parameters"). The peer
-is DuckDB's own prepared statement over the same Arrow table, a new value each run.
+the overhead of a new value is the difference, the two (and the peer) timed in turn so that a
+change of the machine's load weighs on them alike. Each record names the operators of both plans
+(``plan``, ``cached_plan``) as ``env.explain`` shows them. The target is an overhead under 0.5
+ms. The plan of a text with parameters is kept per text and types of the values, and each run
+binds its values into it: Calcite's DataContext on enumerable; on duckdb, DuckDB's prepared
+statement over the Arrow table, registered once and filtered by DuckDB itself; on auto, the
+bound range offered to the Arrow table's scan, whose own batches are the result when it takes
+the whole filter, as for the literal text (README, "Parameters"). The peer is DuckDB's own
+prepared statement over the same Arrow table, a new value each run.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from _common import (
     refused,
     started_env,
     time_ratio,
-    timed,
+    timed_in_turn,
 )
 
 N = 100_000
@@ -56,7 +60,6 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
         k = next(keys) % (N - 20)
         con.execute(OURS, [k, k]).fetchall()
 
-    peer = in_ms(timed(duck, runs, 10, collect=False))
     for backend in BACKENDS:
         try:
             env.sql(OURS, [1, 1], backend=backend).fetchall()
@@ -72,8 +75,9 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
         def cached(b: str = backend) -> None:
             env.sql(FIXED, backend=b).fetchall()
 
-        ours = in_ms(timed(new_value, runs, 10, collect=False))
-        same_plan = in_ms(timed(cached, runs, 10, collect=False))
+        # in turn, so that the load of the machine weighs on the three alike
+        ours_s, same_plan_s, peer_s = timed_in_turn((new_value, cached, duck), runs, 10, False)
+        ours, same_plan, peer = in_ms(ours_s), in_ms(same_plan_s), in_ms(peer_s)
         overhead = ours["median_ms"] - same_plan["median_ms"]
         yield record(
             f"parameters_new_value[{backend}]",
@@ -81,12 +85,19 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
                 **ours,
                 "cached_plan_median_ms": same_plan["median_ms"],
                 "overhead_ms": round(overhead, 3),
+                "plan": _plan_of(env.explain(OURS, [5000, 5000], backend=backend)),
+                "cached_plan": _plan_of(env.explain(FIXED, backend=backend)),
             },
             {**peer, "peer": duck_version() + " prepared statement, a new value each run"},
             time_ratio(ours["median_ms"], peer["median_ms"]),
             "ms",
             "overhead of a new value over the cached plan under 0.5 ms",
             overhead < 0.5,
-            f"after {WARMUP_STATEMENTS} statements; {N} rows; each run a new value; load "
-            f"average {os.getloadavg()[0]:.1f}",
+            f"after {WARMUP_STATEMENTS} statements; {N} rows; each run a new value; the three "
+            f"timed in turn; load average {os.getloadavg()[0]:.1f}",
         )
+
+
+def _plan_of(explained: str) -> str:
+    """The operators of a plan, outermost first: ``DuckDB / scan_0: BridgeTableScan``."""
+    return " / ".join(line.strip().split("(")[0] for line in explained.splitlines())

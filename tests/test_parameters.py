@@ -191,15 +191,22 @@ def test_update_and_delete_bind_their_values(env: cb.Environment) -> None:
     ]
 
 
-def test_the_plan_is_the_one_of_the_value_written_as_a_literal(
+def test_explain_with_values_shows_the_plan_that_runs_with_them(
     penv: cb.Environment, transport: str
 ) -> None:
-    for backend in BACKENDS:
-        if transport == "py4j" and backend == "duckdb":
-            continue  # a gateway's clients have Calcite's engine alone
+    # on enumerable, and on auto where the source takes the whole filter
+    for backend in ("enumerable", "auto"):
         bound = penv.explain("SELECT id FROM t WHERE id < ? AND s = ?", [3, "a"], backend=backend)
         literal = penv.explain("SELECT id FROM t WHERE id < 3 AND s = 'a'", backend=backend)
         assert bound == literal
+    if transport != "py4j":  # a gateway's clients have Calcite's engine alone
+        # DuckDB filters the Arrow table in place with the values: the plan that runs keeps the
+        # placeholders in its SQL, and its scan reads the table whole
+        plan = penv.explain("SELECT id FROM t WHERE id < ? AND s = ?", [3, "a"], backend="duckdb")
+        first, scan = plan.splitlines()
+        assert first.startswith('DuckDB(sql=[SELECT "id" FROM "scan_0" WHERE "id" < ')
+        assert first.endswith(' AND "s" = CAST(? AS VARCHAR)])'), first
+        assert scan.strip() == "scan_0: BridgeTableScan(table=[[t]], project=[[id, s]])"
     # the Arrow table takes the filter: the bound value is pushed into its scan
     assert "filter=[and(<(id, 3), =(s, 'a'))]" in penv.explain(
         "SELECT id FROM t WHERE id < ? AND s = ?", [3, "a"], backend="enumerable"
@@ -487,9 +494,11 @@ def test_new_values_reuse_the_plan_on_spark_through_its_parameter_markers(
         assert got.fetchall() == literal.fetchall(), params
 
 
-def test_null_values_are_bound_as_literals_and_give_the_right_rows(penv: cb.Environment) -> None:
+def test_null_values_are_bound_as_literals_and_give_the_right_rows(
+    penv: cb.Environment, transport: str
+) -> None:
     sql = "SELECT id FROM t WHERE s = ? OR ? IS NULL ORDER BY id"
-    for backend in ("enumerable", "auto"):
+    for backend in ("enumerable", "auto") if transport == "py4j" else BACKENDS:
         for params in (["a", 1], [None, 1], ["x", None], [None, None], ["it's", 2]):
             got = penv.sql(sql, params, backend=backend).fetchall()
             assert got == penv.sql(_written(sql, params), backend=backend).fetchall(), params
@@ -570,3 +579,104 @@ def test_a_limit_or_offset_count_is_bound_as_a_literal(penv: cb.Environment) -> 
         for params, ids in (([0, 2, 0], [1, 2]), ([1, 3, 1], [3, 4, 5]), ([0, 1, 4], [5])):
             got = [r[0] for r in penv.sql(sql, params, backend=backend).fetchall()]
             assert got == ids, (backend, params)
+
+
+BIG = pa.table({"id": pa.array(range(1000), pa.int64()), "v": [i * 0.5 for i in range(1000)]})
+LOOKUP = "SELECT id, v FROM big WHERE id BETWEEN ? AND ? + 2"
+
+
+def _lookup_rows(k: int | None) -> list[tuple[int, float]]:
+    """The rows of ``LOOKUP`` with ``[k, k]``, computed here."""
+    if k is None:
+        return []
+    return [(i, i * 0.5) for i in range(max(k, 0), min(k + 3, BIG.num_rows))]
+
+
+def _duckdb_scans(monkeypatch: pytest.MonkeyPatch) -> list[list[Any]]:
+    """The scans handed to DuckDB, one list per statement it runs, recorded as they run."""
+    from calcite_bridge import _duckdb
+
+    seen: list[list[Any]] = []
+    original = _duckdb.run
+
+    def run(sql: str, scans: list[Any], *rest: Any, **kw: Any) -> Any:
+        seen.append(list(scans))
+        return original(sql, scans, *rest, **kw)
+
+    monkeypatch.setattr(_duckdb, "run", run)
+    return seen
+
+
+def test_duckdb_filters_an_arrow_table_in_place_for_each_new_value(
+    env: cb.Environment, transport: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The table stays registered in DuckDB as it is, and DuckDB's prepared statement applies the
+    # filter with each run's values: no filtered copy is asked of the source at each run.
+    env.register_arrow("big", BIG)
+    if _remote_duckdb(env, transport, "duckdb"):
+        return
+    seen = _duckdb_scans(monkeypatch)
+    values = (0, 500, 997, 998, -5, 2000, 41)
+    for k in values:
+        got = env.sql(LOOKUP, [k, k], backend="duckdb").fetchall()
+        assert got == _lookup_rows(k), k
+    assert len(seen) == len(values)
+    assert all(len(s) == 1 and s[0].num_rows == BIG.num_rows for s in seen), seen
+    for k in (*values, None):
+        literal = env.sql(_written(LOOKUP, [k, k]), backend="duckdb").fetchall()
+        assert env.sql(LOOKUP, [k, k], backend="duckdb").fetchall() == literal == _lookup_rows(k)
+    # EXPLAIN with the values shows that plan: DuckDB's SQL keeps the placeholders, the scan
+    # reads the whole table
+    plan = env.explain(LOOKUP, [7, 7], backend="duckdb")
+    assert plan.startswith("DuckDB(") and "?" in plan and "filter=" not in plan, plan
+
+
+def test_auto_returns_the_sources_batches_when_it_takes_the_bound_filter(
+    env: cb.Environment, transport: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As for the text with the values written in: the source takes the whole filter, and its
+    # own batches are the result, without DuckDB; EXPLAIN with the values shows that plan.
+    env.register_arrow("big", BIG)
+    in_process = transport != "py4j"  # a gateway's clients have Calcite's engine alone
+    seen = _duckdb_scans(monkeypatch)
+    before = _hits(env)
+    for n, k in enumerate((0, 500, 997, -5, 2000, 41)):
+        got = env.sql(LOOKUP, [k, k], backend="auto")
+        assert got.fetchall() == _lookup_rows(k), k
+        assert before is None or _hits(env) == before + n
+    assert seen == []
+    plan = env.explain(LOOKUP, [7, 7], backend="auto")
+    assert plan == env.explain(_written(LOOKUP, [7, 7]), backend="auto")
+    assert "DuckDB" not in plan and ">=(id, 7)" in plan and "<=(id, 9)" in plan, plan
+    # A filter the source cannot take is left to DuckDB, and EXPLAIN names DuckDB
+    sql = LOOKUP + " AND MOD(id, ?) = 0"
+    for k in (10, 600):
+        got = env.sql(sql, [k, k, 2], backend="auto").fetchall()
+        assert got == [r for r in _lookup_rows(k) if r[0] % 2 == 0], k
+    assert len(seen) == (2 if in_process else 0)
+    plan = env.explain(sql, [10, 10, 2], backend="auto")
+    assert plan.startswith("DuckDB(") == in_process, plan
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_two_threads_running_one_statement_with_their_own_values_get_their_own_rows(
+    env: cb.Environment, transport: str, backend: str
+) -> None:
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    if _remote_duckdb(env, transport, backend):
+        return
+    env.register_arrow("big", BIG)
+    start = threading.Barrier(2)
+
+    def work(first: int) -> list[int]:
+        start.wait()
+        wrong = []
+        for k in range(first, first + 40):
+            if env.sql(LOOKUP, [k, k], backend=backend).fetchall() != _lookup_rows(k):
+                wrong.append(k)
+        return wrong
+
+    with ThreadPoolExecutor(2) as pool:
+        assert list(pool.map(work, (0, 500))) == [[], []]

@@ -710,9 +710,36 @@ def _fetch_prepared(cursor: Any, sql: str, params: list[Any]) -> pa.Table:
     ``execution.memory-limit`` the relation's path is kept, read a batch at a time."""
     cursor.execute(sql, params)
     fetch = getattr(cursor, "to_arrow_table", None) or cursor.arrow
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Arrow output on a DB-API result")
-        return fetch()
+    if warnings.filters[:1] != [_COPY_WARNING]:
+        _quiet_copy_warning()
+    return fetch()
+
+
+_COPY_WARNING = (
+    "ignore",
+    re.compile("Arrow output on a DB-API result", re.I),
+    UserWarning,
+    re.compile(r"calcite_bridge\._duckdb\Z"),
+    0,
+)
+"""The filter of DuckDB's warning that Arrow from a cursor's result is one copy more, for this
+module's calls only: ``warnings.catch_warnings`` around each call would change the process's
+filters for every thread while it lasts."""
+
+
+def _quiet_copy_warning() -> None:
+    """Puts :data:`_COPY_WARNING` first among the filters: at import, and again when a filter
+    was put before it since (a test runner's ``error``, say) or the filters were restored without
+    it. Adding it again moves it, so it is there once."""
+    warnings.filterwarnings(
+        "ignore",
+        message="Arrow output on a DB-API result",
+        category=UserWarning,
+        module=r"calcite_bridge\._duckdb\Z",
+    )
+
+
+_quiet_copy_warning()
 
 
 def _bounded_fetch(relation: Any, memory_limit: int, statement: str | None) -> pa.Table:

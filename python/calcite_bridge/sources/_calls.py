@@ -187,6 +187,13 @@ class SourceCalls:
         except Exception as e:
             return error_json(e, self.name, "scan()")
 
+    def reads_in_place(self) -> bool:
+        """Whether a backend of this process reads the source's table in place: an
+        ``ArrowTableSource`` whose scan is its own, which hands over its table as it is
+        (``table_scan``), so that the backend applies a filter itself."""
+        source = self.source
+        return isinstance(source, ArrowTableSource) and type(source).scan is ArrowTableSource.scan
+
     def open(self, request_json: str) -> pa.Table | pa.RecordBatchReader:
         """Runs the scan here, for a backend of this process to read: a table stays a table (so
         the backend can read it in parallel); anything else is a reader whose failure while it
@@ -199,7 +206,7 @@ class SourceCalls:
             if request.metadata_keys:
                 _tell(self.source, "apply_readable_metadata", list(request.metadata_keys))
             source = self.source
-            if isinstance(source, ArrowTableSource) and type(source).scan is ArrowTableSource.scan:
+            if isinstance(source, ArrowTableSource) and self.reads_in_place():
                 table = source.table_scan(request)
                 if table is not None:
                     return table

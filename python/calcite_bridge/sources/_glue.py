@@ -99,6 +99,10 @@ class SourceProxy:
         return answer
 
     @JOverride
+    def readsInPlace(self) -> bool:
+        return self._calls.reads_in_place()
+
+    @JOverride
     def readableMetadata(self) -> str:
         return self._calls.readable_metadata()
 

@@ -59,6 +59,15 @@ public interface PythonSource {
   /** The type of column {@code name} the DDL doesn't declare, null, or an error object. */
   String discoverColumn(String name);
 
+  /**
+   * Whether a backend of the source's own process reads the source's table in place, whole, and
+   * applies any filter itself (an in-memory Arrow table: its engine filters it where it lies,
+   * faster than asking the source for the filtered rows at each run).
+   */
+  default boolean readsInPlace() {
+    return false;
+  }
+
   /** Whether the source implements {@code write}. */
   boolean supportsWriting();
 

@@ -213,6 +213,17 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
     return out;
   }
 
+  /** Whether a backend of the source's process reads its table in place (asked once). */
+  public boolean readsInPlace() {
+    Boolean known = readsInPlace;
+    if (known == null) {
+      known = readsInPlace = source.readsInPlace();
+    }
+    return known;
+  }
+
+  private volatile @Nullable Boolean readsInPlace;
+
   /** Whether the source takes filters at all. */
   @Override
   public boolean supportsFilterPushDown() {

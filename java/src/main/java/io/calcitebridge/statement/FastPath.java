@@ -74,8 +74,19 @@ final class FastPath {
       return new RowsToArrow(
           ArrowMemory.allocator(), rowType, Linq4j.asEnumerable(rows).enumerator());
     }
-    if (!(rel instanceof BridgeTableScan scan)
-        || !(scan.bridgeTable().storage() instanceof ArrowStorage storage)) {
+    if (!(rel instanceof BridgeTableScan scan)) {
+      return null;
+    }
+    return direct(scan, map, rowType);
+  }
+
+  /**
+   * The rows of {@code scan} with its columns {@code map} (null: all) picked, as the source's
+   * stream, or null when the scan is not a source's or its types differ from {@code rowType}'s.
+   */
+  static @Nullable ArrowReader direct(
+      BridgeTableScan scan, int @Nullable [] map, RelDataType rowType) {
+    if (!(scan.bridgeTable().storage() instanceof ArrowStorage storage)) {
       return null;
     }
     if (map == null) {

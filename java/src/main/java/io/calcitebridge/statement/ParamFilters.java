@@ -49,11 +49,29 @@ final class ParamFilters {
     this.offers = offers;
   }
 
+  /**
+   * The filters bound for one execution: those each table's source accepted, by table (tables that
+   * accepted none are left out), and whether the sources accepted every conjunct offered.
+   */
+  record Bound(Map<CatalogTable, List<Expression>> filters, boolean complete) {
+    static final Bound NONE = new Bound(Map.of(), false);
+  }
+
   /** The offers of {@code plan}, or null when it has none. */
   static @Nullable ParamFilters of(RelNode plan) {
+    return of(plan, scan -> false);
+  }
+
+  /**
+   * The offers of {@code plan}, but none to the scans {@code filteredElsewhere} names (whose reader
+   * applies the plan's filter itself), or null when it has none.
+   */
+  static @Nullable ParamFilters of(
+      RelNode plan, java.util.function.Predicate<BridgeTableScan> filteredElsewhere) {
     Map<CatalogTable, Offer> found = new IdentityHashMap<>();
     Map<CatalogTable, Integer> scans = new IdentityHashMap<>();
     collect(plan, found, scans);
+    found.values().removeIf(offer -> filteredElsewhere.test(offer.scan()));
     scans.forEach(
         (table, n) -> {
           if (n > 1) {
@@ -261,8 +279,9 @@ final class ParamFilters {
    * planning offers them: constants folded, ranges expanded); tables whose source accepted none are
    * left out.
    */
-  Map<CatalogTable, List<Expression>> bind(Parameters values) {
+  Bound bind(Parameters values) {
     Map<CatalogTable, List<Expression>> out = new HashMap<>();
+    boolean complete = true;
     for (Map.Entry<CatalogTable, Offer> e : offers.entrySet()) {
       BridgeTableScan scan = e.getValue().scan();
       FilterableStorage storage = (FilterableStorage) scan.bridgeTable().storage();
@@ -285,22 +304,28 @@ final class ParamFilters {
           Expression x = translator.translate(c);
           if (x != null && (!Call.hasNested(x) || storage.supportsNestedFilters())) {
             offered.add(x);
+          } else {
+            complete = false;
           }
         }
       }
       if (offered.isEmpty()) {
+        complete = false;
         continue;
       }
       List<Expression> accepted = new ArrayList<>(scan.filters());
+      java.util.BitSet taken = new java.util.BitSet();
       for (int i : storage.applyFilters(offered).accepted()) {
-        if (i >= 0 && i < offered.size()) {
+        if (i >= 0 && i < offered.size() && !taken.get(i)) {
+          taken.set(i);
           accepted.add(offered.get(i));
         }
       }
+      complete &= taken.cardinality() == offered.size();
       if (accepted.size() > scan.filters().size()) {
         out.put(e.getKey(), List.copyOf(accepted));
       }
     }
-    return out;
+    return new Bound(out, complete && !out.isEmpty());
   }
 }

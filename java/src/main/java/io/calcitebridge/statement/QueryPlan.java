@@ -22,6 +22,15 @@ final class QueryPlan {
   private volatile @Nullable Compiled compiled;
   private @Nullable List<RelDataType> parameterTypes;
   private @Nullable ParamFilters paramFilters;
+  private @Nullable Absorbing absorbing;
+
+  /**
+   * Under {@code auto}, a plan that is a filter on parameters right above a scan, at most with a
+   * selection of its columns ({@code columns}, null for all) on top: when the source accepts every
+   * filter bound at a run, the source's own stream is the result, as for the text with the values
+   * written in.
+   */
+  record Absorbing(io.calcitebridge.pushdown.BridgeTableScan scan, int @Nullable [] columns) {}
 
   QueryPlan(
       RelDataType rowType, @Nullable Translation translation, @Nullable EnumerableRel physical) {
@@ -52,6 +61,17 @@ final class QueryPlan {
     this.parameterTypes = types;
     this.paramFilters = filters;
     return this;
+  }
+
+  /** Marks the plan as one a source may absorb once its filters are bound ({@link Absorbing}). */
+  QueryPlan withAbsorbing(@Nullable Absorbing scan) {
+    this.absorbing = scan;
+    return this;
+  }
+
+  /** The scan that may absorb the plan once its filters are bound, or null. */
+  @Nullable Absorbing absorbing() {
+    return absorbing;
   }
 
   /** The types of the dynamic parameters the plan reads, or null when it has none. */

@@ -369,10 +369,80 @@ public final class StatementExecutor {
 
   /** Whether {@code scan} reads a {@code filesystem} Parquet table with filters pushed into it. */
   private static boolean filteredParquet(BridgeTableScan scan) {
+    return !scan.filters().isEmpty() && parquetFiles(scan);
+  }
+
+  /** Whether {@code scan} reads a {@code filesystem} Parquet table. */
+  private static boolean parquetFiles(BridgeTableScan scan) {
     java.util.Map<String, String> options = scan.bridgeTable().def().options();
-    return !scan.filters().isEmpty()
-        && "filesystem".equalsIgnoreCase(options.get("connector"))
+    return "filesystem".equalsIgnoreCase(options.get("connector"))
         && "parquet".equalsIgnoreCase(options.get("format"));
+  }
+
+  /**
+   * Under {@code auto}, the scan that may absorb a plan with parameters once its filters are bound:
+   * the plan is a filter whose every conjunct reads a parameter, right above a scan of a source's
+   * Arrow stream (not {@code filesystem} Parquet files, which DuckDB reads itself), at most with a
+   * selection of its columns on top. Null for any other plan.
+   */
+  private static QueryPlan.@Nullable Absorbing absorbing(RelNode heuristic) {
+    RelNode rel = heuristic;
+    int[] columns = null;
+    if (rel instanceof LogicalProject project) {
+      columns = inputRefs(project.getProjects());
+      rel = project.getInput();
+      if (columns == null) {
+        return null;
+      }
+    }
+    org.apache.calcite.rex.RexNode condition;
+    if (rel instanceof org.apache.calcite.rel.core.Filter filter) {
+      condition = filter.getCondition();
+    } else if (rel instanceof org.apache.calcite.rel.core.Calc calc
+        && calc.getProgram().getCondition() != null
+        && columns == null) {
+      org.apache.calcite.rex.RexProgram program = calc.getProgram();
+      columns = inputRefs(program.getProjectList().stream().map(program::expandLocalRef).toList());
+      condition = program.expandLocalRef(java.util.Objects.requireNonNull(program.getCondition()));
+      if (columns == null) {
+        return null;
+      }
+    } else {
+      return null;
+    }
+    if (!(rel.getInput(0) instanceof BridgeTableScan scan)
+        || !(scan.bridgeTable().storage() instanceof io.calcitebridge.catalog.ArrowStorage)
+        || parquetFiles(scan)
+        || !org.apache.calcite.plan.RelOptUtil.conjunctions(condition).stream()
+            .allMatch(ParamFilters::hasParameter)) {
+      return null;
+    }
+    return new QueryPlan.Absorbing(scan, columns);
+  }
+
+  /** The input each of {@code exprs} reads, or null when one is more than a column. */
+  private static int @Nullable [] inputRefs(List<? extends org.apache.calcite.rex.RexNode> exprs) {
+    int[] out = new int[exprs.size()];
+    for (int i = 0; i < out.length; i++) {
+      if (!(exprs.get(i) instanceof RexInputRef ref)) {
+        return null;
+      }
+      out[i] = ref.getIndex();
+    }
+    return out;
+  }
+
+  /**
+   * Whether DuckDB reads {@code scan}'s source in place (an in-memory Arrow table, registered once
+   * and kept): the plan's own filter, its parameters bound by DuckDB's prepared statement, is then
+   * the one applied, and DuckDB pushes it into its read of the table, so no filter is offered to
+   * the source at each run.
+   */
+  private static boolean readInPlace(BridgeTableScan scan) {
+    return scan.filters().isEmpty()
+        && scan.limit() == null
+        && scan.bridgeTable().storage() instanceof SourceStorage storage
+        && storage.readsInPlace();
   }
 
   /**
@@ -477,14 +547,7 @@ public final class StatementExecutor {
    * scans here.
    */
   public @Nullable RowSet cachedQuery(String text, boolean translatedOnly) {
-    // A cached plan runs on the caller's thread (a gateway's connection thread, say) that may
-    // never have planned: Calcite's metadata queries read their provider from a thread-local
-    // that only making a cluster sets, and failed there with "metadataHandlerProvider".
-    if (org.apache.calcite.rel.metadata.RelMetadataQueryBase.THREAD_PROVIDERS.get() == null) {
-      org.apache.calcite.rel.metadata.RelMetadataQueryBase.THREAD_PROVIDERS.set(
-          org.apache.calcite.rel.metadata.JaninoRelMetadataProvider.of(
-              org.apache.calcite.rel.metadata.DefaultRelMetadataProvider.INSTANCE));
-    }
+    withMetadataProvider();
     String purpose = "query";
     Parameters values = parameters;
     if (values != null) {
@@ -505,6 +568,20 @@ public final class StatementExecutor {
     return run(plan);
   }
 
+  /**
+   * Sets Calcite's metadata provider for this thread. A cached plan runs, or is shown, on a thread
+   * (a gateway's connection thread, say) that may never have planned: Calcite's metadata queries
+   * read their provider from a thread-local that only making a cluster sets, and failed there with
+   * "metadataHandlerProvider".
+   */
+  private static void withMetadataProvider() {
+    if (org.apache.calcite.rel.metadata.RelMetadataQueryBase.THREAD_PROVIDERS.get() == null) {
+      org.apache.calcite.rel.metadata.RelMetadataQueryBase.THREAD_PROVIDERS.set(
+          org.apache.calcite.rel.metadata.JaninoRelMetadataProvider.of(
+              org.apache.calcite.rel.metadata.DefaultRelMetadataProvider.INSTANCE));
+    }
+  }
+
   /** Plans and runs a query. */
   public RowSet query(SqlNode node) {
     if (dynamicTypes != null) {
@@ -516,6 +593,11 @@ public final class StatementExecutor {
   }
 
   private RowSet planAndRun(SqlNode node) {
+    return run(plan(node));
+  }
+
+  /** Plans a query and stores its plan in the plan cache. */
+  private QueryPlan plan(SqlNode node) {
     QueryPlanner planner = planner(reparser());
     SqlNode validated = planner.validate(node);
     checkStopped(); // the validator and the converter cannot be stopped inside: check between
@@ -532,11 +614,18 @@ public final class StatementExecutor {
     List<RelDataType> types = dynamicTypes;
     if (types != null) {
       RelNode planned = physical != null ? physical : heuristic;
-      plan.withParameters(ParamFilters.parameterTypes(planned, types), ParamFilters.of(planned));
+      QueryPlan.Absorbing absorbing =
+          translation != null && backend().equals("auto") ? absorbing(heuristic) : null;
+      boolean inPlace =
+          translation != null && absorbing == null && translation.backend().equals("duckdb");
+      plan.withParameters(
+              ParamFilters.parameterTypes(planned, types),
+              ParamFilters.of(planned, scan -> inPlace && readInPlace(scan)))
+          .withAbsorbing(absorbing);
     }
     planner.release();
     cache(cacheKey, plan);
-    return run(plan);
+    return plan;
   }
 
   /** Fails as the statement was stopped (its timeout, Ctrl-C) once its flag is set. */
@@ -550,8 +639,23 @@ public final class StatementExecutor {
   private RowSet run(QueryPlan plan) {
     RelDataType rowType = plan.rowType();
     Translation translation = plan.translation();
+    ParamFilters.Bound binding = boundFilters(plan);
     Map<io.calcitebridge.catalog.CatalogTable, List<io.calcitebridge.expr.Expression>> bound =
-        boundFilters(plan);
+        binding.filters();
+    QueryPlan.Absorbing absorbing = plan.absorbing();
+    if (absorbing != null && binding.complete()) {
+      // The source took every bound filter: its stream is the result, as for the literal text.
+      BridgeTableScan scan = absorbing.scan();
+      List<io.calcitebridge.expr.Expression> filters = bound.get(scan.bridgeTable());
+      org.apache.arrow.vector.ipc.ArrowReader direct =
+          filters == null
+              ? null
+              : FastPath.direct(scan.withFilters(filters), absorbing.columns(), rowType);
+      if (direct != null) {
+        return new RowSet(
+            "query", rowType, org.apache.calcite.linq4j.Linq4j.emptyEnumerable(), direct);
+      }
+    }
     if (translation != null) {
       List<BackendScan> scans = new ArrayList<>();
       try {
@@ -586,12 +690,11 @@ public final class StatementExecutor {
    * The filters with this execution's values bound that the sources of {@code plan} accepted, by
    * table (empty for a plan without parameters).
    */
-  private Map<io.calcitebridge.catalog.CatalogTable, List<io.calcitebridge.expr.Expression>>
-      boundFilters(QueryPlan plan) {
+  private ParamFilters.Bound boundFilters(QueryPlan plan) {
     ParamFilters filters = plan.paramFilters();
     Parameters values = parameters;
     if (filters == null || values == null || plan.parameterTypes() == null) {
-      return Map.of();
+      return ParamFilters.Bound.NONE;
     }
     return filters.bind(values);
   }
@@ -670,9 +773,63 @@ public final class StatementExecutor {
       return cached;
     }
     this.sql = text;
+    String kept = parameters == null ? null : explainKept(text, parse.get(), format);
+    if (kept != null) {
+      return kept;
+    }
     String plan = explain(bind(parse.get()), format);
     cache(key, plan);
     return plan;
+  }
+
+  /**
+   * The plan kept for the query {@code text} and the types of this statement's values, as it runs
+   * with them, when a backend runs it: its SQL keeps the placeholders, and its scans show the
+   * filters bound for the values. Null when the plan of the text with the values written in is the
+   * one that runs: Calcite's engine runs it, the values are bound as literals, or the source
+   * absorbs the whole plan.
+   */
+  private @Nullable String explainKept(String text, SqlNode parsed, String format) {
+    Parameters values = java.util.Objects.requireNonNull(parameters);
+    SqlNode node = parsed instanceof SqlExplain e ? e.getExplicandum() : parsed;
+    List<RelDataType> types = backend().equals("enumerable") ? null : dynamicTypes(values);
+    if (types == null || !node.isA(SqlKind.QUERY) || Parameters.countsRows(node)) {
+      return null;
+    }
+    String purpose = "query " + types.stream().map(RelDataType::getFullTypeString).toList();
+    PlanCache.Key key = session.planCache().key(purpose, text, backend());
+    QueryPlan plan = key == null ? null : session.planCache().get(key, QueryPlan.class);
+    withMetadataProvider();
+    if (plan == null) {
+      dynamicTypes = types;
+      cacheKey = key;
+      SqlNode bound = values.parametrize(node, types);
+      try {
+        plan =
+            io.calcitebridge.validate.BridgeSqlValidator.withNonNullParameters(() -> plan(bound));
+      } finally {
+        // the plan of the text with the values written in, should it be the one shown
+        dynamicTypes = null;
+        cacheKey = null;
+      }
+    }
+    Translation translation = plan.translation();
+    if (translation == null || plan.parameterTypes() == null) {
+      return null;
+    }
+    ParamFilters.Bound binding = boundFilters(plan);
+    if (plan.absorbing() != null && binding.complete()) {
+      return null;
+    }
+    List<RelNode> scans = new ArrayList<>();
+    for (RelNode scan : translation.scans()) {
+      List<io.calcitebridge.expr.Expression> filters =
+          scan instanceof BridgeTableScan s ? binding.filters().get(s.bridgeTable()) : null;
+      scans.add(filters == null ? scan : ((BridgeTableScan) scan).withFilters(filters));
+    }
+    return Explains.translated(
+        new Translation(translation.backend(), translation.sql(), scans, translation.parameters()),
+        format);
   }
 
   private String render(RelNode rel, String format) {
