@@ -82,6 +82,47 @@ def test_connecting_and_a_first_query_leave_pandas_and_pyarrow_dataset_unimporte
     assert proc.stdout.strip() == "[]"
 
 
+def test_connecting_and_validating_leave_the_connectors_and_backends_unimported(
+    tmp_path: Path,
+) -> None:
+    # A first validate needs neither the file connectors (pyarrow's CSV and JSON readers) nor
+    # Spark; DDL of a file table imports them when it runs.
+    data = tmp_path / "t.csv"
+    data.write_text("i,s\n1,a\n2,b\n")
+    proc = python(
+        f"""
+        import sys
+        import calcite_bridge as cb
+        env = cb.connect()
+        print(env.validate("SELECT 1 AS x").names)
+        lazy = ("pyarrow.csv", "pyarrow.json", "calcite_bridge.sources.filesystem",
+                "calcite_bridge.sources._calls", "calcite_bridge._spark", "pyspark")
+        print(sorted(m for m in lazy if m in sys.modules))
+        env.execute("CREATE TABLE t (i INT, s STRING) WITH ('connector' = 'filesystem', "
+                    "'path' = {str(data)!r}, 'format' = 'csv')")
+        print(env.sql("SELECT s FROM t WHERE i > 1").fetchall())
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["['x']", "[]", "[('b',)]"]
+
+
+def test_the_cli_imports_the_gateway_command_only_to_run_or_list_it() -> None:
+    proc = python(
+        """
+        import sys
+        from click.testing import CliRunner
+        from calcite_bridge import cli
+        print("calcite_bridge._transport.serve" in sys.modules)
+        listed = CliRunner().invoke(cli.main, ["--help"]).output
+        print("gateway" in listed, "calcite_bridge._transport.serve" in sys.modules)
+        print(CliRunner().invoke(cli.main, ["gateway", "--help"]).exit_code)
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["False", "True True", "0"]
+
+
 def test_missing_jar_names_the_path_and_the_build_command() -> None:
     message = expect_startup_error(
         "def attempt():\n    import calcite_bridge as cb\n    cb.connect()\n",

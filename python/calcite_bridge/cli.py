@@ -21,7 +21,6 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from ._transport.serve import gateway as _gateway_command
 from .environment import Environment, connect
 from .errors import Error, MissingColumnWarning
 from .script import Statement, split_all
@@ -245,7 +244,23 @@ def _max_rows_option(fn: F) -> F:
     )(fn)
 
 
+class _Commands(click.Group):
+    """The commands, of which ``gateway`` (and what serving needs) is imported only when it is
+    run or listed: every other command starts without it."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), "gateway"})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name == "gateway":
+            from ._transport.serve import gateway
+
+            return gateway
+        return super().get_command(ctx, cmd_name)
+
+
 @click.group(
+    cls=_Commands,
     context_settings={"help_option_names": ["-h", "--help"]},
     invoke_without_command=True,
 )
@@ -778,9 +793,6 @@ def _emit(text: str, output: Path | None, append: bool = False) -> None:
             fh.write(text)
     else:
         sys.stdout.write(text)
-
-
-main.add_command(_gateway_command, name="gateway")
 
 
 def run() -> None:

@@ -4,15 +4,19 @@ results cross the Arrow C Data Interface without copies."""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
 from .. import _cdata as cdata
-from .. import _duckdb, _interrupt, _params, _spark
+from .. import _interrupt, _params
 from ..sources.sandbox import UNCONFINED, SandboxGetter
 from . import jvm
+
+if TYPE_CHECKING:
+    from .. import _duckdb, _spark
 
 
 def _import_stream(handle: Any) -> pa.RecordBatchReader:
@@ -62,9 +66,11 @@ class JPypeSession:
     """A ``BridgeSession`` in this process's JVM (started on first use)."""
 
     def __init__(self) -> None:
-        with_duckdb = _duckdb.available()
-        if with_duckdb:
-            _duckdb.prefetch()  # imports it while the JVM starts
+        # DuckDB and Spark are imported when a statement first needs them; DuckDB, the default
+        # engine of queries, on a thread of its own while the JVM starts (_prefetch_duckdb).
+        hosted = jvm.host_backends()
+        if "duckdb" in hosted:
+            _prefetch_duckdb()
         self._java = jvm.new_session()
         self._proxies: dict[str, Any] = {}  # Java holds them through JPype; keep them alive
         self._functions: dict[str, Any] = {}  # the same for the Python functions
@@ -75,8 +81,6 @@ class JPypeSession:
         # The settings a backend of this process runs with, read once: a query cannot change
         # them, so they are read again only after a statement or a setting that may have.
         self._settings: tuple[int, int, str] | None = None
-        found = (("duckdb", with_duckdb), ("spark", _spark.available()))
-        hosted = [name for name, there in found if there]
         if hosted:
             jvm.call(self._java.setHostBackends, ",".join(hosted))
 
@@ -87,6 +91,8 @@ class JPypeSession:
 
     def _spark_runner(self) -> _spark.Runner:
         if self._spark is None:
+            from .. import _spark
+
             self._spark = _spark.Runner()
         return self._spark
 
@@ -136,12 +142,16 @@ class JPypeSession:
         scans, schema, backend_sql, deadline = self._scans(handle, described)
         limit, threads, zone = self._host_settings()
         if backend == "spark":
+            from .. import _spark
+
             spark_scans: list[_spark.Scan] = scans
             runner = self._spark_runner()
             table = _spark.run(
                 runner, backend_sql, spark_scans, schema, sql, zone, deadline, limit, values
             )
         else:
+            from .. import _duckdb
+
             table = _duckdb.run(
                 backend_sql,
                 scans,
@@ -161,6 +171,8 @@ class JPypeSession:
         ``table.local-time-zone``: three crossings into the JVM when read for every query."""
         settings = self._settings
         if settings is None:
+            from .. import _duckdb
+
             settings = self._settings = (
                 _duckdb.memory_limit_bytes(self.get_config("execution.memory-limit")),
                 int(self.get_config("execution.threads")),
@@ -191,6 +203,10 @@ class JPypeSession:
         """The scans of a query a backend of this process runs, its schema, its SQL and its
         deadline (``described``: the handle's ``describe()``); the handle is closed."""
         spark = described["backend"] == "spark"
+        if spark:
+            from .. import _spark
+        else:
+            from .. import _duckdb
         scans: list[Any] = []
         try:
             for i, scan in enumerate(described["scans"]):
@@ -244,19 +260,23 @@ class JPypeSession:
         """Spark's physical plan of the query ``sql`` on the spark backend."""
         scans, backend_sql, values = self._spark_handle(sql, params)
         zone = self.get_config("table.local-time-zone")
+        from .. import _spark
+
         return _spark.explain(self._spark_runner(), backend_sql, scans, zone, values)
 
     def to_spark(self, sql: str) -> Any:
         """A Spark DataFrame of the query ``sql``."""
         scans, backend_sql, _ = self._spark_handle(sql)
         zone = self.get_config("table.local-time-zone")
+        from .. import _spark
+
         return _spark.to_spark(self._spark_runner(), backend_sql, scans, zone)
 
     def _forget(self, kind: str) -> None:
         """After a statement other than a query a table may be gone: lets go of what was kept
         for it (DuckDB's registrations, the proxy of a dropped source)."""
         self._settings = None  # a SET may have changed them
-        _duckdb.release()
+        _release_duckdb()
         if kind == "ddl" and self._proxies:
             names = set(self.table_names())
             for name in [n for n in self._proxies if n not in names]:
@@ -310,13 +330,13 @@ class JPypeSession:
         proxy = SourceProxy(name, source)
         jvm.call(self._java.registerSource, name, proxy, replace)
         self._proxies[name] = proxy
-        _duckdb.release()
+        _release_duckdb()
 
     def create_function(self, name: str, function: Any, target: str, replace: bool) -> None:
         """Adds a Python function (an ``_udf.PythonFunction``) as ``name``."""
         jvm.call(self._java.createPythonFunction, name, function, target, replace)
         self._functions[name.lower()] = function
-        _duckdb.release()
+        _release_duckdb()
 
     def drop_function(self, name: str) -> bool:
         """Drops the function ``name``; False when there is none."""
@@ -333,19 +353,44 @@ class JPypeSession:
         jvm.call(self._java.setFunctionLoader, self._loader)
 
     def set_connector_factory(self, sandbox: SandboxGetter) -> None:
-        from ..sources._glue import ConnectorFactory
+        from ..sources._factory import ConnectorFactory
 
         self._sandbox = sandbox
         self._factory = ConnectorFactory(sandbox)
         jvm.call(self._java.setConnectorFactory, self._factory)
 
     def close(self) -> None:
-        _duckdb.release()
+        _release_duckdb()
         if self._spark is not None:
             self._spark.close()
         self._proxies.clear()
         jvm.call(self._java.close)
         self._functions.clear()
+
+
+def _release_duckdb() -> None:
+    """Lets go of DuckDB's registrations of this process's tables, if DuckDB ran any query."""
+    module = sys.modules.get("calcite_bridge._duckdb")
+    if module is not None:
+        module.release()
+
+
+def _prefetch_duckdb() -> None:
+    """Imports our DuckDB backend and DuckDB (about a fifth of a second on an idle machine) on
+    a thread of its own, while the JVM starts; the first query that needs them waits only for
+    what is left of the import (see ``_duckdb.prefetch``)."""
+    import threading
+
+    def load() -> None:
+        try:
+            from .. import _duckdb
+
+            _duckdb.prefetch()
+        except Exception:  # reported by the query that needs it
+            pass
+
+    if "duckdb" not in sys.modules:
+        threading.Thread(target=load, name="calcite-bridge-duckdb-import").start()
 
 
 def _spark_unsupported(sql: str) -> Exception:

@@ -349,6 +349,18 @@ def preflight() -> tuple[Path, Path]:
     return jvm, jar
 
 
+def host_backends() -> tuple[str, ...]:
+    """The backends of this process that are installed (found, not imported): ``duckdb``, then
+    ``spark``. Importing them waits until a statement needs them."""
+    import importlib.util
+
+    found = _HOST_BACKENDS.items()
+    return tuple(name for name, module in found if importlib.util.find_spec(module) is not None)
+
+
+_HOST_BACKENDS = {"duckdb": "duckdb", "spark": "pyspark"}
+
+
 def _restore_sigterm() -> None:
     """Lets SIGTERM end the process as it would without a JVM.
 
@@ -419,7 +431,8 @@ def facade() -> Any:
         from .threads import thread_hooks
 
         jpype.JClass("io.calcitebridge.facade.Workers").setThreadHooks(thread_hooks())
-        cls.warmUp()  # loads Calcite's classes on a background thread
+        # Loads Calcite's classes on a background thread, along the path a first query takes.
+        cls.warmUp(",".join(host_backends()))
         atexit.register(_at_exit)  # runs before JPype's own exit hook (registered earlier)
         _started_pid = os.getpid()
         _facade = cls

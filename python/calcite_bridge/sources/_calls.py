@@ -25,9 +25,9 @@ from .arrow import ArrowTableSource
 from .base import ScanRequest, check_filter_result, filters_from_json, to_reader
 from .filesystem import FileSystemSource
 from .parquet_files import ParquetFiles
-from .sandbox import SandboxGetter, check_connector
+from .sandbox import CONNECTORS, SandboxGetter, check_connector
 
-CONNECTORS = ("filesystem", "python")
+__all__ = ["CONNECTORS", "SourceCalls", "create_source", "load_source_class"]
 # The key under which a table's PARTITIONED BY columns come with its options (never a WITH option).
 PARTITION_KEYS = "__partition_keys__"
 

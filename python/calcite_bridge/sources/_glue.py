@@ -1,6 +1,6 @@
-"""The JVM's view of Python sources in this process: JPype proxies of the Java interfaces
-``PythonSource`` and ``ConnectorFactory``. Arrow data crosses as C structs, without copies; the
-calls themselves are in ``_calls``."""
+"""The JVM's view of Python sources in this process: JPype proxies of the Java interface
+``PythonSource`` (``ConnectorFactory``'s is in ``_factory``). Arrow data crosses as C structs,
+without copies; the calls themselves are in ``_calls``."""
 
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ import pyarrow as pa
 from jpype import JImplements, JOverride
 
 from .. import _cdata as cdata
-from ._calls import CONNECTORS, SourceCalls, create_source, load_source_class
-from .sandbox import UNCONFINED, SandboxGetter
+from ._calls import SourceCalls, load_source_class
 
-__all__ = ["ConnectorFactory", "SourceProxy", "load_source_class", "zero_offsets"]
+__all__ = ["SourceProxy", "load_source_class", "zero_offsets"]
 
 
 def _has_offset(array: pa.Array) -> bool:
@@ -147,27 +146,3 @@ class SourceProxy:
             return cdata.reader(int(address)).read_all()
 
         return self._calls.overwrite(rows, str(metadata_keys_json))
-
-
-@JImplements("io.calcitebridge.connector.ConnectorFactory", deferred=True)
-class ConnectorFactory:
-    """Creates the sources of connectors written in Python, for tables declared in DDL."""
-
-    CONNECTORS = CONNECTORS
-
-    def __init__(self, sandbox: SandboxGetter | None = None) -> None:
-        self._sandbox: SandboxGetter = sandbox or (lambda: UNCONFINED)
-
-    @JOverride
-    def connectors(self) -> str:
-        return ",".join(self.CONNECTORS)
-
-    @JOverride
-    def create(self, connector: Any, table: Any, options_json: Any, schema_address: int) -> Any:
-        made = create_source(
-            str(connector),
-            str(options_json),
-            lambda: pa.Schema._import_from_c(int(schema_address)),
-            self._sandbox,
-        )
-        return None if made is None else SourceProxy(str(table), *made)

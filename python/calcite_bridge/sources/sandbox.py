@@ -61,6 +61,10 @@ UNCONFINED = Sandbox()
 SandboxGetter = Callable[[], Sandbox]
 
 
+# The connectors written in Python, which DDL names in its WITH options ('connector' = ...).
+CONNECTORS = ("filesystem", "python")
+
+
 def check_connector(sandbox: Sandbox, connector: str) -> None:
     """Refuses the ``filesystem`` and ``python`` connectors under ``external-access = false``."""
     if not sandbox.external_access:

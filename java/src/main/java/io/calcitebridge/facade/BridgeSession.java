@@ -48,11 +48,27 @@ public final class BridgeSession implements AutoCloseable {
 
   /** Parses, validates, plans and runs {@code SELECT 1} on a worker, loading Calcite's classes. */
   public static Pending<Long> warmUp() {
+    return warmUp("");
+  }
+
+  /**
+   * Loads on a worker the classes a first query needs, by running {@code SELECT 1} as a session
+   * whose queries may run on {@code hostBackends} (as {@link #setHostBackends}) would: where the
+   * first query goes to a backend of the host (DuckDB), the warm-up plans and translates it for
+   * that backend and leaves Calcite's own engine (Janino's code generation) unloaded, work a
+   * session that never runs a query there would pay for nothing.
+   */
+  public static Pending<Long> warmUp(String hostBackends) {
     return Workers.submit(
         () -> {
           BridgeSession s = new BridgeSession();
+          s.setHostBackends(hostBackends);
           try (StatementResult r = s.run("SELECT 1 AS x", new AtomicBoolean(), false)) {
-            return r.address();
+            if (r.backend().isEmpty()) {
+              return r.address();
+            }
+            r.describe(); // what the host reads of a hosted query: its description and schema
+            return (long) r.schema().length;
           }
         });
   }

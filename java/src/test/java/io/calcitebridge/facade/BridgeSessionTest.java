@@ -61,6 +61,14 @@ class BridgeSessionTest {
   }
 
   @Test
+  void warmUpPlansForTheHostsBackendOrRunsOnCalcitesEngine() {
+    // Hosted: planned and translated for DuckDB, nothing run here; the schema the host reads.
+    assertTrue(BridgeSession.warmUp("duckdb").result() > 0);
+    // No backend in the host: run by Calcite's engine, its rows exported.
+    assertTrue(BridgeSession.warmUp("").result() != 0);
+  }
+
+  @Test
   void nestedAccessAndComputedColumns() {
     assertEquals(
         List.of("Paris|10.0|v"),
