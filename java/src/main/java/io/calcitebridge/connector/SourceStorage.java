@@ -232,9 +232,20 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
 
   @Override
   public Decision applyFilters(List<Expression> filters) {
-    String answer = source.applyFilters(write(filters.stream().map(Expression::toJson).toList()));
+    long t = io.calcitebridge.plan.PhaseTimes.start();
+    String json = write(filters.stream().map(Expression::toJson).toList());
+    io.calcitebridge.plan.PhaseTimes.end(
+        "on the worker/heuristic/push into scans/filters to JSON", t);
+    t = io.calcitebridge.plan.PhaseTimes.start();
+    String answer = source.applyFilters(json);
+    io.calcitebridge.plan.PhaseTimes.end(
+        "on the worker/heuristic/push into scans/Python apply_filters", t);
+    t = io.calcitebridge.plan.PhaseTimes.start();
     JsonNode node = check(answer);
-    return new Decision(indices(node.get("accepted")), indices(node.get("remaining")));
+    Decision d = new Decision(indices(node.get("accepted")), indices(node.get("remaining")));
+    io.calcitebridge.plan.PhaseTimes.end(
+        "on the worker/heuristic/push into scans/answer from JSON", t);
+    return d;
   }
 
   /** Writes {@code rows} (in the order of the writable columns) through the source. */

@@ -376,8 +376,13 @@ public final class BridgeSession implements AutoCloseable {
         cancel -> {
           var rowType =
               new StatementExecutor(state, cancel).validate(sql, () -> requireQuery(parse(sql)));
-          return new StatementResult(
-              "schema", ArrowResults.export(RowSet.of("schema", rowType, List.of())));
+          long started = io.calcitebridge.plan.PhaseTimes.start();
+          try {
+            return new StatementResult(
+                "schema", ArrowResults.export(RowSet.of("schema", rowType, List.of())));
+          } finally {
+            io.calcitebridge.plan.PhaseTimes.end("on the worker/schema export", started);
+          }
         },
         timeoutMillis(null));
   }
@@ -611,10 +616,13 @@ public final class BridgeSession implements AutoCloseable {
   }
 
   private SqlNode parse(String sql) {
+    long started = io.calcitebridge.plan.PhaseTimes.start();
     try {
       return context.parseStatement(sql);
     } catch (SqlParseException e) {
       throw Errors.translateParse(e, sql);
+    } finally {
+      io.calcitebridge.plan.PhaseTimes.end("on the worker/parse", started);
     }
   }
 

@@ -167,8 +167,19 @@ public final class Workers {
     }
     Deadlines.Deadline deadline = Deadlines.after(timeoutMillis, stop, message, running::get);
     Future<T> future;
+    long queued = io.calcitebridge.plan.PhaseTimes.startElapsed();
     try {
-      future = queue(() -> guarded(stop, task));
+      future =
+          queue(
+              () -> {
+                io.calcitebridge.plan.PhaseTimes.endElapsed("handoff to a worker", queued);
+                long started = io.calcitebridge.plan.PhaseTimes.start();
+                try {
+                  return guarded(stop, task);
+                } finally {
+                  io.calcitebridge.plan.PhaseTimes.end("on the worker", started);
+                }
+              });
     } catch (RuntimeException e) {
       deadline.cancel();
       throw e;

@@ -133,44 +133,123 @@ final class OptimizerProgram {
           DefaultRelMetadataProvider.INSTANCE);
 
   /**
+   * Moves filters to the scans and offers them to the sources ({@link FilterPushDownRule}), so each
+   * source is asked once; limits and nested projections go there too.
+   */
+  private static final Program PUSH_INTO_SCANS =
+      hep(
+          List.of(
+              FilterProjectRule.INSTANCE,
+              CoreRules.FILTER_MERGE,
+              FilterPushDownRule.INSTANCE,
+              LimitPushDownRule.INSTANCE,
+              NestedProjectionRule.INSTANCE),
+          true,
+          DefaultRelMetadataProvider.INSTANCE);
+
+  /**
+   * Conditions simplified once the sources have been offered theirs (as written): a comparison with
+   * a NULL literal left in a filter made the planner's predicate metadata fail ("Comparison with
+   * NULL in pulledUpPredicates", CALCITE-7598, fixed after 1.42). Calcite's reduction rules, with
+   * predicates pushed into CASE typed ({@link CasePredicates}).
+   */
+  private static final Program CASE_PREDICATES =
+      hep(
+          List.of(CasePredicates.FILTER, CasePredicates.JOIN),
+          true,
+          DefaultRelMetadataProvider.INSTANCE);
+
+  private static final Program OUTER_JOIN_SUB_QUERIES =
+      timed(
+          "outer-join and nested sub-queries",
+          (planner, rel, traits, materializations, lattices) ->
+              NestedSubQueries.lift(OuterJoinSubQueries.rewrite(rel)));
+  private static final Program SUB_QUERY_REMOVAL = timed("sub-query removal", SUB_QUERIES);
+  private static final Program NAN_RANKS =
+      timed("NaN ranks", (planner, rel, traits, materializations, lattices) -> NanRanks.apply(rel));
+  private static final Program CONSTANT_GROUP_KEYS =
+      timed("constant group keys", OptimizerProgram::constantGroupKeys);
+  private static final Program DECORRELATION = timed("decorrelate", OptimizerProgram::decorrelate);
+  private static final Program NULL_COLLECTIONS =
+      timed(
+          "NULL collections",
+          (planner, rel, traits, materializations, lattices) -> NullCollections.filter(rel));
+
+  /** The passes every plan goes through, after those that depend on its constructs. */
+  private static final Program ALWAYS =
+      Programs.sequence(
+          timed(
+              "Flink constants",
+              (planner, rel, traits, materializations, lattices) -> FlinkConstants.apply(rel)),
+          timed("move filters 1", MOVE_FILTERS),
+          timed("move filters 2", MOVE_FILTERS),
+          timed("push into scans", PUSH_INTO_SCANS),
+          timed("CASE predicates", CASE_PREDICATES),
+          OptimizerProgram::dumpIfAsked,
+          timed("trim fields", OptimizerProgram::trim));
+
+  /**
    * Calcite's standard logical passes with one addition: after sub-queries are removed, a heuristic
    * pass moves filters down to the scans and offers them to the sources ({@link
    * FilterPushDownRule}), so each source is asked once. Its plan is still logical (scans aside):
    * the cost-based pass makes it executable, or a backend takes it as it is.
+   *
+   * <p>The passes for sub-queries, correlations, window functions and UNNEST run only on a plan
+   * that holds one ({@link PlanConstructs}, one walk of the plan and its expressions): on any other
+   * plan each walked the whole plan and changed nothing.
    */
-  static final Program HEURISTIC =
-      Programs.sequence(
-          (planner, rel, traits, materializations, lattices) ->
-              NestedSubQueries.lift(OuterJoinSubQueries.rewrite(dump("conversion", rel))),
-          SUB_QUERIES,
-          (planner, rel, traits, materializations, lattices) -> NanRanks.apply(rel),
-          (planner, rel, traits, materializations, lattices) -> dump("sub-query removal", rel),
-          OptimizerProgram::constantGroupKeys,
-          OptimizerProgram::decorrelate,
-          (planner, rel, traits, materializations, lattices) -> NullCollections.filter(rel),
-          (planner, rel, traits, materializations, lattices) -> FlinkConstants.apply(rel),
-          MOVE_FILTERS,
-          MOVE_FILTERS,
-          hep(
-              List.of(
-                  FilterProjectRule.INSTANCE,
-                  CoreRules.FILTER_MERGE,
-                  FilterPushDownRule.INSTANCE,
-                  LimitPushDownRule.INSTANCE,
-                  NestedProjectionRule.INSTANCE),
-              true,
-              DefaultRelMetadataProvider.INSTANCE),
-          // Conditions simplified once the sources have been offered theirs (as written): a
-          // comparison with a NULL literal left in a filter made the planner's predicate metadata
-          // fail ("Comparison with NULL in pulledUpPredicates", CALCITE-7598, fixed after 1.42).
-          // Calcite's reduction rules, with predicates pushed into CASE typed ({@link
-          // CasePredicates}).
-          hep(
-              List.of(CasePredicates.FILTER, CasePredicates.JOIN),
-              true,
-              DefaultRelMetadataProvider.INSTANCE),
-          OptimizerProgram::dumpIfAsked,
-          OptimizerProgram::trim);
+  static final Program HEURISTIC = OptimizerProgram::heuristic;
+
+  private static RelNode heuristic(
+      RelOptPlanner planner,
+      RelNode logical,
+      RelTraitSet traits,
+      List<RelOptMaterialization> materializations,
+      List<RelOptLattice> lattices) {
+    long started = PhaseTimes.start();
+    PlanConstructs has = PlanConstructs.of(dump("conversion", logical));
+    PhaseTimes.end("on the worker/heuristic/constructs scan", started);
+    RelNode rel = logical;
+    if (has.subQueries()) {
+      rel = OUTER_JOIN_SUB_QUERIES.run(planner, rel, traits, materializations, lattices);
+    }
+    // Sub-queries removed; the sums and rank distributions of window functions rewritten.
+    if (has.subQueries() || has.windows()) {
+      rel = SUB_QUERY_REMOVAL.run(planner, rel, traits, materializations, lattices);
+    }
+    if (has.windows()) {
+      rel = NAN_RANKS.run(planner, rel, traits, materializations, lattices);
+    }
+    dump("sub-query removal", rel);
+    // A removed sub-query may leave a correlation; without any, both passes change nothing.
+    if (has.subQueries() || has.correlations()) {
+      rel = CONSTANT_GROUP_KEYS.run(planner, rel, traits, materializations, lattices);
+      rel = DECORRELATION.run(planner, rel, traits, materializations, lattices);
+    }
+    if (has.uncollects()) {
+      rel = NULL_COLLECTIONS.run(planner, rel, traits, materializations, lattices);
+    }
+    return ALWAYS.run(planner, rel, traits, materializations, lattices);
+  }
+
+  /**
+   * {@code program}, its time added to the heuristic pass's phase {@code name} ({@link
+   * PhaseTimes}).
+   */
+  private static Program timed(String name, Program program) {
+    if (!PhaseTimes.ON) {
+      return program;
+    }
+    String phase = "on the worker/heuristic/" + name;
+    return (planner, rel, traits, materializations, lattices) -> {
+      long started = PhaseTimes.start();
+      try {
+        return program.run(planner, rel, traits, materializations, lattices);
+      } finally {
+        PhaseTimes.end(phase, started);
+      }
+    };
+  }
 
   /**
    * The cost-based pass to Calcite's Enumerable convention; on the Enumerable plan, sorts are given
@@ -249,8 +328,10 @@ final class OptimizerProgram {
     return dump("heuristic pass", rel);
   }
 
+  private static final boolean DUMP_PLANS = Boolean.getBoolean("calcitebridge.dump-plans");
+
   private static RelNode dump(String after, RelNode rel) {
-    if (Boolean.getBoolean("calcitebridge.dump-plans")) {
+    if (DUMP_PLANS) {
       System.err.println("-- after the " + after + ":\n" + RelOptUtil.toString(rel));
     }
     return rel;

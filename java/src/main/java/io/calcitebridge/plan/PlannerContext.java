@@ -56,6 +56,8 @@ public final class PlannerContext {
   private final Supplier<List<ExpansionStrategy>> expansionStrategy;
   private final Supplier<Program> physicalRewrites;
   private final CalciteConnectionConfig connectionConfig;
+  // Read once: each read of the configuration's case sensitivity parsed its properties again.
+  private final org.apache.calcite.sql.validate.SqlNameMatcher nameMatcher;
   private volatile @Nullable Program program;
   private final io.calcitebridge.functions.UserFunctionTable userFunctions =
       new io.calcitebridge.functions.UserFunctionTable();
@@ -79,6 +81,9 @@ public final class PlannerContext {
     p.setProperty(CalciteConnectionProperty.QUOTED_CASING.camelName(), "UNCHANGED");
     p.setProperty(CalciteConnectionProperty.QUOTING.camelName(), "BACK_TICK");
     this.connectionConfig = new CalciteConnectionConfigImpl(p);
+    this.nameMatcher =
+        org.apache.calcite.sql.validate.SqlNameMatchers.withCaseSensitive(
+            connectionConfig.caseSensitive());
   }
 
   public Catalog catalog() {
@@ -177,12 +182,7 @@ public final class PlannerContext {
 
   private CalciteCatalogReader reader(List<List<String>> paths) {
     return new CalciteCatalogReader(
-        catalog.rootSchema(),
-        org.apache.calcite.sql.validate.SqlNameMatchers.withCaseSensitive(
-            connectionConfig.caseSensitive()),
-        paths,
-        TYPE_FACTORY,
-        connectionConfig) {};
+        catalog.rootSchema(), nameMatcher, paths, TYPE_FACTORY, connectionConfig) {};
   }
 
   /** Parses a type as DDL writes it ({@code BIGINT}, {@code ROW<a INT>}). */

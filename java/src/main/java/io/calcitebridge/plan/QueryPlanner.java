@@ -156,8 +156,11 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
    * with that column added to it.
    */
   public SqlNode validate(SqlNode node) {
+    long started = PhaseTimes.start();
     try (DiscoveryScope.Entered ignored = discovery.enter()) {
       return validateInScope(node);
+    } finally {
+      PhaseTimes.end("on the worker/validate", started);
     }
   }
 
@@ -195,7 +198,12 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
 
   /** The row type of a validated query, with unique column names ({@link OutputNames}). */
   public RelDataType rowType(SqlNode validated) {
-    return OutputNames.unique(validator.getValidatedNodeType(validated), context.typeFactory());
+    long started = PhaseTimes.start();
+    try {
+      return OutputNames.unique(validator.getValidatedNodeType(validated), context.typeFactory());
+    } finally {
+      PhaseTimes.end("on the worker/row type", started);
+    }
   }
 
   private SqlToRelConverter converter() {
@@ -213,19 +221,30 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
 
   /** Converts a validated query to a logical plan whose output is exactly its columns. */
   public RelNode toLogical(SqlNode validated) {
+    long started = PhaseTimes.start();
     try (DiscoveryScope.Entered ignored = discovery.enter()) {
       return toLogicalInScope(validated);
+    } finally {
+      PhaseTimes.end("on the worker/sql-to-rel", started);
     }
   }
 
   private RelNode toLogicalInScope(SqlNode validated) {
+    long t = PhaseTimes.start();
     SqlToRelConverter converter = converter();
+    PhaseTimes.end("on the worker/sql-to-rel/converter and cluster", t);
+    t = PhaseTimes.start();
     RelRoot root = converter.convertQuery(validated, false, true);
     if (FLATTEN) {
       root = root.withRel(converter.flattenTypes(root.rel, true));
     }
-    return OutputNames.unique(
-        SubQueryRules.simplifyWithoutSubQueries(NarrowingCasts.strip(root.project())));
+    PhaseTimes.end("on the worker/sql-to-rel/convertQuery", t);
+    t = PhaseTimes.start();
+    RelNode out =
+        OutputNames.unique(
+            SubQueryRules.simplifyWithoutSubQueries(NarrowingCasts.strip(root.project())));
+    PhaseTimes.end("on the worker/sql-to-rel/strip, simplify, names", t);
+    return out;
   }
 
   /**
@@ -251,8 +270,13 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
    * scans (each source is offered its filters here, once). The plan is logical but for its scans.
    */
   public RelNode heuristic(RelNode logical) {
-    return OptimizerProgram.HEURISTIC.run(
-        planner(), logical, logical.getTraitSet(), List.of(), List.of());
+    long started = PhaseTimes.start();
+    try {
+      return OptimizerProgram.HEURISTIC.run(
+          planner(), logical, logical.getTraitSet(), List.of(), List.of());
+    } finally {
+      PhaseTimes.end("on the worker/heuristic", started);
+    }
   }
 
   /** Makes the plan of {@link #heuristic} executable on Calcite's Enumerable engine. */

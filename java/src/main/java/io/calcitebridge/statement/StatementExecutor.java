@@ -723,7 +723,9 @@ public final class StatementExecutor {
 
   /** A planner for this statement; {@link #discovered} asks each one made. */
   private QueryPlanner planner(java.util.function.@Nullable Supplier<SqlNode> reparse) {
+    long t = io.calcitebridge.plan.PhaseTimes.start();
     QueryPlanner planner = new QueryPlanner(context, reparse);
+    io.calcitebridge.plan.PhaseTimes.end("on the worker/new planner (reader, validator)", t);
     planners.add(planner);
     return planner;
   }
@@ -984,11 +986,20 @@ public final class StatementExecutor {
       return "Insert(table=[" + target + "])\n  " + inner.replace("\n", "\n  ");
     }
     RelNode heuristic = planner.heuristic(planner.toLogical(validated));
+    long t = io.calcitebridge.plan.PhaseTimes.start();
     ConnectorChecks.checkDeclared(heuristic, node);
     EnumerableRel early = arrowAggregate(planner, heuristic);
+    io.calcitebridge.plan.PhaseTimes.end("on the worker/declared columns, aggregate check", t);
+    t = io.calcitebridge.plan.PhaseTimes.start();
     Translation translation = early == null ? translate(heuristic) : null;
+    io.calcitebridge.plan.PhaseTimes.end("on the worker/translate", t);
     if (translation != null) {
-      return Explains.translated(translation, format);
+      t = io.calcitebridge.plan.PhaseTimes.start();
+      try {
+        return Explains.translated(translation, format);
+      } finally {
+        io.calcitebridge.plan.PhaseTimes.end("on the worker/render", t);
+      }
     }
     return render(early != null ? early : planner.physical(heuristic), format);
   }

@@ -47,11 +47,22 @@ public final class DuckDbTranslator {
 
   /** The translation of {@code plan}; throws {@link Refusal} when it cannot be exact. */
   public static Translation translate(RelNode plan) {
+    long t = io.calcitebridge.plan.PhaseTimes.start();
     RelNode reduced = liftUnnestFilters(removeConstantSortKeys(reduceAverages(plan)));
+    io.calcitebridge.plan.PhaseTimes.end("on the worker/translate/averages, sort keys, unnest", t);
+    t = io.calcitebridge.plan.PhaseTimes.start();
     RelNode rewritten = DuckDbRewrites.rewrite(DuckDbAggregates.rewrite(reduced));
+    io.calcitebridge.plan.PhaseTimes.end("on the worker/translate/aggregates, rewrites", t);
+    t = io.calcitebridge.plan.PhaseTimes.start();
     rewritten = castParameters(rewritten);
+    io.calcitebridge.plan.PhaseTimes.end("on the worker/translate/cast parameters", t);
+    t = io.calcitebridge.plan.PhaseTimes.start();
     Whitelist.check(rewritten);
+    io.calcitebridge.plan.PhaseTimes.end("on the worker/translate/whitelist", t);
+    t = io.calcitebridge.plan.PhaseTimes.start();
     Converter converter = new Converter();
+    io.calcitebridge.plan.PhaseTimes.end("on the worker/translate/new converter", t);
+    t = io.calcitebridge.plan.PhaseTimes.start();
     SqlImplementor.Result result;
     try {
       result = converter.visitRoot(rewritten);
@@ -68,6 +79,8 @@ public final class DuckDbTranslator {
       // `x.a` of a ROW literal, such as CAST(NULL AS ROW<a INT>), has no SQL it can write.
       throw new Refusal(BACKEND, "a field of an expression that is not a column");
     }
+    io.calcitebridge.plan.PhaseTimes.end("on the worker/translate/rel to sql", t);
+    t = io.calcitebridge.plan.PhaseTimes.start();
     SqlNode node = result.asStatement();
     org.apache.calcite.sql.util.SqlString written =
         node.toSqlString(
@@ -78,6 +91,7 @@ public final class DuckDbTranslator {
                     .withSelectListItemsOnSeparateLines(false)
                     .withClauseStartsLine(false)
                     .withIndentation(0));
+    io.calcitebridge.plan.PhaseTimes.end("on the worker/translate/sql text", t);
     List<Integer> parameters = written.getDynamicParameters();
     return new Translation(
         BACKEND,
