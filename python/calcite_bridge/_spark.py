@@ -18,6 +18,7 @@ runs only when asked for by name (docs/spark.md).
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import datetime as dt
 import decimal
@@ -47,6 +48,9 @@ from .errors import (
 from .errors import TimeoutError as StatementTimeoutError
 from .expressions import COMPARISONS, Call, Expression, FieldReference, Literal
 from .expressions import NestedFieldReference as _Nested
+
+RELATIONS = 16
+"""How many relations over files a runner keeps in its session (:meth:`Runner.relation`)."""
 
 UPLOAD_LIMIT = 32 * 1024 * 1024
 """The largest Arrow data (bytes) a scan may upload to Spark; a larger one raises
@@ -376,6 +380,8 @@ class Runner:
         self._lock = _LOCK
         self._zone: str | None = None
         self._starting: concurrent.futures.Future[Any] | None = None
+        # Spark's relations over files (temporary views), by Files.relation_key, newest last
+        self._relations: collections.OrderedDict[tuple[Any, ...], str] = collections.OrderedDict()
 
     def _started(self, job: _Job | None) -> Any:
         """The session, started on a thread of its own. Starting a local session launches
@@ -400,10 +406,43 @@ class Runner:
                 if job is not None:
                     job.raise_if_stopped()
 
+    def relation(self, spark: Any, scan: Files) -> str:
+        """The name of a temporary view of Spark's relation over the files of ``scan``, made
+        the first time and kept while the files are unchanged (their stamps are in the key), as
+        a user of Spark alone reads a view of the files made once: making the relation lists
+        the files and reads a footer for the schema, which cost a statement as much as a
+        selective query over a million rows (docs/spark.md). The oldest of more than
+        :data:`RELATIONS` is dropped."""
+        key = scan.relation_key()
+        name = self._relations.get(key)
+        if name is not None:
+            self._relations.move_to_end(key)
+            return name
+        name = f"cb_files_{uuid.uuid4().hex[:16]}"
+        _files_frame(spark, scan).createOrReplaceTempView(name)
+        self._relations[key] = name
+        while len(self._relations) > RELATIONS:
+            _, old = self._relations.popitem(last=False)
+            _drop(spark, [old])
+        return name
+
+    def forget_relations(self, spark: Any, error: str) -> bool:
+        """Forgets the relations this runner keeps when ``error`` (Spark's) names one of them,
+        which its session no longer has; whether it did."""
+        if not any(name in error for name in self._relations.values()):
+            return False
+        _drop(spark, list(self._relations.values()))
+        self._relations.clear()
+        return True
+
     def close(self) -> None:
         """Ends the Spark Connect client this runner made (a ``local[1]`` session stays, for
-        other environments of the process; a session of the user's is the user's)."""
+        other environments of the process; a session of the user's is the user's) and drops
+        the relations of files it kept in the session."""
         with self._lock:
+            if self._relations and self._session is not None:
+                _drop(self._session, list(self._relations.values()))
+            self._relations.clear()
             if self._remote and self._session is not None:
                 try:
                     self._session.stop()
@@ -448,6 +487,13 @@ class Files:
     options: tuple[tuple[str, str], ...] = ()
     schema: str | None = None
     metadata: bool = False
+    stamps: tuple[tuple[int, int, int], ...] = ()
+
+    def relation_key(self) -> tuple[Any, ...]:
+        """What Spark's relation over the files depends on: the files as they are now (each
+        one's modification time, size and inode), the format, the reader's schema and options,
+        and whether the ``_metadata`` column is read."""
+        return (self.format, self.files, self.stamps, self.options, self.schema, self.metadata)
 
 
 Scan: TypeAlias = "pa.Table | pa.RecordBatchReader | Files | PythonSource"
@@ -739,7 +785,7 @@ def files_scan(  # noqa: PLR0911, PLR0912, PLR0915 (one return per reason to rea
     from .sources.base import ScanRequest
     from .sources.filesystem import _IGNORE_PREFIXES, METADATA, FileSystemSource
     from .sources.parquet import list_files
-    from .sources.parquet_footers import footer
+    from .sources.parquet_footers import _stamp, footer
 
     if not isinstance(source, FileSystemSource) or type(source).scan is not FileSystemSource.scan:
         return None
@@ -825,7 +871,8 @@ def files_scan(  # noqa: PLR0911, PLR0912, PLR0915 (one return per reason to rea
             sql += " WHERE " + " AND ".join(c for c in conditions if c is not None)
         if request.limit is not None:
             sql += f" LIMIT {int(request.limit)}"
-        return Files(tuple(files), sql, fmt, options, read_schema, bool(keys))
+        stamps = tuple(_stamp(f) for f in files)
+        return Files(tuple(files), sql, fmt, options, read_schema, bool(keys), stamps)
     except Error:
         raise
     except Exception:
@@ -1057,22 +1104,36 @@ def source_scan(
 _SCAN = re.compile(r"`scan_(\d+)`")
 
 
-def _register(spark: Any, scans: list[Scan], prefix: str, limit: int) -> list[str]:
-    """Makes each scan the temporary view ``{prefix}{i}``; the views' names."""
-    names = []
+def _files_frame(spark: Any, scan: Files) -> Any:
+    """Spark's own relation over the files of ``scan``, as a DataFrame."""
+    reader = spark.read.format(scan.format)
+    if scan.schema is not None:
+        reader = reader.schema(scan.schema)
+    for key, value in scan.options:
+        reader = reader.option(key, value)
+    files = reader.load(list(scan.files))
+    return files.select("*", "_metadata") if scan.metadata else files
+
+
+def _register(
+    spark: Any, scans: list[Scan], prefix: str, limit: int, runner: Runner | None = None
+) -> tuple[list[str], list[str]]:
+    """Makes each scan the relation ``{prefix}{i}``: the temporary views made (to drop after
+    the statement) and the common table expressions to put before the statement's SQL. With a
+    ``runner``, a scan of files is a common table expression over the runner's relation of the
+    files (:meth:`Runner.relation`, made once while they are unchanged), as Spark alone reads
+    a view of files it made once; without, every scan is a view of its own."""
+    names: list[str] = []
+    ctes: list[str] = []
     for i, scan in enumerate(scans):
         name = f"{prefix}{i}"
+        if isinstance(scan, Files) and runner is not None:
+            relation = runner.relation(spark, scan)
+            ctes.append(f"{_q(name)} AS ({scan.select.format(files=_q(relation))})")
+            continue
         if isinstance(scan, Files):
             relation = f"{prefix}files_{i}"
-            reader = spark.read.format(scan.format)
-            if scan.schema is not None:
-                reader = reader.schema(scan.schema)
-            for key, value in scan.options:
-                reader = reader.option(key, value)
-            files = reader.load(list(scan.files))
-            if scan.metadata:
-                files = files.select("*", "_metadata")
-            files.createOrReplaceTempView(relation)
+            _files_frame(spark, scan).createOrReplaceTempView(relation)
             names.append(relation)
             frame = spark.sql(scan.select.format(files=_q(relation)))
         elif isinstance(scan, PythonSource):
@@ -1094,7 +1155,13 @@ def _register(spark: Any, scans: list[Scan], prefix: str, limit: int) -> list[st
             frame = _upload(spark, table)
         frame.createOrReplaceTempView(name)
         names.append(name)
-    return names
+    return names, ctes
+
+
+def _with(ctes: list[str], sql: str) -> str:
+    """``sql`` after the common table expressions ``ctes`` (the statement's SQL never starts
+    with a WITH of its own: the translation writes none)."""
+    return "WITH " + ", ".join(ctes) + " " + sql if ctes else sql
 
 
 def _upload(spark: Any, table: pa.Table) -> Any:
@@ -1426,12 +1493,27 @@ def _run(
             names: list[str] = []
             try:
                 with job.on(spark):
-                    job.raise_if_stopped()
-                    names = _register(spark, scans, "scan_", runner.upload_limit)
-                    job.raise_if_stopped()
-                    _register_udfs(spark, sql)
-                    job.raise_if_stopped()
-                    table = (spark.sql(sql, args=params) if params else spark.sql(sql)).toArrow()
+                    # A second try only when a relation of files the runner keeps was dropped
+                    # from the session by its user (the scans are read again, none consumed).
+                    again = not any(isinstance(s, pa.RecordBatchReader) for s in scans)
+                    while True:
+                        job.raise_if_stopped()
+                        names, ctes = _register(spark, scans, "scan_", runner.upload_limit, runner)
+                        job.raise_if_stopped()
+                        _register_udfs(spark, sql)
+                        job.raise_if_stopped()
+                        text = _with(ctes, sql)
+                        try:
+                            frame = spark.sql(text, args=params) if params else spark.sql(text)
+                        except Exception as e:
+                            if not (again and runner.forget_relations(spark, str(e))):
+                                raise
+                            again = False
+                            _drop(spark, names)
+                            names = []
+                            continue
+                        table = frame.toArrow()
+                        break
                 job.raise_if_stopped()
                 return table
             except (Error, _Stopped):
@@ -1465,9 +1547,9 @@ def _explain(
             spark = runner.session(time_zone)
             names: list[str] = []
             try:
-                names = _register(spark, scans, "scan_", runner.upload_limit)
+                names, ctes = _register(spark, scans, "scan_", runner.upload_limit, runner)
                 _register_udfs(spark, sql)
-                text = "EXPLAIN FORMATTED " + sql
+                text = "EXPLAIN FORMATTED " + _with(ctes, sql)
                 rows = (spark.sql(text, args=params) if params else spark.sql(text)).collect()
                 return "\n".join(str(r[0]) for r in rows)
             except Error:
@@ -1491,7 +1573,7 @@ def _to_spark(runner: Runner, sql: str, scans: list[Scan], time_zone: str) -> An
     try:
         with runner._lock:
             spark = runner.session(time_zone)
-            _register(spark, scans, prefix, runner.upload_limit)
+            _register(spark, scans, prefix, runner.upload_limit)  # views only: they stay
             _register_udfs(spark, sql)
             return spark.sql(_SCAN.sub(lambda m: _q(prefix + m.group(1)), sql))
     finally:
