@@ -59,6 +59,17 @@ GROUPS: dict[str, tuple[str, ...]] = {
         )
         for b in BACKENDS
     ),
+    "spark_files": tuple(
+        f"spark_files_{n}"
+        for n in (
+            "group_by_nested_field",
+            "top_n_zones",
+            "join_on_nested_field",
+            "row_number_top2",
+            "selective_nested_filter",
+            "count_distinct_nested",
+        )
+    ),
     "constant_filters": (
         *(f"constant_filter_scan[{b}]" for b in BACKENDS),
         "constant_filter_plan",

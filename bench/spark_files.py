@@ -57,7 +57,7 @@ def spark_session() -> Any:
 
 
 def run(
-    rows: int = 1_000_000, repeat: int = 7, only: list[str] | None = None, quick: bool = False
+    rows: int = 500_000, repeat: int = 7, only: list[str] | None = None, quick: bool = False
 ) -> Iterator[dict[str, Any]]:
     if quick:
         rows, repeat = min(rows, 200_000), min(repeat, 3)
@@ -119,7 +119,7 @@ def run(
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--rows", type=int, default=500_000)
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("queries", nargs="*", help="only these queries (default: every one)")
     args = parser.parse_args()
