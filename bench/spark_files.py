@@ -26,16 +26,20 @@ from files_workload import QUERIES, _rows, interleaved, write_files
 
 TARGET_RATIO = 1.2
 
-# The queries of files_workload.QUERIES that Spark runs: the others read timestamps (Spark's
-# own Parquet reader is not used for them) or are refused by the spark backend.
-SPARK_QUERIES = (
-    "group_by_nested_field",
-    "top_n_zones",
-    "join_on_nested_field",
-    "row_number_top2",
-    "selective_nested_filter",
-    "count_distinct_nested",
-)
+# The queries of files_workload.QUERIES left out, and why: the others are the ones Spark runs.
+LEFT_OUT = {
+    "group_by_file_name": "Spark alone has no counterpart of DuckDB's file-name SQL",
+    # the rest are refused by the spark backend, or read TIMESTAMP columns, which Spark's
+    # Parquet reader does not read for us (docs/spark.md): their scans are over the upload limit
+    "group_by_extract_hour": "TIMESTAMP column",
+    "floor_to_hour": "TIMESTAMP column",
+    "percentile_by_borough": "PERCENTILE refused",
+    "cross_join_unnest": "UNNEST refused",
+    "avg_timestampdiff": "TIMESTAMP columns",
+    "cardinality_array_contains": "CARDINALITY refused",
+    "four_columns_filter": "TIMESTAMP column",
+}
+SPARK_QUERIES = tuple(name for name in QUERIES if name not in LEFT_OUT)
 
 
 def spark_session() -> Any:
