@@ -185,3 +185,23 @@ def test_a_kept_relation_dropped_by_its_user_is_made_again(
         spark.catalog.dropTempView(name)
     assert _rows(on_spark, sql) == _rows(reference, sql)
     assert _kept(spark)
+
+
+def test_a_statement_reads_more_tables_of_files_than_are_kept(
+    spark: Any, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The relations a statement reads stay until it has run; the oldest past the limit are
+    dropped after it."""
+    from calcite_bridge import _spark
+
+    monkeypatch.setattr(_spark, "RELATIONS", 1)
+    on_spark = _environment("spark", folder, spark)
+    reference = _environment("enumerable", folder)
+    before = set(_kept(spark))
+    try:
+        sql = CASES["join_on_nested_field"]
+        assert _rows(on_spark, sql) == _rows(reference, sql)
+        assert len(set(_kept(spark)) - before) == 1
+    finally:
+        on_spark.close()
+        reference.close()

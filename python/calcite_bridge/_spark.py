@@ -411,8 +411,8 @@ class Runner:
         the first time and kept while the files are unchanged (their stamps are in the key), as
         a user of Spark alone reads a view of the files made once: making the relation lists
         the files and reads a footer for the schema, which cost a statement as much as a
-        selective query over a million rows (docs/spark.md). The oldest of more than
-        :data:`RELATIONS` is dropped."""
+        selective query over a million rows (docs/spark.md). Past :data:`RELATIONS`, the
+        oldest are dropped once the statement has run (:meth:`trim`)."""
         key = scan.relation_key()
         name = self._relations.get(key)
         if name is not None:
@@ -421,15 +421,21 @@ class Runner:
         name = f"cb_files_{uuid.uuid4().hex[:16]}"
         _files_frame(spark, scan).createOrReplaceTempView(name)
         self._relations[key] = name
+        return name
+
+    def trim(self, spark: Any) -> None:
+        """Drops the oldest relations of files past :data:`RELATIONS`, after a statement (one
+        statement may read more tables of files than that)."""
         while len(self._relations) > RELATIONS:
             _, old = self._relations.popitem(last=False)
             _drop(spark, [old])
-        return name
 
     def forget_relations(self, spark: Any, error: str) -> bool:
-        """Forgets the relations this runner keeps when ``error`` (Spark's) names one of them,
-        which its session no longer has; whether it did."""
-        if not any(name in error for name in self._relations.values()):
+        """Forgets the relations this runner keeps when ``error`` (Spark's) says the session
+        no longer has one of them; whether it did."""
+        if "TABLE_OR_VIEW_NOT_FOUND" not in error or not any(
+            name in error for name in self._relations.values()
+        ):
             return False
         _drop(spark, list(self._relations.values()))
         self._relations.clear()
@@ -1503,8 +1509,9 @@ def _run(
                         _register_udfs(spark, sql)
                         job.raise_if_stopped()
                         text = _with(ctes, sql)
-                        try:
+                        try:  # a Spark Connect session analyses the text as it runs it
                             frame = spark.sql(text, args=params) if params else spark.sql(text)
+                            table = frame.toArrow()
                         except Exception as e:
                             if not (again and runner.forget_relations(spark, str(e))):
                                 raise
@@ -1512,7 +1519,6 @@ def _run(
                             _drop(spark, names)
                             names = []
                             continue
-                        table = frame.toArrow()
                         break
                 job.raise_if_stopped()
                 return table
@@ -1523,6 +1529,7 @@ def _run(
                 raise _error(e, statement=job.statement) from None
             finally:
                 _drop(spark, names)
+                runner.trim(spark)
     finally:
         _close(scans)
 
@@ -1558,6 +1565,7 @@ def _explain(
                 raise _error(e, sql) from None
             finally:
                 _drop(spark, names)
+                runner.trim(spark)
     finally:
         _close(scans)
 
