@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,21 +42,11 @@ SPARK_QUERIES = tuple(name for name in QUERIES if name not in LEFT_OUT)
 
 
 def spark_session() -> Any:
-    """The ``local[2]`` SparkSession both sides run in (no UI, quiet logs)."""
-    from pyspark.sql import SparkSession
+    """The ``local[2]`` SparkSession both sides run in: the backend's own local session
+    (case-sensitive names, ANSI mode, no UI, quiet logs) on two cores, with 1 GB."""
+    from calcite_bridge import _spark
 
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("calcite-bridge-bench")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.memory", "1g")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.ui.showConsoleProgress", "false")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    return session
+    return _spark.local_session(cores=2, memory="1g")
 
 
 def run(

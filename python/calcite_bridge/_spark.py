@@ -66,8 +66,9 @@ def available() -> bool:
     return importlib.util.find_spec("pyspark") is not None
 
 
-def local_session() -> Any:
-    """A ``local[1]`` SparkSession for this process: small memory, no UI, quiet logs."""
+def local_session(cores: int = 1, memory: str = "512m") -> Any:
+    """A ``local[1]`` SparkSession for this process (``local[cores]``, with as many shuffle
+    partitions): small memory, no UI, quiet logs."""
     if not available():
         raise ConfigError(f"The spark backend needs pyspark: {INSTALL_HINT}")
     from pyspark.sql import SparkSession
@@ -76,12 +77,12 @@ def local_session() -> Any:
     # and calcite_bridge, unless the user chose one (read when the SparkContext starts).
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session = (
-        SparkSession.builder.master("local[1]")
+        SparkSession.builder.master(f"local[{cores}]")
         .appName("calcite-bridge")
         .config("spark.ui.enabled", "false")
-        .config("spark.driver.memory", "512m")
-        .config("spark.sql.shuffle.partitions", "1")
-        .config("spark.default.parallelism", "1")
+        .config("spark.driver.memory", memory)
+        .config("spark.sql.shuffle.partitions", str(cores))
+        .config("spark.default.parallelism", str(cores))
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.caseSensitive", "true")
         .config("spark.sql.ansi.enabled", "true")
