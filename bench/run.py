@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from _common import BACKENDS
+from spark_files import SPARK_QUERIES
 
 HERE = Path(__file__).resolve().parent
 
@@ -59,6 +60,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         )
         for b in BACKENDS
     ),
+    "spark_files": tuple(f"spark_files_{n}" for n in SPARK_QUERIES),
     "constant_filters": (
         *(f"constant_filter_scan[{b}]" for b in BACKENDS),
         "constant_filter_plan",

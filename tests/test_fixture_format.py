@@ -39,6 +39,7 @@ CASE_FILES = {
     "flink_connectors.sql": False,
     "text_files.sql": False,
     "hive_partitions.sql": False,
+    "spark_files.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.
 GOLDEN_FILES = [

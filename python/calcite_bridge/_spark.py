@@ -18,6 +18,7 @@ runs only when asked for by name (docs/spark.md).
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import datetime as dt
 import decimal
@@ -48,6 +49,9 @@ from .errors import TimeoutError as StatementTimeoutError
 from .expressions import COMPARISONS, Call, Expression, FieldReference, Literal
 from .expressions import NestedFieldReference as _Nested
 
+RELATIONS = 16
+"""How many relations over files a runner keeps in its session (:meth:`Runner.relation`)."""
+
 UPLOAD_LIMIT = 32 * 1024 * 1024
 """The largest Arrow data (bytes) a scan may upload to Spark; a larger one raises
 ``ResourceError``: its data must be where the cluster reads it (Parquet files)."""
@@ -62,8 +66,9 @@ def available() -> bool:
     return importlib.util.find_spec("pyspark") is not None
 
 
-def local_session() -> Any:
-    """A ``local[1]`` SparkSession for this process: small memory, no UI, quiet logs."""
+def local_session(cores: int = 1, memory: str = "512m") -> Any:
+    """A ``local[1]`` SparkSession for this process (``local[cores]``, with as many shuffle
+    partitions): small memory, no UI, quiet logs."""
     if not available():
         raise ConfigError(f"The spark backend needs pyspark: {INSTALL_HINT}")
     from pyspark.sql import SparkSession
@@ -72,12 +77,12 @@ def local_session() -> Any:
     # and calcite_bridge, unless the user chose one (read when the SparkContext starts).
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session = (
-        SparkSession.builder.master("local[1]")
+        SparkSession.builder.master(f"local[{cores}]")
         .appName("calcite-bridge")
         .config("spark.ui.enabled", "false")
-        .config("spark.driver.memory", "512m")
-        .config("spark.sql.shuffle.partitions", "1")
-        .config("spark.default.parallelism", "1")
+        .config("spark.driver.memory", memory)
+        .config("spark.sql.shuffle.partitions", str(cores))
+        .config("spark.default.parallelism", str(cores))
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.caseSensitive", "true")
         .config("spark.sql.ansi.enabled", "true")
@@ -382,6 +387,8 @@ class Runner:
         self._lock = _LOCK
         self._zone: str | None = None
         self._starting: concurrent.futures.Future[Any] | None = None
+        # Spark's relations over files (temporary views), by Files.relation_key, newest last
+        self._relations: collections.OrderedDict[tuple[Any, ...], str] = collections.OrderedDict()
 
     def _started(self, job: _Job | None) -> Any:
         """The session, started on a thread of its own. Starting a local session launches
@@ -406,10 +413,49 @@ class Runner:
                 if job is not None:
                     job.raise_if_stopped()
 
+    def relation(self, spark: Any, scan: Files) -> str:
+        """The name of a temporary view of Spark's relation over the files of ``scan``, made
+        the first time and kept while the files are unchanged (their stamps are in the key), as
+        a user of Spark alone reads a view of the files made once: making the relation lists
+        the files and reads a footer for the schema, which cost a statement as much as a
+        selective query over a million rows (docs/spark.md). Past :data:`RELATIONS`, the
+        oldest are dropped once the statement has run (:meth:`trim`)."""
+        key = scan.relation_key()
+        name = self._relations.get(key)
+        if name is not None:
+            self._relations.move_to_end(key)
+            return name
+        name = f"cb_files_{uuid.uuid4().hex[:16]}"
+        _files_frame(spark, scan).createOrReplaceTempView(name)
+        self._relations[key] = name
+        return name
+
+    def trim(self, spark: Any) -> None:
+        """Drops the oldest relations of files past :data:`RELATIONS`, after a statement (one
+        statement may read more tables of files than that)."""
+        while len(self._relations) > RELATIONS:
+            _, old = self._relations.popitem(last=False)
+            _drop(spark, [old])
+
+    def forget_relations(self, spark: Any, error: str) -> bool:
+        """Forgets the relations this runner keeps when ``error`` (Spark's) says the session
+        no longer has one of them; whether it did."""
+        if "TABLE_OR_VIEW_NOT_FOUND" not in error or not any(
+            name in error for name in self._relations.values()
+        ):
+            return False
+        _drop(spark, list(self._relations.values()))
+        self._relations.clear()
+        return True
+
     def close(self) -> None:
         """Ends the Spark Connect client this runner made (a ``local[1]`` session stays, for
-        other environments of the process; a session of the user's is the user's)."""
+        other environments of the process; a session of the user's is the user's) and drops
+        the relations of files it kept in the session."""
         with self._lock:
+            if self._relations and self._session is not None:
+                _drop(self._session, list(self._relations.values()))
+            self._relations.clear()
             if self._remote and self._session is not None:
                 try:
                     self._session.stop()
@@ -454,6 +500,13 @@ class Files:
     options: tuple[tuple[str, str], ...] = ()
     schema: str | None = None
     metadata: bool = False
+    stamps: tuple[tuple[int, int, int], ...] = ()
+
+    def relation_key(self) -> tuple[Any, ...]:
+        """What Spark's relation over the files depends on: the files as they are now (each
+        one's modification time, size and inode), the format, the reader's schema and options,
+        and whether the ``_metadata`` column is read."""
+        return (self.format, self.files, self.stamps, self.options, self.schema, self.metadata)
 
 
 Scan: TypeAlias = "pa.Table | pa.RecordBatchReader | Files | PythonSource"
@@ -745,7 +798,7 @@ def files_scan(  # noqa: PLR0911, PLR0912, PLR0915 (one return per reason to rea
     from .sources.base import ScanRequest
     from .sources.filesystem import _IGNORE_PREFIXES, METADATA, FileSystemSource
     from .sources.parquet import list_files
-    from .sources.parquet_footers import footer
+    from .sources.parquet_footers import _stamp, footer
 
     if not isinstance(source, FileSystemSource) or type(source).scan is not FileSystemSource.scan:
         return None
@@ -831,7 +884,8 @@ def files_scan(  # noqa: PLR0911, PLR0912, PLR0915 (one return per reason to rea
             sql += " WHERE " + " AND ".join(c for c in conditions if c is not None)
         if request.limit is not None:
             sql += f" LIMIT {int(request.limit)}"
-        return Files(tuple(files), sql, fmt, options, read_schema, bool(keys))
+        stamps = tuple(_stamp(f) for f in files)
+        return Files(tuple(files), sql, fmt, options, read_schema, bool(keys), stamps)
     except Error:
         raise
     except Exception:
@@ -1063,22 +1117,36 @@ def source_scan(
 _SCAN = re.compile(r"`scan_(\d+)`")
 
 
-def _register(spark: Any, scans: list[Scan], prefix: str, limit: int) -> list[str]:
-    """Makes each scan the temporary view ``{prefix}{i}``; the views' names."""
-    names = []
+def _files_frame(spark: Any, scan: Files) -> Any:
+    """Spark's own relation over the files of ``scan``, as a DataFrame."""
+    reader = spark.read.format(scan.format)
+    if scan.schema is not None:
+        reader = reader.schema(scan.schema)
+    for key, value in scan.options:
+        reader = reader.option(key, value)
+    files = reader.load(list(scan.files))
+    return files.select("*", "_metadata") if scan.metadata else files
+
+
+def _register(
+    spark: Any, scans: list[Scan], prefix: str, limit: int, runner: Runner | None = None
+) -> tuple[list[str], list[str]]:
+    """Makes each scan the relation ``{prefix}{i}``: the temporary views made (to drop after
+    the statement) and the common table expressions to put before the statement's SQL. With a
+    ``runner``, a scan of files is a common table expression over the runner's relation of the
+    files (:meth:`Runner.relation`, made once while they are unchanged), as Spark alone reads
+    a view of files it made once; without, every scan is a view of its own."""
+    names: list[str] = []
+    ctes: list[str] = []
     for i, scan in enumerate(scans):
         name = f"{prefix}{i}"
+        if isinstance(scan, Files) and runner is not None:
+            relation = runner.relation(spark, scan)
+            ctes.append(f"{_q(name)} AS ({scan.select.format(files=_q(relation))})")
+            continue
         if isinstance(scan, Files):
             relation = f"{prefix}files_{i}"
-            reader = spark.read.format(scan.format)
-            if scan.schema is not None:
-                reader = reader.schema(scan.schema)
-            for key, value in scan.options:
-                reader = reader.option(key, value)
-            files = reader.load(list(scan.files))
-            if scan.metadata:
-                files = files.select("*", "_metadata")
-            files.createOrReplaceTempView(relation)
+            _files_frame(spark, scan).createOrReplaceTempView(relation)
             names.append(relation)
             frame = spark.sql(scan.select.format(files=_q(relation)))
         elif isinstance(scan, PythonSource):
@@ -1100,7 +1168,13 @@ def _register(spark: Any, scans: list[Scan], prefix: str, limit: int) -> list[st
             frame = _upload(spark, table)
         frame.createOrReplaceTempView(name)
         names.append(name)
-    return names
+    return names, ctes
+
+
+def _with(ctes: list[str], sql: str) -> str:
+    """``sql`` after the common table expressions ``ctes`` (the statement's SQL never starts
+    with a WITH of its own: the translation writes none)."""
+    return "WITH " + ", ".join(ctes) + " " + sql if ctes else sql
 
 
 def _upload(spark: Any, table: pa.Table) -> Any:
@@ -1432,12 +1506,27 @@ def _run(
             names: list[str] = []
             try:
                 with job.on(spark):
-                    job.raise_if_stopped()
-                    names = _register(spark, scans, "scan_", runner.upload_limit)
-                    job.raise_if_stopped()
-                    _register_udfs(spark, sql)
-                    job.raise_if_stopped()
-                    table = (spark.sql(sql, args=params) if params else spark.sql(sql)).toArrow()
+                    # A second try only when a relation of files the runner keeps was dropped
+                    # from the session by its user (the scans are read again, none consumed).
+                    again = not any(isinstance(s, pa.RecordBatchReader) for s in scans)
+                    while True:
+                        job.raise_if_stopped()
+                        names, ctes = _register(spark, scans, "scan_", runner.upload_limit, runner)
+                        job.raise_if_stopped()
+                        _register_udfs(spark, sql)
+                        job.raise_if_stopped()
+                        text = _with(ctes, sql)
+                        try:  # a Spark Connect session analyses the text as it runs it
+                            frame = spark.sql(text, args=params) if params else spark.sql(text)
+                            table = frame.toArrow()
+                        except Exception as e:
+                            if not (again and runner.forget_relations(spark, str(e))):
+                                raise
+                            again = False
+                            _drop(spark, names)
+                            names = []
+                            continue
+                        break
                 job.raise_if_stopped()
                 return table
             except (Error, _Stopped):
@@ -1447,6 +1536,7 @@ def _run(
                 raise _error(e, statement=job.statement) from None
             finally:
                 _drop(spark, names)
+                runner.trim(spark)
     finally:
         _close(scans)
 
@@ -1471,9 +1561,9 @@ def _explain(
             spark = runner.session(time_zone)
             names: list[str] = []
             try:
-                names = _register(spark, scans, "scan_", runner.upload_limit)
+                names, ctes = _register(spark, scans, "scan_", runner.upload_limit, runner)
                 _register_udfs(spark, sql)
-                text = "EXPLAIN FORMATTED " + sql
+                text = "EXPLAIN FORMATTED " + _with(ctes, sql)
                 rows = (spark.sql(text, args=params) if params else spark.sql(text)).collect()
                 return "\n".join(str(r[0]) for r in rows)
             except Error:
@@ -1482,6 +1572,7 @@ def _explain(
                 raise _error(e, sql) from None
             finally:
                 _drop(spark, names)
+                runner.trim(spark)
     finally:
         _close(scans)
 
@@ -1497,7 +1588,7 @@ def _to_spark(runner: Runner, sql: str, scans: list[Scan], time_zone: str) -> An
     try:
         with runner._lock:
             spark = runner.session(time_zone)
-            _register(spark, scans, prefix, runner.upload_limit)
+            _register(spark, scans, prefix, runner.upload_limit)  # views only: they stay
             _register_udfs(spark, sql)
             return spark.sql(_SCAN.sub(lambda m: _q(prefix + m.group(1)), sql))
     finally:
