@@ -1,5 +1,8 @@
 package io.calcitebridge.facade;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.calcitebridge.arrow.ArrowMemory;
 import io.calcitebridge.arrow.ExportedStream;
 import io.calcitebridge.arrow.GuardedReader;
@@ -7,9 +10,6 @@ import io.calcitebridge.connector.PythonSource;
 import io.calcitebridge.connector.SourceStorage;
 import io.calcitebridge.errors.Errors;
 import io.calcitebridge.errors.Stop;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.c.ArrowArrayStream;
@@ -124,11 +124,11 @@ public final class StatementResult implements AutoCloseable {
   }
 
   /**
-   * In one crossing, what the reader's process needs to run a query of its backend (a JSON
-   * object): {@code kind}, {@code backend}, {@code backendSql}, {@code parameterOrder}, {@code
-   * remainingMillis}, {@code timeoutMessage}, and {@code scans}, for each scan {@code
-   * {"source": whether the reader's process opens it, "request", "columns"}}. Asked field by field
-   * these were a dozen calls across the JVM boundary for each statement.
+   * In one crossing, what the reader's process needs to run a query of its backend (a JSON object):
+   * {@code kind}, {@code backend}, {@code backendSql}, {@code parameterOrder}, {@code
+   * remainingMillis}, {@code timeoutMessage}, and {@code scans}, for each scan {@code {"source":
+   * whether the reader's process opens it, "request", "columns"}}. Asked field by field these were
+   * a dozen calls across the JVM boundary for each statement.
    */
   public String describe() {
     ObjectNode out = JSON.createObjectNode();

@@ -7,6 +7,7 @@ import io.calcitebridge.enumerable.ValuesLiterals;
 import io.calcitebridge.flink.CheckedArithmetic;
 import io.calcitebridge.flink.FlinkConstants;
 import io.calcitebridge.flink.NanRanks;
+import io.calcitebridge.enumerable.NullRowElements;
 import io.calcitebridge.flink.NullCollections;
 import io.calcitebridge.flink.RankDistributions;
 import io.calcitebridge.flink.Timestamps;
@@ -264,7 +265,8 @@ final class OptimizerProgram {
    * ROW keys of hash tables compared by value ({@link RowKeys}), joins whose generated code has
    * {@link JoinRewrite}'s fixes, TIMESTAMPs finer than milliseconds held in their own units ({@link
    * Timestamps}), values whose literals have their columns' types ({@link ValuesLiterals}), and
-   * integer sums that fail on overflow ({@link CheckedArithmetic#checkedSums}).
+   * integer sums that fail on overflow ({@link CheckedArithmetic#checkedSums}), and the NULL
+   * elements of an unnested ARRAY of ROWs read as rows of NULLs ({@link NullRowElements}).
    */
   private static RelNode fixes(
       RelOptPlanner planner,
@@ -274,7 +276,9 @@ final class OptimizerProgram {
       List<RelOptLattice> lattices) {
     return intLimits(
         CheckedArithmetic.checkedSums(
-            ValuesLiterals.apply(Timestamps.apply(JoinRewrite.apply(RowKeys.apply(rel))))));
+            ValuesLiterals.apply(
+                Timestamps.apply(
+                    JoinRewrite.apply(RowKeys.apply(NullRowElements.apply(rel)))))));
   }
 
   /**

@@ -338,11 +338,7 @@ public final class DdlExecutor {
       SqlNode expr = context.parseExpression(text);
       Pair<SqlNode, RelDataType> validated =
           SqlValidatorUtil.validateExprWithRowType(
-              true,
-              context.operatorTable(),
-              context.typeFactory(),
-              rowType,
-              expr);
+              true, context.operatorTable(), context.typeFactory(), rowType, expr);
       columns.set(i, ColumnDef.computed(col.name(), validated.right, text));
     }
   }

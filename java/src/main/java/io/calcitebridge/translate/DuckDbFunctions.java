@@ -90,6 +90,10 @@ final class DuckDbFunctions {
     if (call.getOperator() == io.calcitebridge.functions.NumberFunctions.PARSE_INTEGER) {
       return parseInteger(rex, call);
     }
+    RexNode timestampDiff = timestampDiff(rex, call);
+    if (timestampDiff != null) {
+      return timestampDiff;
+    }
     if (call.getOperator() == io.calcitebridge.functions.NumberFunctions.DECIMAL_DIVIDE
         || call.getKind() == SqlKind.DIVIDE
             && call.getType().getSqlTypeName() == SqlTypeName.DECIMAL) {
@@ -295,6 +299,15 @@ final class DuckDbFunctions {
         && minus.operands.size() == 2) {
       String a = millis(minus.operands.get(0));
       String b = millis(minus.operands.get(1));
+      if (micros(minus.operands.get(0)) != null && micros(minus.operands.get(1)) != null) {
+        // Divided by the unit's milliseconds next (timestampDiff); alone, the difference of the
+        // two values rounded down to milliseconds.
+        return template(
+            rex,
+            call.getType(),
+            MICRO_DIFFERENCE,
+            List.of(operand(minus.operands.get(0)), operand(minus.operands.get(1))));
+      }
       if (a != null && b != null) {
         return template(
             rex,
@@ -305,6 +318,70 @@ final class DuckDbFunctions {
       }
     }
     return null;
+  }
+
+  /**
+   * {@code x - y} of two TIMESTAMP(4..6) values {0} and {1}, each rounded down to milliseconds, in
+   * milliseconds: {@code floor(x / 1000) - floor(y / 1000)} of their microseconds is {@code
+   * floor((x - y + m) / 1000)}, with {@code m} y's microseconds past its millisecond (0..999,
+   * before 1970 too: the remainder, which takes the sign of y, plus 1000 where it is negative).
+   */
+  private static final String MICRO_SPAN =
+      "epoch_us(CAST({0} AS TIMESTAMP)) - epoch_us(CAST({1} AS TIMESTAMP))"
+          + " + (epoch_us(CAST({1} AS TIMESTAMP)) % 1000"
+          + " + ((epoch_us(CAST({1} AS TIMESTAMP)) % 1000 >> 63) & 1000))";
+
+  /**
+   * The milliseconds between two TIMESTAMP(4..6) values, alone (a date-time difference as a
+   * number), rounded down as each value is; {@link #timestampDiff} spells it with its division.
+   */
+  private static final DuckDbTemplate MICRO_DIFFERENCE =
+      new DuckDbTemplate(
+          "TIMESTAMPDIFF",
+          "CAST((("
+              + MICRO_SPAN
+              + ") - (("
+              + MICRO_SPAN
+              + ") % 1000 + 1000) % 1000) // 1000 AS BIGINT)");
+
+  /**
+   * TIMESTAMPDIFF of two TIMESTAMP(4..6) values by a day-time unit, {@code (x - y) / n} of their
+   * milliseconds (each value rounded down to milliseconds, the quotient truncated toward zero, as
+   * in Flink), in one integer division of the microseconds: with {@code s} the span of {@link
+   * #MICRO_SPAN} before its division by 1000, the quotient is {@code s // (1000 n)} where {@code s
+   * >= 0} and {@code (s - 999) // (1000 n)} where it is negative ({@code //} truncates). A constant
+   * divisor of a rounded-down value costs DuckDB as much as its own {@code epoch_us} difference
+   * divided.
+   */
+  private static @Nullable RexNode timestampDiff(RexBuilder rex, RexCall call) {
+    if (call.getKind() != SqlKind.DIVIDE
+        || !SqlTypeFamily.INTEGER.contains(call.getType())
+        || !(call.operands.get(0) instanceof RexCall span)
+        || span.getOperator() != MICRO_DIFFERENCE
+        || !(call.operands.get(1) instanceof RexLiteral unit)) {
+      return null;
+    }
+    Long n = unit.getValueAs(Long.class);
+    if (n == null || n <= 0 || n > Long.MAX_VALUE / 1000) {
+      return null;
+    }
+    String s = "(" + MICRO_SPAN + ")";
+    return template(
+        rex,
+        call.getType(),
+        new DuckDbTemplate(
+            "TIMESTAMPDIFF",
+            "CAST((" + s + " - ((" + s + " >> 63) & 999)) // " + n * 1000 + " AS BIGINT)"),
+        span.operands);
+  }
+
+  /** DuckDB's microseconds since 1970 of a TIMESTAMP(4..6) {@code node} as operand {0}, or null. */
+  private static @Nullable String micros(RexNode node) {
+    RexNode inner = operand(node);
+    RelDataType type = node.getType();
+    boolean fine =
+        inner != node || type.getSqlTypeName() == SqlTypeName.TIMESTAMP && type.getPrecision() > 3;
+    return fine && inner.getType().getPrecision() <= 6 ? "epoch_us(CAST({0} AS TIMESTAMP))" : null;
   }
 
   /** DuckDB's milliseconds since 1970 of {@code node} as operand {0}, or null. */
