@@ -80,7 +80,8 @@ public final class NullRowElements {
       int arity = rowElements(type);
       program.addProject(
           arity > 0
-              ? rex.makeCall(type, ROWS_OF_NULLS, List.of(ref, rex.makeLiteral(arity, intType(rex))))
+              ? rex.makeCall(
+                  type, ROWS_OF_NULLS, List.of(ref, rex.makeLiteral(arity, intType(rex))))
               : ref,
           fields.get(i).getName());
     }

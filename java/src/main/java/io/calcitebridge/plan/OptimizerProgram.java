@@ -1,13 +1,13 @@
 package io.calcitebridge.plan;
 
 import io.calcitebridge.enumerable.JoinRewrite;
+import io.calcitebridge.enumerable.NullRowElements;
 import io.calcitebridge.enumerable.RowKeys;
 import io.calcitebridge.enumerable.SortRewrite;
 import io.calcitebridge.enumerable.ValuesLiterals;
 import io.calcitebridge.flink.CheckedArithmetic;
 import io.calcitebridge.flink.FlinkConstants;
 import io.calcitebridge.flink.NanRanks;
-import io.calcitebridge.enumerable.NullRowElements;
 import io.calcitebridge.flink.NullCollections;
 import io.calcitebridge.flink.RankDistributions;
 import io.calcitebridge.flink.Timestamps;
@@ -277,8 +277,7 @@ final class OptimizerProgram {
     return intLimits(
         CheckedArithmetic.checkedSums(
             ValuesLiterals.apply(
-                Timestamps.apply(
-                    JoinRewrite.apply(RowKeys.apply(NullRowElements.apply(rel)))))));
+                Timestamps.apply(JoinRewrite.apply(RowKeys.apply(NullRowElements.apply(rel)))))));
   }
 
   /**

@@ -28,7 +28,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       a WEEK is truncated from the day after, less a day.
  *   <li>{@code TIMESTAMPDIFF} by DAY, HOUR, MINUTE or SECOND (and DATE or TIMESTAMP differences as
  *       numbers): planning reads a TIMESTAMP as milliseconds ({@code Reinterpret}), which is
- *       DuckDB's {@code epoch_ms}.
+ *       DuckDB's {@code epoch_ms}; two TIMESTAMP(6) values by their microseconds, in one division.
  *   <li>{@code TIMESTAMPADD} and a DATE or TIMESTAMP plus or minus an interval; {@code DATE_FORMAT}
  *       of a TIMESTAMP by a literal pattern of common letters ({@code strftime}).
  *   <li>{@code CARDINALITY} of an ARRAY: {@code len}; {@code ARRAY_CONTAINS}: TRUE for a NULL
@@ -323,13 +323,12 @@ final class DuckDbFunctions {
   /**
    * {@code x - y} of two TIMESTAMP(4..6) values {0} and {1}, each rounded down to milliseconds, in
    * milliseconds: {@code floor(x / 1000) - floor(y / 1000)} of their microseconds is {@code
-   * floor((x - y + m) / 1000)}, with {@code m} y's microseconds past its millisecond (0..999,
-   * before 1970 too: the remainder, which takes the sign of y, plus 1000 where it is negative).
+   * floor((x - y') / 1000)}, with {@code y'} y rounded down to its millisecond ({@code date_trunc},
+   * which rounds down before 1970 too), a multiple of 1000.
    */
   private static final String MICRO_SPAN =
-      "epoch_us(CAST({0} AS TIMESTAMP)) - epoch_us(CAST({1} AS TIMESTAMP))"
-          + " + (epoch_us(CAST({1} AS TIMESTAMP)) % 1000"
-          + " + ((epoch_us(CAST({1} AS TIMESTAMP)) % 1000 >> 63) & 1000))";
+      "epoch_us(CAST({0} AS TIMESTAMP))"
+          + " - epoch_us(date_trunc('millisecond', CAST({1} AS TIMESTAMP)))";
 
   /**
    * The milliseconds between two TIMESTAMP(4..6) values, alone (a date-time difference as a
@@ -349,9 +348,9 @@ final class DuckDbFunctions {
    * milliseconds (each value rounded down to milliseconds, the quotient truncated toward zero, as
    * in Flink), in one integer division of the microseconds: with {@code s} the span of {@link
    * #MICRO_SPAN} before its division by 1000, the quotient is {@code s // (1000 n)} where {@code s
-   * >= 0} and {@code (s - 999) // (1000 n)} where it is negative ({@code //} truncates). A constant
-   * divisor of a rounded-down value costs DuckDB as much as its own {@code epoch_us} difference
-   * divided.
+   * >= 0} and {@code (s - 999) // (1000 n)} where it is negative ({@code //} truncates): one {@code
+   * date_trunc}, two {@code epoch_us} and one division a row, where rounding each value down on its
+   * own took three divisions a value.
    */
   private static @Nullable RexNode timestampDiff(RexBuilder rex, RexCall call) {
     if (call.getKind() != SqlKind.DIVIDE

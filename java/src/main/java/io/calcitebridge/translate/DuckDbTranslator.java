@@ -354,8 +354,8 @@ public final class DuckDbTranslator {
 
     /**
      * {@code SELECT ... FROM UNNEST(ARRAY[...]) [WITH ORDINALITY] AS u(...)} of an array computed
-     * from constants ({@link Whitelist#constantArray}): DuckDB's {@code UNNEST} of the array in
-     * the FROM clause, the fields of ROW elements read as the correlated UNNEST reads them.
+     * from constants ({@link Whitelist#constantArray}): DuckDB's {@code UNNEST} of the array in the
+     * FROM clause, the fields of ROW elements read as the correlated UNNEST reads them.
      */
     @Override
     public Result visit(org.apache.calcite.rel.core.Uncollect e) {

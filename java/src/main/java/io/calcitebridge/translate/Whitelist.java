@@ -99,6 +99,7 @@ final class Whitelist {
           SqlKind.LIKE,
           SqlKind.CAST,
           SqlKind.ITEM,
+          SqlKind.ARRAY_VALUE_CONSTRUCTOR,
           SqlKind.CHAR_LENGTH,
           SqlKind.OTHER,
           SqlKind.OTHER_FUNCTION);
@@ -183,8 +184,8 @@ final class Whitelist {
 
   /**
    * The array {@code uncollect} reads when it is the UNNEST of one array computed from constants
-   * ({@code FROM UNNEST(ARRAY[...])}: an Uncollect of a projection of the one row of a VALUES),
-   * of scalar elements or of ROWs DuckDB names apart, else null.
+   * ({@code FROM UNNEST(ARRAY[...])}: an Uncollect of a projection of the one row of a VALUES), of
+   * scalar elements or of ROWs DuckDB names apart, else null.
    */
   static @org.checkerframework.checker.nullness.qual.Nullable RexNode constantArray(
       org.apache.calcite.rel.core.Uncollect uncollect) {
@@ -671,6 +672,12 @@ final class Whitelist {
     private static void checkCast(RexCall cast) {
       RelDataType to = cast.getType();
       RelDataType from = cast.operands.get(0).getType();
+      if ((to.isStruct() || to.getComponentType() != null)
+          && from.getSqlTypeName() != SqlTypeName.NULL) {
+        // A cast of a ROW is written field by field (DuckDbRewrites); DuckDB casts the elements
+        // of an ARRAY or MAP as it casts values, not as Flink does. A NULL of the type is read.
+        throw refuse("a cast to " + io.calcitebridge.types.TypeNames.renderNullable(to));
+      }
       if (DuckDbDialect.typeName(to) == null) {
         throw refuse("a cast to " + io.calcitebridge.types.TypeNames.renderNullable(to));
       }
