@@ -159,11 +159,18 @@ def test_a_boolean_cast_to_a_number_runs_on_duckdb(local: cb.Environment) -> Non
 
 
 def test_a_refused_cast_names_its_type_as_the_ddl_writes_it(local: cb.Environment) -> None:
+    # DuckDB casts an array's elements as it casts values, not as Flink does: refused.
     with pytest.raises(cb.UnsupportedError) as info:
-        local.sql("SELECT CAST(ROW(1, 'x') AS ROW<a INT, b STRING>) AS r", backend="duckdb")
+        local.sql(
+            "SELECT CAST(ARRAY[ROW(1, 'x')] AS ARRAY<ROW<a INT, b STRING>>) AS r", backend="duckdb"
+        )
     assert str(info.value) == (
-        "The duckdb backend cannot run a cast to ROW<`a` INT NOT NULL, `b` STRING NOT NULL>"
+        "The duckdb backend cannot run a cast to "
+        "ARRAY<ROW<`a` INT NOT NULL, `b` STRING NOT NULL> NOT NULL>"
     )
+    # A cast of a ROW runs, field by field, the fields renamed.
+    row = "SELECT CAST(ROW(1, 'x') AS ROW<a INT, b STRING>) AS r"
+    assert local.sql(row, backend="duckdb").to_pylist() == [{"r": {"a": 1, "b": "x"}}]
 
 
 def test_a_failure_in_duckdb_is_an_execution_error(local: cb.Environment) -> None:
