@@ -160,11 +160,15 @@ final class DuckDbFunctions {
       case "CARDINALITY":
         return array(ops.get(0)) ? make(rex, call, "CAST(len({0}) AS INTEGER)") : null;
       case "ARRAY_CONTAINS":
+        // A NaN sought is in no array (Java's ==, as in Flink); DuckDB's list_position finds it.
         return ops.size() == 2 && array(ops.get(0))
             ? make(
                 rex,
                 call,
-                "CASE WHEN {0} IS NULL THEN NULL ELSE list_position({0}, {1}) IS NOT NULL END")
+                SqlTypeFamily.APPROXIMATE_NUMERIC.contains(ops.get(1).getType())
+                    ? "CASE WHEN {0} IS NULL THEN NULL WHEN isnan({1}) THEN FALSE"
+                        + " ELSE list_position({0}, {1}) IS NOT NULL END"
+                    : "CASE WHEN {0} IS NULL THEN NULL ELSE list_position({0}, {1}) IS NOT NULL END")
             : null;
       case "ELEMENT":
         return ops.size() == 1 && array(ops.get(0))
