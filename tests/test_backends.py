@@ -159,11 +159,18 @@ def test_a_boolean_cast_to_a_number_runs_on_duckdb(local: cb.Environment) -> Non
 
 
 def test_a_refused_cast_names_its_type_as_the_ddl_writes_it(local: cb.Environment) -> None:
+    # DuckDB casts an array's elements as it casts values, not as Flink does: refused.
     with pytest.raises(cb.UnsupportedError) as info:
-        local.sql("SELECT CAST(ROW(1, 'x') AS ROW<a INT, b STRING>) AS r", backend="duckdb")
+        local.sql(
+            "SELECT CAST(ARRAY[ROW(1, 'x')] AS ARRAY<ROW<a INT, b STRING>>) AS r", backend="duckdb"
+        )
     assert str(info.value) == (
-        "The duckdb backend cannot run a cast to ROW<`a` INT NOT NULL, `b` STRING NOT NULL>"
+        "The duckdb backend cannot run a cast to "
+        "ARRAY<ROW<`a` INT NOT NULL, `b` STRING NOT NULL> NOT NULL>"
     )
+    # A cast of a ROW runs, field by field, the fields renamed.
+    row = "SELECT CAST(ROW(1, 'x') AS ROW<a INT, b STRING>) AS r"
+    assert local.sql(row, backend="duckdb").to_pylist() == [{"r": {"a": 1, "b": "x"}}]
 
 
 def test_a_failure_in_duckdb_is_an_execution_error(local: cb.Environment) -> None:
@@ -229,3 +236,52 @@ def test_a_decimal_of_scale_zero_from_duckdbs_integer(local: cb.Environment) -> 
         == local.sql(sql, backend="enumerable").to_pylist()
         == [{"d": decimal.Decimal("12")}]
     )
+
+
+def test_first_and_last_value_on_one_duckdb_thread_follow_the_rows_order() -> None:
+    """FIRST_VALUE and LAST_VALUE aggregates run on DuckDB (Flink promises no order beyond its
+    input's); on one DuckDB thread they give the answer of Calcite's engine, here on a table of
+    many batches whose groups' first and last non-NULL values differ from every other value."""
+    n = 200_000
+    ids = list(range(n))
+    keys = [i % 7 for i in ids]
+    # NULLs at each group's first and last rows, so the aggregates must skip them.
+    values = [None if i < 7 or i >= n - 7 else i for i in ids]
+    names = [None if i < 14 else f"n{i}" for i in ids]
+    table = pa.Table.from_batches(
+        pa.table(
+            {
+                "k": pa.array(keys, pa.int32()),
+                "v": pa.array(values, pa.int64()),
+                "s": pa.array(names, pa.string()),
+            }
+        ).to_batches(max_chunksize=4096)
+    )
+    env = cb.connect()
+    try:
+        env.config.set("execution.threads", "1")
+        env.register_arrow("ordered", table)
+        sql = (
+            "SELECT k, FIRST_VALUE(v) AS fv, LAST_VALUE(v) AS lv, FIRST_VALUE(s) AS fs, "
+            "LAST_VALUE(s) AS ls, COUNT(*) AS c FROM ordered GROUP BY k"
+        )
+        assert env.explain(sql, backend="duckdb").startswith("DuckDB(")
+        duck = sorted(env.sql(sql, backend="duckdb").to_pylist(), key=lambda r: r["k"])
+        reference = sorted(env.sql(sql, backend="enumerable").to_pylist(), key=lambda r: r["k"])
+        assert duck == reference
+        expected = []
+        for k in range(7):
+            rows = [i for i in ids if keys[i] == k]
+            vs = [values[i] for i in rows if values[i] is not None]
+            ss = [names[i] for i in rows if names[i] is not None]
+            expected.append(
+                {"k": k, "fv": vs[0], "lv": vs[-1], "fs": ss[0], "ls": ss[-1], "c": len(rows)}
+            )
+        assert duck == expected
+        # Over a VALUES list of several rows DuckDB reads the rows in no set order: refused.
+        over_values = "SELECT FIRST_VALUE(x) AS f FROM (VALUES (1), (2), (3)) AS t(x)"
+        with pytest.raises(cb.UnsupportedError, match="FIRST_VALUE over a VALUES list or a UNION"):
+            env.sql(over_values, backend="duckdb")
+        assert env.sql(over_values, backend="auto").to_pylist() == [{"f": 1}]
+    finally:
+        env.close()

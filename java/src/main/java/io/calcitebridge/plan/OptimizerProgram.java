@@ -1,6 +1,7 @@
 package io.calcitebridge.plan;
 
 import io.calcitebridge.enumerable.JoinRewrite;
+import io.calcitebridge.enumerable.NullRowElements;
 import io.calcitebridge.enumerable.RowKeys;
 import io.calcitebridge.enumerable.SortRewrite;
 import io.calcitebridge.enumerable.ValuesLiterals;
@@ -345,7 +346,8 @@ final class OptimizerProgram {
    * ROW keys of hash tables compared by value ({@link RowKeys}), joins whose generated code has
    * {@link JoinRewrite}'s fixes, TIMESTAMPs finer than milliseconds held in their own units ({@link
    * Timestamps}), values whose literals have their columns' types ({@link ValuesLiterals}), and
-   * integer sums that fail on overflow ({@link CheckedArithmetic#checkedSums}).
+   * integer sums that fail on overflow ({@link CheckedArithmetic#checkedSums}), and the NULL
+   * elements of an unnested ARRAY of ROWs read as rows of NULLs ({@link NullRowElements}).
    */
   private static RelNode fixes(
       RelOptPlanner planner,
@@ -355,7 +357,8 @@ final class OptimizerProgram {
       List<RelOptLattice> lattices) {
     return intLimits(
         CheckedArithmetic.checkedSums(
-            ValuesLiterals.apply(Timestamps.apply(JoinRewrite.apply(RowKeys.apply(rel))))));
+            ValuesLiterals.apply(
+                Timestamps.apply(JoinRewrite.apply(RowKeys.apply(NullRowElements.apply(rel)))))));
   }
 
   /**

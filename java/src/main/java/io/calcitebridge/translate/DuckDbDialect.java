@@ -76,6 +76,31 @@ final class DuckDbDialect extends DuckDBSqlDialect {
         return type.getPrecision() > 6 ? null : "TIMESTAMPTZ";
       case VARBINARY:
         return "BLOB";
+      case ARRAY:
+        {
+          RelDataType element = type.getComponentType();
+          String name = element == null ? null : typeName(element);
+          return name == null ? null : name + "[]";
+        }
+      case ROW:
+        {
+          // For a NULL of a ROW type only (Whitelist#checkCast): fields DuckDB names apart.
+          StringBuilder struct = new StringBuilder("STRUCT(");
+          java.util.Set<String> seen = new java.util.HashSet<>();
+          for (org.apache.calcite.rel.type.RelDataTypeField f : type.getFieldList()) {
+            String name = typeName(f.getType());
+            if (name == null || !seen.add(f.getName().toLowerCase(java.util.Locale.ROOT))) {
+              return null;
+            }
+            struct
+                .append(seen.size() == 1 ? "" : ", ")
+                .append('"')
+                .append(f.getName().replace("\"", "\"\""))
+                .append("\" ")
+                .append(name);
+          }
+          return seen.isEmpty() ? null : struct.append(')').toString();
+        }
       default:
         return null;
     }

@@ -28,7 +28,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       a WEEK is truncated from the day after, less a day.
  *   <li>{@code TIMESTAMPDIFF} by DAY, HOUR, MINUTE or SECOND (and DATE or TIMESTAMP differences as
  *       numbers): planning reads a TIMESTAMP as milliseconds ({@code Reinterpret}), which is
- *       DuckDB's {@code epoch_ms}.
+ *       DuckDB's {@code epoch_ms}; two TIMESTAMP(6) values by their microseconds, in one division.
  *   <li>{@code TIMESTAMPADD} and a DATE or TIMESTAMP plus or minus an interval; {@code DATE_FORMAT}
  *       of a TIMESTAMP by a literal pattern of common letters ({@code strftime}).
  *   <li>{@code CARDINALITY} of an ARRAY: {@code len}; {@code ARRAY_CONTAINS}: TRUE for a NULL
@@ -89,6 +89,10 @@ final class DuckDbFunctions {
     List<RexNode> ops = call.operands;
     if (call.getOperator() == io.calcitebridge.functions.NumberFunctions.PARSE_INTEGER) {
       return parseInteger(rex, call);
+    }
+    RexNode timestampDiff = timestampDiff(rex, call);
+    if (timestampDiff != null) {
+      return timestampDiff;
     }
     if (call.getOperator() == io.calcitebridge.functions.NumberFunctions.DECIMAL_DIVIDE
         || call.getKind() == SqlKind.DIVIDE
@@ -156,11 +160,15 @@ final class DuckDbFunctions {
       case "CARDINALITY":
         return array(ops.get(0)) ? make(rex, call, "CAST(len({0}) AS INTEGER)") : null;
       case "ARRAY_CONTAINS":
+        // A NaN sought is in no array (Java's ==, as in Flink); DuckDB's list_position finds it.
         return ops.size() == 2 && array(ops.get(0))
             ? make(
                 rex,
                 call,
-                "CASE WHEN {0} IS NULL THEN NULL ELSE list_position({0}, {1}) IS NOT NULL END")
+                SqlTypeFamily.APPROXIMATE_NUMERIC.contains(ops.get(1).getType())
+                    ? "CASE WHEN {0} IS NULL THEN NULL WHEN isnan({1}) THEN FALSE"
+                        + " ELSE list_position({0}, {1}) IS NOT NULL END"
+                    : "CASE WHEN {0} IS NULL THEN NULL ELSE list_position({0}, {1}) IS NOT NULL END")
             : null;
       case "ELEMENT":
         return ops.size() == 1 && array(ops.get(0))
@@ -295,6 +303,15 @@ final class DuckDbFunctions {
         && minus.operands.size() == 2) {
       String a = millis(minus.operands.get(0));
       String b = millis(minus.operands.get(1));
+      if (micros(minus.operands.get(0)) != null && micros(minus.operands.get(1)) != null) {
+        // Divided by the unit's milliseconds next (timestampDiff); alone, the difference of the
+        // two values rounded down to milliseconds.
+        return template(
+            rex,
+            call.getType(),
+            MICRO_DIFFERENCE,
+            List.of(operand(minus.operands.get(0)), operand(minus.operands.get(1))));
+      }
       if (a != null && b != null) {
         return template(
             rex,
@@ -305,6 +322,69 @@ final class DuckDbFunctions {
       }
     }
     return null;
+  }
+
+  /**
+   * {@code x - y} of two TIMESTAMP(4..6) values {0} and {1}, each rounded down to milliseconds, in
+   * milliseconds: {@code floor(x / 1000) - floor(y / 1000)} of their microseconds is {@code
+   * floor((x - y') / 1000)}, with {@code y'} y rounded down to its millisecond ({@code date_trunc},
+   * which rounds down before 1970 too), a multiple of 1000.
+   */
+  private static final String MICRO_SPAN =
+      "epoch_us(CAST({0} AS TIMESTAMP))"
+          + " - epoch_us(date_trunc('millisecond', CAST({1} AS TIMESTAMP)))";
+
+  /**
+   * The milliseconds between two TIMESTAMP(4..6) values, alone (a date-time difference as a
+   * number), rounded down as each value is; {@link #timestampDiff} spells it with its division.
+   */
+  private static final DuckDbTemplate MICRO_DIFFERENCE =
+      new DuckDbTemplate(
+          "TIMESTAMPDIFF",
+          "CAST((("
+              + MICRO_SPAN
+              + ") - (("
+              + MICRO_SPAN
+              + ") % 1000 + 1000) % 1000) // 1000 AS BIGINT)");
+
+  /**
+   * TIMESTAMPDIFF of two TIMESTAMP(4..6) values by a day-time unit, {@code (x - y) / n} of their
+   * milliseconds (each value rounded down to milliseconds, the quotient truncated toward zero, as
+   * in Flink), in one integer division of the microseconds: with {@code s} the span of {@link
+   * #MICRO_SPAN} before its division by 1000, the quotient is {@code s // (1000 n)} where {@code s
+   * >= 0} and {@code (s - 999) // (1000 n)} where it is negative ({@code //} truncates): one {@code
+   * date_trunc}, two {@code epoch_us} and one division a row, where rounding each value down on its
+   * own took three divisions a value.
+   */
+  private static @Nullable RexNode timestampDiff(RexBuilder rex, RexCall call) {
+    if (call.getKind() != SqlKind.DIVIDE
+        || !SqlTypeFamily.INTEGER.contains(call.getType())
+        || !(call.operands.get(0) instanceof RexCall span)
+        || span.getOperator() != MICRO_DIFFERENCE
+        || !(call.operands.get(1) instanceof RexLiteral unit)) {
+      return null;
+    }
+    Long n = unit.getValueAs(Long.class);
+    if (n == null || n <= 0 || n > Long.MAX_VALUE / 1000) {
+      return null;
+    }
+    String s = "(" + MICRO_SPAN + ")";
+    return template(
+        rex,
+        call.getType(),
+        new DuckDbTemplate(
+            "TIMESTAMPDIFF",
+            "CAST((" + s + " - ((" + s + " >> 63) & 999)) // " + n * 1000 + " AS BIGINT)"),
+        span.operands);
+  }
+
+  /** DuckDB's microseconds since 1970 of a TIMESTAMP(4..6) {@code node} as operand {0}, or null. */
+  private static @Nullable String micros(RexNode node) {
+    RexNode inner = operand(node);
+    RelDataType type = node.getType();
+    boolean fine =
+        inner != node || type.getSqlTypeName() == SqlTypeName.TIMESTAMP && type.getPrecision() > 3;
+    return fine && inner.getType().getPrecision() <= 6 ? "epoch_us(CAST({0} AS TIMESTAMP))" : null;
   }
 
   /** DuckDB's milliseconds since 1970 of {@code node} as operand {0}, or null. */

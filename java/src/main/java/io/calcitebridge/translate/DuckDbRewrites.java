@@ -6,6 +6,7 @@ import java.math.BigDecimal;
 import java.util.List;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
@@ -16,6 +17,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Rewrites a plan's expressions where DuckDB spells our semantics differently:
@@ -91,6 +93,10 @@ final class DuckDbRewrites extends RexShuttle {
       if (divided != null) {
         return divided;
       }
+    }
+    RexNode fieldwise = rowCast(call);
+    if (fieldwise != null) {
+      return fieldwise.accept(this);
     }
     RexCall visited = (RexCall) super.visitCall(call);
     if (visited.getOperator() instanceof io.calcitebridge.functions.JavaFunction) {
@@ -170,6 +176,44 @@ final class DuckDbRewrites extends RexShuttle {
           List.of(positive, visited, rex.makeNullLiteral(visited.getType())));
     }
     return visited;
+  }
+
+  /**
+   * A cast of a ROW to a ROW type ({@code CAST(r AS ROW<aB INT, Cd STRING>)}) as Flink casts it,
+   * field by field by position, the fields named as the type names them: a ROW of each field cast
+   * to its new type (each cast then written as any other), NULL for a NULL row. Null when {@code
+   * call} is no such cast.
+   */
+  private @Nullable RexNode rowCast(RexCall call) {
+    if (call.getKind() != SqlKind.CAST) {
+      return null;
+    }
+    RexNode value = call.operands.get(0);
+    RelDataType to = call.getType();
+    RelDataType from = value.getType();
+    if (!to.isStruct()
+        || !from.isStruct()
+        || to.getFieldCount() != from.getFieldCount()
+        || to.getFieldCount() == 0) {
+      return null;
+    }
+    List<RexNode> fields = new java.util.ArrayList<>();
+    for (int i = 0; i < to.getFieldCount(); i++) {
+      RexNode field =
+          value.getKind() == SqlKind.ROW
+              ? ((RexCall) value).operands.get(i)
+              : rex.makeFieldAccess(value, i);
+      RelDataType type = to.getFieldList().get(i).getType();
+      fields.add(field.getType().equals(type) ? field : rex.makeCast(type, field, true, false));
+    }
+    RexNode row = rex.makeCall(to, SqlStdOperatorTable.ROW, fields);
+    if (value.getKind() == SqlKind.ROW || !from.isNullable()) {
+      return row;
+    }
+    return rex.makeCall(
+        to,
+        SqlStdOperatorTable.CASE,
+        List.of(rex.makeCall(SqlStdOperatorTable.IS_NULL, value), rex.makeNullLiteral(to), row));
   }
 
   private static boolean isInteger(RexNode node) {

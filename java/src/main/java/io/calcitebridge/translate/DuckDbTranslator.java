@@ -367,6 +367,34 @@ public final class DuckDbTranslator {
     }
 
     /**
+     * {@code SELECT ... FROM UNNEST(ARRAY[...]) [WITH ORDINALITY] AS u(...)} of an array computed
+     * from constants ({@link Whitelist#constantArray}): DuckDB's {@code UNNEST} of the array in the
+     * FROM clause, the fields of ROW elements read as the correlated UNNEST reads them.
+     */
+    @Override
+    public Result visit(org.apache.calcite.rel.core.Uncollect e) {
+      org.apache.calcite.rex.RexNode array = Whitelist.constantArray(e);
+      if (array == null) {
+        return super.visit(e);
+      }
+      SqlNode call =
+          (e.withOrdinality
+                  ? SqlStdOperatorTable.UNNEST_WITH_ORDINALITY
+                  : SqlStdOperatorTable.UNNEST)
+              .createCall(
+                  SqlParserPos.ZERO, aliasContext(java.util.Map.of(), false).toSql(null, array));
+      String alias = "unnest_" + e.getId();
+      org.apache.calcite.rel.type.RelDataType element = array.getType().getComponentType();
+      if (element != null && element.isStruct()) {
+        call = fields(call, element, e.withOrdinality, e.getRowType(), alias);
+      }
+      SqlNode as =
+          SqlStdOperatorTable.AS.createCall(
+              SqlParserPos.ZERO, createAsFullOperands(e.getRowType(), call, alias));
+      return result(as, List.of(Clause.FROM), e, null);
+    }
+
+    /**
      * The UNNEST of an array of ROWs as Flink reads it, one column per field: DuckDB's UNNEST in
      * FROM gives one STRUCT column, so the fields are read from it in a sub-query of the same FROM
      * clause ({@code (SELECT e.a, e.b[, o] FROM UNNEST(t.arr) AS s(e[, o]))}, which DuckDB reads as

@@ -99,6 +99,7 @@ final class Whitelist {
           SqlKind.LIKE,
           SqlKind.CAST,
           SqlKind.ITEM,
+          SqlKind.ARRAY_VALUE_CONSTRUCTOR,
           SqlKind.CHAR_LENGTH,
           SqlKind.OTHER,
           SqlKind.OTHER_FUNCTION);
@@ -167,10 +168,46 @@ final class Whitelist {
       check(correlate.getLeft());
       return;
     }
+    if (plan instanceof org.apache.calcite.rel.core.Uncollect uncollect
+        && constantArray(uncollect) != null) {
+      // SELECT ... FROM UNNEST(ARRAY[...]) [WITH ORDINALITY]: DuckDB's UNNEST of the array.
+      checkType(uncollect.getRowType(), "a column");
+      checkNames(uncollect.getRowType());
+      check(uncollect.getInput());
+      return;
+    }
     checkRel(plan);
     for (RelNode input : plan.getInputs()) {
       check(input);
     }
+  }
+
+  /**
+   * The array {@code uncollect} reads when it is the UNNEST of one array computed from constants
+   * ({@code FROM UNNEST(ARRAY[...])}: an Uncollect of a projection of the one row of a VALUES), of
+   * scalar elements or of ROWs DuckDB names apart, else null.
+   */
+  static @org.checkerframework.checker.nullness.qual.Nullable RexNode constantArray(
+      org.apache.calcite.rel.core.Uncollect uncollect) {
+    if (!(notNull(uncollect.getInput(), null) instanceof LogicalProject project)
+        || project.getProjects().size() != 1
+        || !(notNull(project.getInput(), project.getProjects().get(0))
+            instanceof LogicalValues values)
+        || values.getTuples().size() != 1
+        || !org.apache.calcite.plan.RelOptUtil.InputFinder.bits(project.getProjects().get(0))
+            .isEmpty()) {
+      return null;
+    }
+    RexNode array = project.getProjects().get(0);
+    RelDataType element = array.getType().getComponentType();
+    if (array.getType().getSqlTypeName() != SqlTypeName.ARRAY
+        || element == null
+        || holdsMap(element)
+        || element.getComponentType() != null
+        || element.isStruct() && !flatRow(element, uncollect.getRowType())) {
+      return null;
+    }
+    return array;
   }
 
   /**
@@ -635,6 +672,12 @@ final class Whitelist {
     private static void checkCast(RexCall cast) {
       RelDataType to = cast.getType();
       RelDataType from = cast.operands.get(0).getType();
+      if ((to.isStruct() || to.getComponentType() != null)
+          && from.getSqlTypeName() != SqlTypeName.NULL) {
+        // A cast of a ROW is written field by field (DuckDbRewrites); DuckDB casts the elements
+        // of an ARRAY or MAP as it casts values, not as Flink does. A NULL of the type is read.
+        throw refuse("a cast to " + io.calcitebridge.types.TypeNames.renderNullable(to));
+      }
       if (DuckDbDialect.typeName(to) == null) {
         throw refuse("a cast to " + io.calcitebridge.types.TypeNames.renderNullable(to));
       }
