@@ -13,6 +13,7 @@ dimension table of boroughs.
 Every backend must return the peer's rows (compared as sorted lists of rows).
 
     .venv/bin/python bench/files_workload.py [--rows N] [--repeat R] [--formats parquet,csv,json]
+        [--backends enumerable,duckdb,auto]
         [query ...]
 """
 
@@ -314,6 +315,7 @@ def run(
     only: list[str] | None = None,
     quick: bool = False,
     formats: tuple[str, ...] = ("parquet", "csv", "json"),
+    backends: tuple[str, ...] = BACKENDS,
 ) -> Iterator[dict[str, Any]]:
     if quick:
         rows, repeat = min(rows, 200_000), min(repeat, 3)
@@ -352,7 +354,7 @@ def run(
                     name,
                     ours_sql,
                     duck_sql,
-                    BACKENDS,
+                    backends,
                     repeat,
                     "read_parquet",
                     f"{rows} rows in 4 Parquet files",
@@ -397,10 +399,16 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=2_000_000)
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--formats", default="parquet,csv,json")
+    parser.add_argument(
+        "--backends",
+        default=",".join(BACKENDS),
+        help="the Parquet queries' backends (a large --rows is slow on enumerable)",
+    )
     parser.add_argument("queries", nargs="*", help="only these queries (default: every one)")
     args = parser.parse_args()
     formats = tuple(f.strip() for f in args.formats.split(",") if f.strip())
-    for rec in run(args.rows, args.repeat, args.queries, formats=formats):
+    backends = tuple(b.strip() for b in args.backends.split(",") if b.strip())
+    for rec in run(args.rows, args.repeat, args.queries, formats=formats, backends=backends):
         emit(rec)
 
 
