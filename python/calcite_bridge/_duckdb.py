@@ -50,6 +50,7 @@ import pyarrow as pa
 
 from . import _interrupt
 from .errors import (
+    SOURCE_ERROR,
     AccessDeniedError,
     Error,
     ExecutionError,
@@ -59,7 +60,6 @@ from .errors import (
 )
 from .errors import TimeoutError as StatementTimeoutError
 from .sources.sandbox import UNCONFINED, Sandbox
-from .sources.text_files import SOURCE_ERROR
 
 _lock = threading.Lock()
 _local = threading.local()  # each thread's cursors, and the tables registered on them

@@ -179,6 +179,12 @@ def from_java_failure(exc: Any, class_name: str, sql: str | None = None) -> Erro
     return Error(f"Unexpected failure in the JVM: {exc}")
 
 
+# The start of the message of an error a file's value raises inside a backend's read (DuckDB's
+# reader of a CSV or JSON file through our conversion), which the backend reports as
+# ``SourceError``; a leaf constant, so a backend need not import the file readers to match it.
+SOURCE_ERROR = "calcite-bridge-source-error: "
+
+
 def from_stream_failure(exc: BaseException, sql: str | None = None) -> Error:
     """The typed error behind ``exc``, raised by pyarrow while it read a result's stream.
 

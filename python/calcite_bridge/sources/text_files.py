@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 
 import pyarrow as pa
 
+from calcite_bridge.errors import SOURCE_ERROR
 from calcite_bridge.sources.base import ScanRequest
 from calcite_bridge.sources.parquet import list_files
 from calcite_bridge.sources.parquet_files import (
@@ -50,8 +51,6 @@ from calcite_bridge.sources.parquet_files import (
 
 __all__ = ["SOURCE_ERROR", "text_files"]
 
-# The text of an error a converted value raises, which the backend reports as ``SourceError``.
-SOURCE_ERROR = "calcite-bridge-source-error: "
 
 _INTEGERS = {
     pa.int8(): "TINYINT",
