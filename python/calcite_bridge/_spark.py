@@ -1199,6 +1199,11 @@ def _close(scans: list[Scan]) -> None:
             scan.close()
 
 
+# How long a stopped statement's tag is still interrupted on a Spark Connect server after the
+# statement returned (its tag is its own, so no other statement is touched).
+CONNECT_GRACE_SECONDS = 30.0
+
+
 class _Job:
     """The Spark jobs of one statement, tagged so that they, and only they, can be stopped: by
     its deadline (``TimeoutError``), by Ctrl-C, and, on a session of this process, by
@@ -1302,17 +1307,33 @@ class _Job:
 
     def _cancel_until_finished(self) -> None:
         while True:
-            try:
-                if self.spark is None:
-                    pass  # no session yet: nothing of the statement's runs on Spark
-                elif self.connect:
-                    self.spark.interruptTag(self.tag)
-                else:
-                    self.spark.sparkContext.cancelJobsWithTag(self.tag)
-            except Exception:
-                pass
+            self._cancel()
             if self.finished.wait(0.25):
-                return
+                break
+        if self.connect:
+            # A Connect server may register the statement's operation after the client gave
+            # up on it (a loaded server): interrupt the statement's own tag a while longer,
+            # on a thread the statement's end does not wait for.
+            threading.Thread(
+                target=self._cancel_for, args=(CONNECT_GRACE_SECONDS,), daemon=True
+            ).start()
+
+    def _cancel_for(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self._cancel()
+            time.sleep(0.5)
+
+    def _cancel(self) -> None:
+        try:
+            if self.spark is None:
+                pass  # no session yet: nothing of the statement's runs on Spark
+            elif self.connect:
+                self.spark.interruptTag(self.tag)
+            else:
+                self.spark.sparkContext.cancelJobsWithTag(self.tag)
+        except Exception:
+            pass
 
     def _time_out(self) -> None:
         assert self.deadline is not None and self.end is not None
