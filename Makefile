@@ -67,7 +67,7 @@ test-java:
 # (tests/conftest.py: LONGEST_FIRST). TEST_WORKERS=0 runs it in this process.
 TEST_WORKERS ?= 2
 test-python: build
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder tests
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=20 tests
 
 # Rewrites the golden plans in tests/golden/ and java/src/test/resources/io/calcitebridge/plan/
 # from the planner as it is; review the diff (`git diff tests/golden java/src/test/resources`)

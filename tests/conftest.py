@@ -84,6 +84,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=rank)  # stable: the order within and among the other files is kept
 
 
+# Seconds each test file took (setup, call and teardown of its tests), summed in the process
+# that reports (the controller under pytest-xdist): the run's summary lists the slowest files,
+# which is what balancing two processes and keeping `make test` short needs to know.
+FILE_SECONDS: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    path = report.nodeid.split("::", 1)[0]
+    FILE_SECONDS[path] = FILE_SECONDS.get(path, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if not FILE_SECONDS:
+        return
+    slowest = sorted(FILE_SECONDS.items(), key=lambda kv: -kv[1])[:15]
+    total = sum(FILE_SECONDS.values())
+    terminalreporter.write_sep("=", f"slowest test files ({total:.0f} s in all tests)")
+    for path, seconds in slowest:
+        terminalreporter.write_line(f"{seconds:8.1f} s  {path}")
+
+
 @pytest.fixture
 def transport(request: pytest.FixtureRequest) -> str:
     """The transport under test: ``jpype`` or ``py4j``."""
