@@ -296,12 +296,10 @@ final class OptimizerProgram {
     return DECORRELATE.run(planner, rel, traits, materializations, lattices);
   }
 
-  private static final Program TRIM = Programs.trim();
-
   /**
-   * {@code Programs.trim()}, which leaves the plan as it is when it holds a join whose condition
-   * keeps a correlated sub-query ({@link SubQueryRules}): the trimmer rebuilds such a RIGHT or FULL
-   * join with {@code RelBuilder}, which refuses it.
+   * {@code Programs.trim()} with {@link FieldTrimmer}, which leaves the plan as it is when it holds
+   * a join whose condition keeps a correlated sub-query ({@link SubQueryRules}): the trimmer
+   * rebuilds such a RIGHT or FULL join with {@code RelBuilder}, which refuses it.
    */
   private static RelNode trim(
       RelOptPlanner planner,
@@ -310,7 +308,7 @@ final class OptimizerProgram {
       List<RelOptMaterialization> materializations,
       List<RelOptLattice> lattices) {
     try {
-      return TRIM.run(planner, rel, traits, materializations, lattices);
+      return FieldTrimmer.trim(planner, rel, traits, materializations, lattices);
     } catch (IllegalArgumentException e) {
       if (e.getMessage() == null || !e.getMessage().startsWith("Correlated ")) {
         throw e;

@@ -126,7 +126,8 @@ public final class PlannerContext {
     io.calcitebridge.sql.TextChecks.check(sql);
     return io.calcitebridge.sql.ParenthesizedRows.apply(
         sql,
-        io.calcitebridge.sql.LongChains.balance(SqlParser.create(sql, parserConfig()).parseStmt()));
+        io.calcitebridge.sql.LongChains.balance(
+            io.calcitebridge.sql.parser.impl.ReusedParser.parseStatement(sql)));
   }
 
   /** Parses statements separated by semicolons. */

@@ -83,15 +83,16 @@ public final class SubQueryRules {
     if (hasSubQuery(rel, new java.util.HashSet<>())) {
       return rel;
     }
+    // One simplifier for the plan: its nodes share one cluster, so one builder and one executor.
+    RexBuilder rex = rel.getCluster().getRexBuilder();
+    RexExecutor executor =
+        Util.first(rel.getCluster().getPlanner().getExecutor(), RexUtil.EXECUTOR);
+    RexSimplify simplify = new RexSimplify(rex, RelOptPredicateList.EMPTY, executor);
     return rel.accept(
         new RelHomogeneousShuttle() {
           @Override
           public RelNode visit(RelNode other) {
             RelNode visited = super.visit(other);
-            RexBuilder rex = visited.getCluster().getRexBuilder();
-            RexExecutor executor =
-                Util.first(visited.getCluster().getPlanner().getExecutor(), RexUtil.EXECUTOR);
-            RexSimplify simplify = new RexSimplify(rex, RelOptPredicateList.EMPTY, executor);
             if (visited instanceof LogicalFilter filter) {
               RexNode condition =
                   simplify.simplifyUnknownAs(filter.getCondition(), RexUnknownAs.FALSE);
