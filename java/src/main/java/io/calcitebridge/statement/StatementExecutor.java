@@ -542,11 +542,11 @@ public final class StatementExecutor {
 
   /**
    * As {@link #cachedQuery(String)}; with {@code translatedOnly}, also null when the cached plan
-   * runs on Calcite's engine and does more than open a source's stream ({@link #opensOnly}). Such
-   * a plan may do all its work as it is opened (an aggregate or a sort reads its whole input
-   * there), so it must run on a worker thread, where the statement's timeout, Ctrl-C and the
-   * memory guard reach it; a plan a backend of the host runs, or a filter over a source's scan,
-   * only opens its scans here.
+   * runs on Calcite's engine and does more than open a source's stream ({@link #opensOnly}). Such a
+   * plan may do all its work as it is opened (an aggregate or a sort reads its whole input there),
+   * so it must run on a worker thread, where the statement's timeout, Ctrl-C and the memory guard
+   * reach it; a plan a backend of the host runs, or a filter over a source's scan, only opens its
+   * scans here.
    */
   public @Nullable RowSet cachedQuery(String text, boolean translatedOnly) {
     withMetadataProvider();
