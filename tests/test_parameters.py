@@ -680,3 +680,59 @@ def test_two_threads_running_one_statement_with_their_own_values_get_their_own_r
 
     with ThreadPoolExecutor(2) as pool:
         assert list(pool.map(work, (0, 500))) == [[], []]
+
+
+def test_a_user_source_sees_each_new_value_offered_and_scanned(
+    env: cb.Environment, transport: str
+) -> None:
+    # A source that implements only apply_filters (Probe overrides it) is asked at every run,
+    # with that run's values, and its scan gets the filters it accepted with those values.
+    from tests.helpers.tables import Probe
+
+    for backend in ("enumerable", "auto"):
+        probe = Probe(BIG)
+        env.register_source("big", probe, replace=True)
+        for k in (10, 500, 998, -5):
+            probe.reset()
+            assert env.sql(LOOKUP, [k, k], backend=backend).fetchall() == _lookup_rows(k)
+            bound = sorted([f">=(id, {k})", f"<=(id, {k + 2})"])
+            assert [sorted(str(f) for f in call) for call in probe.calls] == [bound], backend
+            assert [sorted(str(f) for f in s.filters) for s in probe.scans] == [bound], backend
+        probe.reset()
+        assert env.sql(LOOKUP, [None, None], backend=backend).fetchall() == []
+
+
+def test_an_arrow_table_answers_a_new_value_as_it_answered_its_shape(
+    env: cb.Environment, transport: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An Arrow table source's own apply_filters depends on the filters' shape, not their values:
+    # the answer to the first offer of a shape answers the next values (each literal still checked
+    # to make an Arrow scalar), and each scan still gets the bound values.
+    from calcite_bridge.sources import ArrowTableSource, ScanRequest, arrow
+
+    asked: list[list[str]] = []
+    split = arrow.split_filters
+
+    def counted(filters: list[Any], schema: pa.Schema, nested: bool = True) -> Any:
+        asked.append([str(f) for f in filters])
+        return split(filters, schema, nested)
+
+    monkeypatch.setattr(arrow, "split_filters", counted)
+    scans: list[ScanRequest] = []
+
+    class Recorded(ArrowTableSource):
+        def scan(self, request: ScanRequest) -> pa.RecordBatchReader:
+            scans.append(request)
+            return super().scan(request)
+
+    env.register_source("big", Recorded(BIG))
+    for backend in ("enumerable", "auto"):
+        for k in (0, 500, 997, -5, 2000, 41):
+            scans.clear()
+            assert env.sql(LOOKUP, [k, k], backend=backend).fetchall() == _lookup_rows(k)
+            assert [sorted(str(f) for f in s.filters) for s in scans] == [
+                sorted([f">=(id, {k})", f"<=(id, {k + 2})"])
+            ], (backend, k)
+    assert asked == [[">=(id, 0)", "<=(id, 2)"]]  # the first offer only
+    for backend in ("enumerable", "auto"):
+        assert env.sql(LOOKUP, [None, 3], backend=backend).fetchall() == []

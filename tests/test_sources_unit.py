@@ -207,3 +207,47 @@ def test_arrow_table_source_scan() -> None:
 def test_type_strings_round_trip(text: str) -> None:
     nullable = not text.endswith(" NOT NULL")
     assert arrow_to_sql(sql_to_arrow(text), nullable) == text
+
+
+def _offer(function: str, value: Any, data_type: str = "BIGINT NOT NULL") -> list[Any]:
+    field = {"kind": "field", "name": "id", "type": "BIGINT", "input_index": 0, "field_index": 0}
+    literal = {"kind": "literal", "value": value, "type": data_type}
+    return [{"kind": "call", "function": function, "args": [field, literal], "type": "BOOLEAN"}]
+
+
+def test_an_arrow_tables_answer_is_kept_per_shape_of_the_offer() -> None:
+    from calcite_bridge.sources.arrow import OfferAnswers
+
+    answers = OfferAnswers()
+    assert answers.known(_offer("<", 5)) is None
+    answers.keep(_offer("<", 5), "yes")
+    assert answers.known(_offer("<", 7)) == "yes"  # another value, the same shape
+    assert answers.known(_offer("<=", 7)) is None  # another operator
+    assert answers.known(_offer("<", 7, "INTEGER NOT NULL")) is None  # another type
+    assert answers.known(_offer("<", "7")) is None  # a value of another kind
+    # a literal that makes no Arrow scalar of its type is asked again
+    assert answers.known(_offer("<", 2**70)) is None
+    # only comparisons, AND, OR and NOT of columns and literals are kept
+    answers.keep(_offer("LIKE", "a%", "STRING NOT NULL"), "yes")
+    assert answers.known(_offer("LIKE", "b%", "STRING NOT NULL")) is None
+
+
+def test_source_calls_keep_answers_only_for_an_arrow_tables_own_apply_filters() -> None:
+    import json
+
+    from calcite_bridge.sources._calls import SourceCalls
+
+    class Own(ArrowTableSource):
+        pass
+
+    class Asks(ArrowTableSource):
+        def apply_filters(self, filters: list[Any]) -> FilterPushDownResult:
+            return FilterPushDownResult([], list(filters))
+
+    table = pa.table({"id": pa.array([1, 2, 3], pa.int64())})
+    for source, kept, accepted in ((Own(table), True, [0]), (Asks(table), False, [])):
+        calls = SourceCalls("t", source)
+        for value in (1, 2):
+            answer = json.loads(calls.apply_filters(json.dumps(_offer("<", value))))
+            assert answer == {"accepted": accepted, "remaining": [0][len(accepted) :]}
+        assert (calls._answers is not None) == kept

@@ -5,6 +5,7 @@ carrying the Python traceback, so it reaches the user as ``SourceError`` or
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import os
@@ -21,7 +22,7 @@ from ..errors import (
     SourceContractError,
     SourceError,
 )
-from .arrow import ArrowTableSource
+from .arrow import ArrowTableSource, OfferAnswers
 from .base import ScanRequest, check_filter_result, filters_from_json, to_reader
 from .filesystem import FileSystemSource
 from .parquet_files import ParquetFiles
@@ -163,12 +164,29 @@ class SourceCalls:
     def apply_filters(self, filters_json: str) -> str:
         try:
             self._gate()
-            offered = filters_from_json(filters_json)
+            items = json.loads(filters_json)
+            answers = self._answers
+            known = None if answers is None else answers.known(items)
+            if known is not None:
+                return known
+            offered = filters_from_json(items)
             result = self.source.apply_filters(list(offered))
             accepted, remaining = check_filter_result(self.name, offered, result)
-            return json.dumps({"accepted": accepted, "remaining": remaining})
+            answer = json.dumps({"accepted": accepted, "remaining": remaining})
+            if answers is not None:
+                answers.keep(items, answer)
+            return answer
         except Exception as e:
             return error_json(e, self.name, "apply_filters()")
+
+    @functools.cached_property
+    def _answers(self) -> OfferAnswers | None:
+        """The answers kept per shape of an offer, for an ``ArrowTableSource`` whose
+        ``apply_filters`` is its own: a parameter's new value is offered at each run. Any other
+        source is asked at every offer, and sees the values."""
+        source = self.source
+        own = type(source).apply_filters is ArrowTableSource.apply_filters
+        return OfferAnswers() if isinstance(source, ArrowTableSource) and own else None
 
     def scan(self, request_json: str, deliver: Callable[[pa.RecordBatchReader], Any]) -> Any:
         """Runs the scan and hands its reader to ``deliver``; answers what ``deliver`` returns."""

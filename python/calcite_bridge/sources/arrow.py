@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from calcite_bridge._values import decode_value
 from calcite_bridge.errors import SourceError, UnsupportedError
 from calcite_bridge.expressions import Call, Expression, Literal, is_nested
 from calcite_bridge.sources.base import (
@@ -88,6 +89,90 @@ def split_filters(
         ok = (nested or not is_nested(f)) and translatable(f, schema)
         (accepted if ok else remaining).append(f)
     return FilterPushDownResult(accepted, remaining)
+
+
+class OfferAnswers:
+    """The answers of an ``ArrowTableSource`` (whose ``apply_filters`` is its own) to offers of
+    filters, kept per shape of the offer: a statement with parameters offers the same filters
+    with new values at every run (docs/performance.md, "Parameters").
+
+    Kept only for offers of comparisons (``=``, ``<>``, ``<``, ``<=``, ``>``, ``>=``), ``AND``,
+    ``OR`` and ``NOT`` of top-level columns and literals: whether such a filter is accepted
+    depends on its shape (``translatable`` binds it to the table's schema once per shape) and
+    on whether each literal makes an Arrow scalar of its type, which is checked again for each
+    offer. Any other offer, and one whose literal makes no scalar, is answered by
+    ``apply_filters`` itself. The answer is the JSON text the JVM reads.
+    """
+
+    _LIMIT = 64
+
+    def __init__(self) -> None:
+        self._answers: dict[tuple[Any, ...], str] = {}
+
+    def known(self, items: list[Any]) -> str | None:
+        """The answer kept for the shape of ``items`` (the offer, decoded from JSON), when its
+        literals all make scalars of their types; else None."""
+        literals: list[dict[str, Any]] = []
+        key = _offer_shape(items, literals)
+        answer = None if key is None else self._answers.get(key)
+        if answer is None or not all(_scalar_made(lit) for lit in literals):
+            return None
+        return answer
+
+    def keep(self, items: list[Any], answer: str) -> None:
+        """Keeps ``answer``, given by ``apply_filters`` to the offer ``items``, for its shape."""
+        key = _offer_shape(items, [])
+        if key is None:
+            return
+        if len(self._answers) >= self._LIMIT:
+            self._answers.clear()
+        self._answers[key] = answer
+
+
+def _offer_shape(items: list[Any], literals: list[dict[str, Any]]) -> tuple[Any, ...] | None:
+    """The shape of an offer (a JSON list of expressions): literals' values left out (and added
+    to ``literals``), their types kept; None when an expression is not only comparisons, AND,
+    OR, NOT, top-level columns and literals."""
+    try:
+        return tuple(_item_shape(item, literals) for item in items)
+    except (_NoShape, AttributeError, KeyError, TypeError):
+        return None
+
+
+class _NoShape(Exception):
+    pass
+
+
+def _item_shape(item: dict[str, Any], literals: list[dict[str, Any]]) -> Any:
+    kind = item["kind"]
+    if kind == "literal":
+        literals.append(item)
+        value = item.get("value")
+        return ("literal", item["type"], type(value).__name__, value is None)
+    if kind == "field":
+        return (
+            "field",
+            item["name"],
+            item["type"],
+            item.get("input_index"),
+            item.get("field_index"),
+        )
+    if kind == "call" and str(item["function"]).upper() in _SHAPED_CALLS:
+        args = tuple(_item_shape(a, literals) for a in item.get("args", []))
+        return ("call", item["function"], item["type"], args)
+    raise _NoShape
+
+
+_SHAPED_CALLS = frozenset({"=", "<>", "<", "<=", ">", ">=", "AND", "OR", "NOT"})
+
+
+def _scalar_made(item: dict[str, Any]) -> bool:
+    """Whether the JSON literal ``item`` makes an Arrow scalar of its type."""
+    try:
+        Literal(decode_value(item.get("value"), item["type"]), item["type"]).to_arrow_scalar()
+    except (UnsupportedError, ValueError, TypeError, KeyError, ArithmeticError):
+        return False
+    return True
 
 
 def combined_filter(filters: Sequence[Expression]) -> pc.Expression | None:

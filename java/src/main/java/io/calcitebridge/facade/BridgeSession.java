@@ -167,9 +167,10 @@ public final class BridgeSession implements AutoCloseable {
    * Runs a query whose plan is cached on the calling thread, or returns null when its plan is not
    * cached or runs on Calcite's engine. A cached plan of a host backend (DuckDB, Spark) only opens
    * its scans, which takes less than handing the statement to a worker thread and waiting for it
-   * (about half a millisecond, as long as a small DuckDB query). A plan of Calcite's engine may do
-   * all its work as it opens (an aggregate, a sort): it runs on a worker, as a first run does,
-   * where the timeout, Ctrl-C and the memory guard reach it.
+   * (about half a millisecond, as long as a small DuckDB query); so does a plan of Calcite's engine
+   * that is a filter or a selection of columns over a source's scan. Any other plan of Calcite's
+   * engine may do all its work as it opens (an aggregate, a sort): it runs on a worker, as a first
+   * run does, where the timeout, Ctrl-C and the memory guard reach it.
    */
   public @Nullable StatementResult queryCached(String sql, @Nullable String backend) {
     return queryCached(sql, backend, null);

@@ -25,10 +25,10 @@ final class QueryPlan {
   private @Nullable Absorbing absorbing;
 
   /**
-   * Under {@code auto}, a plan that is a filter on parameters right above a scan, at most with a
-   * selection of its columns ({@code columns}, null for all) on top: when the source accepts every
-   * filter bound at a run, the source's own stream is the result, as for the text with the values
-   * written in.
+   * A plan that Calcite's engine runs, or one {@code auto} translates, that is a filter on
+   * parameters right above a scan, at most with a selection of its columns ({@code columns}, null
+   * for all) on top: when the source accepts every filter bound at a run, the source's own stream
+   * is the result, as for the text with the values written in.
    */
   record Absorbing(io.calcitebridge.pushdown.BridgeTableScan scan, int @Nullable [] columns) {}
 

@@ -380,13 +380,14 @@ public final class StatementExecutor {
   }
 
   /**
-   * Under {@code auto}, the scan that may absorb a plan with parameters once its filters are bound:
-   * the plan is a filter whose every conjunct reads a parameter, right above a scan of a source's
-   * Arrow stream (not {@code filesystem} Parquet files, which DuckDB reads itself), at most with a
-   * selection of its columns on top. Null for any other plan.
+   * The scan that may absorb a plan with parameters once its filters are bound: the plan ({@code
+   * auto}'s heuristic plan, or the physical plan Calcite's engine runs) is a filter whose every
+   * conjunct reads a parameter, right above a scan of a source's Arrow stream (under {@code auto}
+   * not {@code filesystem} Parquet files, which DuckDB reads itself), at most with a selection of
+   * its columns on top. Null for any other plan.
    */
-  private static QueryPlan.@Nullable Absorbing absorbing(RelNode heuristic) {
-    RelNode rel = heuristic;
+  private static QueryPlan.@Nullable Absorbing absorbing(RelNode plan, boolean translated) {
+    RelNode rel = plan;
     int[] columns = null;
     if (rel instanceof LogicalProject project) {
       columns = inputRefs(project.getProjects());
@@ -412,7 +413,7 @@ public final class StatementExecutor {
     }
     if (!(rel.getInput(0) instanceof BridgeTableScan scan)
         || !(scan.bridgeTable().storage() instanceof io.calcitebridge.catalog.ArrowStorage)
-        || parquetFiles(scan)
+        || (translated && parquetFiles(scan))
         || !org.apache.calcite.plan.RelOptUtil.conjunctions(condition).stream()
             .allMatch(ParamFilters::hasParameter)) {
       return null;
@@ -541,9 +542,10 @@ public final class StatementExecutor {
 
   /**
    * As {@link #cachedQuery(String)}; with {@code translatedOnly}, also null when the cached plan
-   * runs on Calcite's engine. Such a plan may do all its work as it is opened (an aggregate or a
-   * sort reads its whole input there), so it must run on a worker thread, where the statement's
-   * timeout, Ctrl-C and the memory guard reach it; a plan a backend of the host runs only opens its
+   * runs on Calcite's engine and does more than open a source's stream ({@link #opensOnly}). Such a
+   * plan may do all its work as it is opened (an aggregate or a sort reads its whole input there),
+   * so it must run on a worker thread, where the statement's timeout, Ctrl-C and the memory guard
+   * reach it; a plan a backend of the host runs, or a filter over a source's scan, only opens its
    * scans here.
    */
   public @Nullable RowSet cachedQuery(String text, boolean translatedOnly) {
@@ -561,11 +563,26 @@ public final class StatementExecutor {
     }
     cacheKey = session.planCache().key(purpose, text, backend());
     QueryPlan plan = cacheKey == null ? null : session.planCache().get(cacheKey, QueryPlan.class);
-    if (plan == null || (translatedOnly && plan.translation() == null)) {
+    if (plan == null || (translatedOnly && plan.translation() == null && !opensOnly(plan))) {
       return null;
     }
     session.planCache().hit();
     return run(plan);
+  }
+
+  /**
+   * Whether Calcite's engine, running {@code plan}, only opens a source's Arrow stream as the plan
+   * is opened: the plan is a scan of one, at most with a Calc (a filter, a selection of columns,
+   * computed only as rows are read) on top. Opening it costs no more than opening the scans of a
+   * plan a backend of the host runs.
+   */
+  private static boolean opensOnly(QueryPlan plan) {
+    RelNode rel = plan.physical();
+    if (rel instanceof org.apache.calcite.adapter.enumerable.EnumerableCalc calc) {
+      rel = calc.getInput();
+    }
+    return rel instanceof BridgeTableScan scan
+        && scan.bridgeTable().storage() instanceof io.calcitebridge.catalog.ArrowStorage;
   }
 
   /**
@@ -614,8 +631,12 @@ public final class StatementExecutor {
     List<RelDataType> types = dynamicTypes;
     if (types != null) {
       RelNode planned = physical != null ? physical : heuristic;
+      // Calcite's engine runs the plan (enumerable, or auto without a translation), or auto
+      // translates it: either way a source that takes every bound filter hands back the rows.
       QueryPlan.Absorbing absorbing =
-          translation != null && backend().equals("auto") ? absorbing(heuristic) : null;
+          physical != null
+              ? absorbing(physical, false)
+              : translation != null && backend().equals("auto") ? absorbing(heuristic, true) : null;
       boolean inPlace =
           translation != null && absorbing == null && translation.backend().equals("duckdb");
       plan.withParameters(
