@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pyarrow as pa
 import pytest
 from click.testing import CliRunner
 from tests.helpers.fixtures import load_cases
@@ -337,3 +339,56 @@ def test_temporary_objects_and_materialized_tables_through_the_cli_and_the_shell
     _, err = type_into_shell(env, keys, capsys)
     assert err == ""
     assert env.sql("SELECT * FROM ms").fetchall() == [(0,)]  # the temporary s had the row
+
+
+class _AppendOnly:
+    """A Python source that appends (``write``) and has no ``overwrite``; counts its scans."""
+
+    def __init__(self) -> None:
+        self.table = pa.table({"id": pa.array([1, 2], pa.int32())})
+        self.scans = 0
+
+    def schema(self) -> pa.Schema:
+        return self.table.schema
+
+    def scan(self, request: Any) -> pa.Table:
+        self.scans += 1
+        return self.table.select(request.columns or self.table.column_names)
+
+    def write(self, table: pa.Table) -> None:
+        self.table = pa.concat_tables([self.table, table.cast(self.table.schema)])
+
+
+@pytest.mark.parametrize(
+    ("sql", "column"),
+    [
+        ("INSERT OVERWRITE appends SELECT 7", 18),
+        ("INSERT OVERWRITE appends SELECT id + 10 FROM appends", 18),
+        ("INSERT OVERWRITE appends (id) VALUES (7)", 18),
+        (
+            "EXECUTE STATEMENT SET BEGIN INSERT INTO mem VALUES (7); "
+            "INSERT OVERWRITE appends VALUES (8); END",
+            74,
+        ),
+    ],
+    ids=["select", "reading_itself", "column_list", "statement_set"],
+)
+def test_insert_overwrite_into_a_source_without_overwrite_is_refused_up_front(
+    env: cb.Environment, sql: str, column: int
+) -> None:
+    """A Python source that has write() but no overwrite(): INSERT OVERWRITE is refused before
+    any row is read or written, naming the table at its place, and every table keeps its rows
+    (the other INSERT of a statement set too)."""
+    source = _AppendOnly()
+    env.register_source("appends", source)
+    env.execute("CREATE TABLE mem (id INT) WITH ('connector' = 'memory')")
+    with pytest.raises(
+        cb.UnsupportedError, match=r"INSERT OVERWRITE .*'appends'.*overwrite\(\)"
+    ) as e:
+        env.execute(sql)
+    assert (e.value.line, e.value.column) == (1, column)
+    assert source.scans == 0
+    assert env.sql("SELECT id FROM appends ORDER BY id").fetchall() == [(1,), (2,)]
+    assert env.sql("SELECT COUNT(*) FROM mem").fetchall() == [(0,)]
+    env.execute("INSERT INTO appends VALUES (3)")  # appending still works
+    assert env.sql("SELECT id FROM appends ORDER BY id").fetchall() == [(1,), (2,), (3,)]

@@ -91,6 +91,27 @@ def write_functions() -> None:
     )
 
 
+# The names SHOW FUNCTIONS lists for Flink's core module, read by the statement executor.
+CORE_FUNCTIONS = (
+    oracle.ROOT / "java/src/main/resources/io/calcitebridge/statement/flink-functions.txt"
+)
+
+
+def write_core_functions() -> None:
+    """The function names of Flink's core module, as SHOW FUNCTIONS of a new session lists them
+    (no user functions): SHOW FUNCTIONS here lists the same names."""
+    from pyflink.table import EnvironmentSettings, TableEnvironment
+
+    env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    with env.execute_sql("SHOW FUNCTIONS").collect() as rows:
+        names = [str(row[0]) for row in rows]
+    CORE_FUNCTIONS.write_text(
+        f"# The functions of Flink's core module as SHOW FUNCTIONS lists them (PyFlink\n"
+        f"# {FLINK_VERSION}), one a line; written by tools/flink_golden.py flink.\n"
+        + "".join(f"{n}\n" for n in names)
+    )
+
+
 def _flink_error(exc: BaseException) -> str:
     """The message of the innermost Java cause of a PyFlink error."""
     java = getattr(exc, "java_exception", None)
@@ -296,6 +317,7 @@ def run_flink(functions_only: bool = False, categories: list[str] | None = None)
     config.set("parallelism.default", "1")
 
     write_functions()
+    write_core_functions()
     if functions_only:
         return 0
     cases = oracle.load_cases()

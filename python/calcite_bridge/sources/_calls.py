@@ -141,12 +141,12 @@ class SourceCalls:
         return callable(getattr(self.source, "write", None))
 
     def supports_row_level_update(self) -> bool:
-        return self._overwrites() and _ability(self.source, "supports_row_level_update")
+        return self.supports_overwrite() and _ability(self.source, "supports_row_level_update")
 
     def supports_row_level_delete(self) -> bool:
-        return self._overwrites() and _ability(self.source, "supports_row_level_delete")
+        return self.supports_overwrite() and _ability(self.source, "supports_row_level_delete")
 
-    def _overwrites(self) -> bool:
+    def supports_overwrite(self) -> bool:
         return callable(getattr(self.source, "overwrite", None))
 
     def abilities(self) -> dict[str, bool]:
@@ -159,6 +159,7 @@ class SourceCalls:
             "writing": self.supports_writing(),
             "row_level_update": self.supports_row_level_update(),
             "row_level_delete": self.supports_row_level_delete(),
+            "overwrite": self.supports_overwrite(),
         }
 
     def apply_filters(self, filters_json: str) -> str:

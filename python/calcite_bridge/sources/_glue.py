@@ -141,6 +141,10 @@ class SourceProxy:
         return self._calls.supports_row_level_delete()
 
     @JOverride
+    def supportsOverwrite(self) -> bool:
+        return self._calls.supports_overwrite()
+
+    @JOverride
     def overwrite(self, address: int, metadata_keys_json: Any) -> str | None:
         def rows() -> pa.Table:
             return cdata.reader(int(address)).read_all()

@@ -1235,7 +1235,7 @@ SqlNode SqlBridgeShow() :
 }
 
 /**
- * Parses DESCRIBE or DESC followed by [EXTENDED] [TABLE] name [column], by
+ * Parses DESCRIBE or DESC followed by [EXTENDED] [TABLE] name, by
  * DATABASE|SCHEMA [EXTENDED] name, CATALOG [EXTENDED] name, or by STATEMENT and a query. A DESCRIBE
  * followed directly by a query is left to Calcite's SqlDescribe.
  */
@@ -1243,7 +1243,6 @@ SqlNode SqlBridgeDescribe() :
 {
     final Span s;
     final SqlIdentifier id;
-    SqlIdentifier column = null;
     boolean extended = false;
     final SqlNode stmt;
 }
@@ -1302,12 +1301,12 @@ SqlNode SqlBridgeDescribe() :
             <EXTENDED> { extended = true; }
         ]
         [ <TABLE> ]
+        // As Flink's DESCRIBE: a table or view, no column operand (a parse error at it).
         id = CompoundIdentifier()
-        [ column = BridgeColumnName() ]
         {
             return extended
-                ? new SqlDescribeExtended(s.end(this), id, column)
-                : new SqlDescribeTable(s.end(this), id, column);
+                ? new SqlDescribeExtended(s.end(this), id, null)
+                : new SqlDescribeTable(s.end(this), id, null);
         }
     )
 }
@@ -1589,7 +1588,14 @@ SqlCreate SqlBridgeCreateMaterializedTable(Span s, boolean replace, boolean temp
     final SqlNode query;
 }
 {
-    <MATERIALIZED> <TABLE>
+    <MATERIALIZED>
+    {
+        if (replace) {
+            throw SqlUtil.newContextException(getPos(),
+                BridgeParserResource.RESOURCE.replaceMaterializedTable());
+        }
+    }
+    <TABLE>
     [ LOOKAHEAD(3) <IF> <NOT> <EXISTS> { ifNotExists = true; } ]
     name = CompoundIdentifier()
     [

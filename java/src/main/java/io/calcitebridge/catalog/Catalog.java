@@ -115,6 +115,9 @@ public final class Catalog {
     private volatile @Nullable String comment;
     private final Map<String, String> options = Collections.synchronizedMap(new TreeMap<>());
     private final Map<String, Database> databases = new ConcurrentHashMap<>();
+    // The temporary tables and views of dropped databases, as Flink keeps them: still read by
+    // name (db.t), and listed again by the database made anew under the name.
+    private final Map<String, Database> dropped = new ConcurrentHashMap<>();
     private final Map<String, Schema> schemas = new ConcurrentHashMap<>();
     private final Schema schema = new CatalogSchema(schemas);
     private final String defaultDatabase;
@@ -161,13 +164,25 @@ public final class Catalog {
     }
 
     void put(Database db) {
+      Database before = dropped.remove(db.name);
+      if (before != null) {
+        db.tempTables.putAll(before.tempTables);
+        db.tempViews.putAll(before.tempViews);
+      }
       databases.put(db.name, db);
       schemas.put(db.name, db.schema);
     }
 
     void remove(String db) {
       schemas.remove(db);
-      databases.remove(db);
+      Database gone = databases.remove(db);
+      if (gone != null && !gone.tempTables.isEmpty()) {
+        Database kept = new Database(db, null, Map.of());
+        kept.tempTables.putAll(gone.tempTables);
+        kept.tempViews.putAll(gone.tempViews);
+        dropped.put(db, kept);
+        schemas.put(db, kept.schema);
+      }
     }
   }
 
@@ -383,7 +398,12 @@ public final class Catalog {
       current = new Database(name, null, Map.of());
     }
     changed();
-    closeAll(db);
+    // As in Flink, the temporary tables and views are not the catalog's: they outlive it.
+    for (Table t : db.tables.values()) {
+      if (t instanceof CatalogTable) {
+        ((CatalogTable) t).close();
+      }
+    }
     return true;
   }
 

@@ -17,6 +17,14 @@ public interface RowLevelStorage {
   boolean supportsRowLevelDelete();
 
   /**
+   * Whether {@link #overwrite} can replace the rows at all ({@code INSERT OVERWRITE}): a source
+   * that implements no {@code overwrite} cannot, whatever its other abilities.
+   */
+  default boolean supportsOverwrite() {
+    return true;
+  }
+
+  /**
    * Replaces every row of the table, atomically: afterwards the table holds the rows of {@code
    * rows} (in the order of the writable columns) whose index is not in {@code deleted}, or, when
    * this throws, exactly what it held before. {@code rows} are the table's rows as the statement

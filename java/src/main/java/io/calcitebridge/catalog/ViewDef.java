@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * A view: its query, stored with {@code *} already expanded, and its columns.
@@ -16,6 +17,7 @@ import java.util.Map;
  *     #ROWTIME} or {@link #PROCTIME}): a column the query selects unchanged from a rowtime or
  *     processing-time column of a table or view
  * @param temporary whether the view was created with {@code CREATE TEMPORARY VIEW}
+ * @param comment the view's {@code COMMENT}, or null
  */
 public record ViewDef(
     String name,
@@ -23,7 +25,8 @@ public record ViewDef(
     String originalSql,
     List<ColumnDef> columns,
     Map<String, String> timeAttributes,
-    boolean temporary) {
+    boolean temporary,
+    @Nullable String comment) {
 
   /** The kind of a rowtime attribute, as Flink marks its type ({@code *ROWTIME*}). */
   public static final String ROWTIME = "ROWTIME";
@@ -36,13 +39,13 @@ public record ViewDef(
     timeAttributes = Collections.unmodifiableMap(new LinkedHashMap<>(timeAttributes));
   }
 
-  /** A permanent view without time attributes. */
+  /** A permanent view without time attributes or comment. */
   public ViewDef(String name, String expandedSql, String originalSql, List<ColumnDef> columns) {
-    this(name, expandedSql, originalSql, columns, Map.of(), false);
+    this(name, expandedSql, originalSql, columns, Map.of(), false, null);
   }
 
   /** This view under another name. */
   public ViewDef renamed(String to) {
-    return new ViewDef(to, expandedSql, originalSql, columns, timeAttributes, temporary);
+    return new ViewDef(to, expandedSql, originalSql, columns, timeAttributes, temporary, comment);
   }
 }

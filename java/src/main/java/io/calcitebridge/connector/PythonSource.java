@@ -81,6 +81,11 @@ public interface PythonSource {
     return false;
   }
 
+  /** Whether the source implements {@code overwrite} (what {@code INSERT OVERWRITE} calls). */
+  default boolean supportsOverwrite() {
+    return false;
+  }
+
   /**
    * Replaces every row of the source with the Arrow stream at {@code address} (an UPDATE or
    * DELETE), atomically; columns as {@link #write} has them. Returns null or an error object.

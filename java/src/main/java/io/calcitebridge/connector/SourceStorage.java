@@ -269,6 +269,11 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
     return source.supportsRowLevelDelete();
   }
 
+  @Override
+  public boolean supportsOverwrite() {
+    return source.supportsOverwrite();
+  }
+
   /** Hands the rows not {@code deleted} to the source's {@code overwrite}. */
   @Override
   public void overwrite(List<Object[]> rows, java.util.BitSet deleted) {

@@ -13,7 +13,7 @@ public interface RemoteSource {
   /**
    * What the source can do, once for all, as a JSON object of booleans: {@code filters}, {@code
    * nested_filters}, {@code nested_projection}, {@code aggregates}, {@code dynamic_columns}, {@code
-   * writing}, {@code row_level_update}, {@code row_level_delete}.
+   * writing}, {@code row_level_update}, {@code row_level_delete}, {@code overwrite}.
    */
   String abilities();
 

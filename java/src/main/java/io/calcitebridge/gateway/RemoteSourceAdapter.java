@@ -132,6 +132,11 @@ final class RemoteSourceAdapter implements PythonSource {
   }
 
   @Override
+  public boolean supportsOverwrite() {
+    return can("overwrite");
+  }
+
+  @Override
   public @Nullable String overwrite(long address, String metadataKeysJson) {
     return remote.overwrite(base64(address), metadataKeysJson);
   }

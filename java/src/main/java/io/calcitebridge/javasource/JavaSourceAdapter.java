@@ -207,6 +207,11 @@ public final class JavaSourceAdapter implements PythonSource {
   }
 
   @Override
+  public boolean supportsOverwrite() {
+    return source instanceof SupportsRowLevelUpdate || source instanceof SupportsRowLevelDelete;
+  }
+
+  @Override
   public @Nullable String overwrite(long address, String metadataKeysJson) {
     List<String> keys = read(metadataKeysJson, new TypeReference<List<String>>() {});
     return guard(

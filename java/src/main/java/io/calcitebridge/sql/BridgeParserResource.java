@@ -25,4 +25,8 @@ public interface BridgeParserResource {
   /** DYNAMIC_COLUMNS = something other than ON or OFF. */
   @BaseMessage("DYNAMIC_COLUMNS must be ON or OFF, not ''{0}''")
   ExInst<SqlValidatorException> onOrOffExpected(String value);
+
+  /** CREATE OR REPLACE MATERIALIZED TABLE, which Flink's parser refuses with this message. */
+  @BaseMessage("REPLACE MATERIALIZED TABLE is not supported.")
+  ExInst<SqlValidatorException> replaceMaterializedTable();
 }

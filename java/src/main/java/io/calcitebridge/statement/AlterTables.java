@@ -561,7 +561,14 @@ final class AlterTables {
           "View " + quoted(path) + " doesn't exist or is a temporary view.",
           alter.name().getParserPosition());
     }
-    String text = "CREATE VIEW " + quoted(path) + " AS " + context.unparse(alter.query());
+    // As Flink's ALTER VIEW ... AS: the new query's columns, the view's comment kept.
+    String comment = old.comment();
+    String text =
+        "CREATE VIEW "
+            + quoted(path)
+            + (comment == null ? "" : " COMMENT '" + comment.replace("'", "''") + "'")
+            + " AS "
+            + context.unparse(alter.query());
     SqlCreateView create;
     try {
       create = (SqlCreateView) context.parseStatement(text);

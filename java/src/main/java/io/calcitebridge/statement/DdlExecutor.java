@@ -796,7 +796,8 @@ public final class DdlExecutor {
             cols,
             FlinkTables.timeAttributes(
                 context, planner.validator(), validated, rowType.getFieldNames()),
-            create.temporary());
+            create.temporary(),
+            create.commentText());
     final RelDataType frozen = rowType;
     ViewTable table =
         new ViewTable(
@@ -814,6 +815,26 @@ public final class DdlExecutor {
       }
     } else {
       catalog().addView(path, view, table, create.ifNotExists());
+    }
+  }
+
+  /**
+   * Refuses {@code ALTER TABLE} of a materialized table, whatever it changes, as Flink does: such a
+   * table changes only by {@code ALTER MATERIALIZED TABLE}, which has no RENAME.
+   */
+  public void checkNotMaterialized(io.calcitebridge.sql.SqlAlterTable alter) {
+    if (alter.action() == io.calcitebridge.sql.SqlAlterTable.Action.VIEW_RENAME
+        || alter.action() == io.calcitebridge.sql.SqlAlterTable.Action.VIEW_AS) {
+      return;
+    }
+    Catalog.Path path = CatalogStatements.path(context, alter.name(), true);
+    if (session.materialized().containsKey(path.toString())
+        && catalog().table(path) != null
+        && !catalog().isTemporary(path)) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "ALTER TABLE for a materialized table is not allowed",
+          alter.name().getParserPosition());
     }
   }
 

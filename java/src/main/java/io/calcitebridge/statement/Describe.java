@@ -155,7 +155,12 @@ final class Describe {
     for (ColumnDef c : view.columns()) {
       names.add("  " + TypeNames.quote(c.name()));
     }
-    b.append(String.join(",\n", names)).append("\n)\nAS ");
+    b.append(String.join(",\n", names)).append("\n)\n");
+    String comment = view.comment();
+    if (comment != null) {
+      b.append("COMMENT '").append(comment.replace("'", "''")).append("'\n");
+    }
+    b.append("AS ");
     String query = view.expandedSql();
     Table table = context.catalog().table(path);
     if (table instanceof org.apache.calcite.schema.impl.ViewTable vt

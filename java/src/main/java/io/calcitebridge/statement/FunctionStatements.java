@@ -21,7 +21,6 @@ import io.calcitebridge.udf.PythonFunction;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.apache.calcite.rel.type.RelDataType;
@@ -485,12 +484,10 @@ public final class FunctionStatements {
     for (Entry e : context.userFunctions().entries()) {
       names.add(e.name());
     }
-    if (!show.isUser()) {
-      for (SqlOperator op : builtIns()) {
-        if (op instanceof SqlFunction && op.getName().matches("[A-Za-z_][A-Za-z0-9_]*")) {
-          names.add(op.getName().toLowerCase(Locale.ROOT));
-        }
-      }
+    if (!show.isUser() && context.catalog().usedModules().contains("core")) {
+      // As Flink: the names of its core module's function definitions (upper, upperCase,
+      // JSON_OBJECT, ...), not the SQL names of our operators.
+      names.addAll(CoreModuleNames.NAMES);
     }
     List<Object[]> rows = new ArrayList<>();
     Pattern like = null;
@@ -618,6 +615,26 @@ public final class FunctionStatements {
     } catch (RuntimeException e) {
       throw new ConfigException(
           "The " + what + " of function " + name + " is not a SQL type: '" + text + "'");
+    }
+  }
+
+  /** The names of Flink's core module's functions, read once from the bundled list. */
+  private static final class CoreModuleNames {
+    static final List<String> NAMES = read();
+
+    private static List<String> read() {
+      String resource = "flink-functions.txt";
+      try (java.io.InputStream in = FunctionStatements.class.getResourceAsStream(resource)) {
+        if (in == null) {
+          throw new IllegalStateException("missing resource " + resource);
+        }
+        return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+            .lines()
+            .filter(l -> !l.isBlank() && !l.startsWith("#"))
+            .toList();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
   }
 

@@ -48,6 +48,7 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -95,6 +96,7 @@ public final class StatementExecutor {
     } else if (node instanceof io.calcitebridge.sql.SqlStatementSet set) {
       return statementSet(set);
     } else if (node instanceof io.calcitebridge.sql.SqlAlterTable alter) {
+      ddl.checkNotMaterialized(alter);
       new AlterTables(ddl, context, this::rowsOf).run(alter);
       return RowSet.ok("ddl", context.typeFactory());
     } else if (node instanceof SqlCreateView) {
@@ -204,6 +206,17 @@ public final class StatementExecutor {
     io.calcitebridge.catalog.Catalog.Path path =
         CatalogStatements.path(context, create.name(), false);
     if (!ddl.checkCreateTableAs(create, path)) {
+      if (!materialized) {
+        // As Flink 2.3: CREATE TABLE IF NOT EXISTS ... AS query of an existing table inserts the
+        // query's rows into it (its declared options are not read), checked as an INSERT is.
+        insert(
+            new SqlInsert(
+                create.getParserPosition(),
+                SqlNodeList.EMPTY,
+                create.name(),
+                java.util.Objects.requireNonNull(create.query()),
+                null));
+      }
       return RowSet.ok("ddl", context.typeFactory());
     }
     // The query as written for the first validation (its errors point into the statement), then
@@ -1163,16 +1176,7 @@ public final class StatementExecutor {
       return pending.table().storage().insert(pending.rows());
     }
     TableDef def = pending.table().def();
-    if (!(pending.table().storage() instanceof io.calcitebridge.catalog.RowLevelStorage storage)) {
-      throw new PositionedException(
-          ErrorKind.UNSUPPORTED,
-          "INSERT OVERWRITE is not supported for table '"
-              + def.name()
-              + "': its connector '"
-              + def.connector()
-              + "' cannot replace its rows",
-          insert.getTargetTable().getParserPosition());
-    }
+    io.calcitebridge.catalog.RowLevelStorage storage = overwritable(flink, pending.table());
     // Every stored row is read (the storage replaces the rows it was handed, in the order they
     // were read), flagged when the overwrite replaces it: all of them, or the static partition's.
     List<SqlIdentifier> keys = flink.partitionKeys();
@@ -1226,6 +1230,28 @@ public final class StatementExecutor {
     return pending.rows().size();
   }
 
+  /**
+   * The storage that replaces the rows of {@code table} for {@code INSERT OVERWRITE}, or the
+   * refusal naming the table: its connector cannot replace rows (blackhole, print), or its source
+   * has no {@code overwrite}. Asked before the query runs, so that nothing is read or written.
+   */
+  private static io.calcitebridge.catalog.RowLevelStorage overwritable(
+      io.calcitebridge.sql.SqlFlinkInsert insert, BridgeTable table) {
+    TableDef def = table.def();
+    if (table.storage() instanceof io.calcitebridge.catalog.RowLevelStorage storage
+        && storage.supportsOverwrite()) {
+      return storage;
+    }
+    throw new PositionedException(
+        ErrorKind.UNSUPPORTED,
+        "INSERT OVERWRITE is not supported for table '"
+            + def.name()
+            + (table.storage() instanceof io.calcitebridge.catalog.RowLevelStorage
+                ? "': its source implements no overwrite()"
+                : "': its connector '" + def.connector() + "' cannot replace its rows"),
+        insert.getTargetTable().getParserPosition());
+  }
+
   /** Plans and runs an INSERT's query: the rows it writes, not written yet. */
   private Pending insertRows(SqlInsert insert) {
     Inserts.prepare(insert, context);
@@ -1244,6 +1270,9 @@ public final class StatementExecutor {
         String.join(".", modify.getTable().getQualifiedName()),
         table.def().name(),
         insert.getTargetTable());
+    if (insert instanceof io.calcitebridge.sql.SqlFlinkInsert flink && flink.isOverwrite()) {
+      overwritable(flink, table);
+    }
     EnumerableRel source = planner.optimize(modify.getInput());
     ConnectorChecks.checkReads(source, null, insert.getSource(), config.timeoutMillis());
     List<Object[]> rows = new ArrayList<>();

@@ -109,7 +109,6 @@ class BridgeParserTest {
         stmt("DESCRIBE t", SqlDescribeTable.class),
         stmt("DESC t", SqlDescribeTable.class),
         stmt("DESCRIBE TABLE db.t", SqlDescribeTable.class),
-        stmt("DESCRIBE t user", SqlDescribeTable.class),
         stmt("DESCRIBE SCHEMA s", SqlCatalogStatement.class),
         stmt("DESCRIBE DATABASE EXTENDED c.db", SqlCatalogStatement.class),
         stmt("DESC DATABASE extended", SqlCatalogStatement.class),
@@ -319,6 +318,21 @@ class BridgeParserTest {
 
     final SqlParseException unquotedSet = parseError("SET 'k' = v");
     assertEquals(11, unquotedSet.getPos().getColumnNum());
+  }
+
+  @Test
+  void flinksParseErrorsAtTheirPosition() {
+    // As Flink's parser: DESCRIBE takes no column, and OR REPLACE no materialized table.
+    final SqlParseException column = parseError("DESCRIBE t user");
+    assertTrue(column.getMessage().contains("Encountered \"user\""), column.getMessage());
+    assertEquals(12, column.getPos().getColumnNum());
+
+    final SqlParseException replace =
+        parseError("CREATE OR REPLACE MATERIALIZED TABLE m AS SELECT 1");
+    assertTrue(
+        replace.getMessage().contains("REPLACE MATERIALIZED TABLE is not supported."),
+        replace.getMessage());
+    assertEquals(19, replace.getPos().getColumnNum());
   }
 
   @Test
