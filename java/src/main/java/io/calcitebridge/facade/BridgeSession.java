@@ -46,6 +46,9 @@ public final class BridgeSession implements AutoCloseable {
     return VERSION;
   }
 
+  /** The longest the warm-up waits for the statements running before each of its steps. */
+  private static final long WARM_UP_YIELD_MILLIS = 5_000;
+
   /** Parses, validates, plans and runs {@code SELECT 1} on a worker, loading Calcite's classes. */
   public static Pending<Long> warmUp() {
     return warmUp("");
@@ -56,14 +59,21 @@ public final class BridgeSession implements AutoCloseable {
    * whose queries may run on {@code hostBackends} (as {@link #setHostBackends}) would: where the
    * first query goes to a backend of the host (DuckDB), the warm-up plans and translates it for
    * that backend and leaves Calcite's own engine (Janino's code generation) unloaded, work a
-   * session that never runs a query there would pay for nothing.
+   * session that never runs a query there would pay for nothing. It validates first, then plans
+   * and runs, and before each step waits while a statement runs (at most a few seconds): a first
+   * {@code validate} does not share the cores with the planning it does not need.
    */
   public static Pending<Long> warmUp(String hostBackends) {
     return Workers.submit(
         () -> {
           BridgeSession s = new BridgeSession();
           s.setHostBackends(hostBackends);
-          try (StatementResult r = s.run("SELECT 1 AS x", new AtomicBoolean(), false)) {
+          String sql = "SELECT 1 AS x";
+          Workers.yieldToStatements(WARM_UP_YIELD_MILLIS);
+          new StatementExecutor(s.state, new AtomicBoolean())
+              .validate(sql, () -> requireQuery(s.parse(sql)));
+          Workers.yieldToStatements(WARM_UP_YIELD_MILLIS);
+          try (StatementResult r = s.run(sql, new AtomicBoolean(), false)) {
             if (r.backend().isEmpty()) {
               return r.address();
             }
@@ -370,7 +380,11 @@ public final class BridgeSession implements AutoCloseable {
         timeoutMillis(null));
   }
 
-  /** Validates a query; returns the address of an exported Arrow schema of its result. */
+  /**
+   * Validates a query; its result carries the Arrow schema of the query's result as an IPC message
+   * ({@link StatementResult#schema}) and no rows. (As bytes, not an exported stream: a first
+   * validate then leaves the C Data Interface's classes unloaded, which only rows need.)
+   */
   public Pending<StatementResult> validate(String sql) {
     return Workers.submit(
         cancel -> {
@@ -378,8 +392,8 @@ public final class BridgeSession implements AutoCloseable {
               new StatementExecutor(state, cancel).validate(sql, () -> requireQuery(parse(sql)));
           long started = io.calcitebridge.plan.PhaseTimes.start();
           try {
-            return new StatementResult(
-                "schema", ArrowResults.export(RowSet.of("schema", rowType, List.of())));
+            return StatementResult.schemaOnly(
+                cancel, ArrowTypes.toSchema(rowType).serializeAsMessage());
           } finally {
             io.calcitebridge.plan.PhaseTimes.end("on the worker/schema export", started);
           }
