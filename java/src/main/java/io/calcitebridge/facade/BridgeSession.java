@@ -59,9 +59,9 @@ public final class BridgeSession implements AutoCloseable {
    * whose queries may run on {@code hostBackends} (as {@link #setHostBackends}) would: where the
    * first query goes to a backend of the host (DuckDB), the warm-up plans and translates it for
    * that backend and leaves Calcite's own engine (Janino's code generation) unloaded, work a
-   * session that never runs a query there would pay for nothing. It validates first, then plans
-   * and runs, and before each step waits while a statement runs (at most a few seconds): a first
-   * {@code validate} does not share the cores with the planning it does not need.
+   * session that never runs a query there would pay for nothing. It validates first, then plans and
+   * runs, and before each step waits while a statement runs (at most a few seconds): a first {@code
+   * validate} does not share the cores with the planning it does not need.
    */
   public static Pending<Long> warmUp(String hostBackends) {
     return Workers.submit(

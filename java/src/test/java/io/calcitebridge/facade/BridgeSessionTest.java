@@ -88,8 +88,7 @@ class BridgeSessionTest {
               new ReadChannel(Channels.newChannel(new ByteArrayInputStream(r.schema()))));
       assertEquals("schema", r.kind());
       assertEquals(
-          List.of("id", "city", "tags"),
-          schema.getFields().stream().map(Field::getName).toList());
+          List.of("id", "city", "tags"), schema.getFields().stream().map(Field::getName).toList());
       assertFalse(schema.getFields().get(0).isNullable());
       assertEquals("Int(32, true)", schema.getFields().get(0).getType().toString());
       assertEquals("Utf8", schema.getFields().get(1).getType().toString());
