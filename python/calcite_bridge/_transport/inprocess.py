@@ -283,7 +283,7 @@ class JPypeSession:
                 del self._proxies[name]
 
     def validate(self, sql: str) -> pa.Schema:
-        handle = jvm.wait(self._java.validate(sql), sql)
+        handle = jvm.wait(self._java.validateSchema(sql), sql)
         try:
             return _schema(handle.schema())
         finally:

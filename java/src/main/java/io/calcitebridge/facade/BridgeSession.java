@@ -380,11 +380,7 @@ public final class BridgeSession implements AutoCloseable {
         timeoutMillis(null));
   }
 
-  /**
-   * Validates a query; its result carries the Arrow schema of the query's result as an IPC message
-   * ({@link StatementResult#schema}) and no rows. (As bytes, not an exported stream: a first
-   * validate then leaves the C Data Interface's classes unloaded, which only rows need.)
-   */
+  /** Validates a query; returns the address of an exported Arrow schema of its result. */
   public Pending<StatementResult> validate(String sql) {
     return Workers.submit(
         cancel -> {
@@ -392,11 +388,28 @@ public final class BridgeSession implements AutoCloseable {
               new StatementExecutor(state, cancel).validate(sql, () -> requireQuery(parse(sql)));
           long started = io.calcitebridge.plan.PhaseTimes.start();
           try {
-            return StatementResult.schemaOnly(
-                cancel, ArrowTypes.toSchema(rowType).serializeAsMessage());
+            return new StatementResult(
+                "schema", ArrowResults.export(RowSet.of("schema", rowType, List.of())));
           } finally {
             io.calcitebridge.plan.PhaseTimes.end("on the worker/schema export", started);
           }
+        },
+        timeoutMillis(null));
+  }
+
+  /**
+   * Validates a query, as {@link #validate}; the result's Arrow schema comes as an IPC message
+   * ({@link StatementResult#schema}), for a reader in this process. (Bytes rather than an
+   * exported stream of no rows: a first validate then needs none of the C Data Interface's
+   * classes, which only rows need.)
+   */
+  public Pending<StatementResult> validateSchema(String sql) {
+    return Workers.submit(
+        cancel -> {
+          var rowType =
+              new StatementExecutor(state, cancel).validate(sql, () -> requireQuery(parse(sql)));
+          return StatementResult.schemaOnly(
+              cancel, ArrowTypes.toSchema(rowType).serializeAsMessage());
         },
         timeoutMillis(null));
   }

@@ -82,7 +82,7 @@ class BridgeSessionTest {
   @Test
   void validateGivesTheResultsSchemaAsAnIpcMessage() throws Exception {
     try (StatementResult r =
-        session.validate("SELECT id, addr.city AS city, tags FROM emp").result()) {
+        session.validateSchema("SELECT id, addr.city AS city, tags FROM emp").result()) {
       Schema schema =
           MessageSerializer.deserializeSchema(
               new ReadChannel(Channels.newChannel(new ByteArrayInputStream(r.schema()))));
