@@ -46,8 +46,12 @@ public final class BridgeSession implements AutoCloseable {
     return VERSION;
   }
 
-  /** The longest the warm-up waits for the statements running before each of its steps. */
+  /** The longest the warm-up waits for the validations running before each of its steps. */
   private static final long WARM_UP_YIELD_MILLIS = 5_000;
+
+  /** The validations running now: the warm-up waits for them before each of its steps. */
+  private static final java.util.concurrent.atomic.AtomicInteger VALIDATING =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   /** Parses, validates, plans and runs {@code SELECT 1} on a worker, loading Calcite's classes. */
   public static Pending<Long> warmUp() {
@@ -60,8 +64,9 @@ public final class BridgeSession implements AutoCloseable {
    * first query goes to a backend of the host (DuckDB), the warm-up plans and translates it for
    * that backend and leaves Calcite's own engine (Janino's code generation) unloaded, work a
    * session that never runs a query there would pay for nothing. It validates first, then plans and
-   * runs, and before each step waits while a statement runs (at most a few seconds): a first {@code
-   * validate} does not share the cores with the planning it does not need.
+   * runs, and before each step waits while a {@code validate} runs (at most a few seconds): a first
+   * validate does not share the cores with the planning it does not need. (A first query or explain
+   * needs that planning, and shares the classes' loading with it.)
    */
   public static Pending<Long> warmUp(String hostBackends) {
     return Workers.submit(
@@ -69,10 +74,10 @@ public final class BridgeSession implements AutoCloseable {
           BridgeSession s = new BridgeSession();
           s.setHostBackends(hostBackends);
           String sql = "SELECT 1 AS x";
-          Workers.yieldToStatements(WARM_UP_YIELD_MILLIS);
+          Workers.awaitNone(VALIDATING, WARM_UP_YIELD_MILLIS);
           new StatementExecutor(s.state, new AtomicBoolean())
               .validate(sql, () -> requireQuery(s.parse(sql)));
-          Workers.yieldToStatements(WARM_UP_YIELD_MILLIS);
+          Workers.awaitNone(VALIDATING, WARM_UP_YIELD_MILLIS);
           try (StatementResult r = s.run(sql, new AtomicBoolean(), false)) {
             if (r.backend().isEmpty()) {
               return r.address();
@@ -399,17 +404,22 @@ public final class BridgeSession implements AutoCloseable {
 
   /**
    * Validates a query, as {@link #validate}; the result's Arrow schema comes as an IPC message
-   * ({@link StatementResult#schema}), for a reader in this process. (Bytes rather than an
-   * exported stream of no rows: a first validate then needs none of the C Data Interface's
-   * classes, which only rows need.)
+   * ({@link StatementResult#schema}), for a reader in this process. (Bytes rather than an exported
+   * stream of no rows: a first validate then needs none of the C Data Interface's classes, which
+   * only rows need.)
    */
   public Pending<StatementResult> validateSchema(String sql) {
     return Workers.submit(
         cancel -> {
-          var rowType =
-              new StatementExecutor(state, cancel).validate(sql, () -> requireQuery(parse(sql)));
-          return StatementResult.schemaOnly(
-              cancel, ArrowTypes.toSchema(rowType).serializeAsMessage());
+          VALIDATING.incrementAndGet();
+          try {
+            var rowType =
+                new StatementExecutor(state, cancel).validate(sql, () -> requireQuery(parse(sql)));
+            return StatementResult.schemaOnly(
+                cancel, ArrowTypes.toSchema(rowType).serializeAsMessage());
+          } finally {
+            VALIDATING.decrementAndGet();
+          }
         },
         timeoutMillis(null));
   }

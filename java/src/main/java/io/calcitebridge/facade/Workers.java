@@ -138,16 +138,13 @@ public final class Workers {
     hooks = threadHooks;
   }
 
-  /** The statements on a worker now (those of {@link #submit(Function, long)}). */
-  private static final AtomicInteger STATEMENTS = new AtomicInteger();
-
   /**
-   * Waits, at most {@code maxMillis}, until no statement is on a worker: background work (the
-   * warm-up) steps aside between its steps, so that a first statement has the cores to itself.
+   * Waits, at most {@code maxMillis}, until {@code running} (a count of statements of some kind) is
+   * zero: background work (the warm-up) steps aside between its steps for such statements.
    */
-  static void yieldToStatements(long maxMillis) throws InterruptedException {
+  static void awaitNone(AtomicInteger running, long maxMillis) throws InterruptedException {
     long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxMillis);
-    while (STATEMENTS.get() > 0 && System.nanoTime() < end) {
+    while (running.get() > 0 && System.nanoTime() < end) {
       Thread.sleep(2);
     }
   }
@@ -188,11 +185,9 @@ public final class Workers {
               () -> {
                 io.calcitebridge.plan.PhaseTimes.endElapsed("handoff to a worker", queued);
                 long started = io.calcitebridge.plan.PhaseTimes.start();
-                STATEMENTS.incrementAndGet();
                 try {
                   return guarded(stop, task);
                 } finally {
-                  STATEMENTS.decrementAndGet();
                   io.calcitebridge.plan.PhaseTimes.end("on the worker", started);
                 }
               });

@@ -13,7 +13,6 @@ import java.nio.channels.Channels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -97,34 +96,21 @@ class BridgeSessionTest {
   }
 
   @Test
-  void backgroundWorkStepsAsideWhileAStatementRuns() throws Exception {
-    CountDownLatch started = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    Pending<Boolean> statement =
-        Workers.submit(
-            cancel -> {
-              started.countDown();
-              try {
-                return release.await(60, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-              }
-            },
-            0);
-    started.await();
+  void backgroundWorkStepsAsideWhileStatementsOfAKindRun() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger running =
+        new java.util.concurrent.atomic.AtomicInteger(1);
     CompletableFuture<Void> yielded =
         CompletableFuture.runAsync(
             () -> {
               try {
-                Workers.yieldToStatements(60_000);
+                Workers.awaitNone(running, 60_000);
               } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
               }
             });
     assertThrows(TimeoutException.class, () -> yielded.get(300, TimeUnit.MILLISECONDS));
-    release.countDown();
-    assertTrue(statement.result());
-    yielded.get(60, TimeUnit.SECONDS); // returns once no statement runs
+    running.decrementAndGet();
+    yielded.get(60, TimeUnit.SECONDS); // returns once none runs
   }
 
   @Test
