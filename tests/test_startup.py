@@ -127,6 +127,73 @@ def test_the_cli_imports_the_gateway_command_only_to_run_or_list_it() -> None:
     assert proc.stdout.splitlines() == ["False", "True True", "0"]
 
 
+# The JIT options a JVM started with, printed by the child after it ran its statements.
+_JIT_OPTIONS = """
+import jpype
+from calcite_bridge._transport import jvm
+runtime = jpype.JClass("java.lang.management.ManagementFactory").getRuntimeMXBean()
+args = [str(a) for a in runtime.getInputArguments()]
+print(jvm.cache_mode().split(" ")[0], sorted(a for a in args if "Tier" in a))
+"""
+_LATE_C2 = (
+    "['-XX:Tier4BackEdgeThreshold=400000', '-XX:Tier4CompileThreshold=150000', "
+    "'-XX:Tier4InvocationThreshold=50000', '-XX:Tier4MinInvocationThreshold=6000']"
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # A command that runs its statements and exits: C2 compiles later.
+        (["query", "SELECT 1 AS x"], _LATE_C2),
+        # Commands that only plan, and exit: C1 alone.
+        (["validate", "SELECT 1 AS x"], "['-XX:TieredStopAtLevel=1']"),
+        (["explain", "SELECT 1 AS x"], "['-XX:TieredStopAtLevel=1']"),
+        # A script on stdin may run for long, as the shell does: the JVM's own thresholds.
+        ([], "[]"),
+    ],
+)
+def test_the_cli_one_shot_commands_start_a_jvm_for_a_short_process(
+    command: list[str], expected: str
+) -> None:
+    proc = python(
+        textwrap.dedent(
+            f"""
+            from click.testing import CliRunner
+            from calcite_bridge import cli
+            result = CliRunner().invoke(cli.main, {command!r}, input="SELECT 2 AS y;")
+            assert result.exit_code == 0, result.output
+            """
+        )
+        + _JIT_OPTIONS
+    )
+    assert proc.returncode == 0, proc.stderr
+    mode, options = proc.stdout.strip().split(" ", 1)
+    # With an AOT cache (Java 25) the JVM compiles early from the cache's profiles instead.
+    assert options == ("[]" if mode == "AOT" else expected), proc.stdout
+
+
+def test_a_library_session_and_the_users_jit_options_keep_their_thresholds() -> None:
+    library = python(
+        "import calcite_bridge as cb\ncb.connect().validate('SELECT 1')\n" + _JIT_OPTIONS
+    )
+    assert library.returncode == 0, library.stderr
+    assert library.stdout.strip().endswith(" []"), library.stdout
+    own = python(
+        textwrap.dedent(
+            """
+            from click.testing import CliRunner
+            from calcite_bridge import cli
+            assert CliRunner().invoke(cli.main, ["query", "SELECT 1 AS x"]).exit_code == 0
+            """
+        )
+        + _JIT_OPTIONS,
+        env={"CALCITE_BRIDGE_JVM_OPTIONS": "-XX:Tier4InvocationThreshold=7000"},
+    )
+    assert own.returncode == 0, own.stderr
+    assert own.stdout.strip().endswith(" ['-XX:Tier4InvocationThreshold=7000']"), own.stdout
+
+
 def test_missing_jar_names_the_path_and_the_build_command() -> None:
     message = expect_startup_error(
         "def attempt():\n    import calcite_bridge as cb\n    cb.connect()\n",

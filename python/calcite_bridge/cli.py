@@ -188,8 +188,17 @@ def _show_warnings() -> None:
     warnings.showwarning = show
 
 
-def _environment(config: dict[str, str], catalogs: tuple[Path, ...]) -> Environment:
+def _environment(
+    config: dict[str, str], catalogs: tuple[Path, ...], one_shot: str | None = None
+) -> Environment:
+    """An environment with ``config`` and ``catalogs`` run. ``one_shot`` (``"plans"`` or
+    ``"statements"``): the command runs that and exits, and the JVM compiles for a short process
+    (``jvm.short_process``)."""
     config = {**_group_config, **config}
+    if one_shot is not None:
+        from ._transport import jvm
+
+        jvm.short_process(one_shot)
     catalogs = (*_group_catalogs, *catalogs)
     with _progress("Starting the planner…"):
         env = connect(config=config)
@@ -438,7 +447,7 @@ def explain(
     config = _parse_settings(settings)
 
     def act() -> None:
-        env = _environment(config, catalogs)
+        env = _environment(config, catalogs, one_shot="plans")
         with _progress("Planning…"):
             plan = env.explain(text, format=fmt)
         click.echo(plan)
@@ -456,7 +465,7 @@ def validate(
     config = _parse_settings(settings)
 
     def act() -> None:
-        env = _environment(config, catalogs)
+        env = _environment(config, catalogs, one_shot="plans")
         schema = env.validate(text)
         for field in schema:
             null = "" if field.nullable else " NOT NULL"
@@ -482,7 +491,7 @@ def describe(table: str, catalogs: tuple[Path, ...], settings: tuple[str, ...]) 
     config = _parse_settings(settings)
 
     def act() -> None:
-        env = _environment(config, catalogs)
+        env = _environment(config, catalogs, one_shot="plans")
         # The rows of SQL DESCRIBE EXTENDED, shown as a query's are: one spelling for both.
         from ._sql import quote_identifier
 
@@ -517,7 +526,7 @@ def query(
     statements = split_all(text)
 
     def act() -> None:
-        env = _environment(config, catalogs)
+        env = _environment(config, catalogs, one_shot="statements")
         if len(statements) > 1:
             name = str(sql_file) if sql_file is not None else "script"
             _run_script(env, text, name, fmt, max_rows, output)

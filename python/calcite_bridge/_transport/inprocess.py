@@ -283,7 +283,11 @@ class JPypeSession:
                 del self._proxies[name]
 
     def validate(self, sql: str) -> pa.Schema:
-        return _import_stream(jvm.wait(self._java.validate(sql), sql)).schema
+        handle = jvm.wait(self._java.validateSchema(sql), sql)
+        try:
+            return _schema(handle.schema())
+        finally:
+            handle.close()
 
     def explain(
         self, sql: str, format: str, backend: str | None = None, params: str | None = None

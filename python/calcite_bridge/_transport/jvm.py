@@ -144,6 +144,45 @@ def _garbage_collector(extra: list[str]) -> list[str]:
     return ["-XX:+UseSerialGC"]
 
 
+# The JIT options of a short process (short_process()). A first statement crosses tiered
+# compilation's thresholds for the optimizing compiler (C2: 5,000 calls, or 15,000 calls and loop
+# iterations) in hundreds of start-up methods, whose compilations take CPU time from it and pay
+# off only over many statements.
+_SHORT_JIT = {
+    # Planning alone: the quick compiler (C1) only.
+    "plans": ("-XX:TieredStopAtLevel=1",),
+    # Statements that may read much data: C2 after ten times the calls, so a long query's hot
+    # loops still get optimized code.
+    "statements": (
+        "-XX:Tier4InvocationThreshold=50000",
+        "-XX:Tier4MinInvocationThreshold=6000",
+        "-XX:Tier4CompileThreshold=150000",
+        "-XX:Tier4BackEdgeThreshold=400000",
+    ),
+}
+_short: str | None = None
+
+
+def short_process(runs: str) -> None:
+    """Tells the JVM, if this process has not started it yet, that the process runs a statement
+    or two and exits (the CLI's one-shot commands): ``runs`` is ``"plans"`` when it only
+    validates, explains or describes, ``"statements"`` when it may run queries. The JIT then
+    compiles for a short life (:data:`_SHORT_JIT`)."""
+    global _short
+    if runs not in _SHORT_JIT:
+        raise ValueError(f"short_process takes {' or '.join(map(repr, _SHORT_JIT))}, not {runs!r}")
+    _short = runs
+
+
+def _compilation(extra: list[str]) -> list[str]:
+    """The JIT options: those of a short process, unless the user set the compiler's levels or
+    thresholds in ``CALCITE_BRIDGE_JVM_OPTIONS`` or an AOT cache brings the methods' profiles
+    (with which the JVM compiles the planner early on purpose)."""
+    if _short is None or _cache_mode.startswith("AOT") or any("Tier" in o for o in extra):
+        return []
+    return list(_SHORT_JIT[_short])
+
+
 # JDK 25 warns when JPype loads its native library (System::load) unless native access is
 # granted; an AOT cache records the option, so training and use must both give it.
 NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED"
@@ -399,7 +438,7 @@ def facade() -> Any:
             try:
                 extra = os.environ.get("CALCITE_BRIDGE_JVM_OPTIONS", "").split()
                 cache = _start_up_cache(jar, jvm, java_version(jvm), extra)
-                extra = [*_garbage_collector(extra), *cache, *extra]
+                extra = [*_garbage_collector(extra), *_compilation(extra), *cache, *extra]
                 jpype.startJVM(
                     *JVM_OPTIONS,
                     *extra,

@@ -46,6 +46,13 @@ public final class BridgeSession implements AutoCloseable {
     return VERSION;
   }
 
+  /** The longest the warm-up waits for the validations running before each of its steps. */
+  private static final long WARM_UP_YIELD_MILLIS = 5_000;
+
+  /** The validations running now: the warm-up waits for them before each of its steps. */
+  private static final java.util.concurrent.atomic.AtomicInteger VALIDATING =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   /** Parses, validates, plans and runs {@code SELECT 1} on a worker, loading Calcite's classes. */
   public static Pending<Long> warmUp() {
     return warmUp("");
@@ -56,14 +63,22 @@ public final class BridgeSession implements AutoCloseable {
    * whose queries may run on {@code hostBackends} (as {@link #setHostBackends}) would: where the
    * first query goes to a backend of the host (DuckDB), the warm-up plans and translates it for
    * that backend and leaves Calcite's own engine (Janino's code generation) unloaded, work a
-   * session that never runs a query there would pay for nothing.
+   * session that never runs a query there would pay for nothing. It validates first, then plans and
+   * runs, and before each step waits while a {@code validate} runs (at most a few seconds): a first
+   * validate does not share the cores with the planning it does not need. (A first query or explain
+   * needs that planning, and shares the classes' loading with it.)
    */
   public static Pending<Long> warmUp(String hostBackends) {
     return Workers.submit(
         () -> {
           BridgeSession s = new BridgeSession();
           s.setHostBackends(hostBackends);
-          try (StatementResult r = s.run("SELECT 1 AS x", new AtomicBoolean(), false)) {
+          String sql = "SELECT 1 AS x";
+          Workers.awaitNone(VALIDATING, WARM_UP_YIELD_MILLIS);
+          new StatementExecutor(s.state, new AtomicBoolean())
+              .validate(sql, () -> requireQuery(s.parse(sql)));
+          Workers.awaitNone(VALIDATING, WARM_UP_YIELD_MILLIS);
+          try (StatementResult r = s.run(sql, new AtomicBoolean(), false)) {
             if (r.backend().isEmpty()) {
               return r.address();
             }
@@ -383,6 +398,28 @@ public final class BridgeSession implements AutoCloseable {
                 "schema", ArrowResults.export(RowSet.of("schema", rowType, List.of())));
           } finally {
             io.calcitebridge.plan.PhaseTimes.end("on the worker/schema export", started);
+          }
+        },
+        timeoutMillis(null));
+  }
+
+  /**
+   * Validates a query, as {@link #validate}; the result's Arrow schema comes as an IPC message
+   * ({@link StatementResult#schema}), for a reader in this process. (Bytes rather than an exported
+   * stream of no rows: a first validate then needs none of the C Data Interface's classes, which
+   * only rows need.)
+   */
+  public Pending<StatementResult> validateSchema(String sql) {
+    return Workers.submit(
+        cancel -> {
+          VALIDATING.incrementAndGet();
+          try {
+            var rowType =
+                new StatementExecutor(state, cancel).validate(sql, () -> requireQuery(parse(sql)));
+            return StatementResult.schemaOnly(
+                cancel, ArrowTypes.toSchema(rowType).serializeAsMessage());
+          } finally {
+            VALIDATING.decrementAndGet();
           }
         },
         timeoutMillis(null));

@@ -51,6 +51,11 @@ public final class StatementResult implements AutoCloseable {
     this.prepared = List.of();
   }
 
+  /** A validated query's result schema ({@code schema}, an Arrow IPC message), without rows. */
+  static StatementResult schemaOnly(AtomicBoolean cancel, byte[] schema) {
+    return new StatementResult(cancel, "schema", schema, "", "", List.of(), List.of(), List.of());
+  }
+
   /**
    * A query that a backend runs in the reader's process: {@code schema} is the result's schema (an
    * Arrow IPC message); {@code scans} are the relations {@code backendSql} reads, {@code scan_i}: a

@@ -138,6 +138,17 @@ public final class Workers {
     hooks = threadHooks;
   }
 
+  /**
+   * Waits, at most {@code maxMillis}, until {@code running} (a count of statements of some kind) is
+   * zero: background work (the warm-up) steps aside between its steps for such statements.
+   */
+  static void awaitNone(AtomicInteger running, long maxMillis) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxMillis);
+    while (running.get() > 0 && System.nanoTime() < end) {
+      Thread.sleep(2);
+    }
+  }
+
   /** Runs {@code task} on a worker thread. */
   public static <T> Pending<T> submit(Callable<T> task) {
     AtomicBoolean cancelFlag = new AtomicBoolean();

@@ -1,16 +1,26 @@
 package io.calcitebridge.facade;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.calcitebridge.arrow.ArrowMemory;
 import io.calcitebridge.arrow.ArrowStreams;
 import io.calcitebridge.errors.BridgeError;
+import java.io.ByteArrayInputStream;
+import java.nio.channels.Channels;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.ReadChannel;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -66,6 +76,41 @@ class BridgeSessionTest {
     assertTrue(BridgeSession.warmUp("duckdb").result() > 0);
     // No backend in the host: run by Calcite's engine, its rows exported.
     assertTrue(BridgeSession.warmUp("").result() != 0);
+  }
+
+  @Test
+  void validateGivesTheResultsSchemaAsAnIpcMessage() throws Exception {
+    try (StatementResult r =
+        session.validateSchema("SELECT id, addr.city AS city, tags FROM emp").result()) {
+      Schema schema =
+          MessageSerializer.deserializeSchema(
+              new ReadChannel(Channels.newChannel(new ByteArrayInputStream(r.schema()))));
+      assertEquals("schema", r.kind());
+      assertEquals(
+          List.of("id", "city", "tags"), schema.getFields().stream().map(Field::getName).toList());
+      assertFalse(schema.getFields().get(0).isNullable());
+      assertEquals("Int(32, true)", schema.getFields().get(0).getType().toString());
+      assertEquals("Utf8", schema.getFields().get(1).getType().toString());
+      assertEquals("List", schema.getFields().get(2).getType().toString());
+    }
+  }
+
+  @Test
+  void backgroundWorkStepsAsideWhileStatementsOfAKindRun() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger running =
+        new java.util.concurrent.atomic.AtomicInteger(1);
+    CompletableFuture<Void> yielded =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                Workers.awaitNone(running, 60_000);
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    assertThrows(TimeoutException.class, () -> yielded.get(300, TimeUnit.MILLISECONDS));
+    running.decrementAndGet();
+    yielded.get(60, TimeUnit.SECONDS); // returns once none runs
   }
 
   @Test
