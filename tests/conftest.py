@@ -11,6 +11,7 @@ import functools
 import gc
 import re
 import secrets
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -20,6 +21,13 @@ import pytest
 from tests.helpers import golden as golden_plans
 
 import calcite_bridge as cb
+
+# A suite started in the background of a shell that is not interactive (`make test &`) gets
+# SIGINT ignored, and so would every process it starts: a test that stops its child with SIGINT
+# (test_interrupt, test_gateway, test_startup) would then wait for it forever. Python's own
+# handler again here; a child started from this process gets SIGINT's default action.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 TRANSPORTS = ("jpype", "py4j")
 GATEWAY_TOKEN = secrets.token_urlsafe(16)
