@@ -9,15 +9,38 @@ child's word, and the work is minutes long on any machine."""
 from __future__ import annotations
 
 import importlib.util
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 HELPER = Path(__file__).parent / "helpers" / "interrupted_query.py"
+# How long a child may stay silent before the case fails (instead of waiting forever: a child
+# that never sees the SIGINT, or hangs starting, would hold the whole suite).
+SILENCE = 180.0
+
+
+def _line(child: subprocess.Popen[str], seconds: float = SILENCE) -> str:
+    """The child's next line of output, or a failure with its error output after ``seconds``."""
+    lines: queue.Queue[str] = queue.Queue()
+    assert child.stdout is not None
+    stdout = child.stdout
+    threading.Thread(target=lambda: lines.put(stdout.readline()), daemon=True).start()
+    try:
+        return lines.get(timeout=seconds)
+    except queue.Empty:
+        child.kill()
+        try:
+            _, err = child.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            err = ""
+        tail = (err or "")[-2000:]
+        pytest.fail(f"the child said nothing for {seconds:.0f} s; its errors: {tail}")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is a POSIX signal")
@@ -32,9 +55,8 @@ def test_ctrl_c_stops_the_statement_and_its_work(backend: str, rows: int) -> Non
         text=True,
     )
     try:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "started"
-        running = child.stdout.readline()
+        assert _line(child).strip() == "started"
+        running = _line(child)
         assert running.strip() == "running", running
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=60)
@@ -102,12 +124,11 @@ def test_ctrl_c_stops_a_statement_run_again_from_its_cached_plan(backend: str, t
         text=True,
     )
     try:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "started"
+        assert _line(child).strip() == "started"
         time.sleep(2)  # the second run is running (a SIGINT before it would still stop the call)
         sent = time.monotonic()
         child.send_signal(signal.SIGINT)
-        assert child.stdout.readline().strip() == "interrupted"
+        assert _line(child, 60).strip() == "interrupted"
         stopped = time.monotonic() - sent
         out, err = child.communicate(timeout=60)
     finally:
@@ -153,12 +174,11 @@ def test_ctrl_c_while_spark_starts_leaves_no_process_behind() -> None:
         text=True,
     )
     try:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "started"
+        assert _line(child).strip() == "started"
         time.sleep(2)  # Spark's JVM is starting: it takes longer than this on any machine
         sent = time.monotonic()
         child.send_signal(signal.SIGINT)
-        assert child.stdout.readline().strip() == "interrupted"
+        assert _line(child, 60).strip() == "interrupted"
         stopped = time.monotonic() - sent
         child.communicate(timeout=120)
     finally:
