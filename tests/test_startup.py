@@ -66,6 +66,32 @@ def test_import_does_not_start_a_jvm() -> None:
     assert proc.stdout.strip() == "False"
 
 
+def test_import_leaves_pyarrow_and_numpy_to_a_thread_that_connect_starts() -> None:
+    # pyarrow (with numpy) is a fifth of a second of a first statement: the package and its CLI
+    # import without it, and connect() imports it on a thread of its own while the JVM starts.
+    proc = python(
+        """
+        import sys
+        import calcite_bridge as cb, calcite_bridge.cli
+        heavy = ("pyarrow", "numpy", "jpype", "duckdb")
+        print(sorted(m for m in heavy if m in sys.modules))
+        env = cb.connect()
+        schema = env.validate("SELECT 1 AS x, 'a' AS s")
+        import pyarrow as pa
+        print(isinstance(schema, pa.Schema), schema.names, schema.field("x").type)
+        print(sorted(m for m in ("pyarrow", "jpype") if m in sys.modules))
+        print(env.sql("SELECT 2 AS y").fetchall())
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "[]",
+        "True ['x', 's'] int32",
+        "['jpype', 'pyarrow']",
+        "[(2,)]",
+    ]
+
+
 def test_connecting_and_a_first_query_leave_pandas_and_pyarrow_dataset_unimported() -> None:
     # Each costs a tenth of a second or more of a first query's time; a user with neither in
     # their program should not wait for them.

@@ -18,8 +18,10 @@ import ctypes
 import os
 import threading
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
-import pyarrow as pa
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 class _Array(ctypes.Structure):
@@ -131,6 +133,8 @@ def import_stream(address: int) -> tuple[pa.Schema, Iterator[pa.RecordBatch]]:
     """Takes over the ArrowArrayStream at ``address`` (its struct can be freed afterwards): the
     schema, and the batches, each released through :func:`_release`. A failed read raises
     ``OSError`` with the stream's last error, as pyarrow's reader does."""
+    import pyarrow as pa
+
     stream = _Stream()
     ctypes.memmove(ctypes.addressof(stream), address, ctypes.sizeof(_Stream))
     _Stream.from_address(address).release = None  # moved: the struct left behind is empty
@@ -145,6 +149,8 @@ def import_stream(address: int) -> tuple[pa.Schema, Iterator[pa.RecordBatch]]:
 
 
 def _batches(stream: _Stream, schema: pa.Schema) -> Iterator[pa.RecordBatch]:
+    import pyarrow as pa
+
     get_next = _GET(stream.get_next)
     try:
         while True:
@@ -174,5 +180,7 @@ def _release_stream(stream: _Stream) -> None:
 
 def reader(address: int) -> pa.RecordBatchReader:
     """A ``pyarrow.RecordBatchReader`` over the stream at ``address`` (:func:`import_stream`)."""
+    import pyarrow as pa
+
     schema, batches = import_stream(address)
     return pa.RecordBatchReader.from_batches(schema, batches)

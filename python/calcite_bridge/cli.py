@@ -13,10 +13,9 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-import pyarrow as pa
 from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -24,6 +23,9 @@ from rich.text import Text
 from .environment import Environment, connect
 from .errors import Error, MissingColumnWarning
 from .script import Statement, split_all
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -232,7 +234,14 @@ def _run(action: Callable[[], None]) -> None:
     except Error as e:
         _print_error(e)
         sys.exit(1)
-    except (OSError, pa.ArrowException) as e:
+    except OSError as e:
+        _print_error(e)
+        sys.exit(1)
+    except Exception as e:
+        # pyarrow's own errors; pyarrow is imported once a statement runs (not at start-up).
+        arrow = sys.modules.get("pyarrow")
+        if arrow is None or not isinstance(e, arrow.ArrowException):
+            raise
         _print_error(e)
         sys.exit(1)
     except KeyboardInterrupt:
@@ -400,6 +409,8 @@ def _run_statement(
 
 def _fetch(env: Environment, sql: str) -> pa.Table:
     """Runs ``sql`` and reads its rows, with a progress line on a slow statement."""
+    import pyarrow as pa
+
     read = [0]
     with _progress("Running…", rows=lambda: read[0]):
         reader = env.execute(sql).to_arrow_reader()
@@ -554,6 +565,7 @@ def doctor() -> None:
     import platform
 
     import jpype
+    import pyarrow as pa
 
     from ._transport import jvm as _jvm
     from ._version import __version__
@@ -596,6 +608,8 @@ def doctor() -> None:
 
 def _plain(value: Any, type_: pa.DataType) -> Any:
     """A value of ``to_pylist`` with maps as dicts, ready for JSON."""
+    import pyarrow as pa
+
     if value is None:
         return None
     if pa.types.is_map(type_):
@@ -638,11 +652,15 @@ def _to_json(value: Any) -> str:
 
 
 def _is_nested(type_: pa.DataType) -> bool:
+    import pyarrow as pa
+
     return bool(pa.types.is_nested(type_))
 
 
 def _in_zone(table: pa.Table, zone: str | None) -> pa.Table:
     """TIMESTAMP_LTZ columns (Arrow timestamps with a zone) shown in the session zone."""
+    import pyarrow as pa
+
     if zone is None:
         return table
     for i, field in enumerate(table.schema):
@@ -789,6 +807,8 @@ def csv_field(value: Any) -> str:
 
 
 def _write_csv(table: pa.Table, output: Path | None, append: bool = False) -> None:
+    import pyarrow as pa
+
     lines = [",".join(csv_field(name) for name in table.column_names)]
     for batch in table.to_batches(max_chunksize=65_536):
         for row in _rows(pa.Table.from_batches([batch], schema=table.schema)):

@@ -6,9 +6,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from ._params import encode_parameters
 from ._sql import quote_identifier
@@ -18,6 +16,9 @@ from .errors import CatalogError, ConfigError, SqlParseError, UnsupportedError
 from .result import Result
 from .sources.sandbox import Sandbox
 from .table_api import Table
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 _FORMATS = ("text", "json", "dot")
 
@@ -424,6 +425,8 @@ def _duration(timeout: float | str | None) -> str | None:
 
 
 def _to_reader(data: Any) -> pa.RecordBatchReader:
+    import pyarrow as pa
+
     if isinstance(data, pa.RecordBatchReader):
         return data
     if isinstance(data, pa.Table):

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from .errors import ResultConsumedError, from_stream_failure
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def _zoned(schema: pa.Schema, zone: Callable[[], str] | None) -> pa.Schema | None:
     """The schema with its TIMESTAMP_LTZ columns (Arrow timestamps in UTC) shown in the session
     time zone ``zone()``, as Flink shows them; None when nothing changes."""
+    import pyarrow as pa
+
     if zone is None or not any(
         pa.types.is_timestamp(f.type) and f.type.tz == "UTC" for f in schema
     ):
@@ -37,6 +40,8 @@ def _checked(
 ) -> pa.RecordBatchReader:
     """``reader`` with the failures of the JVM side raised as typed errors rather than OSError,
     and its instants in the session time zone (:func:`_zoned`)."""
+    import pyarrow as pa
+
     zoned = _zoned(reader.schema, zone)
 
     def batches() -> Iterator[pa.RecordBatch]:
@@ -116,6 +121,8 @@ class Result:
     def to_arrow_reader(self) -> pa.RecordBatchReader:
         """The rows as a stream of record batches (no copy). The stream can be read once."""
         if self._table is not None:
+            import pyarrow as pa
+
             return pa.RecordBatchReader.from_batches(self._schema, self._table.to_batches())
         return self._take_reader("to_arrow_reader()")
 

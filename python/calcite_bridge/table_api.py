@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-import pyarrow as pa
-
 from ._sql import quote_identifier
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from .result import Result
 
 

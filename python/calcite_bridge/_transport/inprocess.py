@@ -8,14 +8,14 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
-
 from .. import _cdata as cdata
 from .. import _interrupt, _params
 from ..sources.sandbox import UNCONFINED, SandboxGetter
 from . import jvm
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from .. import _duckdb, _spark
 
 
@@ -29,6 +29,7 @@ def _import_stream(handle: Any) -> pa.RecordBatchReader:
 def _cancellable(reader: pa.RecordBatchReader, handle: Any) -> pa.RecordBatchReader:
     """``reader``, whose reads Ctrl-C stops at once: Calcite's engine runs the query inside
     them, in the JVM, where Python cannot raise KeyboardInterrupt."""
+    import pyarrow as pa
 
     def cancel() -> None:
         handle.cancel()
@@ -59,6 +60,8 @@ def _described(handle: Any) -> dict[str, Any]:
 
 def _schema(message: Any) -> pa.Schema:
     """A schema the JVM sent as an Arrow IPC message (a Java ``byte[]``)."""
+    import pyarrow as pa
+
     return pa.ipc.read_schema(pa.py_buffer(memoryview(message)))
 
 
@@ -66,11 +69,11 @@ class JPypeSession:
     """A ``BridgeSession`` in this process's JVM (started on first use)."""
 
     def __init__(self) -> None:
-        # DuckDB and Spark are imported when a statement first needs them; DuckDB, the default
-        # engine of queries, on a thread of its own while the JVM starts (_prefetch_duckdb).
+        # pyarrow, DuckDB and Spark are imported when a statement first needs them; pyarrow
+        # (every statement's schema or rows) and DuckDB (the default engine of queries) on a
+        # thread of their own while the JVM starts (_prefetch).
         hosted = jvm.host_backends()
-        if "duckdb" in hosted:
-            _prefetch_duckdb()
+        _prefetch(duckdb="duckdb" in hosted)
         self._java = jvm.new_session()
         self._proxies: dict[str, Any] = {}  # Java holds them through JPype; keep them alive
         self._functions: dict[str, Any] = {}  # the same for the Python functions
@@ -227,6 +230,8 @@ class JPypeSession:
             remaining = described["remainingMillis"]
             deadline = (remaining / 1000, described["timeoutMessage"]) if remaining >= 0 else None
         except BaseException:
+            import pyarrow as pa
+
             for scan in scans:
                 if isinstance(scan, pa.RecordBatchReader):
                     scan.close()
@@ -379,22 +384,27 @@ def _release_duckdb() -> None:
         module.release()
 
 
-def _prefetch_duckdb() -> None:
-    """Imports our DuckDB backend and DuckDB (about a fifth of a second on an idle machine) on
-    a thread of its own, while the JVM starts; the first query that needs them waits only for
-    what is left of the import (see ``_duckdb.prefetch``)."""
+def _prefetch(duckdb: bool) -> None:
+    """Imports pyarrow (with numpy, about a fifth of a second on an idle machine), then, when
+    ``duckdb``, our DuckDB backend and DuckDB (as much again), on a thread of their own while
+    the JVM starts and builds the first session: JPype lets go of the GIL while Java runs, so
+    the imports take the second core. The first statement that needs them waits only for what
+    is left of the import (Python's import lock)."""
     import threading
 
     def load() -> None:
         try:
-            from .. import _duckdb
+            import pyarrow  # noqa: F401
 
-            _duckdb.prefetch()
-        except Exception:  # reported by the query that needs it
+            if duckdb:
+                from .. import _duckdb
+
+                _duckdb.prefetch()
+        except Exception:  # reported by the statement that needs it
             pass
 
-    if "duckdb" not in sys.modules:
-        threading.Thread(target=load, name="calcite-bridge-duckdb-import").start()
+    if "pyarrow" not in sys.modules or (duckdb and "duckdb" not in sys.modules):
+        threading.Thread(target=load, name="calcite-bridge-import").start()
 
 
 def _spark_unsupported(sql: str) -> Exception:

@@ -8,11 +8,12 @@ Config, the Table API and Result are the same for both.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..sources.sandbox import SandboxGetter
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 class Session(Protocol):
