@@ -69,6 +69,7 @@ QUERIES: list[tuple[str, list[Any]]] = [
     ("SELECT id FROM t WHERE ts > ? ORDER BY id", [dt.datetime(2024, 1, 1, 10, 0, 0, 1)]),
     ("SELECT id FROM t WHERE amount = ? ORDER BY id", [decimal.Decimal("2.25")]),
     ("SELECT id FROM t WHERE x BETWEEN ? AND ? ORDER BY id", [-1.0, 2]),
+    ("SELECT id FROM t WHERE x < ? OR x > ? ORDER BY id", [-1e300, 2e9]),
     ("SELECT id FROM t WHERE flag = ? ORDER BY id", [True]),
     ("SELECT id, id * ? AS y FROM t WHERE id IN (?, ?, ?) ORDER BY id", [10, 1, 3, 5]),
     ("SELECT COUNT(*) AS n FROM t WHERE s LIKE ?", ["%'%"]),
@@ -736,3 +737,110 @@ def test_an_arrow_table_answers_a_new_value_as_it_answered_its_shape(
     assert asked == [[">=(id, 0)", "<=(id, 2)"]]  # the first offer only
     for backend in ("enumerable", "auto"):
         assert env.sql(LOOKUP, [None, 3], backend=backend).fetchall() == []
+
+
+def _offers(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The offers of filters that reach a source's Python side, recorded as they come."""
+    from calcite_bridge.sources import _calls
+
+    seen: list[str] = []
+    original = _calls.SourceCalls.apply_filters
+
+    def apply_filters(self: Any, filters_json: str) -> str:
+        seen.append(self.name)
+        return original(self, filters_json)
+
+    monkeypatch.setattr(_calls.SourceCalls, "apply_filters", apply_filters)
+    return seen
+
+
+# (query, a list of values for each execution) over ``DATA``: one shape of bound filter each,
+# answered by the Arrow table's scan for every value type the JVM vouches for
+KEPT_SHAPES: list[tuple[str, list[list[Any]]]] = [
+    ("SELECT id FROM t WHERE id >= ? AND id < ? ORDER BY id", [[1, 3], [2, 5], [0, 0], [4, 9]]),
+    ("SELECT id FROM t WHERE s < ? OR s = ? ORDER BY id", [["b", "x"], ["ü", "z"], ["'", "a"]]),
+    (
+        "SELECT id FROM t WHERE d >= ? ORDER BY id",
+        [[dt.date(2024, 1, 15)], [dt.date(1, 1, 1)], [dt.date(9999, 12, 31)]],
+    ),
+    ("SELECT id FROM t WHERE x < ? ORDER BY id", [[1.0], [-1e300], [2e10], [1.5e-7]]),
+    ("SELECT id FROM t WHERE NOT (flag = ?) ORDER BY id", [[True], [False]]),
+]
+
+
+@pytest.mark.parametrize(("sql", "runs"), KEPT_SHAPES, ids=[q for q, _ in KEPT_SHAPES])
+def test_a_shape_answered_once_is_not_asked_again_of_an_arrow_table(
+    penv: cb.Environment,
+    transport: str,
+    monkeypatch: pytest.MonkeyPatch,
+    sql: str,
+    runs: list[list[Any]],
+) -> None:
+    # The JVM keeps an Arrow table's answer per shape of offer: a new value is answered there,
+    # without a call into Python (a gateway's JVM asks Python, which answers from its own kept
+    # answer). The rows are DuckDB's for the same values, and the literal text's.
+    offers = _offers(monkeypatch)
+    for backend in ("enumerable", "auto"):
+        offers.clear()
+        for params in runs:
+            got = penv.sql(sql, params, backend=backend).fetchall()
+            assert got == _duckdb_rows(sql, params), (backend, params)
+            assert got == penv.sql(_written(sql, params), backend=backend).fetchall(), params
+        # again, without the literal texts, whose planning offers their filters
+        offers.clear()
+        for params in runs:
+            penv.sql(sql, params, backend=backend).fetchall()
+        assert len(offers) == (len(runs) if transport == "py4j" else 0), backend
+
+
+def test_a_user_source_is_asked_at_every_run_and_an_arrow_table_once_per_shape(
+    env: cb.Environment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.helpers.tables import Probe
+
+    offers = _offers(monkeypatch)
+    probe = Probe(BIG)
+    env.register_source("ub", probe)
+    env.register_arrow("big", BIG)
+    values = (3, 700, 3, 998, -5)
+    for backend in ("enumerable", "auto"):
+        offers.clear()
+        probe.reset()
+        for k in values:
+            for table in ("ub", "big"):
+                got = env.sql(LOOKUP.replace("big", table), [k, k], backend=backend).fetchall()
+                assert got == _lookup_rows(k), (backend, table, k)
+        # the user source saw every run's values; the Arrow table was asked for the shape once,
+        # on the first backend (its plan on the second is another plan of the same shape)
+        assert offers.count("ub") == len(values), backend
+        assert offers.count("big") == (1 if backend == "enumerable" else 0), backend
+        bound = [sorted([f">=(id, {k})", f"<=(id, {k + 2})"]) for k in values]
+        assert [sorted(str(f) for f in call) for call in probe.calls] == bound, backend
+        # a NULL value is bound as a literal (no plan kept for it): no rows, and the next new
+        # value is still answered with its own rows
+        assert env.sql(LOOKUP, [None, 1], backend=backend).fetchall() == []
+        assert env.sql(LOOKUP, [42, 42], backend=backend).fetchall() == _lookup_rows(42)
+
+
+def test_two_threads_with_their_own_values_on_a_user_source_get_their_own_rows(
+    env: cb.Environment,
+) -> None:
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.helpers.tables import Probe
+
+    env.register_source("big", Probe(BIG))
+    start = threading.Barrier(2)
+
+    def work(first: int) -> list[int]:
+        start.wait()
+        wrong = []
+        for backend in ("enumerable", "auto"):
+            for k in range(first, first + 20):
+                if env.sql(LOOKUP, [k, k], backend=backend).fetchall() != _lookup_rows(k):
+                    wrong.append(k)
+        return wrong
+
+    with ThreadPoolExecutor(2) as pool:
+        assert list(pool.map(work, (0, 500))) == [[], []]
