@@ -69,6 +69,7 @@ QUERIES: list[tuple[str, list[Any]]] = [
     ("SELECT id FROM t WHERE ts > ? ORDER BY id", [dt.datetime(2024, 1, 1, 10, 0, 0, 1)]),
     ("SELECT id FROM t WHERE amount = ? ORDER BY id", [decimal.Decimal("2.25")]),
     ("SELECT id FROM t WHERE x BETWEEN ? AND ? ORDER BY id", [-1.0, 2]),
+    ("SELECT id FROM t WHERE x < ? OR x > ? ORDER BY id", [-1e300, 2e9]),
     ("SELECT id FROM t WHERE flag = ? ORDER BY id", [True]),
     ("SELECT id, id * ? AS y FROM t WHERE id IN (?, ?, ?) ORDER BY id", [10, 1, 3, 5]),
     ("SELECT COUNT(*) AS n FROM t WHERE s LIKE ?", ["%'%"]),
@@ -413,7 +414,7 @@ def _literal(value: Any) -> str:  # noqa: PLR0911
     if isinstance(value, int | decimal.Decimal):
         return str(value)
     if isinstance(value, float):
-        return repr(value) + "E0"
+        return repr(value) if "e" in repr(value) else repr(value) + "E0"
     if isinstance(value, str):
         return "'" + value.replace("'", "''") + "'"
     if isinstance(value, dt.datetime):
@@ -658,16 +659,24 @@ def test_auto_returns_the_sources_batches_when_it_takes_the_bound_filter(
     assert plan.startswith("DuckDB(") == in_process, plan
 
 
+@pytest.mark.parametrize("source", ("arrow", "user"))
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_two_threads_running_one_statement_with_their_own_values_get_their_own_rows(
-    env: cb.Environment, transport: str, backend: str
+    env: cb.Environment, transport: str, backend: str, source: str
 ) -> None:
+    # An Arrow table's answer is kept in the JVM per shape; a user source is asked by each
+    # thread with its own values.
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
+    from tests.helpers.tables import Probe
+
     if _remote_duckdb(env, transport, backend):
         return
-    env.register_arrow("big", BIG)
+    if source == "user":
+        env.register_source("big", Probe(BIG))
+    else:
+        env.register_arrow("big", BIG)
     start = threading.Barrier(2)
 
     def work(first: int) -> list[int]:
@@ -736,3 +745,88 @@ def test_an_arrow_table_answers_a_new_value_as_it_answered_its_shape(
     assert asked == [[">=(id, 0)", "<=(id, 2)"]]  # the first offer only
     for backend in ("enumerable", "auto"):
         assert env.sql(LOOKUP, [None, 3], backend=backend).fetchall() == []
+
+
+def _offers(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The offers of filters that reach a source's Python side, recorded as they come."""
+    from calcite_bridge.sources import _calls
+
+    seen: list[str] = []
+    original = _calls.SourceCalls.apply_filters
+
+    def apply_filters(self: Any, filters_json: str) -> str:
+        seen.append(self.name)
+        return original(self, filters_json)
+
+    monkeypatch.setattr(_calls.SourceCalls, "apply_filters", apply_filters)
+    return seen
+
+
+# (query, a list of values for each execution) over ``DATA``: one shape of bound filter each,
+# answered by the Arrow table's scan for every value type the JVM vouches for
+KEPT_SHAPES: list[tuple[str, list[list[Any]]]] = [
+    ("SELECT id FROM t WHERE id >= ? AND id < ? ORDER BY id", [[1, 3], [2, 5], [0, 0], [4, 9]]),
+    ("SELECT id FROM t WHERE s < ? OR s = ? ORDER BY id", [["b", "x"], ["ü", "z"], ["'", "a"]]),
+    (
+        "SELECT id FROM t WHERE d >= ? ORDER BY id",
+        [[dt.date(2024, 1, 15)], [dt.date(1, 1, 1)], [dt.date(9999, 12, 31)]],
+    ),
+    ("SELECT id FROM t WHERE x < ? ORDER BY id", [[1.0], [-1e300], [2e10], [1.5e-7]]),
+    ("SELECT id FROM t WHERE NOT (flag = ?) ORDER BY id", [[True], [False]]),
+]
+
+
+@pytest.mark.parametrize(("sql", "runs"), KEPT_SHAPES, ids=[q for q, _ in KEPT_SHAPES])
+def test_a_shape_answered_once_is_not_asked_again_of_an_arrow_table(
+    penv: cb.Environment,
+    transport: str,
+    monkeypatch: pytest.MonkeyPatch,
+    sql: str,
+    runs: list[list[Any]],
+) -> None:
+    # The JVM keeps an Arrow table's answer per shape of offer: a new value is answered there,
+    # without a call into Python (a gateway's JVM asks Python, which answers from its own kept
+    # answer). The rows are DuckDB's for the same values, and the literal text's.
+    offers = _offers(monkeypatch)
+    for backend in ("enumerable", "auto"):
+        offers.clear()
+        for params in runs:
+            got = penv.sql(sql, params, backend=backend).fetchall()
+            assert got == _duckdb_rows(sql, params), (backend, params)
+            assert got == penv.sql(_written(sql, params), backend=backend).fetchall(), params
+        # again, without the literal texts, whose planning offers their filters
+        offers.clear()
+        for params in runs:
+            penv.sql(sql, params, backend=backend).fetchall()
+        assert len(offers) == (len(runs) if transport == "py4j" else 0), backend
+
+
+def test_a_user_source_is_asked_at_every_run_and_an_arrow_table_once_per_shape(
+    env: cb.Environment, transport: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.helpers.tables import Probe
+
+    offers = _offers(monkeypatch)
+    probe = Probe(BIG)
+    env.register_source("ub", probe)
+    env.register_arrow("big", BIG)
+    values = (3, 700, 3, 998, -5)
+    for backend in ("enumerable", "auto"):
+        offers.clear()
+        probe.reset()
+        for k in values:
+            for table in ("ub", "big"):
+                got = env.sql(LOOKUP.replace("big", table), [k, k], backend=backend).fetchall()
+                assert got == _lookup_rows(k), (backend, table, k)
+        # the user source saw every run's values; the Arrow table was asked for the shape once,
+        # on the first backend (its plan on the second is another plan of the same shape), in
+        # this process; a gateway's JVM asks at every run
+        assert offers.count("ub") == len(values), backend
+        kept = (1 if backend == "enumerable" else 0) if transport != "py4j" else len(values)
+        assert offers.count("big") == kept, backend
+        bound = [sorted([f">=(id, {k})", f"<=(id, {k + 2})"]) for k in values]
+        assert [sorted(str(f) for f in call) for call in probe.calls] == bound, backend
+        # a NULL value is bound as a literal (no plan kept for it): no rows, and the next new
+        # value is still answered with its own rows
+        assert env.sql(LOOKUP, [None, 1], backend=backend).fetchall() == []
+        assert env.sql(LOOKUP, [42, 42], backend=backend).fetchall() == _lookup_rows(42)

@@ -180,6 +180,12 @@ class SourceCalls:
         except Exception as e:
             return error_json(e, self.name, "apply_filters()")
 
+    def answers_by_shape(self) -> bool:
+        """Whether the answer to an offer depends only on its shape and on whether each literal
+        makes an Arrow scalar (see ``_answers``): the JVM then keeps the answer per shape and
+        asks again only for a shape, or a literal, it cannot answer itself."""
+        return self._answers is not None
+
     @functools.cached_property
     def _answers(self) -> OfferAnswers | None:
         """The answers kept per shape of an offer, for an ``ArrowTableSource`` whose

@@ -102,6 +102,10 @@ class SourceProxy:
         return self._calls.reads_in_place()
 
     @JOverride
+    def answersByShape(self) -> bool:
+        return self._calls.answers_by_shape()
+
+    @JOverride
     def readableMetadata(self) -> str:
         return self._calls.readable_metadata()
 

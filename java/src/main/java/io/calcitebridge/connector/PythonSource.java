@@ -68,6 +68,17 @@ public interface PythonSource {
     return false;
   }
 
+  /**
+   * Whether the source's answer to an offer of filters depends only on the offer's shape (the
+   * filters with their literals' values left out) and on whether each literal makes an Arrow scalar
+   * of its type: a built-in Arrow table source whose {@code apply_filters} is its own. The JVM then
+   * keeps the answer per shape and does not ask again for new values. A source that implements
+   * {@code apply_filters} itself is asked at every offer, with the values.
+   */
+  default boolean answersByShape() {
+    return false;
+  }
+
   /** Whether the source implements {@code write}. */
   boolean supportsWriting();
 

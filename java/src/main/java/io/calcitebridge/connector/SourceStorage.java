@@ -96,8 +96,14 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
 
   @Override
   public String sourceName() {
-    return source.name();
+    String known = name;
+    if (known == null) {
+      known = name = source.name();
+    }
+    return known;
   }
+
+  private volatile @Nullable String name;
 
   /** Whether the source takes index paths into ROW columns in {@code request.projection}. */
   @Override
@@ -181,7 +187,7 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
     ArrowReader reader = open(write(body));
     try {
       return new Opened(
-          reader, request.positions(reader.getVectorSchemaRoot().getSchema(), source.name()));
+          reader, request.positions(reader.getVectorSchemaRoot().getSchema(), sourceName()));
     } catch (RuntimeException | java.io.IOException e) {
       closeQuietly(reader);
       throw e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
@@ -230,8 +236,41 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
     return source.supportsFilterPushDown();
   }
 
+  /**
+   * Whether the source's answer to an offer depends only on its shape (asked once): then an offer
+   * of a shape answered before, with literals {@link OfferShapes} vouches for, is answered here.
+   */
+  private boolean answersByShape() {
+    Boolean known = answersByShape;
+    if (known == null) {
+      known = answersByShape = source.answersByShape();
+    }
+    return known;
+  }
+
+  private volatile @Nullable Boolean answersByShape;
+
+  private final OfferShapes shapes = new OfferShapes();
+
+  /**
+   * The source's answer to {@code filters}; for a source that {@linkplain #answersByShape answers
+   * by shape}, the answer kept for their shape when there is one (no call into Python).
+   */
   @Override
   public Decision applyFilters(List<Expression> filters) {
+    boolean byShape = answersByShape();
+    Decision known = byShape ? shapes.known(filters) : null;
+    if (known != null) {
+      return known;
+    }
+    Decision d = offer(filters);
+    if (byShape) {
+      shapes.keep(filters, d);
+    }
+    return d;
+  }
+
+  private Decision offer(List<Expression> filters) {
     long t = io.calcitebridge.plan.PhaseTimes.start();
     String json = write(filters.stream().map(Expression::toJson).toList());
     io.calcitebridge.plan.PhaseTimes.end(

@@ -204,11 +204,15 @@ public final class BridgeSession implements AutoCloseable {
    */
   public @Nullable StatementResult queryCachedWithParameters(
       String sql, @Nullable String backend, @Nullable String timeout, String parameters) {
-    return cached(sql, backend, timeout, translated(() -> Parameters.fromJson(parameters)));
+    long t = io.calcitebridge.plan.PhaseTimes.start();
+    Parameters values = translated(() -> Parameters.fromJson(parameters));
+    io.calcitebridge.plan.PhaseTimes.end("cached run/values from JSON", t);
+    return cached(sql, backend, timeout, values);
   }
 
   private @Nullable StatementResult cached(
       String sql, @Nullable String backend, @Nullable String timeout, @Nullable Parameters values) {
+    long started = io.calcitebridge.plan.PhaseTimes.start();
     long millis = timeoutMillis(timeout);
     return translated(
         () -> {
@@ -231,7 +235,9 @@ public final class BridgeSession implements AutoCloseable {
             deadline.cancel();
             return null;
           }
-          return result(rows, cancel);
+          StatementResult result = result(rows, cancel);
+          io.calcitebridge.plan.PhaseTimes.end("cached run", started);
+          return result;
         });
   }
 

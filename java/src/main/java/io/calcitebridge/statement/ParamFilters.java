@@ -315,7 +315,10 @@ final class ParamFilters {
       }
       List<Expression> accepted = new ArrayList<>(scan.filters());
       java.util.BitSet taken = new java.util.BitSet();
-      for (int i : storage.applyFilters(offered).accepted()) {
+      long t = io.calcitebridge.plan.PhaseTimes.start();
+      List<Integer> answer = storage.applyFilters(offered).accepted();
+      io.calcitebridge.plan.PhaseTimes.end("cached run/filters bound and offered/offer", t);
+      for (int i : answer) {
         if (i >= 0 && i < offered.size() && !taken.get(i)) {
           taken.set(i);
           accepted.add(offered.get(i));

@@ -493,7 +493,8 @@ public final class Parameters {
         return cast(SqlLiteral.createCharString(text, pos), type(SqlTypeName.DOUBLE, -1, pos), pos);
       }
       SqlNumericLiteral literal =
-          SqlLiteral.createApproxNumeric(new BigDecimal(Double.toString(Math.abs(d))) + "E0", pos);
+          SqlLiteral.createApproxNumeric(
+              new BigDecimal(Double.toString(Math.abs(d))).toPlainString() + "E0", pos);
       return d < 0 || (d == 0 && 1 / d < 0) ? SqlLiteral.createNegative(literal, pos) : literal;
     }
     if (value instanceof String s) {

@@ -562,6 +562,7 @@ public final class StatementExecutor {
    * scans here.
    */
   public @Nullable RowSet cachedQuery(String text, boolean translatedOnly) {
+    long t = io.calcitebridge.plan.PhaseTimes.start();
     withMetadataProvider();
     String purpose = "query";
     Parameters values = parameters;
@@ -580,6 +581,7 @@ public final class StatementExecutor {
       return null;
     }
     session.planCache().hit();
+    io.calcitebridge.plan.PhaseTimes.end("cached run/plan cache look-up", t);
     return run(plan);
   }
 
@@ -673,10 +675,13 @@ public final class StatementExecutor {
   private RowSet run(QueryPlan plan) {
     RelDataType rowType = plan.rowType();
     Translation translation = plan.translation();
+    long t = io.calcitebridge.plan.PhaseTimes.start();
     ParamFilters.Bound binding = boundFilters(plan);
+    io.calcitebridge.plan.PhaseTimes.end("cached run/filters bound and offered", t);
     Map<io.calcitebridge.catalog.CatalogTable, List<io.calcitebridge.expr.Expression>> bound =
         binding.filters();
     QueryPlan.Absorbing absorbing = plan.absorbing();
+    t = io.calcitebridge.plan.PhaseTimes.start();
     if (absorbing != null && binding.complete()) {
       // The source took every bound filter: its stream is the result, as for the literal text.
       BridgeTableScan scan = absorbing.scan();
@@ -686,6 +691,7 @@ public final class StatementExecutor {
               ? null
               : FastPath.direct(scan.withFilters(filters), absorbing.columns(), rowType);
       if (direct != null) {
+        io.calcitebridge.plan.PhaseTimes.end("cached run/source's stream opened", t);
         return new RowSet(
             "query", rowType, org.apache.calcite.linq4j.Linq4j.emptyEnumerable(), direct);
       }
@@ -714,6 +720,7 @@ public final class StatementExecutor {
     EnumerableRel physical = java.util.Objects.requireNonNull(plan.physical());
     org.apache.arrow.vector.ipc.ArrowReader direct = FastPath.direct(physical, rowType);
     if (direct != null) {
+      io.calcitebridge.plan.PhaseTimes.end("cached run/source's stream opened", t);
       return new RowSet(
           "query", rowType, org.apache.calcite.linq4j.Linq4j.emptyEnumerable(), direct);
     }
