@@ -31,14 +31,19 @@ class TypedRelToSqlTest {
     return found;
   }
 
-  @Test
-  void everyNodeClassOfAPlanHasItsOwnVisitMethod() {
+  /** Two tables to join. */
+  private static PlanningSession joined() {
     PlanningSession session = new PlanningSession();
     session.exec("CREATE TABLE a (k INT, v DOUBLE, s STRING)");
     session.exec("CREATE TABLE b (k INT, w DOUBLE)");
+    return session;
+  }
+
+  @Test
+  void everyNodeClassOfAPlanHasItsOwnVisitMethod() {
     RelNode plan =
         heuristic(
-            session,
+            joined(),
             "SELECT s, SUM(v) AS t FROM a JOIN b ON a.k = b.k WHERE w > 1 GROUP BY s "
                 + "UNION ALL SELECT s, v FROM a WHERE k IN (1, 2) ORDER BY 2 DESC LIMIT 3");
     Set<Class<?>> classes = classes(plan, new LinkedHashSet<>());
