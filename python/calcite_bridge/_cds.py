@@ -65,6 +65,20 @@ def training(rounds: int = 40, strict: bool = False) -> None:
         {"region": ["north", "south", "east"], "manager": ["kim", "lee", "max"], "tier": [1, 2, 3]}
     )
     env.register_source("regions", ArrowTableSource(regions))
+    # A source with a nested column, whose filters on a field go to the source (pushdown)
+    devices = pa.table(
+        {
+            "serial": [10, 11, 12, 13],
+            "tier": [1, 2, 3, 1],
+            "spec": [
+                {"os": "linux", "ram": 8},
+                {"os": "bsd", "ram": 16},
+                {"os": "linux", "ram": 4},
+                {"os": "mac", "ram": 32},
+            ],
+        }
+    )
+    env.register_source("devices", ArrowTableSource(devices))
     env.execute("CREATE VIEW big AS SELECT * FROM sales WHERE amount > 10")
     shapes = [
         "SELECT id, amount * qty AS total FROM sales WHERE qty > {n} ORDER BY total DESC LIMIT 5",
@@ -86,6 +100,8 @@ def training(rounds: int = 40, strict: bool = False) -> None:
         "GROUP BY region ORDER BY 2",
         "SELECT r.region, (SELECT COUNT(*) FROM sales s WHERE s.region = r.region) AS n "
         "FROM regions r WHERE r.manager <> 'nobody{n}'",
+        "SELECT d.serial, d.spec.os, r.manager FROM devices d JOIN regions r ON d.tier = r.tier "
+        "WHERE d.spec.ram >= {n} % 16 AND r.region <> 'west'",
     ]
 
     def run(step: Callable[[str], object], sql: str) -> None:

@@ -101,6 +101,8 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
       // Constants are folded while planning, by the engine's own code ({@link Constants}).
       p.setExecutor(Constants.EXECUTOR);
       c = RelOptCluster.create(p, new RexBuilder(context.typeFactory()));
+      // Metadata queries start with Calcite's generated handlers, not stand-ins that throw.
+      c.setMetadataQuerySupplier(MetadataHandlers::query);
       planner = p;
       cluster = c;
     }

@@ -264,7 +264,7 @@ public final class DuckDbTranslator {
       java.math.BigDecimal.valueOf(Integer.MAX_VALUE);
 
   /** Calcite's converter, with our scans as named relations. */
-  public static final class Converter extends RelToSqlConverter {
+  public static final class Converter extends TypedRelToSql {
     final List<RelNode> scans = new ArrayList<>();
 
     private Converter() {

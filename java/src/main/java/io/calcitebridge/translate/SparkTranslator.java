@@ -75,7 +75,7 @@ public final class SparkTranslator {
   }
 
   /** Calcite's converter, with our scans as named relations. */
-  public static final class Converter extends RelToSqlConverter {
+  public static final class Converter extends TypedRelToSql {
     final List<RelNode> scans = new ArrayList<>();
 
     private Converter() {
