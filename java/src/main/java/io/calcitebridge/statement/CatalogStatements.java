@@ -428,7 +428,8 @@ final class CatalogStatements {
     List<Object[]> rows = new ArrayList<>();
     rows.add(new Object[] {"name", c.name()});
     rows.add(new Object[] {"type", c.options().get(TYPE)});
-    rows.add(new Object[] {"comment", c.comment() == null ? "" : c.comment()});
+    // As Flink: NULL when the catalog has no comment.
+    rows.add(new Object[] {"comment", c.comment()});
     if (extended) {
       for (Map.Entry<String, String> e : new LinkedHashMap<>(c.options()).entrySet()) {
         if (!e.getKey().equals(TYPE)) {
