@@ -41,7 +41,8 @@ public class SqlCreateMaterializedTable extends SqlCreate {
                   ops.get(6),
                   (SqlIdentifier) ops.get(7),
                   Objects.requireNonNull(ops.get(8)),
-                  Mode.values()[((SqlLiteral) Objects.requireNonNull(ops.get(12))).intValue(true)]));
+                  Mode.values()[
+                      ((SqlLiteral) Objects.requireNonNull(ops.get(12))).intValue(true)]));
 
   /** What the statement does with a materialized table of its name. */
   public enum Mode {

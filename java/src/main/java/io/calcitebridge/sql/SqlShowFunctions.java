@@ -13,8 +13,8 @@ import org.apache.calcite.util.ImmutableNullableList;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * {@code SHOW [USER] FUNCTIONS [FROM|IN [catalog.]db] [[NOT] LIKE|ILIKE 'pattern']}, and {@code DESCRIBE FUNCTION
- * [EXTENDED] name} when {@link #described} is set.
+ * {@code SHOW [USER] FUNCTIONS [FROM|IN [catalog.]db] [[NOT] LIKE|ILIKE 'pattern']}, and {@code
+ * DESCRIBE FUNCTION [EXTENDED] name} when {@link #described} is set.
  */
 public class SqlShowFunctions extends SqlCall {
   /** The operator of SHOW FUNCTIONS and DESCRIBE FUNCTION. */

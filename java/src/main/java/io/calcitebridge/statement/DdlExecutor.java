@@ -80,8 +80,7 @@ public final class DdlExecutor {
   /** {@code CREATE TABLE}. */
   public void createTable(SqlCreateTable create) {
     // As Flink, a temporary table's database need not exist.
-    Catalog.Path path =
-        CatalogStatements.path(context, create.name(), create.flink().temporary());
+    Catalog.Path path = CatalogStatements.path(context, create.name(), create.flink().temporary());
     if (create.flink().temporary()) {
       if (catalog().isTemporary(path) && create.ifNotExists()) {
         return;

@@ -533,7 +533,9 @@ public final class FunctionStatements {
           "SHOW FUNCTIONS FROM names a database with at most 2 parts (catalog.database): " + db,
           db.getParserPosition());
     }
-    return db.names.size() == 1 ? current.get(0) + "." + db.getSimple() : String.join(".", db.names);
+    return db.names.size() == 1
+        ? current.get(0) + "." + db.getSimple()
+        : String.join(".", db.names);
   }
 
   private RowSet describe(SqlIdentifier id, boolean extended) {

@@ -222,7 +222,8 @@ final class MaterializedTables {
         .materialized()
         .put(
             path.toString(),
-            new MaterializedTable(old.ctasHead(), queryText, old.head(), expanded, old.suspended()));
+            new MaterializedTable(
+                old.ctasHead(), queryText, old.head(), expanded, old.suspended()));
     return RowSet.ok("ddl", context.typeFactory());
   }
 
