@@ -212,12 +212,7 @@ final class MaterializedTables {
             pos);
       }
     }
-    String ctas = old.ctasHead() + queryText;
-    fill.accept(
-        parse(
-            context,
-            ctas.replaceFirst("^CREATE TABLE ", "CREATE OR REPLACE TABLE "),
-            alter.getParserPosition()));
+    refill(fill, context, old.ctasHead() + queryText, alter.getParserPosition());
     session
         .materialized()
         .put(
@@ -285,6 +280,13 @@ final class MaterializedTables {
     return s.replace("'", "''");
   }
 
+  /** Replaces the rows of the table that {@code ctas} makes by those of its query. */
+  private static void refill(
+      Consumer<SqlCreateTable> fill, PlannerContext context, String ctas, SqlParserPos pos) {
+    fill.accept(
+        parse(context, ctas.replaceFirst("^CREATE TABLE ", "CREATE OR REPLACE TABLE "), pos));
+  }
+
   private static SqlCreateTable parse(PlannerContext context, String text, SqlParserPos pos) {
     try {
       return (SqlCreateTable) context.parseStatement(text);
@@ -309,11 +311,7 @@ final class MaterializedTables {
             RowSet.strings(context.typeFactory(), "statement"),
             List.<Object[]>of(new Object[] {m.head() + "\nAS " + m.query() + "\n"}));
       case REFRESH_MATERIALIZED_TABLE:
-        fill.accept(
-            parse(
-                context,
-                m.ctas().replaceFirst("^CREATE TABLE ", "CREATE OR REPLACE TABLE "),
-                command.getParserPosition()));
+        refill(fill, context, m.ctas(), command.getParserPosition());
         return RowSet.ok("ddl", context.typeFactory());
       case SUSPEND_MATERIALIZED_TABLE:
       case RESUME_MATERIALIZED_TABLE:
