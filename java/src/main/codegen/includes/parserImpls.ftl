@@ -1629,7 +1629,8 @@ SqlCreate SqlBridgeCreateMaterializedTable(Span s, boolean replace, boolean temp
             new SqlNodeList(columns, name.getParserPosition()),
             new SqlNodeList(constraints, name.getParserPosition()), comment,
             partitionKeys == null ? new SqlNodeList(name.getParserPosition()) : partitionKeys,
-            optionList == null ? SqlNodeList.EMPTY : optionList, freshness, mode, query);
+            optionList == null ? SqlNodeList.EMPTY : optionList, freshness, mode, query,
+            SqlCreateMaterializedTable.Mode.CREATE);
     }
 }
 
@@ -1683,7 +1684,7 @@ SqlNode SqlBridgeAlterMaterializedTable() :
                 new SqlNodeList(name.getParserPosition()),
                 new SqlNodeList(name.getParserPosition()), null,
                 new SqlNodeList(name.getParserPosition()), SqlNodeList.EMPTY, null, null,
-                query).alterOnly();
+                query, SqlCreateMaterializedTable.Mode.ALTER);
         }
     |
         LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("SUSPEND") })

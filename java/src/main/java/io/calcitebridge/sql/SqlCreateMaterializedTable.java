@@ -66,38 +66,8 @@ public class SqlCreateMaterializedTable extends SqlCreate {
   private final SqlNode query;
   private final Mode mode;
 
+  /** The statement; {@code mode} says whether it creates, creates or alters, or alters. */
   public SqlCreateMaterializedTable(
-      SqlParserPos pos,
-      boolean replace,
-      boolean temporary,
-      boolean ifNotExists,
-      SqlIdentifier name,
-      SqlNodeList columns,
-      SqlNodeList constraints,
-      @Nullable SqlCharStringLiteral comment,
-      SqlNodeList partitionKeys,
-      SqlNodeList optionList,
-      @Nullable SqlNode freshness,
-      @Nullable SqlIdentifier refreshMode,
-      SqlNode query) {
-    this(
-        pos,
-        replace,
-        temporary,
-        ifNotExists,
-        name,
-        columns,
-        constraints,
-        comment,
-        partitionKeys,
-        optionList,
-        freshness,
-        refreshMode,
-        query,
-        Mode.CREATE);
-  }
-
-  private SqlCreateMaterializedTable(
       SqlParserPos pos,
       boolean replace,
       boolean temporary,
@@ -138,11 +108,6 @@ public class SqlCreateMaterializedTable extends SqlCreate {
   /** This statement as CREATE OR ALTER MATERIALIZED TABLE. */
   public SqlCreateMaterializedTable orAlter() {
     return withMode(Mode.CREATE_OR_ALTER);
-  }
-
-  /** This statement as ALTER MATERIALIZED TABLE ... AS (its query only). */
-  public SqlCreateMaterializedTable alterOnly() {
-    return withMode(Mode.ALTER);
   }
 
   private SqlCreateMaterializedTable withMode(Mode m) {
