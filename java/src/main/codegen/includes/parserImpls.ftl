@@ -1119,7 +1119,7 @@ SqlNode SqlBridgeCatalogStatement() :
  * Parses SHOW TABLES|VIEWS [FROM|IN db] [[NOT] LIKE|ILIKE 'pattern'], SHOW
  * CATALOGS, SHOW DATABASES [FROM|IN catalog], SHOW CURRENT CATALOG|DATABASE,
  * SHOW COLUMNS FROM|IN name [[NOT] LIKE 'pattern'], SHOW CREATE TABLE name,
- * SHOW CREATE VIEW name and SHOW CREATE CATALOG name.
+ * SHOW CREATE VIEW name, SHOW CREATE CATALOG name and SHOW JARS.
  */
 SqlNode SqlBridgeShow() :
 {
@@ -1135,6 +1135,13 @@ SqlNode SqlBridgeShow() :
 {
     <SHOW> { s = span(); }
     (
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("JARS") })
+        BridgeWord("JARS") {
+            return new SqlCatalogStatement(s.end(this),
+                SqlCatalogStatement.Statement.SHOW_JARS, null, false, false, false,
+                null, null, null);
+        }
+    |
         [ <FULL> { notLike = true; } ] <MODULES> {
             return new SqlCatalogStatement(s.end(this),
                 SqlCatalogStatement.Statement.SHOW_MODULES, null, false, notLike, false,
@@ -1153,6 +1160,7 @@ SqlNode SqlBridgeShow() :
         }
     |
         ( <USER> { flag = true; } <FUNCTIONS> | <FUNCTIONS> )
+        [ ( <FROM> | <IN> ) name = CompoundIdentifier() ]
         [
             [ <NOT> { notLike = true; } ]
             ( <LIKE> | <ILIKE> { ilike = true; } )
@@ -1160,7 +1168,7 @@ SqlNode SqlBridgeShow() :
         ]
         {
             return new SqlShowFunctions(s.end(this), flag, notLike, ilike, pattern,
-                null, false);
+                null, false, name);
         }
     |
         <CATALOGS>
@@ -1621,19 +1629,43 @@ SqlCreate SqlBridgeCreateMaterializedTable(Span s, boolean replace, boolean temp
             new SqlNodeList(columns, name.getParserPosition()),
             new SqlNodeList(constraints, name.getParserPosition()), comment,
             partitionKeys == null ? new SqlNodeList(name.getParserPosition()) : partitionKeys,
-            optionList == null ? SqlNodeList.EMPTY : optionList, freshness, mode, query);
+            optionList == null ? SqlNodeList.EMPTY : optionList, freshness, mode, query,
+            SqlCreateMaterializedTable.Mode.CREATE);
     }
 }
 
 /**
- * Parses Flink's ALTER MATERIALIZED TABLE name REFRESH, SUSPEND, or RESUME
- * [WITH (options)].
+ * Parses Flink's CREATE OR ALTER MATERIALIZED TABLE (FLIP-546) and, as both start
+ * with CREATE OR, CREATE OR REPLACE as Calcite's CREATE does.
+ */
+SqlNode SqlBridgeCreateOr() :
+{
+    final Span s;
+    final SqlCreate create;
+}
+{
+    <CREATE> { s = span(); } <OR>
+    (
+        <ALTER> create = SqlBridgeCreateMaterializedTable(s, false, false) {
+            return ((SqlCreateMaterializedTable) create).orAlter();
+        }
+    |
+        <REPLACE> create = SqlBridgeCreateTableOrView(s, true) {
+            return create;
+        }
+    )
+}
+
+/**
+ * Parses Flink's ALTER MATERIALIZED TABLE name REFRESH, SUSPEND, RESUME
+ * [WITH (options)], or AS query.
  */
 SqlNode SqlBridgeAlterMaterializedTable() :
 {
     final Span s;
     final SqlIdentifier name;
     SqlNodeList withOptions = null;
+    final SqlNode query;
 }
 {
     <ALTER> { s = span(); } <MATERIALIZED> <TABLE> name = CompoundIdentifier()
@@ -1644,6 +1676,15 @@ SqlNode SqlBridgeAlterMaterializedTable() :
             return new SqlFlinkCommand(s.end(this),
                 SqlFlinkCommand.Kind.REFRESH_MATERIALIZED_TABLE, name, null, false, null,
                 withOptions);
+        }
+    |
+        <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+        {
+            return new SqlCreateMaterializedTable(s.end(this), false, false, false, name,
+                new SqlNodeList(name.getParserPosition()),
+                new SqlNodeList(name.getParserPosition()), null,
+                new SqlNodeList(name.getParserPosition()), SqlNodeList.EMPTY, null, null,
+                query, SqlCreateMaterializedTable.Mode.ALTER);
         }
     |
         LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("SUSPEND") })

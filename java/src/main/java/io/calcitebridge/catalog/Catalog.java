@@ -507,7 +507,10 @@ public final class Catalog {
    */
   public synchronized boolean addTemporary(
       Path path, @Nullable ViewDef view, Table table, boolean ifNotExists) {
-    Database db = databaseOf(path);
+    Database db = holder(path, true);
+    if (db == null) {
+      throw new CatalogException("Catalog " + path.catalog() + " does not exist");
+    }
     if (db.tempTables.containsKey(path.name())) {
       if (ifNotExists) {
         return false;
@@ -527,7 +530,7 @@ public final class Catalog {
    * it existed.
    */
   public synchronized boolean dropTemporary(Path path, boolean view, boolean ifExists) {
-    Database db = database(path.catalog(), path.database());
+    Database db = holder(path, false);
     Table t = db == null ? null : db.tempTables.get(path.name());
     boolean isView = db != null && db.tempViews.containsKey(path.name());
     if (t == null || isView != view) {
@@ -548,6 +551,30 @@ public final class Catalog {
       ((CatalogTable) t).close();
     }
     return true;
+  }
+
+  /**
+   * The database that holds the temporary tables and views at {@code path}: the database, or, as
+   * Flink does not require it to exist (nor to outlive them), the holder of those of a database
+   * that was dropped or never made, created when {@code create}. Null when there is none, or the
+   * catalog does not exist.
+   */
+  private @Nullable Database holder(Path path, boolean create) {
+    CatalogEntry c = catalogs.get(path.catalog());
+    if (c == null) {
+      return null;
+    }
+    Database db = c.database(path.database());
+    if (db != null) {
+      return db;
+    }
+    db = c.dropped.get(path.database());
+    if (db == null && create) {
+      db = new Database(path.database(), null, Map.of());
+      c.dropped.put(db.name, db);
+      c.schemas.put(db.name, db.schema);
+    }
+    return db;
   }
 
   /** {@code `catalog`.`database`.`name`}, as Flink names an object in its messages. */
@@ -713,7 +740,7 @@ public final class Catalog {
 
   /** The table at {@code path}, or null. */
   public @Nullable Table table(Path path) {
-    Database db = database(path.catalog(), path.database());
+    Database db = holder(path, false);
     return db == null ? null : db.visible.get(path.name());
   }
 
@@ -728,13 +755,13 @@ public final class Catalog {
 
   /** Whether the table or view at {@code path} is a temporary one (it hides a permanent one). */
   public boolean isTemporary(Path path) {
-    Database db = database(path.catalog(), path.database());
+    Database db = holder(path, false);
     return db != null && db.tempTables.containsKey(path.name());
   }
 
   /** The view at {@code path}, or null. */
   public @Nullable ViewDef view(Path path) {
-    Database db = database(path.catalog(), path.database());
+    Database db = holder(path, false);
     return db == null ? null : viewOf(db, path.name());
   }
 

@@ -46,7 +46,8 @@ public class SqlCatalogStatement extends SqlCall {
     LOAD_MODULE("LOAD MODULE"),
     UNLOAD_MODULE("UNLOAD MODULE"),
     USE_MODULES("USE MODULES"),
-    SHOW_MODULES("SHOW MODULES");
+    SHOW_MODULES("SHOW MODULES"),
+    SHOW_JARS("SHOW JARS");
 
     private final String words;
 

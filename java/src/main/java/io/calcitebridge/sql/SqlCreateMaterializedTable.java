@@ -40,7 +40,19 @@ public class SqlCreateMaterializedTable extends SqlCreate {
                   (SqlNodeList) Objects.requireNonNull(ops.get(5)),
                   ops.get(6),
                   (SqlIdentifier) ops.get(7),
-                  Objects.requireNonNull(ops.get(8))));
+                  Objects.requireNonNull(ops.get(8)),
+                  Mode.values()[
+                      ((SqlLiteral) Objects.requireNonNull(ops.get(12))).intValue(true)]));
+
+  /** What the statement does with a materialized table of its name. */
+  public enum Mode {
+    /** CREATE MATERIALIZED TABLE: fails when it exists (unless IF NOT EXISTS). */
+    CREATE,
+    /** CREATE OR ALTER MATERIALIZED TABLE: creates it, or changes its query when it exists. */
+    CREATE_OR_ALTER,
+    /** ALTER MATERIALIZED TABLE ... AS: changes the query of one that exists. */
+    ALTER
+  }
 
   private final boolean temporary;
   private final SqlIdentifier name;
@@ -52,7 +64,9 @@ public class SqlCreateMaterializedTable extends SqlCreate {
   private final @Nullable SqlNode freshness;
   private final @Nullable SqlIdentifier refreshMode;
   private final SqlNode query;
+  private final Mode mode;
 
+  /** The statement; {@code mode} says whether it creates, creates or alters, or alters. */
   public SqlCreateMaterializedTable(
       SqlParserPos pos,
       boolean replace,
@@ -66,8 +80,10 @@ public class SqlCreateMaterializedTable extends SqlCreate {
       SqlNodeList optionList,
       @Nullable SqlNode freshness,
       @Nullable SqlIdentifier refreshMode,
-      SqlNode query) {
+      SqlNode query,
+      Mode mode) {
     super(OPERATOR, pos, replace, ifNotExists);
+    this.mode = mode;
     this.temporary = temporary;
     this.name = name;
     this.columns = columns;
@@ -82,6 +98,34 @@ public class SqlCreateMaterializedTable extends SqlCreate {
 
   public SqlIdentifier name() {
     return name;
+  }
+
+  /** Whether it creates, creates or alters, or alters the table. */
+  public Mode mode() {
+    return mode;
+  }
+
+  /** This statement as CREATE OR ALTER MATERIALIZED TABLE. */
+  public SqlCreateMaterializedTable orAlter() {
+    return withMode(Mode.CREATE_OR_ALTER);
+  }
+
+  private SqlCreateMaterializedTable withMode(Mode m) {
+    return new SqlCreateMaterializedTable(
+        getParserPosition(),
+        getReplace(),
+        temporary,
+        ifNotExists,
+        name,
+        columns,
+        constraints,
+        comment,
+        partitionKeys,
+        optionList,
+        freshness,
+        refreshMode,
+        query,
+        m);
   }
 
   /** Whether TEMPORARY was written (refused: a materialized table is never temporary). */
@@ -168,12 +212,23 @@ public class SqlCreateMaterializedTable extends SqlCreate {
         query,
         BridgeOperator.flag(getReplace()),
         BridgeOperator.flag(temporary),
-        BridgeOperator.flag(ifNotExists));
+        BridgeOperator.flag(ifNotExists),
+        SqlLiteral.createExactNumeric(String.valueOf(mode.ordinal()), SqlParserPos.ZERO));
   }
 
   @Override
   public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
-    writer.keyword("CREATE MATERIALIZED TABLE");
+    if (mode == Mode.ALTER) {
+      writer.keyword("ALTER MATERIALIZED TABLE");
+      name.unparse(writer, leftPrec, rightPrec);
+      writer.keyword("AS");
+      query.unparse(writer, 0, 0);
+      return;
+    }
+    writer.keyword(
+        mode == Mode.CREATE_OR_ALTER
+            ? "CREATE OR ALTER MATERIALIZED TABLE"
+            : "CREATE MATERIALIZED TABLE");
     if (ifNotExists) {
       writer.keyword("IF NOT EXISTS");
     }

@@ -13,8 +13,8 @@ import org.apache.calcite.util.ImmutableNullableList;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * {@code SHOW [USER] FUNCTIONS [[NOT] LIKE|ILIKE 'pattern']}, and {@code DESCRIBE FUNCTION
- * [EXTENDED] name} when {@link #described} is set.
+ * {@code SHOW [USER] FUNCTIONS [FROM|IN [catalog.]db] [[NOT] LIKE|ILIKE 'pattern']}, and {@code
+ * DESCRIBE FUNCTION [EXTENDED] name} when {@link #described} is set.
  */
 public class SqlShowFunctions extends SqlCall {
   /** The operator of SHOW FUNCTIONS and DESCRIBE FUNCTION. */
@@ -30,7 +30,8 @@ public class SqlShowFunctions extends SqlCall {
                   BridgeOperator.isTrue(ops.get(2)),
                   (SqlCharStringLiteral) ops.get(3),
                   (SqlIdentifier) ops.get(4),
-                  BridgeOperator.isTrue(ops.get(5))));
+                  BridgeOperator.isTrue(ops.get(5)),
+                  (SqlIdentifier) ops.get(6)));
 
   private final boolean user;
   private final boolean notLike;
@@ -38,6 +39,7 @@ public class SqlShowFunctions extends SqlCall {
   private final @Nullable SqlCharStringLiteral pattern;
   private final @Nullable SqlIdentifier described;
   private final boolean extended;
+  private final @Nullable SqlIdentifier database;
 
   /** Creates a SHOW FUNCTIONS, or a DESCRIBE FUNCTION of {@code described}. */
   public SqlShowFunctions(
@@ -48,7 +50,21 @@ public class SqlShowFunctions extends SqlCall {
       @Nullable SqlCharStringLiteral pattern,
       @Nullable SqlIdentifier described,
       boolean extended) {
+    this(pos, user, notLike, ilike, pattern, described, extended, null);
+  }
+
+  /** Creates a SHOW FUNCTIONS FROM|IN {@code database} ({@code db} or {@code catalog.db}). */
+  public SqlShowFunctions(
+      SqlParserPos pos,
+      boolean user,
+      boolean notLike,
+      boolean ilike,
+      @Nullable SqlCharStringLiteral pattern,
+      @Nullable SqlIdentifier described,
+      boolean extended,
+      @Nullable SqlIdentifier database) {
     super(pos);
+    this.database = database;
     this.user = user;
     this.notLike = notLike;
     this.ilike = ilike;
@@ -80,6 +96,11 @@ public class SqlShowFunctions extends SqlCall {
     return described;
   }
 
+  /** The database of SHOW FUNCTIONS FROM|IN, or null for the current one. */
+  public @Nullable SqlIdentifier database() {
+    return database;
+  }
+
   /** Whether DESCRIBE FUNCTION EXTENDED. */
   public boolean isExtended() {
     return extended;
@@ -98,7 +119,8 @@ public class SqlShowFunctions extends SqlCall {
         BridgeOperator.flag(ilike),
         pattern,
         described,
-        BridgeOperator.flag(extended));
+        BridgeOperator.flag(extended),
+        database);
   }
 
   @Override
@@ -109,6 +131,10 @@ public class SqlShowFunctions extends SqlCall {
       return;
     }
     writer.keyword(user ? "SHOW USER FUNCTIONS" : "SHOW FUNCTIONS");
+    if (database != null) {
+      writer.keyword("FROM");
+      database.unparse(writer, 0, 0);
+    }
     if (pattern != null) {
       if (notLike) {
         writer.keyword("NOT");

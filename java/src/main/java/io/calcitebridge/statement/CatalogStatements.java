@@ -28,6 +28,7 @@ final class CatalogStatements {
 
   private static final String TYPE = "type";
   private static final String DEFAULT_DATABASE = "default-database";
+  private static final String PROPERTY_VERSION = "property-version";
 
   private final PlannerContext context;
   private final Catalog catalog;
@@ -122,6 +123,9 @@ final class CatalogStatements {
                 "ALTER CATALOG SET does not support changing '" + TYPE + "'",
                 st.optionsPosition());
           }
+          Map<String, String> merged = new java.util.TreeMap<>(c.options());
+          merged.putAll(opts);
+          checkInMemoryOptions(st.name().getSimple(), merged, st.optionsPosition());
           c.options().putAll(opts);
           catalog.touched();
           return ok();
@@ -259,6 +263,9 @@ final class CatalogStatements {
       case USE_MODULES:
         catalog.useModules(st.keys());
         return ok();
+      case SHOW_JARS:
+        // No statement adds a jar to the session here (ADD JAR is not read): none to list.
+        return strings("jars", List.of());
       case SHOW_MODULES:
         {
           if (!st.isExtended()) {
@@ -339,12 +346,38 @@ final class CatalogStatements {
           "Catalog type '" + type + "' is not supported; available: " + IN_MEMORY,
           st.optionsPosition());
     }
+    checkInMemoryOptions(st.name().getSimple(), opts, st.optionsPosition());
     catalog.addCatalog(
         st.name().getSimple(),
         st.comment(),
         opts,
         opts.getOrDefault(DEFAULT_DATABASE, Catalog.CATALOG_DEFAULT_DATABASE),
         st.ifExists());
+  }
+
+  /**
+   * Refuses the options an in-memory catalog does not take, with the message of Flink's factory
+   * ({@code 'type'}, {@code 'default-database'} and {@code 'property-version'} are its options).
+   */
+  private static void checkInMemoryOptions(
+      String name, Map<String, String> opts, SqlParserPos pos) {
+    java.util.TreeSet<String> unsupported = new java.util.TreeSet<>(opts.keySet());
+    unsupported.removeAll(List.of(TYPE, DEFAULT_DATABASE, PROPERTY_VERSION));
+    if (!unsupported.isEmpty()) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "Unable to create catalog '"
+              + name
+              + "'. Unsupported options found for '"
+              + IN_MEMORY
+              + "'.\n\nUnsupported options:\n\n"
+              + String.join("\n", unsupported)
+              + "\n\nSupported options:\n\n"
+              + DEFAULT_DATABASE
+              + "\n"
+              + PROPERTY_VERSION,
+          pos);
+    }
   }
 
   /** The catalog {@code id} names, made by CREATE CATALOG (the default catalog has no DDL). */
@@ -395,7 +428,8 @@ final class CatalogStatements {
     List<Object[]> rows = new ArrayList<>();
     rows.add(new Object[] {"name", c.name()});
     rows.add(new Object[] {"type", c.options().get(TYPE)});
-    rows.add(new Object[] {"comment", c.comment() == null ? "" : c.comment()});
+    // As Flink: NULL when the catalog has no comment.
+    rows.add(new Object[] {"comment", c.comment()});
     if (extended) {
       for (Map.Entry<String, String> e : new LinkedHashMap<>(c.options()).entrySet()) {
         if (!e.getKey().equals(TYPE)) {

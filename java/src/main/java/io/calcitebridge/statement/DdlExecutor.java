@@ -79,7 +79,8 @@ public final class DdlExecutor {
 
   /** {@code CREATE TABLE}. */
   public void createTable(SqlCreateTable create) {
-    Catalog.Path path = CatalogStatements.path(context, create.name(), false);
+    // As Flink, a temporary table's database need not exist.
+    Catalog.Path path = CatalogStatements.path(context, create.name(), create.flink().temporary());
     if (create.flink().temporary()) {
       if (catalog().isTemporary(path) && create.ifNotExists()) {
         return;
@@ -737,7 +738,7 @@ public final class DdlExecutor {
 
   /** {@code CREATE VIEW}: stores the query with {@code *} expanded, so its columns are fixed. */
   public void createView(SqlCreateView create, String originalSql) {
-    Catalog.Path path = CatalogStatements.path(context, create.name(), false);
+    Catalog.Path path = CatalogStatements.path(context, create.name(), create.temporary());
     String name = path.name();
     QueryPlanner planner =
         new QueryPlanner(
@@ -840,7 +841,8 @@ public final class DdlExecutor {
 
   /** {@code DROP TABLE} and {@code DROP VIEW}. */
   public void drop(SqlDropObject drop) {
-    Catalog.Path path = CatalogStatements.path(context, drop.name(), drop.ifExists());
+    Catalog.Path path =
+        CatalogStatements.path(context, drop.name(), drop.ifExists() || drop.isTemporary());
     if (drop.isTemporary()) {
       try {
         catalog().dropTemporary(path, drop.isView(), drop.ifExists());

@@ -166,7 +166,7 @@ final class Describe {
     if (table instanceof org.apache.calcite.schema.impl.ViewTable vt
         && vt.getSchemaPath().size() == 2) {
       try {
-        SqlNode node = context.parseStatement(query);
+        SqlNode node = withoutColumnList(context, view, context.parseStatement(query));
         node.accept(new QualifyTables(context.catalog(), vt.getSchemaPath()));
         query = context.unparse(node);
       } catch (org.apache.calcite.sql.parser.SqlParseException | RuntimeException e) {
@@ -174,6 +174,28 @@ final class Describe {
       }
     }
     return b.append(query).append('\n').toString();
+  }
+
+  /**
+   * The query of a view made with a column list ({@code CREATE VIEW v (a, b) AS query}), which is
+   * stored as {@code SELECT * FROM (query) AS `v` (a, b)} so that the columns take the list's
+   * names: the query alone, as written, since SHOW CREATE VIEW prints the list before it.
+   */
+  private static SqlNode withoutColumnList(PlannerContext context, ViewDef view, SqlNode stored)
+      throws org.apache.calcite.sql.parser.SqlParseException {
+    if (!(context.parseStatement(view.originalSql())
+            instanceof io.calcitebridge.sql.SqlCreateView create)
+        || create.columnList() == null
+        || !(stored instanceof SqlSelect select)
+        || select.getSelectList().size() != 1
+        || !(select.getSelectList().get(0) instanceof SqlIdentifier star)
+        || !star.isStar()
+        || !(select.getFrom() instanceof SqlCall as)
+        || as.getKind() != SqlKind.AS
+        || as.operandCount() <= 2) {
+      return stored;
+    }
+    return as.operand(0);
   }
 
   /** Names each catalog table a query's FROM clauses read by catalog, database and name. */

@@ -77,6 +77,13 @@ public final class FunctionStatements {
       }
       throw exists(scope, fullName(create.name(), scope), create.name().getParserPosition());
     }
+    String key = name.toLowerCase(java.util.Locale.ROOT);
+    if (scope == Scope.TEMPORARY_SYSTEM) {
+      session.functionHomes().remove(key);
+    } else {
+      String full = fullName(create.name(), scope);
+      session.functionHomes().put(key, full.substring(0, full.lastIndexOf('.')));
+    }
     String language = create.language() == null ? "JAVA" : create.language();
     if (language.equals("JAVA") || language.equals("SCALA")) {
       createJava(create, name, scope, language);
@@ -442,6 +449,7 @@ public final class FunctionStatements {
   /** Drops function {@code name}; false when there is none. */
   public boolean remove(String name) {
     Entry old = context.userFunctions().remove(name);
+    session.functionHomes().remove(name.toLowerCase(java.util.Locale.ROOT));
     if (old != null) {
       session.catalog().touched();
     }
@@ -480,9 +488,13 @@ public final class FunctionStatements {
   }
 
   private RowSet show(SqlShowFunctions show) {
+    String database = showDatabase(show.database());
     TreeSet<String> names = new TreeSet<>();
     for (Entry e : context.userFunctions().entries()) {
-      names.add(e.name());
+      String home = session.functionHomes().get(e.name().toLowerCase(java.util.Locale.ROOT));
+      if (home == null || home.equals(database)) {
+        names.add(e.name());
+      }
     }
     if (!show.isUser() && context.catalog().usedModules().contains("core")) {
       // As Flink: the names of its core module's function definitions (upper, upperCase,
@@ -503,6 +515,27 @@ public final class FunctionStatements {
       }
     }
     return RowSet.of("show", RowSet.strings(context.typeFactory(), "function name"), rows);
+  }
+
+  /**
+   * The database ({@code catalog.database}) whose functions SHOW FUNCTIONS lists: the one {@code
+   * FROM db} or {@code FROM catalog.db} names, else the current one. As Flink, a database that does
+   * not exist is no error (it has no functions of its own).
+   */
+  private String showDatabase(@Nullable SqlIdentifier db) {
+    List<String> current = session.catalog().currentPath();
+    if (db == null) {
+      return String.join(".", current);
+    }
+    if (db.names.size() > 2) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "SHOW FUNCTIONS FROM names a database with at most 2 parts (catalog.database): " + db,
+          db.getParserPosition());
+    }
+    return db.names.size() == 1
+        ? current.get(0) + "." + db.getSimple()
+        : String.join(".", db.names);
   }
 
   private RowSet describe(SqlIdentifier id, boolean extended) {

@@ -58,6 +58,37 @@ final class MaterializedTables {
           c.getParserPosition());
     }
     Catalog.Path path = CatalogStatements.path(context, create.name(), false);
+    if (create.mode() == SqlCreateMaterializedTable.Mode.CREATE_OR_ALTER && create.ifNotExists()) {
+      throw new PositionedException(
+          ErrorKind.PARSE,
+          "CREATE OR ALTER MATERIALIZED TABLE takes no IF NOT EXISTS",
+          create.name().getParserPosition());
+    }
+    if (create.mode() != SqlCreateMaterializedTable.Mode.CREATE) {
+      MaterializedTable old = session.materialized().get(path.toString());
+      if (context.catalog().table(path) == null) {
+        if (create.mode() == SqlCreateMaterializedTable.Mode.ALTER) {
+          throw new PositionedException(
+              ErrorKind.VALIDATION,
+              "Materialized table " + Catalog.quotedPath(path) + " doesn't exist.",
+              create.name().getParserPosition());
+        }
+      } else if (old == null || context.catalog().isTemporary(path)) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            create.mode() == SqlCreateMaterializedTable.Mode.ALTER
+                ? "ALTER MATERIALIZED TABLE for a "
+                    + (context.catalog().view(path) != null ? "view" : "table")
+                    + " is not allowed"
+                : "Table "
+                    + path
+                    + " is not a materialized table. Only materialized table support create or"
+                    + " alter operation.",
+            create.name().getParserPosition());
+      } else {
+        return alter(fill, session, create, path, old);
+      }
+    }
     if (context.catalog().table(path) != null) {
       if (create.ifNotExists()) {
         return RowSet.ok("ddl", context.typeFactory());
@@ -109,14 +140,85 @@ final class MaterializedTables {
     }
     head.append("\nFRESHNESS = ").append(freshness).append("\nREFRESH_MODE = ").append(mode);
     String queryText = context.unparse(create.query());
-    String ctas = "CREATE TABLE " + Catalog.quotedPath(path) + clauses + " AS " + queryText;
+    String ctasHead = "CREATE TABLE " + Catalog.quotedPath(path) + clauses + " AS ";
     QueryPlanner planner = new QueryPlanner(context);
     String expanded = flinkText(context, planner.validate(create.query()));
     planner.release();
-    fill.accept(parse(context, ctas, create.getParserPosition()));
+    fill.accept(parse(context, ctasHead + queryText, create.getParserPosition()));
     session
         .materialized()
-        .put(path.toString(), new MaterializedTable(ctas, head.toString(), expanded, false));
+        .put(
+            path.toString(),
+            new MaterializedTable(ctasHead, queryText, head.toString(), expanded, false));
+    return RowSet.ok("ddl", context.typeFactory());
+  }
+
+  /**
+   * ALTER MATERIALIZED TABLE ... AS, and CREATE OR ALTER of one that exists: as Flink, only the
+   * query changes (the other clauses of CREATE OR ALTER are not applied), and its columns must be
+   * the table's, in order and of the same types, with new ones only after them. Flink's next
+   * refresh then runs the new query; here, where nothing refreshes by itself, the table is filled
+   * by it at once, as {@code REFRESH} would.
+   */
+  private static RowSet alter(
+      Consumer<SqlCreateTable> fill,
+      SessionState session,
+      SqlCreateMaterializedTable alter,
+      Catalog.Path path,
+      MaterializedTable old) {
+    PlannerContext context = session.planner();
+    String queryText = context.unparse(alter.query());
+    org.apache.calcite.schema.Table table =
+        java.util.Objects.requireNonNull(context.catalog().table(path));
+    org.apache.calcite.rel.type.RelDataType before = table.getRowType(context.typeFactory());
+    QueryPlanner planner = new QueryPlanner(context);
+    SqlNode validated = planner.validate(alter.query());
+    org.apache.calcite.rel.type.RelDataType after = planner.rowType(validated);
+    String expanded = flinkText(context, validated);
+    planner.release();
+    SqlParserPos pos = alter.query().getParserPosition();
+    if (after.getFieldCount() < before.getFieldCount()) {
+      throw new PositionedException(
+          ErrorKind.VALIDATION,
+          "Failed to modify query because drop column is unsupported. When modifying a query, you"
+              + " can only append new columns at the end of original schema. The original schema"
+              + " has "
+              + before.getFieldCount()
+              + " columns, but the newly derived schema from the query has "
+              + after.getFieldCount()
+              + " columns.",
+          pos);
+    }
+    for (int i = 0; i < before.getFieldCount(); i++) {
+      org.apache.calcite.rel.type.RelDataTypeField was = before.getFieldList().get(i);
+      org.apache.calcite.rel.type.RelDataTypeField now = after.getFieldList().get(i);
+      if (!was.getName().equals(now.getName())
+          || !TypeNames.render(was.getType()).equals(TypeNames.render(now.getType()))) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION,
+            "When modifying the query of a materialized table, currently only support appending"
+                + " columns at the end of original schema, dropping, renaming, and reordering"
+                + " columns are not supported.\nColumn mismatch at position "
+                + (i + 1)
+                + ": Original column is ["
+                + TypeNames.quote(was.getName())
+                + " "
+                + TypeNames.render(was.getType())
+                + "], but new column is ["
+                + TypeNames.quote(now.getName())
+                + " "
+                + TypeNames.render(now.getType())
+                + "].",
+            pos);
+      }
+    }
+    refill(fill, context, old.ctasHead() + queryText, alter.getParserPosition());
+    session
+        .materialized()
+        .put(
+            path.toString(),
+            new MaterializedTable(
+                old.ctasHead(), queryText, old.head(), expanded, old.suspended()));
     return RowSet.ok("ddl", context.typeFactory());
   }
 
@@ -178,6 +280,13 @@ final class MaterializedTables {
     return s.replace("'", "''");
   }
 
+  /** Replaces the rows of the table that {@code ctas} makes by those of its query. */
+  private static void refill(
+      Consumer<SqlCreateTable> fill, PlannerContext context, String ctas, SqlParserPos pos) {
+    fill.accept(
+        parse(context, ctas.replaceFirst("^CREATE TABLE ", "CREATE OR REPLACE TABLE "), pos));
+  }
+
   private static SqlCreateTable parse(PlannerContext context, String text, SqlParserPos pos) {
     try {
       return (SqlCreateTable) context.parseStatement(text);
@@ -202,11 +311,7 @@ final class MaterializedTables {
             RowSet.strings(context.typeFactory(), "statement"),
             List.<Object[]>of(new Object[] {m.head() + "\nAS " + m.query() + "\n"}));
       case REFRESH_MATERIALIZED_TABLE:
-        fill.accept(
-            parse(
-                context,
-                m.ctas().replaceFirst("^CREATE TABLE ", "CREATE OR REPLACE TABLE "),
-                command.getParserPosition()));
+        refill(fill, context, m.ctas(), command.getParserPosition());
         return RowSet.ok("ddl", context.typeFactory());
       case SUSPEND_MATERIALIZED_TABLE:
       case RESUME_MATERIALIZED_TABLE:
@@ -215,7 +320,8 @@ final class MaterializedTables {
             .put(
                 path.toString(),
                 new MaterializedTable(
-                    m.ctas(),
+                    m.ctasHead(),
+                    m.queryText(),
                     m.head(),
                     m.query(),
                     command.kind() == SqlFlinkCommand.Kind.SUSPEND_MATERIALIZED_TABLE));

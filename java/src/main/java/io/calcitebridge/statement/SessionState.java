@@ -33,8 +33,19 @@ public final class SessionState {
   private final java.util.Map<String, MaterializedTable> materialized =
       new java.util.concurrent.ConcurrentHashMap<>();
 
+  private final java.util.Map<String, String> functionHomes =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   public Catalog catalog() {
     return catalog;
+  }
+
+  /**
+   * The database ({@code catalog.database}) each function made by CREATE [TEMPORARY] FUNCTION was
+   * created in, by its name in lower case: the database whose SHOW FUNCTIONS lists it.
+   */
+  public java.util.Map<String, String> functionHomes() {
+    return functionHomes;
   }
 
   /** The materialized tables, by their full name ({@code catalog.database.name}). */
