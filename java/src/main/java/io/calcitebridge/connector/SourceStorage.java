@@ -3,6 +3,8 @@ package io.calcitebridge.connector;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.common.base.Supplier;
+import com.google.common.base.Suppliers;
 import io.calcitebridge.arrow.ArrowStreams;
 import io.calcitebridge.arrow.RowsToArrow;
 import io.calcitebridge.catalog.ArrowStorage;
@@ -37,11 +39,18 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
   private final PythonSource source;
   private final BufferAllocator allocator;
   private volatile TableDef def;
+  // The source's answers that cannot change, each asked of Python once per table.
+  private final Supplier<String> name;
+  private final Supplier<Boolean> readsInPlace;
+  private final Supplier<Boolean> answersByShape;
 
   public SourceStorage(PythonSource source, BufferAllocator allocator, TableDef def) {
     this.source = source;
     this.allocator = allocator;
     this.def = def;
+    this.name = Suppliers.memoize(source::name);
+    this.readsInPlace = Suppliers.memoize(source::readsInPlace);
+    this.answersByShape = Suppliers.memoize(source::answersByShape);
   }
 
   /** Replaces the definition (the DDL's, once the catalog has built it). */
@@ -96,14 +105,8 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
 
   @Override
   public String sourceName() {
-    String known = name;
-    if (known == null) {
-      known = name = source.name();
-    }
-    return known;
+    return name.get();
   }
-
-  private volatile @Nullable String name;
 
   /** Whether the source takes index paths into ROW columns in {@code request.projection}. */
   @Override
@@ -221,14 +224,8 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
 
   /** Whether a backend of the source's process reads its table in place (asked once). */
   public boolean readsInPlace() {
-    Boolean known = readsInPlace;
-    if (known == null) {
-      known = readsInPlace = source.readsInPlace();
-    }
-    return known;
+    return readsInPlace.get();
   }
-
-  private volatile @Nullable Boolean readsInPlace;
 
   /** Whether the source takes filters at all. */
   @Override
@@ -241,14 +238,8 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
    * of a shape answered before, with literals {@link OfferShapes} vouches for, is answered here.
    */
   private boolean answersByShape() {
-    Boolean known = answersByShape;
-    if (known == null) {
-      known = answersByShape = source.answersByShape();
-    }
-    return known;
+    return answersByShape.get();
   }
-
-  private volatile @Nullable Boolean answersByShape;
 
   private final OfferShapes shapes = new OfferShapes();
 
