@@ -386,6 +386,9 @@ class Runner:
         # one query at a time in the process.
         self._lock = _LOCK
         self._zone: str | None = None
+        # A Connect session's own spark.sql.adaptive.enabled while a statement under a time
+        # limit runs with it off (None: not changed) (:meth:`_bound`)
+        self._adaptive: str | None = None
         self._starting: concurrent.futures.Future[Any] | None = None
         # Spark's relations over files (temporary views), by Files.relation_key, newest last
         self._relations: collections.OrderedDict[tuple[Any, ...], str] = collections.OrderedDict()
@@ -463,6 +466,7 @@ class Runner:
                     pass
                 self._session = None
                 self._zone = None
+                self._adaptive = None
 
     def session(self, time_zone: str, job: _Job | None = None) -> Any:
         """The session, configured for the translation (case-sensitive names, ANSI mode, the
@@ -480,7 +484,32 @@ class Runner:
                 # Python sources' filters reach them through Spark's pushFilters
                 spark.conf.set("spark.sql.python.filterPushdown.enabled", "true")
                 self._zone = time_zone
+            if job is not None and _is_connect(spark):
+                self._bound(spark, job.deadline is not None)
             return spark
+
+    def _bound(self, spark: Any, bounded: bool) -> None:
+        """Turns a Spark Connect session's adaptive query execution off for a statement under
+        a time limit, and back to what the session had for one without.
+
+        Spark's AQE submits a shuffle stage's job from a thread of its own: it checks that the
+        query is not cancelled, then builds the stage's input (code generation, hundreds of
+        milliseconds on a loaded machine), then submits the job. A query interrupted in between
+        leaves a job that runs to its end, and on Connect nothing a client can call reaches it
+        (an interrupt reaches operations, and the operation is gone): a three-way cross join
+        stopped at its deadline held a ``local[1]`` server's core for good. Without AQE the
+        query's jobs are submitted by the operation's own thread, which the interrupt stops and
+        whose jobs the server then cancels. A session of this process needs none of this: its
+        statement's own tag is cancelled a while after the statement ends (:class:`_Job`)."""
+        if bounded == (self._adaptive is not None):
+            return
+        key = "spark.sql.adaptive.enabled"
+        if bounded:
+            self._adaptive = spark.conf.get(key, "true")
+            spark.conf.set(key, "false")
+        else:
+            spark.conf.set(key, self._adaptive)
+            self._adaptive = None
 
 
 # --- scans ----------------------------------------------------------------------------------
@@ -1199,9 +1228,14 @@ def _close(scans: list[Scan]) -> None:
             scan.close()
 
 
-# How long a stopped statement's tag is still interrupted on a Spark Connect server after the
-# statement returned (its tag is its own, so no other statement is touched).
-CONNECT_GRACE_SECONDS = 30.0
+# How long a stopped statement's tag is still cancelled after the statement returned (its tag
+# is its own, so no other statement is touched): Spark's adaptive execution may submit a
+# stage's job after the query that needed it was cancelled.
+GRACE_SECONDS = 30.0
+
+
+def _is_connect(spark: Any) -> bool:
+    return type(spark).__module__.startswith("pyspark.sql.connect")
 
 
 class _Job:
@@ -1234,7 +1268,7 @@ class _Job:
     def on(self, spark: Any) -> _Job:
         """The job on ``spark``'s session, to run in a ``with`` block."""
         self.spark = spark
-        self.connect = type(spark).__module__.startswith("pyspark.sql.connect")
+        self.connect = _is_connect(spark)
         return self
 
     def __enter__(self) -> _Job:
@@ -1310,13 +1344,11 @@ class _Job:
             self._cancel()
             if self.finished.wait(0.25):
                 break
-        if self.connect:
-            # A Connect server may register the statement's operation after the client gave
-            # up on it (a loaded server): interrupt the statement's own tag a while longer,
-            # on a thread the statement's end does not wait for.
-            threading.Thread(
-                target=self._cancel_for, args=(CONNECT_GRACE_SECONDS,), daemon=True
-            ).start()
+        # A Connect server may register the statement's operation after the client gave up on
+        # it (a loaded server), and Spark's adaptive execution may submit a stage's job after
+        # its query was cancelled (the job carries the statement's tag): go on stopping the
+        # statement's own tag a while, on a thread the statement's end does not wait for.
+        threading.Thread(target=self._cancel_for, args=(GRACE_SECONDS,), daemon=True).start()
 
     def _cancel_for(self, seconds: float) -> None:
         end = time.monotonic() + seconds
