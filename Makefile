@@ -48,7 +48,9 @@ $(PKG_UDF_JAR): $(UDF_JAR)
 $(PKG_JSA): $(PKG_JAR) python/calcite_bridge/_cds.py | venv
 	rm -f $@
 	CALCITE_BRIDGE_JVM_OPTIONS="-XX:ArchiveClassesAtExit=$(abspath $@) -Xlog:cds=off -Xlog:cds+dynamic=off" \
-		$(PY) -m calcite_bridge._cds >/dev/null 2>&1 || rm -f $@
+		$(PY) -m calcite_bridge._cds >/dev/null 2>&1 || { rm -f $@; \
+		echo "note: no class-data-sharing archive was written (a Java other than the build's?):" \
+		"start-up is slower, everything else works"; }
 
 demo: build
 	$(PY) examples/demo.py
