@@ -108,37 +108,6 @@ def test_connecting_and_a_first_query_leave_pandas_and_pyarrow_dataset_unimporte
     assert proc.stdout.strip() == "[]"
 
 
-def test_a_first_query_on_duckdb_takes_the_connection_opened_while_the_jvm_started() -> None:
-    # DuckDB's first connection is opened on connect()'s import thread, and pyarrow.compute
-    # (hundreds of kernels wrapped) waits for the first UPPER or LOWER that DuckDB runs.
-    proc = python(
-        """
-        import sys, threading
-        import calcite_bridge as cb
-        env = cb.connect()
-        for t in threading.enumerate():
-            if t.name.startswith("calcite-bridge-") and t.name.endswith("import"):
-                t.join()
-        from calcite_bridge import _duckdb
-        spare = _duckdb._spare
-        print(spare is not None)
-        print(env.sql("SELECT 1 AS x", backend="duckdb").fetchall())
-        print([d.connection is spare for d in _duckdb._databases.values()], _duckdb._spare)
-        print("pyarrow.compute" in sys.modules)
-        print(env.sql("SELECT UPPER('straße') AS u, LOWER('AB') AS l",
-                      backend="duckdb").fetchall())
-        """
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines() == [
-        "True",
-        "[(1,)]",
-        "[True] None",
-        "False",
-        "[('STRASSE', 'ab')]",
-    ]
-
-
 def test_connecting_and_validating_leave_the_connectors_and_backends_unimported(
     tmp_path: Path,
 ) -> None:

@@ -103,34 +103,18 @@ def available() -> bool:
 
 
 def prefetch() -> None:
-    """Imports DuckDB and opens the connection of the first query's database on a thread of its
-    own while the JVM starts, so that the first query waits for neither (together about a
-    quarter of a second on a loaded machine). Connecting does not wait for them; the first query
-    that needs DuckDB waits only for what is left of the import, and takes the connection if it
-    is ready (:func:`_database`)."""
+    """Imports DuckDB on a thread of its own while the JVM starts, so that the first query does
+    not wait for the import (about a fifth of a second). Connecting does not wait for it either;
+    the first query that needs DuckDB waits only for what is left of it."""
 
     def load() -> None:
-        global _spare
         try:
-            import duckdb
-
-            connection = duckdb.connect(":memory:", config=dict(_CONNECT_CONFIG))
+            import duckdb  # noqa: F401
         except Exception:  # reported by the query that needs it
-            return
-        with _lock:
-            if _spare is None and not _databases:
-                _spare = connection
-                return
-        connection.close()  # the first database was made without it
+            pass
 
     if "duckdb" not in sys.modules:
         threading.Thread(target=load, name="calcite-bridge-duckdb-import").start()
-
-
-# Extensions are never loaded or installed behind a query's back.
-_CONNECT_CONFIG = {"autoload_known_extensions": False, "autoinstall_known_extensions": False}
-# A connection opened by prefetch() for the first database; every setting is made after it.
-_spare: Any = None
 
 
 class _Database:
@@ -143,13 +127,13 @@ class _Database:
         memory_limit: int = 0,
         threads: int = 0,
         zone: str = "UTC",
-        connection: Any = None,
     ) -> None:
-        """``connection``: a new in-memory connection to set up (else one is opened)."""
-        if connection is None:
-            import duckdb
+        import duckdb
 
-            connection = duckdb.connect(":memory:", config=dict(_CONNECT_CONFIG))
+        connection: Any = duckdb.connect(
+            ":memory:",
+            config={"autoload_known_extensions": False, "autoinstall_known_extensions": False},
+        )
         self.spill: str | None = None
         if threads > 0:
             connection.execute(f"SET threads = {int(threads)}")
@@ -241,7 +225,7 @@ def _database(
     hands DuckDB Parquet files to read; ``memory_limit`` the environment's, in bytes (0: none);
     ``threads`` its ``execution.threads`` (0: DuckDB's default, the cores); ``zone`` its
     ``table.local-time-zone``, DuckDB's ``TimeZone`` (the configuration is locked)."""
-    global _generation, _spare
+    global _generation
     roots: tuple[str, ...] | None
     if not sandbox.external_access:
         roots = ()
@@ -261,8 +245,7 @@ def _database(
             if len(_databases) >= 16:  # sandboxes and limits come and go: keep a few
                 _generation += 1  # no thread's cursor of it is used again
                 _databases.pop(next(k for k in _databases if any(k))).close()
-            spare, _spare = _spare, None
-            database = _databases[key] = _Database(roots, memory_limit, threads, zone, spare)
+            database = _databases[key] = _Database(roots, memory_limit, threads, zone)
         return database
 
 
