@@ -108,6 +108,29 @@ def test_connecting_and_a_first_query_leave_pandas_and_pyarrow_dataset_unimporte
     assert proc.stdout.strip() == "[]"
 
 
+def test_a_first_query_on_duckdb_leaves_pyarrow_compute_to_upper_and_lower() -> None:
+    # pyarrow.compute (hundreds of kernels wrapped, their documentation parsed) is imported when
+    # DuckDB first calls the UPPER or LOWER the translation registers, not with the database.
+    proc = python(
+        """
+        import sys
+        import calcite_bridge as cb
+        env = cb.connect()
+        print(env.sql("SELECT 1 AS x", backend="duckdb").fetchall())
+        print("pyarrow.compute" in sys.modules)
+        env.execute("CREATE TABLE t (s STRING) WITH ('connector' = 'memory')")
+        env.execute("INSERT INTO t VALUES ('straße'), ('AB'), (NULL)")
+        print(env.sql("SELECT UPPER(s), LOWER(s) FROM t", backend="duckdb").fetchall())
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "[(1,)]",
+        "False",
+        "[('STRASSE', 'straße'), ('AB', 'ab'), (None, None)]",
+    ]
+
+
 def test_connecting_and_validating_leave_the_connectors_and_backends_unimported(
     tmp_path: Path,
 ) -> None:

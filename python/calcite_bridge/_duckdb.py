@@ -193,12 +193,16 @@ def _case_function(method: Any) -> Any:
     """The Arrow function behind ``cb_upper`` / ``cb_lower``, the translation of UPPER and LOWER:
     Java's full case mapping, which Python's ``str.upper`` and ``str.lower`` share (``'ß'`` becomes
     ``'SS'``, a final ``'Σ'`` becomes ``'ς'``), where DuckDB maps one character to one. A batch of
-    ASCII strings takes Arrow's ASCII kernel; any other is mapped a value at a time."""
-    import pyarrow.compute as pc
+    ASCII strings takes Arrow's ASCII kernel; any other is mapped a value at a time.
 
-    ascii_kernel = pc.ascii_upper if method is str.upper else pc.ascii_lower
+    pyarrow.compute is imported at the first call, not when the database is made: its import
+    (hundreds of kernels wrapped, their documentation parsed) would otherwise be part of every
+    process's first query, though few queries call UPPER or LOWER."""
 
     def function(values: Any) -> pa.Array:
+        import pyarrow.compute as pc
+
+        ascii_kernel = pc.ascii_upper if method is str.upper else pc.ascii_lower
         if isinstance(values, pa.ChunkedArray):
             values = values.combine_chunks()
         if not pa.types.is_string(values.type):

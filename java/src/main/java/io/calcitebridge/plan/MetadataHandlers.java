@@ -18,7 +18,9 @@ import org.apache.calcite.rel.metadata.RelMetadataQueryBase;
  * each with its stack trace. A query made here gets the generated handlers at once, from a map per
  * provider shared by every thread: the handlers hold no state of their own (a query's results live
  * in the query), and Calcite shares them across threads the same way. The answers are the same: the
- * handlers are those the stand-ins would have been replaced with.
+ * handlers are those the stand-ins would have been replaced with, and for Calcite's default
+ * provider they are compiled with the jar rather than in each new process ({@link
+ * PrecompiledMetadata}).
  */
 public final class MetadataHandlers implements MetadataHandlerProvider {
   /** The providers kept; past that, a provider's handlers are looked up per query. */
@@ -63,11 +65,17 @@ public final class MetadataHandlers implements MetadataHandlerProvider {
 
   @Override
   public <H extends MetadataHandler<?>> H revise(Class<H> handlerClass) {
-    return provider.revise(handlerClass);
+    return handler(handlerClass);
   }
 
+  /**
+   * The handler compiled with the jar for the provider's handlers ({@link PrecompiledMetadata}),
+   * else the one Calcite generates and compiles in this JVM.
+   */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private MetadataHandler<?> generated(Class<?> handlerClass) {
-    return provider.revise((Class) handlerClass);
+    MetadataHandler<?> precompiled =
+        PrecompiledMetadata.create(handlerClass, provider.handlers((Class) handlerClass));
+    return precompiled != null ? precompiled : provider.revise((Class) handlerClass);
   }
 }
