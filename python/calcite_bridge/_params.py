@@ -58,7 +58,7 @@ class Values:
 def _scalar(value: Any) -> bool:
     kind = type(value)
     if kind is int:
-        return -_LONG <= value < _LONG
+        return bool(-_LONG <= value < _LONG)
     if kind is str:
         return value.isascii() or not _surrogates(value)
     return value is None or kind is bool or kind is float
