@@ -19,9 +19,10 @@ if TYPE_CHECKING:
     from .. import _duckdb, _spark
 
 
-def _import_stream(handle: Any) -> pa.RecordBatchReader:
+def _import_stream(handle: Any, address: int | None = None) -> pa.RecordBatchReader:
+    """The rows of ``handle`` (at ``address``, when asked already); the handle is closed."""
     try:
-        return cdata.reader(int(handle.address()))
+        return cdata.reader(int(handle.address()) if address is None else address)
     finally:
         handle.close()
 
@@ -114,6 +115,10 @@ class JPypeSession:
             handle = None
         else:
             handle = self._cached(sql, backend, timeout, params)
+            # A query whose rows are here: no description needed (a backend's gives 0).
+            address = 0 if handle is None else int(handle.rowsAddress())
+            if address:
+                return _cancellable(_import_stream(handle, address), handle), "query"
         if handle is None:
             if params is not None:
                 pending = (
