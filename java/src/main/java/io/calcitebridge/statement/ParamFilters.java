@@ -69,7 +69,12 @@ final class ParamFilters {
     @Nullable Expression literal(Parameters values, RexBuilder rexBuilder, RexShuttle binder) {
       Long n = integer(valued, values);
       if (n != null) {
-        return new Literal(n, RexToExpression.type(valued.getType()));
+        // A bound parameter is a literal of its type NOT NULL; a folded call, of the call's type.
+        RelDataType type =
+            valued instanceof RexDynamicParam
+                ? rexBuilder.getTypeFactory().createTypeWithNullability(valued.getType(), false)
+                : valued.getType();
+        return new Literal(n, RexToExpression.type(type));
       }
       return fold(rexBuilder, valued.accept(binder)) instanceof RexLiteral lit
           ? RexToExpression.literal(lit)
