@@ -74,7 +74,9 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "many_joins": tuple(f"plan_join_{n}_tables[{b}]" for n in (8, 20, 47) for b in BACKENDS),
     "memory": ("memory_10k_queries",),
     "transport": ("transport_small_query", "transport_validate", "transport_transfer"),
-    "parameters": tuple(f"parameters_new_value[{b}]" for b in BACKENDS),
+    "parameters": tuple(
+        f"parameters_new_value{kind}[{b}]" for kind in ("", "_parquet") for b in BACKENDS
+    ),
     "planning": ("planning_validate_after_330", "planning_explain_after_330"),
     "udf": tuple(
         f"udf_{n}[{b}]"

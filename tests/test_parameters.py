@@ -830,3 +830,116 @@ def test_a_user_source_is_asked_at_every_run_and_an_arrow_table_once_per_shape(
         # value is still answered with its own rows
         assert env.sql(LOOKUP, [None, 1], backend=backend).fetchall() == []
         assert env.sql(LOOKUP, [42, 42], backend=backend).fetchall() == _lookup_rows(42)
+
+
+# --- plain values cross as they are -----------------------------------------------------------
+# None, bool, int of 64 bits, float and str reach the JVM as Java scalars, not JSON; the types
+# of a plan are kept per signature of the values' types, and a pushed comparison computes its
+# bound literal from the value. Each must bind as the literal text does, at the edges of INT and
+# BIGINT too; any other value (a larger int, a NumPy scalar, a Decimal) is sent as before.
+
+EDGE_IDS = [
+    -(2**63),
+    -(2**31) - 1,
+    -(2**31),
+    -(2**31) + 3,
+    -5,
+    0,
+    7,
+    2**31 - 11,
+    2**31 - 1,
+    2**31,
+    2**40,
+    2**63 - 11,
+    2**63 - 1,
+]
+EDGES = pa.table({"id": pa.array(EDGE_IDS, pa.int64()), "n": pa.array(range(len(EDGE_IDS)))})
+RANGE = "SELECT id FROM e WHERE id BETWEEN ? AND ? + 10"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_integers_at_the_edges_of_int_and_bigint_bind_as_their_literals(
+    env: cb.Environment, transport: str, backend: str
+) -> None:
+    if _remote_duckdb(env, transport, backend):
+        return
+    env.register_arrow("e", EDGES)
+    for k in (-(2**63), -(2**31) - 1, -(2**31), -6, 0, 2**31 - 11, 2**31, 2**40, 2**63 - 11):
+        got = sorted(r[0] for r in env.sql(RANGE, [k, k], backend=backend).fetchall())
+        assert got == [i for i in EDGE_IDS if k <= i <= k + 10], (backend, k)
+        literal = env.sql(_written(RANGE, [k, k]), backend=backend).fetchall()
+        assert got == sorted(r[0] for r in literal)
+        if backend != "duckdb":  # DuckDB filters the table in place with its own parameters
+            plan = env.explain(RANGE, [k, k], backend=backend)
+            assert f">=(id, {k})" in plan and f"<=(id, {k + 10})" in plan, (backend, k, plan)
+
+
+def test_a_run_with_a_null_among_the_values_gives_the_literal_texts_rows(
+    env: cb.Environment,
+) -> None:
+    env.register_arrow("e", EDGES)
+    for backend in ("enumerable", "auto"):
+        for params in ([0, 0], [None, 0], [0, None], [7, 7], [None, None]):
+            got = sorted(env.sql(RANGE, params, backend=backend).fetchall())
+            literal = env.sql(_written(RANGE, params), backend=backend).fetchall()
+            assert got == sorted(literal), params
+
+
+# (query, a list of values for each execution, whether a row of DATA matches the values)
+PLAIN: list[tuple[str, list[list[Any]], Any]] = [
+    (
+        "SELECT id FROM t WHERE s = ? OR s = ? ORDER BY id",
+        [["a", "it's"], ["ü\\", ""], ["x' OR '1'='1", "a"], ["😀", "ü\\"], ["b", "a"]],
+        lambda row, p: row["s"] in p,
+    ),
+    (
+        "SELECT id FROM t WHERE x > ? AND flag = ? ORDER BY id",
+        [[-0.0, True], [0.0, False], [1e-300, True], [-1e300, False], [0.75, True]],
+        lambda row, p: (
+            None not in (row["x"], row["flag"]) and row["x"] > p[0] and row["flag"] == p[1]
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("sql", "runs", "matches"), PLAIN, ids=[q for q, _, _ in PLAIN])
+def test_strings_floats_and_booleans_bind_as_their_literals(
+    penv: cb.Environment,
+    transport: str,
+    backend: str,
+    sql: str,
+    runs: list[list[Any]],
+    matches: Any,
+) -> None:
+    if _remote_duckdb(penv, transport, backend):
+        return
+    for params in runs:
+        got = penv.sql(sql, params, backend=backend).fetchall()
+        assert got == [(r["id"],) for r in DATA.to_pylist() if matches(r, params)], params
+        assert got == penv.sql(_written(sql, params), backend=backend).fetchall(), params
+
+
+def test_a_value_of_another_python_type_at_the_same_place_plans_again_or_fails_clearly(
+    env: cb.Environment, transport: str
+) -> None:
+    import numpy as np
+
+    env.register_arrow("e", EDGES)
+    sql = "SELECT id FROM e WHERE id >= ? AND n < 8 ORDER BY id"
+    values: list[Any] = [3, 2**70, np.int64(-5), decimal.Decimal("-5"), -5.5, True, "-5", 3]
+    for backend in ("enumerable", "auto") if transport == "py4j" else BACKENDS:
+        for value in values:
+            shown = np.int64(value).item() if isinstance(value, np.integer) else value
+            try:
+                literal = env.sql(_written(sql, [shown]), backend=backend).fetchall()
+            except cb.Error as e:  # no such comparison: the value fails as the literal does
+                with pytest.raises(type(e)):
+                    env.sql(sql, [value], backend=backend).fetchall()
+                continue
+            got = env.sql(sql, [value], backend=backend).fetchall()
+            assert got == literal, (backend, value)
+        before = _hits(env)
+        expected = [(i,) for n, i in enumerate(EDGE_IDS) if n < 8 and i >= 4]
+        assert env.sql(sql, [4], backend=backend).fetchall() == expected
+        assert before is None or _hits(env) == before + 1  # the plan of the first int values

@@ -1,6 +1,8 @@
 """Query parameters on the wire: each value of a statement's ``?`` placeholders as a typed JSON
 item, which the JVM turns into a literal node of the parsed statement (``statement/Parameters``).
-A value never becomes SQL text, so it cannot change the statement.
+A value never becomes SQL text, so it cannot change the statement. Values that are all None,
+bool, int (of 64 bits), float or str also travel as they are, an array of Java scalars, to the
+run of a cached plan (``Values.scalars``): no JSON is written or read for them.
 
 Python types map as results come back: None (NULL), bool (BOOLEAN), int (INT, BIGINT or DECIMAL
 as a literal of it would be), float (DOUBLE), Decimal (DECIMAL), str (STRING), bytes (BYTES),
@@ -19,11 +21,55 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["backend_values", "encode_parameters"]
+__all__ = ["Values", "encode_parameters"]
+
+_LONG = 1 << 63
 
 
-def encode_parameters(params: Sequence[Any] | None) -> str | None:
-    """``params`` as the JSON list the JVM binds, or None for a statement without them."""
+class Values:
+    """The values of a statement's ``?`` placeholders, in order, as the JVM takes them."""
+
+    __slots__ = ("_json", "scalars", "values")
+
+    def __init__(self, values: list[Any]) -> None:
+        self.values = values
+        self._json: str | None = None
+        # The values as they are, when JPype makes each a Java scalar the JVM binds as its JSON
+        # item would be bound: None, bool, int of 64 bits, float, str without lone surrogates.
+        self.scalars: list[Any] | None = values if all(map(_scalar, values)) else None
+
+    @property
+    def json(self) -> str:
+        """The values as the JSON list the JVM binds (``statement/Parameters.fromJson``)."""
+        if self._json is None:
+            self._json = json.dumps([_item(v) for v in self.values], ensure_ascii=False)
+        return self._json
+
+    def for_backend(self, order: Sequence[int]) -> list[Any]:
+        """The values for a backend's prepared statement: value ``order[i]`` for its ``i``-th
+        ``?``. Only the types a plan kept for any values binds come here (BOOLEAN, INTEGER,
+        DECIMAL, DOUBLE, STRING, DATE, TIMESTAMP)."""
+        if self.scalars is not None:
+            return [self.scalars[i] for i in order]
+        items = json.loads(self.json)
+        return [_value(items[i]) for i in order]
+
+
+def _scalar(value: Any) -> bool:
+    kind = type(value)
+    if kind is int:
+        return bool(-_LONG <= value < _LONG)
+    if kind is str:
+        return value.isascii() or not _surrogates(value)
+    return value is None or kind is bool or kind is float
+
+
+def _surrogates(value: str) -> bool:
+    return any("\ud800" <= c <= "\udfff" for c in value)
+
+
+def encode_parameters(params: Sequence[Any] | None) -> Values | None:
+    """``params`` as the JVM binds them, or None for a statement without them."""
     if params is None:
         return None
     if isinstance(params, str | bytes | bytearray | Mapping) or not isinstance(params, Sequence):
@@ -31,7 +77,7 @@ def encode_parameters(params: Sequence[Any] | None) -> str | None:
             "params must be a sequence (list or tuple) of values for the ? placeholders, in order;"
             f" got {type(params).__name__}"
         )
-    return json.dumps([_item(v) for v in params], ensure_ascii=False)
+    return Values(list(params))
 
 
 def _item(value: Any) -> dict[str, Any]:  # noqa: PLR0911, PLR0912
@@ -52,7 +98,7 @@ def _item(value: Any) -> dict[str, Any]:  # noqa: PLR0911, PLR0912
             return _unbindable(value, f"the decimal {value} is not a number SQL's DECIMAL holds")
         return {"t": "DECIMAL", "v": format(value, "f")}
     if isinstance(value, str):
-        if any("\ud800" <= c <= "\udfff" for c in value):
+        if _surrogates(value):
             return _unbindable(
                 value, "the string holds a lone surrogate, which is not Unicode text"
             )
@@ -88,14 +134,6 @@ def _item(value: Any) -> dict[str, Any]:  # noqa: PLR0911, PLR0912
 
 def _unbindable(value: Any, why: str) -> dict[str, Any]:
     return {"t": "UNBINDABLE", "v": why}
-
-
-def backend_values(encoded: str, order: Sequence[int]) -> list[Any]:
-    """The values of ``encoded`` (as :func:`encode_parameters` made it) for a backend's prepared
-    statement: value ``order[i]`` for its ``i``-th ``?``. Only the types a plan kept for any
-    values binds come here (BOOLEAN, INTEGER, DECIMAL, DOUBLE, STRING, DATE, TIMESTAMP)."""
-    items = json.loads(encoded)
-    return [_value(items[i]) for i in order]
 
 
 _FROM_TEXT: dict[str, Any] = {

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ._params import encode_parameters
+from ._params import Values, encode_parameters
 from ._sql import quote_identifier
 from ._transport.session import Session
 from .config import Config, ConfigValue
@@ -251,7 +251,7 @@ class Environment:
         run_batch = getattr(self._session, "run_batch", None)
         if run_batch is None:
             return None
-        encoded = "[" + ",".join(str(encode_parameters(r)) for r in rows) + "]"
+        encoded = "[" + ",".join(_json(encode_parameters(r)) for r in rows) + "]"
         reader = run_batch(_text(sql), encoded)
         if reader is None:
             return None
@@ -387,7 +387,11 @@ class Environment:
         self.close()
 
 
-def _with(values: str | None) -> tuple[str, ...]:
+def _json(values: Values | None) -> str:
+    return "null" if values is None else values.json
+
+
+def _with(values: Values | None) -> tuple[Values, ...]:
     """The parameters argument of a session call: none at all for a statement without them,
     so that a session of a gateway that predates parameters still answers it."""
     return () if values is None else (values,)

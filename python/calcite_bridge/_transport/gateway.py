@@ -27,6 +27,7 @@ from typing import Any
 import pyarrow as pa
 
 from .. import _version
+from .._params import Values
 from ..errors import Error, GatewayError, from_java_failure
 from ..sources.sandbox import SandboxGetter
 from .announce import token_hint
@@ -351,11 +352,12 @@ class Py4JSession:
         query_only: bool,
         backend: str | None = None,
         timeout: str | None = None,
-        params: str | None = None,
+        params: Values | None = None,
     ) -> tuple[pa.RecordBatchReader, str]:
         args: tuple[Any, ...]
         if params is not None:
-            args = (sql, backend, timeout, params) if query_only else (sql, timeout, params)
+            wire = params.json
+            args = (sql, backend, timeout, wire) if query_only else (sql, timeout, wire)
             header, body, statement = self._start(
                 "queryWithParameters" if query_only else "executeWithParameters", *args, sql=sql
             )
@@ -384,10 +386,12 @@ class Py4JSession:
         return pa.ipc.open_stream(pa.py_buffer(body)).schema
 
     def explain(
-        self, sql: str, format: str, backend: str | None = None, params: str | None = None
+        self, sql: str, format: str, backend: str | None = None, params: Values | None = None
     ) -> str:
         if params is not None:
-            started = self._call("explainWithParameters", sql, format, backend, params, sql=sql)
+            started = self._call(
+                "explainWithParameters", sql, format, backend, params.json, sql=sql
+            )
             return self._answer(started, sql).decode()
         args = (sql, format) if backend is None else (sql, format, backend)
         return self._answer(self._call("explain", *args, sql=sql), sql).decode()

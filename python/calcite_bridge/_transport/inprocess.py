@@ -19,9 +19,10 @@ if TYPE_CHECKING:
     from .. import _duckdb, _spark
 
 
-def _import_stream(handle: Any) -> pa.RecordBatchReader:
+def _import_stream(handle: Any, address: int | None = None) -> pa.RecordBatchReader:
+    """The rows of ``handle`` (at ``address``, when asked already); the handle is closed."""
     try:
-        return cdata.reader(int(handle.address()))
+        return cdata.reader(int(handle.address()) if address is None else address)
     finally:
         handle.close()
 
@@ -105,25 +106,25 @@ class JPypeSession:
         query_only: bool,
         backend: str | None = None,
         timeout: str | None = None,
-        params: str | None = None,
+        params: _params.Values | None = None,
     ) -> tuple[pa.RecordBatchReader, str]:
         java = self._java
         # A cached plan runs on this thread: handing it to a worker costs more than it does.
         if not query_only:
             self._settings = None  # a SET, a script, ...: read the settings again after it
             handle = None
-        elif params is None:
-            handle = jvm.call(java.queryCached, sql, backend, timeout, sql=sql)
-        else:  # the plan kept for the text and the values' types, the values bound into it
-            handle = jvm.call(
-                java.queryCachedWithParameters, sql, backend, timeout, params, sql=sql
-            )
+        else:
+            handle = self._cached(sql, backend, timeout, params)
+            # A query whose rows are here: no description needed (a backend's gives 0).
+            address = 0 if handle is None else int(handle.rowsAddress())
+            if address:
+                return _cancellable(_import_stream(handle, address), handle), "query"
         if handle is None:
             if params is not None:
                 pending = (
-                    java.queryWithParameters(sql, backend, timeout, params)
+                    java.queryWithParameters(sql, backend, timeout, params.json)
                     if query_only
-                    else java.executeWithParameters(sql, timeout, params)
+                    else java.executeWithParameters(sql, timeout, params.json)
                 )
             elif query_only:
                 pending = java.query(sql, backend, timeout)
@@ -141,7 +142,7 @@ class JPypeSession:
         # A backend of this process runs the query over the scans the JVM opened.
         backend = described["backend"]
         order = described["parameterOrder"]
-        values = _params.backend_values(params, order) if order and params is not None else None
+        values = params.for_backend(order) if order and params is not None else None
         scans, schema, backend_sql, deadline = self._scans(handle, described)
         limit, threads, zone = self._host_settings()
         if backend == "spark":
@@ -168,6 +169,20 @@ class JPypeSession:
                 zone,
             )
         return table.to_reader(), kind
+
+    def _cached(
+        self, sql: str, backend: str | None, timeout: str | None, params: _params.Values | None
+    ) -> Any:
+        """The handle of a query whose plan the plan cache holds, run on this thread; with
+        ``params``, the plan kept for the text and the values' types, the values bound into it
+        (as Java scalars when they are all plain ones, without JSON). None when not cached."""
+        java = self._java
+        if params is None:
+            return jvm.call(java.queryCached, sql, backend, timeout, sql=sql)
+        scalars = params.scalars
+        if scalars is not None:
+            return jvm.call(java.queryCachedWithValues, sql, backend, timeout, scalars, sql=sql)
+        return jvm.call(java.queryCachedWithParameters, sql, backend, timeout, params.json, sql=sql)
 
     def _host_settings(self) -> tuple[int, int, str]:
         """``execution.memory-limit`` in bytes, ``execution.threads`` and
@@ -241,7 +256,7 @@ class JPypeSession:
         return scans, schema, backend_sql, deadline
 
     def _spark_handle(
-        self, sql: str, params: str | None = None
+        self, sql: str, params: _params.Values | None = None
     ) -> tuple[list[_spark.Scan], str, list[Any] | None]:
         """The scans and the Spark SQL of the query ``sql`` planned for the spark backend, and
         the values of its parameter markers."""
@@ -249,7 +264,7 @@ class JPypeSession:
         pending = (
             java.query(sql, "spark", None)
             if params is None
-            else java.queryWithParameters(sql, "spark", None, params)
+            else java.queryWithParameters(sql, "spark", None, params.json)
         )
         handle = jvm.wait(pending, sql)
         described = _described(handle)
@@ -257,11 +272,11 @@ class JPypeSession:
             handle.close()
             raise _spark_unsupported(sql)
         order = described["parameterOrder"]
-        values = _params.backend_values(params, order) if order and params is not None else None
+        values = params.for_backend(order) if order and params is not None else None
         scans, _, backend_sql, _ = self._scans(handle, described)
         return scans, backend_sql, values
 
-    def spark_explain(self, sql: str, params: str | None = None) -> str:
+    def spark_explain(self, sql: str, params: _params.Values | None = None) -> str:
         """Spark's physical plan of the query ``sql`` on the spark backend."""
         scans, backend_sql, values = self._spark_handle(sql, params)
         zone = self.get_config("table.local-time-zone")
@@ -295,11 +310,15 @@ class JPypeSession:
             handle.close()
 
     def explain(
-        self, sql: str, format: str, backend: str | None = None, params: str | None = None
+        self,
+        sql: str,
+        format: str,
+        backend: str | None = None,
+        params: _params.Values | None = None,
     ) -> str:
         java = self._java
         if params is not None:
-            pending = java.explainWithParameters(sql, format, backend, params)
+            pending = java.explainWithParameters(sql, format, backend, params.json)
         elif backend is None:
             pending = java.explain(sql, format)
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .._params import Values
 from ..sources.sandbox import SandboxGetter
 
 if TYPE_CHECKING:
@@ -25,18 +26,18 @@ class Session(Protocol):
         query_only: bool,
         backend: str | None = None,
         timeout: str | None = None,
-        params: str | None = None,
+        params: Values | None = None,
     ) -> tuple[pa.RecordBatchReader, str]:
         """Runs a statement: its rows, and what ran (``query``, ``insert``, ``ddl``, ...).
         ``backend`` overrides ``execution.backend`` for a query, ``timeout`` (a duration such
         as ``'30 s'``) ``execution.timeout`` for this statement; ``params`` are the values of
-        its ``?`` placeholders (``_params.encode_parameters``)."""
+        its ``?`` placeholders (``_params.Values``)."""
         ...
 
     def validate(self, sql: str) -> pa.Schema: ...
 
     def explain(
-        self, sql: str, format: str, backend: str | None = None, params: str | None = None
+        self, sql: str, format: str, backend: str | None = None, params: Values | None = None
     ) -> str: ...
 
     def parameter_types(self, sql: str) -> str:

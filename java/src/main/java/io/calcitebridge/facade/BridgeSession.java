@@ -210,6 +210,17 @@ public final class BridgeSession implements AutoCloseable {
     return cached(sql, backend, timeout, values);
   }
 
+  /**
+   * As {@link #queryCachedWithParameters}, with the values as Java scalars (null, {@link Boolean},
+   * {@link Long}, {@link Double}, {@link String}: what Python's None, bool, int, float and str
+   * become through JPype), bound as the same values sent as JSON are, without writing or reading
+   * JSON at each run.
+   */
+  public @Nullable StatementResult queryCachedWithValues(
+      String sql, @Nullable String backend, @Nullable String timeout, @Nullable Object[] values) {
+    return cached(sql, backend, timeout, Parameters.fromScalars(values));
+  }
+
   private @Nullable StatementResult cached(
       String sql, @Nullable String backend, @Nullable String timeout, @Nullable Parameters values) {
     long started = io.calcitebridge.plan.PhaseTimes.start();

@@ -209,6 +209,15 @@ public final class StatementResult implements AutoCloseable {
     return kind;
   }
 
+  /**
+   * Address of the {@code ArrowArrayStream} struct of the rows when they are here, or 0 when a
+   * backend of the reader's process computes them ({@link #describe} tells it how): for a query,
+   * one crossing where {@link #describe} and {@link #address} were two, and no JSON.
+   */
+  public long rowsAddress() {
+    return stream == null ? 0 : stream.address();
+  }
+
   /** Address of the {@code ArrowArrayStream} struct. */
   public long address() {
     return rows().address();

@@ -148,7 +148,8 @@ public final class RexToExpression {
     return out.size() > 2 ? new Call("IN", out, type) : null;
   }
 
-  private static @Nullable String function(RexCall call) {
+  /** The function of a comparison ({@code =}, {@code <>}, {@code <}, ...), or null for another. */
+  public static @Nullable String comparison(RexCall call) {
     switch (call.getKind()) {
       case EQUALS:
         return "=";
@@ -162,6 +163,17 @@ public final class RexToExpression {
         return ">";
       case GREATER_THAN_OR_EQUAL:
         return ">=";
+      default:
+        return null;
+    }
+  }
+
+  private static @Nullable String function(RexCall call) {
+    String comparison = comparison(call);
+    if (comparison != null) {
+      return comparison;
+    }
+    switch (call.getKind()) {
       case AND:
         return "AND";
       case OR:
@@ -190,7 +202,8 @@ public final class RexToExpression {
     }
   }
 
-  private static @Nullable Expression literal(RexLiteral lit) {
+  /** The expression of the literal {@code lit}, as a conjunct's operand translates, or null. */
+  public static @Nullable Expression literal(RexLiteral lit) {
     RelDataType t = lit.getType();
     String type = type(t);
     if (lit.isNull()) {
@@ -239,7 +252,8 @@ public final class RexToExpression {
     }
   }
 
-  private static String type(RelDataType t) {
+  /** The name of {@code t} an expression carries. */
+  public static String type(RelDataType t) {
     return TypeNames.render(t);
   }
 }

@@ -4,6 +4,7 @@ import io.calcitebridge.catalog.CatalogTable;
 import io.calcitebridge.catalog.FilterableStorage;
 import io.calcitebridge.expr.Call;
 import io.calcitebridge.expr.Expression;
+import io.calcitebridge.expr.Literal;
 import io.calcitebridge.pushdown.BridgeTableScan;
 import io.calcitebridge.pushdown.RexToExpression;
 import java.util.ArrayList;
@@ -40,8 +41,116 @@ final class ParamFilters {
   /** The name under which an execution's context holds the filters bound for each table. */
   static final String CONTEXT_KEY = BridgeTableScan.BOUND_FILTERS;
 
-  /** A scan's conjuncts with parameters, over the scan's row type. */
-  private record Offer(BridgeTableScan scan, List<RexNode> conjuncts) {}
+  /**
+   * A scan's conjuncts with parameters, over the scan's row type, and for each one that is a
+   * comparison of an operand without parameters with one that reads them, that comparison (else
+   * null).
+   */
+  private record Offer(
+      BridgeTableScan scan, List<RexNode> conjuncts, List<@Nullable Comparison> comparisons) {}
+
+  /**
+   * A conjunct comparing an operand without parameters, translated once ({@code fixed}), with one
+   * that reads them ({@code valued}): a run computes only the latter's literal, and the conjunct is
+   * the expression a translation of the whole conjunct with the values bound would give.
+   */
+  private record Comparison(
+      String function, String type, Expression fixed, RexNode valued, boolean valuedFirst) {
+    Expression with(Expression value) {
+      return new Call(function, valuedFirst ? List.of(value, fixed) : List.of(fixed, value), type);
+    }
+
+    /**
+     * The literal the valued operand makes with {@code values}, as binding them, folding ({@link
+     * #fold}) and translating it makes it, or null when it makes no literal (then the conjunct is
+     * bound and translated whole). An integer parameter and integer arithmetic on it are computed
+     * from the value itself ({@link #integer}), without making Calcite's expressions.
+     */
+    @Nullable Expression literal(Parameters values, RexBuilder rexBuilder, RexShuttle binder) {
+      Long n = integer(valued, values);
+      if (n != null) {
+        // A bound parameter is a literal of its type NOT NULL; a folded call, of the call's type.
+        RelDataType type =
+            valued instanceof RexDynamicParam
+                ? rexBuilder.getTypeFactory().createTypeWithNullability(valued.getType(), false)
+                : valued.getType();
+        return new Literal(n, RexToExpression.type(type));
+      }
+      return fold(rexBuilder, valued.accept(binder)) instanceof RexLiteral lit
+          ? RexToExpression.literal(lit)
+          : null;
+    }
+  }
+
+  /**
+   * The value of {@code rex} with {@code values} bound when it is an integer parameter, a cast of
+   * one between integer types, or the sum, difference or product of such operands and integer
+   * literals, computed as {@link #fold} computes it, within each type's range; else null.
+   */
+  private static @Nullable Long integer(RexNode rex, Parameters values) {
+    if (!SqlTypeName.INT_TYPES.contains(rex.getType().getSqlTypeName())) {
+      return null;
+    }
+    Long v;
+    if (rex instanceof RexDynamicParam param) {
+      v = values.integer(param.getIndex());
+    } else if (rex instanceof RexLiteral lit) {
+      v = lit.isNull() ? null : lit.getValueAs(Long.class);
+    } else if (rex instanceof RexCall call && call.getKind() == SqlKind.CAST) {
+      v = integer(call.getOperands().get(0), values);
+    } else if (rex instanceof RexCall call && call.getOperands().size() == 2) {
+      Long a = integer(call.getOperands().get(0), values);
+      Long b = integer(call.getOperands().get(1), values);
+      v = a == null || b == null ? null : arithmetic(call.getKind(), a, b);
+    } else {
+      v = null;
+    }
+    return v != null && fits(java.math.BigDecimal.valueOf(v), rex.getType()) ? v : null;
+  }
+
+  private static @Nullable Long arithmetic(SqlKind kind, long a, long b) {
+    try {
+      return switch (kind) {
+        case PLUS, CHECKED_PLUS -> Math.addExact(a, b);
+        case MINUS, CHECKED_MINUS -> Math.subtractExact(a, b);
+        case TIMES, CHECKED_TIMES -> Math.multiplyExact(a, b);
+        default -> null;
+      };
+    } catch (ArithmeticException overflow) {
+      return null;
+    }
+  }
+
+  /**
+   * {@code conjunct} as a {@link Comparison}, or null when it is none or its fixed operand has no
+   * translation the source takes.
+   */
+  private static @Nullable Comparison comparison(RexNode conjunct, BridgeTableScan scan) {
+    if (!(conjunct instanceof RexCall call)
+        || call.getOperands().size() != 2
+        || RexToExpression.comparison(call) == null) {
+      return null;
+    }
+    RexNode first = call.getOperands().get(0);
+    RexNode second = call.getOperands().get(1);
+    boolean valuedFirst = hasParameter(first);
+    if (valuedFirst == hasParameter(second)) {
+      return null;
+    }
+    RexBuilder rexBuilder = scan.getCluster().getRexBuilder();
+    RexNode fixedOperand = fold(rexBuilder, valuedFirst ? second : first);
+    Expression fixed = new RexToExpression(scan.getRowType(), rexBuilder).translate(fixedOperand);
+    FilterableStorage storage = (FilterableStorage) scan.bridgeTable().storage();
+    if (fixed == null || (Call.hasNested(fixed) && !storage.supportsNestedFilters())) {
+      return null;
+    }
+    return new Comparison(
+        java.util.Objects.requireNonNull(RexToExpression.comparison(call)),
+        RexToExpression.type(call.getType()),
+        fixed,
+        valuedFirst ? first : second,
+        valuedFirst);
+  }
 
   private final Map<CatalogTable, Offer> offers;
 
@@ -105,7 +214,11 @@ final class ParamFilters {
         }
       }
       if (!withParams.isEmpty()) {
-        found.put(scan.bridgeTable(), new Offer(scan, withParams));
+        List<@Nullable Comparison> comparisons = new ArrayList<>();
+        for (RexNode c : withParams) {
+          comparisons.add(comparison(c, scan));
+        }
+        found.put(scan.bridgeTable(), new Offer(scan, withParams, comparisons));
       }
     }
     for (RelNode input : rel.getInputs()) {
@@ -293,9 +406,23 @@ final class ParamFilters {
               return values.rexLiteral(param.getIndex(), rexBuilder, param.getType());
             }
           };
-      RexToExpression translator = new RexToExpression(scan.getRowType(), rexBuilder);
+      RexToExpression translator = null;
       List<Expression> offered = new ArrayList<>();
-      for (RexNode conjunct : e.getValue().conjuncts()) {
+      List<RexNode> conjuncts = e.getValue().conjuncts();
+      for (int k = 0; k < conjuncts.size(); k++) {
+        RexNode conjunct = conjuncts.get(k);
+        Comparison comparison = e.getValue().comparisons().get(k);
+        if (comparison != null) {
+          // Only the operand with the values is computed; the rest was translated once.
+          Expression literal = comparison.literal(values, rexBuilder, binder);
+          if (literal != null) {
+            offered.add(comparison.with(literal));
+            continue;
+          }
+        }
+        if (translator == null) {
+          translator = new RexToExpression(scan.getRowType(), rexBuilder);
+        }
         // The values' casts and integer arithmetic computed, as planning computes them for a
         // literal; here without generating code, which would cost more than the statement.
         RexNode bound =

@@ -78,6 +78,50 @@ public final class Parameters {
     return of(read(json));
   }
 
+  /**
+   * The values Python sends as Java scalars, when each is null, a {@link Boolean}, a {@link Long},
+   * a {@link Double} or a {@link String} (JPype's conversion of None, bool, int, float and str):
+   * bound as the same values sent as JSON are.
+   */
+  public static Parameters fromScalars(@Nullable Object[] values) {
+    return new Parameters(Collections.unmodifiableList(java.util.Arrays.asList(values.clone())));
+  }
+
+  /**
+   * A short name of the values' types ({@code i} an INT, {@code l} a BIGINT, {@code s3} a CHAR(3),
+   * ...), the same for any values whose literals have the same types, so that the types a plan is
+   * kept for are found without making a literal of each value; null when a value is of another
+   * class, or one whose type this name cannot tell (a NULL, a non-finite double, a string with a
+   * surrogate).
+   */
+  public @Nullable String typeSignature() {
+    StringBuilder out = new StringBuilder(values.size() * 3);
+    for (Object v : values) {
+      if (v instanceof Boolean) {
+        out.append('b');
+      } else if (v instanceof Long || v instanceof Integer) {
+        long n = ((Number) v).longValue();
+        out.append(n >= Integer.MIN_VALUE && n <= Integer.MAX_VALUE ? 'i' : 'l');
+      } else if (v instanceof Double d && Double.isFinite(d)) {
+        out.append('d');
+      } else if (v instanceof String text && !hasSurrogate(text)) {
+        out.append('s').append(text.length()).append(',');
+      } else {
+        return null;
+      }
+    }
+    return out.toString();
+  }
+
+  private static boolean hasSurrogate(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (Character.isSurrogate(text.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Rows of values, as Python sends them for a batch: a JSON list of {@link #fromJson} lists. */
   public static List<Parameters> rowsFromJson(String json) {
     List<Parameters> rows = new ArrayList<>();
@@ -400,6 +444,12 @@ public final class Parameters {
       default:
         return v;
     }
+  }
+
+  /** Value {@code i} when it is an integer of 64 bits, else null. */
+  @Nullable Long integer(int i) {
+    Object v = values.get(i);
+    return v instanceof Long || v instanceof Integer ? ((Number) v).longValue() : null;
   }
 
   /** Value {@code i} as a literal of {@code type}, for a filter offered to a source. */

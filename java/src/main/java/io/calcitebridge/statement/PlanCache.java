@@ -32,7 +32,18 @@ public final class PlanCache {
       List<String> currentPath,
       long catalogVersion) {}
 
+  /**
+   * The types of a statement's parameters for a plan kept across values, and the purpose they key
+   * that plan with.
+   */
+  record Typed(List<org.apache.calcite.rel.type.RelDataType> types, String purpose) {}
+
+  /** The most type signatures {@link #typed} keeps; past it they are all forgotten. */
+  private static final int MAX_TYPED = 1024;
+
   private final Catalog catalog;
+  private final java.util.concurrent.ConcurrentHashMap<String, Typed> typed =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final SessionConfig config;
   private final Supplier<Set<String>> hostBackends;
   private final LinkedHashMap<Key, Object> entries = new LinkedHashMap<>(16, 0.75f, true);
@@ -67,6 +78,22 @@ public final class PlanCache {
     // The same text names other tables in another current catalog or database.
     return new Key(
         purpose, sql, backend, settings, hostBackends.get(), catalog.currentPath(), version);
+  }
+
+  /**
+   * The types kept for values of type signature {@code signature} ({@link
+   * Parameters#typeSignature}) on {@code backend}, or null.
+   */
+  @Nullable Typed typed(String backend, String signature) {
+    return typed.get(backend + '\u0000' + signature);
+  }
+
+  /** Keeps {@code types} for values of type signature {@code signature} on {@code backend}. */
+  void keepTyped(String backend, String signature, Typed types) {
+    if (typed.size() >= MAX_TYPED) {
+      typed.clear();
+    }
+    typed.put(backend + '\u0000' + signature, types);
   }
 
   /** The value stored under {@code key}, or null. */

@@ -508,6 +508,34 @@ public final class StatementExecutor {
     return types;
   }
 
+  /**
+   * The types of the parameters for a plan kept across values and the purpose that keys it in the
+   * plan cache (one plan per text and types of the values: {@code CAST(? AS INTEGER)} plans as an
+   * INT literal), or null as for {@link #dynamicTypes(Parameters)}. Kept per type signature of the
+   * values ({@link Parameters#typeSignature}), so that a run with new values of the same types
+   * makes no literal of them and names no type.
+   */
+  private PlanCache.@Nullable Typed typed(Parameters values) {
+    String signature = values.typeSignature();
+    PlanCache cache = session.planCache();
+    String backend = backend();
+    PlanCache.Typed kept = signature == null ? null : cache.typed(backend, signature);
+    if (kept != null) {
+      return kept;
+    }
+    List<RelDataType> types = dynamicTypes(values);
+    if (types == null) {
+      return null;
+    }
+    PlanCache.Typed typed =
+        new PlanCache.Typed(
+            types, "query " + types.stream().map(RelDataType::getFullTypeString).toList());
+    if (signature != null) {
+      cache.keepTyped(backend, signature, typed);
+    }
+    return typed;
+  }
+
   /** The types of the values Spark's parameter markers take as this plan types them. */
   private static final java.util.Set<org.apache.calcite.sql.type.SqlTypeName> SPARK_BINDS =
       java.util.EnumSet.of(
@@ -567,13 +595,12 @@ public final class StatementExecutor {
     String purpose = "query";
     Parameters values = parameters;
     if (values != null) {
-      List<RelDataType> types = dynamicTypes(values);
-      if (types == null) {
+      PlanCache.Typed typed = typed(values);
+      if (typed == null) {
         return null;
       }
-      // One plan per text and types of the values: CAST(? AS INTEGER) plans as an INT literal.
-      purpose = "query " + types.stream().map(RelDataType::getFullTypeString).toList();
-      dynamicTypes = types;
+      purpose = typed.purpose();
+      dynamicTypes = typed.types();
     }
     cacheKey = session.planCache().key(purpose, text, backend());
     QueryPlan plan = cacheKey == null ? null : session.planCache().get(cacheKey, QueryPlan.class);
