@@ -126,11 +126,14 @@ final class ParamFilters {
    * translation the source takes.
    */
   private static @Nullable Comparison comparison(RexNode conjunct, BridgeTableScan scan) {
-    if (!(conjunct instanceof RexCall call)
-        || call.getOperands().size() != 2
-        || RexToExpression.comparison(call) == null) {
+    String function =
+        conjunct instanceof RexCall c && c.getOperands().size() == 2
+            ? RexToExpression.comparison(c)
+            : null;
+    if (function == null) {
       return null;
     }
+    RexCall call = (RexCall) conjunct;
     RexNode first = call.getOperands().get(0);
     RexNode second = call.getOperands().get(1);
     boolean valuedFirst = hasParameter(first);
@@ -145,7 +148,7 @@ final class ParamFilters {
       return null;
     }
     return new Comparison(
-        java.util.Objects.requireNonNull(RexToExpression.comparison(call)),
+        function,
         RexToExpression.type(call.getType()),
         fixed,
         valuedFirst ? first : second,

@@ -85,7 +85,7 @@ public final class PlanCache {
    * Parameters#typeSignature}) on {@code backend}, or null.
    */
   @Nullable Typed typed(String backend, String signature) {
-    return typed.get(backend + '\u0000' + signature);
+    return typed.get(typedKey(backend, signature));
   }
 
   /** Keeps {@code types} for values of type signature {@code signature} on {@code backend}. */
@@ -93,7 +93,11 @@ public final class PlanCache {
     if (typed.size() >= MAX_TYPED) {
       typed.clear();
     }
-    typed.put(backend + '\u0000' + signature, types);
+    typed.put(typedKey(backend, signature), types);
+  }
+
+  private static String typedKey(String backend, String signature) {
+    return backend + '\u0000' + signature;
   }
 
   /** The value stored under {@code key}, or null. */
