@@ -40,6 +40,7 @@ CASE_FILES = {
     "text_files.sql": False,
     "hive_partitions.sql": False,
     "spark_files.sql": False,
+    "parameter_values.sql": False,
 }
 # Fixture files whose optimized plans are kept in tests/golden/.
 GOLDEN_FILES = [

@@ -446,6 +446,11 @@ public final class Parameters {
     }
   }
 
+  /** Value {@code i} as it was given. */
+  public @Nullable Object value(int i) {
+    return values.get(i);
+  }
+
   /** Value {@code i} when it is an integer of 64 bits, else null. */
   @Nullable Long integer(int i) {
     Object v = values.get(i);

@@ -23,6 +23,8 @@ final class QueryPlan {
   private @Nullable List<RelDataType> parameterTypes;
   private @Nullable ParamFilters paramFilters;
   private @Nullable Absorbing absorbing;
+  private List<io.calcitebridge.validate.BridgeSqlValidator.ParameterConversion> conversions =
+      List.of();
 
   /**
    * A plan that Calcite's engine runs, or one {@code auto} translates, that is a filter on
@@ -61,6 +63,21 @@ final class QueryPlan {
     this.parameterTypes = types;
     this.paramFilters = filters;
     return this;
+  }
+
+  /** Notes the conversions of the parameters' string values each run checks. */
+  QueryPlan withConversions(
+      List<io.calcitebridge.validate.BridgeSqlValidator.ParameterConversion> noted) {
+    this.conversions = List.copyOf(noted);
+    return this;
+  }
+
+  /**
+   * The placeholders whose string values the plan converts to a number, a BOOLEAN or a datetime: a
+   * run checks each value as the literal of it is checked while it is validated.
+   */
+  List<io.calcitebridge.validate.BridgeSqlValidator.ParameterConversion> conversions() {
+    return conversions;
   }
 
   /** Marks the plan as one a source may absorb once its filters are bound ({@link Absorbing}). */

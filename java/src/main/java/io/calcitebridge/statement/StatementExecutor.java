@@ -72,6 +72,9 @@ public final class StatementExecutor {
    */
   private @Nullable List<RelDataType> dynamicTypes;
 
+  /** The query as parsed, before {@link #bind} kept its placeholders for any values, or null. */
+  private @Nullable SqlNode unbound;
+
   private final List<QueryPlanner> planners = new ArrayList<>();
 
   public StatementExecutor(SessionState session, AtomicBoolean cancel) {
@@ -478,6 +481,7 @@ public final class StatementExecutor {
     }
     List<RelDataType> types = dynamicTypes;
     if (types != null && node.isA(SqlKind.QUERY) && !Parameters.countsRows(node)) {
+      unbound = node;
       return values.parametrize(node, types);
     }
     if (types != null) {
@@ -643,10 +647,23 @@ public final class StatementExecutor {
 
   /** Plans and runs a query. */
   public RowSet query(SqlNode node) {
+    SqlNode literalText = unbound;
+    Parameters values = parameters;
     if (dynamicTypes != null) {
-      // Its parameters are never NULL: typed NOT NULL, as the literals of their values are.
-      return io.calcitebridge.validate.BridgeSqlValidator.withNonNullParameters(
-          () -> planAndRun(node));
+      try {
+        // Its parameters are never NULL: typed NOT NULL, as the literals of their values are.
+        return io.calcitebridge.validate.BridgeSqlValidator.withNonNullParameters(
+            () -> planAndRun(node));
+      } catch (Refusal refusal) {
+        if (literalText == null || values == null) {
+          throw refusal;
+        }
+        // The backend cannot run the plan for any values (DuckDB, a cast of a string parameter
+        // to a DATE): it runs the text with the values written in, where the cast is folded.
+        dynamicTypes = null;
+        cacheKey = null;
+        return planAndRun(values.bind(literalText, config.timeZone().toZoneId()));
+      }
     }
     return planAndRun(node);
   }
@@ -684,7 +701,8 @@ public final class StatementExecutor {
       plan.withParameters(
               ParamFilters.parameterTypes(planned, types),
               ParamFilters.of(planned, scan -> inPlace && readInPlace(scan)))
-          .withAbsorbing(absorbing);
+          .withAbsorbing(absorbing)
+          .withConversions(planner.validator().parameterConversions());
     }
     planner.release();
     cache(cacheKey, plan);
@@ -702,6 +720,7 @@ public final class StatementExecutor {
   private RowSet run(QueryPlan plan) {
     RelDataType rowType = plan.rowType();
     Translation translation = plan.translation();
+    checkConversions(plan);
     long t = io.calcitebridge.plan.PhaseTimes.start();
     ParamFilters.Bound binding = boundFilters(plan);
     io.calcitebridge.plan.PhaseTimes.end("cached run/filters bound and offered", t);
@@ -752,6 +771,22 @@ public final class StatementExecutor {
           "query", rowType, org.apache.calcite.linq4j.Linq4j.emptyEnumerable(), direct);
     }
     return new RowSet("query", rowType, run(physical, plan, bound));
+  }
+
+  /**
+   * Fails at the placeholder of a string value that {@code plan} converts to a number, a BOOLEAN or
+   * a datetime and that is not one, as the literal of the value fails while it is validated: {@code
+   * id >= ?} with {@code 'x'} is the validation error of {@code id >= 'x'}, before anything runs.
+   */
+  private void checkConversions(QueryPlan plan) {
+    Parameters values = parameters;
+    if (values == null) {
+      return;
+    }
+    for (var c : plan.conversions()) {
+      io.calcitebridge.validate.BridgeTypeCoercion.checkParameter(
+          c.index() + 1, values.value(c.index()), c.target(), c.pos());
+    }
   }
 
   /**
@@ -877,12 +912,15 @@ public final class StatementExecutor {
       try {
         plan =
             io.calcitebridge.validate.BridgeSqlValidator.withNonNullParameters(() -> plan(bound));
+      } catch (Refusal refusal) {
+        return null; // the backend runs the text with the values written in ({@link #query})
       } finally {
         // the plan of the text with the values written in, should it be the one shown
         dynamicTypes = null;
         cacheKey = null;
       }
     }
+    checkConversions(plan);
     Translation translation = plan.translation();
     if (translation == null || plan.parameterTypes() == null) {
       return null;

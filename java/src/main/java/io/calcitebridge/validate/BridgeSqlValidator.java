@@ -33,6 +33,7 @@ import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.validate.SelectScope;
 import org.apache.calcite.sql.validate.SqlQualified;
 import org.apache.calcite.sql.validate.SqlValidatorCatalogReader;
@@ -68,6 +69,26 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
   }
 
   // ----- Parameters of a plan kept for any values -------------------------------------------
+
+  /**
+   * A placeholder whose value, a string, the statement converts to {@code target} (a number, a
+   * BOOLEAN or a datetime): {@code id >= ?} with {@code id BIGINT}. Each run checks its value as
+   * the literal of it is checked ({@link BridgeTypeCoercion#checkParameter}).
+   */
+  public record ParameterConversion(int index, RelDataType target, SqlParserPos pos) {}
+
+  private final List<ParameterConversion> parameterConversions = new ArrayList<>();
+
+  /** Notes that the statement converts the string value of {@code param} to {@code target}. */
+  void noteParameterConversion(org.apache.calcite.sql.SqlDynamicParam param, RelDataType target) {
+    parameterConversions.add(
+        new ParameterConversion(param.getIndex(), target, param.getParserPosition()));
+  }
+
+  /** The conversions of the placeholders' string values that validating the statement noted. */
+  public List<ParameterConversion> parameterConversions() {
+    return List.copyOf(parameterConversions);
+  }
 
   /**
    * Set while a query whose values are bound as it runs is planned: its parameters are never NULL

@@ -8,10 +8,13 @@ import org.apache.calcite.runtime.SqlFunctions;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlValidator;
@@ -65,13 +68,65 @@ public final class BridgeTypeCoercion extends TypeCoercionImpl {
 
   /**
    * Throws at {@code node} when it is a character literal that the cast to {@code target} would
-   * fail on when the query runs (the same conversion Calcite's engine makes).
+   * fail on when the query runs (the same conversion Calcite's engine makes). A placeholder of a
+   * plan kept for any values ({@code CAST(? AS CHAR(n))}, a string's) converted so is noted with
+   * the validator, and each run checks its value as this checks the literal ({@link
+   * #checkParameter}).
    */
-  private static void checkConvertible(@Nullable SqlNode node, RelDataType target) {
+  private void checkConvertible(@Nullable SqlNode node, RelDataType target) {
+    if (node instanceof SqlCall cast
+        && cast.getKind() == SqlKind.CAST
+        && cast.operandCount() == 2
+        && cast.operand(0) instanceof SqlDynamicParam param
+        && validator instanceof BridgeSqlValidator bridge
+        && converts(target)) {
+      bridge.noteParameterConversion(param, target);
+      return;
+    }
     if (!(node instanceof SqlCharStringLiteral literal)) {
       return;
     }
     String text = literal.getValueAs(NlsString.class).getValue();
+    if (!convertible(text, target)) {
+      throw notConvertible(literal.toString(), target, literal.getParserPosition());
+    }
+  }
+
+  /**
+   * Throws at {@code pos}, the placeholder of parameter {@code number} (1-based), when its value
+   * {@code value} is a string that the cast to {@code target} would fail on: the error its literal
+   * gets while it is validated.
+   */
+  public static void checkParameter(
+      int number, @Nullable Object value, RelDataType target, SqlParserPos pos) {
+    if (value instanceof String text && !convertible(text, target)) {
+      throw notConvertible(
+          "parameter " + number + " (" + SqlLiteral.createCharString(text, pos) + ")", target, pos);
+    }
+  }
+
+  /** Whether a string converted to {@code target} is checked ({@link #convertible}). */
+  private static boolean converts(RelDataType target) {
+    return switch (target.getSqlTypeName()) {
+      case TINYINT,
+              SMALLINT,
+              INTEGER,
+              BIGINT,
+              FLOAT,
+              REAL,
+              DOUBLE,
+              DECIMAL,
+              BOOLEAN,
+              DATE,
+              TIME,
+              TIMESTAMP ->
+          true;
+      default -> false;
+    };
+  }
+
+  /** Whether Calcite's engine casts {@code text} to {@code target} without failing. */
+  private static boolean convertible(String text, RelDataType target) {
     String trimmed = text.trim();
     try {
       switch (target.getSqlTypeName()) {
@@ -87,21 +142,27 @@ public final class BridgeTypeCoercion extends TypeCoercionImpl {
         case TIME -> DateTimeUtils.timeStringToUnixDate(trimmed);
         case TIMESTAMP -> DateTimeUtils.timestampStringToUnixDate(trimmed);
         default -> {
-          return;
+          return true;
         }
       }
+      return true;
     } catch (RuntimeException e) {
-      throw new io.calcitebridge.errors.PositionedException(
-          io.calcitebridge.errors.ErrorKind.VALIDATION,
-          "Cannot cast "
-              + literal
-              + " to "
-              + io.calcitebridge.types.TypeNames.renderNullable(target)
-              + ": it is not a valid "
-              + target.getSqlTypeName().getName()
-              + " value",
-          literal.getParserPosition());
+      return false;
     }
+  }
+
+  private static io.calcitebridge.errors.PositionedException notConvertible(
+      String what, RelDataType target, SqlParserPos pos) {
+    return new io.calcitebridge.errors.PositionedException(
+        io.calcitebridge.errors.ErrorKind.VALIDATION,
+        "Cannot cast "
+            + what
+            + " to "
+            + io.calcitebridge.types.TypeNames.renderNullable(target)
+            + ": it is not a valid "
+            + target.getSqlTypeName().getName()
+            + " value",
+        pos);
   }
 
   @Override

@@ -98,4 +98,28 @@ class ParametersTest {
     assertEquals(27, e.column());
     assertTrue(e.getMessage().contains("Parameter 1 cannot be bound"), e.getMessage());
   }
+
+  @Test
+  void aStringConvertedToANumberOrADateIsCheckedAsItsLiteralIs() {
+    String sql = "SELECT i FROM t WHERE i >= ? ORDER BY i";
+    assertEquals(List.of("[2]", "[3]"), Users.rows(env.sql(sql, List.of("2"))));
+    BridgeException e =
+        assertThrows(BridgeException.class, () -> Users.rows(env.sql(sql, List.of("x"))));
+    assertEquals("VALIDATION", e.kind());
+    assertEquals(1, e.line());
+    assertEquals(28, e.column());
+    assertTrue(
+        e.getMessage().contains("Cannot cast parameter 1 ('x') to INT: it is not a valid INTEGER"),
+        e.getMessage());
+    assertEquals(List.of(), Users.rows(env.sql(sql, Arrays.asList((Object) null))));
+    assertEquals(
+        List.of("[2]"), Users.rows(env.sql("SELECT i FROM t WHERE d = ?", List.of("2024-02-01"))));
+    BridgeException date =
+        assertThrows(
+            BridgeException.class,
+            () -> Users.rows(env.sql("SELECT i FROM t WHERE d = ?", List.of("yesterday"))));
+    assertEquals("VALIDATION", date.kind());
+    assertEquals(27, date.column());
+    assertTrue(date.getMessage().contains("'yesterday') to DATE"), date.getMessage());
+  }
 }
