@@ -17,7 +17,7 @@ import pytest
 from tests.helpers.fixtures import SqlCase, load_cases
 
 import calcite_bridge as cb
-import calcite_bridge.dbapi as dbapi
+from calcite_bridge import dbapi
 
 CASES = load_cases("parameter_values.sql", keys={"params", "rows", "error", "at", "match"})
 BACKENDS = ("enumerable", "duckdb", "auto")
@@ -27,7 +27,9 @@ PV = pa.table(
         "id": pa.array([1, 2, 3], pa.int64()),
         "n": pa.array([10, 20, None], pa.int32()),
         "x": pa.array([0.5, 1.5, None], pa.float64()),
-        "m": pa.array([decimal.Decimal("1.50"), decimal.Decimal("2.25"), None], pa.decimal128(5, 2)),
+        "m": pa.array(
+            [decimal.Decimal("1.50"), decimal.Decimal("2.25"), None], pa.decimal128(5, 2)
+        ),
         "b": pa.array([True, False, None]),
         "d": pa.array([dt.date(2024, 1, 1), dt.date(2024, 2, 1), None]),
         "ts": pa.array(
@@ -96,7 +98,9 @@ def test_a_value_gives_the_literal_texts_answer(
     _check(case, got)
     # again, with the plan kept for the values' types: the check runs at each execution
     _check(case, _result(lambda: penv.sql(case.sql, params, backend=backend).fetchall()))
-    literal = _outcome(lambda: penv.sql(_literal_text(case.sql, params), backend=backend).fetchall())
+    literal = _outcome(
+        lambda: penv.sql(_literal_text(case.sql, params), backend=backend).fetchall()
+    )
     ours = _outcome(lambda: penv.sql(case.sql, params, backend=backend).fetchall())
     assert ours == literal, case.where
 

@@ -943,3 +943,69 @@ def test_a_value_of_another_python_type_at_the_same_place_plans_again_or_fails_c
         expected = [(i,) for n, i in enumerate(EDGE_IDS) if n < 8 and i >= 4]
         assert env.sql(sql, [4], backend=backend).fetchall() == expected
         assert before is None or _hits(env) == before + 1  # the plan of the first int values
+
+
+def test_a_filesystem_tables_answer_is_kept_per_shape_and_each_value_still_prunes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    # The JVM keeps a filesystem table's answer per shape of offer, as an Arrow table's: a new
+    # value is not offered to Python again, and the scan still skips the row groups outside
+    # each run's range (counted as the Parquet reader reads them), with the literal text's rows.
+    import pyarrow.parquet as pq
+
+    from calcite_bridge.sources import parquet_footers
+
+    read: list[int] = []
+    real_open = parquet_footers.ParquetFooter.open
+
+    def spy(self: parquet_footers.ParquetFooter) -> Any:
+        file = real_open(self)
+        real = file.reader.read_row_groups
+
+        class Reader:
+            def read_row_groups(self, groups: list[int], **kw: Any) -> Any:
+                read.append(len(groups))
+                return real(groups, **kw)
+
+        class File:
+            reader = Reader()
+
+        return File()
+
+    monkeypatch.setattr(parquet_footers.ParquetFooter, "open", spy)
+    offers = _offers(monkeypatch)
+    ids = pa.array(range(8000), pa.int64())
+    for f in range(4):
+        part = pa.table({"id": ids.slice(f * 2000, 2000)})
+        pq.write_table(part, tmp_path / f"part-{f}.parquet", row_group_size=250)
+    env = cb.connect()
+    try:
+        env.execute(
+            "CREATE TABLE fs (id BIGINT) WITH ("
+            f"'connector' = 'filesystem', 'path' = '{tmp_path}', 'format' = 'parquet')"
+        )
+        sql = "SELECT id FROM fs WHERE id >= ? AND id < ? ORDER BY id"
+        runs = [[100, 110], [0, 8000], [7990, 9000], [2990, 3010], [-5, 3]]
+        groups: dict[tuple[int, int], int] = {}
+        for backend in ("enumerable", "auto"):
+            env.sql(sql, [1, 2], backend=backend).fetchall()  # the shape's first offer
+            for lo, hi in runs:
+                offers.clear()
+                read.clear()
+                got = [r[0] for r in env.sql(sql, [lo, hi], backend=backend).fetchall()]
+                assert got == list(range(max(lo, 0), min(hi, 8000))), (backend, lo, hi)
+                assert offers == [], (backend, lo, hi)  # answered in the JVM
+                if backend == "enumerable":
+                    groups[lo, hi] = sum(read)
+                literal = env.sql(_written(sql, [lo, hi]), backend=backend).fetchall()
+                assert [r[0] for r in literal] == got
+        # 32 row groups of 250 ids: a run reads those its range meets, not the others
+        assert groups == {
+            (100, 110): 1,
+            (0, 8000): 32,
+            (7990, 9000): 1,
+            (2990, 3010): 2,
+            (-5, 3): 1,
+        }
+    finally:
+        env.close()

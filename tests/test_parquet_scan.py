@@ -31,7 +31,11 @@ from calcite_bridge.sources import (
     parquet_footers,
 )
 from calcite_bridge.sources.arrow import scan_dataset
-from calcite_bridge.sources.pruning import RowGroupClass, classify_row_groups
+from calcite_bridge.sources.pruning import (
+    RowGroupClass,
+    classify_row_groups,
+    excludes_every_row_group,
+)
 
 ADDRESS = pa.struct([("city", pa.string())])
 USER = pa.struct([("name", pa.string()), ("age", pa.int32()), ("address", ADDRESS)])
@@ -173,6 +177,36 @@ def test_nan_rows_pass_not_equal(tmp_path: Path) -> None:
     request = ScanRequest(filters=(call("<>", FieldReference("x", "DOUBLE"), lit(1.0, "DOUBLE")),))
     out = source.scan(request).read_all()["x"].to_pylist()
     assert len(out) == 1 and math.isnan(out[0])
+
+
+def test_a_range_outside_the_whole_file_skips_it_as_each_row_group_would(users: Path) -> None:
+    # A comparison no value of the file's range passes skips every row group without
+    # classifying each; any other filter is classified row group by row group, as before.
+    found = parquet_footers.footer(str(users / "part-0.parquet"))
+    ID = FieldReference("id", "BIGINT")
+    SCORE = FieldReference("score", "DOUBLE")
+    cases = [
+        [call(">", AGE, lit(59))],  # ages 0..59 and NULLs: no row group passes
+        [call(">=", AGE, lit(59))],
+        [call("<", AGE, lit(0))],
+        [call("=", AGE, lit(15)), call(">", ID, lit(0, "BIGINT"))],
+        [call(">=", ID, lit(600, "BIGINT"))],
+        [call("<", ID, lit(0, "BIGINT"))],
+        [call("<=", ID, lit(599, "BIGINT"))],
+        [call("<>", ID, lit(5, "BIGINT"))],
+        [call(">", SCORE, lit(1e9, "DOUBLE"))],
+        [call("<>", SCORE, lit(1e9, "DOUBLE"))],
+        [call("=", ID, lit(None, "BIGINT"))],
+        [call("OR", call("<", ID, lit(0, "BIGINT")), call(">", ID, lit(700, "BIGINT")))],
+    ]
+    skipped = []
+    for filters in cases:
+        each = classify_row_groups(found.num_row_groups, filters, found.stats)
+        assert found.classes(filters) == each, filters
+        if excludes_every_row_group(filters, found.whole):
+            assert each == [RowGroupClass.SKIP] * found.num_row_groups, filters
+            skipped.append(cases.index(filters))
+    assert skipped == [0, 2, 4, 5, 8, 10]
 
 
 def test_only_the_leaves_a_request_reads_are_decoded(

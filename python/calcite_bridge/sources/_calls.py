@@ -188,12 +188,17 @@ class SourceCalls:
 
     @functools.cached_property
     def _answers(self) -> OfferAnswers | None:
-        """The answers kept per shape of an offer, for an ``ArrowTableSource`` whose
-        ``apply_filters`` is its own: a parameter's new value is offered at each run. Any other
-        source is asked at every offer, and sees the values."""
+        """The answers kept per shape of an offer, for an ``ArrowTableSource`` or a
+        ``FileSystemSource`` (a ``filesystem`` table) whose ``apply_filters`` is its own: a
+        parameter's new value is offered at each run. Both accept what pyarrow can apply
+        exactly to their columns (the files' source also splits the filters on partition
+        columns from the others), which depends on the offer's shape only. Any other source is
+        asked at every offer, and sees the values."""
         source = self.source
-        own = type(source).apply_filters is ArrowTableSource.apply_filters
-        return OfferAnswers() if isinstance(source, ArrowTableSource) and own else None
+        for kind in (ArrowTableSource, FileSystemSource):
+            if isinstance(source, kind) and type(source).apply_filters is kind.apply_filters:
+                return OfferAnswers()
+        return None
 
     def scan(self, request_json: str, deliver: Callable[[pa.RecordBatchReader], Any]) -> Any:
         """Runs the scan and hands its reader to ``deliver``; answers what ``deliver`` returns."""

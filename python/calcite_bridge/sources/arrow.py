@@ -92,9 +92,10 @@ def split_filters(
 
 
 class OfferAnswers:
-    """The answers of an ``ArrowTableSource`` (whose ``apply_filters`` is its own) to offers of
-    filters, kept per shape of the offer: a statement with parameters offers the same filters
-    with new values at every run (docs/performance.md, "Parameters").
+    """The answers of an ``ArrowTableSource`` or a ``FileSystemSource`` (whose
+    ``apply_filters`` is its own) to offers of filters, kept per shape of the offer: a statement
+    with parameters offers the same filters with new values at every run (docs/performance.md,
+    "Parameters").
 
     Kept only for offers of comparisons (``=``, ``<>``, ``<``, ``<=``, ``>``, ``>=``), ``AND``,
     ``OR`` and ``NOT`` of top-level columns and literals: whether such a filter is accepted

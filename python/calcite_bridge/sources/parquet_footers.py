@@ -17,7 +17,13 @@ import pyarrow.parquet as pq
 
 from calcite_bridge.errors import SourceError
 from calcite_bridge.expressions import Expression
-from calcite_bridge.sources.pruning import RowGroupClass, RowGroupStats, classify_row_groups
+from calcite_bridge.sources.pruning import (
+    RowGroupClass,
+    RowGroupStats,
+    classify_row_groups,
+    excludes_every_row_group,
+    whole_file,
+)
 
 __all__ = ["ParquetFooter", "clear_footer_cache", "footer"]
 
@@ -42,6 +48,7 @@ class ParquetFooter:
             self.metadata.row_group(i).num_rows for i in range(self.num_row_groups)
         ]
         self._stats: dict[str, list[RowGroupStats | None] | None] = {}
+        self._whole: dict[str, RowGroupStats | None] = {}
         self._classes: OrderedDict[tuple[Expression, ...], list[RowGroupClass]] = OrderedDict()
 
     def open(self) -> pq.ParquetFile:
@@ -74,6 +81,13 @@ class ParquetFooter:
         self._stats[dotted] = out
         return out
 
+    def whole(self, dotted: str) -> RowGroupStats | None:
+        """The statistics of the leaf ``dotted`` over the whole file (``whole_file``)."""
+        if dotted not in self._whole:
+            per_group = self.stats(dotted)
+            self._whole[dotted] = None if per_group is None else whole_file(per_group)
+        return self._whole[dotted]
+
     def classes(self, filters: Sequence[Expression]) -> list[RowGroupClass]:
         """What ``filters`` make of each row group; remembered for the filters last asked."""
         key = tuple(filters)
@@ -82,7 +96,10 @@ class ParquetFooter:
         except TypeError:  # a literal that cannot be hashed
             return classify_row_groups(self.num_row_groups, filters, self.stats)
         if found is None:
-            found = classify_row_groups(self.num_row_groups, filters, self.stats)
+            if excludes_every_row_group(filters, self.whole):
+                found = [RowGroupClass.SKIP] * self.num_row_groups
+            else:
+                found = classify_row_groups(self.num_row_groups, filters, self.stats)
             self._classes[key] = found
             while len(self._classes) > _MAX_CLASSES:
                 self._classes.popitem(last=False)

@@ -24,9 +24,11 @@ __all__ = [
     "RowGroupClass",
     "RowGroupStats",
     "classify_row_groups",
+    "excludes_every_row_group",
     "filter_paths",
     "prune_row_groups",
     "row_groups_to_read",
+    "whole_file",
 ]
 
 _FLIP = {"=": "=", "<>": "<>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -251,6 +253,51 @@ def classify_row_groups(
         else:
             out.append(RowGroupClass.SOME)
     return out
+
+
+def whole_file(per_group: Sequence[RowGroupStats | None]) -> RowGroupStats | None:
+    """The statistics of one leaf over a whole file, from those of its row groups: the lowest
+    min, the highest max, the counts summed; None when a row group has none. Each row group's
+    range lies within the file's, so a comparison no value of the file's range passes is
+    passed by no row group."""
+    if not per_group:
+        return None
+    groups = [s for s in per_group if s is not None]
+    if len(groups) != len(per_group):
+        return None
+    out = RowGroupStats.__new__(RowGroupStats)
+    out.rows = sum(s.rows for s in groups)
+    nulls = [s.nulls for s in groups]
+    out.nulls = None if None in nulls else sum(n for n in nulls if n is not None)
+    out.floating = any(s.floating for s in groups)
+    out.exact = False
+    ranged = [s for s in groups if not (s.nulls is not None and s.nulls >= s.rows)]
+    out.known = bool(ranged) and all(s.known for s in ranged)
+    out.low = out.high = None
+    if out.known:
+        try:
+            out.low = min(s.low for s in ranged)
+            out.high = max(s.high for s in ranged)
+        except TypeError:
+            out.known = False
+    return out
+
+
+def excludes_every_row_group(
+    filters: Sequence[Expression], whole: Callable[[str], RowGroupStats | None]
+) -> bool:
+    """Whether a filter that compares a field with a literal is passed by no value of the
+    field's range over the whole file (``whole(path)``, :func:`whole_file`): then every row
+    group is skipped, without classifying each (a new parameter value's range, say, that lies
+    in another file of a sorted set)."""
+    for f in filters:
+        found = _comparison(f) if isinstance(f, Call) else None
+        if found is None or found[1] is None:
+            continue
+        stats = whole(found[1])
+        if stats is not None and not _compare_may_pass(found[0], stats, found[2]):
+            return True
+    return False
 
 
 def prune_row_groups(dataset: ds.Dataset, filters: Sequence[Expression]) -> ds.Dataset:

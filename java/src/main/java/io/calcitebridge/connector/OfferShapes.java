@@ -15,9 +15,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The answers of a source whose answer to an offer of filters depends only on the offer's shape (a
- * built-in Arrow table source: {@link PythonSource#answersByShape}), kept per shape so that an
- * offer of the same filters with new values, as a statement with parameters makes at every run, is
- * answered here, without a call into Python.
+ * built-in Arrow table source, a {@code filesystem} table: {@link PythonSource#answersByShape}),
+ * kept per shape so that an offer of the same filters with new values, as a statement with
+ * parameters makes at every run, is answered here, without a call into Python.
  *
  * <p>A shape is kept only for comparisons ({@code =}, {@code <>}, {@code <}, {@code <=}, {@code >},
  * {@code >=}), {@code AND}, {@code OR} and {@code NOT} of top-level columns and literals, as the

@@ -71,9 +71,10 @@ public interface PythonSource {
   /**
    * Whether the source's answer to an offer of filters depends only on the offer's shape (the
    * filters with their literals' values left out) and on whether each literal makes an Arrow scalar
-   * of its type: a built-in Arrow table source whose {@code apply_filters} is its own. The JVM then
-   * keeps the answer per shape and does not ask again for new values. A source that implements
-   * {@code apply_filters} itself is asked at every offer, with the values.
+   * of its type: a built-in Arrow table source or {@code filesystem} table whose {@code
+   * apply_filters} is its own. The JVM then keeps the answer per shape and does not ask again for
+   * new values. A source that implements {@code apply_filters} itself is asked at every offer, with
+   * the values.
    */
   default boolean answersByShape() {
     return false;

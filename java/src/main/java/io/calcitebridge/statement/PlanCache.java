@@ -3,7 +3,6 @@ package io.calcitebridge.statement;
 import io.calcitebridge.catalog.Catalog;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -13,10 +12,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * settings and catalog skips parsing, validation, optimization and translation.
  *
  * <p>A key holds everything a plan depends on besides its text: the backend the statement asked
- * for, every setting but the cache's own size, the backends of the process reading the results, and
- * the catalog's version, which changes with every table or view added, replaced or dropped. Any
- * change to the catalog also empties the cache, so no plan keeps a dropped table's data alive. A
- * plan keeps no data and no open source: each run opens its scans again.
+ * for, every setting but the cache's own size (as the number {@link SessionConfig#settingsId} gives
+ * them, not a copy of them), the backends of the process reading the results, and the catalog's
+ * version, which changes with every table or view added, replaced or dropped. Any change to the
+ * catalog also empties the cache, so no plan keeps a dropped table's data alive. A plan keeps no
+ * data and no open source: each run opens its scans again.
  *
  * <p>At most {@code planner.plan-cache.size} entries are kept, the least recently used going first;
  * 0 turns the cache off. Safe for concurrent use.
@@ -27,7 +27,7 @@ public final class PlanCache {
       String purpose,
       String sql,
       String backend,
-      Map<String, String> settings,
+      long settingsId,
       Set<String> hostBackends,
       List<String> currentPath,
       long catalogVersion) {}
@@ -73,11 +73,15 @@ public final class PlanCache {
     // The catalog version is read first: a plan made while the catalog changes is then stored
     // under the older version and never found (see put).
     long version = catalog.version();
-    Map<String, String> settings = config.all();
-    settings.remove(SessionConfig.PLAN_CACHE_SIZE);
     // The same text names other tables in another current catalog or database.
     return new Key(
-        purpose, sql, backend, settings, hostBackends.get(), catalog.currentPath(), version);
+        purpose,
+        sql,
+        backend,
+        config.settingsId(),
+        hostBackends.get(),
+        catalog.currentPath(),
+        version);
   }
 
   /**

@@ -90,11 +90,18 @@ public final class SessionConfig {
 
   private final Map<String, String> values = new ConcurrentHashMap<>();
 
+  /** The number of each set of settings seen (the plan cache's size left out), by the set. */
+  private final Map<Map<String, String>, Long> settingsIds = new java.util.HashMap<>();
+
+  /** The number of the current settings ({@link #settingsId}), -1 once they changed. */
+  private volatile long settingsId = -1;
+
   /** Sets {@code key}; fails naming the allowed keys or values, or when the key is locked. */
   public synchronized void set(String key, String value) {
     FlinkOptions.Option flink = KEYS.containsKey(key) ? null : FlinkOptions.option(key);
     if (flink != null) {
       values.put(key, flink.normalizer().apply(value == null ? "" : value));
+      settingsId = -1;
       return;
     }
     String normalized = key(key).normalizer.apply(value == null ? "" : value);
@@ -105,6 +112,7 @@ public final class SessionConfig {
       throw locked("SET '" + key + "'");
     }
     values.put(key, normalized);
+    settingsId = -1;
   }
 
   /** Resets {@code key} to its default; every key when null. Fails for a locked key. */
@@ -117,6 +125,7 @@ public final class SessionConfig {
     } else {
       if (!KEYS.containsKey(key) && FlinkOptions.option(key) != null) {
         values.remove(key);
+        settingsId = -1;
         return;
       }
       key(key);
@@ -125,7 +134,37 @@ public final class SessionConfig {
       }
       values.remove(key);
     }
+    settingsId = -1;
   }
+
+  /**
+   * A number that is the same whenever the settings are (every key but the plan cache's size, which
+   * no plan depends on): what a plan cache key holds of them, read without copying them.
+   */
+  public long settingsId() {
+    long id = settingsId;
+    if (id >= 0) {
+      return id;
+    }
+    synchronized (this) {
+      if (settingsId < 0) {
+        Map<String, String> current = all();
+        current.remove(PLAN_CACHE_SIZE);
+        if (settingsIds.size() >= 1024) {
+          settingsIds.clear(); // the numbers given go on rising: none is given twice
+        }
+        Long known = settingsIds.get(current);
+        if (known == null) {
+          known = nextSettingsId++;
+          settingsIds.put(current, known);
+        }
+        settingsId = known;
+      }
+      return settingsId;
+    }
+  }
+
+  private long nextSettingsId;
 
   /** Whether {@link #LOCK_CONFIG} froze the security settings for the environment's life. */
   public boolean locked() {

@@ -560,6 +560,21 @@ public final class StatementExecutor {
     return this;
   }
 
+  /** The statement's query parsed afresh, its placeholders unbound, or null without its text. */
+  private @Nullable SqlNode reparsed() {
+    String text = sql;
+    if (text == null) {
+      return null;
+    }
+    try {
+      SqlNode n = context.parseStatement(text);
+      n = n instanceof SqlExplain e ? e.getExplicandum() : n;
+      return n.isA(SqlKind.QUERY) ? n : null;
+    } catch (org.apache.calcite.sql.parser.SqlParseException e) {
+      return null;
+    }
+  }
+
   /** Parses the statement's query afresh (for validation after a discovery), or null. */
   private java.util.function.@Nullable Supplier<SqlNode> reparser() {
     final String text = sql;
@@ -660,9 +675,13 @@ public final class StatementExecutor {
         }
         // The backend cannot run the plan for any values (DuckDB, a cast of a string parameter
         // to a DATE): it runs the text with the values written in, where the cast is folded.
+        // The text is parsed again: validating the plan for any values may have rewritten
+        // nodes the parsed query shares with it.
         dynamicTypes = null;
         cacheKey = null;
-        return planAndRun(values.bind(literalText, config.timeZone().toZoneId()));
+        SqlNode fresh = reparsed();
+        return planAndRun(
+            values.bind(fresh != null ? fresh : literalText, config.timeZone().toZoneId()));
       }
     }
     return planAndRun(node);
