@@ -415,6 +415,43 @@ def _restore_sigterm() -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+class _NumpyKeptOut:
+    """A finder that refuses ``numpy`` to one thread: the one importing JPype (other threads
+    import it as usual)."""
+
+    def __init__(self) -> None:
+        self.thread = threading.get_ident()
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if name == "numpy" and threading.get_ident() == self.thread:
+            raise ModuleNotFoundError("numpy is kept out of JPype's import", name=name)
+        return None
+
+
+def import_jpype() -> Any:
+    """Imports JPype without numpy, unless numpy is imported already.
+
+    JPype's native module imports numpy (0.1-0.15 s on an idle machine) for numpy scalars and
+    arrays; the bridge passes neither through JPype (parameters, settings and function results
+    cross as text or Arrow data), and a JPype without numpy still converts numpy integers and
+    floats, and arrays through the buffer protocol. Kept out, numpy's import leaves the path to
+    the JVM's start: the thread that imports pyarrow (``_prefetch``) imports it beside the JVM.
+    Only the importing thread is refused numpy, for the length of the import."""
+    import sys
+
+    if "jpype" in sys.modules or "numpy" in sys.modules:
+        import jpype
+
+        return jpype
+    finder = _NumpyKeptOut()
+    sys.meta_path.insert(0, finder)
+    try:
+        import jpype
+    finally:
+        sys.meta_path.remove(finder)
+    return jpype
+
+
 def _check_process() -> None:
     if _started_pid is not None and _started_pid != os.getpid():
         raise JvmStartupError(_FORK_MESSAGE)
@@ -429,7 +466,7 @@ def facade() -> Any:
     with _lock:
         if _facade is not None:
             return _facade
-        import jpype
+        jpype = import_jpype()
 
         if jpype.isJVMStarted():
             jar = jar_path()
