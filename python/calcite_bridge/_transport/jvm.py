@@ -423,9 +423,9 @@ class _NumpyKeptOut:
         self.thread = threading.get_ident()
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        """Refuses numpy to the importing thread; leaves every other import to the next finder."""
         if name == "numpy" and threading.get_ident() == self.thread:
             raise ModuleNotFoundError("numpy is kept out of JPype's import", name=name)
-        return None
 
 
 def import_jpype() -> Any:

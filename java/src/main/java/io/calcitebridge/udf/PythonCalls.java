@@ -36,9 +36,9 @@ public final class PythonCalls implements UserFunction.Invoker {
   private PythonCalls() {}
 
   /**
-   * The reader of a Python function's error object, made when a function first fails: every
-   * session installs this runtime ({@link #install}), and a first session that made a mapper would
-   * spend a tenth of its time on Jackson's own start-up (its date formats) for nothing.
+   * The reader of a Python function's error object, made when a function first fails: every session
+   * installs this runtime ({@link #install}), and a first session that made a mapper would spend a
+   * quarter of its time on Jackson's own start-up (its date formats) for nothing.
    */
   private static final class Json {
     static final ObjectMapper MAPPER = new ObjectMapper();
