@@ -457,6 +457,32 @@ def _check_process() -> None:
         raise JvmStartupError(_FORK_MESSAGE)
 
 
+def _start_options() -> tuple[Path, Path, list[str]]:
+    """The JVM library, the jar and the options (beyond :data:`JVM_OPTIONS`) to start with."""
+    jvm, jar = preflight()
+    try:
+        extra = os.environ.get("CALCITE_BRIDGE_JVM_OPTIONS", "").split()
+        cache = _start_up_cache(jar, jvm, java_version(jvm), extra)
+        return jvm, jar, [*_garbage_collector(extra), *_compilation(extra), *cache, *extra]
+    except OSError as e:
+        raise JvmStartupError(f"The JVM at {jvm} failed to start: {e}") from e
+
+
+_prepared: tuple[Path, Path, list[str]] | None = None
+
+
+def prepare() -> None:
+    """Does the Python work of the JVM's start ahead of it, unless the JVM runs: imports JPype
+    (:func:`import_jpype`), finds Java and the jar, and chooses the options. ``connect()`` calls
+    it before it starts the thread that imports pyarrow and DuckDB, whose imports would hold the
+    GIL against this work; :func:`facade` then starts the JVM with what it found."""
+    global _prepared
+    jpype = import_jpype()
+    with _lock:
+        if _facade is None and _prepared is None and not jpype.isJVMStarted():
+            _prepared = _start_options()
+
+
 def facade() -> Any:
     """The Java facade class, starting the JVM on first use."""
     global _facade, _started_pid, _bridge_exception
@@ -471,14 +497,11 @@ def facade() -> Any:
         if jpype.isJVMStarted():
             jar = jar_path()
         else:
-            jvm, jar = preflight()
+            jvm, jar, options = _prepared or _start_options()
             try:
-                extra = os.environ.get("CALCITE_BRIDGE_JVM_OPTIONS", "").split()
-                cache = _start_up_cache(jar, jvm, java_version(jvm), extra)
-                extra = [*_garbage_collector(extra), *_compilation(extra), *cache, *extra]
                 jpype.startJVM(
                     *JVM_OPTIONS,
-                    *extra,
+                    *options,
                     jvmpath=str(jvm),
                     classpath=[str(jar)],
                     convertStrings=False,
