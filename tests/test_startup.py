@@ -92,6 +92,62 @@ def test_import_leaves_pyarrow_and_numpy_to_a_thread_that_connect_starts() -> No
     ]
 
 
+def test_jpype_is_imported_without_numpy_and_numpy_values_still_work() -> None:
+    # JPype's import brings numpy (a tenth of a second) unless numpy is kept out, which connect()
+    # does when the program has not imported numpy: numpy then comes with pyarrow, on the thread
+    # that imports it beside the JVM's start. NumPy values reach the JVM as before: parameters,
+    # tables built from NumPy arrays, and the values Python functions return.
+    proc = python(
+        """
+        import sys, threading
+        from calcite_bridge._transport import jvm
+        finders = list(sys.meta_path)
+        jvm.import_jpype()
+        print(sorted(m for m in ("jpype", "numpy") if m in sys.modules), sys.meta_path == finders)
+        # Only the thread importing JPype is refused numpy; another finds it as usual.
+        kept_out, found = jvm._NumpyKeptOut(), []
+        other = threading.Thread(target=lambda: found.append(kept_out.find_spec("numpy")))
+        other.start(), other.join()
+        print(found)
+
+        import numpy as np
+        import pyarrow as pa
+        import calcite_bridge as cb
+        env = cb.connect()
+        print(env.sql("SELECT ? + 1, ? * 2, ? AND TRUE",
+                      [np.int64(3), np.float32(1.25), np.bool_(True)]).fetchall())
+        env.register_arrow("t", pa.table({"i": np.arange(3, dtype=np.int64),
+                                           "f": np.array([0.5, np.nan, 2.0])}))
+        env.create_function("twice", lambda x: None if x is None else np.int64(x * 2), "BIGINT",
+                            ["BIGINT"])
+        env.create_function("halves", lambda a: np.asarray(a) / 2, "DOUBLE", ["BIGINT"],
+                            vectorized=True)
+        query = "SELECT i, f, twice(i), halves(i) FROM t WHERE i >= ? ORDER BY i"
+        print(env.sql(query, [np.int32(1)], backend="enumerable").fetchall())
+        print(env.sql("SELECT twice(NULL)", backend="enumerable").fetchall())
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    assert out[:3] == ["['jpype'] True", "[None]", "[(4, 2.5, True)]"]
+    assert out[3:] == ["[(1, nan, 2, 0.5), (2, 2.0, 4, 1.0)]", "[(None,)]"]
+
+
+def test_a_program_that_imported_numpy_first_keeps_jpypes_numpy_support() -> None:
+    proc = python(
+        """
+        import numpy as np
+        import calcite_bridge as cb
+        env = cb.connect()
+        import jpype
+        print(bool(jpype.JClass("java.lang.Boolean").valueOf(np.bool_(True))))
+        print(env.sql("SELECT ? AND TRUE", [np.bool_(False)]).fetchall())
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["True", "[(False,)]"]
+
+
 def test_connecting_and_a_first_query_leave_pandas_and_pyarrow_dataset_unimported() -> None:
     # Each costs a tenth of a second or more of a first query's time; a user with neither in
     # their program should not wait for them.

@@ -72,8 +72,11 @@ class JPypeSession:
     def __init__(self) -> None:
         # pyarrow, DuckDB and Spark are imported when a statement first needs them; pyarrow
         # (every statement's schema or rows) and DuckDB (the default engine of queries) on a
-        # thread of their own while the JVM starts (_prefetch).
+        # thread of their own while the JVM starts (_prefetch). JPype first, without numpy
+        # (pyarrow's import brings it on that thread), and the JVM's options: the JVM's start
+        # then waits for neither import, nor for the GIL that thread's imports hold.
         hosted = jvm.host_backends()
+        jvm.prepare()
         _prefetch(duckdb="duckdb" in hosted)
         self._java = jvm.new_session()
         self._proxies: dict[str, Any] = {}  # Java holds them through JPype; keep them alive

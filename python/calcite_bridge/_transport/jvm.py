@@ -415,9 +415,72 @@ def _restore_sigterm() -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+class _NumpyKeptOut:
+    """A finder that refuses ``numpy`` to one thread: the one importing JPype (other threads
+    import it as usual)."""
+
+    def __init__(self) -> None:
+        self.thread = threading.get_ident()
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        """Refuses numpy to the importing thread; leaves every other import to the next finder."""
+        if name == "numpy" and threading.get_ident() == self.thread:
+            raise ModuleNotFoundError("numpy is kept out of JPype's import", name=name)
+
+
+def import_jpype() -> Any:
+    """Imports JPype without numpy, unless numpy is imported already.
+
+    JPype's native module imports numpy (0.1-0.15 s on an idle machine) for numpy scalars and
+    arrays; the bridge passes neither through JPype (parameters, settings and function results
+    cross as text or Arrow data), and a JPype without numpy still converts numpy integers and
+    floats, and arrays through the buffer protocol. Kept out, numpy's import leaves the path to
+    the JVM's start: the thread that imports pyarrow (``_prefetch``) imports it beside the JVM.
+    Only the importing thread is refused numpy, for the length of the import."""
+    import sys
+
+    if "jpype" in sys.modules or "numpy" in sys.modules:
+        import jpype
+
+        return jpype
+    finder = _NumpyKeptOut()
+    sys.meta_path.insert(0, finder)
+    try:
+        import jpype
+    finally:
+        sys.meta_path.remove(finder)
+    return jpype
+
+
 def _check_process() -> None:
     if _started_pid is not None and _started_pid != os.getpid():
         raise JvmStartupError(_FORK_MESSAGE)
+
+
+def _start_options() -> tuple[Path, Path, list[str]]:
+    """The JVM library, the jar and the options (beyond :data:`JVM_OPTIONS`) to start with."""
+    jvm, jar = preflight()
+    try:
+        extra = os.environ.get("CALCITE_BRIDGE_JVM_OPTIONS", "").split()
+        cache = _start_up_cache(jar, jvm, java_version(jvm), extra)
+        return jvm, jar, [*_garbage_collector(extra), *_compilation(extra), *cache, *extra]
+    except OSError as e:
+        raise JvmStartupError(f"The JVM at {jvm} failed to start: {e}") from e
+
+
+_prepared: tuple[Path, Path, list[str]] | None = None
+
+
+def prepare() -> None:
+    """Does the Python work of the JVM's start ahead of it, unless the JVM runs: imports JPype
+    (:func:`import_jpype`), finds Java and the jar, and chooses the options. ``connect()`` calls
+    it before it starts the thread that imports pyarrow and DuckDB, whose imports would hold the
+    GIL against this work; :func:`facade` then starts the JVM with what it found."""
+    global _prepared
+    jpype = import_jpype()
+    with _lock:
+        if _facade is None and _prepared is None and not jpype.isJVMStarted():
+            _prepared = _start_options()
 
 
 def facade() -> Any:
@@ -429,19 +492,16 @@ def facade() -> Any:
     with _lock:
         if _facade is not None:
             return _facade
-        import jpype
+        jpype = import_jpype()
 
         if jpype.isJVMStarted():
             jar = jar_path()
         else:
-            jvm, jar = preflight()
+            jvm, jar, options = _prepared or _start_options()
             try:
-                extra = os.environ.get("CALCITE_BRIDGE_JVM_OPTIONS", "").split()
-                cache = _start_up_cache(jar, jvm, java_version(jvm), extra)
-                extra = [*_garbage_collector(extra), *_compilation(extra), *cache, *extra]
                 jpype.startJVM(
                     *JVM_OPTIONS,
-                    *extra,
+                    *options,
                     jvmpath=str(jvm),
                     classpath=[str(jar)],
                     convertStrings=False,

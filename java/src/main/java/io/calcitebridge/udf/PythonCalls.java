@@ -31,10 +31,18 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  * one Arrow array, both through the C Data Interface in one JVM-to-Python call.
  */
 public final class PythonCalls implements UserFunction.Invoker {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final PythonCalls INSTANCE = new PythonCalls();
 
   private PythonCalls() {}
+
+  /**
+   * The reader of a Python function's error object, made when a function first fails: every session
+   * installs this runtime ({@link #install}), and a first session that made a mapper would spend a
+   * quarter of its time on Jackson's own start-up (its date formats) for nothing.
+   */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   /** Makes {@link UserFunction}s call their Python implementations through this runtime. */
   public static void install() {
@@ -119,7 +127,7 @@ public final class PythonCalls implements UserFunction.Invoker {
   /** The failure a Python function's error object describes. */
   static RuntimeException failure(String name, String error) {
     try {
-      JsonNode e = JSON.readTree(error).path("error");
+      JsonNode e = Json.MAPPER.readTree(error).path("error");
       ErrorKind kind = ErrorKind.EXECUTION;
       try {
         kind = ErrorKind.valueOf(e.path("kind").asText("EXECUTION"));
