@@ -927,10 +927,23 @@ def test_a_value_of_another_python_type_at_the_same_place_plans_again_or_fails_c
 
     env.register_arrow("e", EDGES)
     sql = "SELECT id FROM e WHERE id >= ? AND n < 8 ORDER BY id"
-    values: list[Any] = [3, 2**70, np.int64(-5), decimal.Decimal("-5"), -5.5, True, "-5", 3]
+    values: list[Any] = [
+        3,
+        2**70,
+        np.int64(-5),
+        decimal.Decimal("-5"),
+        -5.5,
+        np.float64(-5.5),
+        np.float32(-4.5),
+        True,
+        np.bool_(True),
+        "-5",
+        np.str_("-5"),
+        3,
+    ]
     for backend in ("enumerable", "auto") if transport == "py4j" else BACKENDS:
         for value in values:
-            shown = np.int64(value).item() if isinstance(value, np.integer) else value
+            shown = value.item() if isinstance(value, np.generic) else value
             try:
                 literal = env.sql(_written(sql, [shown]), backend=backend).fetchall()
             except cb.Error as e:  # no such comparison: the value fails as the literal does

@@ -92,7 +92,8 @@ def _item(value: Any) -> dict[str, Any]:  # noqa: PLR0911, PLR0912
             return {"t": "DOUBLE", "v": "NaN"}
         if math.isinf(value):
             return {"t": "DOUBLE", "v": "Infinity" if value > 0 else "-Infinity"}
-        return {"t": "DOUBLE", "v": repr(value)}
+        # float's own repr: a subclass's (numpy.float64's) spells the type around the number.
+        return {"t": "DOUBLE", "v": float.__repr__(value)}
     if isinstance(value, decimal.Decimal):
         if not value.is_finite():
             return _unbindable(value, f"the decimal {value} is not a number SQL's DECIMAL holds")
