@@ -138,6 +138,31 @@ def test_types_cross_both_ways(env: cb.Environment, backend: str) -> None:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_numpy_scalars_a_function_returns_are_their_python_values(
+    env: cb.Environment, backend: str
+) -> None:
+    import numpy as np
+
+    env.register_arrow("n", pa.table({"x": pa.array([2, None, -3], pa.int64())}))
+    env.create_function(
+        "twice", lambda x: None if x is None else np.int64(2 * x), return_type="BIGINT"
+    )
+    env.create_function(
+        "half", lambda x: None if x is None else np.float64(x / 2), return_type="DOUBLE"
+    )
+    env.create_function(
+        "positive", lambda x: None if x is None else np.bool_(x > 0), return_type="BOOLEAN"
+    )
+    env.create_function(
+        "named", lambda x: None if x is None else np.str_(f"n{x}"), return_type="STRING"
+    )
+    rows = env.sql(
+        "SELECT twice(x), half(x), positive(x), named(x) FROM n", backend=backend
+    ).fetchall()
+    assert rows == [(4, 1.0, True, "n2"), (None, None, None, None), (-6, -1.5, False, "n-3")]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_a_failing_function_names_itself_and_the_session_goes_on(
     fenv: cb.Environment, backend: str
 ) -> None:

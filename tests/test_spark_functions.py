@@ -82,6 +82,26 @@ def test_python_functions_run_on_spark_as_in_python(senv: cb.Environment, spark:
     )
 
 
+def test_numpy_scalars_a_function_returns_on_spark_are_their_python_values(
+    senv: cb.Environment,
+) -> None:
+    import numpy as np
+
+    senv.create_function(
+        "np_twice", lambda x: None if x is None else np.int64(2 * x), return_type="BIGINT"
+    )
+    senv.create_function(
+        "np_half", lambda x: None if x is None else np.float64(x / 2), return_type="DOUBLE"
+    )
+    rows = senv.sql(
+        "SELECT x, np_twice(x), np_half(x) FROM t ORDER BY x NULLS FIRST LIMIT 3", backend="spark"
+    ).fetchall()
+    ordered = sorted(XS, key=lambda x: (x is not None, x))[:3]
+    assert rows == [
+        (x, None if x is None else 2 * x, None if x is None else x / 2) for x in ordered
+    ]
+
+
 def test_explain_shows_the_spark_udf(senv: cb.Environment) -> None:
     plan = senv.explain("SELECT plus1(x) FROM t", backend="spark")
     assert plan.startswith("Spark(")

@@ -294,7 +294,7 @@ def duckdb_function(name: str) -> tuple[Any, list[str], str, str, bool] | None:
 
         def native(*args: Any) -> Any:
             try:
-                value = function.call(*args)
+                value = _plain(function.call(*args))
             except FunctionFailure as e:
                 raise _stash(e.message, e.tb) from None
             if value is not None and not check(value):
@@ -420,7 +420,7 @@ def spark_function(name: str) -> tuple[Any, str, bool, bool] | None:
         def native(*args: Any) -> Any:
             values = [bytes(a) if isinstance(a, bytearray) else a for a in args]
             try:
-                value = fn(*values)
+                value = _plain(fn(*values))
             except Exception as e:
                 raise failed(
                     f"The function {fname} failed: {_described(e)}", traceback.format_exc()
@@ -449,6 +449,15 @@ _CHECKS: tuple[tuple[Callable[[pa.DataType], bool], Callable[[Any], bool]], ...]
     (pa.types.is_timestamp, lambda v: isinstance(v, dt.datetime)),
     (pa.types.is_date, lambda v: isinstance(v, dt.date) and not isinstance(v, dt.datetime)),
 )
+
+
+def _plain(value: Any) -> Any:
+    """A NumPy scalar (``numpy.int64(3)``) as its Python value, as Calcite's engine reads it
+    through pyarrow; any other value as it is."""
+    item = getattr(value, "item", None)
+    if item is not None and type(value).__module__ == "numpy":
+        return item()
+    return value
 
 
 def _checker(target: pa.DataType) -> Callable[[Any], bool]:
