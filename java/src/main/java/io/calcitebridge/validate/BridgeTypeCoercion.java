@@ -1,6 +1,10 @@
 package io.calcitebridge.validate;
 
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.calcite.avatica.util.DateTimeUtils;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -16,6 +20,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
@@ -105,46 +110,42 @@ public final class BridgeTypeCoercion extends TypeCoercionImpl {
     }
   }
 
+  /**
+   * Calcite's engine's cast of a string to each type where that cast can fail: what {@link
+   * #convertible} runs, and the types whose placeholders {@link #checkConvertible} notes.
+   */
+  private static final Map<SqlTypeName, Consumer<String>> CASTS = casts();
+
+  private static Map<SqlTypeName, Consumer<String>> casts() {
+    Map<SqlTypeName, Consumer<String>> casts = new EnumMap<>(SqlTypeName.class);
+    casts.put(SqlTypeName.TINYINT, text -> Byte.parseByte(text.trim()));
+    casts.put(SqlTypeName.SMALLINT, text -> SqlFunctions.toShort(text));
+    casts.put(SqlTypeName.INTEGER, text -> SqlFunctions.toInt(text));
+    casts.put(SqlTypeName.BIGINT, text -> SqlFunctions.toLong(text));
+    casts.put(SqlTypeName.FLOAT, text -> SqlFunctions.toFloat(text));
+    casts.put(SqlTypeName.REAL, text -> SqlFunctions.toFloat(text));
+    casts.put(SqlTypeName.DOUBLE, text -> SqlFunctions.toDouble(text));
+    casts.put(SqlTypeName.DECIMAL, text -> SqlFunctions.toBigDecimal(text));
+    casts.put(SqlTypeName.BOOLEAN, text -> SqlFunctions.toBoolean(text));
+    casts.put(SqlTypeName.DATE, text -> DateTimeUtils.dateStringToUnixDate(text.trim()));
+    casts.put(SqlTypeName.TIME, text -> DateTimeUtils.timeStringToUnixDate(text.trim()));
+    casts.put(SqlTypeName.TIMESTAMP, text -> DateTimeUtils.timestampStringToUnixDate(text.trim()));
+    return Collections.unmodifiableMap(casts);
+  }
+
   /** Whether a string converted to {@code target} is checked ({@link #convertible}). */
   private static boolean converts(RelDataType target) {
-    return switch (target.getSqlTypeName()) {
-      case TINYINT,
-              SMALLINT,
-              INTEGER,
-              BIGINT,
-              FLOAT,
-              REAL,
-              DOUBLE,
-              DECIMAL,
-              BOOLEAN,
-              DATE,
-              TIME,
-              TIMESTAMP ->
-          true;
-      default -> false;
-    };
+    return CASTS.containsKey(target.getSqlTypeName());
   }
 
   /** Whether Calcite's engine casts {@code text} to {@code target} without failing. */
   private static boolean convertible(String text, RelDataType target) {
-    String trimmed = text.trim();
+    Consumer<String> cast = CASTS.get(target.getSqlTypeName());
+    if (cast == null) {
+      return true;
+    }
     try {
-      switch (target.getSqlTypeName()) {
-        case TINYINT -> Byte.parseByte(trimmed);
-        case SMALLINT -> SqlFunctions.toShort(text);
-        case INTEGER -> SqlFunctions.toInt(text);
-        case BIGINT -> SqlFunctions.toLong(text);
-        case FLOAT, REAL -> SqlFunctions.toFloat(text);
-        case DOUBLE -> SqlFunctions.toDouble(text);
-        case DECIMAL -> SqlFunctions.toBigDecimal(text);
-        case BOOLEAN -> SqlFunctions.toBoolean(text);
-        case DATE -> DateTimeUtils.dateStringToUnixDate(trimmed);
-        case TIME -> DateTimeUtils.timeStringToUnixDate(trimmed);
-        case TIMESTAMP -> DateTimeUtils.timestampStringToUnixDate(trimmed);
-        default -> {
-          return true;
-        }
-      }
+      cast.accept(text);
       return true;
     } catch (RuntimeException e) {
       return false;
