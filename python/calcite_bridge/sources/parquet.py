@@ -34,7 +34,7 @@ from calcite_bridge.expressions import NestedFieldReference as Nested
 from calcite_bridge.sources.arrow import combined_filter, limited, path_names
 from calcite_bridge.sources.base import ScanRequest
 from calcite_bridge.sources.parquet_footers import ParquetFooter, footer
-from calcite_bridge.sources.pruning import RowGroupClass
+from calcite_bridge.sources.pruning import RowGroupClass, RowGroupFilters
 
 __all__ = ["list_files", "scan_parquet"]
 
@@ -271,6 +271,7 @@ class _Scan:
         self.out_schema = pa.schema([*self.out_fields, *metadata])
         self.data_schema = pa.schema(self.out_fields)
         self.expr = combined_filter(request.filters)
+        self.judged = RowGroupFilters(request.filters)
         self.extras: dict[str, list[pa.Scalar]] = {}
 
     def reads(self, found: ParquetFooter) -> list[_Read]:
@@ -278,7 +279,7 @@ class _Scan:
         out_leaves = sorted({i for p in self.out_paths for i in found.leaves(p)})
         filter_leaves = {i for p in self.filter_names for i in found.leaves(p)}
         both = sorted(set(out_leaves) | filter_leaves)
-        classes = found.classes(self.request.filters)
+        classes = found.classes(self.judged)
         return [
             _Read(found, kind, run, out_leaves if kind is RowGroupClass.ALL else both)
             for kind, run in _runs(found, classes, both, 0)

@@ -16,12 +16,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from calcite_bridge.errors import SourceError
-from calcite_bridge.expressions import Expression
 from calcite_bridge.sources.pruning import (
     RowGroupClass,
+    RowGroupFilters,
     RowGroupStats,
-    classify_row_groups,
-    excludes_every_row_group,
     whole_file,
 )
 
@@ -49,7 +47,7 @@ class ParquetFooter:
         ]
         self._stats: dict[str, list[RowGroupStats | None] | None] = {}
         self._whole: dict[str, RowGroupStats | None] = {}
-        self._classes: OrderedDict[tuple[Expression, ...], list[RowGroupClass]] = OrderedDict()
+        self._classes: OrderedDict[object, list[RowGroupClass]] = OrderedDict()
 
     def open(self) -> pq.ParquetFile:
         """The file, opened without reading its footer again."""
@@ -88,21 +86,17 @@ class ParquetFooter:
             self._whole[dotted] = None if per_group is None else whole_file(per_group)
         return self._whole[dotted]
 
-    def classes(self, filters: Sequence[Expression]) -> list[RowGroupClass]:
-        """What ``filters`` make of each row group; remembered for the filters last asked."""
-        key = tuple(filters)
-        try:
-            found = self._classes.get(key)
-        except TypeError:  # a literal that cannot be hashed
-            return classify_row_groups(self.num_row_groups, filters, self.stats)
+    def classes(self, filters: RowGroupFilters) -> list[RowGroupClass]:
+        """What ``filters`` make of each row group; remembered for the filters last asked.
+        A file none of whose rows' ranges pass them skips every row group at once."""
+        key = filters.key
+        found = None if key is None else self._classes.get(key)
         if found is None:
-            if excludes_every_row_group(filters, self.whole):
-                found = [RowGroupClass.SKIP] * self.num_row_groups
-            else:
-                found = classify_row_groups(self.num_row_groups, filters, self.stats)
-            self._classes[key] = found
-            while len(self._classes) > _MAX_CLASSES:
-                self._classes.popitem(last=False)
+            found = filters.classes(self.num_row_groups, self.stats, self.whole)
+            if key is not None:
+                self._classes[key] = found
+                while len(self._classes) > _MAX_CLASSES:
+                    self._classes.popitem(last=False)
         return found
 
     def uncompressed_bytes(self, row_group: int, leaves: Sequence[int]) -> int:

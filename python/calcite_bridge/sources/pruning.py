@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RowGroupClass",
+    "RowGroupFilters",
     "RowGroupStats",
     "classify_row_groups",
     "excludes_every_row_group",
@@ -101,18 +102,8 @@ def _compare_may_pass(op: str, stats: RowGroupStats, value: Any) -> bool:
         return value is not None  # x op NULL is never TRUE
     if op == "<>" and stats.floating:
         return True  # NaN <> value is TRUE, and NaN is in no min or max
-    low, high = stats.low, stats.high
     try:
-        return bool(
-            {
-                "=": low <= value <= high,
-                "<>": not (low == value == high),
-                "<": low < value,
-                "<=": low <= value,
-                ">": high > value,
-                ">=": high >= value,
-            }[op]
-        )
+        return bool(_MAY[op](stats.low, stats.high, value))
     except TypeError:
         return True
 
@@ -121,17 +112,26 @@ def _compare_must_pass(op: str, stats: RowGroupStats, value: Any) -> bool:
     """Whether ``x op value`` is TRUE for every row (no NULL, every value in range)."""
     if not stats.exact or stats.nulls != 0 or type(value) is not int:
         return False
-    low, high = stats.low, stats.high
-    return bool(
-        {
-            "=": low == high == value,
-            "<>": value < low or value > high,
-            "<": high < value,
-            "<=": high <= value,
-            ">": low > value,
-            ">=": low >= value,
-        }[op]
-    )
+    return bool(_MUST[op](stats.low, stats.high, value))
+
+
+# Whether some value in [low, high] passes ``x op value`` / every value does.
+_MAY: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "=": lambda low, high, v: low <= v <= high,
+    "<>": lambda low, high, v: not (low == v == high),
+    "<": lambda low, high, v: low < v,
+    "<=": lambda low, high, v: low <= v,
+    ">": lambda low, high, v: high > v,
+    ">=": lambda low, high, v: high >= v,
+}
+_MUST: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "=": lambda low, high, v: low == high == v,
+    "<>": lambda low, high, v: v < low or v > high,
+    "<": lambda low, high, v: high < v,
+    "<=": lambda low, high, v: high <= v,
+    ">": lambda low, high, v: low > v,
+    ">=": lambda low, high, v: low >= v,
+}
 
 
 def _comparison(expr: Call) -> tuple[str, str | None, Any] | None:
@@ -146,66 +146,213 @@ def _comparison(expr: Call) -> tuple[str, str | None, Any] | None:
     return op, _path(left), right.value
 
 
-def _may_pass(expr: Expression, columns: dict[str, RowGroupStats]) -> bool:  # noqa: PLR0911
-    """False only when ``expr`` is certainly not TRUE for any row of the row group."""
-    if isinstance(expr, Literal):
-        return expr.value is not False and expr.value is not None
-    if not isinstance(expr, Call):
+Columns = dict[str, RowGroupStats]
+
+
+class _Judge:
+    """One filter taken apart once, to judge many row groups: :meth:`may` is False only when
+    the filter is certainly not TRUE for any row of a row group with statistics ``columns``;
+    :meth:`must` True only when it is certainly TRUE (not FALSE, not NULL) for every row.
+    Anything not understood may pass and need not."""
+
+    __slots__ = ()
+
+    def may(self, columns: Columns) -> bool:
         return True
-    fn, args = expr.function.upper(), expr.args
-    if fn == "AND":
-        return all(_may_pass(a, columns) for a in args)
-    if fn == "OR":
-        return any(_may_pass(a, columns) for a in args)
-    if fn in COMPARISONS:
-        found = _comparison(expr)
-        if found is None:
+
+    def must(self, columns: Columns) -> bool:
+        return False
+
+    def key(self) -> tuple[Any, ...]:
+        """What the judgement depends on, each value with its type (``1`` and ``True``, equal
+        in Python, are judged apart); two filters of one key classify every row group alike."""
+        return ("?",)
+
+
+_UNKNOWN = _Judge()
+
+
+class _Constant(_Judge):
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def may(self, columns: Columns) -> bool:
+        return self.value is not False and self.value is not None
+
+    def must(self, columns: Columns) -> bool:
+        return self.value is True
+
+    def key(self) -> tuple[Any, ...]:
+        return ("literal", type(self.value), self.value)
+
+
+class _All(_Judge):
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: list[_Judge]) -> None:
+        self.parts = parts
+
+    def may(self, columns: Columns) -> bool:
+        return all(p.may(columns) for p in self.parts)
+
+    def must(self, columns: Columns) -> bool:
+        return all(p.must(columns) for p in self.parts)
+
+    def key(self) -> tuple[Any, ...]:
+        return (type(self).__name__, *(p.key() for p in self.parts))
+
+
+class _Any(_All):
+    __slots__ = ()
+
+    def may(self, columns: Columns) -> bool:
+        return any(p.may(columns) for p in self.parts)
+
+    def must(self, columns: Columns) -> bool:
+        return any(p.must(columns) for p in self.parts)
+
+
+class _Compare(_Judge):
+    """``field op literal``; a field without statistics may pass and need not."""
+
+    __slots__ = ("op", "path", "value")
+
+    def __init__(self, op: str, path: str | None, value: Any) -> None:
+        self.op, self.path, self.value = op, path, value
+
+    def may(self, columns: Columns) -> bool:
+        stats = columns.get(self.path) if self.path is not None else None
+        return True if stats is None else _compare_may_pass(self.op, stats, self.value)
+
+    def must(self, columns: Columns) -> bool:
+        stats = columns.get(self.path) if self.path is not None else None
+        return stats is not None and _compare_must_pass(self.op, stats, self.value)
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.op, self.path, type(self.value), self.value)
+
+
+class _Test(_Judge):
+    """``IS NULL``, ``IS NOT NULL`` or ``IN`` (of literals) of a field: ``fn`` and the
+    literals of ``IN``, None for any other function (which only :meth:`must` reads: it is
+    never certainly TRUE)."""
+
+    __slots__ = ("fn", "path", "single", "values")
+
+    def __init__(self, fn: str, path: str | None, single: bool, values: list[Any] | None) -> None:
+        self.fn, self.path, self.single, self.values = fn, path, single, values
+
+    def may(self, columns: Columns) -> bool:
+        stats = columns.get(self.path) if self.path is not None else None
+        if stats is None:
             return True
-        op, path, value = found
-        stats = columns.get(path) if path is not None else None
-        return True if stats is None else _compare_may_pass(op, stats, value)
-    path = _path(args[0]) if args else None
-    stats = columns.get(path) if path is not None else None
-    if stats is None:
+        if self.fn == "IS NULL" and self.single:
+            return stats.nulls is None or stats.nulls > 0
+        if self.fn == "IS NOT NULL" and self.single:
+            return stats.nulls is None or stats.nulls < stats.rows
+        if self.fn == "IN" and self.values is not None:
+            return any(_compare_may_pass("=", stats, v) for v in self.values)
         return True
-    if fn == "IS NULL" and len(args) == 1:
-        return stats.nulls is None or stats.nulls > 0
-    if fn == "IS NOT NULL" and len(args) == 1:
-        return stats.nulls is None or stats.nulls < stats.rows
-    if fn == "IN" and all(isinstance(a, Literal) for a in args[1:]):
-        return any(
-            _compare_may_pass("=", stats, a.value) for a in args[1:] if isinstance(a, Literal)
-        )
-    return True
 
-
-def _must_pass(expr: Expression, columns: dict[str, RowGroupStats]) -> bool:  # noqa: PLR0911
-    """True only when ``expr`` is certainly TRUE (not FALSE, not NULL) for every row."""
-    if isinstance(expr, Literal):
-        return expr.value is True
-    if not isinstance(expr, Call):
+    def must(self, columns: Columns) -> bool:
+        stats = columns.get(self.path) if self.path is not None and self.single else None
+        if stats is None or stats.nulls is None:
+            return False
+        if self.fn == "IS NULL":
+            return stats.nulls >= stats.rows
+        if self.fn == "IS NOT NULL":
+            return stats.nulls == 0
         return False
+
+    def key(self) -> tuple[Any, ...]:
+        values = None if self.values is None else tuple((type(v), v) for v in self.values)
+        return (self.fn, self.path, self.single, values)
+
+
+def _judge(expr: Expression) -> _Judge:
+    """``expr`` taken apart for :class:`_Judge`."""
+    if isinstance(expr, Literal):
+        return _Constant(expr.value)
+    if not isinstance(expr, Call):
+        return _UNKNOWN
     fn, args = expr.function.upper(), expr.args
-    if fn == "AND":
-        return all(_must_pass(a, columns) for a in args)
-    if fn == "OR":
-        return any(_must_pass(a, columns) for a in args)
+    if fn in ("AND", "OR"):
+        parts = [_judge(a) for a in args]
+        return _All(parts) if fn == "AND" else _Any(parts)
     if fn in COMPARISONS:
         found = _comparison(expr)
-        if found is None:
-            return False
-        op, path, value = found
-        stats = columns.get(path) if path is not None else None
-        return stats is not None and _compare_must_pass(op, stats, value)
-    path = _path(args[0]) if len(args) == 1 else None
-    stats = columns.get(path) if path is not None else None
-    if stats is None or stats.nulls is None:
-        return False
-    if fn == "IS NULL":
-        return stats.nulls >= stats.rows
-    if fn == "IS NOT NULL":
-        return stats.nulls == 0
-    return False
+        return _UNKNOWN if found is None else _Compare(*found)
+    path = _path(args[0]) if args else None
+    values = None
+    if fn == "IN" and all(isinstance(a, Literal) for a in args[1:]):
+        values = [a.value for a in args[1:] if isinstance(a, Literal)]
+    return _Test(fn, path, len(args) == 1, values)
+
+
+def _may_pass(expr: Expression, columns: dict[str, RowGroupStats]) -> bool:
+    """False only when ``expr`` is certainly not TRUE for any row of the row group."""
+    return _judge(expr).may(columns)
+
+
+def _must_pass(expr: Expression, columns: dict[str, RowGroupStats]) -> bool:
+    """True only when ``expr`` is certainly TRUE (not FALSE, not NULL) for every row."""
+    return _judge(expr).must(columns)
+
+
+class RowGroupFilters:
+    """A scan's filters taken apart once, to classify the row groups of each of its files
+    without taking them apart again: a new parameter value's range meets no classification kept
+    from earlier scans, and a file's classes are then computed afresh for each file. ``key``
+    is what the classes depend on (the comparisons, fields and literals with their types), to
+    keep them by in a dict; None when a literal cannot be hashed."""
+
+    __slots__ = ("filters", "judges", "key", "paths")
+
+    def __init__(self, filters: Sequence[Expression]) -> None:
+        self.filters = tuple(filters)
+        self.judges = [_judge(f) for f in self.filters]
+        self.paths = filter_paths(self.filters)
+        self.key: tuple[Any, ...] | None = tuple(j.key() for j in self.judges)
+        try:
+            hash(self.key)
+        except TypeError:  # a literal that cannot be hashed
+            self.key = None
+
+    def classes(
+        self,
+        num_row_groups: int,
+        stats: Callable[[str], Sequence[RowGroupStats | None] | None],
+        whole: Callable[[str], RowGroupStats | None] | None = None,
+    ) -> list[RowGroupClass]:
+        """One class per row group (``stats(path)``: a leaf's statistics per row group). With
+        ``whole`` (a leaf's statistics over the whole file, :func:`whole_file`), every row
+        group is skipped at once when no value of the file's ranges passes a filter."""
+        if not self.judges:
+            return [RowGroupClass.ALL] * num_row_groups
+        if whole is not None and not self.may(whole):
+            return [RowGroupClass.SKIP] * num_row_groups
+        by_path = {p: s for p in self.paths if (s := stats(p)) is not None}
+        out: list[RowGroupClass] = []
+        for i in range(num_row_groups):
+            columns: Columns = {}
+            for p, per_group in by_path.items():
+                found = per_group[i]
+                if found is not None:
+                    columns[p] = found
+            if not all(j.may(columns) for j in self.judges):
+                out.append(RowGroupClass.SKIP)
+            elif all(j.must(columns) for j in self.judges):
+                out.append(RowGroupClass.ALL)
+            else:
+                out.append(RowGroupClass.SOME)
+        return out
+
+    def may(self, stats: Callable[[str], RowGroupStats | None]) -> bool:
+        """Whether some row with a leaf's values within ``stats(path)`` may pass every filter."""
+        columns = {p: s for p in self.paths if (s := stats(p)) is not None}
+        return all(j.may(columns) for j in self.judges)
 
 
 def _leaf_columns(row_group: Any, paths: set[str]) -> dict[str, RowGroupStats]:
@@ -221,11 +368,11 @@ def _leaf_columns(row_group: Any, paths: set[str]) -> dict[str, RowGroupStats]:
 def row_groups_to_read(fragment: Any, filters: Sequence[Expression]) -> list[int]:
     """Indices of the row groups of a ``ParquetFileFragment`` where every filter may pass."""
     metadata = fragment.metadata
-    paths = filter_paths(filters)
+    judged = RowGroupFilters(filters)
     keep: list[int] = []
     for i in range(metadata.num_row_groups):
-        columns = _leaf_columns(metadata.row_group(i), paths)
-        if all(_may_pass(f, columns) for f in filters):
+        columns = _leaf_columns(metadata.row_group(i), judged.paths)
+        if all(j.may(columns) for j in judged.judges):
             keep.append(i)
     return keep
 
@@ -236,23 +383,7 @@ def classify_row_groups(
     stats: Callable[[str], Sequence[RowGroupStats | None] | None],
 ) -> list[RowGroupClass]:
     """One class per row group; ``stats(path)`` gives a leaf's statistics per row group."""
-    if not filters:
-        return [RowGroupClass.ALL] * num_row_groups
-    by_path = {p: s for p in filter_paths(filters) if (s := stats(p)) is not None}
-    out: list[RowGroupClass] = []
-    for i in range(num_row_groups):
-        columns: dict[str, RowGroupStats] = {}
-        for p, per_group in by_path.items():
-            found = per_group[i]
-            if found is not None:
-                columns[p] = found
-        if not all(_may_pass(f, columns) for f in filters):
-            out.append(RowGroupClass.SKIP)
-        elif all(_must_pass(f, columns) for f in filters):
-            out.append(RowGroupClass.ALL)
-        else:
-            out.append(RowGroupClass.SOME)
-    return out
+    return RowGroupFilters(filters).classes(num_row_groups, stats)
 
 
 def whole_file(per_group: Sequence[RowGroupStats | None]) -> RowGroupStats | None:
@@ -286,18 +417,11 @@ def whole_file(per_group: Sequence[RowGroupStats | None]) -> RowGroupStats | Non
 def excludes_every_row_group(
     filters: Sequence[Expression], whole: Callable[[str], RowGroupStats | None]
 ) -> bool:
-    """Whether a filter that compares a field with a literal is passed by no value of the
-    field's range over the whole file (``whole(path)``, :func:`whole_file`): then every row
-    group is skipped, without classifying each (a new parameter value's range, say, that lies
-    in another file of a sorted set)."""
-    for f in filters:
-        found = _comparison(f) if isinstance(f, Call) else None
-        if found is None or found[1] is None:
-            continue
-        stats = whole(found[1])
-        if stats is not None and not _compare_may_pass(found[0], stats, found[2]):
-            return True
-    return False
+    """Whether no row whose values lie within the fields' ranges over the whole file
+    (``whole(path)``, :func:`whole_file`) passes every filter, judged as a row group is: then
+    every row group is skipped, without classifying each (a new parameter value's range, say,
+    that lies in another file of a sorted set)."""
+    return not RowGroupFilters(filters).may(whole)
 
 
 def prune_row_groups(dataset: ds.Dataset, filters: Sequence[Expression]) -> ds.Dataset:
