@@ -556,7 +556,9 @@ def test_a_bound_filter_still_reaches_the_source(env: cb.Environment, transport:
         assert ">=(id, 7)" in plan and "<=(id, 9)" in plan, plan
 
 
-def test_a_bound_filter_reaches_a_parquet_file(env: cb.Environment, tmp_path: Any) -> None:
+def test_a_bound_filter_reaches_a_parquet_file(
+    env: cb.Environment, transport: str, tmp_path: Any
+) -> None:
     import pyarrow.parquet as pq
 
     path = tmp_path / "ev.parquet"
@@ -570,8 +572,62 @@ def test_a_bound_filter_reaches_a_parquet_file(env: cb.Environment, tmp_path: An
         for lo in (0, 250, 990):
             got = [r[0] for r in env.sql(sql, [lo, lo + 5], backend=backend).fetchall()]
             assert got == list(range(lo, min(lo + 5, 1000))), (backend, lo)
-        plan = env.explain(sql, [250, 255], backend=backend)
+    plan = env.explain(sql, [250, 255], backend="enumerable")
+    assert ">=(id, 250)" in plan and "<(id, 255)" in plan, plan
+    # Under auto in this process DuckDB reads the file itself: its prepared statement applies
+    # the filter with the values, and the scan is the same for every value
+    plan = env.explain(sql, [250, 255], backend="auto")
+    if transport == "py4j":  # a gateway's clients have Calcite's engine alone
         assert ">=(id, 250)" in plan and "<(id, 255)" in plan, plan
+    else:
+        assert plan.startswith("DuckDB(") and "?" in plan and "filter=" not in plan, plan
+
+
+def test_duckdb_reads_parquet_files_with_each_new_value_through_one_view(
+    env: cb.Environment, transport: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    # DuckDB reads a filesystem table's Parquet files itself, and its prepared statement applies
+    # the filter with each run's values: the view over the files has one text for every value
+    # (so it stays registered between runs), and each run's rows are the literal text's.
+    import pyarrow.parquet as pq
+
+    from calcite_bridge import _duckdb
+
+    ids = pa.array([None if i % 97 == 0 else i for i in range(8000)], pa.int64())
+    for f in range(4):
+        part = pa.table({"id": ids.slice(f * 2000, 2000)})
+        pq.write_table(part, tmp_path / f"part-{f}.parquet", row_group_size=250)
+    env.execute(
+        "CREATE TABLE fs (id BIGINT) WITH ("
+        f"'connector' = 'filesystem', 'path' = '{tmp_path}', 'format' = 'parquet')"
+    )
+    if _remote_duckdb(env, transport, "duckdb"):
+        return
+    seen = _duckdb_scans(monkeypatch)
+    created: list[str] = []
+    original = _duckdb._register
+
+    def register(state: Any, scans: list[Any]) -> None:
+        created.extend(n for n, _ in enumerate(scans) if f"scan_{n}" not in state.views)
+        original(state, scans)
+
+    monkeypatch.setattr(_duckdb, "_register", register)
+    sql = "SELECT id FROM fs WHERE id >= ? AND id < ? ORDER BY id"
+    runs = [(100, 110), (0, 8000), (7990, 9000), (2990, 3010), (-5, 3)]
+    for backend in ("duckdb", "auto"):
+        texts = set()
+        created.clear()
+        for lo, hi in runs:
+            got = [r[0] for r in env.sql(sql, [lo, hi], backend=backend).fetchall()]
+            assert got == [i for i in range(max(lo, 0), min(hi, 8000)) if i % 97], (backend, lo)
+            assert len(seen[-1]) == 1 and isinstance(seen[-1][0], _duckdb.Query), (backend, lo)
+            texts.add(seen[-1][0].sql)
+        assert len(texts) == 1 and "WHERE" not in texts.pop(), backend
+        assert len(created) <= 1, (backend, created)  # made once, kept between runs
+        for lo, hi in runs:
+            literal = env.sql(_written(sql, [lo, hi]), backend=backend).fetchall()
+            assert env.sql(sql, [lo, hi], backend=backend).fetchall() == literal, (backend, lo)
+        assert env.sql(sql, [None, 5], backend=backend).fetchall() == []
 
 
 def test_a_limit_or_offset_count_is_bound_as_a_literal(penv: cb.Environment) -> None:

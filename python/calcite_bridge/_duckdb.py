@@ -258,14 +258,23 @@ class _Cursor:
     ``scan_i`` until a statement of the thread names another relation so, a statement
     fails, or :func:`release` is called (a table registered or dropped, an environment
     closed). A registration holds the table's buffers alive, so it never outlives those
-    events by more than one statement of the thread."""
+    events by more than one statement of the thread.
+
+    A view over files (a :class:`Query`: ``read_parquet`` of a ``filesystem`` table's files)
+    stays too, while the next statement's scan ``scan_i`` has the same text: creating and
+    dropping it cost about 1.3 ms a statement, a third of DuckDB's own query over eight Parquet
+    files. It holds no buffer; its text names the files, listed again at each statement, so a
+    file added or removed makes a new text and a new view. DuckDB reads the files afresh at
+    each query."""
 
     def __init__(self, database: _Database) -> None:
         self.cursor = database.connection.cursor()
         self.tables: dict[str, pa.Table] = {}
+        self.views: dict[str, str] = {}
 
     def close(self) -> None:
         self.tables.clear()
+        self.views.clear()
         try:
             self.cursor.close()
         except Exception:
@@ -776,18 +785,23 @@ def _over_limit(memory_limit: int, statement: str | None, detail: str) -> Resour
 
 
 def _register(state: _Cursor, scans: list[Scan]) -> None:
-    """Names the scans ``scan_0``, ``scan_1``, ... on the cursor; a table registered there
-    already stays."""
+    """Names the scans ``scan_0``, ``scan_1``, ... on the cursor; a table, or a view of the
+    same text, registered there already stays."""
     cursor = state.cursor
     for i, scan in enumerate(scans):
         name = f"scan_{i}"
         if isinstance(scan, pa.Table) and state.tables.get(name) is scan:
             continue
+        if isinstance(scan, Query) and state.views.get(name) == scan.sql:
+            continue
         if name in state.tables:
             del state.tables[name]
             cursor.unregister(name)
+        if state.views.pop(name, None) is not None:
+            cursor.execute(f'DROP VIEW IF EXISTS "{name}"')
         if isinstance(scan, Query):
             cursor.execute(f'CREATE TEMPORARY VIEW "{name}" AS {scan.sql}')
+            state.views[name] = scan.sql
         else:
             cursor.register(name, scan)
             if isinstance(scan, pa.Table):
@@ -795,16 +809,14 @@ def _register(state: _Cursor, scans: list[Scan]) -> None:
 
 
 def _unregister(state: _Cursor, scans: list[Scan]) -> None:
-    """Drops the statement's streams and views from the cursor, and the tables of earlier
-    statements that this one did not read; its own tables stay registered."""
+    """Drops the statement's streams from the cursor, and the tables and views of earlier
+    statements that this one did not read; its own tables and views stay registered."""
     import duckdb
 
     cursor = state.cursor
     for i, scan in enumerate(scans):
         try:
-            if isinstance(scan, Query):
-                cursor.execute(f'DROP VIEW IF EXISTS "scan_{i}"')
-            elif not isinstance(scan, pa.Table):
+            if not isinstance(scan, (pa.Table, Query)):
                 cursor.unregister(f"scan_{i}")
         except duckdb.Error:
             pass
@@ -812,6 +824,12 @@ def _unregister(state: _Cursor, scans: list[Scan]) -> None:
         del state.tables[name]
         try:
             cursor.unregister(name)
+        except duckdb.Error:
+            pass
+    for name in [n for n in state.views if int(n[len("scan_") :]) >= len(scans)]:
+        del state.views[name]
+        try:
+            cursor.execute(f'DROP VIEW IF EXISTS "{name}"')
         except duckdb.Error:
             pass
 

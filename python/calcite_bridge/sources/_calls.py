@@ -218,11 +218,29 @@ class SourceCalls:
             return error_json(e, self.name, "scan()")
 
     def reads_in_place(self) -> bool:
-        """Whether a backend of this process reads the source's table in place: an
-        ``ArrowTableSource`` whose scan is its own, which hands over its table as it is
-        (``table_scan``), so that the backend applies a filter itself."""
+        """Whether a backend of this process reads the source's table in place and applies a
+        filter itself: an ``ArrowTableSource`` whose scan is its own, which hands over its
+        table as it is (``table_scan``), or a ``filesystem`` table of Parquet files, not
+        partitioned, that DuckDB reads with its own reader (:meth:`open_files`), skipping the
+        row groups a filter rules out from their statistics, a placeholder's value too. The
+        JVM then binds no parameter's value into the scan's filters, so the scan's text stays
+        the same from run to run (asked once per table)."""
         source = self.source
-        return isinstance(source, ArrowTableSource) and type(source).scan is ArrowTableSource.scan
+        if isinstance(source, ArrowTableSource):
+            return type(source).scan is ArrowTableSource.scan
+        if (
+            not isinstance(source, FileSystemSource)
+            or type(source).scan is not FileSystemSource.scan
+            or type(source).parquet_files is not FileSystemSource.parquet_files
+            or source.format != "parquet"
+            or source.partition_keys
+        ):
+            return False
+        try:
+            self._gate()
+            return source.parquet_files(ScanRequest()) is not None
+        except Exception:
+            return False
 
     def open(self, request_json: str) -> pa.Table | pa.RecordBatchReader:
         """Runs the scan here, for a backend of this process to read: a table stays a table (so
