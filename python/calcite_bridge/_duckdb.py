@@ -7,8 +7,9 @@ source's Arrow table as it is (DuckDB reads its batches itself), any other scan 
 stream, and Parquet files of the ``filesystem`` connector as a view over DuckDB's own
 ``read_parquet`` with the pushed filters in its WHERE
 (:mod:`calcite_bridge.sources.parquet_files`). The result is cast to the schema the planner
-derived, so it has the same types as on Calcite's engine. Every scan is released before the
-statement ends: DuckDB never holds a buffer of the JVM after it.
+derived, so it has the same types as on Calcite's engine. Every stream is released before the
+statement ends: DuckDB never holds a buffer of the JVM after it (a source's own table, and a view
+over files, stay registered between statements: see :class:`_Cursor`).
 
 The dynamic-columns functions (``COLUMN_GET``, ...) run as DuckDB Arrow functions computed in the
 JVM a batch at a time: the translation writes each call as ``cb_dyncol_<result>_<arg>...(spec,
