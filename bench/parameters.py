@@ -15,10 +15,12 @@ the whole filter, as for the literal text (README, "Parameters"). The peer is Du
 prepared statement over the same Arrow table, a new value each run.
 
 ``parameters_new_value_parquet`` runs the same range over a directory of Parquet files (a
-``filesystem`` table, ids sorted across the files, small row groups), where the bound range is
-offered to the files' scan at each run, which skips the files and row groups outside it; the
-peer is DuckDB's prepared statement over ``read_parquet`` of the same files, a new value each
-run.
+``filesystem`` table, ids sorted across the files, small row groups). On enumerable the bound
+range is offered to the files' scan at each run, which skips the files and row groups outside
+it; on duckdb and auto DuckDB reads the files itself and its prepared statement applies the
+range with each run's values, over a view of the files whose text is the same for every value.
+The peer is DuckDB's prepared statement over ``read_parquet`` of the same files, a new value
+each run.
 """
 
 from __future__ import annotations
