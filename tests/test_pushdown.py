@@ -595,6 +595,55 @@ def test_once_per_scan_in_a_union(env: cb.Environment) -> None:
     assert len(probe.calls) == 2 and len(probe.scans) == 2
 
 
+# (filter with {v} for its constant, the constants): one shape of nested filter each
+NESTED_SHAPES: list[tuple[str, list[int]]] = [
+    ("user.age < {v}", [30, 25, 100, -1, 41]),
+    ("user.age >= {v} OR user.name = 'ann'", [30, 0, 99]),
+    ("NOT (user.age = {v}) AND id > 1", [40, 29, 7]),
+]
+
+
+@pytest.mark.parametrize("kind", ["arrow", "parquet"])
+@pytest.mark.parametrize(("where", "values"), NESTED_SHAPES, ids=[w for w, _ in NESTED_SHAPES])
+def test_a_nested_filters_shape_is_answered_once_in_the_jvm(
+    env: cb.Environment,
+    transport: str,
+    parquet_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    kind: str,
+    where: str,
+    values: list[int],
+) -> None:
+    # An Arrow table and a filesystem table answer an offer by its shape: the JVM keeps the
+    # answer for a filter on a field of a ROW column as for one on a column, so a new constant
+    # is not offered to Python again (a gateway's JVM asks Python at each planning, the
+    # explain's and the query's, and Python answers from its own kept answer). The plan shows
+    # the new constant in the scan, and the rows, NULLs included, are DuckDB's.
+    from calcite_bridge.sources import _calls
+
+    offers: list[str] = []
+    original = _calls.SourceCalls.apply_filters
+
+    def apply_filters(self: Any, filters_json: str) -> str:
+        offers.append(filters_json)
+        return original(self, filters_json)
+
+    monkeypatch.setattr(_calls.SourceCalls, "apply_filters", apply_filters)
+    if kind == "arrow":
+        env.register_source("users", ArrowTableSource(USERS))
+    else:
+        env.execute(USERS_DDL.format(path=parquet_dir))
+    con = duckdb.connect()
+    con.register("users", USERS)
+    for v in values:
+        sql = f"SELECT id, user.name, user.age FROM users WHERE {where.format(v=v)}"
+        scan = [line for line in env.explain(sql).splitlines() if "BridgeTableScan" in line]
+        assert len(scan) == 1 and f", {v})" in scan[0], (sql, scan)
+        got = env.execute(sql).fetchall()
+        assert canon(got) == canon(con.execute(duck_sql(sql)).fetchall()), sql
+    assert len(offers) == (2 * len(values) if transport == "py4j" else 1), offers
+
+
 def test_self_join_with_computed_key_pushes_both_sides(env: cb.Environment) -> None:
     probe = Probe(USERS)
     env.register_source("users", probe)

@@ -98,11 +98,11 @@ class OfferAnswers:
     "Parameters").
 
     Kept only for offers of comparisons (``=``, ``<>``, ``<``, ``<=``, ``>``, ``>=``), ``AND``,
-    ``OR`` and ``NOT`` of columns, fields of ROW columns (``user.age``) and literals: whether such a filter is accepted
-    depends on its shape (``translatable`` binds it to the table's schema once per shape) and
-    on whether each literal makes an Arrow scalar of its type, which is checked again for each
-    offer. Any other offer, and one whose literal makes no scalar, is answered by
-    ``apply_filters`` itself. The answer is the JSON text the JVM reads.
+    ``OR`` and ``NOT`` of columns, fields of ROW columns (``user.age``) and literals: whether
+    such a filter is accepted depends on its shape (``translatable`` binds it to the table's
+    schema once per shape) and on whether each literal makes an Arrow scalar of its type, which
+    is checked again for each offer. Any other offer, and one whose literal makes no scalar, is
+    answered by ``apply_filters`` itself. The answer is the JSON text the JVM reads.
     """
 
     _LIMIT = 64

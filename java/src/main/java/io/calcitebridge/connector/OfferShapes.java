@@ -22,11 +22,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <p>A shape is kept only for comparisons ({@code =}, {@code <>}, {@code <}, {@code <=}, {@code >},
  * {@code >=}), {@code AND}, {@code OR} and {@code NOT} of columns, fields of ROW columns ({@code
- * user.age}) and literals, as the Python side keeps them ({@code sources.arrow.OfferAnswers}): whether such a filter is accepted
- * depends on its shape and on whether each literal makes an Arrow scalar of its type. The second is
- * checked here for each offer, for the types whose every value of a range makes one (BOOLEAN,
- * integers, FLOAT and DOUBLE, strings, DECIMAL, DATE, TIMESTAMP); a literal of another type, or out
- * of that range, sends the offer to the source, which answers it itself.
+ * user.age}) and literals, as the Python side keeps them ({@code sources.arrow.OfferAnswers}):
+ * whether such a filter is accepted depends on its shape and on whether each literal makes an Arrow
+ * scalar of its type. The second is checked here for each offer, for the types whose every value of
+ * a range makes one (BOOLEAN, integers, FLOAT and DOUBLE, strings, DECIMAL, DATE, TIMESTAMP); a
+ * literal of another type, or out of that range, sends the offer to the source, which answers it
+ * itself.
  */
 final class OfferShapes {
   private static final int LIMIT = 64;
