@@ -237,6 +237,7 @@ def test_plan(
 ) -> None:
     probe = install(env, case, parquet_dir, monkeypatch)
     above, (scan,) = scan_lines(env.explain(case.sql))
+    planned = (list(probe.calls), list(probe.results))
     if case.scan_filter is None:
         assert "filter=" not in scan
     else:
@@ -250,13 +251,18 @@ def test_plan(
     (scan_rel,) = json_scans(env, case.sql)
     assert scan_rel.get("filter") == case.scan_filter
 
-    # Running the query offers the filters once, and the scan is asked for the accepted ones.
+    # Running the query offers the filters once, and the scan is asked for the accepted ones. A
+    # source that answers by the offer's shape (the filesystem connector) was asked at the
+    # first explain: the JVM answers the same shape since (a gateway's Python side does).
+    by_shape = case.source == "parquet"
     probe.reset()
     env.execute(case.sql).to_arrow_table()
-    assert len(probe.calls) == (1 if case.offered else 0)
-    offered = probe.calls[0] if probe.calls else []
+    assert len(probe.calls) == (1 if case.offered and not by_shape else 0)
+    calls, results = planned if by_shape else (probe.calls, probe.results)
+    assert len(calls) == (1 if case.offered else 0)
+    offered = calls[0] if calls else []
     assert tuple(str(f) for f in offered) == case.offered
-    accepted = list(probe.results[0].accepted) if probe.results else []
+    accepted = list(results[0].accepted) if results else []
     assert tuple(str(f) for f in accepted) == case.accepted
     assert len(probe.scans) == 1
     assert [str(f) for f in probe.scans[0].filters] == [str(f) for f in accepted]
