@@ -232,6 +232,22 @@ def test_an_arrow_tables_answer_is_kept_per_shape_of_the_offer() -> None:
     assert answers.known(_offer("LIKE", "b%", "STRING NOT NULL")) is None
 
 
+def test_an_answer_on_a_field_of_a_row_column_is_kept_per_shape_too() -> None:
+    from calcite_bridge.sources.arrow import OfferAnswers
+
+    def offer(value: Any, names: list[str], indices: list[int]) -> list[Any]:
+        field = {"kind": "nested", "names": names, "indices": indices, "type": "INT"}
+        literal = {"kind": "literal", "value": value, "type": "INT NOT NULL"}
+        return [{"kind": "call", "function": "<", "args": [field, literal], "type": "BOOLEAN"}]
+
+    answers = OfferAnswers()
+    answers.keep(offer(30, ["user", "age"], [1, 1]), "yes")
+    assert answers.known(offer(25, ["user", "age"], [1, 1])) == "yes"
+    assert answers.known(offer(25, ["user", "id"], [1, 1])) is None  # another field
+    assert answers.known(offer(25, ["user", "age"], [1, 0])) is None  # another position
+    assert answers.known(offer(2**40, ["user", "age"], [1, 1])) is None  # no INT scalar
+
+
 def test_source_calls_keep_answers_only_for_an_arrow_tables_own_apply_filters() -> None:
     import json
 

@@ -287,8 +287,13 @@ class Environment:
             raise ConfigError(f"Unknown explain format {format!r}; expected one of {_FORMATS}")
         values = encode_parameters(None if older else params)
         text = self._session.explain(_text(sql), format, backend, *_with(values))
-        wanted = backend or self.config.get("execution.backend")
-        if format == "text" and str(wanted).lower() == "spark" and text.startswith("Spark("):
+        # The backend setting is asked of the session only for a Spark plan (one crossing less
+        # for every other explain).
+        if (
+            format == "text"
+            and text.startswith("Spark(")
+            and str(backend or self.config.get("execution.backend")).lower() == "spark"
+        ):
             spark_explain = getattr(self._session, "spark_explain", None)
             if spark_explain is not None and values is None and self.parameter_types(sql):
                 # Spark plans a statement only with its markers bound: the plan above shows

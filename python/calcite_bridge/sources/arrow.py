@@ -98,11 +98,11 @@ class OfferAnswers:
     "Parameters").
 
     Kept only for offers of comparisons (``=``, ``<>``, ``<``, ``<=``, ``>``, ``>=``), ``AND``,
-    ``OR`` and ``NOT`` of top-level columns and literals: whether such a filter is accepted
-    depends on its shape (``translatable`` binds it to the table's schema once per shape) and
-    on whether each literal makes an Arrow scalar of its type, which is checked again for each
-    offer. Any other offer, and one whose literal makes no scalar, is answered by
-    ``apply_filters`` itself. The answer is the JSON text the JVM reads.
+    ``OR`` and ``NOT`` of columns, fields of ROW columns (``user.age``) and literals: whether
+    such a filter is accepted depends on its shape (``translatable`` binds it to the table's
+    schema once per shape) and on whether each literal makes an Arrow scalar of its type, which
+    is checked again for each offer. Any other offer, and one whose literal makes no scalar, is
+    answered by ``apply_filters`` itself. The answer is the JSON text the JVM reads.
     """
 
     _LIMIT = 64
@@ -133,7 +133,7 @@ class OfferAnswers:
 def _offer_shape(items: list[Any], literals: list[dict[str, Any]]) -> tuple[Any, ...] | None:
     """The shape of an offer (a JSON list of expressions): literals' values left out (and added
     to ``literals``), their types kept; None when an expression is not only comparisons, AND,
-    OR, NOT, top-level columns and literals."""
+    OR, NOT, columns, fields of ROW columns and literals."""
     try:
         return tuple(_item_shape(item, literals) for item in items)
     except (_NoShape, AttributeError, KeyError, TypeError):
@@ -157,6 +157,14 @@ def _item_shape(item: dict[str, Any], literals: list[dict[str, Any]]) -> Any:
             item["type"],
             item.get("input_index"),
             item.get("field_index"),
+        )
+    if kind == "nested":
+        return (
+            "nested",
+            tuple(item["names"]),
+            tuple(item["indices"]),
+            item["type"],
+            item.get("input_index"),
         )
     if kind == "call" and str(item["function"]).upper() in _SHAPED_CALLS:
         args = tuple(_item_shape(a, literals) for a in item.get("args", []))

@@ -5,6 +5,7 @@ import io.calcitebridge.expr.Call;
 import io.calcitebridge.expr.Expression;
 import io.calcitebridge.expr.FieldReference;
 import io.calcitebridge.expr.Literal;
+import io.calcitebridge.expr.NestedFieldReference;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,12 +21,13 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * parameters makes at every run, is answered here, without a call into Python.
  *
  * <p>A shape is kept only for comparisons ({@code =}, {@code <>}, {@code <}, {@code <=}, {@code >},
- * {@code >=}), {@code AND}, {@code OR} and {@code NOT} of top-level columns and literals, as the
- * Python side keeps them ({@code sources.arrow.OfferAnswers}): whether such a filter is accepted
- * depends on its shape and on whether each literal makes an Arrow scalar of its type. The second is
- * checked here for each offer, for the types whose every value of a range makes one (BOOLEAN,
- * integers, FLOAT and DOUBLE, strings, DECIMAL, DATE, TIMESTAMP); a literal of another type, or out
- * of that range, sends the offer to the source, which answers it itself.
+ * {@code >=}), {@code AND}, {@code OR} and {@code NOT} of columns, fields of ROW columns ({@code
+ * user.age}) and literals, as the Python side keeps them ({@code sources.arrow.OfferAnswers}):
+ * whether such a filter is accepted depends on its shape and on whether each literal makes an Arrow
+ * scalar of its type. The second is checked here for each offer, for the types whose every value of
+ * a range makes one (BOOLEAN, integers, FLOAT and DOUBLE, strings, DECIMAL, DATE, TIMESTAMP); a
+ * literal of another type, or out of that range, sends the offer to the source, which answers it
+ * itself.
  */
 final class OfferShapes {
   private static final int LIMIT = 64;
@@ -78,6 +80,9 @@ final class OfferShapes {
     }
     if (e instanceof FieldReference f) {
       return List.of("field", f.name(), f.dataType(), f.inputIndex(), f.fieldIndex());
+    }
+    if (e instanceof NestedFieldReference f) {
+      return List.of("nested", f.fieldNames(), f.fieldIndices(), f.dataType(), f.inputIndex());
     }
     if (e instanceof Call c && SHAPED.contains(c.function().toUpperCase(java.util.Locale.ROOT))) {
       List<Object> args = shape(c.args(), checked);

@@ -36,6 +36,14 @@ public final class PlannerContext {
   private static final JavaTypeFactory TYPE_FACTORY = BridgeTypeFactory.INSTANCE;
 
   /**
+   * The expression builder of every statement's cluster. It holds nothing but its type factory and
+   * a few constants made from it, so one serves every statement and thread; made per statement, it
+   * made those constants again each time.
+   */
+  private static final org.apache.calcite.rex.RexBuilder REX_BUILDER =
+      new org.apache.calcite.rex.RexBuilder(TYPE_FACTORY);
+
+  /**
    * Calcite's standard operators less those Flink's replace, then Flink's functions and the
    * dynamic-columns functions, looked up in any case: the built-in part of every environment's
    * operator table, built once per JVM. Built per statement, its index of some hundreds of
@@ -107,6 +115,11 @@ public final class PlannerContext {
 
   public JavaTypeFactory typeFactory() {
     return TYPE_FACTORY;
+  }
+
+  /** The expression builder over {@link #typeFactory}, the same object for every statement. */
+  public org.apache.calcite.rex.RexBuilder rexBuilder() {
+    return REX_BUILDER;
   }
 
   /** The parser configuration: Flink's lexical rules over our grammar. */

@@ -32,7 +32,6 @@ import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.DateRangeRules;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlExplainFormat;
 import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.sql.SqlNode;
@@ -100,7 +99,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
       p.addRelTraitDef(RelCollationTraitDef.INSTANCE);
       // Constants are folded while planning, by the engine's own code ({@link Constants}).
       p.setExecutor(Constants.EXECUTOR);
-      c = RelOptCluster.create(p, new RexBuilder(context.typeFactory()));
+      c = RelOptCluster.create(p, context.rexBuilder());
       // Metadata queries start with Calcite's generated handlers, not stand-ins that throw.
       c.setMetadataQuerySupplier(MetadataHandlers::query);
       planner = p;

@@ -10,6 +10,7 @@ import io.calcitebridge.expr.Call;
 import io.calcitebridge.expr.Expression;
 import io.calcitebridge.expr.FieldReference;
 import io.calcitebridge.expr.Literal;
+import io.calcitebridge.expr.NestedFieldReference;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +33,24 @@ class OfferShapesTest {
     // another type of literal, or a NULL one, is another shape
     assertNull(shapes.known(range(700L, 710L, "INTEGER")));
     assertNull(shapes.known(range(null, 710L, "BIGINT")));
+  }
+
+  private static List<Expression> nested(List<String> names, List<Integer> at, Object value) {
+    NestedFieldReference age = new NestedFieldReference(names, at, "INT", 0);
+    return List.of(new Call("<", List.of(age, new Literal(value, "INT NOT NULL")), "BOOLEAN"));
+  }
+
+  @Test
+  void anOfferOnAFieldOfARowColumnIsKeptPerShapeToo() {
+    OfferShapes shapes = new OfferShapes();
+    List<String> path = List.of("user", "age");
+    shapes.keep(nested(path, List.of(1, 1), 30L), new Decision(List.of(0), List.of()));
+    assertEquals(List.of(0), shapes.known(nested(path, List.of(1, 1), 25L)).accepted());
+    // another field, or the same names at other positions, is another shape
+    assertNull(shapes.known(nested(List.of("user", "id"), List.of(1, 1), 25L)));
+    assertNull(shapes.known(nested(path, List.of(1, 0), 25L)));
+    // a value that makes no INT scalar goes to the source
+    assertNull(shapes.known(nested(path, List.of(1, 1), 1L << 40)));
   }
 
   @Test
