@@ -66,14 +66,13 @@ public final class BridgeSession implements AutoCloseable {
    * session that never runs a query there would pay for nothing. It validates first, then plans and
    * runs, and before each step waits while a {@code validate} runs (at most a few seconds): a first
    * validate does not share the cores with the planning it does not need. (A first query or explain
-   * needs that planning, and shares the classes' loading with it.) Before all that, while the
-   * caller builds its first session, it readies what a validate needs after the session's classes:
-   * the Arrow schema of its result ({@link #warmUpSchemas}).
+   * needs that planning, and shares the classes' loading with it.) A validate's result, the IPC
+   * message of its schema, needs neither Arrow's {@code Schema} nor Jackson ({@link
+   * ArrowTypes#schemaMessage}): the warm-up loads them when it runs its query, after the validate.
    */
   public static Pending<Long> warmUp(String hostBackends) {
     return Workers.submit(
         () -> {
-          warmUpSchemas();
           BridgeSession s = new BridgeSession();
           s.setHostBackends(hostBackends);
           String sql = "SELECT 1 AS x";
@@ -89,20 +88,6 @@ public final class BridgeSession implements AutoCloseable {
             return (long) r.schema().length;
           }
         });
-  }
-
-  /**
-   * Writes the IPC message of a one-column Arrow schema, as every validate does for its result:
-   * Arrow's {@code Schema} starts Jackson as its class loads (a fifth of a first validate), which
-   * the warm-up does on its own core while the caller's first session loads Calcite's classes.
-   */
-  static int warmUpSchemas() {
-    var field =
-        org.apache.arrow.vector.types.pojo.Field.nullable(
-            "x", new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true));
-    return new org.apache.arrow.vector.types.pojo.Schema(List.of(field))
-        .serializeAsMessage()
-        .length;
   }
 
   /** Stops the workers as the process exits; see {@link Workers#quiesce}. */
@@ -450,8 +435,7 @@ public final class BridgeSession implements AutoCloseable {
           try {
             var rowType =
                 new StatementExecutor(state, cancel).validate(sql, () -> requireQuery(parse(sql)));
-            return StatementResult.schemaOnly(
-                cancel, ArrowTypes.toSchema(rowType).serializeAsMessage());
+            return StatementResult.schemaOnly(cancel, ArrowTypes.schemaMessage(rowType));
           } finally {
             VALIDATING.decrementAndGet();
           }

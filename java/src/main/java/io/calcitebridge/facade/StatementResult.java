@@ -1,6 +1,5 @@
 package io.calcitebridge.facade;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.calcitebridge.arrow.ArrowMemory;
@@ -22,7 +21,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * #address()} and then calls {@link #close()} to free the small struct that carried it.
  */
 public final class StatementResult implements AutoCloseable {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private final AtomicBoolean cancel;
   private final String kind;
   private final @Nullable ExportedStream stream;
@@ -136,7 +134,9 @@ public final class StatementResult implements AutoCloseable {
    * a dozen calls across the JVM boundary for each statement.
    */
   public String describe() {
-    ObjectNode out = JSON.createObjectNode();
+    // The node factory, not a mapper: making an ObjectMapper in this class's initialiser started
+    // Jackson in every first validate, which returns a result of this class and no JSON.
+    ObjectNode out = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
     out.put("kind", kind);
     out.put("backend", backend);
     out.put("backendSql", backendSql);

@@ -1,5 +1,6 @@
 package io.calcitebridge.flink;
 
+import io.calcitebridge.functions.JsonFunctions;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.DataContext;
@@ -40,6 +41,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public final class Constants implements RexExecutor {
   /** The one executor; it holds no state. */
   public static final Constants EXECUTOR = new Constants();
+
+  static {
+    // Every plan's cluster takes this executor, so this runs before the engine's code or a folded
+    // constant can call Calcite's JSON functions: they read and write JSON as Flink's from then on.
+    JsonFunctions.readAndWriteAsFlink();
+  }
 
   private final RexExecutorImpl delegate = new RexExecutorImpl(new NoVariables());
 

@@ -118,17 +118,31 @@ final class Fn extends SqlUserDefinedFunction {
   }
 
   private static List<Method> methods(Class<?> impl, String name) {
-    List<Method> out = new ArrayList<>();
-    for (Method m : impl.getMethods()) {
-      if (m.getName().equals(name) && Modifier.isStatic(m.getModifiers())) {
-        out.add(m);
-      }
-    }
-    if (out.isEmpty()) {
+    List<Method> out = STATIC_METHODS.get(impl).get(name);
+    if (out == null) {
       throw new IllegalArgumentException("no method " + impl.getName() + "." + name);
     }
     return out;
   }
+
+  /**
+   * The public static methods of a class by name, read once per class: each {@code getMethods()}
+   * copies every method of the class, which for the hundreds of functions a first session's
+   * operator table builds from some twenty classes was a tenth of its reflection.
+   */
+  private static final ClassValue<java.util.Map<String, List<Method>>> STATIC_METHODS =
+      new ClassValue<>() {
+        @Override
+        protected java.util.Map<String, List<Method>> computeValue(Class<?> type) {
+          java.util.Map<String, List<Method>> byName = new java.util.HashMap<>();
+          for (Method m : type.getMethods()) {
+            if (Modifier.isStatic(m.getModifiers())) {
+              byName.computeIfAbsent(m.getName(), k -> new ArrayList<>()).add(m);
+            }
+          }
+          return byName;
+        }
+      };
 
   /** The methods of one function, one per number of operands. */
   private static final class Impl implements ImplementableFunction {

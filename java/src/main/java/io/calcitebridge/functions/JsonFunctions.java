@@ -39,7 +39,27 @@ public final class JsonFunctions {
   private JsonFunctions() {}
 
   private static final Class<?> C = JsonFunctions.class;
-  private static final ObjectMapper MAPPER = new ObjectMapper().registerModule(flinkDoubles());
+
+  /**
+   * Jackson's mappers, and Calcite's JSON functions set to read and write as Flink's: made when a
+   * JSON value is first read or written, or a statement is first planned ({@link
+   * #readAndWriteAsFlink}), not when the operator table is built. Starting Jackson took a third of
+   * a first session, which a session that never plans or runs a JSON function did not need.
+   */
+  private static final class Jackson {
+    static final ObjectMapper MAPPER = new ObjectMapper().registerModule(flinkDoubles());
+    static final ObjectMapper STRICT =
+        new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+    static {
+      setCalcitesReader();
+    }
+
+    private Jackson() {}
+
+    /** Nothing more than the class's initialisation, which its first call runs. */
+    static void ready() {}
+  }
 
   /**
    * A finite DOUBLE written as Flink writes it in JSON, the text of its shortest {@code BigDecimal}
@@ -83,8 +103,14 @@ public final class JsonFunctions {
     return m;
   }
 
-  static {
-    readAndWriteAsFlink();
+  /**
+   * Makes Calcite's JSON functions read and write as Flink's ({@link #setCalcitesReader}), once per
+   * JVM: called before anything can run them, as the first plan's cluster is made (the executor
+   * that folds constants while planning, {@code flink.Constants}, and the engine's code both come
+   * after it).
+   */
+  public static void readAndWriteAsFlink() {
+    Jackson.ready();
   }
 
   /**
@@ -97,7 +123,7 @@ public final class JsonFunctions {
    * so the mapper of that provider is replaced here, once, before any query runs; a Calcite whose
    * provider is not where this looks fails loudly here rather than read numbers otherwise.
    */
-  private static void readAndWriteAsFlink() {
+  private static void setCalcitesReader() {
     ObjectMapper flink =
         new ObjectMapper()
             .configure(
@@ -401,7 +427,7 @@ public final class JsonFunctions {
       value = java.util.Base64.getEncoder().encodeToString(bytes.getBytes());
     }
     try {
-      return MAPPER.writeValueAsString(value);
+      return Jackson.MAPPER.writeValueAsString(value);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("JSON_STRING: " + e.getOriginalMessage(), e);
     }
@@ -411,9 +437,6 @@ public final class JsonFunctions {
     return text;
   }
 
-  private static final ObjectMapper STRICT =
-      new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-
   public static Object parseJson(String text) {
     return parseJson(text, false);
   }
@@ -421,7 +444,7 @@ public final class JsonFunctions {
   /** A parsed JSON value (a Jackson tree, whose text is its compact JSON). */
   public static Object parseJson(String text, boolean allowDuplicateKeys) {
     try {
-      JsonNode node = (allowDuplicateKeys ? MAPPER : STRICT).readTree(text);
+      JsonNode node = (allowDuplicateKeys ? Jackson.MAPPER : Jackson.STRICT).readTree(text);
       if (node == null || node.isMissingNode()) {
         throw new IllegalArgumentException("PARSE_JSON: no JSON value in ''");
       }

@@ -1,7 +1,16 @@
 package io.calcitebridge.types;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.IpcOption;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -59,6 +68,46 @@ public final class ArrowTypes {
       fields.add(toField(f.getName(), f.getType()));
     }
     return new Schema(fields);
+  }
+
+  /**
+   * The IPC message of {@link #toSchema}'s schema, byte for byte what {@code
+   * toSchema(rowType).serializeAsMessage()} writes, without Arrow's {@link Schema} class: its
+   * initialisation starts Jackson (for the schema's JSON form), a third of a first validate, which
+   * returns no more than this message.
+   */
+  public static byte[] schemaMessage(RelDataType rowType) {
+    com.google.flatbuffers.FlatBufferBuilder builder =
+        new com.google.flatbuffers.FlatBufferBuilder();
+    List<RelDataTypeField> columns = rowType.getFieldList();
+    int[] fields = new int[columns.size()];
+    for (int i = 0; i < fields.length; i++) {
+      RelDataTypeField f = columns.get(i);
+      fields[i] = toField(f.getName(), f.getType()).getField(builder);
+    }
+    int fieldsVector = org.apache.arrow.flatbuf.Schema.createFieldsVector(builder, fields);
+    int metadata =
+        org.apache.arrow.vector.ipc.message.FBSerializables.writeKeyValues(builder, Map.of());
+    org.apache.arrow.flatbuf.Schema.startSchema(builder);
+    org.apache.arrow.flatbuf.Schema.addEndianness(
+        builder,
+        java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN
+            ? org.apache.arrow.flatbuf.Endianness.Little
+            : org.apache.arrow.flatbuf.Endianness.Big);
+    org.apache.arrow.flatbuf.Schema.addFields(builder, fieldsVector);
+    org.apache.arrow.flatbuf.Schema.addCustomMetadata(builder, metadata);
+    int schema = org.apache.arrow.flatbuf.Schema.endSchema(builder);
+    IpcOption option = IpcOption.DEFAULT;
+    ByteBuffer message =
+        MessageSerializer.serializeMessage(
+            builder, org.apache.arrow.flatbuf.MessageHeader.Schema, schema, 0, option);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (WriteChannel channel = new WriteChannel(Channels.newChannel(out))) {
+      MessageSerializer.writeMessageBuffer(channel, message.remaining(), message, option);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a stream in memory
+    }
+    return out.toByteArray();
   }
 
   /** Converts a Calcite type to an Arrow field of the given name. */

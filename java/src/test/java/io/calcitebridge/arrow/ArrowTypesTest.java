@@ -28,6 +28,28 @@ class ArrowTypesTest {
     return new Field(name, new FieldType(nullable, type, null), List.of(children));
   }
 
+  /**
+   * A validate's schema message, written without Arrow's {@code Schema} class, is the bytes Arrow
+   * writes for the same schema, for every type: scalars, ROW, ARRAY, MAP, MULTISET, nested.
+   */
+  @Test
+  void schemaMessageIsArrowsOwn() throws Exception {
+    RelDataType multiset =
+        TF.builder()
+            .add(
+                "ms",
+                TestData.nullable(TF.createMultisetType(TestData.type(SqlTypeName.VARCHAR), -1)))
+            .build();
+    RelDataType none = TF.builder().build();
+    for (RelDataType rowType :
+        List.of(TestData.allTypes(false), TestData.allTypes(true), multiset, none)) {
+      byte[] ours = ArrowTypes.schemaMessage(rowType);
+      Schema arrows = ArrowTypes.toSchema(rowType);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(arrows.serializeAsMessage(), ours);
+      assertEquals(arrows, Schema.deserializeMessage(java.nio.ByteBuffer.wrap(ours)));
+    }
+  }
+
   @Test
   void calciteToArrowScalars() {
     Schema schema = ArrowTypes.toSchema(TestData.allTypes(false));
