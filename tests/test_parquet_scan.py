@@ -217,6 +217,45 @@ def test_a_range_outside_the_whole_file_skips_it_as_each_row_group_would(users: 
     assert skipped == [0, 2, 4, 5, 8, 10, 11, 12]
 
 
+def test_comparisons_alone_are_classified_as_any_filter_is(users: Path) -> None:
+    # Filters that only compare fields with literals (a range of parameters) are judged one
+    # comparison at a time; the same comparisons under one AND take the general judgement.
+    found = parquet_footers.footer(str(users / "part-0.parquet"))
+    ID = FieldReference("id", "BIGINT")
+    SCORE = FieldReference("score", "DOUBLE")
+    NAME = Nested(("user", "name"), (1, 0), "STRING")
+    fields = [
+        (AGE, [lit(v) for v in (-1, 0, 15, 29, 30, 59, 60)] + [lit(None)]),
+        (ID, [lit(v, "BIGINT") for v in (-1, 0, 151, 300, 599, 600)] + [lit(None, "BIGINT")]),
+        (SCORE, [lit(v, "DOUBLE") for v in (0.0, 1.0, 85.5, 1e9, math.nan)]),
+        (NAME, [lit(v, "STRING") for v in ("", "n1", "n5", "z")]),
+    ]
+    comparisons = [
+        call(op, field, value) if i % 2 else call(op, value, field)
+        for field, values in fields
+        for i, value in enumerate(values)
+        for op in ("=", "<>", "<", "<=", ">", ">=")
+    ]
+    ranges = [
+        [call(">=", ID, lit(k, "BIGINT")), call("<=", ID, lit(k + 10, "BIGINT"))]
+        for k in (-20, 0, 45, 95, 590, 600)
+    ]
+    cases = (
+        [[c] for c in comparisons]
+        + ranges
+        + [[a, b] for a, b in zip(comparisons, comparisons[7::5], strict=False)]
+    )
+    kinds: set[RowGroupClass] = set()
+    for filters in cases:
+        judged, general = RowGroupFilters(filters), RowGroupFilters([call("AND", *filters)])
+        assert judged.compares is not None and general.compares is None
+        each = general.classes(found.num_row_groups, found.stats)
+        assert judged.classes(found.num_row_groups, found.stats) == each, filters
+        assert judged.classes(found.num_row_groups, found.stats, found.whole) == each, filters
+        kinds.update(each)
+    assert kinds == set(RowGroupClass)
+
+
 def test_only_the_leaves_a_request_reads_are_decoded(
     users: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -308,12 +308,20 @@ class RowGroupFilters:
     is what the classes depend on (the comparisons, fields and literals with their types), to
     keep them by in a dict; None when a literal cannot be hashed."""
 
-    __slots__ = ("filters", "judges", "key", "paths")
+    __slots__ = ("compares", "filters", "judges", "key", "paths")
 
     def __init__(self, filters: Sequence[Expression]) -> None:
         self.filters = tuple(filters)
         self.judges = [_judge(f) for f in self.filters]
         self.paths = filter_paths(self.filters)
+        # When every filter compares a field with a literal (a range of parameters, say), the
+        # classes are judged from ``(path, op, literal)`` without taking ``columns`` apart.
+        compares = [
+            (j.path, j.op, j.value)
+            for j in self.judges
+            if isinstance(j, _Compare) and j.path is not None
+        ]
+        self.compares = compares if len(compares) == len(self.judges) else None
         self.key: tuple[Any, ...] | None = tuple(j.key() for j in self.judges)
         try:
             hash(self.key)
@@ -331,6 +339,8 @@ class RowGroupFilters:
         group is skipped at once when no value of the file's ranges passes a filter."""
         if not self.judges:
             return [RowGroupClass.ALL] * num_row_groups
+        if self.compares is not None:
+            return _compared_classes(self.compares, num_row_groups, stats, whole)
         if whole is not None and not self.may(whole):
             return [RowGroupClass.SKIP] * num_row_groups
         by_path = {p: s for p in self.paths if (s := stats(p)) is not None}
@@ -353,6 +363,44 @@ class RowGroupFilters:
         """Whether some row with a leaf's values within ``stats(path)`` may pass every filter."""
         columns = {p: s for p in self.paths if (s := stats(p)) is not None}
         return all(j.may(columns) for j in self.judges)
+
+
+def _compares_exclude(
+    compares: Sequence[tuple[str, str, Any]], whole: Callable[[str], RowGroupStats | None]
+) -> bool:
+    """Whether some comparison is passed by no value of its field's range ``whole(path)``."""
+    for path, op, value in compares:
+        found = whole(path)
+        if found is not None and not _compare_may_pass(op, found, value):
+            return True
+    return False
+
+
+def _compared_classes(
+    compares: Sequence[tuple[str, str, Any]],
+    num_row_groups: int,
+    stats: Callable[[str], Sequence[RowGroupStats | None] | None],
+    whole: Callable[[str], RowGroupStats | None] | None,
+) -> list[RowGroupClass]:
+    """:meth:`RowGroupFilters.classes` of comparisons of fields with literals only: the same
+    judgement (a field without statistics may pass and need not), one comparison at a time."""
+    if whole is not None and _compares_exclude(compares, whole):
+        return [RowGroupClass.SKIP] * num_row_groups
+    per_path = [(stats(path), op, value) for path, op, value in compares]
+    out: list[RowGroupClass] = []
+    for i in range(num_row_groups):
+        kind = RowGroupClass.ALL
+        for per_group, op, value in per_path:
+            found = None if per_group is None else per_group[i]
+            if found is None:
+                kind = RowGroupClass.SOME
+            elif not _compare_may_pass(op, found, value):
+                kind = RowGroupClass.SKIP
+                break
+            elif kind is RowGroupClass.ALL and not _compare_must_pass(op, found, value):
+                kind = RowGroupClass.SOME
+        out.append(kind)
+    return out
 
 
 def _leaf_columns(row_group: Any, paths: set[str]) -> dict[str, RowGroupStats]:
