@@ -61,8 +61,10 @@ public interface PythonSource {
 
   /**
    * Whether a backend of the source's own process reads the source's table in place, whole, and
-   * applies any filter itself (an in-memory Arrow table: its engine filters it where it lies,
-   * faster than asking the source for the filtered rows at each run).
+   * applies any filter itself: an in-memory Arrow table, which its engine filters where it lies, or
+   * a {@code filesystem} table of Parquet files that DuckDB reads with its own reader, skipping row
+   * groups from their statistics. Either is faster than asking the source for the filtered rows at
+   * each run.
    */
   default boolean readsInPlace() {
     return false;
