@@ -291,16 +291,6 @@ def _judge(expr: Expression) -> _Judge:
     return _Test(fn, path, len(args) == 1, values)
 
 
-def _may_pass(expr: Expression, columns: dict[str, RowGroupStats]) -> bool:
-    """False only when ``expr`` is certainly not TRUE for any row of the row group."""
-    return _judge(expr).may(columns)
-
-
-def _must_pass(expr: Expression, columns: dict[str, RowGroupStats]) -> bool:
-    """True only when ``expr`` is certainly TRUE (not FALSE, not NULL) for every row."""
-    return _judge(expr).must(columns)
-
-
 class RowGroupFilters:
     """A scan's filters taken apart once, to classify the row groups of each of its files
     without taking them apart again: a new parameter value's range meets no classification kept
