@@ -22,7 +22,8 @@ Layers, lowest first; a module may import modules of its own layer or of a lower
 7. ``table_api``
 8. ``environment``
 9. the package itself (``calcite_bridge/__init__.py``), ``cli``, ``shell``, ``script``,
-   ``__main__``, ``_cds``, ``dbapi`` (the PEP 249 module over environments)
+   ``__main__``, ``_cds``, ``dbapi`` (the PEP 249 module over environments), ``_daemon`` and
+   everything under it (the warm process of the CLI's one-shot commands)
 
 A module in no layer is reported, so a new module needs a place here. Run it with
 ``python tools/check_python_imports.py [PACKAGE_DIR]`` (``make lint`` does); it prints each
@@ -72,6 +73,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "calcite_bridge.__main__",
             "calcite_bridge._cds",
             "calcite_bridge.dbapi",
+            "calcite_bridge._daemon.*",
         ),
     ),
 ]

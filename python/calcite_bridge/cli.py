@@ -9,6 +9,7 @@ import os
 import sys
 import threading
 import time
+import traceback
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,7 +31,10 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 DEFAULT_MAX_ROWS = 40
-_options: dict[str, bool] = {"no_color": False}
+# "serving": this process is the daemon (``_daemon.server``): commands neither exit the process
+# nor choose short-process JIT options, and the environments they open are closed after them.
+_options: dict[str, bool] = {"no_color": False, "serving": False}
+_opened: list[Environment] = []
 # --catalog and --set given before a command apply to it too: `calcite-bridge --catalog c.sql
 # query ...` runs c.sql first, as `calcite-bridge query --catalog c.sql ...` does.
 _group_catalogs: list[Path] = []
@@ -197,13 +201,15 @@ def _environment(
     ``"statements"``): the command runs that and exits, and the JVM compiles for a short process
     (``jvm.short_process``)."""
     config = {**_group_config, **config}
-    if one_shot is not None:
+    if one_shot is not None and not _options["serving"]:
         from ._transport import jvm
 
         jvm.short_process(one_shot)
     catalogs = (*_group_catalogs, *catalogs)
     with _progress("Starting the planner…"):
         env = connect(config=config)
+    if _options["serving"]:
+        _opened.append(env)
     for path in catalogs:
         with _progress(f"Running {path}…"):
             try:
@@ -285,6 +291,11 @@ class _Commands(click.Group):
 @click.version_option(package_name="calcite-bridge")
 @click.option("--no-color", is_flag=True, help="No colours or styles (as NO_COLOR=1 does).")
 @click.option(
+    "--no-daemon",
+    is_flag=True,
+    help="Run the command in this process; use and start no daemon (CALCITE_BRIDGE_DAEMON=0).",
+)
+@click.option(
     "-f",
     "--file",
     "sql_file",
@@ -305,6 +316,7 @@ class _Commands(click.Group):
 def main(
     ctx: click.Context,
     no_color: bool,
+    no_daemon: bool,
     sql_file: Path | None,
     catalogs: tuple[Path, ...],
     settings: tuple[str, ...],
@@ -824,8 +836,70 @@ def _emit(text: str, output: Path | None, append: bool = False) -> None:
         sys.stdout.write(text)
 
 
-def run() -> None:
-    """The ``calcite-bridge`` command: :func:`main`, then a quick exit.
+@main.command(hidden=True)
+@click.option("--stop", is_flag=True, help="Stop the daemon of this place.")
+@click.option("--status", is_flag=True, help="Say whether a daemon runs for this place.")
+def daemon(stop: bool, status: bool) -> None:
+    """Keep a warm JVM for the one-shot commands run in this directory (docs/cli.md)."""
+    from ._daemon import server
+
+    if stop or status:
+        sys.exit(server.report(stop))
+    serve_daemon()
+
+
+def serve_daemon(path0: str | None = None) -> None:
+    """Makes this process the daemon of its place: it serves the one-shot commands until it is
+    stopped or idle, then exits. ``path0``: the import path's first entry for commands (the
+    entry point's directory), in place of this process's."""
+    from ._daemon import server
+
+    _options["serving"] = True
+    server.serve(_serve_command, path0)
+    _quick_exit(0)
+
+
+def _serve_command(args: list[str], prog: str) -> int:
+    """Runs one command in the daemon as :func:`run` would, short of exiting: its exit code.
+    The environments it opened are closed after it."""
+    try:
+        try:
+            main.main(args=args, prog_name=prog)
+            return 0
+        except SystemExit as e:
+            return exit_status(e)
+        except Exception:
+            traceback.print_exc()
+            return 1
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # the client went away
+                pass
+        opened = list(_opened)
+        _opened.clear()
+        for env in opened:
+            try:
+                env.close()
+            except Exception:  # a session the JVM lost: nothing left to close
+                pass
+
+
+def exit_status(e: SystemExit) -> int:
+    """The exit code of a command that raised ``e``; a message as its code is printed, as the
+    interpreter prints it."""
+    if isinstance(e.code, int):
+        return e.code
+    if e.code is not None:
+        print(e.code, file=sys.stderr)
+        return 1
+    return 0
+
+
+def run(after: Callable[[], None] | None = None) -> None:
+    """The ``calcite-bridge`` command run in this process: :func:`main`, then ``after`` (the
+    entry point starts a daemon there), then a quick exit.
 
     A command is done once its output is written; the JVM's orderly shutdown after it (a
     garbage collection to free result buffers, the workers' quiescing, ``DestroyJavaVM``) only
@@ -836,11 +910,9 @@ def run() -> None:
     try:
         main()
     except SystemExit as e:
-        if isinstance(e.code, int):
-            code = e.code
-        elif e.code is not None:
-            print(e.code, file=sys.stderr)
-            code = 1
+        code = exit_status(e)
+    if after is not None:
+        after()
     _quick_exit(code)
 
 
