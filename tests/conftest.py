@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import re
 import secrets
 import signal
@@ -28,6 +29,10 @@ import calcite_bridge as cb
 # handler again here; a child started from this process gets SIGINT's default action.
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+# The suite's CLI subprocesses run each command in its own process and start no daemon (a test
+# suite would otherwise leave warm JVMs behind); test_cli_daemon.py sets its own.
+os.environ["CALCITE_BRIDGE_DAEMON"] = "0"
 
 TRANSPORTS = ("jpype", "py4j")
 GATEWAY_TOKEN = secrets.token_urlsafe(16)

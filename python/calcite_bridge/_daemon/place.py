@@ -120,7 +120,9 @@ def place(environ: Mapping[str, str], cwd: str) -> dict[str, object]:
         "version": _version.__version__,
         "jar": str(jar),
         "jar_mtime": _mtime(jar),
-        "python": sys.executable,
+        # The interpreter and its environment (python and python3 of one venv are the same).
+        "python": os.path.realpath(sys.executable),
+        "prefix": sys.prefix,
         # Java resolves relative paths (USING JAR, plan files) against its start directory.
         "cwd": cwd,
         "environment": variables,
