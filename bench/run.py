@@ -31,7 +31,13 @@ HERE = Path(__file__).resolve().parent
 
 # Group module -> the benchmark names it prints, in run order.
 GROUPS: dict[str, tuple[str, ...]] = {
-    "cold_start": ("cold_start", "cold_start_first_result", "cold_start_cli"),
+    "cold_start": (
+        "cold_start",
+        "cold_start_first_result",
+        "cold_start_cli",
+        "cold_start_cli_daemon",
+        "cold_start_cli_daemon_explain",
+    ),
     "warm": tuple(
         f"warm_{op}{kind}"
         for kind in ("_after_30", "", "_cached")
