@@ -177,6 +177,20 @@ def _measure(
     return out
 
 
+def _record(name: str, ours: dict[str, Any], peer: dict[str, Any], notes: str) -> dict[str, Any]:
+    target = TARGETS_MS[name]
+    return record(
+        name,
+        ours,
+        peer,
+        time_ratio(ours["median_ms"], peer["median_ms"]),
+        "ms",
+        f"<= {target:.0f} ms",
+        ours["median_ms"] <= target,
+        notes,
+    )
+
+
 def _cli() -> list[str]:
     script = Path(sys.executable).parent / "calcite-bridge"
     if script.is_file():
@@ -234,17 +248,7 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
                 notes.append(f"PyFlink: median {pf['median_ms']} ms")
             except Exception as e:  # a broken PyFlink install must not stop the suite
                 notes.append(f"PyFlink failed: {e}")
-        target = TARGETS_MS[name]
-        yield record(
-            name,
-            ours,
-            peer,
-            time_ratio(ours["median_ms"], peer["median_ms"]),
-            "ms",
-            f"<= {target:.0f} ms",
-            ours["median_ms"] <= target,
-            "; ".join(notes),
-        )
+        yield _record(name, ours, peer, "; ".join(notes))
     yield from _daemon_cases(repeat, where)
 
 
@@ -300,15 +304,8 @@ def _daemon_cases(repeat: int, where: str) -> Iterator[dict[str, Any]]:
                     subprocess.run(ours_cmd, env=env, capture_output=True, check=True)
                 ours = _measure(ours_cmd, repeat, True, env)
                 peer = {"name": duck_version(), **_measure(peer_cmd, repeat, True)}
-                target = TARGETS_MS[name]
-                yield record(
-                    name,
-                    ours,
-                    peer,
-                    time_ratio(ours["median_ms"], peer["median_ms"]),
-                    "ms",
-                    f"<= {target:.0f} ms",
-                    ours["median_ms"] <= target,
+                notes = (
                     f"wall time of a new process {what}, served by a warm daemon; "
-                    f"{where}; load average {os.getloadavg()[0]:.1f} after it",
+                    f"{where}; load average {os.getloadavg()[0]:.1f} after these runs"
                 )
+                yield _record(name, ours, peer, notes)

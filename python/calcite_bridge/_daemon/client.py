@@ -64,8 +64,12 @@ def _stream(name: str) -> dict[str, object] | None:
     stream = getattr(sys, name)
     if stream is None or stream.closed:
         return None
+    try:
+        tty = _isatty(stream.fileno())
+    except (AttributeError, OSError, ValueError):  # not a file: no terminal
+        tty = False
     return {
-        "tty": _isatty(stream.fileno()) if hasattr(stream, "fileno") else False,
+        "tty": tty,
         "encoding": stream.encoding or "utf-8",
         "errors": stream.errors or "strict",
         "line_buffering": bool(getattr(stream, "line_buffering", False)),
