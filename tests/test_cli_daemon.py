@@ -123,6 +123,8 @@ def _new_place(root: Path, name: str) -> Place:
     folder.mkdir(mode=0o700)
     env = {k: v for k, v in os.environ.items() if k not in place.OWN_VARS}
     env[place.DIR_VAR] = str(folder)
+    # Python functions of the working directory are importable, in a daemon as in a process.
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(cwd), env.get("PYTHONPATH")) if p)
     for var in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR"):
         env.pop(var, None)
     (cwd / "emp.sql").write_text((FIXTURES / "cli_catalog.sql").read_text())
@@ -287,6 +289,24 @@ def test_the_cases_cover_what_the_commands_print(shared: Place) -> None:
     assert b"1 | SELECT nme FROM emp\n  |        ^^^" in caret.err
     usage = shared.cli(*CASES["usage error"][0])
     assert usage.code == 2 and usage.err.startswith(b"Usage: calcite-bridge query")
+
+
+def test_an_edited_python_function_is_imported_again(shared: Place) -> None:
+    (shared.cwd / "udf.sql").write_text(
+        "CREATE TEMPORARY SYSTEM FUNCTION label AS 'labels.label' LANGUAGE PYTHON;\n"
+    )
+    args = ["query", "--set", "python.allowed-modules=labels", "--catalog", "udf.sql"]
+    args += ["--format", "csv", "SELECT label('x') AS v"]
+    before = _served(shared)
+    for text in ("one", "second"):
+        (shared.cwd / "labels.py").write_text(
+            "import calcite_bridge as cb\n\n\n"
+            "@cb.udf(return_type='STRING', arg_types=['STRING'])\n"
+            f"def label(s):\n    return None if s is None else {text!r}\n"
+        )
+        run = shared.cli(*args)
+        assert (run.code, run.out) == (0, f"v\n{text}\n".encode()), run.err
+    assert _served(shared) == before + 2
 
 
 def test_parquet_output_goes_to_the_clients_relative_path(shared: Place) -> None:
@@ -528,7 +548,7 @@ def test_the_daemon_answers_only_its_own_user(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(place.DIR_VAR, str(tmp_path))
-    daemon = server.Daemon(lambda args, prog: 0, 60.0, None)
+    daemon = server.Daemon(lambda args, prog: 0, 60.0)
     mine, theirs = socket.socketpair(socket.AF_UNIX)
     assert place.peer_uid(mine) == os.getuid()
     monkeypatch.setattr(place, "peer_uid", lambda sock: os.getuid() + 1)

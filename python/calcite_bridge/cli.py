@@ -848,14 +848,13 @@ def daemon(stop: bool, status: bool) -> None:
     serve_daemon()
 
 
-def serve_daemon(path0: str | None = None) -> None:
+def serve_daemon() -> None:
     """Makes this process the daemon of its place: it serves the one-shot commands until it is
-    stopped or idle, then exits. ``path0``: the import path's first entry for commands (the
-    entry point's directory), in place of this process's."""
+    stopped or idle, then exits."""
     from ._daemon import server
 
     _options["serving"] = True
-    server.serve(_serve_command, path0)
+    server.serve(_serve_command)
     _quick_exit(0)
 
 

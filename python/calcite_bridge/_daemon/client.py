@@ -225,10 +225,11 @@ def start(environ: dict[str, str], cwd: str) -> None:
     if place.held(place.lock_file(folder, name)):
         return
     bindir = os.path.dirname(os.path.abspath(sys.argv[0]))
+    # The import path of the entry point's script, whose directory comes first, not the
+    # working directory's as with -c.
     code = (
-        "import sys; sys.path.pop(0); "
-        "from calcite_bridge.cli import serve_daemon; "
-        f"serve_daemon(path0={bindir!r})"
+        f"import sys; sys.path[0] = {bindir!r}; "
+        "from calcite_bridge.cli import serve_daemon; serve_daemon()"
     )
     with open(place.log_file(folder, name), "ab") as log:
         subprocess.Popen(

@@ -118,14 +118,13 @@ Runner = Callable[[list[str], str], int]
 
 
 class Daemon:
-    def __init__(self, run: Runner, idle: float, path0: str | None) -> None:
+    def __init__(self, run: Runner, idle: float) -> None:
         self.run = run
         self.cwd = os.getcwd()
         self.environ = dict(os.environ)
         self.key = place.key(self.environ, self.cwd)
         self.folder = place.directory(self.environ)
         self.idle = idle
-        self.path0 = path0
         self.started = time.time()
         self.last = time.monotonic()
         self.served = 0
@@ -300,7 +299,7 @@ class Daemon:
             threading.Thread(
                 target=self.listen_to_client, args=(channel, arrived), daemon=True
             ).start()
-            with _as_client(request, channel, arrived, self.path0):
+            with _as_client(request, channel, arrived):
                 try:
                     _sigint(signal.default_int_handler)
                     with self.lock:
@@ -349,7 +348,6 @@ def _as_client(
     request: dict[str, Any],
     channel: _Channel,
     arrived: queue.Queue[bytes | None],
-    path0: str | None,
 ) -> Iterator[None]:
     """The process as the client's: its environment, directory, argv, streams and import path;
     everything back as it was after, and the modules the command imported from outside the
@@ -369,8 +367,8 @@ def _as_client(
     try:
         os.chdir(request["cwd"])
         sys.argv = [request["argv0"], *request["args"]]
-        if sys.path:
-            sys.path[0] = path0 or request.get("path0") or sys.path[0]
+        if sys.path:  # the client's script directory, as a process of its own would have
+            sys.path[0] = request.get("path0") or sys.path[0]
         importlib.invalidate_caches()
         stdin = request.get("stdin")
         sys.stdin = (
@@ -430,14 +428,14 @@ def _log(message: str) -> None:
     print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} [{os.getpid()}] {message}", flush=True)
 
 
-def serve(run: Runner, path0: str | None = None) -> None:
+def serve(run: Runner) -> None:
     """Serves the commands of this process's place with ``run`` (args, program name -> exit
     code) until stopped or idle; returns at once when another daemon runs for the place."""
     folder = place.directory(os.environ)
     problem = place.make_directory(folder)
     if problem is not None:
         raise click.ClickException(f"no daemon: {problem}")
-    daemon = Daemon(run, _idle_seconds(), path0)
+    daemon = Daemon(run, _idle_seconds())
     if not daemon.claim():
         _log("a daemon already runs for this place")
         return
