@@ -69,6 +69,24 @@ class Place:
         )
         return Run(proc.returncode, proc.stdout, proc.stderr)
 
+    def slow_query(self) -> subprocess.Popen[bytes]:
+        """The slow query, started through the daemon; returns once the daemon runs it."""
+        child = subprocess.Popen(
+            [str(SCRIPT), "query", "--set", "execution.backend=enumerable", SLOW],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=self.cwd,
+            env={**self.env, place.USE_VAR: "1"},
+        )
+        deadline = time.monotonic() + 60
+        while not (self.status() or {}).get("busy"):
+            if time.monotonic() > deadline or child.poll() is not None:
+                child.kill()
+                out, err = child.communicate()
+                raise AssertionError(f"the daemon did not take the slow query: {out!r} {err!r}")
+            time.sleep(0.1)
+        return child
+
     def status(self, **env: str) -> dict[str, object] | None:
         return place.ask(place.STATUS, {**self.env, **env}, str(self.cwd))
 
@@ -386,20 +404,9 @@ def _plain(raw: bytes) -> str:
 
 
 def test_ctrl_c_stops_the_command_and_the_daemon_serves_the_next(shared: Place) -> None:
-    env = {**shared.env, place.USE_VAR: "1"}
     before = _served(shared)
-    child = subprocess.Popen(
-        [str(SCRIPT), "query", "--set", "execution.backend=enumerable", SLOW],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=shared.cwd,
-        env=env,
-    )
+    child = shared.slow_query()
     try:
-        deadline = time.monotonic() + 60
-        while not (shared.status() or {}).get("busy"):  # the daemon runs it
-            assert time.monotonic() < deadline and child.poll() is None
-            time.sleep(0.1)
         time.sleep(1)
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=60)
@@ -415,19 +422,8 @@ def test_ctrl_c_stops_the_command_and_the_daemon_serves_the_next(shared: Place) 
 
 
 def test_a_busy_daemon_lets_the_next_command_run_in_its_own_process(shared: Place) -> None:
-    env = {**shared.env, place.USE_VAR: "1"}
-    slow = subprocess.Popen(
-        [str(SCRIPT), "query", "--set", "execution.backend=enumerable", SLOW],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        cwd=shared.cwd,
-        env=env,
-    )
+    slow = shared.slow_query()
     try:
-        deadline = time.monotonic() + 60
-        while not (shared.status() or {}).get("busy"):
-            assert time.monotonic() < deadline and slow.poll() is None
-            time.sleep(0.1)
         busy_served = _served(shared)
         other = shared.cli("query", "--format", "csv", "SELECT 8 AS n")
         assert (other.code, other.out, other.err) == (0, b"n\n8\n", b"")
@@ -475,17 +471,7 @@ def test_another_directory_gets_its_own_daemon_and_a_killed_one_falls_back(
         assert [p.suffix for p in folder.glob("*.sock")] == [".sock"]
         # The daemon dies during a command: a clear error, exit 1, and the command is not
         # run again.
-        child = subprocess.Popen(
-            [str(SCRIPT), "query", "--set", "execution.backend=enumerable", SLOW],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=other.cwd,
-            env={**other.env, place.USE_VAR: "1"},
-        )
-        deadline = time.monotonic() + 60
-        while not (other.status() or {}).get("busy"):
-            assert time.monotonic() < deadline and child.poll() is None
-            time.sleep(0.1)
+        child = other.slow_query()
         os.kill(pid, signal.SIGKILL)
         out, err = child.communicate(timeout=60)
         assert child.returncode == 1
