@@ -178,7 +178,20 @@ class Daemon:
         return place.key(self.environ, self.cwd) != self.key
 
     def loop(self) -> str:
-        """Serves commands until stopped or idle; returns why it ends."""
+        """Serves commands until stopped or idle; returns why it ends. A command accepted as
+        the daemon decided to end is served first."""
+        reason = self.serve_until_done()
+        with self.lock:
+            self.stopping = True  # from here every caller hears BUSY and runs its command itself
+        while True:
+            try:
+                item = self.work.get_nowait()
+            except queue.Empty:
+                return reason
+            if item is not None:
+                self.command(*item)
+
+    def serve_until_done(self) -> str:
         while True:
             try:
                 left = self.idle - (time.monotonic() - self.last)
@@ -251,16 +264,19 @@ class Daemon:
             place.send(conn, place.REFUSED)
             conn.close()
             return
-        with self.lock:
-            answer = place.BUSY if self.busy or self.stopping else place.ACCEPTED
-            if answer == place.ACCEPTED:
-                self.busy = True
-        place.send(conn, answer)
-        if answer == place.ACCEPTED:
+        with self.lock:  # so that a daemon deciding to end sees every command it accepted
+            if self.busy or self.stopping:
+                place.send(conn, place.BUSY)
+                conn.close()
+                return
+            self.busy = True
+            try:
+                place.send(conn, place.ACCEPTED)
+            except OSError:
+                self.busy = False
+                raise
             conn.settimeout(None)
             self.work.put((conn, request))
-        else:
-            conn.close()
 
     # -- a command, in the main thread -------------------------------------------------------
 
