@@ -584,3 +584,51 @@ def test_the_client_imports_nothing_heavy_before_the_daemon_answers(tmp_path: Pa
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert done.stdout == "[]\n"
+
+
+def test_a_daemon_notices_that_its_jar_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    jar = tmp_path / "bridge.jar"
+    jar.write_bytes(b"jar")
+    monkeypatch.setenv("CALCITE_BRIDGE_JAR", str(jar))
+    monkeypatch.setenv(place.DIR_VAR, str(tmp_path))
+    daemon = server.Daemon(lambda args, prog: 0, 60.0)
+    assert not daemon.changed()
+    os.utime(jar, (time.time() + 10, time.time() + 10))
+    assert daemon.changed()
+
+
+def test_a_command_runs_as_the_client_and_leaves_the_process_as_it_was(tmp_path: Path) -> None:
+    (tmp_path / "client_module_of_the_test.py").write_text("VALUE = 1\n")
+    mine, theirs = socket.socketpair(socket.AF_UNIX)
+    stream = {"tty": True, "encoding": "utf-8", "errors": "strict", "line_buffering": True}
+    request = {
+        "environ": {"ONLY_THE_CLIENTS": "1", "PATH": os.environ.get("PATH", "")},
+        "cwd": str(tmp_path),
+        "argv0": "/somewhere/calcite-bridge",
+        "args": ["query", "SELECT 1"],
+        "path0": str(tmp_path),
+        "size": [77, 22],
+        "stdin": None,
+        "stdout": stream,
+        "stderr": {**stream, "tty": False},
+    }
+    before_env, before_cwd, before_out = dict(os.environ), os.getcwd(), sys.stdout
+    with server._as_client(request, server._Channel(mine), server.queue.Queue()):
+        assert os.environ.get("ONLY_THE_CLIENTS") == "1"
+        assert (os.environ["COLUMNS"], os.environ["LINES"]) == ("77", "22")
+        assert os.getcwd() == str(tmp_path)
+        assert sys.argv == ["/somewhere/calcite-bridge", "query", "SELECT 1"]
+        assert sys.stdin is None
+        assert sys.stdout.isatty() and not sys.stderr.isatty()
+        import client_module_of_the_test  # noqa: F401  (from the client's directory)
+
+        print("to the client")
+    frame = place.receive(theirs)
+    mine.close()
+    theirs.close()
+    assert frame == (place.STDOUT, b"to the client\n")
+    assert dict(os.environ) == before_env
+    assert os.getcwd() == before_cwd and sys.stdout is before_out
+    assert "client_module_of_the_test" not in sys.modules
