@@ -86,6 +86,18 @@ try:
         tables = ", ".join(f"big t{i}" for i in range(n))
         joins = " AND ".join(f"t{i}.x = t{i + 1}.x + {i}" for i in range(n - 1))
         env.sql(f"SELECT COUNT(*) AS n FROM {tables} WHERE {joins}", backend="enumerable")
+    elif case == "explain_planning":
+        # The join of "planning" above, explained: explain waits for it in one call first.
+        env.config.set("planner.timeout", "50 ms")
+        n = 60
+        tables = ", ".join(f"big t{i}" for i in range(n))
+        joins = " AND ".join(f"t{i}.x = t{i + 1}.x + {i}" for i in range(n - 1))
+        env.explain(f"SELECT COUNT(*) AS n FROM {tables} WHERE {joins}", backend="enumerable")
+    elif case == "validate_or_chain":
+        # The OR chain of "or_chain" below, validated (at least 1.8 s on an idle machine) past
+        # an execution.timeout of 50 ms: validate waits for it in one call first.
+        env.config.set("execution.timeout", "50 ms")
+        env.validate("SELECT x FROM big WHERE " + " OR ".join(f"x = {i}" for i in range(10_000)))
     elif case == "memory":
         env.sql(
             "SELECT a.x, b.x AS y FROM big a, big b ORDER BY a.x + b.x", backend="enumerable"
