@@ -188,15 +188,9 @@ class BridgeSessionTest {
             () -> session.explainWithin("SELECT FROM emp", "text", null, 60_000));
     assertEquals(List.of("PARSE", 1, 8), List.of(e.kind(), e.line(), e.column()));
     // Stopped within the slice (past its timeout): the pending, whose result is the failure.
-    StringBuilder from = new StringBuilder("SELECT COUNT(*) FROM emp t0");
-    StringBuilder where = new StringBuilder(" WHERE 1 = 1");
-    for (int i = 1; i < 60; i++) {
-      from.append(", emp t").append(i);
-      where.append(" AND t").append(i - 1).append(".id = t").append(i).append(".id + ").append(i);
-    }
-    // Planning 60 tables takes several CPU-seconds (LimitsTest): far past 50 ms on any machine.
     session.setConfig("planner.timeout", "50 ms");
-    Object stopped = session.explainWithin(from.toString() + where, "text", "enumerable", 60_000);
+    Object stopped =
+        session.explainWithin(LimitsTest.sixtyTables("emp", "id"), "text", "enumerable", 60_000);
     session.resetConfig("planner.timeout");
     Pending<?> pending = assertInstanceOf(Pending.class, stopped);
     assertTrue(pending.stopped());
