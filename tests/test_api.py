@@ -172,6 +172,55 @@ def test_explain_statement(emp_env: cb.Environment) -> None:
     assert "TableScan" in plan
 
 
+PLANNED = [
+    "SELECT id, name, addr, CAST(NULL AS INT) AS nothing FROM emp WHERE salary > 50",
+    "SELECT e.id, f.name FROM emp e JOIN emp f ON e.id = f.id WHERE e.addr.city = 'Oslo'",
+]
+REFUSED = [
+    ("SELECT nope FROM emp", cb.SqlValidationError, 1, 8),
+    ("SELECT id FROM emp WHERE", cb.SqlParseError, 1, 24),
+    ("SELECT id\nFROM emp WHERE name > 1 +", cb.SqlParseError, 2, 25),
+]
+
+
+@pytest.mark.parametrize("first_slice", ["200 ms", "none"])
+def test_validate_and_explain_answer_alike_from_the_first_slice_or_after_it(
+    emp_env: cb.Environment, monkeypatch: pytest.MonkeyPatch, first_slice: str
+) -> None:
+    # validate and explain get their answer from the call that starts the statement when it ends
+    # within the first slice of their wait, else wait for it in slices: with no first slice,
+    # every statement takes the second way. Both give the same schemas, plans and errors.
+    schemas = [emp_env.validate(sql) for sql in PLANNED]
+    plans = [emp_env.explain(sql) for sql in PLANNED]
+    assert schemas[0].field("nothing").type == pa.int32() and schemas[0].field("nothing").nullable
+    assert schemas[1].names == ["id", "name"]
+    assert "Oslo" in plans[1] and "emp" in plans[1]
+    if first_slice == "none":
+        from calcite_bridge._transport import jvm
+
+        monkeypatch.setattr(jvm, "_POLL_MILLIS", 0)
+    for _ in range(2):  # the second time the schemas read are the ones kept
+        assert [emp_env.validate(sql) for sql in PLANNED] == schemas
+        assert [emp_env.explain(sql) for sql in PLANNED] == plans
+    for sql, error, line, column in REFUSED:
+        for statement in (emp_env.validate, emp_env.explain):
+            with pytest.raises(error) as refused:
+                statement(sql)
+            assert (refused.value.line, refused.value.column) == (line, column), sql
+
+
+def test_a_schema_kept_for_its_message_is_not_changed_by_a_later_statement(
+    emp_env: cb.Environment,
+) -> None:
+    # A placeholder's types go into the schema's metadata: a schema object shared between
+    # statements of the same result (validate keeps what it read) must not carry them over.
+    plain = emp_env.validate("SELECT id FROM emp WHERE id > 1")
+    marked = emp_env.validate("SELECT id FROM emp WHERE id > ?")
+    assert marked.metadata is not None and b"parameters" in marked.metadata
+    assert emp_env.validate("SELECT id FROM emp WHERE id > 2").metadata == plain.metadata
+    assert not plain.metadata
+
+
 def test_describe_kinds(env: cb.Environment) -> None:
     env.execute(
         """CREATE TABLE t (

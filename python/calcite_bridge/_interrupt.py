@@ -18,6 +18,7 @@ process.
 
 from __future__ import annotations
 
+import _signal
 import atexit
 import os
 import signal
@@ -95,10 +96,14 @@ def _watch(reader: socket.socket) -> None:
 
 
 class CtrlC:
-    """What :func:`outside_releases` saw: ``hit`` once a Ctrl-C was held back."""
+    """What :func:`outside_releases` saw: ``hit`` once a Ctrl-C was held back. ``installed``
+    when its handler is SIGINT's (the main thread, whose handler was Python's default); while
+    ``holding``, every Ctrl-C is held back, for :meth:`raise_if_hit` to raise."""
 
-    def __init__(self) -> None:
+    def __init__(self, installed: bool = False) -> None:
         self.hit = False
+        self.installed = installed
+        self.holding = False
 
     def raise_if_hit(self) -> None:
         """Raises the KeyboardInterrupt held back, if there is one."""
@@ -109,10 +114,17 @@ class CtrlC:
     def handle(self, signum: int, frame: FrameType | None) -> None:
         """Python's default SIGINT handler, except inside a batch's release callback: there the
         interrupt is held back, without a call (a call would let Python handle the next one)."""
-        if frame is not None and frame.f_code is _cdata.RELEASE_CODE:
+        if self.holding or (frame is not None and frame.f_code is _cdata.RELEASE_CODE):
             self.hit = True
             return
         raise KeyboardInterrupt
+
+
+# The signal module's own functions: those of ``signal`` convert numbers and handlers to and
+# from enums at every call, several times the cost of the call itself on every statement.
+_getsignal = _signal.getsignal
+_setsignal = _signal.signal
+_SIGINT = int(signal.SIGINT)
 
 
 @contextmanager
@@ -121,27 +133,27 @@ def outside_releases() -> Iterator[CtrlC]:
     where it is held back: the body then ends with KeyboardInterrupt, or raises it earlier with
     :meth:`CtrlC.raise_if_hit`. On the main thread only, and only while SIGINT has Python's
     default handler; a handler of the program's own is left alone."""
-    current = signal.getsignal(signal.SIGINT)
+    current = _getsignal(_SIGINT)
     outer = getattr(current, "__self__", None)
     if isinstance(outer, CtrlC):  # inside another body (a read between two of its batches)
         yield outer
         return
-    ctrl_c = CtrlC()
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or current is not signal.default_int_handler
+    if current is not signal.default_int_handler or threading.main_thread() is not (
+        threading.current_thread()
     ):
-        yield ctrl_c
+        yield CtrlC()
         return
-    signal.signal(signal.SIGINT, ctrl_c.handle)
+    ctrl_c = CtrlC(installed=True)
+    handle = ctrl_c.handle
+    _setsignal(_SIGINT, handle)
     try:
         yield ctrl_c
         _checkpoint()  # a signal still pending is handled here, not in a release afterwards
     finally:
         # The body may be a generator's, with the program's code between two of its steps: a
         # handler that code set is its own, and stays.
-        if signal.getsignal(signal.SIGINT) == ctrl_c.handle:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+        if _getsignal(_SIGINT) == handle:
+            _setsignal(_SIGINT, signal.default_int_handler)
     ctrl_c.raise_if_hit()
 
 

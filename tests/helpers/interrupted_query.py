@@ -42,7 +42,11 @@ class SlowSource:
 
 
 backend, rows = sys.argv[1], int(sys.argv[2])
-env = cb.connect(backend="enumerable" if backend == "source" else backend)
+# "explain" and "validate" plan a statement for many seconds (validate and explain wait for it
+# in one call first, then in slices): a join of 60 tables (planning 60 tables takes at least 6
+# CPU-s once the JIT is warm) and an OR chain of 10^4 terms (at least 1.8 s on an idle machine).
+PLANNING = ("explain", "validate")
+env = cb.connect(backend="enumerable" if backend in ("source", *PLANNING) else backend)
 env.register_arrow("big", pa.table({"x": pa.array(range(rows), pa.int64())}))
 env.register_source("slow", SlowSource())
 QUERY = (
@@ -50,6 +54,12 @@ QUERY = (
     if backend == "source"
     else "SELECT a.x, b.x AS y FROM big a, big b WHERE a.x + b.x < 0"
 )
+if backend == "explain":
+    tables = ", ".join(f"big t{i}" for i in range(60))
+    joins = " AND ".join(f"t{i}.x = t{i + 1}.x + {i}" for i in range(59))
+    QUERY = f"SELECT COUNT(*) AS n FROM {tables} WHERE {joins}"
+elif backend == "validate":
+    QUERY = "SELECT x FROM big WHERE " + " OR ".join(f"x = {i}" for i in range(10_000))
 env.sql("SELECT COUNT(*) AS n FROM big").to_pylist()  # the JVM and DuckDB started
 print("started", flush=True)
 
@@ -63,4 +73,9 @@ def announce(before: float) -> None:
 
 if backend != "source":
     threading.Thread(target=announce, args=(time.process_time(),), daemon=True).start()
-run_and_report(env, lambda: env.sql(QUERY).to_arrow_table())
+if backend == "explain":
+    run_and_report(env, lambda: env.explain(QUERY))
+elif backend == "validate":
+    run_and_report(env, lambda: env.validate(QUERY))
+else:
+    run_and_report(env, lambda: env.sql(QUERY).to_arrow_table())

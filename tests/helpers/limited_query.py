@@ -56,6 +56,17 @@ env.sql("SELECT COUNT(*) AS n FROM big").to_pylist()  # the JVM and DuckDB start
 if case.split("-")[1:2] == ["spark"]:  # and Spark, whose start (once) takes seconds
     env.sql("SELECT COUNT(*) AS n FROM big", backend="spark").to_pylist()
 CROSS = "SELECT a.x, b.x AS y FROM big a, big b WHERE a.x + b.x < 0"
+# Planning 60 tables takes at least 6 CPU-s on the test machine once the JIT is warm (12 CPU-s
+# cold, 8-27 s wall on the loaded machine): over 100 times a 50 ms budget, so no machine plans
+# it in time.
+SIXTY_TABLES = "SELECT COUNT(*) AS n FROM {} WHERE {}".format(
+    ", ".join(f"big t{i}" for i in range(60)),
+    " AND ".join(f"t{i}.x = t{i + 1}.x + {i}" for i in range(59)),
+)
+# Parsing, validating and converting 10^4 ORs took 1.84 s in this helper on an idle test machine
+# and 6-10 s on a loaded one (at least 3.8 CPU-s warm): 35 times a 50 ms budget on an idle
+# machine, so no machine finishes it in time.
+OR_CHAIN = "SELECT x FROM big WHERE " + " OR ".join(f"x = {i}" for i in range(10_000))
 print("started", flush=True)
 start = time.monotonic()
 try:
@@ -78,25 +89,21 @@ try:
         env.config.set("execution.timeout", "2 s")
         env.sql(CROSS, backend="enumerable").to_arrow_table()
     elif case == "planning":
-        # Planning 60 tables takes at least 6 CPU-s on the test machine once the JIT is warm
-        # (12 CPU-s cold, 8-27 s wall on the loaded machine): over 100 times the 50 ms budget, so no
-        # machine plans it in time.
         env.config.set("planner.timeout", "50 ms")
-        n = 60
-        tables = ", ".join(f"big t{i}" for i in range(n))
-        joins = " AND ".join(f"t{i}.x = t{i + 1}.x + {i}" for i in range(n - 1))
-        env.sql(f"SELECT COUNT(*) AS n FROM {tables} WHERE {joins}", backend="enumerable")
+        env.sql(SIXTY_TABLES, backend="enumerable")
+    elif case == "explain_planning":  # explain waits for the statement in one call first
+        env.config.set("planner.timeout", "50 ms")
+        env.explain(SIXTY_TABLES, backend="enumerable")
+    elif case == "validate_or_chain":  # validate waits for the statement in one call first
+        env.config.set("execution.timeout", "50 ms")
+        env.validate(OR_CHAIN)
     elif case == "memory":
         env.sql(
             "SELECT a.x, b.x AS y FROM big a, big b ORDER BY a.x + b.x", backend="enumerable"
         ).to_arrow_table()
     elif case == "or_chain":
-        # Parsing, validating and converting 10^4 ORs took 1.84 s in this helper on an idle
-        # test machine and 6-10 s on a loaded one (at least 3.8 CPU-s warm): 35 times the 50 ms
-        # budget on an idle machine, so no machine finishes it in time.
         env.config.set("planner.timeout", "50 ms")
-        terms = " OR ".join(f"x = {i}" for i in range(10_000))
-        env.sql(f"SELECT x FROM big WHERE {terms}", backend="enumerable")
+        env.sql(OR_CHAIN, backend="enumerable")
     elif case == "source":
         env.register_source("slow", SlowSource())
         env.sql("SELECT x FROM slow WHERE x > 1", timeout=2).to_pylist()

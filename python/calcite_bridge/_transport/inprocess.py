@@ -60,10 +60,29 @@ def _described(handle: Any) -> dict[str, Any]:
 
 
 def _schema(message: Any) -> pa.Schema:
-    """A schema the JVM sent as an Arrow IPC message (a Java ``byte[]``)."""
-    import pyarrow as pa
+    """A schema the JVM sent as an Arrow IPC message (a Java ``byte[]``).
 
-    return pa.ipc.read_schema(pa.py_buffer(memoryview(message)))
+    The schemas read are kept by their message (a session's statements give the same few schemas
+    again and again, and reading one is most of a warm validate's Python time): a schema is
+    immutable, so one object serves every statement that gives it."""
+    key = bytes(memoryview(message))
+    schema = _schemas.get(key)
+    if schema is None:
+        import pyarrow as pa
+
+        schema = pa.ipc.read_schema(pa.py_buffer(key))
+        if len(key) <= _SCHEMA_KEPT_BYTES:
+            if len(_schemas) >= _SCHEMAS_KEPT:
+                _schemas.clear()
+            _schemas[key] = schema
+    return schema
+
+
+_schemas: dict[bytes, pa.Schema] = {}
+_SCHEMAS_KEPT = 256
+"""How many schemas :func:`_schema` keeps; past them it starts again."""
+_SCHEMA_KEPT_BYTES = 16_384
+"""The longest message whose schema :func:`_schema` keeps (a schema of a few hundred columns)."""
 
 
 class JPypeSession:
@@ -306,11 +325,15 @@ class JPypeSession:
                 del self._proxies[name]
 
     def validate(self, sql: str) -> pa.Schema:
-        handle = jvm.wait(self._java.validateSchema(sql), sql)
+        # One crossing when the validation ends within the first slice of the wait: the schema
+        # comes back from the call itself. A longer one comes back as its handle.
+        outcome = jvm.run(self._java.validateSchemaWithin, sql, sql=sql)
+        if isinstance(outcome, jvm.JAVA_BYTES):
+            return _schema(outcome)
         try:
-            return _schema(handle.schema())
+            return _schema(outcome.schema())
         finally:
-            handle.close()
+            outcome.close()
 
     def explain(
         self,
@@ -321,12 +344,8 @@ class JPypeSession:
     ) -> str:
         java = self._java
         if params is not None:
-            pending = java.explainWithParameters(sql, format, backend, params.json)
-        elif backend is None:
-            pending = java.explain(sql, format)
-        else:
-            pending = java.explain(sql, format, backend)
-        return str(jvm.wait(pending, sql))
+            return str(jvm.wait(java.explainWithParameters(sql, format, backend, params.json), sql))
+        return str(jvm.run(java.explainWithin, sql, format, backend, sql=sql))
 
     def parameter_types(self, sql: str) -> str:
         return str(jvm.wait(self._java.parameterTypes(sql), sql))

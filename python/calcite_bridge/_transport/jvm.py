@@ -39,6 +39,9 @@ _lock = threading.Lock()
 _started_pid: int | None = None
 _facade: Any = None
 _bridge_exception: Any = None
+_pending_class: Any = None  # Java's Pending: a statement that has not ended yet
+JAVA_BYTES: Any = None
+"""Java's ``byte[]`` (set as the JVM starts), as a result of :func:`run` may be."""
 
 
 def jar_path() -> Path:
@@ -485,7 +488,7 @@ def prepare() -> None:
 
 def facade() -> Any:
     """The Java facade class, starting the JVM on first use."""
-    global _facade, _started_pid, _bridge_exception
+    global _facade, _started_pid, _bridge_exception, _pending_class, JAVA_BYTES
     if _facade is not None:
         _check_process()
         return _facade
@@ -527,6 +530,8 @@ def facade() -> Any:
                 f"{_version.__version__}. Rebuild the jar with `make build`."
             )
         _bridge_exception = jpype.JClass(BRIDGE_EXCEPTION)
+        _pending_class = jpype.JClass("io.calcitebridge.facade.Pending")
+        JAVA_BYTES = jpype.JArray(jpype.JByte)
         from .threads import thread_hooks
 
         jpype.JClass("io.calcitebridge.facade.Workers").setThreadHooks(thread_hooks())
@@ -613,13 +618,40 @@ def new_session() -> Any:
     return _Session(facade()())
 
 
+def run(start: Any, *args: Any, sql: str | None = None) -> Any:
+    """Starts a statement with the facade method ``start`` (one whose last argument is how long
+    it waits, such as ``validateSchemaWithin``) and returns its result: at once, from that one
+    call, when the statement ends within the first slice of :data:`_POLL_MILLIS`, as warm
+    statements do; else after waiting for it as :func:`wait` does. The statement runs on its
+    worker (its deep stack, its timeout) either way, and failures are translated alike.
+
+    Ctrl-C during the first slice is held back until the call has returned the statement, and
+    then cancels it, as during any slice. Where Ctrl-C is not ours to hold back (a handler of
+    the program's own), the statement is started first and then waited for."""
+    _check_process()
+    with _interrupt.outside_releases() as ctrl_c:
+        # A handler that may raise inside a long call would leave the statement running.
+        held = ctrl_c.installed or threading.current_thread() is not threading.main_thread()
+        holding, ctrl_c.holding = ctrl_c.holding, held
+        try:
+            outcome = call(start, *args, _POLL_MILLIS if held else 0, sql=sql)
+            if isinstance(outcome, _pending_class):
+                return wait(outcome, sql)
+            ctrl_c.raise_if_hit()
+            return outcome
+        finally:
+            ctrl_c.holding = holding
+
+
 def wait(pending: Any, sql: str | None = None) -> Any:
     """Waits for a Java ``Pending`` in short slices so Ctrl-C cancels it; translates errors."""
     _check_process()
     try:
         with _interrupt.outside_releases() as ctrl_c:
-            while not pending.waitFor(_POLL_MILLIS):
-                ctrl_c.raise_if_hit()
+            while True:
+                ctrl_c.raise_if_hit()  # also one held back while the statement was started
+                if pending.waitFor(_POLL_MILLIS):
+                    break
     except KeyboardInterrupt:
         worker = str(pending.workerName())
         pending.cancel()

@@ -342,6 +342,16 @@ public final class BridgeSession implements AutoCloseable {
   }
 
   /**
+   * As {@link #explain(String, String, String)}, waited for up to {@code millis}: the plan's text
+   * when the statement ended by then, else its {@link Pending} (see {@link Pending#resultWithin}).
+   * One call from the host for a plan that takes less than a first slice of its wait.
+   */
+  public @Nullable Object explainWithin(
+      String sql, String format, @Nullable String backend, long millis) {
+    return explain(sql, format, backend).resultWithin(millis);
+  }
+
+  /**
    * Runs an {@code INSERT ... VALUES (?, ...)} of one row once with every row of {@code rows} (a
    * JSON list of parameter lists): one statement of all the rows, planned once. Its result is null
    * for any other statement, which the caller then runs once per row.
@@ -441,6 +451,21 @@ public final class BridgeSession implements AutoCloseable {
           }
         },
         timeoutMillis(null));
+  }
+
+  /**
+   * As {@link #validateSchema}, waited for up to {@code millis}: the IPC message of the schema when
+   * the statement ended by then, else its {@link Pending} (see {@link Pending#resultWithin}). One
+   * call from the host for a validation that takes less than a first slice of its wait.
+   */
+  public @Nullable Object validateSchemaWithin(String sql, long millis) {
+    Object outcome = validateSchema(sql).resultWithin(millis);
+    if (outcome instanceof StatementResult result) {
+      try (result) {
+        return result.schema();
+      }
+    }
+    return outcome;
   }
 
   public void setConfig(String key, String value) {

@@ -189,6 +189,7 @@ public final class Workers {
                   return guarded(stop, task);
                 } finally {
                   io.calcitebridge.plan.PhaseTimes.end("on the worker", started);
+                  io.calcitebridge.plan.PhaseTimes.leaveWorker();
                 }
               });
     } catch (RuntimeException e) {

@@ -61,6 +61,25 @@ public final class PhaseTimes {
     }
   }
 
+  /** When the last statement left its worker, on the elapsed-time clock; 0 when off. */
+  private static volatile long workerEnded;
+
+  /**
+   * Notes that a statement leaves its worker now: the host reads it ({@link #workerEnded}) as it
+   * sees the statement end, to measure the hand-back (the JVM's elapsed-time clock is the host's
+   * monotonic clock on Linux).
+   */
+  public static void leaveWorker() {
+    if (ON) {
+      workerEnded = System.nanoTime();
+    }
+  }
+
+  /** When the last statement left its worker ({@link #leaveWorker}); 0 when off. */
+  public static long workerEnded() {
+    return workerEnded;
+  }
+
   private static void add(String phase, long took) {
     synchronized (TIMES) {
       long[] times = TIMES.get(phase);

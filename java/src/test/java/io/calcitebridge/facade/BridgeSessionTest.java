@@ -2,6 +2,7 @@ package io.calcitebridge.facade;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -163,6 +164,46 @@ class BridgeSessionTest {
     String plan = session.explain("SELECT name FROM emp WHERE id = 1", "text").result();
     assertTrue(plan.contains("BridgeTableScan(table=[[emp]], project=[[id, name]])"), plan);
     assertTrue(plan.contains("=($t0, $t"), plan);
+  }
+
+  @Test
+  void validateAndExplainWithinAFirstSliceAnswerAsTheirPendingDoes() throws Exception {
+    String sql = "SELECT id, addr.city AS city FROM emp WHERE salary > 50";
+    // Ended within the slice: the schema's IPC message and the plan's text themselves.
+    Object schema = session.validateSchemaWithin(sql, 60_000);
+    try (StatementResult r = session.validateSchema(sql).result()) {
+      assertTrue(java.util.Arrays.equals(r.schema(), (byte[]) schema));
+    }
+    assertEquals(
+        session.explain(sql, "text", null).result(),
+        session.explainWithin(sql, "text", null, 60_000));
+    // Failed within the slice: the failure itself, with its position.
+    BridgeError e =
+        assertThrows(
+            BridgeError.class, () -> session.validateSchemaWithin("SELECT nme FROM emp", 60_000));
+    assertEquals(List.of("VALIDATION", 1, 8), List.of(e.kind(), e.line(), e.column()));
+    e =
+        assertThrows(
+            BridgeError.class,
+            () -> session.explainWithin("SELECT FROM emp", "text", null, 60_000));
+    assertEquals(List.of("PARSE", 1, 8), List.of(e.kind(), e.line(), e.column()));
+    // Stopped within the slice (past its timeout): the pending, whose result is the failure.
+    session.setConfig("planner.timeout", "50 ms");
+    Object stopped =
+        session.explainWithin(LimitsTest.sixtyTables("emp", "id"), "text", "enumerable", 60_000);
+    session.resetConfig("planner.timeout");
+    Pending<?> pending = assertInstanceOf(Pending.class, stopped);
+    assertTrue(pending.stopped());
+    assertEquals("TIMEOUT", assertThrows(BridgeError.class, pending::result).kind());
+    // Not ended within the slice: the pending, which ends as any does.
+    Object later = session.validateSchemaWithin(sql, 0);
+    if (later instanceof Pending<?> p) {
+      try (StatementResult r = (StatementResult) p.result()) {
+        assertTrue(java.util.Arrays.equals(r.schema(), (byte[]) schema));
+      }
+    } else {
+      assertTrue(java.util.Arrays.equals((byte[]) later, (byte[]) schema));
+    }
   }
 
   @Test

@@ -101,26 +101,34 @@ class LimitsTest {
     }
   }
 
+  /**
+   * A count over a join of 60 copies of {@code table} on {@code column}: planning 60 tables takes
+   * several CPU-seconds once the JIT is warm (the planning case of tests/test_limits.py measures
+   * it), over 100 times a budget of 50 ms, so no machine plans it in time.
+   */
+  static String sixtyTables(String table, String column) {
+    StringBuilder from = new StringBuilder("SELECT COUNT(*) FROM " + table + " t0");
+    StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+    for (int i = 1; i < 60; i++) {
+      from.append(", ").append(table).append(" t").append(i);
+      where.append(" AND t").append(i - 1).append('.').append(column);
+      where.append(" = t").append(i).append('.').append(column).append(" + ").append(i);
+    }
+    return from.toString() + where;
+  }
+
   @Test
   void theJavaApiTakesATimeoutPerStatement() {
     try (io.calcitebridge.api.BridgeEnvironment env =
         io.calcitebridge.api.BridgeEnvironment.create()) {
       env.execute("CREATE TABLE t (x BIGINT) WITH ('connector' = 'memory')").close();
       env.execute("INSERT INTO t VALUES (1), (2), (3)").close();
-      StringBuilder from = new StringBuilder("SELECT COUNT(*) FROM t t0");
-      StringBuilder where = new StringBuilder(" WHERE 1 = 1");
-      for (int i = 1; i < 60; i++) {
-        from.append(", t t").append(i);
-        where.append(" AND t").append(i - 1).append(".x = t").append(i).append(".x + ").append(i);
-      }
-      // Planning 60 tables takes several CPU-seconds once the JIT is warm (the planning case of
-      // tests/test_limits.py measures it): over 100 times the budget, so no machine plans them in
-      // time.
+      String join = sixtyTables("t", "x");
       env.setConfig("planner.timeout", "50 ms");
       io.calcitebridge.api.BridgeException e =
           assertThrows(
               io.calcitebridge.api.BridgeException.class,
-              () -> env.sql(from.toString() + where, java.time.Duration.ofMinutes(5)).close());
+              () -> env.sql(join, java.time.Duration.ofMinutes(5)).close());
       assertEquals("TIMEOUT", e.kind());
       env.resetConfig("planner.timeout"); // a loaded machine may take 50 ms to plan any query
       try (ArrowReader r = env.sql("SELECT x FROM t", java.time.Duration.ofSeconds(30))) {
