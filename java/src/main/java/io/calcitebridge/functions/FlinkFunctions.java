@@ -185,30 +185,12 @@ public final class FlinkFunctions {
   }
 
   /**
-   * {@link #table} as the validator asks it: a simple name that is not one of its functions'
-   * ({@link #NAMES}) finds nothing without making the table.
+   * {@link #table} as the validator asks it, whatever the case of the name (as {@link
+   * #caseInsensitive}): a simple name that is not one of its functions' ({@link #NAMES}) finds
+   * nothing without making the table.
    */
   public static SqlOperatorTable byName() {
-    return new SqlOperatorTable() {
-      @Override
-      public void lookupOperatorOverloads(
-          SqlIdentifier opName,
-          @Nullable SqlFunctionCategory category,
-          SqlSyntax syntax,
-          List<SqlOperator> operatorList,
-          SqlNameMatcher nameMatcher) {
-        if (opName.isSimple()
-            && !NAMES.contains(opName.getSimple().toUpperCase(java.util.Locale.ROOT))) {
-          return;
-        }
-        table().lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
-      }
-
-      @Override
-      public List<SqlOperator> getOperatorList() {
-        return table().getOperatorList();
-      }
-    };
+    return new AnyCase(null, NAMES);
   }
 
   private static SqlOperatorTable build() {
@@ -240,24 +222,48 @@ public final class FlinkFunctions {
    * Identifiers stay case-sensitive; only the names of functions are matched this way.
    */
   public static SqlOperatorTable caseInsensitive(SqlOperatorTable table) {
-    SqlNameMatcher anyCase =
-        org.apache.calcite.sql.validate.SqlNameMatchers.withCaseSensitive(false);
-    return new SqlOperatorTable() {
-      @Override
-      public void lookupOperatorOverloads(
-          SqlIdentifier opName,
-          @Nullable SqlFunctionCategory category,
-          SqlSyntax syntax,
-          List<SqlOperator> operatorList,
-          SqlNameMatcher nameMatcher) {
-        table.lookupOperatorOverloads(opName, category, syntax, operatorList, anyCase);
-      }
+    return new AnyCase(table, null);
+  }
 
-      @Override
-      public List<SqlOperator> getOperatorList() {
-        return table.getOperatorList();
+  /** A table whose functions are found by their names in any case. */
+  private static final class AnyCase implements SqlOperatorTable {
+    private static final SqlNameMatcher ANY_CASE =
+        org.apache.calcite.sql.validate.SqlNameMatchers.withCaseSensitive(false);
+
+    /** The table; null for {@link FlinkFunctions#table}, made on the first lookup it answers. */
+    private final @Nullable SqlOperatorTable table;
+
+    /** The names, in upper case, of the table's functions; null when not known beforehand. */
+    private final @Nullable Set<String> names;
+
+    AnyCase(@Nullable SqlOperatorTable table, @Nullable Set<String> names) {
+      this.table = table;
+      this.names = names;
+    }
+
+    private SqlOperatorTable table() {
+      return table != null ? table : FlinkFunctions.table();
+    }
+
+    @Override
+    public void lookupOperatorOverloads(
+        SqlIdentifier opName,
+        @Nullable SqlFunctionCategory category,
+        SqlSyntax syntax,
+        List<SqlOperator> operatorList,
+        SqlNameMatcher nameMatcher) {
+      if (names != null
+          && opName.isSimple()
+          && !names.contains(opName.getSimple().toUpperCase(java.util.Locale.ROOT))) {
+        return;
       }
-    };
+      table().lookupOperatorOverloads(opName, category, syntax, operatorList, ANY_CASE);
+    }
+
+    @Override
+    public List<SqlOperator> getOperatorList() {
+      return table().getOperatorList();
+    }
   }
 
   /**
