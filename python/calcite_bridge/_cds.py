@@ -36,6 +36,8 @@ def workload() -> None:
     )
     env.execute("INSERT INTO t (i, s, r) VALUES (1, 'a', ROW(1, 'x')), (2, NULL, NULL)")
     env.validate("SELECT i, r.a FROM t WHERE s = 'a'")
+    # Flink's function tables are made when a statement first names one of their functions.
+    env.validate("SELECT IFNULL(s, '-'), DATE_FORMAT(ts, 'yyyy') FROM t")
     env.sql("SELECT s, COUNT(*), SUM(c) FROM t GROUP BY s ORDER BY s").fetchall()
     env.register_source("u", ArrowTableSource(pa.table({"i": [1, 2], "v": ["p", "q"]})))
     env.explain("SELECT * FROM t JOIN u ON t.i = u.i WHERE t.r.a > 0 AND u.v LIKE 'p%'")

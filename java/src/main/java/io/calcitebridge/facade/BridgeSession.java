@@ -277,6 +277,7 @@ public final class BridgeSession implements AutoCloseable {
   public Pending<Integer> executeScript(String sql) {
     return Workers.submit(
         cancel -> {
+          MemoryGuard.running();
           List<SqlNode> nodes = parseAll(sql);
           for (SqlNode node : nodes) {
             RowSet rows =

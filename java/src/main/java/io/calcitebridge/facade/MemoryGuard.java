@@ -44,13 +44,38 @@ final class MemoryGuard {
 
   private static final Map<Stop, Budget> LIMITED = Collections.synchronizedMap(new WeakHashMap<>());
 
-  static {
-    install();
+  /**
+   * The JMX listeners, registered when the first statement that can gather rows begins ({@link
+   * #running}), not when the class loads: looking up the collectors' management beans cost a first
+   * validate, which gathers no rows, a tenth of its time. Class initialisation runs it once, and a
+   * statement that begins while another thread registers them waits for it.
+   */
+  private static final class Listeners {
+    static {
+      install();
+    }
+
+    private Listeners() {}
+
+    static void ensure() {
+      // The class's initialiser does the work; the JVM runs it once, before this returns.
+    }
+  }
+
+  /**
+   * Called as a statement that can gather rows begins (a query, DML, a script; not a validate or an
+   * explain): the heap's watch is on from then on.
+   */
+  static void running() {
+    Listeners.ensure();
   }
 
   private MemoryGuard() {}
 
-  /** Watches {@code stop}'s statement until it is garbage. */
+  /**
+   * Watches {@code stop}'s statement until it is garbage; the heap's watch begins with the first
+   * statement that can gather rows ({@link #running}).
+   */
   static void watch(Stop stop) {
     LIVE.put(stop, Boolean.TRUE);
   }
@@ -60,6 +85,7 @@ final class MemoryGuard {
    * over what it holds now.
    */
   static void limit(java.util.concurrent.atomic.AtomicBoolean flag, long bytes) {
+    running();
     if (bytes > 0 && flag instanceof Stop stop) {
       LIMITED.put(stop, new Budget(bytes, liveHeap(null)));
     }

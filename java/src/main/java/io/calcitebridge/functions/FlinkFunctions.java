@@ -2,6 +2,7 @@ package io.calcitebridge.functions;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlOperator;
@@ -23,11 +24,173 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public final class FlinkFunctions {
   private FlinkFunctions() {}
 
-  private static final SqlOperatorTable TABLE = build();
+  /** Made on first use, by {@link #table}. */
+  private static final class Built {
+    static final SqlOperatorTable TABLE = build();
+
+    private Built() {}
+  }
+
+  /**
+   * The names of the functions of {@link #table}, in upper case. A lookup of any other name is
+   * answered from this list, so the operators are made (each category's class initialised, their
+   * type inferences and operand checkers with them) when a statement first names one, not with the
+   * first session: most first statements name none. {@code FlinkFunctionsTest} checks that it holds
+   * the table's names, no more and no fewer.
+   */
+  static final Set<String> NAMES =
+      Set.of(
+          "$GROUP_TUMBLE",
+          "$WINDOWED_TIME",
+          "$WINDOWS",
+          "$WINDOW_END",
+          "$WINDOW_START",
+          "$WINDOW_TIME",
+          "ARRAY_AGG",
+          "ARRAY_APPEND",
+          "ARRAY_CONCAT",
+          "ARRAY_CONTAINS",
+          "ARRAY_DISTINCT",
+          "ARRAY_EXCEPT",
+          "ARRAY_INTERSECT",
+          "ARRAY_JOIN",
+          "ARRAY_MAX",
+          "ARRAY_MIN",
+          "ARRAY_POSITION",
+          "ARRAY_PREPEND",
+          "ARRAY_REMOVE",
+          "ARRAY_REVERSE",
+          "ARRAY_SLICE",
+          "ARRAY_SORT",
+          "ARRAY_UNION",
+          "BIN",
+          "BITMAP_AND",
+          "BITMAP_ANDNOT",
+          "BITMAP_AND_AGG",
+          "BITMAP_AND_CARDINALITY_AGG",
+          "BITMAP_BUILD",
+          "BITMAP_BUILD_AGG",
+          "BITMAP_BUILD_CARDINALITY_AGG",
+          "BITMAP_CARDINALITY",
+          "BITMAP_FROM_BYTES",
+          "BITMAP_OR",
+          "BITMAP_OR_AGG",
+          "BITMAP_OR_CARDINALITY_AGG",
+          "BITMAP_TO_ARRAY",
+          "BITMAP_TO_BYTES",
+          "BITMAP_TO_STRING",
+          "BITMAP_XOR",
+          "BITMAP_XOR_AGG",
+          "BITMAP_XOR_CARDINALITY_AGG",
+          "BTRIM",
+          "CHR",
+          "COALESCE",
+          "CONCAT",
+          "CONCAT_WS",
+          "CONVERT_TZ",
+          "COSH",
+          "CURRENT_DATABASE",
+          "CURRENT_ROW_TIMESTAMP",
+          "CURRENT_TIMESTAMP",
+          "CURRENT_WATERMARK",
+          "DATE_FORMAT",
+          "DECODE",
+          "E",
+          "ELEMENT",
+          "ELT",
+          "ENCODE",
+          "ENDSWITH",
+          "FROM_BASE64",
+          "FROM_UNIXTIME",
+          "GREATEST",
+          "HEX",
+          "IF",
+          "IFNULL",
+          "INET_ATON",
+          "INET_NTOA",
+          "INSTR",
+          "IS_ALPHA",
+          "IS_DECIMAL",
+          "IS_DIGIT",
+          "JSON",
+          "JSON_QUOTE",
+          "JSON_STRING",
+          "JSON_UNQUOTE",
+          "LEAST",
+          "LEFT",
+          "LOCALTIMESTAMP",
+          "LOCATE",
+          "LOG",
+          "LOG2",
+          "LPAD",
+          "LTRIM",
+          "MAP_ENTRIES",
+          "MAP_FROM_ARRAYS",
+          "MAP_KEYS",
+          "MAP_UNION",
+          "MAP_VALUES",
+          "MD5",
+          "NOW",
+          "OBJECT_OF",
+          "OBJECT_UPDATE",
+          "PARSE_JSON",
+          "PARSE_URL",
+          "PERCENTILE",
+          "PRINTF",
+          "PROCTIME",
+          "RAND",
+          "REGEXP",
+          "REGEXP_COUNT",
+          "REGEXP_EXTRACT",
+          "REGEXP_EXTRACT_ALL",
+          "REGEXP_INSTR",
+          "REGEXP_REPLACE",
+          "REGEXP_SUBSTR",
+          "REPEAT",
+          "REVERSE",
+          "RIGHT",
+          "RPAD",
+          "RTRIM",
+          "SHA1",
+          "SHA2",
+          "SHA224",
+          "SHA256",
+          "SHA384",
+          "SHA512",
+          "SINH",
+          "SOURCE_WATERMARK",
+          "SPLIT",
+          "SPLIT_INDEX",
+          "STARTSWITH",
+          "STR_TO_MAP",
+          "SUBSTR",
+          "TANH",
+          "TO_BASE64",
+          "TO_DATE",
+          "TO_TIMESTAMP",
+          "TO_TIMESTAMP_LTZ",
+          "TRANSLATE3",
+          "TRY_CAST",
+          "TRY_PARSE_JSON",
+          "TYPEOF",
+          "UNHEX",
+          "UNIX_TIMESTAMP",
+          "URL_DECODE",
+          "URL_ENCODE",
+          "UUID");
 
   /** The operator table of every function of every category, the same table for every caller. */
   public static SqlOperatorTable table() {
-    return TABLE;
+    return Built.TABLE;
+  }
+
+  /**
+   * {@link #table} as the validator asks it, whatever the case of the name (as {@link
+   * #caseInsensitive}): a simple name that is not one of its functions' ({@link #NAMES}) finds
+   * nothing without making the table.
+   */
+  public static SqlOperatorTable byName() {
+    return new AnyCase(null, NAMES);
   }
 
   private static SqlOperatorTable build() {
@@ -59,24 +222,48 @@ public final class FlinkFunctions {
    * Identifiers stay case-sensitive; only the names of functions are matched this way.
    */
   public static SqlOperatorTable caseInsensitive(SqlOperatorTable table) {
-    SqlNameMatcher anyCase =
-        org.apache.calcite.sql.validate.SqlNameMatchers.withCaseSensitive(false);
-    return new SqlOperatorTable() {
-      @Override
-      public void lookupOperatorOverloads(
-          SqlIdentifier opName,
-          @Nullable SqlFunctionCategory category,
-          SqlSyntax syntax,
-          List<SqlOperator> operatorList,
-          SqlNameMatcher nameMatcher) {
-        table.lookupOperatorOverloads(opName, category, syntax, operatorList, anyCase);
-      }
+    return new AnyCase(table, null);
+  }
 
-      @Override
-      public List<SqlOperator> getOperatorList() {
-        return table.getOperatorList();
+  /** A table whose functions are found by their names in any case. */
+  private static final class AnyCase implements SqlOperatorTable {
+    private static final SqlNameMatcher ANY_CASE =
+        org.apache.calcite.sql.validate.SqlNameMatchers.withCaseSensitive(false);
+
+    /** The table; null for {@link FlinkFunctions#table}, made on the first lookup it answers. */
+    private final @Nullable SqlOperatorTable table;
+
+    /** The names, in upper case, of the table's functions; null when not known beforehand. */
+    private final @Nullable Set<String> names;
+
+    AnyCase(@Nullable SqlOperatorTable table, @Nullable Set<String> names) {
+      this.table = table;
+      this.names = names;
+    }
+
+    private SqlOperatorTable table() {
+      return table != null ? table : FlinkFunctions.table();
+    }
+
+    @Override
+    public void lookupOperatorOverloads(
+        SqlIdentifier opName,
+        @Nullable SqlFunctionCategory category,
+        SqlSyntax syntax,
+        List<SqlOperator> operatorList,
+        SqlNameMatcher nameMatcher) {
+      if (names != null
+          && opName.isSimple()
+          && !names.contains(opName.getSimple().toUpperCase(java.util.Locale.ROOT))) {
+        return;
       }
-    };
+      table().lookupOperatorOverloads(opName, category, syntax, operatorList, ANY_CASE);
+    }
+
+    @Override
+    public List<SqlOperator> getOperatorList() {
+      return table().getOperatorList();
+    }
   }
 
   /**
@@ -125,7 +312,7 @@ public final class FlinkFunctions {
         || op == SqlStdOperatorTable.LAST_DAY
         || op == SqlStdOperatorTable.COALESCE
         || op == SqlStdOperatorTable.RAND
-        || op != MiscFunctions.TYPEOF && op.getName().equals("TYPEOF");
+        || op.getName().equals("TYPEOF") && op != MiscFunctions.TYPEOF;
   }
 
   /**

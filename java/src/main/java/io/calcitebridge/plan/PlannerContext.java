@@ -52,7 +52,7 @@ public final class PlannerContext {
   private static final SqlOperatorTable BUILT_INS =
       SqlOperatorTables.chain(
           FlinkFunctions.standard(SqlStdOperatorTable.instance()),
-          FlinkFunctions.caseInsensitive(FlinkFunctions.table()),
+          FlinkFunctions.byName(),
           FlinkFunctions.caseInsensitive(DynColOperators.table()));
 
   /** The built-in operator table, the same object for every environment and statement. */

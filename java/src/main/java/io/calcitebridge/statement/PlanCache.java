@@ -3,6 +3,7 @@ package io.calcitebridge.statement;
 import io.calcitebridge.catalog.Catalog;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -30,7 +31,32 @@ public final class PlanCache {
       long settingsId,
       Set<String> hostBackends,
       List<String> currentPath,
-      long catalogVersion) {}
+      long catalogVersion) {
+    // Written out: a record's generated equals and hashCode link through an invokedynamic call
+    // site whose first use (the first statement a process plans) cost a few milliseconds.
+    @Override
+    public boolean equals(@Nullable Object o) {
+      return o instanceof Key k
+          && settingsId == k.settingsId
+          && catalogVersion == k.catalogVersion
+          && Objects.equals(sql, k.sql)
+          && Objects.equals(purpose, k.purpose)
+          && Objects.equals(backend, k.backend)
+          && Objects.equals(currentPath, k.currentPath)
+          && Objects.equals(hostBackends, k.hostBackends);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = Objects.hashCode(sql);
+      h = 31 * h + Objects.hashCode(purpose);
+      h = 31 * h + Objects.hashCode(backend);
+      h = 31 * h + Long.hashCode(settingsId);
+      h = 31 * h + Objects.hashCode(hostBackends);
+      h = 31 * h + Objects.hashCode(currentPath);
+      return 31 * h + Long.hashCode(catalogVersion);
+    }
+  }
 
   /**
    * The types of a statement's parameters for a plan kept across values, and the purpose they key

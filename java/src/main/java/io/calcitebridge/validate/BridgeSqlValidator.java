@@ -445,7 +445,10 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
    * which accepts it and converts to 1 or 0.
    */
   private void booleanToNumber(SqlValidatorScope scope, SqlNode expr) {
+    // The kinds first: comparing with TRY_CAST initialises Calcite's library operators, which a
+    // first statement that casts nothing would not need.
     if (expr instanceof org.apache.calcite.sql.SqlBasicCall call
+        && (call.getKind() == SqlKind.CAST || call.getKind() == SqlKind.SAFE_CAST)
         && (call.getOperator() == org.apache.calcite.sql.fun.SqlStdOperatorTable.CAST
             || call.getOperator() == org.apache.calcite.sql.fun.SqlLibraryOperators.TRY_CAST)
         && call.operandCount() == 2
