@@ -632,3 +632,29 @@ def test_a_command_runs_as_the_client_and_leaves_the_process_as_it_was(tmp_path:
     assert dict(os.environ) == before_env
     assert os.getcwd() == before_cwd and sys.stdout is before_out
     assert "client_module_of_the_test" not in sys.modules
+
+
+def test_a_socket_path_too_long_for_an_address_is_reached_through_its_directory(
+    tmp_path: Path,
+) -> None:
+    """A home or runtime directory deep enough that ``<dir>/<key>.sock`` passes a Unix socket
+    address's 107 bytes still serves: bound and reached through the directory's descriptor."""
+    folder = tmp_path / ("d" * 60) / ("e" * 60)
+    folder.mkdir(parents=True)
+    path = place.socket_file(folder, "k" * 24)
+    assert len(os.fsencode(path)) > 108
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        with place.address(path) as at:
+            listener.bind(at)
+        listener.listen(1)
+        assert path.exists()
+        sock = place.connect(path, folder, "k" * 24)
+        assert sock is not None
+        conn, _ = listener.accept()
+        place.send(sock, place.STATUS, b"hello")
+        assert place.receive(conn) == (place.STATUS, b"hello")
+        conn.close()
+        sock.close()
+    finally:
+        listener.close()

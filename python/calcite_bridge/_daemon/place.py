@@ -5,6 +5,7 @@ Light on imports: the client reads this before it knows whether it needs anythin
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -12,7 +13,7 @@ import socket
 import stat
 import struct
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from .. import _version
@@ -178,6 +179,29 @@ def socket_file(folder: Path, name: str) -> Path:
     return folder / f"{name}.sock"
 
 
+# A Unix socket's address holds at most 107 bytes on Linux (103 on macOS).
+_MAX_ADDRESS = 100
+
+
+@contextlib.contextmanager
+def address(path: Path) -> Iterator[str]:
+    """The address to bind or connect to for the socket file ``path``. A path too long for a
+    socket address (a deep home or runtime directory) is reached through the directory's file
+    descriptor in ``/proc/self/fd``, where Linux has it; elsewhere it raises OSError, which the
+    callers take as "no daemon here"."""
+    text = os.fsdecode(path)
+    if len(os.fsencode(path)) <= _MAX_ADDRESS:
+        yield text
+        return
+    if not os.path.isdir("/proc/self/fd"):
+        raise OSError(f"the socket path {text} is too long for a Unix socket")
+    fd = os.open(path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        yield f"/proc/self/fd/{fd}/{path.name}"
+    finally:
+        os.close(fd)
+
+
 def lock_file(folder: Path, name: str) -> Path:
     return folder / f"{name}.lock"
 
@@ -219,7 +243,8 @@ def connect(path: Path, folder: Path, name: str) -> socket.socket | None:
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.settimeout(ANSWER_SECONDS)
     try:
-        sock.connect(str(path))
+        with address(path) as at:
+            sock.connect(at)
     except ConnectionRefusedError:
         sock.close()
         # No one listens: a daemon that died left its socket. Remove it, unless a daemon is

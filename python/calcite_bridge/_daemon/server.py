@@ -157,7 +157,8 @@ class Daemon:
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old = os.umask(0o077)
         try:
-            listener.bind(str(path))
+            with place.address(path) as at:
+                listener.bind(at)
         finally:
             os.umask(old)
         listener.listen(16)
