@@ -40,36 +40,6 @@ if TYPE_CHECKING:
     from .result import Result
     from .table_api import Table
 
-# Each public name and the module that defines it.
-_HOMES = {
-    **dict.fromkeys(("ColumnInfo", "Environment", "connect"), ".environment"),
-    **dict.fromkeys(
-        (
-            "AccessDeniedError",
-            "CatalogError",
-            "ConfigError",
-            "Error",
-            "ExecutionError",
-            "GatewayError",
-            "JvmStartupError",
-            "MissingColumnWarning",
-            "QueryCancelledError",
-            "ResourceError",
-            "ResultConsumedError",
-            "SourceContractError",
-            "SourceError",
-            "SqlParseError",
-            "SqlValidationError",
-            "TimeoutError",
-            "UnsupportedError",
-        ),
-        ".errors",
-    ),
-    "udf": ".functions",
-    "Result": ".result",
-    "Table": ".table_api",
-}
-
 
 def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
@@ -110,3 +80,12 @@ __all__ = [
     "connect",
     "udf",
 ]
+
+# Each public name and the module that defines it: every error and warning comes from errors.
+_HOMES = {
+    **{name: ".errors" for name in __all__ if name.endswith(("Error", "Warning"))},
+    **dict.fromkeys(("ColumnInfo", "Environment", "connect"), ".environment"),
+    "udf": ".functions",
+    "Result": ".result",
+    "Table": ".table_api",
+}
