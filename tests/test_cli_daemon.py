@@ -9,6 +9,7 @@ otherwise runs its CLI subprocesses with ``CALCITE_BRIDGE_DAEMON=0`` (``conftest
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import pty
 import signal
@@ -658,3 +659,32 @@ def test_a_socket_path_too_long_for_an_address_is_reached_through_its_directory(
         sock.close()
     finally:
         listener.close()
+
+
+def test_a_command_whose_client_gave_up_before_go_does_not_run_in_the_daemon(
+    shared: Place,
+) -> None:
+    """A client that stopped waiting for the daemon's answer runs its command itself; the
+    daemon, which had accepted it, must not run it too (an INSERT would happen twice)."""
+    out = shared.cwd / "twice.csv"
+    args = ["query", "--format", "csv", "-o", str(out), "SELECT 1 AS x"]
+    before = _served(shared)
+    key = place.key(shared.env, str(shared.cwd))
+    folder = Path(shared.env[place.DIR_VAR])
+    sock = place.connect(place.socket_file(folder, key), folder, key)
+    assert sock is not None
+    with sock:
+        sock.settimeout(30)
+        request = {**client.request(args, key), "cwd": str(shared.cwd), "environ": shared.env}
+        place.send(sock, place.REQUEST, json.dumps(request).encode())
+        answer = place.receive(sock)
+        assert answer is not None and answer[0] == place.ACCEPTED
+    # Closed without GO. The daemon is free again and has not run the command.
+    deadline = time.monotonic() + 30
+    while (shared.status() or {}).get("busy") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _served(shared) == before
+    assert not out.exists()
+    run = shared.cli("query", "--format", "csv", "SELECT 2 AS y")
+    assert (run.code, run.out) == (0, b"y\n2\n"), run.err
+    assert _served(shared) == before + 1

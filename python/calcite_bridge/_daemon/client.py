@@ -164,6 +164,21 @@ class _Relay:
                 return int.from_bytes(payload, "big", signed=True)
 
 
+def _taken(sock: socket.socket, args: list[str], name: str) -> bool:
+    """Whether the daemon at ``sock`` takes the command: it accepted it and was told GO. It
+    runs the command only on GO, so that a client that gave up waiting (and runs the command
+    itself) never has it run twice."""
+    try:
+        place.send(sock, place.REQUEST, json.dumps(request(args, name)).encode())
+        answer = place.receive(sock)
+        if answer is None or answer[0] != place.ACCEPTED:
+            return False
+        place.send(sock, place.GO)
+    except OSError:  # no answer in time, or the daemon went away
+        return False
+    return True
+
+
 def serve_here(args: list[str]) -> int | None:
     """Runs ``args`` in the daemon of this place: its exit code, or None when no daemon took it
     (none runs, it is busy or of another version), and the command should run here."""
@@ -175,13 +190,7 @@ def serve_here(args: list[str]) -> int | None:
     sock = place.connect(place.socket_file(folder, name), folder, name)
     if sock is None:
         return None
-    try:
-        place.send(sock, place.REQUEST, json.dumps(request(args, name)).encode())
-        answer = place.receive(sock)
-    except OSError:  # no answer in time, or the daemon went away
-        sock.close()
-        return None
-    if answer is None or answer[0] != place.ACCEPTED:
+    if not _taken(sock, args, name):
         sock.close()
         return None
     sock.settimeout(None)

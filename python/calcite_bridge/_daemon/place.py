@@ -40,11 +40,12 @@ START_VARS = frozenset(
     }
 )
 DEFAULT_IDLE_SECONDS = 15 * 60
-# A busy daemon answers BUSY at once; this bounds only a daemon that does not answer at all.
-ANSWER_SECONDS = 0.25
+# A busy daemon answers BUSY at once; this bounds only a daemon that does not answer at all (a
+# live one on a loaded machine may take a second to be scheduled).
+ANSWER_SECONDS = 2.0
 # Changes whenever the frames or the request change: a daemon of another version answers
 # REFUSED and the client runs the command itself.
-PROTOCOL = 1
+PROTOCOL = 2
 
 # Frames: one kind byte, a 4-byte length, the payload.
 REQUEST = b"R"  # client: a command (JSON)
@@ -53,7 +54,8 @@ STOP = b"K"  # client: end after the command at hand (answer INFO)
 INTERRUPT = b"C"  # client: Ctrl-C
 STDIN = b"0"  # client: bytes of its stdin, asked for by STDIN_WANTED
 STDIN_END = b"e"  # client: its stdin ended
-ACCEPTED = b"A"  # daemon: the command runs
+ACCEPTED = b"A"  # daemon: the command will run once the client says GO
+GO = b"G"  # client: run it (a client that timed out closes instead, and runs it itself)
 BUSY = b"B"  # daemon: another command runs
 REFUSED = b"V"  # daemon: another version or place
 INFO = b"J"  # daemon: status (JSON)

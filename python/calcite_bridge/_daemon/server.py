@@ -33,6 +33,8 @@ from . import place
 
 # How often an idle daemon wakes to check its idle time and whether its jar or package changed.
 _TICK_SECONDS = 5.0
+# How long an accepted command waits for its client's GO.
+GO_SECONDS = 30.0
 
 
 class _Channel:
@@ -186,9 +188,13 @@ class Daemon:
             self.stopping = True  # from here every caller hears BUSY and runs its command itself
         while True:
             try:
-                item = self.work.get_nowait()
+                # A command accepted before that waits for its client's GO: busy until then.
+                item = self.work.get(timeout=0.05)
             except queue.Empty:
-                return reason
+                with self.lock:
+                    if not self.busy:
+                        return reason
+                continue
             if item is not None:
                 self.command(*item)
 
@@ -271,13 +277,25 @@ class Daemon:
                 conn.close()
                 return
             self.busy = True
-            try:
-                place.send(conn, place.ACCEPTED)
-            except OSError:
+        self.start(conn, request)
+
+    def start(self, conn: socket.socket, request: dict[str, Any]) -> None:
+        """Hands an accepted command to the main thread once its client says GO."""
+        try:
+            place.send(conn, place.ACCEPTED)
+            # Run only when the client says GO: one that gave up waiting closes, runs the
+            # command itself, and it must not run here too.
+            conn.settimeout(GO_SECONDS)
+            go = place.receive(conn)
+        except OSError:
+            go = None
+        if go is None or go[0] != place.GO:
+            with self.lock:
                 self.busy = False
-                raise
-            conn.settimeout(None)
-            self.work.put((conn, request))
+            conn.close()
+            return
+        conn.settimeout(None)
+        self.work.put((conn, request))
 
     # -- a command, in the main thread -------------------------------------------------------
 
