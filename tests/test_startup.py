@@ -92,6 +92,56 @@ def test_import_leaves_pyarrow_and_numpy_to_a_thread_that_connect_starts() -> No
     ]
 
 
+def test_connect_takes_the_session_the_jvm_made_as_it_started() -> None:
+    # The jar is also the JVM's agent: it makes Calcite's first session on a thread of its own
+    # while JPype wraps Java's core classes, and connect() takes that session. A second
+    # environment makes its own. Both answer, with the same settings a new session has.
+    proc = python(
+        """
+        import jpype
+        import calcite_bridge as cb
+        env = cb.connect()
+        first = jpype.JClass("io.calcitebridge.facade.FirstSession")
+        print(bool(first.taken()))
+        print(env.validate("SELECT 1 AS x").names, env.sql("SELECT NULL AS n, 2 AS y").fetchall())
+        other = cb.connect()
+        other.execute("SET 'table.local-time-zone' = 'Asia/Tokyo'")
+        print(env.config.get("table.local-time-zone") != "Asia/Tokyo")
+        env.execute("CREATE TABLE t (a INT) WITH ('connector' = 'memory')")
+        print("t" in env.tables(), "t" in other.tables())
+        args = jpype.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
+        print(sum(str(a).startswith("-javaagent:") for a in args))
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert proc.stdout.splitlines() == [
+        "True",
+        "['x'] [(None, 2)]",
+        "True",
+        "True False",
+        "1",
+    ]
+
+
+def test_duckdb_is_imported_once_a_statement_that_may_run_a_query_starts() -> None:
+    # DuckDB's import would hold the GIL against JPype's start: connect() and validate() leave it
+    # out, and the first query imports it on a thread while the JVM plans.
+    proc = python(
+        """
+        import sys
+        import calcite_bridge as cb
+        env = cb.connect()
+        print(env.validate("SELECT 1 AS x").names, str(env.explain("SELECT 1 AS x"))[:0])
+        print("duckdb" in sys.modules)
+        print(env.sql("SELECT 1 AS x, CAST(NULL AS INT) AS n").fetchall())
+        print("duckdb" in sys.modules)
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["['x'] ", "False", "[(1, None)]", "True"]
+
+
 def test_jpype_is_imported_without_numpy_and_numpy_values_still_work() -> None:
     # JPype's import brings numpy (a tenth of a second) unless numpy is kept out, which connect()
     # does when the program has not imported numpy: numpy then comes with pyarrow, on the thread

@@ -40,7 +40,6 @@ import inspect
 import os
 import re
 import shutil
-import sys
 import tempfile
 import threading
 import warnings
@@ -101,21 +100,6 @@ def available() -> bool:
     import importlib.util
 
     return importlib.util.find_spec("duckdb") is not None
-
-
-def prefetch() -> None:
-    """Imports DuckDB on a thread of its own while the JVM starts, so that the first query does
-    not wait for the import (about a fifth of a second). Connecting does not wait for it either;
-    the first query that needs DuckDB waits only for what is left of it."""
-
-    def load() -> None:
-        try:
-            import duckdb  # noqa: F401
-        except Exception:  # reported by the query that needs it
-            pass
-
-    if "duckdb" not in sys.modules:
-        threading.Thread(target=load, name="calcite-bridge-duckdb-import").start()
 
 
 class _Database:

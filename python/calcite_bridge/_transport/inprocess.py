@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -90,13 +91,16 @@ class JPypeSession:
 
     def __init__(self) -> None:
         # pyarrow, DuckDB and Spark are imported when a statement first needs them; pyarrow
-        # (every statement's schema or rows) and DuckDB (the default engine of queries) on a
-        # thread of their own while the JVM starts (_prefetch). JPype first, without numpy
-        # (pyarrow's import brings it on that thread), and the JVM's options: the JVM's start
-        # then waits for neither import, nor for the GIL that thread's imports hold.
+        # (every statement's schema or rows) on a thread of its own while the JVM starts
+        # (_prefetch). JPype first, without numpy (pyarrow's import brings it on that thread),
+        # and the JVM's options: the JVM's start then waits for neither import, nor for the GIL
+        # that thread's imports hold. DuckDB (the default engine of queries) on a thread of its
+        # own too, once the first statement that may run a query starts: the JVM plans that
+        # one meanwhile, and a session that only validates and explains never imports it.
         hosted = jvm.host_backends()
         jvm.prepare()
-        _prefetch(duckdb="duckdb" in hosted)
+        _prefetch()
+        self._duckdb_unloaded = "duckdb" in hosted
         self._java = jvm.new_session()
         self._proxies: dict[str, Any] = {}  # Java holds them through JPype; keep them alive
         self._functions: dict[str, Any] = {}  # the same for the Python functions
@@ -131,6 +135,7 @@ class JPypeSession:
         params: _params.Values | None = None,
     ) -> tuple[pa.RecordBatchReader, str]:
         java = self._java
+        self._start_duckdb_import()
         # A cached plan runs on this thread: handing it to a worker costs more than it does.
         if not query_only:
             self._settings = None  # a SET, a script, ...: read the settings again after it
@@ -191,6 +196,12 @@ class JPypeSession:
                 zone,
             )
         return table.to_reader(), kind
+
+    def _start_duckdb_import(self) -> None:
+        """Starts importing DuckDB, the first time a statement that may run a query starts."""
+        if self._duckdb_unloaded:
+            self._duckdb_unloaded = False
+            _prefetch_duckdb()
 
     def _cached(
         self, sql: str, backend: str | None, timeout: str | None, params: _params.Values | None
@@ -425,26 +436,39 @@ def _release_duckdb() -> None:
         module.release()
 
 
-def _prefetch(duckdb: bool) -> None:
-    """Imports pyarrow (with numpy, about a fifth of a second on an idle machine), then, when
-    ``duckdb``, our DuckDB backend and DuckDB (as much again), on a thread of their own while
-    the JVM starts and builds the first session: JPype lets go of the GIL while Java runs, so
-    the imports take the second core. The first statement that needs them waits only for what
-    is left of the import (Python's import lock)."""
-    import threading
+def _prefetch() -> None:
+    """Imports pyarrow (with numpy, about a fifth of a second on an idle machine) on a thread of
+    its own while the JVM starts and builds the first session: JPype lets go of the GIL while
+    Java runs, so the import takes the second core. The first statement that needs it waits only
+    for what is left of the import (Python's import lock).
+
+    Not DuckDB (as much again): its import would hold the GIL against JPype's start, which wraps
+    Java's core classes for Python on this thread (:func:`_prefetch_duckdb`)."""
 
     def load() -> None:
         try:
             import pyarrow  # noqa: F401
-
-            if duckdb:
-                from .. import _duckdb
-
-                _duckdb.prefetch()
         except Exception:  # reported by the statement that needs it
             pass
 
-    if "pyarrow" not in sys.modules or (duckdb and "duckdb" not in sys.modules):
+    if "pyarrow" not in sys.modules:
+        threading.Thread(target=load, name="calcite-bridge-import").start()
+
+
+def _prefetch_duckdb() -> None:
+    """Imports our DuckDB backend and DuckDB on a thread of their own, as a statement that may
+    run a query starts: its planning in the JVM lets go of the GIL, so the import takes the
+    second core, and the query waits only for what is left of it."""
+
+    def load() -> None:
+        try:
+            import duckdb  # noqa: F401
+
+            from .. import _duckdb  # noqa: F401
+        except Exception:  # reported by the query that needs it
+            pass
+
+    if "duckdb" not in sys.modules:
         threading.Thread(target=load, name="calcite-bridge-import").start()
 
 

@@ -460,13 +460,28 @@ def _check_process() -> None:
         raise JvmStartupError(_FORK_MESSAGE)
 
 
+def _first_session(jar: Path, extra: list[str]) -> list[str]:
+    """The jar as a Java agent too: as the JVM comes up it starts making the first session on a
+    thread of its own (``FirstSession``), while JPype spends as long wrapping Java's core classes
+    on this one; :func:`new_session` then takes that session.
+
+    Not while a CDS archive is written: Java refuses to write one with an agent unless told to
+    allow it, and then warns at every start that uses it. It maps an archive written without the
+    agent all the same. An AOT cache (Java 25) is trained with the agent: the JVM refuses a cache
+    whose modules (the agent's ``java.instrument``) differ from those at its training."""
+    if any(o.startswith("-XX:ArchiveClassesAtExit") for o in extra):
+        return []
+    return [f"-javaagent:{jar}"]
+
+
 def _start_options() -> tuple[Path, Path, list[str]]:
     """The JVM library, the jar and the options (beyond :data:`JVM_OPTIONS`) to start with."""
     jvm, jar = preflight()
     try:
         extra = os.environ.get("CALCITE_BRIDGE_JVM_OPTIONS", "").split()
         cache = _start_up_cache(jar, jvm, java_version(jvm), extra)
-        return jvm, jar, [*_garbage_collector(extra), *_compilation(extra), *cache, *extra]
+        first = _first_session(jar, extra)
+        return jvm, jar, [*first, *_garbage_collector(extra), *_compilation(extra), *cache, *extra]
     except OSError as e:
         raise JvmStartupError(f"The JVM at {jvm} failed to start: {e}") from e
 
@@ -615,7 +630,7 @@ def started() -> bool:
 
 
 def new_session() -> Any:
-    return _Session(facade()())
+    return _Session(facade().open())
 
 
 def run(start: Any, *args: Any, sql: str | None = None) -> Any:
