@@ -8,7 +8,7 @@ PKG_JAR := python/calcite_bridge/_jars/calcite-bridge.jar
 MVN ?= mvn -B -q
 JAVA_SOURCES := $(shell find java/src/main -type f 2>/dev/null) java/pom.xml
 
-.PHONY: wheel wheel-check build jar venv demo demo-spark test test-java test-python test-java-example install-java bench lint fmt clean \
+.PHONY: wheel wheel-check wheel-check-jdk build jar venv demo demo-spark test test-java test-python test-java-example install-java bench lint fmt clean \
 	golden golden-flink flink-docs differential-report fuzz fuzz-errors logic
 
 PKG_JSA := python/calcite_bridge/_jars/calcite-bridge.jsa
@@ -147,6 +147,12 @@ wheel: venv
 # examples and a CLI call there (tools/check_wheel.py).
 wheel-check: wheel
 	$(PY) tools/check_wheel.py
+
+# The same wheel with the jdk extra (a Java 25 runtime) in another new virtual environment: a
+# query, doctor, the AOT cache trained by the first start and used by the next, and the tests
+# that need the extra (tools/check_wheel.py --jdk). About two minutes, most of it the training.
+wheel-check-jdk: wheel
+	$(PY) tools/check_wheel.py --jdk
 
 bench: build
 	$(PY) bench/run.py

@@ -688,3 +688,64 @@ def test_a_command_whose_client_gave_up_before_go_does_not_run_in_the_daemon(
     run = shared.cli("query", "--format", "csv", "SELECT 2 AS y")
     assert (run.code, run.out) == (0, b"y\n2\n"), run.err
     assert _served(shared) == before + 1
+
+
+def test_the_files_of_daemons_that_ended_long_ago_are_swept(tmp_path: Path) -> None:
+    # Every place a daemon ever served left its lock and log (and a socket if it was killed).
+    folder = tmp_path / "daemons"
+    folder.mkdir(mode=0o700)
+    month_ago = time.time() - 30 * 86400
+
+    def files(name: str, *suffixes: str, old: bool = True) -> list[Path]:
+        made = []
+        for suffix in suffixes:
+            path = folder / f"{name}{suffix}"
+            path.write_bytes(b"")
+            if old:
+                os.utime(path, (month_ago, month_ago))
+            made.append(path)
+        return made
+
+    ended = files("ended", ".lock", ".log", ".sock")
+    killed_without_lock = files("nolock", ".log")
+    recent = files(
+        "recent", ".lock", ".log", old=False
+    )  # ended yesterday: its log may still be read
+    own = files("own", ".lock", ".log")  # the sweeping daemon's own place
+    live = files("live", ".lock", ".log")  # a daemon idle for a month still holds its lock
+    other = files("notes", ".txt")
+    fd = os.open(live[0], os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        removed = place.sweep(folder, keep="own")
+    finally:
+        os.close(fd)
+    assert sorted(removed) == sorted([*ended, *killed_without_lock])
+    assert sorted(folder.iterdir()) == sorted([*recent, *own, *live, *other])
+
+
+def test_a_daemon_takes_a_lock_file_a_sweep_removed_as_it_opened_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "daemons"
+    folder.mkdir(mode=0o700)
+    daemon = server.Daemon(lambda args, prog: 0, 60.0)
+    daemon.folder, daemon.key = folder, "k"
+    lock = place.lock_file(folder, "k")
+    lock.write_bytes(b"")
+    real_open = os.open
+    swept = []
+
+    def open_then_swept(path: object, flags: int, *mode: int) -> int:
+        fd = real_open(path, flags, *mode)  # type: ignore[arg-type]
+        if path == lock and not swept:
+            swept.append(True)
+            lock.unlink()  # a sweep removes the file between this open and the flock
+        return fd
+
+    monkeypatch.setattr(os, "open", open_then_swept)
+    assert daemon.claim()
+    assert swept and lock.exists()
+    # The lock the daemon holds is the file's: another daemon for the place is refused.
+    assert place.held(lock)
+    daemon.close()

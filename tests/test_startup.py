@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -844,6 +845,112 @@ def test_a_new_aot_cache_replaces_the_older_ones_of_its_jar_and_jvm(
         path.write_bytes(b"cache")
     assert _cds.drop_older(second) == [first]
     assert sorted(first.parent.iterdir()) == [second]
+
+
+DAY = 86400
+
+
+def _aged(path: Path, days: float, content: bytes = b"cache") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+    when = path.stat().st_mtime - days * DAY
+    os.utime(path, (when, when))
+    return path
+
+
+def test_the_sweep_keeps_caches_in_use_and_removes_orphans_and_stale_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every venv and every jar build used to leave a 50-78 MB cache in the user's cache forever.
+    import json
+
+    from calcite_bridge import _cds
+    from calcite_bridge._transport import jvm
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    java17, java25 = tmp_path / "java17" / "libjvm.so", tmp_path / "java25" / "libjvm.so"
+    for path in (java17, java25):
+        _aged(path, 0, b"jvm")
+    jars = {name: _aged(tmp_path / name / "calcite-bridge.jar", 0, b"jar") for name in "abcde"}
+
+    def cache(jar: str, java: Path, kind: str, days: float) -> Path:
+        path = jvm._cached_archive(jars[jar], java, kind=kind)
+        _aged(path, days)
+        _cds.sidecar(path).write_text(json.dumps({"jar": str(jars[jar]), "jvm": str(java)}))
+        return path
+
+    in_use = cache("a", java17, "cds", 2)  # used two days ago
+    stale = cache("b", java17, "cds", 40)  # a venv nobody started for 40 days
+    orphan = cache("c", java17, "cds", 1)  # its venv was deleted yesterday
+    newest_of_its_jvm = cache("d", java25, "aot", 90)  # the only cache of Java 25: it stays
+    orphan_aot = cache("e", java25, "aot", 0)
+    being_written = cache("b", java25, "aot", 60)
+    lock = _aged(being_written.with_suffix(".lock"), 0, b"")  # its writer runs
+    jars["c"].unlink()
+    jars["e"].unlink()
+    root = tmp_path / "cache" / "calcite-bridge"
+    # Written before caches had a side file: only its age counts.
+    unknown_old = _aged(root / "cds" / "0.1.0-aaaaaaaaaaaa-bbbbbbbbbbbb.jsa", 31)
+    unknown_recent = _aged(root / "cds" / "0.1.0-cccccccccccc-dddddddddddd.jsa", 3)
+    dead_write = _aged(root / "aot" / "0.1.0-x-y.aot.123.partial", 1)
+    dead_lock = _aged(root / "cds" / "0.1.0-x-y.lock", 1, b"")
+    live_partial = _aged(root / "aot" / "0.1.0-x-y.aot.456.partial", 0)
+
+    removed = _cds.sweep(root)
+
+    expected_gone = [stale, orphan, orphan_aot, unknown_old, dead_write, dead_lock]
+    expected_gone += [_cds.sidecar(p) for p in (stale, orphan, orphan_aot)]
+    assert sorted(removed) == sorted(expected_gone)
+    left = sorted(p for p in root.rglob("*") if p.is_file())
+    kept = [in_use, newest_of_its_jvm, being_written, unknown_recent]
+    assert left == sorted([*kept, *(_cds.sidecar(p) for p in kept[:3]), lock, live_partial])
+
+
+def test_a_start_marks_the_cache_it_uses_at_most_once_a_day(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from calcite_bridge._transport import jvm
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    jar, libjvm = _aged(tmp_path / "calcite-bridge.jar", 0), _aged(tmp_path / "libjvm.so", 0)
+    aot = _aged(jvm._cached_archive(jar, libjvm, kind="aot"), 10)
+    jvm._start_up_cache(jar, libjvm, 25, [])
+    assert jvm.cache_mode() == f"AOT ({aot})"
+    marked = aot.stat().st_mtime
+    assert time.time() - marked < DAY  # used now
+    when = aot.stat().st_mtime_ns - DAY // 2 * 10**9
+    os.utime(aot, ns=(when, when))
+    jvm._start_up_cache(jar, libjvm, 25, [])
+    assert aot.stat().st_mtime_ns == when  # marked less than a day ago: not written again
+
+
+def test_writing_a_cache_records_its_jar_and_jvm_and_sweeps_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from calcite_bridge import _cds
+
+    # The child JVM's training is not what is tested here: a stand-in writes the cache.
+    def train(command: list[str], env: dict[str, str], **kwargs: object) -> object:
+        output = env["CALCITE_BRIDGE_JVM_OPTIONS"].split()[0].split("=", 1)[1]
+        Path(output).write_bytes(b"trained")
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(_cds.subprocess, "run", train)
+    jar, libjvm = _aged(tmp_path / "calcite-bridge.jar", 0), _aged(tmp_path / "libjvm.so", 0)
+    root = tmp_path / "cache" / "calcite-bridge"
+    archive = root / "aot" / "0.1.0-aaaaaaaaaaaa-bbbbbbbbbbbb.aot"
+    archive.with_suffix(".lock").parent.mkdir(parents=True)
+    archive.with_suffix(".lock").write_bytes(b"")
+    gone_venv = _aged(root / "cds" / "0.1.0-cccccccccccc-dddddddddddd.jsa", 1)
+    _cds.sidecar(gone_venv).write_text(json.dumps({"jar": "/gone/x.jar", "jvm": str(libjvm)}))
+
+    assert _cds.write(archive, jar, libjvm) == 0
+    assert archive.read_bytes() == b"trained"
+    assert json.loads(_cds.sidecar(archive).read_text()) == {"jar": str(jar), "jvm": str(libjvm)}
+    assert not archive.with_suffix(".lock").exists()
+    assert not gone_venv.exists() and not _cds.sidecar(gone_venv).exists()
 
 
 def _linked_jar(tmp_path: Path) -> Path:

@@ -11,13 +11,21 @@ into place once it is whole; an installed package's first start runs it in the b
 the archive in the user's cache directory (``_transport.jvm``). A FILE ending in ``.aot`` is an
 ahead-of-time cache instead: the child runs ``python -m calcite_bridge._cds --train`` (the same
 workload, then :func:`training`'s statements) with ``-XX:AOTCacheOutput=FILE``.
+
+Each cache in the user's cache directory has a small ``.json`` file beside it naming the jar and
+the JVM it was written for. Once a new cache is whole, :func:`sweep` removes the caches whose jar
+or JVM is gone (a deleted venv, an uninstalled Java) and those not used for
+:data:`UNUSED_DAYS` days, except the newest of each JVM. A start that uses a cache sets its
+modification time at most once a day (``_transport.jvm``), which is what "used" means here.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -148,8 +156,105 @@ def drop_older(archive: Path) -> list[Path]:
     return dropped
 
 
-def write(archive: Path) -> int:
-    """Writes ``archive`` through a child process, then lets go of its lock file."""
+# A cache unused for this long goes at the next sweep, unless it is its JVM's newest.
+UNUSED_DAYS = 30
+# A lock or partial file older than this belongs to a write that died (a write is given 20 min).
+ABANDONED_SECONDS = 3600
+_KINDS = {"cds": ".jsa", "aot": ".aot"}
+
+
+def sidecar(archive: Path) -> Path:
+    """The file beside ``archive`` naming the jar and the JVM it was written for."""
+    return archive.with_suffix(".json")
+
+
+def _owner(archive: Path) -> dict[str, str] | None:
+    try:
+        data = json.loads(sidecar(archive).read_text())
+    except (OSError, ValueError):
+        return None  # written before sidecars were, or unreadable: judged by its age alone
+    if (
+        isinstance(data, dict)
+        and isinstance(data.get("jar"), str)
+        and isinstance(data.get("jvm"), str)
+    ):
+        return data
+    return None
+
+
+def _age(path: Path, now: float) -> float | None:
+    try:
+        return now - path.stat().st_mtime
+    except OSError:
+        return None
+
+
+def _remove(*paths: Path) -> list[Path]:
+    gone = []
+    for path in paths:
+        try:
+            path.unlink()
+            gone.append(path)
+        except FileNotFoundError:
+            pass
+        except OSError:
+            pass  # another user's, or read-only: it stays
+    return gone
+
+
+def sweep(root: Path, now: float | None = None) -> list[Path]:
+    """Removes, under ``root`` (the user's cache directory of the package), the start-up caches
+    (``cds/*.jsa``, ``aot/*.aot``) that no start will use again, with their side files: those
+    whose jar or JVM no longer exists, and those unused for :data:`UNUSED_DAYS` days unless
+    they are the newest of their JVM. A cache with a live lock (being written) stays, and so
+    do lock and partial files younger than :data:`ABANDONED_SECONDS`. Returns what it removed."""
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    for kind, suffix in _KINDS.items():
+        folder = root / kind
+        if not folder.is_dir():
+            continue
+        kept: list[tuple[Path, str | None, float]] = []
+        for archive in folder.glob(f"*{suffix}"):
+            lock_age = _age(archive.with_suffix(".lock"), now)
+            age = _age(archive, now)
+            if age is None or (lock_age is not None and lock_age < ABANDONED_SECONDS):
+                continue  # gone already, or being written again
+            owner = _owner(archive)
+            if owner is not None and not (
+                os.path.exists(owner["jar"]) and os.path.exists(owner["jvm"])
+            ):
+                removed += _remove(archive, sidecar(archive))
+                continue
+            kept.append((archive, owner["jvm"] if owner else None, age))
+        newest: dict[str, tuple[Path, float]] = {}
+        for archive, jvm, age in kept:
+            if jvm is not None and (jvm not in newest or age < newest[jvm][1]):
+                newest[jvm] = (archive, age)
+        spared = {archive for archive, _ in newest.values()}
+        for archive, _jvm, age in kept:
+            if archive not in spared and age > UNUSED_DAYS * 86400:
+                removed += _remove(archive, sidecar(archive))
+        removed += _leftovers(folder, suffix, now)
+    return removed
+
+
+def _leftovers(folder: Path, suffix: str, now: float) -> list[Path]:
+    """Removes what a write that died left, and side files whose cache is gone."""
+    removed = []
+    for path in folder.iterdir():
+        if path.suffix in (".lock", ".partial"):
+            age = _age(path, now)
+            if age is not None and age > ABANDONED_SECONDS:
+                removed += _remove(path)
+        elif path.suffix == ".json" and not path.with_suffix(suffix).exists():
+            removed += _remove(path)
+    return removed
+
+
+def write(archive: Path, jar: Path | None = None, jvm: Path | None = None) -> int:
+    """Writes ``archive`` through a child process, then lets go of its lock file. Given the
+    ``jar`` and ``jvm`` it is for, records them beside it and sweeps the cache directory."""
     partial = archive.with_name(f"{archive.name}.{os.getpid()}.partial")
     command = [sys.executable, "-m", "calcite_bridge._cds"]
     if archive.suffix == ".aot":
@@ -172,6 +277,12 @@ def write(archive: Path) -> int:
         if done.returncode == 0 and partial.is_file():
             os.replace(partial, archive)
             drop_older(archive)
+            if jar is not None and jvm is not None:
+                try:
+                    sidecar(archive).write_text(json.dumps({"jar": str(jar), "jvm": str(jvm)}))
+                except OSError:
+                    pass
+                sweep(archive.parent.parent)
             return 0
         return 1
     finally:
@@ -181,7 +292,8 @@ def write(archive: Path) -> int:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--write"]:
-        sys.exit(write(Path(sys.argv[2])))
+        owner = [Path(a) for a in sys.argv[3:5]]
+        sys.exit(write(Path(sys.argv[2]), *owner))
     workload()
     if sys.argv[1:2] == ["--train"]:
         training()

@@ -241,6 +241,7 @@ def start(environ: dict[str, str], cwd: str) -> None:
         "from calcite_bridge.cli import serve_daemon; serve_daemon()"
     )
     with open(place.log_file(folder, name), "ab") as log:
+        os.utime(log.fileno())  # new: a sweep (place.sweep) leaves it to the daemon it starts
         subprocess.Popen(
             [sys.executable, "-c", code],
             stdin=subprocess.DEVNULL,

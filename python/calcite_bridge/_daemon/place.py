@@ -212,6 +212,65 @@ def log_file(folder: Path, name: str) -> Path:
     return folder / f"{name}.log"
 
 
+# The files of a daemon that ended (its lock, its log, a socket it could not remove) go once
+# none of them changed for this long: the log stays a while for whoever wants to read it.
+ENDED_DAYS = 7
+
+
+def sweep(folder: Path, keep: str, now: float | None = None) -> list[Path]:
+    """Removes from ``folder`` the lock, log and socket files of daemons that ended more than
+    :data:`ENDED_DAYS` days ago: a place whose lock no daemon holds and none of whose files
+    changed since. ``keep`` (the caller's own place) stays. Returns what it removed."""
+    import time
+
+    now = time.time() if now is None else now
+    places: dict[str, list[Path]] = {}
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return []
+    for path in entries:
+        if path.suffix in (".lock", ".log", ".sock") and path.stem != keep:
+            places.setdefault(path.stem, []).append(path)
+    removed: list[Path] = []
+    for name, files in places.items():
+        try:
+            newest = max(os.lstat(f).st_mtime for f in files)
+        except OSError:
+            continue  # changing right now
+        if now - newest > ENDED_DAYS * 86400:
+            removed += _remove_unheld(lock_file(folder, name), files)
+    return removed
+
+
+def _remove_unheld(lock: Path, files: list[Path]) -> list[Path]:
+    """Removes ``files`` unless a daemon holds ``lock``; holds it meanwhile (a daemon starting
+    now checks that the lock it took is still the file's: Daemon.claim)."""
+    import fcntl
+
+    fd = None
+    try:
+        if lock.exists():
+            fd = os.open(lock, os.O_RDWR)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        if fd is not None:
+            os.close(fd)
+        return []  # a daemon holds it: it lives
+    removed = []
+    try:
+        for f in files:
+            try:
+                f.unlink()
+                removed.append(f)
+            except OSError:
+                pass
+    finally:
+        if fd is not None:
+            os.close(fd)
+    return removed
+
+
 def peer_uid(sock: socket.socket) -> int | None:
     """The uid of the process at the other end of a Unix socket (``SO_PEERCRED``)."""
     peercred = getattr(socket, "SO_PEERCRED", None)

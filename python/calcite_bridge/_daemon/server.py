@@ -143,14 +143,23 @@ class Daemon:
 
     def claim(self) -> bool:
         """Holds this place's lock for the daemon's life; False when another daemon holds it."""
-        fd = os.open(place.lock_file(self.folder, self.key), os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            return False
-        self.lock_fd = fd
-        return True
+        path = place.lock_file(self.folder, self.key)
+        for _ in range(3):
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                return False
+            try:
+                same = os.fstat(fd).st_ino == os.stat(path).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                self.lock_fd = fd
+                return True
+            os.close(fd)  # a sweep (place.sweep) removed the file as it was opened: again
+        return False
 
     def listen(self) -> None:
         path = place.socket_file(self.folder, self.key)
@@ -474,6 +483,8 @@ def serve(run: Runner) -> None:
     if not daemon.claim():
         _log("a daemon already runs for this place")
         return
+    # The files of daemons that ended long ago (place.sweep).
+    place.sweep(folder, keep=daemon.key)
     # A client's Ctrl-C arrives as SIGINT during its command; between commands SIGINT does
     # nothing. SIGTERM ends the daemon after the command at hand, as --stop does.
     _sigint(_ignore)

@@ -222,8 +222,8 @@ def _ahead_of_time_cache(jar: Path, jvm: Path) -> list[str]:
     ignored by the JVM (``-XX:AOTMode=auto``), quietly."""
     global _cache_mode
     cache = _cached_archive(jar, jvm, kind="aot")
-    if not cache.is_file():
-        _cache_mode = f"none (the AOT cache {_start_archive_build(cache)})"
+    if not _used(cache):
+        _cache_mode = f"none (the AOT cache {_start_archive_build(cache, jar, jvm)})"
         return []
     _cache_mode = f"AOT ({cache})"
     return [f"-XX:AOTCache={cache}", "-Xlog:aot=off", "-Xlog:cds=off"]
@@ -241,8 +241,8 @@ def _class_data_sharing(jar: Path, jvm: Path) -> list[str]:
     archive = jar.with_suffix(".jsa")
     if not archive.is_file():
         archive = _cached_archive(jar, jvm)
-        if not archive.is_file():
-            _cache_mode = f"none (the CDS archive {_start_archive_build(archive)})"
+        if not _used(archive):
+            _cache_mode = f"none (the CDS archive {_start_archive_build(archive, jar, jvm)})"
             return []
     _cache_mode = f"CDS ({archive})"
     return [
@@ -271,9 +271,31 @@ def _cached_archive(jar: Path, jvm: Path, kind: str = "cds") -> Path:
     return folder / name
 
 
-def _start_archive_build(archive: Path) -> str:
-    """Starts writing ``archive`` in the background, unless another process already is; says
-    which."""
+# A cache in the user's cache directory that a start uses gets its modification time set when
+# it is older than this: the sweep after a cache is written (_cds.sweep) keeps what is in use.
+_USE_MARK_SECONDS = 86400
+
+
+def _used(cache: Path) -> bool:
+    """Whether ``cache`` exists; if it does, marks it used (at most once a day: one stat on
+    most starts)."""
+    import time
+
+    try:
+        age = time.time() - cache.stat().st_mtime
+    except OSError:
+        return False
+    if age > _USE_MARK_SECONDS:
+        try:
+            os.utime(cache)
+        except OSError:
+            pass  # another user's cache, or a read-only directory: used all the same
+    return True
+
+
+def _start_archive_build(archive: Path, jar: Path, jvm: Path) -> str:
+    """Starts writing ``archive`` for ``jar`` and ``jvm`` in the background, unless another
+    process already is; says which. The writer then sweeps unused caches (:func:`_cds.sweep`)."""
     import subprocess
     import sys
     import time
@@ -289,7 +311,15 @@ def _start_archive_build(archive: Path) -> str:
     except OSError:  # being built, or the cache directory is not writable: start without it
         return "is being written" if lock.exists() else "cannot be written"
     subprocess.Popen(
-        [sys.executable, "-m", "calcite_bridge._cds", "--write", str(archive)],
+        [
+            sys.executable,
+            "-m",
+            "calcite_bridge._cds",
+            "--write",
+            str(archive),
+            str(jar.resolve()),
+            str(jvm.resolve()),
+        ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
