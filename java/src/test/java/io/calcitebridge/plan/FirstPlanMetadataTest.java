@@ -32,8 +32,7 @@ class FirstPlanMetadataTest {
           "CREATE TABLE t (i INT, s STRING) WITH ('connector' = 'memory');"
               + "CREATE TABLE u (i INT, v INT) WITH ('connector' = 'memory');");
       env.validate("SELECT i, s FROM t WHERE i > 1");
-      return List.of(
-          env.explain("SELECT s FROM t WHERE i > 1").strip(), env.explain(JOIN).strip());
+      return List.of(env.explain("SELECT s FROM t WHERE i > 1").strip(), env.explain(JOIN).strip());
     }
   }
 
@@ -74,7 +73,8 @@ class FirstPlanMetadataTest {
         String.join("\n", handlers));
     List<String> generated = handlers.stream().filter(l -> !l.contains(ours)).toList();
     assertEquals(List.of(), generated, "metadata handlers generated in the new JVM");
-    List<String> compiler = loaded.stream().filter(l -> l.contains("org.codehaus.janino.")).toList();
+    List<String> compiler =
+        loaded.stream().filter(l -> l.contains("org.codehaus.janino.")).toList();
     assertEquals(List.of(), compiler, "Janino's compiler loaded by the first plans");
   }
 }
