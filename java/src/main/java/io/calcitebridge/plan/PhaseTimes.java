@@ -22,7 +22,15 @@ public final class PhaseTimes {
   public static final boolean ON = MODE.equals("wall") || MODE.equals("cpu");
 
   private static final boolean CPU = MODE.equals("cpu");
-  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  /**
+   * The thread bean, looked up only when CPU time is measured: the class is loaded with the first
+   * statement's parse, and {@code ManagementFactory}'s start (its platform beans) cost a new
+   * process's first statement about 10 ms of CPU for a clock it did not read.
+   */
+  private static final class Cpu {
+    static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  }
 
   /** Each phase's times, in the order first met. */
   private static final Map<String, long[]> TIMES = new LinkedHashMap<>();
@@ -36,7 +44,7 @@ public final class PhaseTimes {
     if (!ON) {
       return 0L;
     }
-    return CPU ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
+    return CPU ? Cpu.THREADS.getCurrentThreadCpuTime() : System.nanoTime();
   }
 
   /** Adds the time since {@code started} (from {@link #start}) to {@code phase}. */

@@ -19,11 +19,20 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * 27 kinds, and compiling them took about half a second of CPU in a new process. The classes in
  * {@code io.calcitebridge.plan.metadata} are that source for the default provider, compiled when
  * the jar is built (a test checks they are the ones Calcite generates now), so a new process loads
- * them from the jar and its start-up archive. A provider whose handlers are other than those the
- * classes were made for gets Calcite's generated ones, as before.
+ * them from the jar and its start-up archive. That includes the kinds whose handlers are private
+ * classes of Calcite's ({@code CumulativeCost}, {@code NonCumulativeCost} and {@code
+ * PercentageOriginalRows}): their source names those handlers by a public superclass, which
+ * declares the methods called. A provider whose handlers are other than those the classes were made
+ * for gets Calcite's generated ones, as before.
  */
 public final class PrecompiledMetadata {
   private static final String PACKAGE = PrecompiledMetadata.class.getPackageName() + ".metadata.";
+
+  /**
+   * The field of a generated class that lists the classes of the handlers it was made for, by name,
+   * when some are not public.
+   */
+  public static final String HANDLERS = "HANDLER_CLASSES";
 
   private PrecompiledMetadata() {}
 
@@ -60,9 +69,8 @@ public final class PrecompiledMetadata {
       return null;
     }
     Constructor<?> constructor = generated.getConstructors()[0];
-    Class<?>[] expected = constructor.getParameterTypes();
     Class<?>[] given = Arrays.stream(distinct).map(Object::getClass).toArray(Class<?>[]::new);
-    if (!Arrays.equals(expected, given)) {
+    if (!madeFor(generated, constructor.getParameterTypes(), given)) {
       return null;
     }
     try {
@@ -70,6 +78,35 @@ public final class PrecompiledMetadata {
     } catch (InstantiationException | IllegalAccessException | InvocationTargetException e) {
       return null;
     }
+  }
+
+  /**
+   * Whether the class {@code generated}, whose constructor takes {@code parameters}, was generated
+   * for handlers of exactly the classes {@code given}: the parameters' own, or, where a handler's
+   * class is not public (Java source cannot name it, so the constructor takes a public superclass
+   * of it), the classes named in its {@value #HANDLERS}.
+   */
+  private static boolean madeFor(Class<?> generated, Class<?>[] parameters, Class<?>[] given) {
+    if (parameters.length != given.length) {
+      return false;
+    }
+    String[] named;
+    try {
+      named = (String[]) generated.getField(HANDLERS).get(null);
+    } catch (NoSuchFieldException e) {
+      return Arrays.equals(parameters, given);
+    } catch (IllegalAccessException | ClassCastException e) {
+      return false;
+    }
+    if (named.length != given.length) {
+      return false;
+    }
+    for (int i = 0; i < given.length; i++) {
+      if (!given[i].getName().equals(named[i]) || !parameters[i].isAssignableFrom(given[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Calcite's name for a handler's class: {@code RowCount.Handler} is {@code RowCountHandler}. */

@@ -80,6 +80,14 @@ class MetadataHandlersTest {
           String.valueOf(calcites.getCumulativeCost(rel)),
           String.valueOf(ours.getCumulativeCost(rel)),
           rel.toString());
+      assertEquals(
+          String.valueOf(calcites.getNonCumulativeCost(rel)),
+          String.valueOf(ours.getNonCumulativeCost(rel)),
+          rel.toString());
+      assertEquals(
+          calcites.getPercentageOriginalRows(rel),
+          ours.getPercentageOriginalRows(rel),
+          rel.toString());
       if (rel.getInputs().isEmpty()) {
         break;
       }
