@@ -660,7 +660,10 @@ def started() -> bool:
 
 
 def new_session() -> Any:
-    return _Session(facade().open())
+    facade()  # starts the JVM on first use
+    import jpype
+
+    return _Session(jpype.JClass("io.calcitebridge.facade.FirstSession").open())
 
 
 def run(start: Any, *args: Any, sql: str | None = None) -> Any:

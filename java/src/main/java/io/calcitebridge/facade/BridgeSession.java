@@ -46,15 +46,6 @@ public final class BridgeSession implements AutoCloseable {
     return VERSION;
   }
 
-  /**
-   * A new session: the one made as the JVM started, when the host started it with this jar as an
-   * agent and has not taken it yet ({@link FirstSession}), else {@code new BridgeSession()}.
-   */
-  public static BridgeSession open() {
-    BridgeSession first = FirstSession.take();
-    return first != null ? first : new BridgeSession();
-  }
-
   /** The longest the warm-up waits for the validations running before each of its steps. */
   private static final long WARM_UP_YIELD_MILLIS = 5_000;
 

@@ -11,9 +11,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * runs as the JVM comes up. It starts one thread that makes a session, Calcite's first one: about a
  * tenth of a second of class initialisation. JPype spends about as long again, on the host's
  * thread, wrapping Java's core classes for Python before the host can ask for anything, and the two
- * run on two cores at once. The host's first {@link BridgeSession#open} then takes that session
- * instead of making its own. A JVM started without the agent (a Java program, a JVM the host did
- * not start) makes its first session in {@link BridgeSession#open} as before.
+ * run on two cores at once. The host's first {@link #open} then takes that session instead of
+ * making its own. A JVM started without the agent (a Java program, a JVM the host did not start)
+ * makes its first session in {@link #open} as before.
  *
  * <p>The session is the one {@code new BridgeSession()} makes: its constructor reads nothing the
  * host sets after the JVM started. If making it failed, {@link #take} answers null and the caller
@@ -35,6 +35,15 @@ public final class FirstSession {
     Thread thread = new Thread(task, "calcite-bridge-first-session");
     thread.setDaemon(true);
     thread.start();
+  }
+
+  /**
+   * A new session: the one made as the JVM started, when the host started it with this jar as an
+   * agent and has not taken it yet, else {@code new BridgeSession()}.
+   */
+  public static BridgeSession open() {
+    BridgeSession first = take();
+    return first != null ? first : new BridgeSession();
   }
 
   /** Whether a session made as the JVM started was taken ({@code doctor} and tests ask). */

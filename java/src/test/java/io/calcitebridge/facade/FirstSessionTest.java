@@ -17,7 +17,7 @@ class FirstSessionTest {
     assertNotNull(first);
     assertTrue(FirstSession.taken());
     assertNull(FirstSession.take(), "taken twice");
-    try (BridgeSession second = BridgeSession.open()) {
+    try (BridgeSession second = FirstSession.open()) {
       assertNotSame(first, second);
       // The first answers as a new session does.
       assertSame(
@@ -31,7 +31,7 @@ class FirstSessionTest {
   @Test
   void withoutTheAgentOpenMakesASession() throws Exception {
     assertNull(FirstSession.take());
-    try (BridgeSession session = BridgeSession.open()) {
+    try (BridgeSession session = FirstSession.open()) {
       assertNotNull(session);
     }
   }
