@@ -143,6 +143,36 @@ def test_duckdb_is_imported_once_a_statement_that_may_run_a_query_starts() -> No
     assert proc.stdout.splitlines() == ["['x'] ", "False", "[(1, None)]", "True"]
 
 
+def test_a_statement_while_duckdbs_backend_is_still_imported_waits_for_it() -> None:
+    # The first statement starts importing the DuckDB backend on a thread; a DDL statement ends
+    # before that import does and lets go of DuckDB's registrations: it waits for the import
+    # rather than use the module half made (the import is slowed down here to make it certain).
+    proc = python(
+        """
+        import importlib.abc, importlib.machinery, sys, time
+        class Slow(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path, target=None):
+                if name != "calcite_bridge._duckdb":
+                    return None
+                spec = importlib.machinery.PathFinder.find_spec(name, path)
+                real = spec.loader.exec_module
+                def exec_module(module):
+                    time.sleep(1.5)
+                    real(module)
+                spec.loader.exec_module = exec_module
+                return spec
+        sys.meta_path.insert(0, Slow())
+        import calcite_bridge as cb
+        env = cb.connect()
+        env.execute("CREATE TABLE t (a INT) WITH ('connector' = 'memory')")
+        env.execute("INSERT INTO t VALUES (1), (NULL)")
+        print(env.sql("SELECT COUNT(*) AS n, COUNT(a) AS m FROM t").fetchall())
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["[(2, 1)]"]
+
+
 def test_jpype_is_imported_without_numpy_and_numpy_values_still_work() -> None:
     # JPype's import brings numpy (a tenth of a second) unless numpy is kept out, which connect()
     # does when the program has not imported numpy: numpy then comes with pyarrow, on the thread

@@ -430,10 +430,15 @@ class JPypeSession:
 
 
 def _release_duckdb() -> None:
-    """Lets go of DuckDB's registrations of this process's tables, if DuckDB ran any query."""
-    module = sys.modules.get("calcite_bridge._duckdb")
-    if module is not None:
-        module.release()
+    """Lets go of DuckDB's registrations of this process's tables, if DuckDB ran any query.
+
+    The backend may still be being imported on the thread that :func:`_prefetch_duckdb` starts:
+    importing it here waits for that import to end (Python's import lock) rather than using the
+    module half made."""
+    if "calcite_bridge._duckdb" in sys.modules:
+        from .. import _duckdb
+
+        _duckdb.release()
 
 
 def _prefetch() -> None:
