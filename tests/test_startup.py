@@ -398,6 +398,65 @@ def test_a_java_home_without_a_jvm_names_java_home(tmp_path: Path) -> None:
     assert str(tmp_path) in message
 
 
+def _jar_with_manifest(
+    path: Path, manifest: str, *, first: bool = True, stored: bool = False
+) -> Path:
+    import zipfile
+
+    method = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
+    with zipfile.ZipFile(path, "w", method) as z:
+        if not first:
+            z.writestr("META-INF/", "")
+        z.writestr("META-INF/MANIFEST.MF", manifest)
+        z.writestr("Nothing.txt", "x")
+    return path
+
+
+def test_only_a_jar_whose_manifest_names_the_first_session_is_the_jvms_agent(
+    tmp_path: Path,
+) -> None:
+    from calcite_bridge._transport import jvm
+
+    ours = "Manifest-Version: 1.0\r\nPremain-Class: io.calcitebridge.facade.FirstSession\r\n"
+    assert jvm._first_session(jvm.jar_path(), []) == [f"-javaagent:{jvm.jar_path()}"]
+    assert jvm._names_first_session(_jar_with_manifest(tmp_path / "a.jar", ours))
+    assert jvm._names_first_session(_jar_with_manifest(tmp_path / "b.jar", ours, stored=True))
+    # The manifest not first, another agent, none, no jar, a path the JVM would cut at "=".
+    assert not jvm._names_first_session(_jar_with_manifest(tmp_path / "c.jar", ours, first=False))
+    other = "Manifest-Version: 1.0\nPremain-Class: some.other.Agent\n"
+    assert not jvm._names_first_session(_jar_with_manifest(tmp_path / "d.jar", other))
+    assert not jvm._names_first_session(_jar_with_manifest(tmp_path / "e.jar", "Manifest: 1\n"))
+    assert not jvm._names_first_session(tmp_path / "missing.jar")
+    (tmp_path / "x=y").mkdir()
+    odd = _jar_with_manifest(tmp_path / "x=y" / "f.jar", ours)
+    assert jvm._names_first_session(odd) and jvm._first_session(odd, []) == []
+    # Not while a CDS archive is written (Java refuses an agent there).
+    assert jvm._first_session(jvm.jar_path(), ["-XX:ArchiveClassesAtExit=/tmp/x.jsa"]) == []
+
+
+def test_a_jar_that_is_not_ours_is_a_startup_error_not_an_exit(tmp_path: Path) -> None:
+    # The JVM exits the process when its agent jar names no agent class: such a jar is not
+    # given as the agent, and connect() raises as before.
+    jar = _jar_with_manifest(tmp_path / "other.jar", "Manifest-Version: 1.0\n")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import calcite_bridge as cb\n"
+            "try:\n    cb.connect()\n"
+            "except cb.JvmStartupError as e:\n    print('JvmStartupError')\n"
+            "print('alive')\n",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CALCITE_BRIDGE_JAR": str(jar)},
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["JvmStartupError", "alive"]
+
+
 def test_a_jvm_started_without_our_jar_is_explained() -> None:
     message = expect_startup_error(
         """

@@ -501,7 +501,43 @@ def _first_session(jar: Path, extra: list[str]) -> list[str]:
     whose modules (the agent's ``java.instrument``) differ from those at its training."""
     if any(o.startswith("-XX:ArchiveClassesAtExit") for o in extra):
         return []
+    # The JVM parses "-javaagent:JAR=OPTIONS", and one whose jar names no agent class does not
+    # start (it exits the process): only a jar that says it is ours, by a path without "=".
+    if "=" in str(jar) or not _names_first_session(jar):
+        return []
     return [f"-javaagent:{jar}"]
+
+
+_AGENT_LINE = b"\nPremain-Class: io.calcitebridge.facade.FirstSession"
+
+
+def _names_first_session(jar: Path) -> bool:
+    """Whether ``jar``'s manifest names ``FirstSession`` as its agent class. Read from the jar's
+    first entry, where jar tools write the manifest, without reading the jar's directory (tens of
+    milliseconds for ours); any other layout counts as no."""
+    import struct
+    import zlib
+
+    try:
+        with open(jar, "rb") as f:
+            head = f.read(8192)
+        signature, _, _, method, _, _, _, size, _, name_length, extra_length = struct.unpack_from(
+            "<4sHHHHHIIIHH", head
+        )
+    except (OSError, struct.error):
+        return False
+    start = 30 + name_length + extra_length
+    if signature != b"PK\x03\x04" or head[30 : 30 + name_length] != b"META-INF/MANIFEST.MF":
+        return False
+    data = head[start : start + size] if size else head[start:]
+    if method == 8:  # deflated: the stream ends itself, whether or not the header gives its size
+        try:
+            data = zlib.decompressobj(-15).decompress(data)
+        except zlib.error:
+            return False
+    elif method != 0:
+        return False
+    return _AGENT_LINE in data.replace(b"\r\n", b"\n")
 
 
 def _start_options() -> tuple[Path, Path, list[str]]:
