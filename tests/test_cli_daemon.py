@@ -283,9 +283,14 @@ def test_a_command_prints_the_same_bytes_as_in_its_own_process(shared: Place, ca
     )
     args, stdin = CASES[case]
     alone = shared.cli(*args, stdin=stdin, daemon="0")
-    before = _served(shared)
-    served = shared.cli(*args, stdin=stdin)
-    assert _served(shared) == before + 1, "the daemon did not serve the command"
+    # A client that hears nothing from the daemon within its wait (a machine starved by other
+    # work) runs the command itself, by design: try again, up to three times, for a served run.
+    for _ in range(3):
+        before = _served(shared)
+        served = shared.cli(*args, stdin=stdin)
+        if _served(shared) == before + 1:
+            break
+    assert _served(shared) == before + 1, "the daemon did not serve the command, three times"
     assert served == alone
     assert alone.code in (0, 1, 2)
     if "error" in case:
