@@ -141,9 +141,18 @@ def test_many_statements_leave_no_threads_behind(env: cb.Environment) -> None:
 
     import jpype
 
+    def workers() -> list[str]:
+        names = [
+            str(t.getName()) for t in jpype.JClass("java.lang.Thread").getAllStackTraces().keySet()
+        ]
+        return [n for n in names if n.removeprefix("calcite-bridge-").isdigit()]
+
     env.register_arrow("t", DATA)
     env.sql("SELECT COUNT(*) FROM t").fetchall()
     before = {t.ident for t in threading.enumerate()}
+    # The JVM is this test process's: workers of statements that ran before this test (in
+    # other test files) live on until 30 s idle, and count here too.
+    idle_before = workers()
 
     def work(i: int) -> None:
         for j in range(2):
@@ -164,12 +173,14 @@ def test_many_statements_leave_no_threads_behind(env: cb.Environment) -> None:
     gc.collect()
     left = [t.name for t in threading.enumerate() if t.ident not in before]
     assert left == [], left
-    names = [
-        str(t.getName()) for t in jpype.JClass("java.lang.Thread").getAllStackTraces().keySet()
-    ]
-    workers = [n for n in names if n.removeprefix("calcite-bridge-").isdigit()]
-    # 10 statements ran at once above; one at a time needs no more threads.
-    assert len(workers) <= 12, sorted(workers)
+    # 10 statements ran at once above; one at a time needs no more threads. (A worker counts as
+    # busy until just after its caller has seen its result, so a statement submitted in that
+    # moment may start one more: a few beyond the 10, not one per statement.)
+    now = workers()
+    assert len(set(now) - set(idle_before)) <= 14 and len(now) <= 14 + len(idle_before), (
+        sorted(idle_before),
+        sorted(now),
+    )
 
 
 def test_a_hundred_statements_at_once_on_calcites_engine_all_answer(
