@@ -339,6 +339,7 @@ class Daemon:
         channel = _Channel(conn)
         arrived: queue.Queue[bytes | None] = queue.Queue()
         code = 130  # what a Ctrl-C that beat every handler below leaves
+        counted = False
         try:
             threading.Thread(
                 target=self.listen_to_client, args=(channel, arrived), daemon=True
@@ -356,13 +357,22 @@ class Daemon:
                     _sigint(_ignore)
                     with self.lock:
                         self.current = None
+            # Counted and idle before the client hears its exit code: a client that asks
+            # at once, or sends its next command, finds this one done.
+            counted = self.done()
             channel.send(place.EXIT, code.to_bytes(4, "big", signed=True))
         finally:
             conn.close()
-            with self.lock:
-                self.busy = False
+            if not counted:
+                self.done()
+
+    def done(self) -> bool:
+        """Ends the current command's turn: served, and no longer busy."""
+        with self.lock:
+            self.busy = False
             self.served += 1
             self.last = time.monotonic()
+        return True
 
 
 def _ignore(signum: int, frame: FrameType | None) -> None:
