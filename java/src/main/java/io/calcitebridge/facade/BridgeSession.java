@@ -670,10 +670,7 @@ public final class BridgeSession implements AutoCloseable {
         // A scan the reader's process opens itself comes as its schema alone.
         ArrowReader reader = scan.reader();
         scans.add(reader != null ? ArrowResults.exportScan(reader) : null);
-        scanSchemas.add(
-            reader != null
-                ? new byte[0]
-                : ArrowTypes.toSchema(scan.rowType()).serializeAsMessage());
+        scanSchemas.add(reader != null ? new byte[0] : ArrowTypes.schemaMessage(scan.rowType()));
         prepared.add(scan.prepared());
       }
     } catch (RuntimeException e) {
@@ -688,7 +685,9 @@ public final class BridgeSession implements AutoCloseable {
     return new StatementResult(
             cancel,
             rows.kind(),
-            ArrowTypes.toSchema(rows.rowType()).serializeAsMessage(),
+            // Without Arrow's Schema class, whose initialiser starts Jackson: a query a backend
+            // of the reader's process runs needs no more than the message.
+            ArrowTypes.schemaMessage(rows.rowType()),
             rows.translation().backend(),
             rows.translation().sql(),
             scans,

@@ -1,7 +1,5 @@
 package io.calcitebridge.facade;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.calcitebridge.arrow.ArrowMemory;
 import io.calcitebridge.arrow.ExportedStream;
 import io.calcitebridge.arrow.GuardedReader;
@@ -134,29 +132,39 @@ public final class StatementResult implements AutoCloseable {
    * a dozen calls across the JVM boundary for each statement.
    */
   public String describe() {
-    // The node factory, not a mapper: making an ObjectMapper in this class's initialiser started
-    // Jackson in every first validate, which returns a result of this class and no JSON.
-    ObjectNode out = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-    out.put("kind", kind);
-    out.put("backend", backend);
-    out.put("backendSql", backendSql);
-    ArrayNode order = out.putArray("parameterOrder");
-    for (int i : parameterOrder) {
-      order.add(i);
+    // Written here, not by Jackson: its mapper's start (a few hundred classes) was a tenth of a
+    // second of every new process's first query.
+    StringBuilder out = new StringBuilder(256);
+    out.append("{\"kind\":");
+    JsonText.string(out, kind);
+    out.append(",\"backend\":");
+    JsonText.string(out, backend);
+    out.append(",\"backendSql\":");
+    JsonText.string(out, backendSql);
+    out.append(",\"parameterOrder\":[");
+    for (int i = 0; i < parameterOrder.length; i++) {
+      out.append(i == 0 ? "" : ",").append(parameterOrder[i]);
     }
-    out.put("remainingMillis", remainingMillis());
-    out.put("timeoutMessage", timeoutMessage());
-    ArrayNode scanList = out.putArray("scans");
-    for (SourceStorage.Prepared p : prepared) {
-      ObjectNode scan = scanList.addObject();
-      scan.put("source", p != null);
-      scan.put("request", p == null ? "" : p.request());
-      ArrayNode columns = scan.putArray("columns");
+    out.append("],\"remainingMillis\":").append(remainingMillis());
+    out.append(",\"timeoutMessage\":");
+    JsonText.string(out, timeoutMessage());
+    out.append(",\"scans\":[");
+    for (int s = 0; s < prepared.size(); s++) {
+      SourceStorage.Prepared p = prepared.get(s);
+      out.append(s == 0 ? "{\"source\":" : ",{\"source\":").append(p != null);
+      out.append(",\"request\":");
+      JsonText.string(out, p == null ? "" : p.request());
+      out.append(",\"columns\":[");
       if (p != null) {
-        p.columns().forEach(columns::add);
+        int c = 0;
+        for (String column : p.columns()) {
+          out.append(c++ == 0 ? "" : ",");
+          JsonText.string(out, column);
+        }
       }
+      out.append("]}");
     }
-    return out.toString();
+    return out.append("]}").toString();
   }
 
   /** How many scans the backend's SQL reads. */

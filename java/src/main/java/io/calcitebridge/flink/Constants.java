@@ -42,12 +42,6 @@ public final class Constants implements RexExecutor {
   /** The one executor; it holds no state. */
   public static final Constants EXECUTOR = new Constants();
 
-  static {
-    // Every plan's cluster takes this executor, so this runs before the engine's code or a folded
-    // constant can call Calcite's JSON functions: they read and write JSON as Flink's from then on.
-    JsonFunctions.readAndWriteAsFlink();
-  }
-
   private final RexExecutorImpl delegate = new RexExecutorImpl(new NoVariables());
 
   private Constants() {}
@@ -104,6 +98,10 @@ public final class Constants implements RexExecutor {
     if (exps.isEmpty()) {
       return exps;
     }
+    // Before the engine's code can call Calcite's JSON functions: they read and write JSON as
+    // Flink's from then on. Here, where code is compiled, rather than as every plan's cluster is
+    // made: starting Jackson was a tenth of a second of every new process's first query.
+    JsonFunctions.readAndWriteAsFlink();
     List<RexNode> out = new ArrayList<>();
     try {
       delegate.reduce(rexBuilder, exps, out);

@@ -105,9 +105,10 @@ public final class JsonFunctions {
 
   /**
    * Makes Calcite's JSON functions read and write as Flink's ({@link #setCalcitesReader}), once per
-   * JVM: called before anything can run them, as the first plan's cluster is made (the executor
-   * that folds constants while planning, {@code flink.Constants}, and the engine's code both come
-   * after it).
+   * JVM: called before anything can run them, that is before compiled code runs: the executor that
+   * folds constants while planning ({@code flink.Constants}) and Calcite's engine ({@code
+   * StatementExecutor}) call it. A query DuckDB or Spark runs, which folds no constant, does not
+   * start Jackson.
    */
   public static void readAndWriteAsFlink() {
     Jackson.ready();

@@ -4,7 +4,6 @@ import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
-import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.FilterProjectTransposeRule;
 import org.apache.calcite.rex.RexUtil;
 
@@ -14,10 +13,13 @@ import org.apache.calcite.rex.RexUtil;
  * RAND()}) stays above it: moved below, the expression would be computed twice a row, once to
  * filter and once to project, and a row kept on one value could show another. A filter on the
  * projection's other columns still moves.
+ *
+ * <p>Made from the rule's default configuration, as {@code CoreRules} makes its rule, without
+ * initialising {@code CoreRules} ({@link LogicalRules}).
  */
 final class FilterProjectRule extends FilterProjectTransposeRule {
   static final FilterProjectRule INSTANCE =
-      new FilterProjectRule(CoreRules.FILTER_PROJECT_TRANSPOSE.config);
+      new FilterProjectRule(FilterProjectTransposeRule.Config.DEFAULT);
 
   private FilterProjectRule(Config config) {
     super(config);

@@ -96,6 +96,22 @@ final class OptimizerProgram {
   }
 
   /**
+   * {@code Programs.sequence}: the programs one after the other, each on the plan the one before it
+   * made. Calcite's would initialise {@code Programs}, and so {@code CoreRules} ({@link
+   * LogicalRules}), in every first statement.
+   */
+  static Program sequence(Program... programs) {
+    List<Program> steps = List.of(programs);
+    return (planner, rel, traits, materializations, lattices) -> {
+      RelNode result = rel;
+      for (Program step : steps) {
+        result = step.run(planner, result, traits, materializations, lattices);
+      }
+      return result;
+    };
+  }
+
+  /**
    * Moves filters down through projections, into joins and into the branches of set operations. Run
    * twice: a filter that one rule moves may only then match another (into a join, then below the
    * projection of a join key).
@@ -104,11 +120,11 @@ final class OptimizerProgram {
       hep(
           List.of(
               FilterProjectRule.INSTANCE,
-              CoreRules.FILTER_SET_OP_TRANSPOSE,
-              CoreRules.FILTER_INTO_JOIN,
-              CoreRules.JOIN_CONDITION_PUSH,
-              CoreRules.JOIN_PUSH_EXPRESSIONS,
-              CoreRules.FILTER_MERGE),
+              LogicalRules.FILTER_SET_OP_TRANSPOSE,
+              LogicalRules.FILTER_INTO_JOIN,
+              LogicalRules.JOIN_CONDITION_PUSH,
+              LogicalRules.JOIN_PUSH_EXPRESSIONS,
+              LogicalRules.FILTER_MERGE),
           true,
           DefaultRelMetadataProvider.INSTANCE);
 
@@ -127,7 +143,7 @@ final class OptimizerProgram {
                       FilterSubQueryRule.INSTANCE,
                       SubQueryRules.PROJECT,
                       SubQueryRules.JOIN,
-                      CoreRules.PROJECT_OVER_SUM_TO_SUM0_RULE,
+                      LogicalRules.PROJECT_OVER_SUM_TO_SUM0,
                       RankDistributions.INSTANCE))
               .build(),
           true,
@@ -141,7 +157,7 @@ final class OptimizerProgram {
       hep(
           List.of(
               FilterProjectRule.INSTANCE,
-              CoreRules.FILTER_MERGE,
+              LogicalRules.FILTER_MERGE,
               FilterPushDownRule.INSTANCE,
               LimitPushDownRule.INSTANCE,
               NestedProjectionRule.INSTANCE),
@@ -178,7 +194,7 @@ final class OptimizerProgram {
 
   /** The passes every plan goes through, after those that depend on its constructs. */
   private static final Program ALWAYS =
-      Programs.sequence(
+      sequence(
           timed(
               "Flink constants",
               (planner, rel, traits, materializations, lattices) -> FlinkConstants.apply(rel)),
@@ -258,7 +274,7 @@ final class OptimizerProgram {
    * Calcite's operators ({@link #fixes}).
    */
   static Program physical(Program physicalRewrites) {
-    return Programs.sequence(
+    return sequence(
         OptimizerProgram::costBased,
         Programs.calc(DefaultRelMetadataProvider.INSTANCE),
         OptimizerProgram::fastSorts,
@@ -277,7 +293,13 @@ final class OptimizerProgram {
         rel, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null));
   }
 
-  private static final Program DECORRELATE = Programs.decorrelate();
+  /**
+   * {@code Programs.decorrelate()}, made when a plan first has correlations: {@code Programs}'
+   * initialiser initialises {@code CoreRules} ({@link LogicalRules}).
+   */
+  private static final class Decorrelate {
+    static final Program PROGRAM = Programs.decorrelate();
+  }
 
   /**
    * {@code Programs.decorrelate()}, except for a plan with a correlation across more than one
@@ -293,7 +315,7 @@ final class OptimizerProgram {
     if (MultiLevelCorrelation.find(rel)) {
       return rel;
     }
-    return DECORRELATE.run(planner, rel, traits, materializations, lattices);
+    return Decorrelate.PROGRAM.run(planner, rel, traits, materializations, lattices);
   }
 
   /**
@@ -425,20 +447,6 @@ final class OptimizerProgram {
   static final int HEURISTIC_JOIN_ORDER_FROM = 6;
 
   /**
-   * Gathers the joins into one {@code MultiJoin}, then lets {@code LoptOptimizeJoinRule} order them
-   * greedily by estimated size, joining tables that share a condition first.
-   */
-  private static final HepProgram JOIN_ORDER =
-      new HepProgramBuilder()
-          .addMatchOrder(HepMatchOrder.BOTTOM_UP)
-          .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
-          .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
-          .build();
-
-  private static final Program ORDER_JOINS =
-      of(JOIN_ORDER, false, DefaultRelMetadataProvider.INSTANCE);
-
-  /**
    * From this many joins on, the joins are ordered by {@code MultiJoinOptimizeBushyRule}, which
    * builds one bushy tree greedily, instead of {@code LoptOptimizeJoinRule}, which builds one
    * left-deep order for each table as the first and keeps the cheapest: with 45 to 64 tables (the
@@ -448,37 +456,66 @@ final class OptimizerProgram {
   static final int BUSHY_JOIN_ORDER_FROM = 16;
 
   /**
-   * {@code MultiJoinOptimizeBushyRule} for a {@code MultiJoin} of inner joins only. The rule
-   * refuses one with LEFT or RIGHT joins, but not one that is a FULL join (Calcite 1.42): it built
-   * a plan of another type ("Cannot add expression of different type to set").
+   * What only the cost-based pass uses, made when a plan first goes to Calcite's engine: these
+   * rules come from {@code CoreRules}, which a statement run by DuckDB or Spark never initialises
+   * ({@link LogicalRules}).
    */
-  private static final RelOptRule BUSHY =
-      MultiJoinOptimizeBushyRule.Config.DEFAULT
-          .withOperandSupplier(
-              b -> b.operand(MultiJoin.class).predicate(OptimizerProgram::innerOnly).anyInputs())
-          .as(MultiJoinOptimizeBushyRule.Config.class)
-          .toRule();
+  private static final class JoinOrder {
+    private JoinOrder() {}
 
-  private static boolean innerOnly(MultiJoin join) {
-    return !join.isFullOuterJoin()
-        && join.getJoinTypes().stream().allMatch(t -> t == JoinRelType.INNER);
+    /**
+     * Gathers the joins into one {@code MultiJoin}, then lets {@code LoptOptimizeJoinRule} order
+     * them greedily by estimated size, joining tables that share a condition first.
+     */
+    static final HepProgram JOIN_ORDER =
+        new HepProgramBuilder()
+            .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+            .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
+            .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
+            .build();
+
+    static final Program ORDER_JOINS = of(JOIN_ORDER, false, DefaultRelMetadataProvider.INSTANCE);
+
+    /**
+     * {@code MultiJoinOptimizeBushyRule} for a {@code MultiJoin} of inner joins only. The rule
+     * refuses one with LEFT or RIGHT joins, but not one that is a FULL join (Calcite 1.42): it
+     * built a plan of another type ("Cannot add expression of different type to set").
+     */
+    static final RelOptRule BUSHY =
+        MultiJoinOptimizeBushyRule.Config.DEFAULT
+            .withOperandSupplier(
+                b -> b.operand(MultiJoin.class).predicate(JoinOrder::innerOnly).anyInputs())
+            .as(MultiJoinOptimizeBushyRule.Config.class)
+            .toRule();
+
+    private static boolean innerOnly(MultiJoin join) {
+      return !join.isFullOuterJoin()
+          && join.getJoinTypes().stream().allMatch(t -> t == JoinRelType.INNER);
+    }
+
+    /**
+     * The joins gathered into one {@code MultiJoin} and ordered by {@code
+     * MultiJoinOptimizeBushyRule}; a {@code MultiJoin} that rule refuses (one with outer joins) is
+     * ordered by {@code LoptOptimizeJoinRule}.
+     */
+    static final HepProgram BUSHY_JOIN_ORDER =
+        new HepProgramBuilder()
+            .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+            .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
+            .addRuleInstance(BUSHY)
+            .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
+            .build();
+
+    static final Program ORDER_JOINS_BUSHY =
+        of(BUSHY_JOIN_ORDER, false, DefaultRelMetadataProvider.INSTANCE);
+
+    static final List<RelOptRule> EXHAUSTIVE_JOIN_RULES =
+        List.of(
+            CoreRules.JOIN_COMMUTE,
+            CoreRules.JOIN_ASSOCIATE,
+            JoinPushThroughJoinRule.LEFT,
+            JoinPushThroughJoinRule.RIGHT);
   }
-
-  /**
-   * The joins gathered into one {@code MultiJoin} and ordered by {@code
-   * MultiJoinOptimizeBushyRule}; a {@code MultiJoin} that rule refuses (one with outer joins) is
-   * ordered by {@code LoptOptimizeJoinRule}.
-   */
-  private static final HepProgram BUSHY_JOIN_ORDER =
-      new HepProgramBuilder()
-          .addMatchOrder(HepMatchOrder.BOTTOM_UP)
-          .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
-          .addRuleInstance(BUSHY)
-          .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
-          .build();
-
-  private static final Program ORDER_JOINS_BUSHY =
-      of(BUSHY_JOIN_ORDER, false, DefaultRelMetadataProvider.INSTANCE);
 
   private static RelNode costBased(
       RelOptPlanner planner,
@@ -491,12 +528,12 @@ final class OptimizerProgram {
       return findBest(planner, rel, traits);
     }
     RelNode ordered =
-        (joins < BUSHY_JOIN_ORDER_FROM ? ORDER_JOINS : ORDER_JOINS_BUSHY)
+        (joins < BUSHY_JOIN_ORDER_FROM ? JoinOrder.ORDER_JOINS : JoinOrder.ORDER_JOINS_BUSHY)
             .run(planner, rel, traits, materializations, lattices);
     // The joins are ordered: keep the cost-based pass from searching other orders, for this
     // statement only.
     List<RelOptRule> removed = new ArrayList<>();
-    for (RelOptRule rule : EXHAUSTIVE_JOIN_RULES) {
+    for (RelOptRule rule : JoinOrder.EXHAUSTIVE_JOIN_RULES) {
       if (planner.removeRule(rule)) {
         removed.add(rule);
       }
@@ -507,13 +544,6 @@ final class OptimizerProgram {
       removed.forEach(planner::addRule);
     }
   }
-
-  private static final List<RelOptRule> EXHAUSTIVE_JOIN_RULES =
-      List.of(
-          CoreRules.JOIN_COMMUTE,
-          CoreRules.JOIN_ASSOCIATE,
-          JoinPushThroughJoinRule.LEFT,
-          JoinPushThroughJoinRule.RIGHT);
 
   private static RelNode findBest(RelOptPlanner planner, RelNode rel, RelTraitSet traits) {
     planner.setRoot(rel);

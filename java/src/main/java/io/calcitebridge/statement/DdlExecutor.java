@@ -46,8 +46,14 @@ import org.apache.calcite.util.Pair;
 
 /** Runs CREATE TABLE, CREATE VIEW and DROP against an environment's catalog. */
 public final class DdlExecutor {
-  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
-      new com.fasterxml.jackson.databind.ObjectMapper();
+  /**
+   * The mapper of a source's options, made when a table first needs them: a query that only goes
+   * through this class (any statement's first steps do) does not start Jackson.
+   */
+  private static final class Json {
+    static final com.fasterxml.jackson.databind.ObjectMapper MAPPER =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+  }
 
   private final SessionState session;
   private final PlannerContext context;
@@ -305,7 +311,7 @@ public final class DdlExecutor {
 
   private static String json(Object value) {
     try {
-      return JSON.writeValueAsString(value);
+      return Json.MAPPER.writeValueAsString(value);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

@@ -18,7 +18,7 @@ import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.rel2sql.RelToSqlConverter;
 import org.apache.calcite.rel.rel2sql.SqlImplementor;
 import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
-import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.SortRemoveConstantKeysRule;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
@@ -187,9 +187,7 @@ public final class DuckDbTranslator {
 
   /** Calcite's rule that rewrites AVG as SUM / COUNT, for AVG alone. */
   private static final RelOptRule REDUCE_AVG =
-      CoreRules.AGGREGATE_REDUCE_FUNCTIONS
-          .config
-          .as(AggregateReduceFunctionsRule.Config.class)
+      AggregateReduceFunctionsRule.Config.DEFAULT
           .withFunctionsToReduce(EnumSet.of(SqlKind.AVG))
           .toRule();
 
@@ -225,13 +223,21 @@ public final class DuckDbTranslator {
    * literal Calcite's converter writes for them ({@code ORDER BY '1'}: "non-integer literal has no
    * effect"), where an integer literal would name a column instead.
    */
+  /**
+   * {@code CoreRules.SORT_REMOVE_CONSTANT_KEYS}, made as {@code CoreRules} makes it without
+   * initialising {@code CoreRules}, which a first query would otherwise wait for (as {@link
+   * #REDUCE_AVG}; see {@code plan.LogicalRules}).
+   */
+  private static final RelOptRule REMOVE_CONSTANT_SORT_KEYS =
+      SortRemoveConstantKeysRule.Config.DEFAULT.toRule();
+
   static RelNode removeConstantSortKeys(RelNode plan) {
     if (!sorts(plan)) {
       return plan;
     }
     HepPlanner planner =
         new HepPlanner(
-            new HepProgramBuilder().addRuleInstance(CoreRules.SORT_REMOVE_CONSTANT_KEYS).build(),
+            new HepProgramBuilder().addRuleInstance(REMOVE_CONSTANT_SORT_KEYS).build(),
             io.calcitebridge.plan.QueryPlanner.cancelContext());
     planner.setRoot(plan);
     return planner.findBestExp();
