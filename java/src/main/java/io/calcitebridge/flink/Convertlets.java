@@ -38,7 +38,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <ul>
  *   <li>{@code CHAR_LENGTH} (and {@code CHARACTER_LENGTH}) counts code points, as Flink and DuckDB
  *       do; Calcite's counts UTF-16 units, so {@code CHAR_LENGTH('中😀')} was 3, not 2. The call
- *       becomes {@link #CHAR_LENGTH}, whose implementation the Enumerable engine and constant
+ *       becomes {@link #charLength()}, whose implementation the Enumerable engine and constant
  *       reduction both call, so a folded literal has the same value as a computed one.
  *   <li>{@code LOG10}, {@code REPLACE} and {@code POSITION} become Flink's ({@link
  *       FlinkFunctions#replacing}), and {@code TRIM} Flink's {@code BTRIM}, {@code LTRIM} or {@code
@@ -65,15 +65,35 @@ public final class Convertlets implements SqlRexConvertletTable {
   /** The table the planners convert with. */
   public static final Convertlets INSTANCE = new Convertlets();
 
-  /** {@code CHAR_LENGTH} counting code points; rendered and explained as {@code CHAR_LENGTH}. */
-  public static final SqlUserDefinedFunction CHAR_LENGTH =
-      new SqlUserDefinedFunction(
+  /**
+   * {@code CHAR_LENGTH} counting code points; rendered and explained as {@code CHAR_LENGTH}. Made
+   * when a statement first converts a {@code CHAR_LENGTH}: making its implementation initialises
+   * Calcite's table of the engine's implementors, which a first query that has none did not need.
+   */
+  public static SqlUserDefinedFunction charLength() {
+    return CharLength.FUNCTION;
+  }
+
+  /** Whether {@code op} is {@link #charLength()}, without making it. */
+  public static boolean isCharLength(SqlOperator op) {
+    return op instanceof CharLengthFunction;
+  }
+
+  private static final class CharLengthFunction extends SqlUserDefinedFunction {
+    CharLengthFunction() {
+      super(
           new SqlIdentifier("CHAR_LENGTH", SqlParserPos.ZERO),
           ReturnTypes.INTEGER_NULLABLE,
           InferTypes.VARCHAR_1024,
           OperandTypes.CHARACTER,
           null,
           ScalarFunctionImpl.create(Convertlets.class, "charLength"));
+    }
+  }
+
+  private static final class CharLength {
+    static final CharLengthFunction FUNCTION = new CharLengthFunction();
+  }
 
   private Convertlets() {}
 
@@ -220,7 +240,7 @@ public final class Convertlets implements SqlRexConvertletTable {
       return (cx, c) -> {
         List<RexNode> operands = c.getOperandList().stream().map(cx::convertExpression).toList();
         return cx.getRexBuilder()
-            .makeCall(cx.getValidator().getValidatedNodeType(c), CHAR_LENGTH, operands);
+            .makeCall(cx.getValidator().getValidatedNodeType(c), charLength(), operands);
       };
     }
     if (call.getKind() == SqlKind.LIKE

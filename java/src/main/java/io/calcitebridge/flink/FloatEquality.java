@@ -27,8 +27,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * OptimizeShuttle}) takes {@code e == e} as {@code true}: the comparison was TRUE for NaN. Here
  * such a comparison is written with its answer for NaN: {@code a = b AND NOT isnan(a)}, {@code a <>
  * b OR isnan(a)}, {@code a IS DISTINCT FROM b OR isnan(a) IS TRUE} and its negation ({@link
- * NanRanks#IS_NAN}). Operands equal as written are left to the planner, which takes {@code x = x}
- * as TRUE, as Flink's does. The plan is changed only for the code it compiles to (as {@link
+ * NanRanks#isNanFunction()}). Operands equal as written are left to the planner, which takes {@code
+ * x = x} as TRUE, as Flink's does. The plan is changed only for the code it compiles to (as {@link
  * DeferredConstants}).
  */
 public final class FloatEquality {
@@ -90,7 +90,7 @@ public final class FloatEquality {
         return visited;
       }
       changed = true;
-      RexNode nan = rex.makeCall(NanRanks.IS_NAN, a);
+      RexNode nan = rex.makeCall(NanRanks.isNanFunction(), a);
       switch (kind) {
         case EQUALS:
           return rex.makeCall(

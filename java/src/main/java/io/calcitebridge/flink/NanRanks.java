@@ -23,6 +23,7 @@ import org.apache.calcite.rex.RexWindowBounds;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.InferTypes;
@@ -41,7 +42,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * 2, 3). {@code PERCENT_RANK()} follows, computed from {@code RANK()} ({@link RankDistributions}).
  *
  * <p>Such a ranking is ordered by one more key, last: {@code CASE WHEN isnan(k) OR ... THEN rn END}
- * over its DOUBLE and FLOAT keys {@code k} ({@link #IS_NAN}), where {@code rn} is {@code
+ * over its DOUBLE and FLOAT keys {@code k} ({@link #isNanFunction()}), where {@code rn} is {@code
  * ROW_NUMBER()} over the same window, computed by a projection below. A row with no NaN key has
  * NULL there, so its peers stay its peers; rows with a NaN key differ in it. Every backend gets the
  * same plan. Other window functions are left as they are: Flink's frames over a NaN key take NaNs
@@ -54,16 +55,36 @@ public final class NanRanks {
    * {@code isnan(x)}: TRUE for NaN, NULL for NULL. Written for DuckDB and Spark as their {@code
    * isnan}; planning does not simplify it away, as it does {@code x <> x} of a NOT NULL value.
    */
-  public static final SqlUserDefinedFunction IS_NAN =
-      new SqlUserDefinedFunction(
+  public static SqlUserDefinedFunction isNanFunction() {
+    return IsNan.FUNCTION;
+  }
+
+  /**
+   * Whether {@code op} is {@link #isNanFunction()}, without making it: making its implementation
+   * initialises Calcite's table of the engine's implementors, which a query without NaN ranks or
+   * float comparisons does not need, and every call of a plan for DuckDB or Spark is asked this.
+   */
+  public static boolean isIsNan(SqlOperator op) {
+    return op instanceof IsNanFunction;
+  }
+
+  private static final class IsNanFunction extends SqlUserDefinedFunction {
+    IsNanFunction() {
+      super(
           new SqlIdentifier("isnan", SqlParserPos.ZERO),
           ReturnTypes.BOOLEAN_NULLABLE,
           InferTypes.FIRST_KNOWN,
           OperandTypes.NUMERIC,
           null,
           ScalarFunctionImpl.create(NanRanks.class, "isNaN"));
+    }
+  }
 
-  /** The implementation of {@link #IS_NAN}. */
+  private static final class IsNan {
+    static final IsNanFunction FUNCTION = new IsNanFunction();
+  }
+
+  /** The implementation of {@link #isNanFunction()}. */
   public static @Nullable Boolean isNaN(@Nullable Double x) {
     return x == null ? null : x.isNaN();
   }
@@ -138,7 +159,7 @@ public final class NanRanks {
       List<RexNode> nans = new ArrayList<>();
       for (RexFieldCollation key : w.orderKeys) {
         if (SqlTypeFamily.APPROXIMATE_NUMERIC.contains(key.left.getType())) {
-          nans.add(rex.makeCall(IS_NAN, key.left));
+          nans.add(rex.makeCall(isNanFunction(), key.left));
         }
       }
       ties.put(

@@ -13,7 +13,13 @@ import org.apache.calcite.rel.RelNode;
 
 /** EXPLAIN of a query that a backend other than Calcite's engine runs. */
 final class Explains {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /**
+   * The mapper of a JSON explain, made when one is first asked for: an explain in text, the
+   * default, does not start Jackson.
+   */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   private Explains() {}
 
@@ -125,7 +131,7 @@ final class Explains {
             list.add(scan);
             try {
               for (var rel :
-                  JSON.readTree(QueryPlanner.render(scans.get(i), "json")).path("rels")) {
+                  Json.MAPPER.readTree(QueryPlanner.render(scans.get(i), "json")).path("rels")) {
                 var copy = ((com.fasterxml.jackson.databind.node.ObjectNode) rel).deepCopy();
                 copy.put("id", String.valueOf(rels.size()));
                 rels.add(copy);
@@ -144,7 +150,7 @@ final class Explains {
           m.put("scans", list);
           m.put("rels", rels);
           try {
-            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(m);
+            return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(m);
           } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
           }

@@ -115,10 +115,10 @@ final class DuckDbRewrites extends RexShuttle {
     if (compared != visited) {
       return compared;
     }
-    if (visited.getOperator() == io.calcitebridge.flink.NanRanks.IS_NAN) {
+    if (io.calcitebridge.flink.NanRanks.isIsNan(visited.getOperator())) {
       return rex.makeCall(visited.getType(), NanComparisons.ISNAN, visited.operands);
     }
-    if (visited.getOperator() == Convertlets.CHAR_LENGTH) {
+    if (Convertlets.isCharLength(visited.getOperator())) {
       return rex.makeCall(visited.getType(), SqlStdOperatorTable.CHAR_LENGTH, visited.operands);
     }
     SqlFunction duck = DuckDbOperators.FLINK.get(visited.getOperator());

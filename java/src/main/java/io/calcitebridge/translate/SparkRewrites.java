@@ -100,10 +100,10 @@ final class SparkRewrites extends RexShuttle {
       // A Python function: a Spark UDF the backend registers under the name (_spark.py).
       return DuckDbPython.rewrite(rex, visited, visited.operands, "spark");
     }
-    if (visited.getOperator() == io.calcitebridge.flink.NanRanks.IS_NAN) {
+    if (io.calcitebridge.flink.NanRanks.isIsNan(visited.getOperator())) {
       return rex.makeCall(visited.getType(), NanComparisons.ISNAN, visited.operands);
     }
-    if (visited.getOperator() == Convertlets.CHAR_LENGTH) {
+    if (Convertlets.isCharLength(visited.getOperator())) {
       return rex.makeCall(visited.getType(), SqlStdOperatorTable.CHAR_LENGTH, visited.operands);
     }
     if (visited.getKind() == SqlKind.ROW) {
