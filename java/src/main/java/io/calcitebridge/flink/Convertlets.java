@@ -38,8 +38,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <ul>
  *   <li>{@code CHAR_LENGTH} (and {@code CHARACTER_LENGTH}) counts code points, as Flink and DuckDB
  *       do; Calcite's counts UTF-16 units, so {@code CHAR_LENGTH('中😀')} was 3, not 2. The call
- *       becomes {@link #charLength()}, whose implementation the Enumerable engine and constant
- *       reduction both call, so a folded literal has the same value as a computed one.
+ *       becomes {@link #charLengthFunction()}, whose implementation the Enumerable engine and
+ *       constant reduction both call, so a folded literal has the same value as a computed one.
  *   <li>{@code LOG10}, {@code REPLACE} and {@code POSITION} become Flink's ({@link
  *       FlinkFunctions#replacing}), and {@code TRIM} Flink's {@code BTRIM}, {@code LTRIM} or {@code
  *       RTRIM} (a set of characters to trim, of any length).
@@ -70,11 +70,11 @@ public final class Convertlets implements SqlRexConvertletTable {
    * when a statement first converts a {@code CHAR_LENGTH}: making its implementation initialises
    * Calcite's table of the engine's implementors, which a first query that has none did not need.
    */
-  public static SqlUserDefinedFunction charLength() {
+  public static SqlUserDefinedFunction charLengthFunction() {
     return CharLength.FUNCTION;
   }
 
-  /** Whether {@code op} is {@link #charLength()}, without making it. */
+  /** Whether {@code op} is {@link #charLengthFunction()}, without making it. */
   public static boolean isCharLength(SqlOperator op) {
     return op instanceof CharLengthFunction;
   }
@@ -240,7 +240,7 @@ public final class Convertlets implements SqlRexConvertletTable {
       return (cx, c) -> {
         List<RexNode> operands = c.getOperandList().stream().map(cx::convertExpression).toList();
         return cx.getRexBuilder()
-            .makeCall(cx.getValidator().getValidatedNodeType(c), charLength(), operands);
+            .makeCall(cx.getValidator().getValidatedNodeType(c), charLengthFunction(), operands);
       };
     }
     if (call.getKind() == SqlKind.LIKE
