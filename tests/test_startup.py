@@ -774,6 +774,39 @@ def test_doctor_reports_a_missing_jar_and_exits_1() -> None:
     assert "make build" in proc.stderr
 
 
+def test_a_start_up_archive_is_named_by_jpypes_jar_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The JVM checks every entry of the class path an archive was written with, JPype's own jar
+    # among them: an upgraded JPype made it ignore the archive of the same jar and JVM, quietly,
+    # at every start.
+    import jpype
+
+    from calcite_bridge._transport import jvm
+
+    found = jvm._jpype_jar()
+    assert found is not None and found.name == "org.jpype.jar"
+    assert found == Path(jpype.__file__).resolve().parent.parent / "org.jpype.jar"
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    jar, java, support = (tmp_path / n for n in ("calcite-bridge.jar", "libjvm.so", "a.jar"))
+    jar.write_bytes(b"jar")
+    java.write_bytes(b"jvm")
+    support.write_bytes(b"jpype one")
+    monkeypatch.setattr(jvm, "_jpype_jar", lambda: support)
+    first = jvm._cached_archive(jar, java)
+    assert jvm._cached_archive(jar, java) == first
+    support.write_bytes(b"jpype two, upgraded in place")
+    upgraded = jvm._cached_archive(jar, java)
+    assert upgraded != first and upgraded.name.split("-")[1] == first.name.split("-")[1]
+    other = tmp_path / "other-venv.jar"
+    other.write_bytes(b"jpype two, upgraded in place")
+    monkeypatch.setattr(jvm, "_jpype_jar", lambda: other)
+    assert jvm._cached_archive(jar, java).name.split("-")[1] != first.name.split("-")[1]
+    monkeypatch.setattr(jvm, "_jpype_jar", lambda: None)
+    assert jvm._cached_archive(jar, java) not in (first, upgraded)
+
+
 def test_a_new_start_up_archive_replaces_the_older_ones_of_its_jar_and_jvm(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -260,8 +260,12 @@ def _cached_archive(jar: Path, jvm: Path, kind: str = "cds") -> Path:
 
     # Named by where the jar and the JVM are, then by their builds: a rebuilt jar or an updated
     # JVM at the same place gets a new archive, and _cds drops the older ones of that place.
+    # JPype's own jar too, which follows ours on the class path: the JVM checks every entry of
+    # the class path an archive was written with, and quietly ignored an archive of the same jar
+    # and JVM once JPype was upgraded (or the jar shared by another install's JPype).
     place, build = hashlib.sha256(), hashlib.sha256()
-    for path in (jar, jvm):
+    support = _jpype_jar()
+    for path in (jar, jvm) if support is None else (jar, jvm, support):
         stat = path.stat()
         place.update(f"{path.resolve()};".encode())
         build.update(f"{stat.st_size}:{stat.st_mtime_ns};".encode())
@@ -269,6 +273,21 @@ def _cached_archive(jar: Path, jvm: Path, kind: str = "cds") -> Path:
     suffix = ".aot" if kind == "aot" else ".jsa"
     name = f"{_version.__version__}-{place.hexdigest()[:12]}-{build.hexdigest()[:12]}{suffix}"
     return folder / name
+
+
+def _jpype_jar() -> Path | None:
+    """JPype's support jar, which ``jpype.startJVM`` puts on the class path after ours; None when
+    it cannot be found (the archive is then named without it)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("jpype")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.origin is None:
+        return None
+    support = Path(spec.origin).resolve().parent.parent / "org.jpype.jar"
+    return support if support.is_file() else None
 
 
 # A cache in the user's cache directory that a start uses gets its modification time set when
