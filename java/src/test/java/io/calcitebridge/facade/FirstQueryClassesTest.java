@@ -9,9 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,18 +53,9 @@ class FirstQueryClassesTest {
   void aNewJvmsFirstQueryOnDuckDbInitialisesNeitherCoreRulesNorJackson(@TempDir Path dir)
       throws IOException, InterruptedException {
     Path log = dir.resolve("init.log");
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
-    command.add("-Xshare:off");
-    command.add("-Xlog:class+init=info:file=" + log);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(FirstQueryClassesTest.class.getName());
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(2, TimeUnit.MINUTES), out);
-    assertEquals(0, p.exitValue(), out);
+    String out =
+        io.calcitebridge.NewJvm.run(
+            FirstQueryClassesTest.class, "-Xlog:class+init=info:file=" + log);
 
     // The query was planned for DuckDB, described and explained as this JVM does it.
     List<String> lines = out.strip().lines().toList();

@@ -8,9 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,18 +45,9 @@ class FirstPlanMetadataTest {
   void aNewJvmsFirstPlansCompileNoMetadataHandler(@TempDir Path dir)
       throws IOException, InterruptedException {
     Path log = dir.resolve("classes.log");
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
-    command.add("-Xshare:off");
-    command.add("-Xlog:class+load=info:file=" + log);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(FirstPlanMetadataTest.class.getName());
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(2, TimeUnit.MINUTES), out);
-    assertEquals(0, p.exitValue(), out);
+    String out =
+        io.calcitebridge.NewJvm.run(
+            FirstPlanMetadataTest.class, "-Xlog:class+load=info:file=" + log);
     // the same plans as this JVM makes
     assertEquals(String.join("\n", firstPlans()), out.strip());
 
