@@ -359,20 +359,20 @@ class Daemon:
                         self.current = None
             # Counted and idle before the client hears its exit code: a client that asks
             # at once, or sends its next command, finds this one done.
-            counted = self.done()
+            self.done()
+            counted = True
             channel.send(place.EXIT, code.to_bytes(4, "big", signed=True))
         finally:
             conn.close()
             if not counted:
                 self.done()
 
-    def done(self) -> bool:
+    def done(self) -> None:
         """Ends the current command's turn: served, and no longer busy."""
         with self.lock:
             self.busy = False
             self.served += 1
             self.last = time.monotonic()
-        return True
 
 
 def _ignore(signum: int, frame: FrameType | None) -> None:

@@ -135,36 +135,35 @@ public final class StatementResult implements AutoCloseable {
     // Written here, not by Jackson: its mapper's start (a few hundred classes) was a tenth of a
     // second of every new process's first query.
     StringBuilder out = new StringBuilder(256);
-    out.append("{\"kind\":");
-    JsonText.string(out, kind);
-    out.append(",\"backend\":");
-    JsonText.string(out, backend);
-    out.append(",\"backendSql\":");
-    JsonText.string(out, backendSql);
+    out.append("{\"kind\":").append(jsonString(kind));
+    out.append(",\"backend\":").append(jsonString(backend));
+    out.append(",\"backendSql\":").append(jsonString(backendSql));
     out.append(",\"parameterOrder\":[");
     for (int i = 0; i < parameterOrder.length; i++) {
       out.append(i == 0 ? "" : ",").append(parameterOrder[i]);
     }
     out.append("],\"remainingMillis\":").append(remainingMillis());
-    out.append(",\"timeoutMessage\":");
-    JsonText.string(out, timeoutMessage());
+    out.append(",\"timeoutMessage\":").append(jsonString(timeoutMessage()));
     out.append(",\"scans\":[");
     for (int s = 0; s < prepared.size(); s++) {
       SourceStorage.Prepared p = prepared.get(s);
       out.append(s == 0 ? "{\"source\":" : ",{\"source\":").append(p != null);
-      out.append(",\"request\":");
-      JsonText.string(out, p == null ? "" : p.request());
+      out.append(",\"request\":").append(jsonString(p == null ? "" : p.request()));
       out.append(",\"columns\":[");
       if (p != null) {
         int c = 0;
         for (String column : p.columns()) {
-          out.append(c++ == 0 ? "" : ",");
-          JsonText.string(out, column);
+          out.append(c++ == 0 ? "" : ",").append(jsonString(column));
         }
       }
       out.append("]}");
     }
     return out.append("]}").toString();
+  }
+
+  /** {@code s} as a JSON string literal (Flink's {@code JSON_QUOTE}), or {@code null}. */
+  static String jsonString(@Nullable String s) {
+    return s == null ? "null" : io.calcitebridge.functions.StringFunctions.jsonQuote(s);
   }
 
   /** How many scans the backend's SQL reads. */

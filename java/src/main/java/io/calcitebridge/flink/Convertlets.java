@@ -71,7 +71,7 @@ public final class Convertlets implements SqlRexConvertletTable {
    * Calcite's table of the engine's implementors, which a first query that has none did not need.
    */
   public static SqlUserDefinedFunction charLengthFunction() {
-    return CharLength.FUNCTION;
+    return CharLengthFunction.INSTANCE;
   }
 
   /** Whether {@code op} is {@link #charLengthFunction()}, without making it. */
@@ -79,8 +79,13 @@ public final class Convertlets implements SqlRexConvertletTable {
     return op instanceof CharLengthFunction;
   }
 
+  /**
+   * Initialised, and so made, when {@link #INSTANCE} is first read; {@code instanceof} does not.
+   */
   private static final class CharLengthFunction extends SqlUserDefinedFunction {
-    CharLengthFunction() {
+    static final CharLengthFunction INSTANCE = new CharLengthFunction();
+
+    private CharLengthFunction() {
       super(
           new SqlIdentifier("CHAR_LENGTH", SqlParserPos.ZERO),
           ReturnTypes.INTEGER_NULLABLE,
@@ -89,10 +94,6 @@ public final class Convertlets implements SqlRexConvertletTable {
           null,
           ScalarFunctionImpl.create(Convertlets.class, "charLength"));
     }
-  }
-
-  private static final class CharLength {
-    static final CharLengthFunction FUNCTION = new CharLengthFunction();
   }
 
   private Convertlets() {}

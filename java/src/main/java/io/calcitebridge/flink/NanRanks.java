@@ -56,7 +56,7 @@ public final class NanRanks {
    * isnan}; planning does not simplify it away, as it does {@code x <> x} of a NOT NULL value.
    */
   public static SqlUserDefinedFunction isNanFunction() {
-    return IsNan.FUNCTION;
+    return IsNanFunction.INSTANCE;
   }
 
   /**
@@ -68,8 +68,13 @@ public final class NanRanks {
     return op instanceof IsNanFunction;
   }
 
+  /**
+   * Initialised, and so made, when {@link #INSTANCE} is first read; {@code instanceof} does not.
+   */
   private static final class IsNanFunction extends SqlUserDefinedFunction {
-    IsNanFunction() {
+    static final IsNanFunction INSTANCE = new IsNanFunction();
+
+    private IsNanFunction() {
       super(
           new SqlIdentifier("isnan", SqlParserPos.ZERO),
           ReturnTypes.BOOLEAN_NULLABLE,
@@ -78,10 +83,6 @@ public final class NanRanks {
           null,
           ScalarFunctionImpl.create(NanRanks.class, "isNaN"));
     }
-  }
-
-  private static final class IsNan {
-    static final IsNanFunction FUNCTION = new IsNanFunction();
   }
 
   /** The implementation of {@link #isNanFunction()}. */

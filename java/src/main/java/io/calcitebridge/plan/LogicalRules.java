@@ -15,7 +15,7 @@ import org.apache.calcite.rel.rules.ProjectOverSumToSum0Rule;
  * waited for it even when a warm-up thread had started it. A statement that runs on DuckDB or Spark
  * needs only these few; {@code CoreRules} is initialised when a plan first goes to Calcite's own
  * engine (its cost-based pass registers Calcite's default rules) or has correlations to remove.
- * {@code FirstPlanClassesTest} checks that a first DuckDB query leaves it uninitialised.
+ * {@code FirstQueryClassesTest} checks that a first DuckDB query leaves it uninitialised.
  */
 final class LogicalRules {
   private LogicalRules() {}

@@ -6,14 +6,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** {@link JsonText} writes strings a JSON parser reads back unchanged. */
-class JsonTextTest {
+/**
+ * The strings of a query's description ({@link StatementResult#jsonString}) read back unchanged.
+ */
+class DescriptionJsonTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static String roundTrip(String s) throws Exception {
-    StringBuilder out = new StringBuilder();
-    JsonText.string(out, s);
-    return JSON.readTree(out.toString()).asText();
+    return JSON.readTree(StatementResult.jsonString(s)).asText();
   }
 
   @Test
@@ -34,9 +34,7 @@ class JsonTextTest {
 
   @Test
   void nullIsJsonNull() {
-    StringBuilder out = new StringBuilder();
-    JsonText.string(out, null);
-    assertEquals("null", out.toString());
+    assertEquals("null", StatementResult.jsonString(null));
   }
 
   @Test
