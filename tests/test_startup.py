@@ -943,6 +943,18 @@ def test_java_25_gets_an_aot_cache_and_older_java_a_cds_archive(
     assert not any("AOT" in o for o in options)
     assert jvm.cache_mode() == f"CDS ({jar.with_suffix('.jsa')})"
 
+    # Either cache is mapped at the address it was written for, on the releases known to take the
+    # option (a release without it would not start); no cache, no option.
+    in_place = ["-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0"]
+    for version in (17, 21, 25):
+        options = jvm._start_up_cache(jar, libjvm, version, [])
+        assert options[-2:] == in_place, (version, options)
+    for version in (16, 26, None):
+        options = jvm._start_up_cache(jar, libjvm, version, [])
+        assert not any("ArchiveRelocationMode" in o for o in options), (version, options)
+    aot.unlink()
+    assert not any("Relocation" in o for o in jvm._start_up_cache(jar, libjvm, 25, []))
+
     # The user's own cache options win; nothing is added but the access grants.
     own = ["-XX:AOTCacheOutput=/tmp/mine.aot"]
     assert jvm._start_up_cache(jar, libjvm, 25, own) == [jvm.NATIVE_ACCESS, jvm.UNSAFE_ACCESS]
@@ -1224,3 +1236,28 @@ def test_the_cli_ends_without_the_jvm_shutdown_and_keeps_its_output_and_exit_cod
     done = cli("query", "SELECT nope FROM (VALUES (1)) AS t(x)")
     assert done.returncode == 1
     assert "SqlValidationError" in done.stderr and "nope" in done.stderr
+
+
+def test_the_start_up_archive_is_mapped_where_it_was_written_for(tmp_path: Path) -> None:
+    # Moved elsewhere (the JVM's default), every pointer in it is patched as the JVM is made:
+    # tens of milliseconds, and each page of it a private copy in the process.
+    from calcite_bridge._transport import jvm
+
+    archive = jvm.jar_path().with_suffix(".jsa")
+    if not archive.is_file():
+        pytest.skip("no CDS archive beside the jar (`make build` writes it)")
+    log = tmp_path / "cds.log"
+    proc = python(
+        """
+        import calcite_bridge as cb
+        from calcite_bridge._transport import jvm
+        cb.connect().validate("SELECT 1")
+        print(jvm.cache_mode())
+        """,
+        env={"CALCITE_BRIDGE_JVM_OPTIONS": f"-Xlog:cds=info:file={log}"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("CDS"), proc.stdout
+    text = log.read_text()
+    assert "Mapped dynamic region" in text, text
+    assert "alternative address" not in text, text
