@@ -125,6 +125,37 @@ def test_connect_takes_the_session_the_jvm_made_as_it_started() -> None:
     ]
 
 
+def test_connect_wraps_for_python_only_the_java_classes_it_calls() -> None:
+    # Each class JPype wraps costs the thread that holds the GIL a few milliseconds while the JVM
+    # starts (its methods read by reflection, a Python type made): the session is taken and the
+    # workers' hooks set through the facade, and a worker's hook is given its thread's name.
+    proc = python(
+        """
+        from calcite_bridge._transport import jvm
+        jvm.import_jpype()
+        import _jpype
+        wrapped = []
+        post = _jpype._jclassPost
+        def record(cls, *args):
+            wrapped.append(cls.__name__)
+            return post(cls, *args)
+        _jpype._jclassPost = record
+        import calcite_bridge as cb
+        env = cb.connect()
+        env.validate("SELECT 1")
+        env.sql("SELECT 1 AS x").fetchall()
+        print(sorted(n for n in wrapped if n.startswith("io.calcitebridge")))
+        print("java.lang.Thread" in wrapped)
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    ours, thread = proc.stdout.splitlines()
+    facade = "io.calcitebridge.facade."
+    assert f"'{facade}BridgeSession'" in ours, ours
+    assert f"'{facade}FirstSession'" not in ours and f"'{facade}Workers'" not in ours, ours
+    assert thread == "False"
+
+
 def test_duckdb_is_imported_once_a_statement_that_may_run_a_query_starts() -> None:
     # DuckDB's import would hold the GIL against JPype's start: connect() and validate() leave it
     # out, and the first query imports it on a thread while the JVM plans.

@@ -653,7 +653,7 @@ def facade() -> Any:
         JAVA_BYTES = jpype.JArray(jpype.JByte)
         from .threads import thread_hooks
 
-        jpype.JClass("io.calcitebridge.facade.Workers").setThreadHooks(thread_hooks())
+        cls.setThreadHooks(thread_hooks())
         # Loads Calcite's classes on a background thread, along the path a first query takes.
         cls.warmUp(",".join(host_backends()))
         atexit.register(_at_exit)  # runs before JPype's own exit hook (registered earlier)
@@ -734,10 +734,7 @@ def started() -> bool:
 
 
 def new_session() -> Any:
-    facade()  # starts the JVM on first use
-    import jpype
-
-    return _Session(jpype.JClass("io.calcitebridge.facade.FirstSession").open())
+    return _Session(facade().open())  # starts the JVM on first use
 
 
 def run(start: Any, *args: Any, sql: str | None = None) -> Any:

@@ -30,12 +30,12 @@ _held = threading.local()
 _workers: dict[str, int] = {}  # the Java name of a worker thread -> its Python thread id
 
 
-def _hold() -> None:
+def _hold(name: str) -> None:
     if getattr(_held, "state", None) is None:
         _held.state = _ensure()
-        _held.name = _java_name()
-        if _held.name:
-            _workers[_held.name] = threading.get_ident()
+        _held.name = name
+        if name:
+            _workers[name] = threading.get_ident()
 
 
 def _give_back() -> None:
@@ -59,16 +59,6 @@ def _forget_dummy() -> None:
     with lock:
         if isinstance(active.get(ident), threading._DummyThread):
             del active[ident]
-
-
-def _java_name() -> str:
-    try:
-        import jpype
-
-        # JClass, not jpype.java.lang: a JPackage lists every package of the JDK's image first.
-        return str(jpype.JClass("java.lang.Thread").currentThread().getName())
-    except Exception:  # no name: the worker cannot be interrupted from Python, only cancelled
-        return ""
 
 
 def interrupt_worker(name: str) -> None:
@@ -96,8 +86,8 @@ def thread_hooks() -> Any:
     @JImplements("io.calcitebridge.facade.Workers$ThreadHooks")
     class _Hooks:
         @JOverride
-        def started(self) -> None:
-            _hold()
+        def started(self, thread_name: Any) -> None:
+            _hold(str(thread_name))
 
         @JOverride
         def ending(self) -> None:

@@ -90,6 +90,20 @@ public final class BridgeSession implements AutoCloseable {
         });
   }
 
+  /**
+   * A new session: the one the JVM made as it started ({@link FirstSession#open}), else a new one.
+   * Python asks here, and sets the workers' hooks here: every class it calls costs it a wrapper
+   * made while the JVM starts.
+   */
+  public static BridgeSession open() {
+    return FirstSession.open();
+  }
+
+  /** {@link Workers#setThreadHooks}. */
+  public static void setThreadHooks(Workers.@Nullable ThreadHooks hooks) {
+    Workers.setThreadHooks(hooks);
+  }
+
   /** Stops the workers as the process exits; see {@link Workers#quiesce}. */
   public static boolean quiesce(long millis) throws InterruptedException {
     return Workers.quiesce(millis);

@@ -119,8 +119,11 @@ public final class Workers {
    * Python source.
    */
   public interface ThreadHooks {
-    /** Runs first on a new worker thread. */
-    void started();
+    /**
+     * Runs first on a new worker thread, named {@code threadName} (the host need not ask Java for
+     * it).
+     */
+    void started(String threadName);
 
     /** Runs last on a worker thread that ends while the process keeps running. */
     void ending();
@@ -290,7 +293,7 @@ public final class Workers {
 
   private static void withHooks(ThreadHooks h, Runnable r) {
     try {
-      h.started();
+      h.started(Thread.currentThread().getName());
     } catch (RuntimeException e) {
       // The thread still works without its hook, only less frugally.
     }
