@@ -102,8 +102,8 @@ def test_connect_takes_the_session_the_jvm_made_as_it_started() -> None:
         import jpype
         import calcite_bridge as cb
         env = cb.connect()
-        first = jpype.JClass("io.calcitebridge.facade.FirstSession")
-        print(bool(first.taken()))
+        first = jpype.JClass("io.calcitebridge.facade.BridgeSession")
+        print(bool(first.firstTaken()))
         print(env.validate("SELECT 1 AS x").names, env.sql("SELECT NULL AS n, 2 AS y").fetchall())
         other = cb.connect()
         other.execute("SET 'table.local-time-zone' = 'Asia/Tokyo'")

@@ -90,13 +90,60 @@ public final class BridgeSession implements AutoCloseable {
         });
   }
 
+  /** The session {@link FirstSession}, the JVM's agent, started making as the JVM started. */
+  private static java.util.concurrent.@Nullable FutureTask<BridgeSession> first;
+
+  private static volatile boolean firstTaken;
+
+  /** Starts making the first session on a thread of its own ({@link FirstSession#premain}). */
+  static void makeFirst() {
+    java.util.concurrent.FutureTask<BridgeSession> task =
+        new java.util.concurrent.FutureTask<>(BridgeSession::new);
+    synchronized (BridgeSession.class) {
+      first = task;
+    }
+    Thread thread = new Thread(task, "calcite-bridge-first-session");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
   /**
-   * A new session: the one the JVM made as it started ({@link FirstSession#open}), else a new one.
-   * Python asks here, and sets the workers' hooks here: every class it calls costs it a wrapper
-   * made while the JVM starts.
+   * A new session: the one made as the JVM started, when the host started it with this jar as an
+   * agent ({@link FirstSession}) and has not taken it yet, else {@code new BridgeSession()}.
    */
   public static BridgeSession open() {
-    return FirstSession.open();
+    BridgeSession made = takeFirst();
+    return made != null ? made : new BridgeSession();
+  }
+
+  /** Whether a session made as the JVM started was taken ({@code doctor} and tests ask). */
+  public static boolean firstTaken() {
+    return firstTaken;
+  }
+
+  /**
+   * The session made as the JVM started, waiting for it if it is still being made; null when none
+   * was started, it was taken already, or making it failed. Taken once.
+   */
+  static @Nullable BridgeSession takeFirst() {
+    java.util.concurrent.FutureTask<BridgeSession> task;
+    synchronized (BridgeSession.class) {
+      task = first;
+      first = null;
+    }
+    if (task == null) {
+      return null;
+    }
+    try {
+      BridgeSession session = task.get();
+      firstTaken = true;
+      return session;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    } catch (java.util.concurrent.ExecutionException e) {
+      return null;
+    }
   }
 
   /** {@link Workers#setThreadHooks}. */

@@ -13,11 +13,11 @@ class FirstSessionTest {
   @Test
   void theSessionMadeAtStartIsTakenOnceThenSessionsAreNew() throws Exception {
     FirstSession.premain(null);
-    BridgeSession first = FirstSession.take();
+    BridgeSession first = BridgeSession.takeFirst();
     assertNotNull(first);
-    assertTrue(FirstSession.taken());
-    assertNull(FirstSession.take(), "taken twice");
-    try (BridgeSession second = FirstSession.open()) {
+    assertTrue(BridgeSession.firstTaken());
+    assertNull(BridgeSession.takeFirst(), "taken twice");
+    try (BridgeSession second = BridgeSession.open()) {
       assertNotSame(first, second);
       // The first answers as a new session does.
       assertSame(
@@ -30,8 +30,8 @@ class FirstSessionTest {
 
   @Test
   void withoutTheAgentOpenMakesASession() throws Exception {
-    assertNull(FirstSession.take());
-    try (BridgeSession session = FirstSession.open()) {
+    assertNull(BridgeSession.takeFirst());
+    try (BridgeSession session = BridgeSession.open()) {
       assertNotNull(session);
     }
   }
