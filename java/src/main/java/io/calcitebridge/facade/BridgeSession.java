@@ -20,6 +20,8 @@ import io.calcitebridge.statement.StatementExecutor;
 import io.calcitebridge.types.ArrowTypes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -91,14 +93,13 @@ public final class BridgeSession implements AutoCloseable {
   }
 
   /** The session {@link FirstSession}, the JVM's agent, started making as the JVM started. */
-  private static java.util.concurrent.@Nullable FutureTask<BridgeSession> first;
+  private static @Nullable FutureTask<BridgeSession> first;
 
   private static volatile boolean firstTaken;
 
   /** Starts making the first session on a thread of its own ({@link FirstSession#premain}). */
   static void makeFirst() {
-    java.util.concurrent.FutureTask<BridgeSession> task =
-        new java.util.concurrent.FutureTask<>(BridgeSession::new);
+    FutureTask<BridgeSession> task = new FutureTask<>(BridgeSession::new);
     synchronized (BridgeSession.class) {
       first = task;
     }
@@ -126,7 +127,7 @@ public final class BridgeSession implements AutoCloseable {
    * was started, it was taken already, or making it failed. Taken once.
    */
   static @Nullable BridgeSession takeFirst() {
-    java.util.concurrent.FutureTask<BridgeSession> task;
+    FutureTask<BridgeSession> task;
     synchronized (BridgeSession.class) {
       task = first;
       first = null;
@@ -141,7 +142,7 @@ public final class BridgeSession implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return null;
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       return null;
     }
   }
