@@ -228,12 +228,7 @@ def _mapped_in_place(version: int | None) -> list[str]:
     80-100 ms creation with our archive, and each page of it copied into the process (about
     38 MB of private memory on Java 17, 34 MB on Java 25). At its own address (mode 0) its pages
     are mapped as they are, shared with the other processes that use it; the JVM still moves it
-    where that address is taken."""Options that map the start-up cache at the address it was written for. Java 17.0.x and
-    newer builds move it to another address by default (``ArchiveRelocationMode=1``, for address
-    space randomization), and patch every pointer in it as the JVM is made: 31-40 ms of the
-    JVM's 80-100 ms creation with our archive, every page of it copied into the process, all of it on the
-    thread that holds the GIL. At its own address (mode 0) the archive is mapped as it is, and
-    moved only where that address is taken."""
+    where that address is taken."""
     if version not in _RELOCATION_MODE_JAVA:
         return []
     return ["-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0"]
