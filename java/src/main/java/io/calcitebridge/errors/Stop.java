@@ -136,6 +136,18 @@ public final class Stop extends AtomicBoolean {
     return CURRENT.get();
   }
 
+  /**
+   * Throws the error of the statement running on this thread once it is stopped ({@link #stopped}):
+   * a check for code with no cancel hook of its own, such as Calcite's validator and
+   * SQL-to-relational conversion.
+   */
+  public static void checkCurrent() {
+    AtomicBoolean flag = CURRENT.get();
+    if (flag != null && flag.get()) {
+      throw stopped(flag);
+    }
+  }
+
   /** Makes {@code flag} the one of the statement on this thread (null: none). */
   public static void setCurrent(@Nullable AtomicBoolean flag) {
     AtomicBoolean previous = CURRENT.get();

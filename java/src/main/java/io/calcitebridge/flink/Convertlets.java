@@ -102,10 +102,7 @@ public final class Convertlets implements SqlRexConvertletTable {
   public @Nullable SqlRexConvertlet get(SqlCall call) {
     // Calcite's SqlToRelConverter has no cancel hook: each call it converts checks the
     // statement's flag here, so a statement stopped while it is converted stops at its next call.
-    java.util.concurrent.atomic.AtomicBoolean stop = io.calcitebridge.errors.Stop.current();
-    if (stop != null && stop.get()) {
-      throw io.calcitebridge.errors.Stop.stopped(stop);
-    }
+    io.calcitebridge.errors.Stop.checkCurrent();
     if (call.getOperator() == io.calcitebridge.functions.RowText.CAST) {
       return io.calcitebridge.functions.RowText::convert; // Flink's CAST of a ROW to STRING
     }

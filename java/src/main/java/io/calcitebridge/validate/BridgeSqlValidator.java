@@ -283,10 +283,7 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
    */
   @Override
   public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
-    java.util.concurrent.atomic.AtomicBoolean stop = io.calcitebridge.errors.Stop.current();
-    if (stop != null && stop.get()) {
-      throw io.calcitebridge.errors.Stop.stopped(stop);
-    }
+    io.calcitebridge.errors.Stop.checkCurrent();
     rowToString(scope, expr);
     booleanToNumber(scope, expr);
     nullableShiftDefault(scope, expr);
