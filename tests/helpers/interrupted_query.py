@@ -44,7 +44,8 @@ class SlowSource:
 backend, rows = sys.argv[1], int(sys.argv[2])
 # "explain" and "validate" plan a statement for many seconds (validate and explain wait for it
 # in one call first, then in slices): a join of 60 tables (planning 60 tables takes at least 6
-# CPU-s once the JIT is warm) and an OR chain of 10^4 terms (at least 1.8 s on an idle machine).
+# CPU-s once the JIT is warm) and twelve OR chains of 10^4 terms ANDed (about 5 CPU-s in a new
+# process; one chain took 1.8 s only while Calcite's parser was quadratic in the operators).
 PLANNING = ("explain", "validate")
 env = cb.connect(backend="enumerable" if backend in ("source", *PLANNING) else backend)
 env.register_arrow("big", pa.table({"x": pa.array(range(rows), pa.int64())}))
@@ -59,7 +60,8 @@ if backend == "explain":
     joins = " AND ".join(f"t{i}.x = t{i + 1}.x + {i}" for i in range(59))
     QUERY = f"SELECT COUNT(*) AS n FROM {tables} WHERE {joins}"
 elif backend == "validate":
-    QUERY = "SELECT x FROM big WHERE " + " OR ".join(f"x = {i}" for i in range(10_000))
+    chains = ("(" + " OR ".join(f"x = {i + j}" for i in range(10_000)) + ")" for j in range(12))
+    QUERY = "SELECT x FROM big WHERE " + " AND ".join(chains)
 env.sql("SELECT COUNT(*) AS n FROM big").to_pylist()  # the JVM and DuckDB started
 print("started", flush=True)
 
