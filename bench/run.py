@@ -43,6 +43,12 @@ GROUPS: dict[str, tuple[str, ...]] = {
         for kind in ("_after_30", "", "_cached")
         for op in ("validate", "explain", "execute")
     ),
+    "paused": tuple(
+        f"paused_{op}_{window}[{variant}]"
+        for variant in ("on", "off")
+        for op in ("validate", "explain", "execute")
+        for window in ("first", "1_to_30", "30_to_330")
+    ),
     "transfer": (
         "transfer_numeric",
         *(

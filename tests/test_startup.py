@@ -1292,3 +1292,58 @@ def test_the_start_up_archive_is_mapped_where_it_was_written_for(tmp_path: Path)
     text = log.read_text()
     assert "Mapped dynamic region" in text, text
     assert "alternative address" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("setting", "status"),
+    [(None, "/1000"), ("on", "/1000"), ("25", "/25"), ("off", "off"), ("0", "off")],
+)
+def test_the_jits_idle_warm_up_starts_with_the_jvm_unless_turned_off(
+    setting: str | None, status: str
+) -> None:
+    # The warm-up itself (when it runs a step, what it plans, how it ends) is IdleWarmUpTest's:
+    # whether this machine is idle enough for it here depends on what else runs.
+    env = dict(os.environ)
+    env.pop("CALCITE_BRIDGE_IDLE_WARM_UP", None)
+    if setting is not None:
+        env["CALCITE_BRIDGE_IDLE_WARM_UP"] = setting
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(
+                """
+                import calcite_bridge as cb, jpype
+                env = cb.connect()
+                env.validate("SELECT 1")
+                print(jpype.JClass("io.calcitebridge.facade.BridgeSession").idleWarmUpStatus())
+                print(env.sql("SHOW TABLES").fetchall())
+                """
+            ),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    said, tables = proc.stdout.splitlines()
+    if status == "off":
+        assert said == "off"
+    else:
+        state, progress = said.split(" ")
+        assert state in ("waiting", "running", "done"), said
+        assert progress.endswith(status), said
+    assert tables == "[]", "the warm-up's tables are in a session of its own"
+
+
+@pytest.mark.parametrize("setting", ["many", "-5", "1.5"])
+def test_a_wrong_idle_warm_up_setting_fails_before_the_jvm_starts(setting: str) -> None:
+    message = expect_startup_error(
+        "def attempt():\n    import calcite_bridge as cb\n    cb.connect()\n",
+        env={"CALCITE_BRIDGE_IDLE_WARM_UP": setting},
+    )
+    assert "CALCITE_BRIDGE_IDLE_WARM_UP" in message
+    assert "'on', 'off' or a number of statements" in message

@@ -22,12 +22,17 @@ session before ``started``.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
 import pyarrow as pa
 
 import calcite_bridge as cb
+
+# The CPU time measured after the statement is the statement's; the JIT's warm-up in idle time
+# (docs/performance.md) would plan statements of its own in those idle seconds.
+os.environ["CALCITE_BRIDGE_IDLE_WARM_UP"] = "off"
 
 
 class SlowSource:

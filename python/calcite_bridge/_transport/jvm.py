@@ -435,8 +435,28 @@ def find_jvm() -> Path:
         ) from e
 
 
+IDLE_WARM_UP_VAR = "CALCITE_BRIDGE_IDLE_WARM_UP"
+
+
+def idle_warm_up() -> int:
+    """How many statements the JIT's warm-up in idle time runs (``CALCITE_BRIDGE_IDLE_WARM_UP``,
+    docs/performance.md): unset or ``on``, -1 (the jar's default, about a thousand); ``off`` or
+    ``0``, none; a number, that many."""
+    value = os.environ.get(IDLE_WARM_UP_VAR, "").strip().lower()
+    if value in ("", "on"):
+        return -1
+    if value == "off":
+        return 0
+    if value.isdigit():
+        return int(value)
+    raise JvmStartupError(
+        f"{IDLE_WARM_UP_VAR} is {value!r}; it takes 'on', 'off' or a number of statements."
+    )
+
+
 def preflight() -> tuple[Path, Path]:
     """Checks Java and the jar before starting; returns (libjvm, jar)."""
+    idle_warm_up()  # a setting that is wrong fails before the JVM starts
     jvm = find_jvm()
     version = java_version(jvm)
     if version is not None and version < MIN_JAVA:
@@ -656,7 +676,8 @@ def facade() -> Any:
 
         cls.setThreadHooks(thread_hooks())
         # Loads Calcite's classes on a background thread, along the path a first query takes.
-        cls.warmUp(",".join(host_backends()))
+        # Then trains the JIT in the process's idle time (IdleWarmUp in the jar).
+        cls.warmUp(",".join(host_backends()), idle_warm_up())
         atexit.register(_at_exit)  # runs before JPype's own exit hook (registered earlier)
         _started_pid = os.getpid()
         _facade = cls

@@ -136,6 +136,36 @@ public final class BridgeEnvironment implements AutoCloseable {
   }
 
   /**
+   * Starts the JIT's warm-up in this JVM's idle time, once per JVM: a background thread plans
+   * statements of its own (about a thousand validates and explains over tables of a private
+   * environment, some 5 CPU-s) whenever no statement of the JVM has run for 0.2 s and neither the
+   * rest of the process nor other processes use the CPU, so that the planner is compiled before a
+   * short session's statements need it. It ends when done, and pauses while anything else runs.
+   * Python starts it by itself; a Java service opts in here. See docs/performance.md.
+   *
+   * @param statements how many statements it runs; 0 starts nothing
+   * @return whether it started now (false when it runs already, or the JVM cannot measure CPU use)
+   */
+  public static boolean warmUpWhenIdle(int statements) {
+    if (statements < 0) {
+      throw new BridgeException(
+          BridgeException.Kind.CONFIG, "warmUpWhenIdle takes 0 or more statements", null);
+    }
+    return BridgeSession.warmUpWhenIdle("", statements);
+  }
+
+  /**
+   * What the warm-up of {@link #warmUpWhenIdle} does: {@code off} when it was not started, else its
+   * state and the statements run of its budget, as {@code waiting 120/1000}, {@code running
+   * 400/1000} or {@code done 1000/1000}.
+   *
+   * @return the state
+   */
+  public static String idleWarmUpStatus() {
+    return BridgeSession.idleWarmUpStatus();
+  }
+
+  /**
    * The version of calcite-bridge.
    *
    * @return the version, such as {@code 0.1.0}

@@ -92,6 +92,57 @@ public final class BridgeSession implements AutoCloseable {
         });
   }
 
+  /**
+   * {@link #warmUp(String)}, then the JIT's warm-up in the process's idle time ({@link
+   * IdleWarmUp}), {@code idleStatements} statements long: {@link IdleWarmUp#DEFAULT_STATEMENTS}
+   * when negative, none when 0. One call from the host as it starts.
+   */
+  public static Pending<Long> warmUp(String hostBackends, int idleStatements) {
+    Pending<Long> first = warmUp(hostBackends);
+    warmUpWhenIdle(
+        hostBackends, idleStatements < 0 ? IdleWarmUp.DEFAULT_STATEMENTS : idleStatements);
+    return first;
+  }
+
+  /**
+   * Starts the JIT's warm-up in the process's idle time ({@link IdleWarmUp}), once per process,
+   * {@code statements} long, its session's queries planned for {@code hostBackends}; whether it
+   * started.
+   */
+  public static boolean warmUpWhenIdle(String hostBackends, int statements) {
+    return IdleWarmUp.start(() -> warmUpSteps(hostBackends), statements);
+  }
+
+  /** What the idle-time warm-up does ({@link IdleWarmUp#status}): {@code off}, or its state. */
+  public static String idleWarmUpStatus() {
+    return IdleWarmUp.status();
+  }
+
+  /**
+   * The statements of the idle-time warm-up ({@link IdleWarmUp}), run on its thread in a new
+   * session whose queries may run on {@code hostBackends}.
+   */
+  static IdleWarmUp.Steps warmUpSteps(String hostBackends) {
+    BridgeSession s = new BridgeSession();
+    s.setHostBackends(hostBackends);
+    return new IdleWarmUp.Steps() {
+      @Override
+      public void prepare(String ddl, AtomicBoolean stop) {
+        s.run(ddl, stop, false).close();
+      }
+
+      @Override
+      public void validate(String sql, AtomicBoolean stop) {
+        new StatementExecutor(s.state, stop).validate(sql, () -> requireQuery(s.parse(sql)));
+      }
+
+      @Override
+      public void explain(String sql, AtomicBoolean stop) {
+        new StatementExecutor(s.state, stop).explain(sql, () -> s.parse(sql), "text");
+      }
+    };
+  }
+
   /** The session {@link FirstSession}, the JVM's agent, started making as the JVM started. */
   private static @Nullable FutureTask<BridgeSession> first;
 
@@ -154,6 +205,7 @@ public final class BridgeSession implements AutoCloseable {
 
   /** Stops the workers as the process exits; see {@link Workers#quiesce}. */
   public static boolean quiesce(long millis) throws InterruptedException {
+    IdleWarmUp.stop();
     return Workers.quiesce(millis);
   }
 

@@ -31,7 +31,7 @@ public final class Workers {
   /** How many statements may wait for a worker; past them a statement fails as RESOURCE. */
   public static final int QUEUED = 10_000;
 
-  private static final ThreadPoolExecutor POOL = pool();
+  private static final Pool POOL = pool();
 
   private static volatile @Nullable ThreadHooks hooks;
   private static volatile boolean stopping;
@@ -43,7 +43,7 @@ public final class Workers {
    * #THREADS} core threads started a new one for each of its first 64 statements, even one at a
    * time: each a 256 MB stack reserved, and a Python thread state once it called a source.)
    */
-  private static ThreadPoolExecutor pool() {
+  private static Pool pool() {
     WorkQueue queue = new WorkQueue();
     Pool p = new Pool(queue);
     queue.pool = p;
@@ -72,6 +72,7 @@ public final class Workers {
 
     @Override
     public void execute(Runnable command) {
+      lastActivity = System.nanoTime();
       submitted.incrementAndGet();
       try {
         super.execute(command);
@@ -83,8 +84,22 @@ public final class Workers {
 
     @Override
     protected void afterExecute(Runnable r, @Nullable Throwable t) {
+      lastActivity = System.nanoTime();
       submitted.decrementAndGet();
     }
+  }
+
+  /** When a statement last began or ended ({@link System#nanoTime}). */
+  private static volatile long lastActivity = System.nanoTime();
+
+  /** Whether a statement runs or waits for a worker now. */
+  static boolean busy() {
+    return POOL.submitted.get() > 0;
+  }
+
+  /** The nanoseconds since a statement last began or ended. */
+  static long quietNanos() {
+    return System.nanoTime() - lastActivity;
   }
 
   /**

@@ -86,7 +86,10 @@ public final class BridgeGateway implements AutoCloseable {
               + "and protect the port, to listen there");
     }
     GatewayServer.turnLoggingOff();
-    BridgeSession.warmUp();
+    int idleWarmUp =
+        io.calcitebridge.facade.IdleWarmUp.statementsFrom(
+            System.getenv(io.calcitebridge.facade.IdleWarmUp.SETTING));
+    BridgeSession.warmUp("", idleWarmUp);
     BridgeGateway gateway = new BridgeGateway(address, port, token, allowRemote);
     try {
       gateway.server.start(true);
