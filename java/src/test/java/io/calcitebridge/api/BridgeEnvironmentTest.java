@@ -1,6 +1,7 @@
 package io.calcitebridge.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -320,5 +321,16 @@ class BridgeEnvironmentTest {
     rows("SELECT * FROM t");
     assertEquals(0, BridgeSession.allocatedBytes());
     assertEquals(BridgeSession.VERSION, BridgeEnvironment.version());
+  }
+
+  @Test
+  void theIdleWarmUpTakesZeroOrMoreStatementsAndSaysWhatItDoes() {
+    BridgeException e =
+        assertThrows(BridgeException.class, () -> BridgeEnvironment.warmUpWhenIdle(-1));
+    assertEquals("CONFIG", e.kind());
+    assertFalse(BridgeEnvironment.warmUpWhenIdle(0), "0 statements start nothing");
+    String status = BridgeEnvironment.idleWarmUpStatus();
+    assertTrue(
+        status.equals("off") || status.matches("(waiting|running|done|stopped) \\d+/\\d+"), status);
   }
 }
