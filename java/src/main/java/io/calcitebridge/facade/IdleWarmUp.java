@@ -105,20 +105,16 @@ public final class IdleWarmUp {
 
   /**
    * Starts it, once per process, to run {@code statements} statements through the steps {@code
-   * steps} makes on its thread; nothing when {@code statements} is not positive, phase times are
-   * recorded, or the JVM cannot measure CPU use. Whether it started.
+   * steps} makes on its thread; nothing when {@code statements} is not positive or phase times are
+   * recorded. Whether it started. (A JVM that cannot measure CPU use, without {@code
+   * java.management}, cannot tell idle from busy: its warm-up fails on its first step.)
    */
   static boolean start(Supplier<Steps> steps, int statements) {
     if (statements <= 0 || io.calcitebridge.plan.PhaseTimes.ON) {
       return false;
     }
-    Gate gate;
-    try {
-      gate = new IdleMachine();
-    } catch (LinkageError | UnsupportedOperationException | ClassCastException e) {
-      return false; // a runtime without java.management: it cannot tell idle from busy
-    }
-    IdleWarmUp warmUp = new IdleWarmUp(statements, gate);
+    // The gate is made on the warm-up's thread: the JVM's management classes load there.
+    IdleWarmUp warmUp = new IdleWarmUp(statements, new Lazy(IdleMachine::new));
     synchronized (LOCK) {
       if (current != null) {
         return false;
@@ -217,8 +213,16 @@ public final class IdleWarmUp {
   void run(Supplier<Steps> steps) {
     Steps made;
     try {
+      // Its session too is made in idle time.
+      if (!awaitIdle()) {
+        state = "stopped";
+        return;
+      }
       made = steps.get();
-    } catch (RuntimeException e) {
+    } catch (InterruptedException e) {
+      state = "stopped";
+      return;
+    } catch (RuntimeException | Error e) {
       state = "failed: " + e;
       return;
     }
@@ -280,6 +284,37 @@ public final class IdleWarmUp {
     return false;
   }
 
+  /** Whether no statement runs, waits, or began or ended in the last {@link #QUIET_MILLIS}. */
+  static boolean quiet() {
+    return !Workers.busy() && Workers.quietNanos() >= TimeUnit.MILLISECONDS.toNanos(QUIET_MILLIS);
+  }
+
+  /**
+   * A gate made on the asking thread once the process is first {@link #quiet}: not while the JVM
+   * starts and its first statements run.
+   */
+  static final class Lazy implements Gate {
+    private final Supplier<Gate> make;
+    private @Nullable Gate made;
+
+    Lazy(Supplier<Gate> make) {
+      this.make = make;
+    }
+
+    @Override
+    public boolean idle() {
+      Gate g = made;
+      if (g == null) {
+        if (!quiet()) {
+          return false;
+        }
+        g = make.get();
+        made = g;
+      }
+      return g.idle();
+    }
+  }
+
   /**
    * Idle as the class comment says: no statement of the process for {@link #QUIET_MILLIS}, and
    * little CPU used by the rest of the process and by other processes over the last window.
@@ -323,10 +358,7 @@ public final class IdleWarmUp {
 
     @Override
     public boolean idle() {
-      if (Workers.busy() || Workers.quietNanos() < TimeUnit.MILLISECONDS.toNanos(QUIET_MILLIS)) {
-        return false;
-      }
-      return window.idle();
+      return quiet() && window.idle();
     }
   }
 

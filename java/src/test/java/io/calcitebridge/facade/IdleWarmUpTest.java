@@ -204,8 +204,18 @@ class IdleWarmUpTest {
             });
     assertTrue(running.await(10, TimeUnit.SECONDS));
     IdleWarmUp.IdleMachine gate = new IdleWarmUp.IdleMachine();
+    java.util.concurrent.atomic.AtomicInteger made =
+        new java.util.concurrent.atomic.AtomicInteger();
+    IdleWarmUp.Lazy lazy =
+        new IdleWarmUp.Lazy(
+            () -> {
+              made.incrementAndGet();
+              return () -> true;
+            });
     assertTrue(Workers.busy());
     assertFalse(gate.idle());
+    assertFalse(lazy.idle());
+    assertEquals(0, made.get(), "the lazy gate is made only once the process is quiet");
     release.countDown();
     assertEquals(1, statement.result());
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -215,6 +225,11 @@ class IdleWarmUpTest {
     assertFalse(Workers.busy());
     assertFalse(gate.idle(), "a statement ended less than " + IdleWarmUp.QUIET_MILLIS + " ms ago");
     assertTrue(Workers.quietNanos() < TimeUnit.SECONDS.toNanos(10));
+    Thread.sleep(IdleWarmUp.QUIET_MILLIS + 50);
+    if (!Workers.busy()) { // no other test's statement runs now
+      assertTrue(lazy.idle());
+      assertEquals(1, made.get());
+    }
   }
 
   @ParameterizedTest
