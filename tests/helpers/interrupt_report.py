@@ -5,10 +5,16 @@ module by its name from their own folder."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 
 import calcite_bridge as cb
+
+# The CPU time measured after a statement is the statement's. The JIT's warm-up in idle time
+# (docs/performance.md) would plan statements of its own in those idle seconds, so it is off in
+# the helpers that import this module (they connect after importing it).
+os.environ["CALCITE_BRIDGE_IDLE_WARM_UP"] = "off"
 
 
 def run_and_report(env: cb.Environment, statement: Callable[[], object]) -> None:

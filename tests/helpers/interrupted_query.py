@@ -12,7 +12,6 @@ computes for a minute; so it is still running when the test sends SIGINT after `
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
@@ -21,10 +20,6 @@ import pyarrow as pa
 from interrupt_report import run_and_report
 
 import calcite_bridge as cb
-
-# The CPU time measured after the statement is the statement's; the JIT's warm-up in idle time
-# (docs/performance.md) would plan statements of its own in those idle seconds.
-os.environ["CALCITE_BRIDGE_IDLE_WARM_UP"] = "off"
 
 
 class SlowSource:
