@@ -1302,31 +1302,17 @@ def test_the_jits_idle_warm_up_starts_with_the_jvm_unless_turned_off(
     setting: str | None, status: str
 ) -> None:
     # The warm-up itself (when it runs a step, what it plans, how it ends) is IdleWarmUpTest's:
-    # whether this machine is idle enough for it here depends on what else runs.
-    env = dict(os.environ)
-    env.pop("CALCITE_BRIDGE_IDLE_WARM_UP", None)
-    if setting is not None:
-        env["CALCITE_BRIDGE_IDLE_WARM_UP"] = setting
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            textwrap.dedent(
-                """
-                import calcite_bridge as cb, jpype
-                env = cb.connect()
-                env.validate("SELECT 1")
-                print(jpype.JClass("io.calcitebridge.facade.BridgeSession").idleWarmUpStatus())
-                print(env.sql("SHOW TABLES").fetchall())
-                """
-            ),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=TIMEOUT,
-        check=False,
+    # whether this machine is idle enough for it here depends on what else runs. An empty
+    # setting is an unset one.
+    proc = python(
+        """
+        import calcite_bridge as cb, jpype
+        env = cb.connect()
+        env.validate("SELECT 1")
+        print(jpype.JClass("io.calcitebridge.facade.BridgeSession").idleWarmUpStatus())
+        print(env.sql("SHOW TABLES").fetchall())
+        """,
+        env={"CALCITE_BRIDGE_IDLE_WARM_UP": setting or ""},
     )
     assert proc.returncode == 0, proc.stderr
     said, tables = proc.stdout.splitlines()

@@ -133,7 +133,9 @@ public final class BridgeSession implements AutoCloseable {
 
       @Override
       public void validate(String sql, AtomicBoolean stop) {
-        new StatementExecutor(s.state, stop).validate(sql, () -> requireQuery(s.parse(sql)));
+        // As validateSchema: the row type, then its IPC message
+        ArrowTypes.schemaMessage(
+            new StatementExecutor(s.state, stop).validate(sql, () -> requireQuery(s.parse(sql))));
       }
 
       @Override
