@@ -181,6 +181,52 @@ class IdleWarmUpTest {
   }
 
   @Test
+  void aSessionsPlansAndTypesAreTheSameWhileTheWarmUpPlansBesideIt() throws Exception {
+    // It plans on its own thread while a user's statement may start: shared caches (function
+    // tables, metadata handlers, the operator table) must give the user's statements what they
+    // give without it.
+    BridgeSession user = new BridgeSession();
+    Pending<StatementResult> made =
+        user.execute(
+            "CREATE TABLE t (id BIGINT, name STRING, r ROW<a INT, b STRING>, d DECIMAL(10, 2),"
+                + " ts TIMESTAMP(3)) WITH ('connector' = 'memory')");
+    made.result().close();
+    List<String> queries =
+        List.of(
+            "SELECT id, r.a FROM t WHERE r.b = 'x' AND id > 3",
+            "SELECT name, COUNT(*), SUM(d) FROM t GROUP BY name HAVING COUNT(*) > 1",
+            "SELECT id, UPPER(name), CAST(d AS INT), DATE_FORMAT(ts, 'yyyy') FROM t",
+            "SELECT id, RANK() OVER (PARTITION BY name ORDER BY d) FROM t",
+            "SELECT a.id FROM t a JOIN t b ON a.id = b.id WHERE b.r.a < 5");
+    List<String> alone = new ArrayList<>();
+    for (String q : queries) {
+      alone.add(user.explain(q, "text").result());
+      alone.add(user.explain(q, "json").result());
+    }
+    IdleWarmUp warmUp = new IdleWarmUp(1_000_000, () -> true);
+    CountDownLatch ended = new CountDownLatch(1);
+    warmUp.startThread(
+        () -> {
+          warmUp.run(() -> BridgeSession.warmUpSteps(""));
+          ended.countDown();
+        });
+    try {
+      for (int round = 0; round < 30; round++) {
+        List<String> beside = new ArrayList<>();
+        for (String q : queries) {
+          beside.add(user.explain(q, "text").result());
+          beside.add(user.explain(q, "json").result());
+        }
+        assertEquals(alone, beside, "round " + round + ", " + warmUp.describe());
+      }
+      assertTrue(warmUp.ran() > 0, "it planned beside the session: " + warmUp.describe());
+    } finally {
+      warmUp.stopNow();
+      assertTrue(ended.await(30, TimeUnit.SECONDS), warmUp.describe());
+    }
+  }
+
+  @Test
   void itsTablesAreInASessionOfItsOwn() {
     BridgeSession user = new BridgeSession();
     IdleWarmUp.Steps steps = BridgeSession.warmUpSteps("");
