@@ -125,6 +125,7 @@ public final class BridgeSession implements AutoCloseable {
   static IdleWarmUp.Steps warmUpSteps(String hostBackends) {
     BridgeSession s = new BridgeSession();
     s.setHostBackends(hostBackends);
+    s.registerSource(WarmUpSource.NAME, new WarmUpSource(), false);
     return new IdleWarmUp.Steps() {
       @Override
       public void prepare(String ddl, AtomicBoolean stop) {
@@ -139,8 +140,8 @@ public final class BridgeSession implements AutoCloseable {
       }
 
       @Override
-      public void explain(String sql, AtomicBoolean stop) {
-        new StatementExecutor(s.state, stop).explain(sql, () -> s.parse(sql), "text");
+      public String explain(String sql, AtomicBoolean stop) {
+        return new StatementExecutor(s.state, stop).explain(sql, () -> s.parse(sql), "text");
       }
     };
   }

@@ -21,9 +21,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * three-thousandth, and a session in a notebook or a shell, with a statement every few seconds,
  * stays in that state for its first hundreds of statements. The time between its statements is
  * idle. This thread fills it: it validates and explains statements of several shapes (joins,
- * aggregates, nested fields, windows, sub-queries, functions) over tables of its own session, one
- * at a time, each with a constant of its own so that each is planned, until it has run its budget
- * of statements; then it ends. A statement of the user never waits for it: it runs a step only when
+ * aggregates, nested fields, windows, sub-queries, functions) over tables of its own session, and a
+ * registered source that takes nested filters ({@link WarmUpSource}), one at a time, each with a
+ * constant of its own so that each is planned, until it has run its budget of statements; then it
+ * ends. A statement of the user never waits for it: it runs a step only when
  *
  * <ul>
  *   <li>no statement runs or waits for a worker, and none began or ended in the last {@link
@@ -61,7 +62,9 @@ public final class IdleWarmUp {
       List.of(
           "SELECT s.id, r.manager, s.amount FROM sales s JOIN regions r ON s.region = r.region "
               + "WHERE s.buyer.age < 30 AND r.tier > -{n}",
-          "SELECT id, buyer.name AS name FROM sales WHERE buyer.age < 30 AND id < {n}",
+          "SELECT id, person.name AS name FROM people WHERE person.age < 30 AND id < {n}",
+          "SELECT p.id, p.person.name, s.amount FROM people p JOIN sales s ON p.id = s.id "
+              + "WHERE p.person.age BETWEEN 18 AND 65 AND s.qty > -{n}",
           "SELECT region, COUNT(*) AS c, SUM(amount), AVG(qty) FROM sales WHERE id <> {n} "
               + "GROUP BY region HAVING COUNT(*) > 0 ORDER BY c DESC LIMIT 10",
           "SELECT id, UPPER(region), CAST(qty AS STRING) || '-' || buyer.city, "
@@ -206,7 +209,8 @@ public final class IdleWarmUp {
 
     void validate(String sql, AtomicBoolean stop);
 
-    void explain(String sql, AtomicBoolean stop);
+    /** Explains {@code sql}; its plan. */
+    String explain(String sql, AtomicBoolean stop);
   }
 
   /** Runs its statements through the steps {@code steps} makes, on this thread. */
