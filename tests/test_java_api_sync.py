@@ -20,6 +20,14 @@ NO_ENVIRONMENT_METHOD: dict[str, str] = {
         "Python declares connectors in DDL by class name: 'connector' = 'python', 'class' = "
         "'pkg.module:Name' (python.allowed-modules); Java has no class names to load from SQL"
     ),
+    "warmUpWhenIdle": (
+        "Python starts the JIT's idle-time warm-up as it starts the JVM, as the gateway does; "
+        "CALCITE_BRIDGE_IDLE_WARM_UP sets its length or turns it off (docs/performance.md)"
+    ),
+    "idleWarmUpStatus": (
+        "the warm-up is the JVM's, not an environment's; Python starts it with the JVM and "
+        "never waits for it (test_startup.py reads its state through JPype)"
+    ),
 }
 
 # Config accessors live on env.config in Python.
