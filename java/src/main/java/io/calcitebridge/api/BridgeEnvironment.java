@@ -138,9 +138,9 @@ public final class BridgeEnvironment implements AutoCloseable {
   /**
    * Starts the JIT's warm-up in this JVM's idle time, once per JVM: a background thread plans
    * statements of its own (about a thousand validates and explains over tables of a private
-   * environment, some 5 CPU-s) whenever no statement of the JVM has run for 0.2 s and neither the
-   * rest of the process nor other processes use the CPU, so that the planner is compiled before a
-   * short session's statements need it. It ends when done, and pauses while anything else runs.
+   * environment, some 7–10 CPU-s) whenever no statement of the JVM has run for 0.2 s and neither
+   * the rest of the process nor other processes use the CPU, so that the planner is compiled before
+   * a short session's statements need it. It ends when done, and pauses while anything else runs.
    * Python starts it by itself; a Java service opts in here. See docs/performance.md.
    *
    * @param statements how many statements it runs; 0 starts nothing

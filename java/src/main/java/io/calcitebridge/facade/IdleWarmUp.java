@@ -42,7 +42,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * -Dcalcitebridge.phase-times}): they are global, and its statements would count in them.
  */
 public final class IdleWarmUp {
-  /** The statements (validates and explains) it runs by default: about 5 CPU-s, JIT included. */
+  /** The statements (validates and explains) it runs by default: 7–10 CPU-s, JIT included. */
   public static final int DEFAULT_STATEMENTS = 1_000;
 
   /** How long after the last statement of the process a step may run. */
