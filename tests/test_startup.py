@@ -788,6 +788,7 @@ def test_doctor_prints_versions_and_paths() -> None:
     assert int(fields["Java version"]) >= 17
     assert fields["jar"].endswith("calcite-bridge.jar")
     assert fields["jar version"] == calcite_bridge.__version__
+    assert fields["idle warm-up"].startswith("1000 statements while the process is idle"), fields
 
 
 def test_doctor_reports_a_missing_jar_and_exits_1() -> None:

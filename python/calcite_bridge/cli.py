@@ -609,6 +609,7 @@ def doctor() -> None:
         try:
             line("jar version", _jvm.call(_jvm.facade().version))
             line("start-up cache", _jvm.checked_cache_mode())
+            line("idle warm-up", _idle_warm_up(str(_jvm.call(_jvm.facade().idleWarmUpStatus))))
         except Error as e:
             problems.append(str(e))
     for problem in problems:
@@ -616,6 +617,17 @@ def doctor() -> None:
     if problems:
         sys.exit(1)
     click.echo("OK: the JVM starts and the jar matches the package.")
+
+
+def _idle_warm_up(status: str) -> str:
+    """``doctor``'s line for the JIT's warm-up in idle time, from its state in this JVM (``off``
+    or ``<state> <ran>/<budget>``)."""
+    from ._transport.jvm import IDLE_WARM_UP_VAR as var
+
+    if status == "off":
+        return f"off ({var}=on or a number of statements turns it on)"
+    budget = status.rpartition("/")[2]
+    return f"{budget} statements while the process is idle; {var}=off turns it off"
 
 
 def _plain(value: Any, type_: pa.DataType) -> Any:
