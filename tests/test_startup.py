@@ -1326,7 +1326,7 @@ def test_the_jits_idle_warm_up_starts_with_the_jvm_unless_turned_off(
     assert tables == "[]", "the warm-up's tables are in a session of its own"
 
 
-@pytest.mark.parametrize("setting", ["many", "-5", "1.5"])
+@pytest.mark.parametrize("setting", ["many", "-5", "1.5", "²", "99999999999"])
 def test_a_wrong_idle_warm_up_setting_fails_before_the_jvm_starts(setting: str) -> None:
     message = expect_startup_error(
         "def attempt():\n    import calcite_bridge as cb\n    cb.connect()\n",

@@ -447,7 +447,7 @@ def idle_warm_up() -> int:
         return -1
     if value == "off":
         return 0
-    if value.isdigit():
+    if value.isascii() and value.isdigit() and len(value) <= 9:
         return int(value)
     raise JvmStartupError(
         f"{IDLE_WARM_UP_VAR} is {value!r}; it takes 'on', 'off' or a number of statements."

@@ -145,13 +145,8 @@ public final class IdleWarmUp {
     if (v.equals("off")) {
       return 0;
     }
-    try {
-      int n = Integer.parseInt(v);
-      if (n >= 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // the message below
+    if (v.matches("[0-9]{1,9}")) { // as the Python side reads it: ASCII digits, no sign
+      return Integer.parseInt(v);
     }
     throw new IllegalArgumentException(
         SETTING + " is '" + v + "'; it takes 'on', 'off' or a number of statements");

@@ -297,7 +297,7 @@ class IdleWarmUpTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"-1", "many", "1.5", "yes"})
+  @ValueSource(strings = {"-1", "+5", "many", "1.5", "yes", "\u0665", "99999999999"})
   void anyOtherSettingIsRefusedNamingIt(String value) {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> IdleWarmUp.statementsFrom(value));
