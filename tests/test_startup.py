@@ -351,6 +351,7 @@ from calcite_bridge._transport import jvm
 runtime = jpype.JClass("java.lang.management.ManagementFactory").getRuntimeMXBean()
 args = [str(a) for a in runtime.getInputArguments()]
 print(jvm.cache_mode().split(" ")[0], sorted(a for a in args if "Tier" in a))
+print(jpype.JClass("io.calcitebridge.facade.BridgeSession").idleWarmUpStatus())
 """
 _LATE_C2 = (
     "['-XX:Tier4BackEdgeThreshold=400000', '-XX:Tier4CompileThreshold=150000', "
@@ -385,9 +386,12 @@ def test_the_cli_one_shot_commands_start_a_jvm_for_a_short_process(
         + _JIT_OPTIONS
     )
     assert proc.returncode == 0, proc.stderr
-    mode, options = proc.stdout.strip().split(" ", 1)
+    first, warm_up = proc.stdout.strip().splitlines()
+    mode, options = first.split(" ", 1)
     # With an AOT cache (Java 25) the JVM compiles early from the cache's profiles instead.
     assert options == ("[]" if mode == "AOT" else expected), proc.stdout
+    # A process that runs a statement or two and exits trains no JIT in its idle time.
+    assert (warm_up == "off") == (command != []), proc.stdout
 
 
 def test_a_library_session_and_the_users_jit_options_keep_their_thresholds() -> None:
@@ -395,7 +399,7 @@ def test_a_library_session_and_the_users_jit_options_keep_their_thresholds() -> 
         "import calcite_bridge as cb\ncb.connect().validate('SELECT 1')\n" + _JIT_OPTIONS
     )
     assert library.returncode == 0, library.stderr
-    assert library.stdout.strip().endswith(" []"), library.stdout
+    assert library.stdout.strip().splitlines()[0].endswith(" []"), library.stdout
     own = python(
         textwrap.dedent(
             """
@@ -408,7 +412,8 @@ def test_a_library_session_and_the_users_jit_options_keep_their_thresholds() -> 
         env={"CALCITE_BRIDGE_JVM_OPTIONS": "-XX:Tier4InvocationThreshold=7000"},
     )
     assert own.returncode == 0, own.stderr
-    assert own.stdout.strip().endswith(" ['-XX:Tier4InvocationThreshold=7000']"), own.stdout
+    first = own.stdout.strip().splitlines()[0]
+    assert first.endswith(" ['-XX:Tier4InvocationThreshold=7000']"), own.stdout
 
 
 def test_missing_jar_names_the_path_and_the_build_command() -> None:

@@ -676,8 +676,9 @@ def facade() -> Any:
 
         cls.setThreadHooks(thread_hooks())
         # Loads Calcite's classes on a background thread, along the path a first query takes.
-        # Then trains the JIT in the process's idle time (IdleWarmUp in the jar).
-        cls.warmUp(",".join(host_backends()), idle_warm_up())
+        # Then trains the JIT in the process's idle time (IdleWarmUp in the jar), unless the
+        # process runs a statement or two and exits (short_process).
+        cls.warmUp(",".join(host_backends()), 0 if _short is not None else idle_warm_up())
         atexit.register(_at_exit)  # runs before JPype's own exit hook (registered earlier)
         _started_pid = os.getpid()
         _facade = cls
