@@ -208,11 +208,13 @@ public final class IdleWarmUp {
     String explain(String sql, AtomicBoolean stop);
   }
 
-  /** Runs its statements through the steps {@code steps} makes, on this thread. */
+  /**
+   * Runs its statements through the steps {@code steps} makes, on this thread, once the process is
+   * first idle: its session and tables would share the cores with a first statement.
+   */
   void run(Supplier<Steps> steps) {
     Steps made;
     try {
-      // Its session too is made in idle time.
       if (!awaitIdle()) {
         state = "stopped";
         return;
@@ -231,12 +233,6 @@ public final class IdleWarmUp {
   /** Runs its statements through {@code steps}, each when the gate says idle. */
   void run(Steps steps) {
     try {
-      // Its tables too are made in idle time: at the JVM's start they would share the cores
-      // with a first statement.
-      if (!awaitIdle()) {
-        state = "stopped";
-        return;
-      }
       for (String ddl : TABLES) {
         steps.prepare(ddl, stopped);
       }

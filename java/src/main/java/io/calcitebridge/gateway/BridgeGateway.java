@@ -1,6 +1,7 @@
 package io.calcitebridge.gateway;
 
 import io.calcitebridge.facade.BridgeSession;
+import io.calcitebridge.facade.IdleWarmUp;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -86,9 +87,7 @@ public final class BridgeGateway implements AutoCloseable {
               + "and protect the port, to listen there");
     }
     GatewayServer.turnLoggingOff();
-    int idleWarmUp =
-        io.calcitebridge.facade.IdleWarmUp.statementsFrom(
-            System.getenv(io.calcitebridge.facade.IdleWarmUp.SETTING));
+    int idleWarmUp = IdleWarmUp.statementsFrom(System.getenv(IdleWarmUp.SETTING));
     BridgeSession.warmUp("", idleWarmUp);
     BridgeGateway gateway = new BridgeGateway(address, port, token, allowRemote);
     try {
