@@ -7,6 +7,7 @@ import io.calcitebridge.flink.NarrowingCasts;
 import io.calcitebridge.flink.NegativeZero;
 import io.calcitebridge.flink.OutputNames;
 import io.calcitebridge.flink.RowCasts;
+import io.calcitebridge.pushdown.BridgeTableScan;
 import io.calcitebridge.repair.SemiJoinRules;
 import io.calcitebridge.repair.SubQueryRules;
 import io.calcitebridge.rewrite.CallRewrites;
@@ -15,6 +16,7 @@ import io.calcitebridge.validate.DiscoveryRequest;
 import io.calcitebridge.validate.DiscoveryScope;
 import io.calcitebridge.validate.FieldDiscovery;
 import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
@@ -29,9 +31,12 @@ import org.apache.calcite.rel.RelCollationTraitDef;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.DateRangeRules;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.sql.SqlExplainFormat;
 import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.sql.SqlNode;
@@ -282,6 +287,10 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
 
   /** Makes the plan of {@link #heuristic} executable on Calcite's Enumerable engine. */
   public EnumerableRel physical(RelNode heuristic) {
+    EnumerableRel selection = selectionOfScan(heuristic);
+    if (selection != null) {
+      return selection;
+    }
     RelTraitSet traits = heuristic.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
     SubQueryRules.refuseRemaining(heuristic);
     // Variances, standard deviations, casts of ARRAYs and MAPs and JSON_QUERY RETURNING ARRAY as
@@ -299,6 +308,33 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
     fixed = CallRewrites.everyCall(fixed, io.calcitebridge.functions.RowConstructors::rewrite);
     return (EnumerableRel)
         context.program().run(costBasedPlanner(), fixed, traits, List.of(), List.of());
+  }
+
+  /**
+   * The Enumerable plan of a scan with at most a selection of its columns on top (a {@code SELECT
+   * a, b FROM t WHERE ...} whose filters the source took): the selection as a Calc over the scan,
+   * which is what the cost-based pass makes of it, built directly. The pass would register
+   * Calcite's default rules and initialise its rule classes (a tenth of a second in a new process's
+   * first such query) for a plan it has no choice about; Calcite's engine then hands over the
+   * source's own stream ({@code FastPath}). Null for any other plan.
+   */
+  private static @Nullable EnumerableRel selectionOfScan(RelNode heuristic) {
+    if (heuristic instanceof BridgeTableScan scan) {
+      return scan;
+    }
+    if (!(heuristic instanceof LogicalProject project)
+        || !(project.getInput() instanceof BridgeTableScan scan)
+        || !project.getProjects().stream().allMatch(e -> e instanceof RexInputRef)) {
+      return null;
+    }
+    return EnumerableCalc.create(
+        scan,
+        RexProgram.create(
+            scan.getRowType(),
+            project.getProjects(),
+            null,
+            project.getRowType(),
+            project.getCluster().getRexBuilder()));
   }
 
   /**
