@@ -1,8 +1,5 @@
 package io.calcitebridge.connector;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.common.base.Supplier;
 import com.google.common.base.Suppliers;
 import io.calcitebridge.arrow.ArrowStreams;
@@ -16,6 +13,7 @@ import io.calcitebridge.catalog.TableStorage;
 import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.SourceException;
 import io.calcitebridge.expr.Expression;
+import io.calcitebridge.expr.JsonValues;
 import io.calcitebridge.types.BridgeTypeFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,8 +32,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * source accepted; the rows are read in place through the C Data Interface.
  */
 public final class SourceStorage implements ArrowStorage, FilterableStorage, RowLevelStorage {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private final PythonSource source;
   private final BufferAllocator allocator;
   private volatile TableDef def;
@@ -214,10 +210,10 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
 
   /** The metadata keys the source can read, with their types. */
   public Map<String, String> readableMetadata() {
-    JsonNode node = check(source.readableMetadata());
+    Object node = check(source.readableMetadata());
     Map<String, String> out = new LinkedHashMap<>();
-    if (node != null && node.isObject()) {
-      node.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+    if (node instanceof Map<?, ?> keys) {
+      keys.forEach((k, v) -> out.put(String.valueOf(k), text(v)));
     }
     return out;
   }
@@ -271,7 +267,7 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
     io.calcitebridge.plan.PhaseTimes.end(
         "on the worker/heuristic/push into scans/Python apply_filters", t);
     t = io.calcitebridge.plan.PhaseTimes.start();
-    JsonNode node = check(answer);
+    Map<?, ?> node = check(answer) instanceof Map<?, ?> m ? m : Map.of();
     Decision d = new Decision(indices(node.get("accepted")), indices(node.get("remaining")));
     io.calcitebridge.plan.PhaseTimes.end(
         "on the worker/heuristic/push into scans/answer from JSON", t);
@@ -339,47 +335,56 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
     return source.supportsWriting();
   }
 
-  private static List<Integer> indices(JsonNode array) {
+  /** The integers of a JSON array of indices (none when it is not an array). */
+  private static List<Integer> indices(@Nullable Object array) {
     List<Integer> out = new ArrayList<>();
-    if (array != null) {
-      array.forEach(n -> out.add(n.asInt()));
+    if (array instanceof List<?> items) {
+      for (Object n : items) {
+        out.add(n instanceof Number number ? number.intValue() : 0);
+      }
     }
     return out;
   }
 
-  /** Parses a Python answer, throwing the error it carries. */
-  public static JsonNode check(String answer) {
+  /**
+   * Parses a Python answer (null for none), throwing the error it carries: its JSON value as {@link
+   * JsonValues} reads it.
+   */
+  public static @Nullable Object check(String answer) {
     if (answer == null || answer.isEmpty()) {
-      return JSON.nullNode();
+      return null;
     }
-    JsonNode node;
+    Object node;
     try {
-      node = JSON.readTree(answer);
-    } catch (JsonProcessingException e) {
+      node = JsonValues.parse(answer);
+    } catch (IllegalArgumentException e) {
       throw new IllegalStateException("Bad answer from a Python source: " + answer, e);
     }
-    JsonNode error = node.get("error");
-    if (error != null && !error.isNull()) {
-      String kind = error.path("kind").asText();
+    if (node instanceof Map<?, ?> fields && fields.get("error") != null) {
+      Map<?, ?> error =
+          fields.get("error") instanceof Map<?, ?> e ? e : Map.of("message", fields.get("error"));
       ErrorKind errorKind =
-          switch (kind) {
+          switch (text(error.get("kind"))) {
             case "ACCESS" -> ErrorKind.ACCESS;
             case "SOURCE_CONTRACT" -> ErrorKind.SOURCE_CONTRACT;
             case "CONFIG" -> ErrorKind.CONFIG;
             default -> ErrorKind.SOURCE;
           };
       throw new SourceException(
-          error.path("message").asText(), errorKind, error.path("traceback").asText());
+          text(error.get("message")), errorKind, text(error.get("traceback")));
     }
     return node;
   }
 
+  /** A JSON value as text, as a tree node's {@code asText()}: "" for null, an object or a list. */
+  private static String text(@Nullable Object value) {
+    return value == null || value instanceof Map || value instanceof List
+        ? ""
+        : String.valueOf(value);
+  }
+
   private static String write(Object value) {
-    try {
-      return JSON.writeValueAsString(value);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return JsonValues.write(value);
   }
 
   private static void closeQuietly(AutoCloseable c) {

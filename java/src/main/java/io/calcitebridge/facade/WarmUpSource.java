@@ -62,7 +62,10 @@ final class WarmUpSource implements PythonSource {
    */
   @Override
   public String applyFilters(String filtersJson) {
-    int offered = io.calcitebridge.connector.SourceStorage.check(filtersJson).size();
+    int offered =
+        io.calcitebridge.connector.SourceStorage.check(filtersJson) instanceof List<?> offer
+            ? offer.size()
+            : 0;
     StringJoiner accepted = new StringJoiner(", ", "[", "]");
     for (int i = 0; i < offered; i++) {
       accepted.add(Integer.toString(i));

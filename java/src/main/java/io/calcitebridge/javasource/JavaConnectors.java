@@ -1,8 +1,5 @@
 package io.calcitebridge.javasource;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.calcitebridge.api.source.ScanRequest;
 import io.calcitebridge.api.source.SupportsReadingMetadata;
 import io.calcitebridge.api.source.TableSource;
@@ -24,7 +21,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * 'name'} finds its {@link TableSourceFactory} here.
  */
 public final class JavaConnectors implements ConnectorFactory {
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Map<String, TableSourceFactory> factories = new ConcurrentHashMap<>();
   private final BufferAllocator allocator;
@@ -53,14 +49,13 @@ public final class JavaConnectors implements ConnectorFactory {
     }
     TableSource source;
     try {
-      Map<String, String> options =
-          JSON.readValue(optionsJson, new TypeReference<Map<String, String>>() {});
+      Map<String, String> options = options(optionsJson);
       Schema schema = Data.importSchema(allocator, ArrowSchema.wrap(schemaAddress), null);
       source = factory.create(table, Map.copyOf(options), schema);
       if (source == null) {
         throw new IllegalStateException("the factory of connector '" + connector + "' gave null");
       }
-    } catch (RuntimeException | JsonProcessingException e) {
+    } catch (RuntimeException e) {
       source = new Failed(connector, table, e);
     }
     return new JavaSourceAdapter(table, source, allocator);
@@ -99,5 +94,24 @@ public final class JavaConnectors implements ConnectorFactory {
           false,
           trace.toString());
     }
+  }
+
+  /**
+   * The table's options, a JSON object of strings (a number or a boolean as its text); fails on any
+   * other JSON.
+   */
+  private static Map<String, String> options(String json) {
+    if (!(io.calcitebridge.expr.JsonValues.parse(json) instanceof Map<?, ?> object)) {
+      throw new IllegalStateException("The options are not a JSON object: " + json);
+    }
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    object.forEach(
+        (k, v) -> {
+          if (v instanceof Map || v instanceof java.util.List) {
+            throw new IllegalStateException("The option '" + k + "' is not a string: " + v);
+          }
+          out.put(String.valueOf(k), v == null ? null : String.valueOf(v));
+        });
+    return out;
   }
 }

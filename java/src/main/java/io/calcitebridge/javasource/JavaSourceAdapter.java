@@ -1,8 +1,5 @@
 package io.calcitebridge.javasource;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.calcitebridge.api.source.FilterPushDownResult;
 import io.calcitebridge.api.source.ScanRequest;
 import io.calcitebridge.api.source.SupportsAggregatePushDown;
@@ -20,6 +17,7 @@ import io.calcitebridge.connector.PythonSource;
 import io.calcitebridge.errors.Errors;
 import io.calcitebridge.errors.SourceException;
 import io.calcitebridge.expr.Expression;
+import io.calcitebridge.expr.JsonValues;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -42,8 +40,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * SOURCE} or, for a broken contract, {@code SOURCE_CONTRACT}.
  */
 public final class JavaSourceAdapter implements PythonSource {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final TypeReference<Map<String, Object>> JSON_OBJECT = new TypeReference<>() {};
 
   private final String name;
   private final TableSource source;
@@ -85,9 +81,8 @@ public final class JavaSourceAdapter implements PythonSource {
   @Override
   public String applyFilters(String filtersJson) {
     List<Expression> offered = new ArrayList<>();
-    for (Map<String, Object> f :
-        read(filtersJson, new TypeReference<List<Map<String, Object>>>() {})) {
-      offered.add(Expression.fromJson(f));
+    for (Object f : list(read(filtersJson))) {
+      offered.add(Expression.fromJson(object(f)));
     }
     return guard(
         "applyFilters()",
@@ -141,7 +136,7 @@ public final class JavaSourceAdapter implements PythonSource {
 
   @Override
   public @Nullable String write(long address, String metadataKeysJson) {
-    List<String> keys = read(metadataKeysJson, new TypeReference<List<String>>() {});
+    List<String> keys = strings(read(metadataKeysJson));
     return guard(
         "write()",
         () -> {
@@ -213,7 +208,7 @@ public final class JavaSourceAdapter implements PythonSource {
 
   @Override
   public @Nullable String overwrite(long address, String metadataKeysJson) {
-    List<String> keys = read(metadataKeysJson, new TypeReference<List<String>>() {});
+    List<String> keys = strings(read(metadataKeysJson));
     return guard(
         "overwrite()",
         () -> {
@@ -233,10 +228,10 @@ public final class JavaSourceAdapter implements PythonSource {
   }
 
   private ScanRequest request(String json) {
-    Map<String, Object> r = read(json, JSON_OBJECT);
+    Map<String, Object> r = object(read(json));
     List<Expression> filters = new ArrayList<>();
     for (Object f : list(r.get("filters"))) {
-      filters.add(Expression.fromJson(JSON.convertValue(f, JSON_OBJECT)));
+      filters.add(Expression.fromJson(object(f)));
     }
     List<List<Integer>> projection = null;
     if (r.get("projection") != null) {
@@ -311,20 +306,25 @@ public final class JavaSourceAdapter implements PythonSource {
     return w.toString();
   }
 
-  private static <T> T read(String json, TypeReference<T> type) {
+  private static @Nullable Object read(String json) {
     try {
-      return JSON.readValue(json, type);
-    } catch (JsonProcessingException e) {
+      return JsonValues.parse(json);
+    } catch (IllegalArgumentException e) {
       throw new IllegalStateException("Bad request from the planner: " + json, e);
     }
   }
 
-  private static String write(Object value) {
-    try {
-      return JSON.writeValueAsString(value);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
+  /** A JSON object as {@link JsonValues} reads it. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> object(@Nullable Object value) {
+    if (!(value instanceof Map)) {
+      throw new IllegalStateException("Bad request from the planner: not an object: " + value);
     }
+    return (Map<String, Object>) value;
+  }
+
+  private static String write(Object value) {
+    return JsonValues.write(value);
   }
 
   /** A call into the source. */

@@ -99,9 +99,18 @@ class SourceStorageTest {
                 SourceStorage.check("{\"error\": {\"kind\": \"SOURCE\", \"message\": \"boom\"}}"));
     assertFalse(plain.isContractViolation());
     assertThrows(IllegalStateException.class, () -> SourceStorage.check("not json"));
-    assertTrue(SourceStorage.check(null).isNull());
-    assertTrue(SourceStorage.check("").isNull());
-    assertEquals(3, SourceStorage.check("{\"error\": null, \"n\": 3}").get("n").asInt());
+    assertNull(SourceStorage.check(null));
+    assertNull(SourceStorage.check(""));
+    assertEquals(
+        java.util.Set.of("error", "n"),
+        ((java.util.Map<?, ?>) SourceStorage.check("{\"error\": null, \"n\": 3}")).keySet());
+    assertEquals(
+        3, ((java.util.Map<?, ?>) SourceStorage.check("{\"error\": null, \"n\": 3}")).get("n"));
+    // An error that is not an object still fails, with its text as the message.
+    assertEquals(
+        "down",
+        assertThrows(SourceException.class, () -> SourceStorage.check("{\"error\": \"down\"}"))
+            .getMessage());
   }
 
   @Test
