@@ -6,6 +6,9 @@ Three figures, each a median of fresh processes, DuckDB's the same way in the sa
   the parent times from the launch to the child's "ready" line, so interpreter start, imports,
   JVM start and the first statement count, the child's exit (JVM shutdown) does not;
 - ``cold_start_first_result``: the same to the first query result (``sql(...).fetchall()``);
+- ``cold_start_first_data``: the same to the first results over the user's data: a table of
+  100,000 rows built from numpy arrays, registered, a selection the source filters, then an
+  aggregate (DuckDB registers the same table and runs the same two queries);
 - ``cold_start_cli``: ``calcite-bridge query "SELECT 1 AS x"`` from its launch to its exit, in
   its own process (``CALCITE_BRIDGE_DAEMON=0``);
 - ``cold_start_cli_daemon`` and ``cold_start_cli_daemon_explain``: the same query, and
@@ -87,6 +90,50 @@ t3 = time.perf_counter()
 print(json.dumps({"import": t1 - t0, "connect": t2 - t1, "first_result": t3 - t2}), flush=True)
 """
 
+# A user's first statements over their data: a table built from numpy arrays (one chunk),
+# registered, then a selection with a filter (the source answers it), then an aggregate.
+DATA = """
+import json, time
+t0 = time.perf_counter()
+import numpy as np
+import pyarrow as pa
+import calcite_bridge as cb
+table = pa.table({"id": np.arange(100_000), "score": np.arange(100_000) * 0.5})
+t1 = time.perf_counter()
+env = cb.connect()
+t2 = time.perf_counter()
+env.register_arrow("t", table)
+t3 = time.perf_counter()
+picked = env.sql("SELECT id, score FROM t WHERE id < 10").fetchall()
+t4 = time.perf_counter()
+total = env.sql("SELECT COUNT(*), SUM(score) FROM t WHERE id % 2 = 0").fetchall()
+t5 = time.perf_counter()
+assert len(picked) == 10 and total[0][0] == 50_000, (picked, total)
+print(json.dumps({"import and table": t1 - t0, "connect": t2 - t1, "register": t3 - t2,
+                  "selection": t4 - t3, "aggregate": t5 - t4}), flush=True)
+"""
+
+DUCK_DATA = """
+import json, time
+t0 = time.perf_counter()
+import numpy as np
+import pyarrow as pa
+import duckdb
+table = pa.table({"id": np.arange(100_000), "score": np.arange(100_000) * 0.5})
+t1 = time.perf_counter()
+con = duckdb.connect()
+t2 = time.perf_counter()
+con.register("t", table)
+t3 = time.perf_counter()
+picked = con.sql("SELECT id, score FROM t WHERE id < 10").fetchall()
+t4 = time.perf_counter()
+total = con.sql("SELECT COUNT(*), SUM(score) FROM t WHERE id % 2 = 0").fetchall()
+t5 = time.perf_counter()
+assert len(picked) == 10 and total[0][0] == 50_000, (picked, total)
+print(json.dumps({"import and table": t1 - t0, "connect": t2 - t1, "register": t3 - t2,
+                  "selection": t4 - t3, "aggregate": t5 - t4}), flush=True)
+"""
+
 # DuckDB's peer of the CLI: its Python package's one-line query, to the exit.
 DUCK_CLI = "import duckdb; print(duckdb.sql('SELECT 1 AS x').fetchall())"
 JOIN = (
@@ -118,10 +165,13 @@ print(json.dumps({"import": t1 - t0, "connect": t2 - t1, "first_validate": t3 - 
 """
 
 # Issue 35's targets, on this machine.
-TARGETS_MS = {
+TARGETS_MS: dict[str, float | None] = {
     "cold_start": 400.0,
     "cold_start_first_result": 500.0,
     "cold_start_cli": 600.0,
+    # No target in the issue: a first result over a user's data (the library's target is 500 ms
+    # for SELECT 1), reported against DuckDB's.
+    "cold_start_first_data": None,
     "cold_start_cli_daemon": 600.0,
     "cold_start_cli_daemon_explain": 600.0,
 }
@@ -185,8 +235,8 @@ def _record(name: str, ours: dict[str, Any], peer: dict[str, Any], notes: str) -
         peer,
         time_ratio(ours["median_ms"], peer["median_ms"]),
         "ms",
-        f"<= {target:.0f} ms",
-        ours["median_ms"] <= target,
+        None if target is None else f"<= {target:.0f} ms",
+        None if target is None else ours["median_ms"] <= target,
         notes,
     )
 
@@ -227,6 +277,13 @@ def run(quick: bool = False) -> Iterator[dict[str, Any]]:
             [*py, DUCK_RESULT],
             False,
             "to the first result",
+        ),
+        (
+            "cold_start_first_data",
+            [*py, DATA],
+            [*py, DUCK_DATA],
+            False,
+            "to the first two results over a numpy-built table it registered",
         ),
         (
             "cold_start_cli",

@@ -276,6 +276,30 @@ def test_connecting_and_a_first_query_leave_pandas_and_pyarrow_dataset_unimporte
     assert proc.stdout.strip() == "[]"
 
 
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc/self/maps")
+def test_arrows_c_data_library_is_loaded_from_the_cache_folder_not_a_new_temporary_copy() -> None:
+    # Arrow wrote a new temporary copy of its library in every process (about 20 ms of a first
+    # register_arrow); the JVM now keeps one copy beside the start-up caches.
+    proc = python(
+        """
+        import pyarrow as pa
+        import calcite_bridge as cb
+        from calcite_bridge._transport import jvm
+        env = cb.connect()
+        env.register_arrow("t", pa.Table.from_pydict({"a": [1, 2, 3]}))
+        assert env.sql("SELECT a FROM t WHERE a > 1").fetchall() == [(2,), (3,)]
+        loaded = {line.split()[-1] for line in open("/proc/self/maps") if "arrow_cdata" in line}
+        print(jvm._cache_folder / "native")
+        print(*sorted(loaded), sep="\\n")
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    folder, *loaded = proc.stdout.split("\n")[:-1]
+    assert len(loaded) == 1, proc.stdout
+    assert Path(loaded[0]).parent.parent == Path(folder), proc.stdout
+    assert Path(loaded[0]).name == "libarrow_cdata_jni.so"
+
+
 def test_a_first_query_on_duckdb_leaves_pyarrow_compute_to_upper_and_lower() -> None:
     # pyarrow.compute (hundreds of kernels wrapped, their documentation parsed) is imported when
     # DuckDB first calls the UPPER or LOWER the translation registers, not with the database.

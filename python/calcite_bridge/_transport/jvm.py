@@ -196,6 +196,9 @@ UNSAFE_ACCESS = "--sun-misc-unsafe-memory-access=allow"
 AOT_JAVA = 25
 # The start-up cache chosen for this process's JVM: "CDS", "AOT" or "none", with why.
 _cache_mode = "none"
+# The folder of the start-up caches of this jar (the jar's own for the one ``make build`` writes
+# beside it), where Arrow's C Data library is copied too (:func:`_native_library`).
+_cache_folder: Path | None = None
 
 
 def _start_up_cache(jar: Path, jvm: Path, version: int | None, extra: list[str]) -> list[str]:
@@ -213,7 +216,16 @@ def _start_up_cache(jar: Path, jvm: Path, version: int | None, extra: list[str])
         cache = _ahead_of_time_cache(jar, jvm)
     else:
         cache = _class_data_sharing(jar, jvm)
-    return [*native, *cache, *(_mapped_in_place(version) if cache else [])]
+    return [*native, *cache, *(_mapped_in_place(version) if cache else []), *_native_library()]
+
+
+def _native_library() -> list[str]:
+    """The option that has the JVM keep its copy of Arrow's C Data library in the folder of the
+    start-up caches, made once (``CDataLibrary``): Arrow itself writes a new temporary copy of it
+    in every process, about 20 ms of a first registration of a source. None without a folder."""
+    if _cache_folder is None:
+        return []
+    return [f"-Dcalcitebridge.native-cache={_cache_folder / 'native'}"]
 
 
 # The Java releases known to take -XX:ArchiveRelocationMode (a diagnostic option since Java 14);
@@ -240,8 +252,9 @@ def _ahead_of_time_cache(jar: Path, jvm: Path) -> list[str]:
     away. Written like the CDS archive, per jar and JVM build in the user's cache directory, by
     a background process on the first start (:mod:`.._cds`). A stale or rejected cache is
     ignored by the JVM (``-XX:AOTMode=auto``), quietly."""
-    global _cache_mode
+    global _cache_mode, _cache_folder
     cache = _cached_archive(jar, jvm, kind="aot")
+    _cache_folder = cache.parent.parent
     if not _used(cache):
         _cache_mode = f"none (the AOT cache {_start_archive_build(cache, jar, jvm)})"
         return []
@@ -257,10 +270,12 @@ def _class_data_sharing(jar: Path, jvm: Path) -> list[str]:
     directory, keyed by the jar and the JVM, in a background process (:mod:`.._cds`), and the
     starts after it use it. A stale or broken archive is ignored by the JVM, quietly.
     """
-    global _cache_mode
+    global _cache_mode, _cache_folder
     archive = jar.with_suffix(".jsa")
+    _cache_folder = jar.parent
     if not archive.is_file():
         archive = _cached_archive(jar, jvm)
+        _cache_folder = archive.parent.parent
         if not _used(archive):
             _cache_mode = f"none (the CDS archive {_start_archive_build(archive, jar, jvm)})"
             return []

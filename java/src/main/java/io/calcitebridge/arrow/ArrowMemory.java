@@ -12,6 +12,10 @@ import org.apache.arrow.memory.RootAllocator;
  * child of it with that limit ({@link #scoped}).
  */
 public final class ArrowMemory {
+  static {
+    CDataLibrary.prepare(); // before any data crosses through a C struct
+  }
+
   private static final BufferAllocator ALLOCATOR = new RootAllocator();
   private static final List<Scoped> SCOPES = new ArrayList<>();
 
