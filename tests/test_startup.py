@@ -276,6 +276,67 @@ def test_connecting_and_a_first_query_leave_pandas_and_pyarrow_dataset_unimporte
     assert proc.stdout.strip() == "[]"
 
 
+def test_a_sessions_first_statements_over_data_leave_jacksons_mapper_and_core_rules_alone(
+    tmp_path: Path,
+) -> None:
+    # Jackson's data binding (its first mapper makes its date formats: 60-90 ms) and Calcite's
+    # CoreRules (a tenth of a second) were initialised by a first register_arrow, a first query
+    # the source answers, a first statement with parameters, a first error and a first CREATE
+    # TABLE. The JVM's own class-initialisation log says which classes a session initialised.
+    log = tmp_path / "init.log"
+    data = tmp_path / "data.csv"
+    data.write_text("id,name\n1,a\n2,b\n")
+    proc = python(
+        f"""
+        import pyarrow as pa
+        import calcite_bridge as cb
+        env = cb.connect()
+        env.register_arrow("t", pa.Table.from_pydict({{"a": [1, 2, 3], "b": ["x", "y", None]}}))
+        assert env.sql("SELECT b, a FROM t WHERE a > 1").fetchall() == [("y", 2), (None, 3)]
+        assert env.sql("SELECT * FROM t").fetchall()[0] == (1, "x")
+        assert env.sql("SELECT a FROM t WHERE a = ?", [3]).fetchall() == [(3,)]
+        try:
+            env.sql("SELECT nosuch FROM t")
+        except cb.SqlValidationError as e:
+            print(e.line, e.column)
+        env.execute(
+            "CREATE TABLE f (id BIGINT, name STRING) WITH ('connector' = 'filesystem', "
+            "'path' = '{data}', 'format' = 'csv')"
+        )
+        assert env.sql("SELECT name FROM f WHERE id = 2").fetchall() == [("b",)]
+        """,
+        env={
+            "CALCITE_BRIDGE_JVM_OPTIONS": f"-Xlog:class+init=info:file={log}",
+            "CALCITE_BRIDGE_IDLE_WARM_UP": "off",
+        },
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["1", "8"]
+    initialised = [line for line in log.read_text().splitlines() if "Initializing '" in line]
+    assert any("io/calcitebridge/connector/SourceStorage'" in line for line in initialised)
+    for unwanted in ("/jackson/databind/ObjectMapper'", "/rel/rules/CoreRules'"):
+        assert [line for line in initialised if unwanted in line] == [], unwanted
+
+
+def test_a_new_processs_first_json_function_on_calcites_engine_reads_numbers_as_flink() -> None:
+    # Calcite's JSON functions are set to read as Flink's (1.50 stays 1.50) only when a plan on
+    # Calcite's engine first names a JSON function, no longer before every first plan: the first
+    # such plan must still get Flink's reader, folded as a constant or run over rows.
+    proc = python(
+        """
+        import calcite_bridge as cb
+        env = cb.connect()
+        env.execute("SET 'execution.backend' = 'enumerable'")
+        env.execute("CREATE TABLE m (j STRING) WITH ('connector' = 'memory')")
+        env.execute(\"\"\"INSERT INTO m VALUES ('{"a": 1.50, "b": [1E+2]}')\"\"\")
+        print(env.sql("SELECT JSON_VALUE(j, '$.a'), JSON_QUERY(j, '$.b') FROM m").fetchall())
+        """,
+        env={"CALCITE_BRIDGE_IDLE_WARM_UP": "off"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[('1.50', '[1E+2]')]"
+
+
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc/self/maps")
 def test_arrows_c_data_library_is_loaded_from_the_cache_folder_not_a_new_temporary_copy() -> None:
     # Arrow wrote a new temporary copy of its library in every process (about 20 ms of a first
@@ -980,9 +1041,15 @@ def test_java_25_gets_an_aot_cache_and_older_java_a_cds_archive(
 
     # No cache yet: none, and JPype's native library load and Arrow's Unsafe calls allowed on
     # Java 25 (an AOT cache records such options, so they are given at training and use alike).
-    assert jvm._start_up_cache(jar, libjvm, 25, []) == [jvm.NATIVE_ACCESS, jvm.UNSAFE_ACCESS]
+    # Arrow's C Data library is kept beside the caches (one copy, not one per process).
+    native = f"-Dcalcitebridge.native-cache={tmp_path / 'cache' / 'calcite-bridge' / 'native'}"
+    assert jvm._start_up_cache(jar, libjvm, 25, []) == [
+        jvm.NATIVE_ACCESS,
+        jvm.UNSAFE_ACCESS,
+        native,
+    ]
     assert jvm.cache_mode().startswith("none (the AOT cache is not written")
-    assert jvm._start_up_cache(jar, libjvm, 17, []) == []
+    assert jvm._start_up_cache(jar, libjvm, 17, []) == [native]
     assert jvm.cache_mode().startswith("none (the CDS archive is not written")
 
     aot = jvm._cached_archive(jar, libjvm, kind="aot")

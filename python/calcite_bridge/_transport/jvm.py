@@ -216,7 +216,7 @@ def _start_up_cache(jar: Path, jvm: Path, version: int | None, extra: list[str])
         cache = _ahead_of_time_cache(jar, jvm)
     else:
         cache = _class_data_sharing(jar, jvm)
-    return [*native, *cache, *(_mapped_in_place(version) if cache else []), *_native_library()]
+    return [*native, *cache, *_native_library(), *(_mapped_in_place(version) if cache else [])]
 
 
 def _native_library() -> list[str]:

@@ -13,7 +13,7 @@ import io.calcitebridge.catalog.TableStorage;
 import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.SourceException;
 import io.calcitebridge.expr.Expression;
-import io.calcitebridge.expr.JsonValues;
+import io.calcitebridge.json.JsonValues;
 import io.calcitebridge.types.BridgeTypeFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

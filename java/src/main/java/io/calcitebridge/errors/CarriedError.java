@@ -1,8 +1,6 @@
 package io.calcitebridge.errors;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.calcitebridge.json.JsonValues;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -17,8 +15,6 @@ public final class CarriedError {
   /** Starts the text of every carried failure. */
   public static final String MARKER = "calcite-bridge-error:";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private CarriedError() {}
 
   /** {@code error} as one line of text: {@link #MARKER}, then JSON. */
@@ -31,11 +27,7 @@ public final class CarriedError {
     m.put("end_line", error.endLine());
     m.put("end_column", error.endColumn());
     m.put("detail", error.detail());
-    try {
-      return MARKER + JSON.writeValueAsString(m);
-    } catch (JsonProcessingException e) {
-      return MARKER + "{\"kind\":\"EXECUTION\",\"message\":\"The query failed while it ran\"}";
-    }
+    return MARKER + JsonValues.write(m);
   }
 
   /**
@@ -53,25 +45,38 @@ public final class CarriedError {
     String rest = text.substring(at + MARKER.length());
     int nl = rest.indexOf('\n');
     String json = nl < 0 ? rest : rest.substring(0, nl);
+    Map<?, ?> n;
     try {
-      JsonNode n = JSON.readTree(json);
-      ErrorKind kind;
-      try {
-        kind = ErrorKind.valueOf(n.path("kind").asText());
-      } catch (IllegalArgumentException e) {
-        kind = ErrorKind.EXECUTION;
-      }
-      return new BridgeError(
-          kind,
-          n.path("message").asText(),
-          n.path("line").asInt(),
-          n.path("column").asInt(),
-          n.path("end_line").asInt(),
-          n.path("end_column").asInt(),
-          n.path("detail").asText(""),
-          null);
-    } catch (JsonProcessingException e) {
+      n = JsonValues.parse(json) instanceof Map<?, ?> m ? m : Map.of();
+    } catch (IllegalArgumentException e) {
       return null;
     }
+    ErrorKind kind;
+    try {
+      kind = ErrorKind.valueOf(text(n.get("kind")));
+    } catch (IllegalArgumentException e) {
+      kind = ErrorKind.EXECUTION;
+    }
+    return new BridgeError(
+        kind,
+        text(n.get("message")),
+        number(n.get("line")),
+        number(n.get("column")),
+        number(n.get("end_line")),
+        number(n.get("end_column")),
+        text(n.get("detail")),
+        null);
+  }
+
+  /** A JSON value as text: "" for null, an array or an object. */
+  private static String text(@Nullable Object value) {
+    return value == null || value instanceof Map || value instanceof java.util.List
+        ? ""
+        : String.valueOf(value);
+  }
+
+  /** A JSON number as an int: 0 for anything else (a position that is not known). */
+  private static int number(@Nullable Object value) {
+    return value instanceof Number n ? n.intValue() : 0;
   }
 }

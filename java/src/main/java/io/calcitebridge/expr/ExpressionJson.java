@@ -1,5 +1,6 @@
 package io.calcitebridge.expr;
 
+import io.calcitebridge.json.JsonValues;
 import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
 

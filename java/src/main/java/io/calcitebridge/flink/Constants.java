@@ -101,7 +101,7 @@ public final class Constants implements RexExecutor {
     // Before the engine's code can call Calcite's JSON functions: they read and write JSON as
     // Flink's from then on. Here, where code is compiled, rather than as every plan's cluster is
     // made: starting Jackson was a tenth of a second of every new process's first query.
-    JsonFunctions.readAndWriteAsFlink();
+    JsonFunctions.readAndWriteAsFlinkFor(exps::toString);
     List<RexNode> out = new ArrayList<>();
     try {
       delegate.reduce(rexBuilder, exps, out);

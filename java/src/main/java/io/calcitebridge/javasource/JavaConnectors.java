@@ -101,7 +101,7 @@ public final class JavaConnectors implements ConnectorFactory {
    * other JSON.
    */
   private static Map<String, String> options(String json) {
-    if (!(io.calcitebridge.expr.JsonValues.parse(json) instanceof Map<?, ?> object)) {
+    if (!(io.calcitebridge.json.JsonValues.parse(json) instanceof Map<?, ?> object)) {
       throw new IllegalStateException("The options are not a JSON object: " + json);
     }
     Map<String, String> out = new java.util.LinkedHashMap<>();

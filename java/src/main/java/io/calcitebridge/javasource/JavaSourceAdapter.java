@@ -17,7 +17,7 @@ import io.calcitebridge.connector.PythonSource;
 import io.calcitebridge.errors.Errors;
 import io.calcitebridge.errors.SourceException;
 import io.calcitebridge.expr.Expression;
-import io.calcitebridge.expr.JsonValues;
+import io.calcitebridge.json.JsonValues;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;

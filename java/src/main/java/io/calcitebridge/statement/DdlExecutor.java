@@ -46,15 +46,6 @@ import org.apache.calcite.util.Pair;
 
 /** Runs CREATE TABLE, CREATE VIEW and DROP against an environment's catalog. */
 public final class DdlExecutor {
-  /**
-   * The mapper of a source's options, made when a table first needs them: a query that only goes
-   * through this class (any statement's first steps do) does not start Jackson.
-   */
-  private static final class Json {
-    static final com.fasterxml.jackson.databind.ObjectMapper MAPPER =
-        new com.fasterxml.jackson.databind.ObjectMapper();
-  }
-
   private final SessionState session;
   private final PlannerContext context;
 
@@ -200,7 +191,11 @@ public final class DdlExecutor {
     if (source == null) {
       List<String> known = new ArrayList<>(List.of("memory"));
       if (factory != null) {
-        known.addAll(List.of(factory.connectors().split(",")));
+        for (String name : factory.connectors().split(",")) {
+          if (!name.isEmpty()) {
+            known.add(name); // none registered: "" was listed as a connector
+          }
+        }
       }
       known.addAll(io.calcitebridge.connector.BuiltinConnectors.NAMES);
       throw new PositionedException(
@@ -309,12 +304,12 @@ public final class DdlExecutor {
   /** The key of a table's partition columns in the options a Python source gets. */
   public static final String PARTITION_KEYS = "__partition_keys__";
 
+  /**
+   * {@code value} as JSON, without Jackson's data binding, whose first mapper initialises its date
+   * formats and locale data: 60 ms or more of a new process's first CREATE TABLE.
+   */
   private static String json(Object value) {
-    try {
-      return Json.MAPPER.writeValueAsString(value);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return io.calcitebridge.json.JsonValues.write(value);
   }
 
   private void resolveComputed(String table, SqlCreateTable create, List<ColumnDef> columns) {

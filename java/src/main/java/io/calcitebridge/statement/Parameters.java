@@ -1,7 +1,5 @@
 package io.calcitebridge.statement;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.PositionedException;
 import java.math.BigDecimal;
@@ -49,7 +47,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * a {@code ROW}.
  */
 public final class Parameters {
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final List<@Nullable Object> values;
 
@@ -125,76 +122,111 @@ public final class Parameters {
   /** Rows of values, as Python sends them for a batch: a JSON list of {@link #fromJson} lists. */
   public static List<Parameters> rowsFromJson(String json) {
     List<Parameters> rows = new ArrayList<>();
-    for (JsonNode row : read(json)) {
+    for (Object row : items(read(json))) {
       rows.add(of(row));
     }
     return rows;
   }
 
-  private static JsonNode read(String json) {
+  /**
+   * The JSON value of {@code json}, read without Jackson's data binding (whose first mapper costs a
+   * new process's first statement with parameters 60 ms or more).
+   */
+  private static @Nullable Object read(String json) {
     try {
-      return JSON.readTree(json);
-    } catch (java.io.IOException e) {
+      return io.calcitebridge.json.JsonValues.parse(json);
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Malformed parameters: " + e.getMessage(), e);
     }
   }
 
-  private static Parameters of(JsonNode list) {
+  /** The elements of a JSON array (none for any other value). */
+  private static List<?> items(@Nullable Object array) {
+    return array instanceof List<?> list ? list : List.of();
+  }
+
+  /**
+   * A JSON value as text, as Jackson's tree nodes give it ({@code asText()}): a string as it is, a
+   * number or a boolean as written, null as {@code "null"}, an array or object as "".
+   */
+  private static String text(@Nullable Object value) {
+    if (value == null) {
+      return "null";
+    }
+    return value instanceof List || value instanceof Map ? "" : String.valueOf(value);
+  }
+
+  /** A JSON value as a boolean, as Jackson's {@code asBoolean()}: "true", or a non-zero number. */
+  private static boolean bool(@Nullable Object value) {
+    if (value instanceof Boolean b) {
+      return b;
+    }
+    if (value instanceof Number n) {
+      return n.intValue() != 0;
+    }
+    return value instanceof String s && s.trim().equals("true");
+  }
+
+  private static Parameters of(@Nullable Object list) {
     List<@Nullable Object> out = new ArrayList<>();
-    for (JsonNode item : list) {
+    for (Object item : items(list)) {
       out.add(decode(item));
     }
     return new Parameters(Collections.unmodifiableList(out));
   }
 
-  private static @Nullable Object decode(JsonNode item) {
-    String type = item.get("t").asText();
-    JsonNode v = item.get("v");
+  private static @Nullable Object decode(@Nullable Object item) {
+    Map<?, ?> entry = item instanceof Map<?, ?> m ? m : Map.of();
+    String type = text(entry.get("t"));
+    Object v = entry.get("v");
     switch (type) {
       case "NULL":
         return null;
       case "BOOLEAN":
-        return v.asBoolean();
+        return bool(v);
       case "INTEGER":
-        return new BigInteger(v.asText());
+        return new BigInteger(text(v));
       case "DECIMAL":
-        return new BigDecimal(v.asText());
+        return new BigDecimal(text(v));
       case "DOUBLE":
-        return Double.valueOf(v.asText());
+        return Double.valueOf(text(v));
       case "STRING":
-        return v.asText();
+        return text(v);
       case "BYTES":
-        return Base64.getDecoder().decode(v.asText());
+        return Base64.getDecoder().decode(text(v));
       case "DATE":
-        return LocalDate.parse(v.asText());
+        return LocalDate.parse(text(v));
       case "TIME":
-        return LocalTime.parse(v.asText());
+        return LocalTime.parse(text(v));
       case "TIMESTAMP":
-        return LocalDateTime.parse(v.asText());
+        return LocalDateTime.parse(text(v));
       case "TIMESTAMP_LTZ":
-        return Instant.parse(v.asText());
+        return Instant.parse(text(v));
       case "INTERVAL":
-        return Duration.ofSeconds(0, 1000L * Long.parseLong(v.asText()));
+        return Duration.ofSeconds(0, 1000L * Long.parseLong(text(v)));
       case "ARRAY":
         {
           List<@Nullable Object> elements = new ArrayList<>();
-          v.forEach(e -> elements.add(decode(e)));
+          items(v).forEach(e -> elements.add(decode(e)));
           return elements;
         }
       case "MAP":
         {
           Map<@Nullable Object, @Nullable Object> map = new LinkedHashMap<>();
-          v.forEach(e -> map.put(decode(e.get(0)), decode(e.get(1))));
+          for (Object e : items(v)) {
+            List<?> pair = items(e);
+            map.put(decode(pair.get(0)), decode(pair.get(1)));
+          }
           return map;
         }
       case "ROW":
         {
           List<@Nullable Object> fields = new ArrayList<>();
-          v.forEach(e -> fields.add(decode(e)));
+          items(v).forEach(e -> fields.add(decode(e)));
           return new Row(fields.toArray());
         }
       default:
-        return new Unbindable(v == null ? type : v.asText());
+        return new Unbindable(v == null ? type : text(v));
     }
   }
 
@@ -715,10 +747,6 @@ public final class Parameters {
       entry.put("column", p.getParserPosition().getColumnNum());
       out.add(entry);
     }
-    try {
-      return JSON.writeValueAsString(out);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return io.calcitebridge.json.JsonValues.write(out);
   }
 }

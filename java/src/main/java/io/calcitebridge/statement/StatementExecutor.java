@@ -1457,7 +1457,8 @@ public final class StatementExecutor {
       @Nullable QueryPlan plan,
       Map<io.calcitebridge.catalog.CatalogTable, List<io.calcitebridge.expr.Expression>> bound) {
     // Calcite's JSON functions read and write as Flink's before the engine's code can call them.
-    io.calcitebridge.functions.JsonFunctions.readAndWriteAsFlink();
+    io.calcitebridge.functions.JsonFunctions.readAndWriteAsFlinkFor(
+        () -> org.apache.calcite.plan.RelOptUtil.toString(rel));
     QueryPlan.Compiled code = plan == null ? null : plan.compiled();
     if (code == null) {
       Map<String, Object> parameters = new java.util.HashMap<>();

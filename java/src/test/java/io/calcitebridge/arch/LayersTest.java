@@ -39,6 +39,7 @@ class LayersTest {
   /** Bottom to top; the packages of one layer are independent of each other. */
   static final List<List<String>> LAYERS =
       List.of(
+          List.of("json"),
           List.of("errors", "types"),
           List.of("expr", "dyncol", "functions"),
           List.of("sql"),

@@ -1,4 +1,4 @@
-package io.calcitebridge.expr;
+package io.calcitebridge.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;

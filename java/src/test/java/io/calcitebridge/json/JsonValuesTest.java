@@ -1,4 +1,4 @@
-package io.calcitebridge.expr;
+package io.calcitebridge.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
