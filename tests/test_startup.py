@@ -361,6 +361,35 @@ def test_arrows_c_data_library_is_loaded_from_the_cache_folder_not_a_new_tempora
     assert Path(loaded[0]).name == "libarrow_cdata_jni.so"
 
 
+def test_a_first_filtered_query_that_duckdb_runs_over_parquet_files_imports_no_pyarrow_dataset(
+    tmp_path: Path,
+) -> None:
+    # The source's check that pyarrow can apply an offered filter went through pyarrow.acero,
+    # which imports pyarrow.dataset: a tenth of a second of a first query over Parquet files,
+    # which DuckDB reads itself.
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"a": [1, 2, 3], "b": ["x", "y", None]}), tmp_path / "t.parquet")
+    proc = python(
+        f"""
+        import sys
+        import calcite_bridge as cb
+        env = cb.connect()
+        env.execute(
+            "CREATE TABLE q (a BIGINT, b STRING) WITH ('connector' = 'filesystem', "
+            "'path' = '{tmp_path / "t.parquet"}', 'format' = 'parquet')"
+        )
+        assert env.explain("SELECT b FROM q WHERE a > 1").startswith("DuckDB(")
+        assert env.sql("SELECT b FROM q WHERE a > 1").fetchall() == [("y",), (None,)]
+        assert env.sql("SELECT a FROM q WHERE b = 'zz'").fetchall() == []
+        print("pyarrow.dataset" in sys.modules)
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"
+
+
 def test_a_first_query_on_duckdb_leaves_pyarrow_compute_to_upper_and_lower() -> None:
     # pyarrow.compute (hundreds of kernels wrapped, their documentation parsed) is imported when
     # DuckDB first calls the UPPER or LOWER the translation registers, not with the database.
