@@ -34,6 +34,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "cold_start": (
         "cold_start",
         "cold_start_first_result",
+        "cold_start_first_data",
         "cold_start_cli",
         "cold_start_cli_daemon",
         "cold_start_cli_daemon_explain",
