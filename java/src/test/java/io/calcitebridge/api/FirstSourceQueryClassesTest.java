@@ -46,7 +46,9 @@ class FirstSourceQueryClassesTest {
       env.registerConnector(
           "rows",
           (table, options, schema) -> new RowSource(schema, List.<Object[]>of(new Object[] {9L})));
-      env.execute("CREATE TABLE more (id BIGINT) WITH ('connector' = 'rows', 'region' = 'eu')");
+      Users.rows(
+          env.execute(
+              "CREATE TABLE more (id BIGINT) WITH ('connector' = 'rows', 'region' = 'eu')"));
       out.add(String.join(" ", Users.rows(env.sql("SELECT id FROM more"))));
       return out;
     }
