@@ -213,7 +213,7 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
     Object node = check(source.readableMetadata());
     Map<String, String> out = new LinkedHashMap<>();
     if (node instanceof Map<?, ?> keys) {
-      keys.forEach((k, v) -> out.put(String.valueOf(k), text(v)));
+      keys.forEach((k, v) -> out.put(String.valueOf(k), JsonValues.text(v)));
     }
     return out;
   }
@@ -364,23 +364,18 @@ public final class SourceStorage implements ArrowStorage, FilterableStorage, Row
       Map<?, ?> error =
           fields.get("error") instanceof Map<?, ?> e ? e : Map.of("message", fields.get("error"));
       ErrorKind errorKind =
-          switch (text(error.get("kind"))) {
+          switch (JsonValues.text(error.get("kind"))) {
             case "ACCESS" -> ErrorKind.ACCESS;
             case "SOURCE_CONTRACT" -> ErrorKind.SOURCE_CONTRACT;
             case "CONFIG" -> ErrorKind.CONFIG;
             default -> ErrorKind.SOURCE;
           };
       throw new SourceException(
-          text(error.get("message")), errorKind, text(error.get("traceback")));
+          JsonValues.text(error.get("message")),
+          errorKind,
+          JsonValues.text(error.get("traceback")));
     }
     return node;
-  }
-
-  /** A JSON value as text, as a tree node's {@code asText()}: "" for null, an object or a list. */
-  private static String text(@Nullable Object value) {
-    return value == null || value instanceof Map || value instanceof List
-        ? ""
-        : String.valueOf(value);
   }
 
   private static String write(Object value) {

@@ -53,26 +53,19 @@ public final class CarriedError {
     }
     ErrorKind kind;
     try {
-      kind = ErrorKind.valueOf(text(n.get("kind")));
+      kind = ErrorKind.valueOf(JsonValues.text(n.get("kind")));
     } catch (IllegalArgumentException e) {
       kind = ErrorKind.EXECUTION;
     }
     return new BridgeError(
         kind,
-        text(n.get("message")),
+        JsonValues.text(n.get("message")),
         number(n.get("line")),
         number(n.get("column")),
         number(n.get("end_line")),
         number(n.get("end_column")),
-        text(n.get("detail")),
+        JsonValues.text(n.get("detail")),
         null);
-  }
-
-  /** A JSON value as text: "" for null, an array or an object. */
-  private static String text(@Nullable Object value) {
-    return value == null || value instanceof Map || value instanceof java.util.List
-        ? ""
-        : String.valueOf(value);
   }
 
   /** A JSON number as an int: 0 for anything else (a position that is not known). */

@@ -90,6 +90,16 @@ public final class JsonValues {
   }
 
   /**
+   * A JSON value as text, as Jackson's tree nodes give it ({@code asText()}): a string as it is, a
+   * number or a boolean as written; "" for null, an array or an object.
+   */
+  public static String text(@Nullable Object value) {
+    return value == null || value instanceof Map || value instanceof List
+        ? ""
+        : String.valueOf(value);
+  }
+
+  /**
    * {@code value} as JSON text: maps (their keys as strings), collections, strings, numbers,
    * booleans and null, nested.
    *

@@ -2,6 +2,7 @@ package io.calcitebridge.statement;
 
 import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.PositionedException;
+import io.calcitebridge.json.JsonValues;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -134,7 +135,7 @@ public final class Parameters {
    */
   private static @Nullable Object read(String json) {
     try {
-      return io.calcitebridge.json.JsonValues.parse(json);
+      return JsonValues.parse(json);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Malformed parameters: " + e.getMessage(), e);
     }
@@ -143,17 +144,6 @@ public final class Parameters {
   /** The elements of a JSON array (none for any other value). */
   private static List<?> items(@Nullable Object array) {
     return array instanceof List<?> list ? list : List.of();
-  }
-
-  /**
-   * A JSON value as text, as Jackson's tree nodes give it ({@code asText()}): a string as it is, a
-   * number or a boolean as written, null as {@code "null"}, an array or object as "".
-   */
-  private static String text(@Nullable Object value) {
-    if (value == null) {
-      return "null";
-    }
-    return value instanceof List || value instanceof Map ? "" : String.valueOf(value);
   }
 
   /** A JSON value as a boolean, as Jackson's {@code asBoolean()}: "true", or a non-zero number. */
@@ -177,7 +167,7 @@ public final class Parameters {
 
   private static @Nullable Object decode(@Nullable Object item) {
     Map<?, ?> entry = item instanceof Map<?, ?> m ? m : Map.of();
-    String type = text(entry.get("t"));
+    String type = JsonValues.text(entry.get("t"));
     Object v = entry.get("v");
     switch (type) {
       case "NULL":
@@ -185,25 +175,25 @@ public final class Parameters {
       case "BOOLEAN":
         return bool(v);
       case "INTEGER":
-        return new BigInteger(text(v));
+        return new BigInteger(JsonValues.text(v));
       case "DECIMAL":
-        return new BigDecimal(text(v));
+        return new BigDecimal(JsonValues.text(v));
       case "DOUBLE":
-        return Double.valueOf(text(v));
+        return Double.valueOf(JsonValues.text(v));
       case "STRING":
-        return text(v);
+        return JsonValues.text(v);
       case "BYTES":
-        return Base64.getDecoder().decode(text(v));
+        return Base64.getDecoder().decode(JsonValues.text(v));
       case "DATE":
-        return LocalDate.parse(text(v));
+        return LocalDate.parse(JsonValues.text(v));
       case "TIME":
-        return LocalTime.parse(text(v));
+        return LocalTime.parse(JsonValues.text(v));
       case "TIMESTAMP":
-        return LocalDateTime.parse(text(v));
+        return LocalDateTime.parse(JsonValues.text(v));
       case "TIMESTAMP_LTZ":
-        return Instant.parse(text(v));
+        return Instant.parse(JsonValues.text(v));
       case "INTERVAL":
-        return Duration.ofSeconds(0, 1000L * Long.parseLong(text(v)));
+        return Duration.ofSeconds(0, 1000L * Long.parseLong(JsonValues.text(v)));
       case "ARRAY":
         {
           List<@Nullable Object> elements = new ArrayList<>();
@@ -226,7 +216,7 @@ public final class Parameters {
           return new Row(fields.toArray());
         }
       default:
-        return new Unbindable(v == null ? type : text(v));
+        return new Unbindable(v == null ? type : JsonValues.text(v));
     }
   }
 
@@ -747,6 +737,6 @@ public final class Parameters {
       entry.put("column", p.getParserPosition().getColumnNum());
       out.add(entry);
     }
-    return io.calcitebridge.json.JsonValues.write(out);
+    return JsonValues.write(out);
   }
 }
