@@ -91,48 +91,32 @@ print(json.dumps({"import": t1 - t0, "connect": t2 - t1, "first_result": t3 - t2
 """
 
 # A user's first statements over their data: a table built from numpy arrays (one chunk),
-# registered, then a selection with a filter (the source answers it), then an aggregate.
-DATA = """
+# registered, then a selection with a filter (the source answers it), then an aggregate. The same
+# script for DuckDB, with its connection and registration.
+_DATA = """
 import json, time
 t0 = time.perf_counter()
 import numpy as np
 import pyarrow as pa
-import calcite_bridge as cb
-table = pa.table({"id": np.arange(100_000), "score": np.arange(100_000) * 0.5})
+{imports}
+table = pa.table({{"id": np.arange(100_000), "score": np.arange(100_000) * 0.5}})
 t1 = time.perf_counter()
-env = cb.connect()
+con = {connect}
 t2 = time.perf_counter()
-env.register_arrow("t", table)
-t3 = time.perf_counter()
-picked = env.sql("SELECT id, score FROM t WHERE id < 10").fetchall()
-t4 = time.perf_counter()
-total = env.sql("SELECT COUNT(*), SUM(score) FROM t WHERE id % 2 = 0").fetchall()
-t5 = time.perf_counter()
-assert len(picked) == 10 and total[0][0] == 50_000, (picked, total)
-print(json.dumps({"import and table": t1 - t0, "connect": t2 - t1, "register": t3 - t2,
-                  "selection": t4 - t3, "aggregate": t5 - t4}), flush=True)
-"""
-
-DUCK_DATA = """
-import json, time
-t0 = time.perf_counter()
-import numpy as np
-import pyarrow as pa
-import duckdb
-table = pa.table({"id": np.arange(100_000), "score": np.arange(100_000) * 0.5})
-t1 = time.perf_counter()
-con = duckdb.connect()
-t2 = time.perf_counter()
-con.register("t", table)
+con.{register}("t", table)
 t3 = time.perf_counter()
 picked = con.sql("SELECT id, score FROM t WHERE id < 10").fetchall()
 t4 = time.perf_counter()
 total = con.sql("SELECT COUNT(*), SUM(score) FROM t WHERE id % 2 = 0").fetchall()
 t5 = time.perf_counter()
 assert len(picked) == 10 and total[0][0] == 50_000, (picked, total)
-print(json.dumps({"import and table": t1 - t0, "connect": t2 - t1, "register": t3 - t2,
-                  "selection": t4 - t3, "aggregate": t5 - t4}), flush=True)
+print(json.dumps({{"import and table": t1 - t0, "connect": t2 - t1, "register": t3 - t2,
+                  "selection": t4 - t3, "aggregate": t5 - t4}}), flush=True)
 """
+DATA = _DATA.format(
+    imports="import calcite_bridge as cb", connect="cb.connect()", register="register_arrow"
+)
+DUCK_DATA = _DATA.format(imports="import duckdb", connect="duckdb.connect()", register="register")
 
 # DuckDB's peer of the CLI: its Python package's one-line query, to the exit.
 DUCK_CLI = "import duckdb; print(duckdb.sql('SELECT 1 AS x').fetchall())"

@@ -36,4 +36,27 @@ public final class NewJvm {
     assertEquals(0, p.exitValue(), out);
     return out;
   }
+
+  /**
+   * Asserts, from the class-initialisation log {@code log} ({@code -Xlog:class+init=info:file=...})
+   * of a JVM that {@link #run} started, that it initialised {@code expected} and none of {@code
+   * unwanted} (parts of a class's line, such as {@code "'org/apache/calcite/tools/Programs'"});
+   * {@code what} names the JVM's work in the failure.
+   */
+  public static void assertInitialised(
+      Path log, String expected, List<String> unwanted, String what) throws IOException {
+    List<String> initialised =
+        java.nio.file.Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+            .filter(l -> l.contains("Initializing '"))
+            .toList();
+    assertTrue(
+        initialised.stream().anyMatch(l -> l.contains(expected)),
+        "the log names the classes initialised");
+    for (String name : unwanted) {
+      assertEquals(
+          List.of(),
+          initialised.stream().filter(l -> l.contains(name)).toList(),
+          name + " initialised by " + what);
+    }
+  }
 }
