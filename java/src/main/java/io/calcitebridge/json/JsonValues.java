@@ -106,8 +106,23 @@ public final class JsonValues {
    * @throws IllegalArgumentException for a value of any other class
    */
   public static String write(@Nullable Object value) {
+    return write(value, false);
+  }
+
+  /**
+   * {@code value} as JSON text laid out as Jackson's default pretty printer lays it out (two spaces
+   * an indent, {@code "key" : value}), as {@link #write(Object)} takes it.
+   */
+  public static String writePretty(@Nullable Object value) {
+    return write(value, true);
+  }
+
+  private static String write(@Nullable Object value, boolean pretty) {
     StringWriter out = new StringWriter();
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
+      if (pretty) {
+        g.useDefaultPrettyPrinter();
+      }
       write(g, value);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

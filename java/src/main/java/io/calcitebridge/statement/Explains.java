@@ -1,7 +1,6 @@
 package io.calcitebridge.statement;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.calcitebridge.json.JsonValues;
 import io.calcitebridge.plan.QueryPlanner;
 import io.calcitebridge.translate.Translation;
 import java.util.ArrayList;
@@ -13,14 +12,6 @@ import org.apache.calcite.rel.RelNode;
 
 /** EXPLAIN of a query that a backend other than Calcite's engine runs. */
 final class Explains {
-  /**
-   * The mapper of a JSON explain, made when one is first asked for: an explain in text, the
-   * default, does not start Jackson.
-   */
-  private static final class Json {
-    static final ObjectMapper MAPPER = new ObjectMapper();
-  }
-
   private Explains() {}
 
   /**
@@ -129,15 +120,13 @@ final class Explains {
             scan.put("name", Translation.scanName(i));
             scan.put("plan", QueryPlanner.render(scans.get(i), "text"));
             list.add(scan);
-            try {
-              for (var rel :
-                  Json.MAPPER.readTree(QueryPlanner.render(scans.get(i), "json")).path("rels")) {
-                var copy = ((com.fasterxml.jackson.databind.node.ObjectNode) rel).deepCopy();
-                copy.put("id", String.valueOf(rels.size()));
-                rels.add(copy);
-              }
-            } catch (JsonProcessingException e) {
-              throw new IllegalStateException(e);
+            Object plan = JsonValues.parse(QueryPlanner.render(scans.get(i), "json"));
+            Object scanRels = plan instanceof Map<?, ?> p ? p.get("rels") : null;
+            for (Object rel : scanRels instanceof List<?> l ? l : List.of()) {
+              @SuppressWarnings("unchecked")
+              Map<String, Object> copy = (Map<String, Object>) rel;
+              copy.put("id", String.valueOf(rels.size()));
+              rels.add(copy);
             }
             inputs.add(String.valueOf(rels.size() - 1));
           }
@@ -149,11 +138,7 @@ final class Explains {
           rels.add(root);
           m.put("scans", list);
           m.put("rels", rels);
-          try {
-            return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(m);
-          } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-          }
+          return JsonValues.writePretty(m);
         }
       case "dot":
         {

@@ -80,6 +80,17 @@ class JsonValuesTest {
   }
 
   @Test
+  void writesPrettyAsAMappersDefaultPrettyPrinter() throws Exception {
+    Map<String, Object> plan = new LinkedHashMap<>();
+    plan.put("backend", "duckdb");
+    plan.put("scans", List.of(Map.of("name", "scan_0"), List.of()));
+    plan.put("rels", List.of(Map.of(), List.of(1, 2.5, "x"), Arrays.asList(null, true)));
+    assertEquals(
+        MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(plan),
+        JsonValues.writePretty(plan));
+  }
+
+  @Test
   void whatItWritesReadsBack() {
     Map<String, Object> offer = new LinkedHashMap<>();
     offer.put("filters", List.of(Map.of("kind", "literal", "value", "x", "type", "STRING")));
