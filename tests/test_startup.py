@@ -361,6 +361,26 @@ def test_arrows_c_data_library_is_loaded_from_the_cache_folder_not_a_new_tempora
     assert Path(loaded[0]).name == "libarrow_cdata_jni.so"
 
 
+def test_registering_an_arrow_table_imports_none_of_the_files_modules() -> None:
+    # The source glue imported the filesystem connector's modules (pyarrow.fs, pyarrow.parquet)
+    # for isinstance checks: about 25 ms of a first register_arrow in a program without files.
+    proc = python(
+        """
+        import sys
+        import pyarrow as pa
+        import calcite_bridge as cb
+        env = cb.connect()
+        env.register_arrow("t", pa.Table.from_pydict({"a": [1, 2, 3]}))
+        assert env.sql("SELECT a FROM t WHERE a > 1").fetchall() == [(2,), (3,)]
+        assert env.sql("SELECT SUM(a) AS s FROM t").fetchall() == [(6,)]
+        print(sorted(m for m in ("calcite_bridge.sources.filesystem", "pyarrow.parquet")
+                     if m in sys.modules))
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+
+
 def test_a_first_filtered_query_that_duckdb_runs_over_parquet_files_imports_no_pyarrow_dataset(
     tmp_path: Path,
 ) -> None:

@@ -9,9 +9,10 @@ import functools
 import importlib
 import json
 import os
+import sys
 import traceback
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
@@ -24,9 +25,21 @@ from ..errors import (
 )
 from .arrow import ArrowTableSource, OfferAnswers
 from .base import ScanRequest, check_filter_result, filters_from_json, to_reader
-from .filesystem import FileSystemSource
-from .parquet_files import ParquetFiles
 from .sandbox import CONNECTORS, SandboxGetter, check_connector
+
+if TYPE_CHECKING:
+    from .filesystem import FileSystemSource
+    from .parquet_files import ParquetFiles
+
+
+def _filesystem_source() -> type[FileSystemSource] | None:
+    """``FileSystemSource``, once its module is imported; None before. A source can only be
+    one once the ``filesystem`` connector made it, which imports the module: a program that
+    registers Arrow tables only does not import the files' modules (pyarrow.fs, pyarrow.parquet,
+    about 25 ms of a first ``register_arrow``)."""
+    module = sys.modules.get(f"{__package__}.filesystem")
+    return None if module is None else module.FileSystemSource
+
 
 __all__ = ["CONNECTORS", "SourceCalls", "create_source", "load_source_class"]
 # The key under which a table's PARTITIONED BY columns come with its options (never a WITH option).
@@ -195,8 +208,12 @@ class SourceCalls:
         columns from the others), which depends on the offer's shape only. Any other source is
         asked at every offer, and sees the values."""
         source = self.source
-        for kind in (ArrowTableSource, FileSystemSource):
-            if isinstance(source, kind) and type(source).apply_filters is kind.apply_filters:
+        for kind in (ArrowTableSource, _filesystem_source()):
+            if (
+                kind is not None
+                and isinstance(source, kind)
+                and type(source).apply_filters is kind.apply_filters
+            ):
                 return OfferAnswers()
         return None
 
@@ -228,10 +245,12 @@ class SourceCalls:
         source = self.source
         if isinstance(source, ArrowTableSource):
             return type(source).scan is ArrowTableSource.scan
+        files_source = _filesystem_source()
         if (
-            not isinstance(source, FileSystemSource)
-            or type(source).scan is not FileSystemSource.scan
-            or type(source).parquet_files is not FileSystemSource.parquet_files
+            files_source is None
+            or not isinstance(source, files_source)
+            or type(source).scan is not files_source.scan
+            or type(source).parquet_files is not files_source.parquet_files
             or source.format != "parquet"
             or source.partition_keys
         ):
@@ -275,9 +294,11 @@ class SourceCalls:
         connector and the query reads them as :meth:`open` would; else None (and a failure to
         find out is left to :meth:`open` to report)."""
         source = self.source
+        files_source = _filesystem_source()
         if (
-            not isinstance(source, FileSystemSource)
-            or type(source).scan is not FileSystemSource.scan
+            files_source is None
+            or not isinstance(source, files_source)
+            or type(source).scan is not files_source.scan
         ):
             return None
         try:
@@ -408,6 +429,8 @@ def create_source(
             return cls(declared, options), gate
         if "path" not in options:
             raise ValueError("the filesystem connector needs the option 'path'")
+        from .filesystem import FileSystemSource
+
         source = FileSystemSource(
             options["path"],
             options.get("format", "parquet"),
