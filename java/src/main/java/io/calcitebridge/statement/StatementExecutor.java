@@ -1456,11 +1456,12 @@ public final class StatementExecutor {
       EnumerableRel rel,
       @Nullable QueryPlan plan,
       Map<io.calcitebridge.catalog.CatalogTable, List<io.calcitebridge.expr.Expression>> bound) {
-    // Calcite's JSON functions read and write as Flink's before the engine's code can call them.
-    io.calcitebridge.functions.JsonFunctions.readAndWriteAsFlinkFor(
-        () -> org.apache.calcite.plan.RelOptUtil.toString(rel));
     QueryPlan.Compiled code = plan == null ? null : plan.compiled();
     if (code == null) {
+      // Calcite's JSON functions read and write as Flink's before the engine's code can call
+      // them: checked as the code is compiled, since code kept with a plan was checked then.
+      io.calcitebridge.functions.JsonFunctions.readAndWriteAsFlinkFor(
+          () -> org.apache.calcite.plan.RelOptUtil.toString(rel));
       Map<String, Object> parameters = new java.util.HashMap<>();
       Bindable<Object> bindable =
           EnumerableInterpretable.toBindable(
