@@ -319,14 +319,11 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
    * source's own stream ({@code FastPath}). Null for any other plan.
    */
   private static @Nullable EnumerableRel selectionOfScan(RelNode heuristic) {
-    if (heuristic instanceof BridgeTableScan scan) {
+    BridgeTableScan scan = selectedScan(heuristic);
+    if (scan == null || scan == heuristic) {
       return scan;
     }
-    if (!(heuristic instanceof LogicalProject project)
-        || !(project.getInput() instanceof BridgeTableScan scan)
-        || !project.getProjects().stream().allMatch(e -> e instanceof RexInputRef)) {
-      return null;
-    }
+    LogicalProject project = (LogicalProject) heuristic;
     return EnumerableCalc.create(
         scan,
         RexProgram.create(
@@ -335,6 +332,21 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
             null,
             project.getRowType(),
             project.getCluster().getRexBuilder()));
+  }
+
+  /**
+   * The scan of a heuristic plan that is a scan with at most a selection of its columns (a
+   * projection of input references) on top; null for any other plan.
+   */
+  public static @Nullable BridgeTableScan selectedScan(RelNode heuristic) {
+    RelNode rel = heuristic;
+    if (rel instanceof LogicalProject project) {
+      if (!project.getProjects().stream().allMatch(e -> e instanceof RexInputRef)) {
+        return null;
+      }
+      rel = project.getInput();
+    }
+    return rel instanceof BridgeTableScan scan ? scan : null;
   }
 
   /**

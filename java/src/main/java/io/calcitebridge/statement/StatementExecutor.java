@@ -373,14 +373,8 @@ public final class StatementExecutor {
    * parallel and pruning row groups by the filters, faster than the connector hands them over.
    */
   private static boolean absorbed(RelNode plan) {
-    RelNode rel = plan;
-    if (rel instanceof LogicalProject project) {
-      if (!project.getProjects().stream().allMatch(e -> e instanceof RexInputRef)) {
-        return false;
-      }
-      rel = project.getInput();
-    }
-    return rel instanceof BridgeTableScan scan && !(filteredParquet(scan));
+    BridgeTableScan scan = io.calcitebridge.plan.QueryPlanner.selectedScan(plan);
+    return scan != null && !filteredParquet(scan);
   }
 
   /** Whether {@code scan} reads a {@code filesystem} Parquet table with filters pushed into it. */
