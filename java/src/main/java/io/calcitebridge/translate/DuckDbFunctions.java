@@ -1037,21 +1037,21 @@ final class DuckDbFunctions {
     String parts =
         "regexp_extract(CAST({0} AS VARCHAR),"
             + " '^(-?)([0-9]+)(?:[.]([0-9]*))?(?:e([+-][0-9]+))?$', ['s', 'i', 'f', 'x'])";
-    String digits = "(m.i || m.f)";
+    String digits = "(m['i'] || m['f'])";
     String point =
-        "length(m.i) + COALESCE(TRY_CAST(NULLIF(m.x, '') AS INTEGER), 0) - (length("
+        "length(m['i']) + COALESCE(TRY_CAST(NULLIF(m['x'], '') AS INTEGER), 0) - (length("
             + digits
             + ") - length(ltrim("
             + digits
             + ", '0')))";
     String plain =
-        "CASE WHEN n.d = '' THEN n.s || '0.0'"
-            + " WHEN n.p - 1 < -3 OR n.p - 1 >= 7 THEN n.s || substr(n.d, 1, 1) || '.'"
-            + " || CASE WHEN length(n.d) > 1 THEN substr(n.d, 2) ELSE '0' END"
-            + " || 'E' || CAST(n.p - 1 AS VARCHAR)"
-            + " WHEN n.p <= 0 THEN n.s || '0.' || repeat('0', -n.p) || n.d"
-            + " WHEN n.p >= length(n.d) THEN n.s || n.d || repeat('0', n.p - length(n.d)) || '.0'"
-            + " ELSE n.s || substr(n.d, 1, n.p) || '.' || substr(n.d, n.p + 1) END";
+        "CASE WHEN n['d'] = '' THEN n['s'] || '0.0'"
+            + " WHEN n['p'] - 1 < -3 OR n['p'] - 1 >= 7 THEN n['s'] || substr(n['d'], 1, 1) || '.'"
+            + " || CASE WHEN length(n['d']) > 1 THEN substr(n['d'], 2) ELSE '0' END"
+            + " || 'E' || CAST(n['p'] - 1 AS VARCHAR)"
+            + " WHEN n['p'] <= 0 THEN n['s'] || '0.' || repeat('0', -n['p']) || n['d']"
+            + " WHEN n['p'] >= length(n['d']) THEN n['s'] || n['d'] || repeat('0', n['p'] - length(n['d'])) || '.0'"
+            + " ELSE n['s'] || substr(n['d'], 1, n['p']) || '.' || substr(n['d'], n['p'] + 1) END";
     return make(
         rex,
         call,
@@ -1059,7 +1059,7 @@ final class DuckDbFunctions {
             + " WHEN isinf({0}) THEN CASE WHEN {0} > 0 THEN 'Infinity' ELSE '-Infinity' END"
             + " ELSE list_transform([list_transform(["
             + parts
-            + "], lambda m: struct_pack(s := m.s, d := rtrim(ltrim("
+            + "], lambda m: struct_pack(s := m['s'], d := rtrim(ltrim("
             + digits
             + ", '0'), '0'), p := "
             + point
