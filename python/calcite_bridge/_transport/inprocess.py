@@ -102,7 +102,9 @@ class JPypeSession:
         _prefetch()
         self._duckdb_unloaded = "duckdb" in hosted
         self._java = jvm.new_session()
-        self._proxies: dict[str, Any] = {}  # Java holds them through JPype; keep them alive
+        # The sources' proxies by table name: each is released (SourceProxy.release) once its
+        # table is replaced or dropped, as the JVM lets go of a proxy only when it collects it.
+        self._proxies: dict[str, Any] = {}
         self._functions: dict[str, Any] = {}  # the same for the Python functions
         self._loader: Any = None
         self._factory: Any = None
@@ -333,7 +335,7 @@ class JPypeSession:
         if kind == "ddl" and self._proxies:
             names = set(self.table_names())
             for name in [n for n in self._proxies if n not in names]:
-                del self._proxies[name]
+                self._proxies.pop(name).release()
 
     def validate(self, sql: str) -> pa.Schema:
         # One crossing when the validation ends within the first slice of the wait: the schema
@@ -390,7 +392,10 @@ class JPypeSession:
 
         proxy = SourceProxy(name, source)
         jvm.call(self._java.registerSource, name, proxy, replace)
+        replaced = self._proxies.get(name)
         self._proxies[name] = proxy
+        if replaced is not None:
+            replaced.release()
         _release_duckdb()
 
     def create_function(self, name: str, function: Any, target: str, replace: bool) -> None:
@@ -424,9 +429,13 @@ class JPypeSession:
         _release_duckdb()
         if self._spark is not None:
             self._spark.close()
-        self._proxies.clear()
-        jvm.call(self._java.close)
-        self._functions.clear()
+        try:
+            jvm.call(self._java.close)
+        finally:
+            for proxy in self._proxies.values():
+                proxy.release()
+            self._proxies.clear()
+            self._functions.clear()
 
 
 def _release_duckdb() -> None:

@@ -55,6 +55,20 @@ def zero_offsets(reader: pa.RecordBatchReader) -> pa.RecordBatchReader:
     return pa.RecordBatchReader.from_batches(reader.schema, batches())
 
 
+class _Dropped:
+    """What a released :class:`SourceProxy` calls instead of its source."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def _gone(self, *_: Any) -> Any:
+        from ..errors import CatalogError
+
+        raise CatalogError(f"Table '{self.name}' was replaced or dropped")
+
+    schema = scan = _gone
+
+
 @JImplements("io.calcitebridge.connector.PythonSource", deferred=True)
 class SourceProxy:
     """Adapts a Python source object (``schema()``, ``scan(request)``, abilities) to the JVM."""
@@ -62,6 +76,14 @@ class SourceProxy:
     def __init__(self, name: str, source: Any, gate: Callable[[], None] | None = None) -> None:
         self._calls = SourceCalls(name, source, gate)
         self.source = source
+
+    def release(self) -> None:
+        """Lets go of the source once its table no longer names it (replaced, dropped, its
+        environment closed). The JVM lets go of this proxy only when its collector next runs,
+        which may be long after; the source's data is freed now. A call that still reaches the
+        proxy fails as a call on a dropped table."""
+        self.source = None
+        self._calls = SourceCalls(self._calls.name, _Dropped(self._calls.name))
 
     @JOverride
     def name(self) -> str:
