@@ -38,7 +38,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * <p>Steps: AVG is reduced to SUM and COUNT as Calcite's engine computes it; integer division and
  * other operators whose DuckDB spelling differs are rewritten ({@link DuckDbRewrites}); every
  * operator and function is checked against {@link Whitelist}; then Calcite's {@link
- * RelToSqlConverter} writes the SQL, each scan becoming a relation {@code scan_i}.
+ * RelToSqlConverter} writes the SQL, each scan becoming a relation {@code scan_i}, and a sort key a
+ * select item of its name would capture is qualified ({@link OrderByColumns}).
  */
 public final class DuckDbTranslator {
   static final String BACKEND = "duckdb";
@@ -81,7 +82,7 @@ public final class DuckDbTranslator {
     }
     io.calcitebridge.plan.PhaseTimes.end("on the worker/translate/rel to sql", t);
     t = io.calcitebridge.plan.PhaseTimes.start();
-    SqlNode node = result.asStatement();
+    SqlNode node = OrderByColumns.qualify(result.asStatement());
     org.apache.calcite.sql.util.SqlString written =
         node.toSqlString(
             c ->

@@ -24,8 +24,9 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * integer column summed as a DECIMAL, {@link SparkAverages}), operators whose Spark spelling
  * differs are rewritten ({@link SparkRewrites}), every construct is checked against {@link
  * SparkWhitelist}, and Calcite's {@link RelToSqlConverter} writes the SQL in {@link SparkDialect},
- * every identifier in backticks, each scan becoming a relation {@code scan_i}. The session that
- * runs it has {@code spark.sql.caseSensitive}, ANSI mode and the session time zone of {@code
+ * every identifier in backticks, each scan becoming a relation {@code scan_i}, a sort key a select
+ * item of its name would capture qualified ({@link OrderByColumns}). The session that runs it has
+ * {@code spark.sql.caseSensitive}, ANSI mode and the session time zone of {@code
  * table.local-time-zone} set.
  */
 public final class SparkTranslator {
@@ -56,7 +57,7 @@ public final class SparkTranslator {
     } catch (ClassCastException e) {
       throw new Refusal(BACKEND, "a field of an expression that is not a column");
     }
-    SqlNode node = result.asStatement();
+    SqlNode node = OrderByColumns.qualify(result.asStatement());
     org.apache.calcite.sql.util.SqlString written =
         node.toSqlString(
             c ->

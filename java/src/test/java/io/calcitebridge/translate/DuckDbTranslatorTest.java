@@ -1,5 +1,6 @@
 package io.calcitebridge.translate;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,5 +38,22 @@ class DuckDbTranslatorTest {
     session.exec("CREATE TABLE ts (a INT, b INT)");
     String sql = sql(session, "SELECT a, SUM(b) FROM ts GROUP BY a HAVING SUM(b) > 1");
     assertTrue(sql.contains("HAVING"), sql);
+  }
+
+  @Test
+  void aSortKeyASelectItemIsNamedAfterIsQualified() {
+    PlanningSession session = new PlanningSession();
+    session.exec("CREATE TABLE ts (id INT, n INT, s STRING)");
+    assertEquals(
+        "SELECT \"id\", - \"n\" AS \"n\" FROM \"scan_0\""
+            + " ORDER BY \"scan_0\".\"n\" NULLS FIRST, \"id\" NULLS FIRST",
+        sql(session, "SELECT id, -n AS n FROM ts ORDER BY ts.n, id"));
+    assertEquals(
+        "SELECT - \"n\" AS \"s\", \"s\" AS \"n\" FROM \"scan_0\""
+            + " ORDER BY \"scan_0\".\"s\" NULLS FIRST",
+        sql(session, "SELECT -n AS s, s AS n FROM ts ORDER BY n"));
+    // A key no item captures stays as it is.
+    assertTrue(
+        sql(session, "SELECT id, n FROM ts ORDER BY n").endsWith("ORDER BY \"n\" NULLS FIRST"));
   }
 }

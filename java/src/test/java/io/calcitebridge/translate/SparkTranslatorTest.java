@@ -162,4 +162,11 @@ class SparkTranslatorTest {
     Refusal literal = assertThrows(Refusal.class, () -> sql("SELECT X'00' FROM t"));
     assertTrue(literal.getMessage().contains("BINARY"), literal.getMessage());
   }
+
+  @Test
+  void aSortKeyASelectItemIsNamedAfterIsQualified() {
+    assertEquals(
+        "SELECT `id`, - `order` `order` FROM `scan_0` ORDER BY `scan_0`.`order`",
+        sql("SELECT id, -`order` AS `order` FROM t ORDER BY t.`order`"));
+  }
 }
