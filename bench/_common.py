@@ -18,8 +18,8 @@ def timed(
 ) -> dict[str, Any]:
     """Median, min and max seconds of ``repeat`` runs of ``fn`` after ``warmup`` runs.
 
-    ``collect`` runs the garbage collector before each run (for big results); micro-benchmarks
-    turn it off, since a collection in JPype also nudges the JVM and costs more than the call.
+    ``collect`` runs Python's garbage collector before each run (for big results);
+    micro-benchmarks turn it off, since a full collection costs more than the call.
     """
     for _ in range(warmup):
         fn()

@@ -86,6 +86,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     ),
     "many_joins": tuple(f"plan_join_{n}_tables[{b}]" for n in (8, 20, 47) for b in BACKENDS),
     "memory": ("memory_10k_queries",),
+    "reregister": ("reregister_one_chunk", "reregister_many_chunks"),
     "transport": ("transport_small_query", "transport_validate", "transport_transfer"),
     "parameters": tuple(
         f"parameters_new_value{kind}[{b}]" for kind in ("", "_parquet") for b in BACKENDS
