@@ -400,6 +400,21 @@ BACKEND_TABLES = {
             "n": pa.array([2, 0, -2, -10, 1, None], pa.int32()),
         }
     ),
+    # ROW columns named as the SQL written for a backend names its relations (t, scan_0), beside
+    # a column named as their field: a NULL row, a NULL field.
+    "nest": pa.table(
+        {
+            "id": pa.array([1, 2, 3, 4], pa.int32()),
+            "x": pa.array([10, 20, 30, None], pa.int64()),
+            "t": pa.array(
+                [{"x": 1, "id": 100}, {"x": 2, "id": 200}, None, {"x": None, "id": 400}],
+                pa.struct([("x", pa.int64()), ("id", pa.int64())]),
+            ),
+            "scan_0": pa.array(
+                [{"x": 5}, None, {"x": 7}, {"x": None}], pa.struct([("x", pa.int64())])
+            ),
+        }
+    ),
 }
 
 EV_DDL = """CREATE TABLE ev (id INT, ts TIMESTAMP_LTZ(3), t TIMESTAMP(3), d DATE,
@@ -418,7 +433,8 @@ EV_INSERT = """INSERT INTO ev VALUES
 def setup_backend(env: cb.Environment) -> cb.Environment:
     """The tables of fixtures/backend_cases.sql: the oracle's emp, dept and nums, bag (arrays
     of ROWs), edge (integer extremes), fine (TIMESTAMP(6) and (3)), cal (dates, times and
-    strings at their edges) and ev (temporal, DECIMAL, BOOLEAN and DOUBLE columns)."""
+    strings at their edges), nest (ROW columns named t and scan_0) and ev (temporal, DECIMAL,
+    BOOLEAN and DOUBLE columns)."""
     for name, table in {**ORACLE_TABLES, **BACKEND_TABLES}.items():
         env.register_arrow(name, table)
     env.execute(EV_DDL)

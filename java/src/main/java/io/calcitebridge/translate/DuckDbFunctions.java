@@ -48,7 +48,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       a TIMESTAMP_LTZ's wall-clock time ({@code CAST} to TIMESTAMP or STRING) in DuckDB's {@code
  *       TimeZone}, which the backend sets to {@code table.local-time-zone}.
  *   <li>{@code ROW(...)} as {@code struct_pack} with the row type's names; a field of a computed
- *       ROW or an array element ({@code items[1].x}) as {@code struct_extract}.
+ *       ROW, an array element ({@code items[1].x}) or a column as {@code struct_extract}.
  * </ul>
  */
 final class DuckDbFunctions {
@@ -801,9 +801,11 @@ final class DuckDbFunctions {
   }
 
   /**
-   * {@code x.f} of a computed value ({@code items[1].x}, a field of a cast ROW): DuckDB's {@code
-   * struct_extract}, NULL for a NULL row as in Flink. Calcite's converter writes such a field as a
-   * column named after the expression (CALCITE-6344).
+   * {@code x.f} of a computed value ({@code items[1].x}, a field of a cast ROW) or of a column:
+   * DuckDB's {@code struct_extract}, NULL for a NULL row as in Flink. Calcite's converter writes
+   * the field of a computed value as a column named after the expression (CALCITE-6344), and that
+   * of a column {@code t} as {@code "t"."f"}, which DuckDB reads as the column f of a relation
+   * named t (the converter's own names for relations) when there is one.
    */
   static @Nullable RexNode field(RexBuilder rex, org.apache.calcite.rex.RexFieldAccess access) {
     String name = access.getField().getName();

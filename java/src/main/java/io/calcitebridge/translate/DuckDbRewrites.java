@@ -65,8 +65,11 @@ final class DuckDbRewrites extends RexShuttle {
   @Override
   public RexNode visitFieldAccess(org.apache.calcite.rex.RexFieldAccess access) {
     RexNode visited = super.visitFieldAccess(access);
+    // A field of a column too: DuckDB reads "t"."x" as the column x of a relation t first, and
+    // the converter names its relations t, t0, scan_0, ... as a user may name a ROW column.
     if (visited instanceof org.apache.calcite.rex.RexFieldAccess field
-        && field.getReferenceExpr() instanceof RexCall) {
+        && (field.getReferenceExpr() instanceof RexCall
+            || field.getReferenceExpr() instanceof org.apache.calcite.rex.RexInputRef)) {
       RexNode extracted = DuckDbFunctions.field(rex, field);
       return extracted != null ? extracted : visited;
     }

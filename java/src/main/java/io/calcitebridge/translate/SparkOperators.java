@@ -59,9 +59,10 @@ final class SparkOperators {
           SqlFunctionCategory.NUMERIC);
 
   /**
-   * A field of a computed ROW ({@code items[1].x}): written {@code (expr).`x`}. Calcite's converter
-   * writes such an access as a column named {@code items[1]} (CALCITE-6344); the second operand is
-   * the field's name as a string literal.
+   * A field of a computed ROW ({@code items[1].x}) or of a column: written {@code (expr).`x`}.
+   * Calcite's converter writes such an access as a column named {@code items[1]} (CALCITE-6344),
+   * and that of a column as a name that a relation's may capture ({@link SparkFieldColumns}); the
+   * second operand is the field's name as a string literal.
    */
   static final SqlSpecialOperator FIELD =
       new SqlSpecialOperator("cb_field", SqlKind.OTHER, 100) {

@@ -33,7 +33,10 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
  *   <li>{@code a[i]} over an ARRAY is 1-based and NULL out of range in Calcite; Spark's {@code []}
  *       is 0-based and fails out of range, so it becomes {@code try_element_at(a, i)}, guarded with
  *       {@code CASE WHEN i >= 1} (a literal index below 1 becomes NULL).
- *   <li>A field of a computed ROW ({@code items[1].x}) becomes {@link SparkOperators#FIELD}.
+ *   <li>A field of a computed ROW ({@code items[1].x}) or of a column becomes {@link
+ *       SparkOperators#FIELD}, {@code (t).x}: Spark reads {@code t.x} as the column x of a relation
+ *       t first, and the converter names its relations t, t0, scan_0, ... as a user may name a ROW
+ *       column.
  *   <li>A ROW constructor becomes {@code named_struct} ({@link SparkOperators#NAMED_STRUCT}).
  *   <li>{@code FLOOR(ts TO unit)} of a TIMESTAMP becomes {@link SparkOperators#FLOOR_NTZ}.
  *   <li>A cast of a DECIMAL to a smaller scale truncates in Calcite and rounds in Spark: the digits
@@ -67,7 +70,7 @@ final class SparkRewrites extends RexShuttle {
   @Override
   public RexNode visitFieldAccess(RexFieldAccess access) {
     RexNode ref = access.getReferenceExpr().accept(this);
-    if (ref instanceof RexCall) {
+    if (ref instanceof RexCall || ref instanceof org.apache.calcite.rex.RexInputRef) {
       return rex.makeCall(
           access.getType(),
           SparkOperators.FIELD,

@@ -25,9 +25,9 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * differs are rewritten ({@link SparkRewrites}), every construct is checked against {@link
  * SparkWhitelist}, and Calcite's {@link RelToSqlConverter} writes the SQL in {@link SparkDialect},
  * every identifier in backticks, each scan becoming a relation {@code scan_i}, a sort key a select
- * item of its name would capture qualified ({@link OrderByColumns}). The session that runs it has
- * {@code spark.sql.caseSensitive}, ANSI mode and the session time zone of {@code
- * table.local-time-zone} set.
+ * item of its name would capture and the column of a ROW's field qualified ({@link OrderByColumns},
+ * {@link SparkFieldColumns}). The session that runs it has {@code spark.sql.caseSensitive}, ANSI
+ * mode and the session time zone of {@code table.local-time-zone} set.
  */
 public final class SparkTranslator {
   static final String BACKEND = "spark";
@@ -57,7 +57,7 @@ public final class SparkTranslator {
     } catch (ClassCastException e) {
       throw new Refusal(BACKEND, "a field of an expression that is not a column");
     }
-    SqlNode node = OrderByColumns.qualify(result.asStatement());
+    SqlNode node = SparkFieldColumns.qualify(OrderByColumns.qualify(result.asStatement()));
     org.apache.calcite.sql.util.SqlString written =
         node.toSqlString(
             c ->

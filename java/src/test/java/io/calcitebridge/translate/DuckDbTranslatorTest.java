@@ -56,4 +56,13 @@ class DuckDbTranslatorTest {
     assertTrue(
         sql(session, "SELECT id, n FROM ts ORDER BY n").endsWith("ORDER BY \"n\" NULLS FIRST"));
   }
+
+  @Test
+  void aFieldOfAColumnIsAStructExtract() {
+    PlanningSession session = new PlanningSession();
+    session.exec("CREATE TABLE nest (id INT, x INT, t ROW<x INT>)");
+    assertEquals(
+        "SELECT (struct_extract((\"t\") , 'x')) AS \"x\", \"x\" AS \"x0\" FROM \"scan_0\"",
+        sql(session, "SELECT t.x, x FROM nest"));
+  }
 }

@@ -169,4 +169,12 @@ class SparkTranslatorTest {
         "SELECT `id`, - `order` `order` FROM `scan_0` ORDER BY `scan_0`.`order`",
         sql("SELECT id, -`order` AS `order` FROM t ORDER BY t.`order`"));
   }
+
+  @Test
+  void theColumnOfAFieldIsQualifiedByItsRelation() {
+    session.exec("CREATE TABLE nest (id INT, x INT, scan_0 ROW<x INT>)");
+    assertEquals(
+        "SELECT (`scan_0`.`scan_0`).`x` `x`, `x` `x0` FROM `scan_0`",
+        sql("SELECT scan_0.x, x FROM nest"));
+  }
 }
