@@ -165,3 +165,32 @@ def test_a_file_added_between_queries_is_read(tmp_path: Path) -> None:
         assert e.sql("SELECT COUNT(*) AS n FROM t").to_pylist() == [{"n": 2}]
         (path / "b.csv").write_text("id,s\n3,c\n", encoding="utf-8")
         assert e.sql("SELECT COUNT(*) AS n FROM t").to_pylist() == [{"n": 3}]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "blank"),
+    [("json", ""), ("json", "\n \n"), ("csv", ""), ("csv", "\n\n")],
+    ids=["json-empty", "json-blank-lines", "csv-empty", "csv-blank-lines"],
+)
+@pytest.mark.parametrize("backend", ["enumerable", "duckdb"])
+def test_an_empty_file_holds_no_rows(tmp_path: Path, fmt: str, blank: str, backend: str) -> None:
+    """A file of no bytes (or blank lines only) beside the others is a file of no rows, as DuckDB
+    reads it, not a failure of the whole table (pyarrow refuses it: "Empty JSON stream")."""
+    rows = '{"id": 1, "s": "a"}\n' if fmt == "json" else "id,s\n1,a\n"
+    path = _write(tmp_path / "t", {f"a.{fmt}": blank, f"b.{fmt}": rows})
+    with cb.connect() as e:
+        e.execute(
+            f"CREATE TABLE t (id INT, s STRING, fname STRING METADATA FROM 'file.name' VIRTUAL) "
+            f"WITH ('connector' = 'filesystem', 'path' = '{path}', 'format' = '{fmt}')"
+        )
+        assert e.sql("SELECT id, s, fname FROM t", backend=backend).to_pylist() == [
+            {"id": 1, "s": "a", "fname": f"b.{fmt}"}
+        ]
+        assert e.sql("SELECT COUNT(*) AS n FROM t", backend=backend).to_pylist() == [{"n": 1}]
+        lone = _write(tmp_path / "lone", {f"a.{fmt}": blank})
+        e.execute(
+            f"CREATE TABLE lone (id INT, s STRING) WITH ('connector' = 'filesystem', "
+            f"'path' = '{lone / f'a.{fmt}'}', 'format' = '{fmt}', "
+            f"'source.missing-columns' = 'null')"
+        )
+        assert e.sql("SELECT id FROM lone WHERE id > 0", backend=backend).to_pylist() == []

@@ -151,6 +151,20 @@ def json_depth(path: str) -> int:
                 return deepest
 
 
+def blank_file(path: str) -> bool:
+    """Whether the text file at ``path`` holds nothing but ASCII whitespace (no bytes at all
+    included): a CSV or JSON-lines file of no rows. False when it cannot be read (the read
+    itself says why)."""
+    try:
+        with open(path, "rb") as fh:
+            while block := fh.read(1 << 16):
+                if block.strip():
+                    return False
+    except OSError:
+        return False
+    return True
+
+
 def check_json_depth(path: str, limit: int) -> None:
     """Refuses (``SourceError``) a JSON file nested deeper than ``limit``; a file already
     checked, unchanged since, is not read again."""
@@ -281,11 +295,20 @@ class FileSystemSource(
 
         self._confine()
         fmt = self._file_format(schema)
-        if files is not None:  # the files of a partitioned table's partitions, listed
+        if files is None and self.format != "parquet" and os.path.exists(self.path):
+            # A text file of no bytes or blank lines only holds no rows (DuckDB reads it so);
+            # pyarrow refuses it ("Empty JSON stream", "Empty CSV file"): it is left out.
+            listed = list_files(self.path, _IGNORE_PREFIXES) or []
+            kept = [f for f in listed if not blank_file(f)]
+            if len(kept) != len(listed):
+                files = kept
+        elif files is not None and self.format != "parquet":
+            files = [f for f in files if not blank_file(f)]
+        if files is not None:  # listed: a partitioned table's partitions, or text files
             if self.format == "json":
                 self._check_json_depth()
             try:
-                return ds.dataset(list(files), schema=schema, format=fmt)
+                return ds.dataset(list(files), schema=schema or pa.schema([]), format=fmt)
             except (pa.ArrowException, OSError, ValueError) as exc:
                 raise SourceError(f"cannot open {self.format} files at {self.path}: {exc}") from exc
         if not os.path.exists(self.path):
