@@ -711,7 +711,8 @@ def _decouple_collectors() -> None:
     that only Java proxies hold; here those are the sources of tables, which the environment lets
     go of itself when their table is replaced or dropped (``SourceProxy.release``). A program that
     builds numpy arrays (malloc's memory) paid for the hook with full collections of the JVM in
-    its own code: 18 of them, 0.3 s, in a loop of 40 tables re-registered and queried."""
+    its own code: 22 to 37 of them, 0.5 to 1.0 s, in a loop of 40 tables re-registered and
+    queried (``bench/run.py reregister``)."""
     import _jpype
 
     hook = getattr(_jpype, "_collect", None)
