@@ -61,7 +61,7 @@ final class OrderByColumns {
   }
 
   /** The name of the one relation of a FROM clause, or null (a join, or no FROM clause). */
-  private static @Nullable List<String> relation(@Nullable SqlNode from) {
+  static @Nullable List<String> relation(@Nullable SqlNode from) {
     if (from instanceof SqlIdentifier table) {
       return table.names;
     }

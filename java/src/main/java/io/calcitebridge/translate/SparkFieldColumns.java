@@ -5,7 +5,6 @@ import java.util.List;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSelect;
@@ -31,7 +30,7 @@ final class SparkFieldColumns {
   /** Qualifies the fields' columns of {@code node}, read from {@code relation} where not null. */
   private static void qualify(@Nullable SqlNode node, @Nullable List<String> relation) {
     if (node instanceof SqlSelect select) {
-      List<String> from = relation(select.getFrom());
+      List<String> from = OrderByColumns.relation(select.getFrom());
       qualify(select.getFrom(), null); // its sub-queries, each with its own FROM clause
       qualify(select.getSelectList(), from);
       qualify(select.getWhere(), from);
@@ -64,18 +63,5 @@ final class SparkFieldColumns {
     for (SqlNode operand : call.getOperandList()) {
       qualify(operand, relation);
     }
-  }
-
-  /** The name of the one relation of a FROM clause, or null (a join, or no FROM clause). */
-  private static @Nullable List<String> relation(@Nullable SqlNode from) {
-    if (from instanceof SqlIdentifier table) {
-      return table.names;
-    }
-    if (from instanceof SqlCall as
-        && as.getKind() == SqlKind.AS
-        && as.operand(1) instanceof SqlIdentifier alias) {
-      return alias.names;
-    }
-    return null;
   }
 }
