@@ -271,6 +271,227 @@ def test_json_lines_nested_filters(
     assert sorted(r[0] for r in theirs) == ids
 
 
+# --- DATE, TIME and TIMESTAMP in JSON lines ------------------------------------------------------
+# As Flink's json format writes and reads them ('json.timestamp-format.standard' = 'SQL'):
+# "2024-01-02", "12:34:56", "2024-01-02 12:34:56.123". pyarrow's JSON reader parses a DATE or a
+# TIME only from a number: they are read as text and converted.
+
+DATES = [
+    {"id": 1, "d": "2024-01-02", "t": "12:34:56"},
+    {"id": 2, "d": None, "t": None},
+    {"id": 3},  # missing fields
+    {"id": 4, "d": "0001-01-01", "t": "00:00:00.5"},
+    {"id": 5, "d": "9999-12-31", "t": "23:59:59.999"},
+    {"id": 6, "d": "2024-02-29", "t": "12:00:00"},
+]
+
+
+@pytest.fixture
+def dates_dir(tmp_path: Path) -> Path:
+    d = tmp_path / "dates"
+    d.mkdir()
+    (d / "a.json").write_text("".join(json.dumps(r) + "\n" for r in DATES[:3]))
+    (d / "b.json").write_text("".join(json.dumps(r) + "\n" for r in DATES[3:]))
+    return d
+
+
+@pytest.fixture
+def backends(transport: str) -> tuple[str, ...]:
+    """The backends a test reads with: DuckDB runs in the process of an in-process JVM only."""
+    return ("enumerable", "duckdb") if transport == "jpype" else ("enumerable",)
+
+
+def _date(text: str | None) -> dt.date | None:
+    return None if text is None else dt.date.fromisoformat(text)
+
+
+def _time(text: str | None) -> dt.time | None:
+    return None if text is None else dt.time.fromisoformat(text)
+
+
+def test_json_dates_written_by_insert_read_back(
+    env: cb.Environment, tmp_path: Path, backends: tuple[str, ...]
+) -> None:
+    d = tmp_path / "s"
+    env.execute(ddl("s", d, "json", "id BIGINT, d DATE, ts TIMESTAMP(3), l TIMESTAMP_LTZ(3)"))
+    env.execute(
+        "INSERT INTO s VALUES (1, DATE '2024-01-02', TIMESTAMP '2024-01-02 12:34:56.120', "
+        "TO_TIMESTAMP_LTZ(1704198896500, 3)), "
+        "(2, NULL, TIMESTAMP '2024-01-02 12:34:56', NULL), "
+        "(3, DATE '0001-01-01', NULL, NULL)"
+    )
+    (written,) = snapshot(d).values()
+    assert [json.loads(line) for line in written.splitlines()] == [
+        {"id": 1, "d": "2024-01-02", "ts": "2024-01-02 12:34:56.12", "l": "2024-01-02 12:34:56.5Z"},
+        {"id": 2, "d": None, "ts": "2024-01-02 12:34:56", "l": None},
+        {"id": 3, "d": "0001-01-01", "ts": None, "l": None},
+    ]
+    expected = [
+        (
+            1,
+            dt.date(2024, 1, 2),
+            dt.datetime(2024, 1, 2, 12, 34, 56, 120000),
+            dt.datetime(2024, 1, 2, 12, 34, 56, 500000, tzinfo=dt.timezone.utc),
+        ),
+        (2, None, dt.datetime(2024, 1, 2, 12, 34, 56), None),
+        (3, dt.date(1, 1, 1), None, None),
+    ]
+    for backend in backends:
+        rows = env.sql("SELECT id, d, ts, l FROM s ORDER BY id", backend=backend).fetchall()
+        assert rows == expected, backend
+        rows = env.sql("SELECT id FROM s WHERE d = DATE '2024-01-02'", backend=backend).fetchall()
+        assert rows == [(1,)], backend
+
+
+def test_json_times_written_by_insert_read_back(env: cb.Environment, tmp_path: Path) -> None:
+    d = tmp_path / "s"
+    env.execute(ddl("s", d, "json", "id BIGINT, t TIME, t3 TIME(3)"))
+    env.execute(
+        "INSERT INTO s VALUES (1, TIME '12:34:56', TIME '01:02:03.45'), (2, NULL, NULL), "
+        "(3, TIME '00:00:00', TIME '23:59:59.999')"
+    )
+    (written,) = snapshot(d).values()
+    assert [json.loads(line) for line in written.splitlines()] == [
+        {"id": 1, "t": "12:34:56", "t3": "01:02:03.45"},
+        {"id": 2, "t": None, "t3": None},
+        {"id": 3, "t": "00:00:00", "t3": "23:59:59.999"},
+    ]
+    assert env.execute("SELECT id, t, t3 FROM s ORDER BY id").fetchall() == [
+        (1, dt.time(12, 34, 56), dt.time(1, 2, 3, 450000)),
+        (2, None, None),
+        (3, dt.time(0, 0), dt.time(23, 59, 59, 999000)),
+    ]
+    rows = env.execute("SELECT id FROM s WHERE t3 > TIME '12:00:00'").fetchall()
+    assert rows == [(3,)]
+
+
+def test_json_dates_of_a_file_with_nulls(
+    env: cb.Environment, dates_dir: Path, backends: tuple[str, ...]
+) -> None:
+    env.execute(ddl("j", dates_dir, "json", "id BIGINT, d DATE"))
+    for backend in backends:
+        rows = env.sql("SELECT id, d FROM j", backend=backend).fetchall()
+        assert sorted(rows) == [(r["id"], _date(r.get("d"))) for r in DATES], backend
+        assert env.sql("SELECT COUNT(*) FROM j", backend=backend).fetchall() == [(6,)], backend
+
+
+def test_json_times_of_a_file_with_nulls(env: cb.Environment, dates_dir: Path) -> None:
+    env.execute(ddl("j", dates_dir, "json", "id BIGINT, d DATE, t TIME(3)"))
+    rows = env.execute("SELECT id, d, t FROM j").fetchall()
+    assert sorted(rows) == [(r["id"], _date(r.get("d")), _time(r.get("t"))) for r in DATES]
+
+
+@pytest.mark.parametrize(
+    ("where", "ids"),
+    [
+        ("d = DATE '2024-01-02'", [1]),
+        ("d < DATE '2024-01-02'", [4]),
+        ("d >= DATE '2024-02-29'", [5, 6]),
+        ("d IN (DATE '2024-01-02', DATE '9999-12-31')", [1, 5]),
+        ("d BETWEEN DATE '2024-01-01' AND DATE '2024-12-31'", [1, 6]),
+        ("d IS NULL", [2, 3]),
+        ("d IS NOT NULL AND id > 4", [5, 6]),
+        ("d <> DATE '2024-01-02' OR d IS NULL", [2, 3, 4, 5, 6]),
+    ],
+)
+def test_json_date_filters(
+    env: cb.Environment, dates_dir: Path, where: str, ids: list[int], backends: tuple[str, ...]
+) -> None:
+    env.execute(ddl("j", dates_dir, "json", "id BIGINT, d DATE"))
+    sql = f"SELECT id, d FROM j WHERE {where}"
+    assert "filter=[" in env.explain(sql)
+    by_id = {r["id"]: _date(r.get("d")) for r in DATES}
+    for backend in backends:
+        rows = env.sql(sql, backend=backend).fetchall()
+        assert sorted(rows) == [(i, by_id[i]) for i in ids], backend
+
+
+def test_json_dates_inside_a_row_and_an_array(
+    env: cb.Environment, tmp_path: Path, backends: tuple[str, ...]
+) -> None:
+    d = tmp_path / "nested"
+    d.mkdir()
+    lines = [
+        {"id": 1, "r": {"d": "2024-01-02", "n": 1}, "a": ["2024-01-02", None, "2024-03-04"]},
+        {"id": 2, "r": {"d": None, "n": 2}, "a": None},
+        {"id": 3, "r": None, "a": []},
+        {"id": 4, "r": {"n": 4}},
+    ]
+    (d / "a.json").write_text("".join(json.dumps(r) + "\n" for r in lines))
+    env.execute(ddl("n", d, "json", "id BIGINT, r ROW<d DATE, n INT>, a ARRAY<DATE>"))
+    expected = [
+        {
+            "id": 1,
+            "r": {"d": dt.date(2024, 1, 2), "n": 1},
+            "a": [dt.date(2024, 1, 2), None, dt.date(2024, 3, 4)],
+        },
+        {"id": 2, "r": {"d": None, "n": 2}, "a": None},
+        {"id": 3, "r": None, "a": []},
+        {"id": 4, "r": {"d": None, "n": 4}, "a": None},
+    ]
+    sql = "SELECT id, r.d FROM n WHERE r.d = DATE '2024-01-02'"
+    assert "filter=[" in env.explain(sql)
+    for backend in backends:
+        rows = env.sql("SELECT id, r, a FROM n", backend=backend).to_pylist()
+        assert sorted(rows, key=lambda r: r["id"]) == expected, backend
+        assert env.sql(sql, backend=backend).fetchall() == [(1, dt.date(2024, 1, 2))], backend
+        found = env.sql("SELECT id FROM n WHERE r.d IS NULL", backend=backend).fetchall()
+        assert sorted(found) == [(2,), (3,), (4,)], backend
+
+
+def test_json_dates_of_a_partitioned_table(
+    env: cb.Environment, tmp_path: Path, backends: tuple[str, ...]
+) -> None:
+    d = tmp_path / "parts"
+    env.execute(
+        ddl("p", d, "json", "id BIGINT, d DATE, k STRING").replace(
+            ") WITH", ") PARTITIONED BY (k) WITH"
+        )
+    )
+    env.execute(
+        "INSERT INTO p VALUES (1, DATE '2024-01-02', 'a'), (2, NULL, 'b'), "
+        "(3, DATE '2024-05-06', 'a'), (4, DATE '2024-01-02', 'b')"
+    )
+    assert (d / "k=a").is_dir() and (d / "k=b").is_dir()
+    expected = [
+        (1, dt.date(2024, 1, 2), "a"),
+        (2, None, "b"),
+        (3, dt.date(2024, 5, 6), "a"),
+        (4, dt.date(2024, 1, 2), "b"),
+    ]
+    for backend in backends:
+        rows = env.sql("SELECT id, d, k FROM p", backend=backend).fetchall()
+        assert sorted(rows) == expected, backend
+        sql = "SELECT id FROM p WHERE d = DATE '2024-01-02' AND k = 'b'"
+        assert env.sql(sql, backend=backend).fetchall() == [(4,)], backend
+        sql = "SELECT id FROM p WHERE d IS NULL OR d > DATE '2024-02-01'"
+        assert sorted(env.sql(sql, backend=backend).fetchall()) == [(2,), (3,)], backend
+
+
+@pytest.mark.parametrize(
+    ("columns", "line", "message"),
+    [
+        ("d DATE", '{"d": "2024-1-2"}', r"cannot read '2024-1-2' in column d of .* as a DATE"),
+        ("d DATE", '{"d": "2024-02-30"}', r"cannot read '2024-02-30' in column d .* as a DATE"),
+        ("d DATE", '{"d": "2024-01-02 00:00:00"}', r"'2024-01-02 00:00:00' in column d"),
+        ("d DATE", '{"d": 19724}', r"changed from string to number"),
+        ("r ROW<d DATE>", '{"r": {"d": "x"}}', r"cannot read 'x' in column r\.d .* as a DATE"),
+        ("t TIME", '{"t": "12:34"}', r"cannot read '12:34' in column t .* as a TIME"),
+        ("t TIME", '{"t": "24:00:00"}', r"'24:00:00' in column t .* as a TIME"),
+        ("t TIME(3)", '{"t": "12:34:56.1234"}', r"at most 3 fraction digits"),
+    ],
+)
+def test_json_date_or_time_not_in_flinks_spelling_is_refused(
+    env: cb.Environment, tmp_path: Path, columns: str, line: str, message: str
+) -> None:
+    d = tmp_path / "bad"
+    d.mkdir()
+    (d / "a.json").write_text(line + "\n")
+    env.execute(ddl("b", d, "json", columns))
+    with pytest.raises(cb.SourceError, match=message):
+        env.execute("SELECT * FROM b").fetchall()
+
+
 # --- metadata columns ----------------------------------------------------------------------------
 
 

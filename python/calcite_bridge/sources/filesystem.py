@@ -65,6 +65,7 @@ from calcite_bridge.sources.base import (
     SupportsWriting,
     TableSource,
 )
+from calcite_bridge.sources.json_lines import json_default, read_schema, scan_converted
 from calcite_bridge.sources.parquet import list_files, scan_parquet
 from calcite_bridge.sources.parquet_files import (
     ParquetFiles,
@@ -190,10 +191,8 @@ def _fsync_dir(path: str) -> None:
 
 
 def _json_default(value: Any) -> Any:
-    if isinstance(value, dt.datetime):
-        return value.isoformat(sep=" ")
     if isinstance(value, (dt.date, dt.time)):
-        return value.isoformat()
+        return json_default(value)
     if isinstance(value, decimal.Decimal):
         return str(value)
     if isinstance(value, bytes):
@@ -294,6 +293,8 @@ class FileSystemSource(
         import pyarrow.dataset as ds  # here: it imports pandas
 
         self._confine()
+        if self.format == "json" and schema is not None:
+            schema = read_schema(schema)  # DATE and TIME as text: see .json_lines
         fmt = self._file_format(schema)
         if files is None and self.format != "parquet" and os.path.exists(self.path):
             # A text file of no bytes or blank lines only holds no rows (DuckDB reads it so);
@@ -487,7 +488,7 @@ class FileSystemSource(
             found = scan_parquet(self.path, data, sub, _IGNORE_PREFIXES, fields, of, files=files)
         if found is None:
             dataset = prune_row_groups(self._dataset(data, files), sub.filters)
-            found = scan_dataset(dataset, sub, fields, lambda fragment: of(fragment.path))
+            found = self._scan_dataset(dataset, data, sub, fields, lambda f: of(f.path))
         width = len(found.schema) - len(fields)
         picks = [i if name is None else found.schema.get_field_index(name) for i, name in order]
         picks += range(width, width + len(request.metadata_keys))
@@ -610,7 +611,21 @@ class FileSystemSource(
             if found is not None:
                 return found
         dataset = prune_row_groups(self._dataset(schema), request.filters)
-        return scan_dataset(dataset, request, fields, lambda fragment: values(fragment.path))
+        return self._scan_dataset(dataset, schema, request, fields, lambda f: values(f.path))
+
+    def _scan_dataset(
+        self,
+        dataset: ds.Dataset,
+        schema: pa.Schema,
+        request: ScanRequest,
+        fields: Sequence[pa.Field],
+        values: Any,
+    ) -> pa.RecordBatchReader:
+        """``dataset`` read as ``request`` asks; a JSON dataset that parses columns of
+        ``schema`` as text (:mod:`~.sources.json_lines`) with its rows converted first."""
+        if self.format != "json" or dataset.schema.equals(schema):
+            return scan_dataset(dataset, request, fields, values)
+        return scan_converted(dataset, schema, request, fields, values)
 
     def parquet_files(self, request: ScanRequest) -> ParquetFiles | None:
         """The scan as one query over the files (Parquet, CSV or JSON lines), for a backend that

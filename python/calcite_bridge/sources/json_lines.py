@@ -1,0 +1,180 @@
+"""DATE and TIME values of JSON-lines files, read and written as Flink's ``json`` format has them.
+
+Flink writes (and reads) a DATE as ``"2024-01-02"``, a TIME as ``"12:34:56"`` and a TIMESTAMP as
+``"2024-01-02 12:34:56.123"`` (``'json.timestamp-format.standard' = 'SQL'``: the fraction
+without trailing zeros, none when it is zero; a TIMESTAMP_LTZ in UTC with a trailing ``Z``).
+pyarrow's JSON reader parses TIMESTAMP from such strings, but a ``date32`` or ``time`` field
+only from a number, and fails on the string ("changed from number to string"). So those fields
+(also inside a ROW or an ARRAY) are parsed as strings (:func:`read_schema`), and each batch is
+converted to the declared types (:func:`convert_batch`): a DATE from ``yyyy-MM-dd`` exactly, a
+TIME from ``HH:mm:ss`` with at most as many fraction digits as its precision keeps (as pyarrow
+reads a TIMESTAMP), NULL or a missing field as NULL, any other value refused with
+``SourceError``. The request's filters, columns and limit are applied to the converted rows
+(:func:`scan_converted`), so that a pushed filter compares DATE with DATE.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from calcite_bridge.errors import SourceError
+from calcite_bridge.sources.arrow import combined_filter, limited, projected_columns
+from calcite_bridge.sources.base import ScanRequest
+
+if TYPE_CHECKING:
+    import pyarrow.dataset as ds
+
+__all__ = ["convert_batch", "json_default", "read_schema", "scan_converted"]
+
+_DIGITS = {"s": 0, "ms": 3, "us": 6, "ns": 9}
+
+
+def _read_type(t: pa.DataType) -> pa.DataType:
+    """The type pyarrow's JSON reader parses for a field of type ``t``: a string for DATE and
+    TIME, wherever they are nested."""
+    if pa.types.is_date32(t) or pa.types.is_time(t):
+        return pa.string()
+    if pa.types.is_struct(t):
+        return pa.struct([f.with_type(_read_type(f.type)) for f in t])
+    if pa.types.is_list(t):
+        return pa.list_(t.value_field.with_type(_read_type(t.value_type)))
+    if pa.types.is_large_list(t):
+        return pa.large_list(t.value_field.with_type(_read_type(t.value_type)))
+    return t
+
+
+def read_schema(schema: pa.Schema) -> pa.Schema:
+    """``schema`` as pyarrow's JSON reader is to parse it (see the module)."""
+    return pa.schema([f.with_type(_read_type(f.type)) for f in schema], metadata=schema.metadata)
+
+
+def _refuse(values: pa.Array, good: pa.Array, what: str, column: str, path: str) -> SourceError:
+    bad = pc.filter(values, pc.invert(pc.fill_null(good, True)))
+    value = bad[0].as_py() if len(bad) else None
+    return SourceError(f"cannot read {value!r} in column {column} of {path} as {what}")
+
+
+def _date(values: pa.Array, column: str, path: str) -> pa.Array:
+    try:
+        return pc.cast(values, pa.date32())
+    except pa.ArrowInvalid:
+        pass
+    good = pa.array(
+        [v is None or _is_date(v) for v in values.to_pylist()], type=pa.bool_()
+    )  # only when a value is refused
+    raise _refuse(values, good, "a DATE (yyyy-MM-dd)", column, path)
+
+
+def _is_date(text: str) -> bool:
+    try:
+        pa.scalar(text).cast(pa.date32())
+    except pa.ArrowInvalid:
+        return False
+    return True
+
+
+def _time(values: pa.Array, t: pa.DataType, column: str, path: str) -> pa.Array:
+    digits = _DIGITS[t.unit]
+    fraction = rf"(\.[0-9]{{1,{digits}}})?" if digits else ""
+    pattern = rf"^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]{fraction}$"
+    good = pc.match_substring_regex(values, pattern)
+    if not pc.all(pc.fill_null(good, True)).as_py():
+        shown = "HH:mm:ss" + (f" with at most {digits} fraction digits" if digits else "")
+        raise _refuse(values, good, f"a TIME ({shown})", column, path)
+    stamps = pc.cast(pc.binary_join_element_wise("1970-01-01", values, "T"), pa.timestamp(t.unit))
+    ticks = pc.cast(stamps, pa.int64())
+    return pc.cast(ticks if t.bit_width == 64 else pc.cast(ticks, pa.int32()), t)
+
+
+def _convert(values: pa.Array, t: pa.DataType, column: str, path: str) -> pa.Array:
+    """``values`` (parsed as :func:`_read_type` of ``t``) as an array of ``t``."""
+    if values.type == t:
+        return values
+    if pa.types.is_date32(t):
+        return _date(values, column, path)
+    if pa.types.is_time(t):
+        return _time(values, t, column, path)
+    mask = values.is_null() if values.null_count else None
+    if pa.types.is_struct(t):
+        children = [
+            _convert(values.field(i), f.type, f"{column}.{f.name}", path) for i, f in enumerate(t)
+        ]
+        return pa.StructArray.from_arrays(children, fields=list(t), mask=mask)
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        kind = pa.ListArray if pa.types.is_list(t) else pa.LargeListArray
+        items = _convert(values.values, t.value_type, column, path)
+        return kind.from_arrays(values.offsets, items, type=t, mask=mask)
+    return values.cast(t)
+
+
+def convert_batch(batch: pa.RecordBatch, schema: pa.Schema, path: str) -> pa.RecordBatch:
+    """``batch`` of the file at ``path``, parsed as :func:`read_schema` of ``schema``, with the
+    types of ``schema``."""
+    columns = [_convert(batch.column(i), f.type, f.name, path) for i, f in enumerate(schema)]
+    return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+
+def scan_converted(
+    dataset: ds.Dataset,
+    schema: pa.Schema,
+    request: ScanRequest,
+    metadata: Sequence[pa.Field] = (),
+    metadata_values: Callable[[Any], list[pa.Scalar]] | None = None,
+) -> pa.RecordBatchReader:
+    """Reads ``dataset`` (of :func:`read_schema` of ``schema``) as ``request`` asks: each file's
+    rows converted to ``schema``, then filtered, projected and cut to the limit, the
+    ``metadata`` fields appended (``metadata_values(fragment)`` gives their values)."""
+    import pyarrow.dataset as ds  # here: it imports pandas
+
+    columns = projected_columns(schema, request)
+    flt = combined_filter(request.filters)
+    empty = ds.Scanner.from_batches(iter(()), schema=schema, columns=columns, filter=flt)
+    out_schema = pa.schema([*empty.projected_schema, *metadata])
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        for fragment in dataset.get_fragments():
+            values = metadata_values(fragment) if metadata and metadata_values else []
+            part = ds.Scanner.from_fragment(fragment, schema=dataset.schema)
+            converted = (convert_batch(b, schema, fragment.path) for b in part.to_batches())
+            scanner = ds.Scanner.from_batches(converted, schema=schema, columns=columns, filter=flt)
+            for batch in scanner.to_batches():
+                if not metadata:
+                    yield batch  # of no columns too: its row count is its length
+                    continue
+                extra = [
+                    pa.repeat(v.cast(f.type), batch.num_rows)
+                    for v, f in zip(values, metadata, strict=True)
+                ]
+                yield pa.RecordBatch.from_arrays([*batch.columns, *extra], schema=out_schema)
+
+    return pa.RecordBatchReader.from_batches(out_schema, limited(batches(), request.limit))
+
+
+_FRACTION = re.compile(r"(\.\d*?)0+$")
+
+
+def _trimmed(text: str) -> str:
+    """``HH:MM:SS[.ffffff]`` with the fraction's trailing zeros dropped (no point when zero)."""
+    text = _FRACTION.sub(r"\1", text)
+    return text[:-1] if text.endswith(".") else text
+
+
+def json_default(value: Any) -> Any:
+    """The JSON value of a DATE, TIME or TIMESTAMP as Flink's ``json`` format writes it (see the
+    module); None for any other value."""
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            utc = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+            return _trimmed(utc.isoformat(sep=" ")) + "Z"
+        return _trimmed(value.isoformat(sep=" "))
+    if isinstance(value, dt.time):
+        return _trimmed(value.isoformat())
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return None
