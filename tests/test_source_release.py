@@ -107,3 +107,27 @@ def test_pythons_collector_runs_no_collection_of_the_jvm() -> None:
         # The JVM's own young collections may come from other threads' work: none here did,
         # and JPype's hook would have run a full one at every 10 MB.
         assert _jvm_collections() - before <= 1
+
+
+def test_a_source_another_database_reads_is_kept_until_its_database_is_dropped() -> None:
+    with cb.connect() as env:
+        env.execute("CREATE DATABASE db1")
+        env.execute("USE db1")
+        first = _Source(pa.table({"v": pa.array([1, 2], pa.int64())}))
+        env.register_source("t", first)
+        env.execute("USE default_database")
+        second = _Source(pa.table({"v": pa.array([10], pa.int64())}))
+        env.register_source("t", second)  # the same name in another database
+        env.register_source("t", _Source(pa.table({"v": pa.array([5], pa.int64())})), replace=True)
+        held_first, held_second = weakref.ref(first), weakref.ref(second)
+        del first, second
+        env.execute("CREATE TABLE other (a INT)")
+        env.execute("DROP TABLE other")
+        gc.collect()
+        assert held_first() is not None  # db1's t still reads it
+        assert held_second() is None  # replaced
+        assert env.sql("SELECT SUM(v) AS s FROM db1.t").to_pylist() == [{"s": 3}]
+        assert env.sql("SELECT SUM(v) AS s FROM t").to_pylist() == [{"s": 5}]
+        env.execute("DROP DATABASE db1 CASCADE")
+        gc.collect()
+        assert held_first() is None

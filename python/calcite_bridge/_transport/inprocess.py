@@ -102,9 +102,10 @@ class JPypeSession:
         _prefetch()
         self._duckdb_unloaded = "duckdb" in hosted
         self._java = jvm.new_session()
-        # The sources' proxies by table name: each is released (SourceProxy.release) once its
-        # table is replaced or dropped, as the JVM lets go of a proxy only when it collects it.
-        self._proxies: dict[str, Any] = {}
+        # The proxies of the Python sources registered here: each is released
+        # (SourceProxy.release) once no table reads it (replaced, dropped, its database or
+        # catalog dropped), as the JVM lets go of a proxy only when it collects it.
+        self._proxies: list[Any] = []
         self._functions: dict[str, Any] = {}  # the same for the Python functions
         self._loader: Any = None
         self._factory: Any = None
@@ -332,10 +333,8 @@ class JPypeSession:
         for it (DuckDB's registrations, the proxy of a dropped source)."""
         self._settings = None  # a SET may have changed them
         _release_duckdb()
-        if kind == "ddl" and self._proxies:
-            names = set(self.table_names())
-            for name in [n for n in self._proxies if n not in names]:
-                self._proxies.pop(name).release()
+        if kind == "ddl":
+            self._release_unread()
 
     def validate(self, sql: str) -> pa.Schema:
         # One crossing when the validation ends within the first slice of the wait: the schema
@@ -392,11 +391,26 @@ class JPypeSession:
 
         proxy = SourceProxy(name, source)
         jvm.call(self._java.registerSource, name, proxy, replace)
-        replaced = self._proxies.get(name)
-        self._proxies[name] = proxy
-        if replaced is not None:
-            replaced.release()
+        if replace:
+            self._release_unread()
+        self._proxies.append(proxy)
         _release_duckdb()
+
+    def _release_unread(self) -> None:
+        """Releases the proxies of the sources no table of this session reads any more."""
+        if not self._proxies:
+            return
+        import jpype
+
+        kind = jpype.JArray(jpype.JClass("io.calcitebridge.connector.PythonSource"))
+        held = jvm.call(self._java.heldSources, kind(self._proxies))
+        kept = []
+        for proxy, read in zip(self._proxies, held, strict=True):
+            if read:
+                kept.append(proxy)
+            else:
+                proxy.release()
+        self._proxies = kept
 
     def create_function(self, name: str, function: Any, target: str, replace: bool) -> None:
         """Adds a Python function (an ``_udf.PythonFunction``) as ``name``."""
@@ -432,7 +446,7 @@ class JPypeSession:
         try:
             jvm.call(self._java.close)
         finally:
-            for proxy in self._proxies.values():
+            for proxy in self._proxies:
                 proxy.release()
             self._proxies.clear()
             self._functions.clear()

@@ -99,6 +99,13 @@ public final class Catalog {
       return new ArrayList<>(names);
     }
 
+    /** Every table here, temporary and permanent, a permanent one a temporary one shadows too. */
+    public List<Table> allTables() {
+      List<Table> all = new ArrayList<>(tables.values());
+      all.addAll(tempTables.values());
+      return all;
+    }
+
     /** Whether {@code name} is a temporary table or view here. */
     public boolean isTemporary(String name) {
       return tempTables.containsKey(name);

@@ -617,6 +617,39 @@ public final class BridgeSession implements AutoCloseable {
     run(() -> ArrowResults.registerSource(context, name, source, replace));
   }
 
+  /**
+   * Which of {@code sources} a table of this session still reads, by identity: any catalog, any
+   * database, temporary or shadowed. The host lets go of the others' objects, which the JVM holds
+   * until it collects their proxies.
+   */
+  public boolean[] heldSources(PythonSource[] sources) {
+    return translated(
+        () -> {
+          java.util.Set<PythonSource> held =
+              java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+          for (String name : catalog.catalogNames()) {
+            Catalog.CatalogEntry entry = catalog.catalog(name);
+            for (String db : entry == null ? List.<String>of() : entry.databaseNames()) {
+              Catalog.Database database = catalog.database(name, db);
+              for (org.apache.calcite.schema.Table table :
+                  database == null
+                      ? List.<org.apache.calcite.schema.Table>of()
+                      : database.allTables()) {
+                if (table instanceof io.calcitebridge.catalog.CatalogTable t
+                    && t.storage() instanceof io.calcitebridge.connector.SourceStorage storage) {
+                  held.add(storage.source());
+                }
+              }
+            }
+          }
+          boolean[] kept = new boolean[sources.length];
+          for (int i = 0; i < sources.length; i++) {
+            kept[i] = held.contains(sources[i]);
+          }
+          return kept;
+        });
+  }
+
   /** Sets the factory of the connectors implemented in Python ({@code filesystem}, ...). */
   public void setConnectorFactory(ConnectorFactory factory) {
     run(() -> state.setConnectorFactory(factory));
