@@ -106,6 +106,7 @@ class JPypeSession:
         # (SourceProxy.release) once no table reads it (replaced, dropped, its database or
         # catalog dropped), as the JVM lets go of a proxy only when it collects it.
         self._proxies: list[Any] = []
+        self._proxies_lock = threading.Lock()
         self._functions: dict[str, Any] = {}  # the same for the Python functions
         self._loader: Any = None
         self._factory: Any = None
@@ -391,26 +392,29 @@ class JPypeSession:
 
         proxy = SourceProxy(name, source)
         jvm.call(self._java.registerSource, name, proxy, replace)
+        with self._proxies_lock:
+            self._proxies.append(proxy)
         if replace:
             self._release_unread()
-        self._proxies.append(proxy)
         _release_duckdb()
 
     def _release_unread(self) -> None:
-        """Releases the proxies of the sources no table of this session reads any more."""
-        if not self._proxies:
-            return
-        import jpype
+        """Releases the proxies of the sources no table of this session reads any more. Under
+        a lock: a source another thread registers meanwhile is asked about once it is a table."""
+        with self._proxies_lock:
+            if not self._proxies:
+                return
+            import jpype
 
-        kind = jpype.JArray(jpype.JClass("io.calcitebridge.connector.PythonSource"))
-        held = jvm.call(self._java.heldSources, kind(self._proxies))
-        kept = []
-        for proxy, read in zip(self._proxies, held, strict=True):
-            if read:
-                kept.append(proxy)
-            else:
-                proxy.release()
-        self._proxies = kept
+            kind = jpype.JArray(jpype.JClass("io.calcitebridge.connector.PythonSource"))
+            held = jvm.call(self._java.heldSources, kind(self._proxies))
+            kept = []
+            for proxy, read in zip(self._proxies, held, strict=True):
+                if read:
+                    kept.append(proxy)
+                else:
+                    proxy.release()
+            self._proxies = kept
 
     def create_function(self, name: str, function: Any, target: str, replace: bool) -> None:
         """Adds a Python function (an ``_udf.PythonFunction``) as ``name``."""
@@ -446,9 +450,10 @@ class JPypeSession:
         try:
             jvm.call(self._java.close)
         finally:
-            for proxy in self._proxies:
-                proxy.release()
-            self._proxies.clear()
+            with self._proxies_lock:
+                for proxy in self._proxies:
+                    proxy.release()
+                self._proxies.clear()
             self._functions.clear()
 
 
