@@ -8,7 +8,8 @@ cancels the work (the statement in the JVM, whose scans stop at their next row; 
 ``interrupt()``), the call returns, and the caller raises KeyboardInterrupt.
 
 When the process already has a wakeup descriptor (an asyncio event loop sets one), it is left
-alone, and the statement can be stopped only between two batches.
+alone, and the statement can be stopped only between two batches, or where the JVM runs Python
+code on the main thread (a source's scan), which the KeyboardInterrupt then fails.
 
 While the main thread waits, a Ctrl-C is not raised inside the release callback of a batch
 (:func:`outside_releases`): the garbage collector may free a batch as the native call returns,
@@ -96,12 +97,15 @@ def _watch(reader: socket.socket) -> None:
 
 
 class CtrlC:
-    """What :func:`outside_releases` saw: ``hit`` once a Ctrl-C was held back. ``installed``
-    when its handler is SIGINT's (the main thread, whose handler was Python's default); while
-    ``holding``, every Ctrl-C is held back, for :meth:`raise_if_hit` to raise."""
+    """What :func:`outside_releases` saw: ``hit`` once a Ctrl-C was held back, ``raised`` once
+    one was raised (perhaps inside Python code the JVM called on this thread, a source's scan,
+    where the JVM turns it into a failure of the statement). ``installed`` when its handler is
+    SIGINT's (the main thread, whose handler was Python's default); while ``holding``, every
+    Ctrl-C is held back, for :meth:`raise_if_hit` to raise."""
 
     def __init__(self, installed: bool = False) -> None:
         self.hit = False
+        self.raised = False
         self.installed = installed
         self.holding = False
 
@@ -117,6 +121,7 @@ class CtrlC:
         if self.holding or (frame is not None and frame.f_code is _cdata.RELEASE_CODE):
             self.hit = True
             return
+        self.raised = True
         raise KeyboardInterrupt
 
 

@@ -1,7 +1,10 @@
 """Runs a query that would take minutes, for tests/test_interrupt.py to stop with SIGINT.
 
-Usage: interrupted_query.py BACKEND ROWS; BACKEND ``source`` runs a query whose Python source
-computes on a JVM worker thread as the query is planned. Prints ``started`` once the JVM runs,
+Usage: interrupted_query.py BACKEND ROWS [foreign-wakeup]; BACKEND ``source`` runs a query whose
+Python source computes on a JVM worker thread as the query is planned; ``foreign-wakeup`` gives
+Python's signal wakeup descriptor to the program first, as an asyncio event loop takes it, so
+Ctrl-C reaches the statement only through Python code that runs on the main thread (the join's
+scans of its Python source). Prints ``started`` once the JVM runs,
 ``running`` once the statement is computing (from inside the source, or once the process has
 used a CPU-second on the statement, far more than planning a two-table join takes), then how it
 ended, the CPU time the process used in the 2 s after, and a query run afterwards.
@@ -12,6 +15,8 @@ computes for a minute; so it is still running when the test sends SIGINT after `
 
 from __future__ import annotations
 
+import signal
+import socket
 import sys
 import threading
 import time
@@ -42,6 +47,10 @@ class SlowSource:
 
 
 backend, rows = sys.argv[1], int(sys.argv[2])
+if sys.argv[3:] == ["foreign-wakeup"]:
+    _wakeup = socket.socketpair()
+    _wakeup[1].setblocking(False)
+    signal.set_wakeup_fd(_wakeup[1].fileno())
 # "explain" and "validate" plan a statement for many seconds (validate and explain wait for it
 # in one call first, then in slices): a join of 60 tables (planning 60 tables takes at least 6
 # CPU-s once the JIT is warm) and twelve OR chains of 10^4 terms ANDed (about 5 CPU-s in a new

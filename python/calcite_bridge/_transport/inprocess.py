@@ -41,12 +41,16 @@ def _cancellable(reader: pa.RecordBatchReader, handle: Any) -> pa.RecordBatchRea
             while True:
                 ctrl_c.raise_if_hit()  # held back while the program freed a batch
                 with _interrupt.cancelling_within(cancel) as reading:
+                    ctrl_c.raised = False
                     try:
                         batch = reader.read_next_batch()
                     except StopIteration:
                         return
                     except BaseException:
-                        if reading.interrupted:  # the statement stopped for Ctrl-C
+                        # The statement stopped for Ctrl-C: cancelled by the watcher, or failed
+                        # with the KeyboardInterrupt raised in a source's Python code that the
+                        # JVM ran on this thread, which the watcher may not have seen yet.
+                        if reading.interrupted or ctrl_c.raised:
                             raise KeyboardInterrupt from None
                         raise
                 yield batch
