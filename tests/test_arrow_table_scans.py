@@ -148,3 +148,41 @@ def test_a_pushed_in_list_holds_negative_and_positive_zero_equal(
     assert duckdb.sql(f"SELECT COUNT(*) FROM zeros WHERE {where.replace('E0', '')}").fetchall() == [
         (count,)
     ]
+
+
+class _CountedScans(ArrowTableSource):
+    """An Arrow table that counts its scans."""
+
+    def __init__(self, table: pa.Table) -> None:
+        super().__init__(table)
+        self.scans = 0
+
+    def scan(self, request: ScanRequest) -> Any:
+        self.scans += 1
+        return super().scan(request)
+
+
+@pytest.mark.parametrize("join", ["JOIN", "LEFT JOIN"])
+def test_a_nested_loop_join_scans_its_inner_source_once(join: str) -> None:
+    # Calcite's engine enumerated a nested-loop join's inner input again for each outer row: the
+    # inner Python source was scanned once per outer row (3,001 scans for two 3,000-row tables).
+    import duckdb
+
+    o = pa.table({"a": pa.array([0, 1, 2, 3, None], pa.int64())})
+    i = pa.table({"b": pa.array([0, 1, None], pa.int64()), "c": pa.array([2, 2, 1], pa.int64())})
+    outer, inner = _CountedScans(o), _CountedScans(i)
+    sql = (
+        f"SELECT a, b, c FROM o {join} i ON a >= c - 2 AND a <= COALESCE(b, 2) "
+        "AND (b IS NULL OR a = b) ORDER BY a NULLS LAST, b NULLS LAST"
+    )
+    with cb.connect(backend="enumerable") as env:
+        env.register_source("o", outer)
+        env.register_source("i", inner)
+        assert "NestedLoopJoin" in env.explain(sql)
+        rows = env.sql(sql).fetchall()
+    con = duckdb.connect()
+    con.register("o", o)
+    con.register("i", i)
+    assert rows == con.execute(sql).fetchall()
+    assert any(r[1] is None for r in rows)
+    assert (outer.scans, inner.scans) == (1, 1)

@@ -87,14 +87,14 @@ def test_ctrl_c_stops_the_statement_and_its_work(backend: str, rows: int) -> Non
 def test_ctrl_c_raised_in_a_sources_scan_is_a_keyboard_interrupt() -> None:
     # With Python's wakeup descriptor taken by the program (as an asyncio loop takes it), no
     # watcher cancels the statement: Ctrl-C is raised in the Python code that the JVM runs on
-    # the main thread, the nested-loop join's scans of its inner table, and the JVM fails the
+    # the main thread, a source's scan as Calcite's engine reads the rows, and the JVM fails the
     # statement with it. The program sees KeyboardInterrupt, not the failure. (With the watcher,
     # the same happened when the signal came during such a scan, before the watcher ran.)
-    lines, _, err, returncode = _interrupted("enumerable", "30000", "foreign-wakeup")
+    lines, _, err, returncode = _interrupted("scan", "1000", "foreign-wakeup")
     assert lines[0] == "interrupted", (lines, err)
     cpu = float(lines[1].split()[1])
     assert cpu < 1.0, f"the process kept working after Ctrl-C: {cpu} CPU-s in 2 s"
-    assert lines[2] == "[{'n': 30000}]"
+    assert lines[2] == "[{'n': 1000}]"
     assert returncode == 0, err
 
 

@@ -1,13 +1,14 @@
 """Runs a query that would take minutes, for tests/test_interrupt.py to stop with SIGINT.
 
 Usage: interrupted_query.py BACKEND ROWS [foreign-wakeup]; BACKEND ``source`` runs a query whose
-Python source computes on a JVM worker thread as the query is planned; ``foreign-wakeup`` gives
-Python's signal wakeup descriptor to the program first, as an asyncio event loop takes it, so
-Ctrl-C reaches the statement only through Python code that runs on the main thread (the join's
-scans of its Python source). Prints ``started`` once the JVM runs,
-``running`` once the statement is computing (from inside the source, or once the process has
-used a CPU-second on the statement, far more than planning a two-table join takes), then how it
-ended, the CPU time the process used in the 2 s after, and a query run afterwards.
+Python source computes on a JVM worker thread as the query is planned, ``scan`` one whose source's
+scan computes on the main thread as Calcite's engine reads it; ``foreign-wakeup`` gives Python's
+signal wakeup descriptor to the program first, as an asyncio event loop takes it, so no watcher
+cancels the statement and Ctrl-C reaches it only as Python code that runs on the main thread.
+Prints ``started`` once the JVM runs, ``running`` once the statement is computing (from inside
+the source, or once the process has used a CPU-second on the statement, far more than planning a
+two-table join takes), then how it ended, the CPU time the process used in the 2 s after, and a
+query run afterwards.
 
 The work takes minutes on any machine: 9 * 10^8 pairs on Calcite's engine for 30,000 rows
 (about 5 * 10^6 pairs/s on the test machine), 10^12 on DuckDB for 10^6 rows, and the source
@@ -46,6 +47,18 @@ class SlowSource:
         return pa.table({"x": pa.array([1, 2, 3], pa.int64())})
 
 
+class SlowScan:
+    """A source whose ``scan`` (run on the main thread as Calcite's engine reads the rows)
+    computes for a minute."""
+
+    def schema(self) -> pa.Schema:
+        return SlowSource().schema()
+
+    def scan(self, request: object) -> pa.Table:
+        SlowSource().apply_filters([])
+        return SlowSource().scan(request)
+
+
 backend, rows = sys.argv[1], int(sys.argv[2])
 if sys.argv[3:] == ["foreign-wakeup"]:
     _wakeup = socket.socketpair()
@@ -56,14 +69,16 @@ if sys.argv[3:] == ["foreign-wakeup"]:
 # CPU-s once the JIT is warm) and twelve OR chains of 10^4 terms ANDed (about 5 CPU-s in a new
 # process; one chain took 1.8 s only while Calcite's parser was quadratic in the operators).
 PLANNING = ("explain", "validate")
-env = cb.connect(backend="enumerable" if backend in ("source", *PLANNING) else backend)
+env = cb.connect(backend="enumerable" if backend in ("source", "scan", *PLANNING) else backend)
 env.register_arrow("big", pa.table({"x": pa.array(range(rows), pa.int64())}))
-env.register_source("slow", SlowSource())
+env.register_source("slow", SlowScan() if backend == "scan" else SlowSource())
 QUERY = (
     "SELECT x FROM slow WHERE x > 1"
     if backend == "source"
     else "SELECT a.x, b.x AS y FROM big a, big b WHERE a.x + b.x < 0"
 )
+if backend == "scan":  # the scan runs as the join's first rows are read
+    QUERY = "SELECT a.x, b.x AS y FROM big a, slow b WHERE a.x + b.x < 0"
 if backend == "explain":
     tables = ", ".join(f"big t{i}" for i in range(60))
     joins = " AND ".join(f"t{i}.x = t{i + 1}.x + {i}" for i in range(59))
@@ -82,7 +97,7 @@ def announce(before: float) -> None:
     print("running", flush=True)
 
 
-if backend != "source":
+if backend not in ("source", "scan"):
     threading.Thread(target=announce, args=(time.process_time(),), daemon=True).start()
 if backend == "explain":
     run_and_report(env, lambda: env.explain(QUERY))

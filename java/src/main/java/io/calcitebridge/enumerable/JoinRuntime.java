@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.EnumerableDefaults;
 import org.apache.calcite.linq4j.Enumerator;
@@ -27,10 +28,10 @@ public final class JoinRuntime {
    * cancelled (its timeout, Ctrl-C), and that a RIGHT or FULL join keeps each unmatched right row,
    * duplicates included.
    *
-   * <p>The join loops over its inner rows, kept in a list, for each outer row: no scan, which would
-   * stop the statement, is read meanwhile. A COUNT over a cross join of four 2,000-row VALUES went
-   * on for hours after its client had its timeout. The condition now looks at the cancel flag every
-   * {@value #CHECK_EVERY} pairs.
+   * <p>The join loops over its inner rows, kept in a list ({@link #once}), for each outer row: no
+   * scan, which would stop the statement, is read meanwhile. A COUNT over a cross join of four
+   * 2,000-row VALUES went on for hours after its client had its timeout. The condition now looks at
+   * the cancel flag every {@value #CHECK_EVERY} pairs.
    *
    * <p>For a RIGHT or FULL join, Calcite tracks the unmatched rows in an identity set, and a right
    * input of one column has rows that are the same object when their values are equal (a boxed
@@ -47,7 +48,8 @@ public final class JoinRuntime {
     final AtomicBoolean cancel = root == null ? null : DataContext.Variable.CANCEL_FLAG.get(root);
     final Predicate2<L, R> condition = cancel == null ? predicate : cancellable(predicate, cancel);
     if (!joinType.generatesNullsOnLeft()) {
-      return EnumerableDefaults.nestedLoopJoin(outer, inner, condition, resultSelector, joinType);
+      return EnumerableDefaults.nestedLoopJoin(
+          outer, once(inner), condition, resultSelector, joinType);
     }
     final boolean nullsOnRight = joinType.generatesNullsOnRight();
     final List<T> result = new ArrayList<>();
@@ -76,6 +78,29 @@ public final class JoinRuntime {
       }
     }
     return Linq4j.asEnumerable(result);
+  }
+
+  /**
+   * {@code inner}, computed once, when first enumerated: Calcite's join enumerates its inner input
+   * again for each outer row, which ran the whole inner subtree again each time (a Python source's
+   * scan crossed into Python 3,001 times for a cross join of two 3,000-row tables, and an aggregate
+   * under it was computed as often), and gave a non-deterministic function of the inner side
+   * ({@code RAND()}) another value for each outer row.
+   */
+  private static <R> Enumerable<R> once(Enumerable<R> inner) {
+    return new AbstractEnumerable<>() {
+      private @Nullable List<R> rows;
+
+      @Override
+      public Enumerator<R> enumerator() {
+        List<R> kept = rows;
+        if (kept == null) {
+          kept = inner.toList();
+          rows = kept;
+        }
+        return Linq4j.enumerator(kept);
+      }
+    };
   }
 
   /** {@code predicate}, which throws the statement's error once {@code cancel} is set. */
