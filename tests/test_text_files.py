@@ -194,3 +194,28 @@ def test_an_empty_file_holds_no_rows(tmp_path: Path, fmt: str, blank: str, backe
             f"'source.missing-columns' = 'null')"
         )
         assert e.sql("SELECT id FROM lone WHERE id > 0", backend=backend).to_pylist() == []
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+@pytest.mark.parametrize("backend", ["enumerable", "duckdb"])
+def test_a_blank_file_that_gets_rows_is_read(tmp_path: Path, fmt: str, backend: str) -> None:
+    """Whether a file is blank is kept between scans only while the file is unchanged: rows
+    written into a blank file (or an empty one) are read by the next query, and a file emptied
+    is left out again."""
+    rows = '{"id": 1, "s": "a"}\n' if fmt == "json" else "id,s\n1,a\n"
+    path = _write(tmp_path / "t", {f"a.{fmt}": "\n", f"b.{fmt}": ""})
+    with cb.connect() as e:
+        e.execute(
+            f"CREATE TABLE t (id INT, s STRING) WITH ('connector' = 'filesystem', "
+            f"'path' = '{path}', 'format' = '{fmt}', 'source.missing-columns' = 'null')"
+        )
+        query = "SELECT id, s FROM t ORDER BY id"
+        assert e.sql(query, backend=backend).to_pylist() == []
+        (path / f"a.{fmt}").write_text(rows)
+        (path / f"b.{fmt}").write_text(rows.replace("1", "2"))
+        assert e.sql(query, backend=backend).to_pylist() == [
+            {"id": 1, "s": "a"},
+            {"id": 2, "s": "a"},
+        ]
+        (path / f"a.{fmt}").write_text("\n" * len(rows))
+        assert e.sql(query, backend=backend).to_pylist() == [{"id": 2, "s": "a"}]

@@ -155,7 +155,24 @@ def json_depth(path: str) -> int:
 def blank_file(path: str) -> bool:
     """Whether the text file at ``path`` holds nothing but ASCII whitespace (no bytes at all
     included): a CSV or JSON-lines file of no rows. False when it cannot be read (the read
-    itself says why)."""
+    itself says why). A file of no bytes is not opened, and the answer for another is kept
+    until the file's modification time, size or inode change: every scan of a table asks it of
+    each of the table's files."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    if st.st_size == 0:
+        return True
+    key = (path, st.st_mtime_ns, st.st_size, st.st_ino)
+    known = _blank_files.get(key)
+    if known is None:
+        known = _only_whitespace(path)
+        _remember(_blank_files, key, known)
+    return known
+
+
+def _only_whitespace(path: str) -> bool:
     try:
         with open(path, "rb") as fh:
             size = 512  # a file of rows shows one in its first bytes: read no more of it
@@ -166,6 +183,18 @@ def blank_file(path: str) -> bool:
     except OSError:
         return False
     return True
+
+
+_KEPT_FILES = 1 << 16
+"""How many files' answers :func:`blank_file` and :func:`check_json_depth` keep; past them each
+starts again."""
+_blank_files: dict[tuple[str, int, int, int], bool] = {}
+
+
+def _remember(kept: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(kept) >= _KEPT_FILES:
+        kept.clear()
+    kept[key] = value
 
 
 def check_json_depth(path: str, limit: int) -> None:
@@ -181,7 +210,7 @@ def check_json_depth(path: str, limit: int) -> None:
             f"JSON file {path} is nested {depth} levels deep, deeper than the limit of {limit}"
             " (the table option 'json.max-depth')"
         )
-    _checked_json[key] = None
+    _remember(_checked_json, key, None)
 
 
 def _fsync_dir(path: str) -> None:
