@@ -415,6 +415,19 @@ BACKEND_TABLES = {
             ),
         }
     ),
+    # MAP columns: a NULL map, an empty one, a NULL value, a map inside a ROW.
+    "maps": pa.table(
+        {
+            "id": pa.array([1, 2, 3, 4], pa.int32()),
+            "m": pa.array(
+                [[("a", 1), ("b", None)], None, [], [("a", 4)]], pa.map_(pa.string(), pa.int64())
+            ),
+            "r": pa.array(
+                [{"tags": [("k", "v")]}, {"tags": None}, None, {"tags": []}],
+                pa.struct([("tags", pa.map_(pa.string(), pa.string()))]),
+            ),
+        }
+    ),
 }
 
 EV_DDL = """CREATE TABLE ev (id INT, ts TIMESTAMP_LTZ(3), t TIMESTAMP(3), d DATE,
@@ -433,8 +446,8 @@ EV_INSERT = """INSERT INTO ev VALUES
 def setup_backend(env: cb.Environment) -> cb.Environment:
     """The tables of fixtures/backend_cases.sql: the oracle's emp, dept and nums, bag (arrays
     of ROWs), edge (integer extremes), fine (TIMESTAMP(6) and (3)), cal (dates, times and
-    strings at their edges), nest (ROW columns named t and scan_0) and ev (temporal, DECIMAL,
-    BOOLEAN and DOUBLE columns)."""
+    strings at their edges), nest (ROW columns named t and scan_0), maps (MAP columns) and ev
+    (temporal, DECIMAL, BOOLEAN and DOUBLE columns)."""
     for name, table in {**ORACLE_TABLES, **BACKEND_TABLES}.items():
         env.register_arrow(name, table)
     env.execute(EV_DDL)

@@ -29,10 +29,6 @@ every read, write, listing and metadata value against ``filesystem.allowed-paths
 
 from __future__ import annotations
 
-import base64
-import datetime as dt
-import decimal
-import json
 import os
 import re
 import secrets
@@ -65,7 +61,7 @@ from calcite_bridge.sources.base import (
     SupportsWriting,
     TableSource,
 )
-from calcite_bridge.sources.json_lines import json_default, read_schema, scan_converted
+from calcite_bridge.sources.json_lines import json_rows, read_schema, scan_converted
 from calcite_bridge.sources.parquet import list_files, scan_parquet
 from calcite_bridge.sources.parquet_files import (
     ParquetFiles,
@@ -219,16 +215,6 @@ def _fsync_dir(path: str) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, (dt.date, dt.time)):
-        return json_default(value)
-    if isinstance(value, decimal.Decimal):
-        return str(value)
-    if isinstance(value, bytes):
-        return base64.b64encode(value).decode("ascii")
-    raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
 class FileSystemSource(
@@ -781,8 +767,8 @@ class FileSystemSource(
             options = pcsv.WriteOptions(delimiter=delimiter, quoting_style="all_valid")
             pcsv.write_csv(table, fh, options)
         else:
-            for row in table.to_pylist():
-                fh.write(json.dumps(row, default=_json_default).encode("utf-8") + b"\n")
+            for line in json_rows(table):
+                fh.write(line)
 
     def write(self, table: pa.Table) -> None:
         """Adds ``table`` as one new file, atomically; a failure leaves no visible file."""

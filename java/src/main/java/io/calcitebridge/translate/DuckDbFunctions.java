@@ -31,9 +31,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       DuckDB's {@code epoch_ms}; two TIMESTAMP(6) values by their microseconds, in one division.
  *   <li>{@code TIMESTAMPADD} and a DATE or TIMESTAMP plus or minus an interval; {@code DATE_FORMAT}
  *       of a TIMESTAMP by a literal pattern of common letters ({@code strftime}).
- *   <li>{@code CARDINALITY} of an ARRAY: {@code len}; {@code ARRAY_CONTAINS}: TRUE for a NULL
- *       element when the value sought is NULL, as in Flink ({@code list_position} finds NULLs);
- *       {@code ELEMENT}: an error for more than one element.
+ *   <li>{@code CARDINALITY} of an ARRAY: {@code len}, of a MAP: {@code cardinality}; {@code
+ *       ARRAY_CONTAINS}: TRUE for a NULL element when the value sought is NULL, as in Flink ({@code
+ *       list_position} finds NULLs); {@code ELEMENT}: an error for more than one element.
  *   <li>{@code LOCATE} and {@code POSITION}: {@code strpos}, 1 for an empty string sought.
  *   <li>{@code BTRIM}, {@code SUBSTR} (position 0 reads as 1, a negative length gives NULL), {@code
  *       REPLACE} of a non-empty literal (Java inserts the replacement between every character for
@@ -158,6 +158,9 @@ final class DuckDbFunctions {
       case "LOCATE":
         return locate(rex, call);
       case "CARDINALITY":
+        if (ops.get(0).getType().getSqlTypeName() == SqlTypeName.MAP) {
+          return make(rex, call, "CAST(cardinality({0}) AS INTEGER)");
+        }
         return array(ops.get(0)) ? make(rex, call, "CAST(len({0}) AS INTEGER)") : null;
       case "ARRAY_CONTAINS":
         // A NaN sought is in no array (Java's ==, as in Flink); DuckDB's list_position finds it.

@@ -333,13 +333,21 @@ final class Whitelist {
         rel instanceof LogicalUnion
             || rel instanceof LogicalIntersect
             || rel instanceof LogicalMinus;
-    if (!(rel instanceof BridgeTableScan
+    // Maps are not compared, grouped or sorted: only read, passed on and subscripted. A sort
+    // carries them beside its keys, and UNION ALL compares no rows.
+    if (rel instanceof LogicalSort sort) {
+      for (RelFieldCollation key : sort.getCollation().getFieldCollations()) {
+        if (holdsMap(rel.getRowType().getFieldList().get(key.getFieldIndex()).getType())) {
+          throw refuse("a MAP grouped, sorted or compared");
+        }
+      }
+    } else if (!(rel instanceof BridgeTableScan
         || rel instanceof LogicalProject
         || rel instanceof LogicalFilter
-        || rel instanceof LogicalJoin)) {
+        || rel instanceof LogicalJoin
+        || (rel instanceof LogicalUnion union && union.all))) {
       for (RelDataTypeField f : rel.getRowType().getFieldList()) {
         if (holdsMap(f.getType())) {
-          // Maps are not compared, grouped or sorted: only read, passed on and subscripted.
           throw refuse("a MAP grouped, sorted or compared");
         }
       }
@@ -446,7 +454,7 @@ final class Whitelist {
 
   /**
    * Refuses a call that takes or gives a MAP but a subscript ({@code m['k']}, NULL for a missing
-   * key in both) or a test for NULL.
+   * key in both), its CARDINALITY or a test for NULL.
    */
   private static void maps(RexCall call) {
     boolean takes = holdsMap(call.getType());
@@ -458,7 +466,12 @@ final class Whitelist {
         kind == SqlKind.ITEM
             && call.operands.get(0).getType().getSqlTypeName() == SqlTypeName.MAP
             && !holdsMap(call.getType());
-    if (takes && !subscript && kind != SqlKind.IS_NULL && kind != SqlKind.IS_NOT_NULL) {
+    // CARDINALITY of a MAP: its entries (DuckDB's cardinality), NULL for a NULL map.
+    boolean size =
+        call.getOperator().getName().equals("CARDINALITY")
+            && call.operands.size() == 1
+            && call.operands.get(0).getType().getSqlTypeName() == SqlTypeName.MAP;
+    if (takes && !subscript && !size && kind != SqlKind.IS_NULL && kind != SqlKind.IS_NOT_NULL) {
       throw refuse(Refusal.call(call) + " on a MAP");
     }
   }
