@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -469,6 +470,43 @@ def test_json_maps_written_by_insert_read_back(
         assert env.sql(sql, backend=backend).to_pylist() == expected, backend
         found = env.sql("SELECT id FROM m WHERE m['c'] = 3", backend=backend).fetchall()
         assert found == [(3,)], backend
+
+
+def test_json_decimals_written_as_numbers_read_back(
+    env: cb.Environment, tmp_path: Path, backends: tuple[str, ...]
+) -> None:
+    # Flink's json format writes a DECIMAL as a number with its scale's digits; it was text.
+    d = tmp_path / "dec"
+    env.execute(
+        ddl(
+            "decs",
+            d,
+            "json",
+            "id INT, v DECIMAL(10, 2), r ROW<w DECIMAL(5, 3)>, s STRING, "
+            "a ARRAY<DECIMAL(4, 1)>, m MAP<STRING, DECIMAL(3, 0)>",
+        )
+    )
+    env.execute(
+        "INSERT INTO decs VALUES (1, 12.3, ROW(-0.5), '12.30', ARRAY[1.5, NULL], MAP['k', 7]), "
+        "(2, -99999999.99, ROW(0), NULL, ARRAY[CAST(0 AS DECIMAL(4, 1))], "
+        "MAP['z', CAST(NULL AS DECIMAL(3, 0))]), (3, NULL, NULL, 'x', NULL, NULL)"
+    )
+    (written,) = snapshot(d).values()
+    assert written.decode().splitlines() == [
+        '{"id": 1, "v": 12.30, "r": {"w": -0.500}, "s": "12.30", "a": [1.5, null], "m": {"k": 7}}',
+        '{"id": 2, "v": -99999999.99, "r": {"w": 0.000}, "s": null, "a": [0.0], "m": {"z": null}}',
+        '{"id": 3, "v": null, "r": null, "s": "x", "a": null, "m": null}',
+    ]
+    expected = [
+        (1, Decimal("12.30"), {"w": Decimal("-0.500")}, "12.30", [Decimal("1.5"), None]),
+        (2, Decimal("-99999999.99"), {"w": Decimal("0.000")}, None, [Decimal("0.0")]),
+        (3, None, None, "x", None),
+    ]
+    for backend in backends:
+        rows = env.sql("SELECT id, v, r, s, a FROM decs ORDER BY id", backend=backend).fetchall()
+        assert rows == expected, backend
+        found = env.sql("SELECT id FROM decs WHERE v > 0", backend=backend).fetchall()
+        assert found == [(1,)], backend
 
 
 def test_json_maps_of_a_hand_written_file(

@@ -252,14 +252,28 @@ def _pairs(value: Any, t: pa.DataType, where: str) -> Any:
 
 def json_rows(table: pa.Table) -> Iterator[bytes]:
     """The rows of ``table`` as JSON lines, as Flink's ``json`` format writes them: a MAP as an
-    object whose keys are text (a key that JSON cannot hold as text is refused)."""
+    object whose keys are text (a key that JSON cannot hold as text is refused), a DECIMAL as a
+    number of its scale's digits (``12.30``)."""
     import json
+    import secrets
+
+    # json.dumps writes no Decimal as a number: it writes each as text between two marks of this
+    # call, which are then taken out with the quotes around them.
+    mark = secrets.token_hex(8)
+    quoted = (f'"{mark}', f'{mark}"')
+
+    def default(value: Any) -> Any:
+        if isinstance(value, decimal.Decimal) and value.is_finite():
+            return f"{mark}{value:f}{mark}"
+        return _default(value)
 
     for row in table.to_pylist(maps_as_pydicts="lossy"):
         try:
-            text = json.dumps(row, default=_default)
+            text = json.dumps(row, default=default)
         except TypeError as exc:
             raise SourceError(f"cannot write a row as JSON: {exc}") from None
+        if mark in text:
+            text = text.replace(quoted[0], "").replace(quoted[1], "")
         yield text.encode("utf-8") + b"\n"
 
 
@@ -274,12 +288,10 @@ def _trimmed(text: str) -> str:
 
 def _default(value: Any) -> Any:
     """A value ``json.dumps`` cannot write itself, as Flink's ``json`` format writes it: a DATE,
-    TIME or TIMESTAMP as text (see the module), a DECIMAL as its text, BYTES in base64."""
+    TIME or TIMESTAMP as text (see the module), BYTES in base64."""
     written = json_default(value)
     if written is not None:
         return written
-    if isinstance(value, decimal.Decimal):
-        return str(value)
     if isinstance(value, bytes):
         return base64.b64encode(value).decode("ascii")
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
