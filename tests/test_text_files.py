@@ -5,6 +5,7 @@ path for what ``read_csv``/``read_json`` cannot read the same (tests/fixtures/te
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -219,3 +220,99 @@ def test_a_blank_file_that_gets_rows_is_read(tmp_path: Path, fmt: str, backend: 
         ]
         (path / f"a.{fmt}").write_text("\n" * len(rows))
         assert e.sql(query, backend=backend).to_pylist() == [{"id": 2, "s": "a"}]
+
+
+FLINK_CSV = {
+    # As Flink's csv format writes a table (id INT, name STRING, score DOUBLE): no header, the
+    # fields in the table's order, NULL an empty field, quotes where a value needs them.
+    "part-0.csv": '1,alice,10.5\n2,"b,ob",\n3,,-1.0\n',
+    # Beside it a file with a header, in another order.
+    "part-1.csv": "score,id,name\n7.5,4,dave\n",
+}
+
+
+@pytest.mark.parametrize("backend", ["enumerable", "duckdb", "auto"])
+def test_a_csv_file_without_a_header_is_read_by_position(tmp_path: Path, backend: str) -> None:
+    """Flink's csv format has no header: a file whose first line names none of the table's
+    columns, with a field for each, is read by position (it read as all NULLs, with a warning,
+    and INSERT wrote a header Flink reads as a row)."""
+    path = _write(tmp_path / "t", FLINK_CSV)
+    with cb.connect() as e:
+        e.execute(
+            "CREATE TABLE t (id INT, name STRING, score DOUBLE, "
+            "f STRING METADATA FROM 'file.name' VIRTUAL) "
+            f"WITH ('connector' = 'filesystem', 'path' = '{path}', 'format' = 'csv')"
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no missing-column warning
+            rows = e.sql("SELECT id, name, score, f FROM t ORDER BY id", backend=backend)
+            assert rows.fetchall() == [
+                (1, "alice", 10.5, "part-0.csv"),
+                (2, "b,ob", None, "part-0.csv"),
+                (3, None, -1.0, "part-0.csv"),
+                (4, "dave", 7.5, "part-1.csv"),
+            ]
+            found = e.sql("SELECT id FROM t WHERE score > 0 AND name <> 'x'", backend=backend)
+            assert sorted(found.fetchall()) == [(1,), (4,)]
+            assert e.sql("SELECT COUNT(*) AS n FROM t", backend=backend).fetchall() == [(4,)]
+
+
+def test_insert_writes_no_header_where_the_files_have_none(tmp_path: Path) -> None:
+    """INSERT writes a header into a table of header files or of none, and no header into a
+    table whose files have none (Flink's), so Flink can read what it adds."""
+    flink = _write(tmp_path / "flink", {"part-0.csv": "1,a\n"})
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    with cb.connect() as e:
+        for name, path in (("flink", flink), ("fresh", fresh)):
+            e.execute(
+                f"CREATE TABLE {name} (id INT, s STRING) "
+                f"WITH ('connector' = 'filesystem', 'path' = '{path}', 'format' = 'csv')"
+            )
+            e.execute(f"INSERT INTO {name} VALUES (2, 'b'), (3, CAST(NULL AS STRING))")
+        (written,) = [p for p in flink.iterdir() if p.name != "part-0.csv"]
+        assert written.read_text().splitlines() == ['"2","b"', '"3",']
+        (first,) = fresh.iterdir()
+        assert first.read_text().splitlines()[0] == '"id","s"'
+        assert e.sql("SELECT id, s FROM flink ORDER BY id").fetchall() == [
+            (1, "a"),
+            (2, "b"),
+            (3, None),
+        ]
+
+
+@pytest.mark.parametrize("backend", ["enumerable", "duckdb"])
+def test_a_first_line_that_names_a_column_is_a_header(tmp_path: Path, backend: str) -> None:
+    """A first line naming any of the table's columns is a header, even with other names in it:
+    those columns read as NULL, with the missing-column warning."""
+    path = _write(tmp_path / "t", {"a.csv": "id,other\n1,x\n"})
+    with cb.connect() as e:
+        e.execute(
+            "CREATE TABLE t (id INT, s STRING) "
+            f"WITH ('connector' = 'filesystem', 'path' = '{path}', 'format' = 'csv')"
+        )
+        with pytest.warns(cb.MissingColumnWarning, match="'s'"):
+            rows = e.sql("SELECT id, s FROM t", backend=backend).fetchall()
+        assert rows == [(1, None)]
+
+
+@pytest.mark.parametrize("backend", ["enumerable", "duckdb"])
+def test_a_partitioned_csv_table_without_headers(tmp_path: Path, backend: str) -> None:
+    """A partitioned table's files without a header hold its columns but the partition
+    columns, by position."""
+    root = tmp_path / "t"
+    root.mkdir()
+    for day, text in (("2024-01-01", "1,a\n2,\n"), ("2024-01-02", '3,"c,d"\n')):
+        _write(root / f"dt={day}", {"part-0.csv": text})
+    with cb.connect() as e:
+        e.execute(
+            "CREATE TABLE t (id INT, s STRING, dt STRING) PARTITIONED BY (dt) "
+            f"WITH ('connector' = 'filesystem', 'path' = '{root}', 'format' = 'csv')"
+        )
+        rows = e.sql("SELECT id, s, dt FROM t ORDER BY id", backend=backend).fetchall()
+        assert rows == [(1, "a", "2024-01-01"), (2, None, "2024-01-01"), (3, "c,d", "2024-01-02")]
+        found = e.sql("SELECT id FROM t WHERE dt = '2024-01-02'", backend=backend).fetchall()
+        assert found == [(3,)]
+        e.execute("INSERT INTO t VALUES (4, 'e', '2024-01-03')")
+        (added,) = (root / "dt=2024-01-03").iterdir()
+        assert added.read_text() == '"4","e"\n'

@@ -193,6 +193,30 @@ def _remember(kept: dict[Any, Any], key: Any, value: Any) -> None:
     kept[key] = value
 
 
+def csv_headerless(path: str, delimiter: str, names: Sequence[str]) -> bool:
+    """Whether the CSV file at ``path`` has no header, for a table of columns ``names``: its
+    first line has a field for each column and names none of them (case aside). Flink's csv
+    format writes and reads its files so, the fields in the table's order; a file that names a
+    column in its first line is read by its header. The answer is kept until the file
+    changes."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    key = (path, st.st_mtime_ns, st.st_size, st.st_ino, delimiter)
+    header = _first_lines.get(key, False)
+    if header is False:
+        header = csv_header(path, delimiter)
+        _remember(_first_lines, key, header)
+    if not isinstance(header, list) or len(header) != len(names):
+        return False
+    wanted = {n.casefold() for n in names}
+    return not any(field.strip().casefold() in wanted for field in header)
+
+
+_first_lines: dict[tuple[str, int, int, int, str], list[str] | None] = {}
+
+
 def check_json_depth(path: str, limit: int) -> None:
     """Refuses (``SourceError``) a JSON file nested deeper than ``limit``; a file already
     checked, unchanged since, is not read again."""
@@ -284,7 +308,9 @@ class FileSystemSource(
             return self.path
         return confine(self.path, sandbox, _IGNORE_PREFIXES, what)
 
-    def _file_format(self, schema: pa.Schema | None) -> ds.FileFormat:
+    def _file_format(self, schema: pa.Schema | None, positional: bool = False) -> ds.FileFormat:
+        """The format of the table's files; with ``positional``, that of a CSV file without a
+        header, whose fields are ``schema``'s columns in order (:func:`csv_headerless`)."""
         import pyarrow.dataset as ds  # here: it imports pandas
 
         if self.format == "parquet":
@@ -300,8 +326,11 @@ class FileSystemSource(
                 strings_can_be_null=True,
                 quoted_strings_can_be_null=False,
             )
+            read = pcsv.ReadOptions(column_names=schema.names) if positional and schema else None
             return ds.CsvFileFormat(
-                parse_options=pcsv.ParseOptions(delimiter=delimiter), convert_options=convert
+                parse_options=pcsv.ParseOptions(delimiter=delimiter),
+                convert_options=convert,
+                read_options=read,
             )
         parse = pjson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="infer")
         return ds.JsonFileFormat(parse_options=parse)
@@ -318,7 +347,7 @@ class FileSystemSource(
             # pyarrow refuses it ("Empty JSON stream", "Empty CSV file"): it is left out.
             listed = list_files(self.path, _IGNORE_PREFIXES) or []
             kept = [f for f in listed if not blank_file(f)]
-            if len(kept) != len(listed):
+            if len(kept) != len(listed) or self._headerless(kept, schema):
                 files = kept
         elif files is not None and self.format != "parquet":
             files = [f for f in files if not blank_file(f)]
@@ -326,6 +355,9 @@ class FileSystemSource(
             if self.format == "json":
                 self._check_json_depth()
             try:
+                headerless = self._headerless(files, schema)
+                if headerless and schema is not None:
+                    return self._mixed_csv(files, headerless, schema, fmt)
                 return ds.dataset(list(files), schema=schema or pa.schema([]), format=fmt)
             except (pa.ArrowException, OSError, ValueError) as exc:
                 raise SourceError(f"cannot open {self.format} files at {self.path}: {exc}") from exc
@@ -341,6 +373,28 @@ class FileSystemSource(
             )
         except (pa.ArrowException, OSError, ValueError) as exc:
             raise SourceError(f"cannot open {self.format} files at {self.path}: {exc}") from exc
+
+    def _headerless(self, files: Sequence[str], schema: pa.Schema | None) -> set[str]:
+        """Those of ``files`` that are CSV files without a header (:func:`csv_headerless`), for
+        a table of declared columns ``schema``."""
+        if self.format != "csv" or schema is None or not len(schema):
+            return set()
+        delimiter = self.options.get("csv.field-delimiter", ",")
+        return {f for f in files if csv_headerless(f, delimiter, schema.names)}
+
+    def _mixed_csv(
+        self, files: Sequence[str], headerless: set[str], schema: pa.Schema, fmt: ds.FileFormat
+    ) -> ds.Dataset:
+        """The CSV ``files`` as one dataset, those in ``headerless`` read by position."""
+        import pyarrow.dataset as ds  # here: it imports pandas
+        import pyarrow.fs as pfs
+
+        local = pfs.LocalFileSystem()
+        positional = self._file_format(schema, positional=True)
+        fragments = [
+            (positional if f in headerless else fmt).make_fragment(f, local) for f in files
+        ]
+        return ds.FileSystemDataset(fragments, schema, fmt, local)
 
     def _check_json_depth(self) -> None:
         raw = self.options.get("json.max-depth", str(JSON_MAX_DEPTH))
@@ -542,7 +596,11 @@ class FileSystemSource(
                     return None  # unreadable: the read itself says why
         elif self.format == "csv":
             delimiter = self.options.get("csv.field-delimiter", ",")
+            declared = self._data_schema().names if self._declared is not None else []
             for file in files:
+                if declared and csv_headerless(file, delimiter, declared):
+                    names.update(declared)  # read by position: it holds every column
+                    continue
                 header = csv_header(file, delimiter)
                 if header is None:
                     return None  # unreadable: the read itself says why
@@ -667,6 +725,9 @@ class FileSystemSource(
         else:
             if self.format == "json":
                 self._check_json_depth()  # our reader's own refusal, before DuckDB reads
+            listing = listed if listed is not None else list_files(self.path, _IGNORE_PREFIXES)
+            if self._headerless(listing or [], schema):
+                return None  # read by position: our reader reads it
             files = text_files(
                 self.path,
                 self.format,
@@ -764,7 +825,12 @@ class FileSystemSource(
             pq.write_table(table, fh)
         elif self.format == "csv":
             delimiter = self.options.get("csv.field-delimiter", ",")
-            options = pcsv.WriteOptions(delimiter=delimiter, quoting_style="all_valid")
+            # A table whose files have no header (Flink's, csv_headerless) gets none either.
+            existing = list_files(self.path, _IGNORE_PREFIXES) or []
+            header = not self._headerless(existing, self._data_schema())
+            options = pcsv.WriteOptions(
+                delimiter=delimiter, quoting_style="all_valid", include_header=header
+            )
             pcsv.write_csv(table, fh, options)
         else:
             for line in json_rows(table):
