@@ -11,6 +11,7 @@ from typing import Any
 import pyarrow as pa
 import pytest
 from tests.differential.harness import SAME, compare
+from tests.helpers.tables import Counting
 
 import calcite_bridge as cb
 from calcite_bridge import _duckdb
@@ -150,18 +151,6 @@ def test_a_pushed_in_list_holds_negative_and_positive_zero_equal(
     ]
 
 
-class _CountedScans(ArrowTableSource):
-    """An Arrow table that counts its scans."""
-
-    def __init__(self, table: pa.Table) -> None:
-        super().__init__(table)
-        self.scans = 0
-
-    def scan(self, request: ScanRequest) -> Any:
-        self.scans += 1
-        return super().scan(request)
-
-
 @pytest.mark.parametrize("join", ["JOIN", "LEFT JOIN"])
 def test_a_nested_loop_join_scans_its_inner_source_once(join: str) -> None:
     # Calcite's engine enumerated a nested-loop join's inner input again for each outer row: the
@@ -170,7 +159,7 @@ def test_a_nested_loop_join_scans_its_inner_source_once(join: str) -> None:
 
     o = pa.table({"a": pa.array([0, 1, 2, 3, None], pa.int64())})
     i = pa.table({"b": pa.array([0, 1, None], pa.int64()), "c": pa.array([2, 2, 1], pa.int64())})
-    outer, inner = _CountedScans(o), _CountedScans(i)
+    outer, inner = Counting(o), Counting(i)
     sql = (
         f"SELECT a, b, c FROM o {join} i ON a >= c - 2 AND a <= COALESCE(b, 2) "
         "AND (b IS NULL OR a = b) ORDER BY a NULLS LAST, b NULLS LAST"

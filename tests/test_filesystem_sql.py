@@ -310,19 +310,32 @@ def _time(text: str | None) -> dt.time | None:
     return None if text is None else dt.time.fromisoformat(text)
 
 
+def _inserted_json(
+    env: cb.Environment, tmp_path: Path, name: str, columns: str, rows: str
+) -> list[str]:
+    """The lines of the file that ``INSERT INTO name VALUES rows`` writes into a new JSON
+    table of ``columns``."""
+    d = tmp_path / name
+    env.execute(ddl(name, d, "json", columns))
+    env.execute(f"INSERT INTO {name} VALUES {rows}")
+    (written,) = snapshot(d).values()
+    return [line.decode() if isinstance(line, bytes) else line for line in written.splitlines()]
+
+
 def test_json_dates_written_by_insert_read_back(
     env: cb.Environment, tmp_path: Path, backends: tuple[str, ...]
 ) -> None:
-    d = tmp_path / "s"
-    env.execute(ddl("s", d, "json", "id BIGINT, d DATE, ts TIMESTAMP(3), l TIMESTAMP_LTZ(3)"))
-    env.execute(
-        "INSERT INTO s VALUES (1, DATE '2024-01-02', TIMESTAMP '2024-01-02 12:34:56.120', "
+    written = _inserted_json(
+        env,
+        tmp_path,
+        "s",
+        "id BIGINT, d DATE, ts TIMESTAMP(3), l TIMESTAMP_LTZ(3)",
+        "(1, DATE '2024-01-02', TIMESTAMP '2024-01-02 12:34:56.120', "
         "TO_TIMESTAMP_LTZ(1704198896500, 3)), "
         "(2, NULL, TIMESTAMP '2024-01-02 12:34:56', NULL), "
-        "(3, DATE '0001-01-01', NULL, NULL)"
+        "(3, DATE '0001-01-01', NULL, NULL)",
     )
-    (written,) = snapshot(d).values()
-    assert [json.loads(line) for line in written.splitlines()] == [
+    assert [json.loads(line) for line in written] == [
         {"id": 1, "d": "2024-01-02", "ts": "2024-01-02 12:34:56.12", "l": "2024-01-02 12:34:56.5Z"},
         {"id": 2, "d": None, "ts": "2024-01-02 12:34:56", "l": None},
         {"id": 3, "d": "0001-01-01", "ts": None, "l": None},
@@ -445,15 +458,16 @@ def test_json_maps_written_by_insert_read_back(
 ) -> None:
     # Flink's json format writes a MAP as an object, its keys as text, and reads it so; pyarrow's
     # JSON reader has no map type, and INSERT wrote a list of [key, value] pairs.
-    d = tmp_path / "m"
-    env.execute(ddl("m", d, "json", "id BIGINT, m MAP<STRING, INT>, k MAP<INT, DATE>"))
-    env.execute(
-        "INSERT INTO m VALUES (1, MAP['a', 1, 'b', CAST(NULL AS INT)], MAP[7, DATE '2024-01-02']), "
+    written = _inserted_json(
+        env,
+        tmp_path,
+        "m",
+        "id BIGINT, m MAP<STRING, INT>, k MAP<INT, DATE>",
+        "(1, MAP['a', 1, 'b', CAST(NULL AS INT)], MAP[7, DATE '2024-01-02']), "
         "(2, CAST(NULL AS MAP<STRING, INT>), CAST(NULL AS MAP<INT, DATE>)), "
-        "(3, MAP['c', 3], MAP[-1, CAST(NULL AS DATE)])"
+        "(3, MAP['c', 3], MAP[-1, CAST(NULL AS DATE)])",
     )
-    (written,) = snapshot(d).values()
-    assert [json.loads(line) for line in written.splitlines()] == [
+    assert [json.loads(line) for line in written] == [
         {"id": 1, "m": {"a": 1, "b": None}, "k": {"7": "2024-01-02"}},
         {"id": 2, "m": None, "k": None},
         {"id": 3, "m": {"c": 3}, "k": {"-1": None}},
@@ -476,23 +490,17 @@ def test_json_decimals_written_as_numbers_read_back(
     env: cb.Environment, tmp_path: Path, backends: tuple[str, ...]
 ) -> None:
     # Flink's json format writes a DECIMAL as a number with its scale's digits; it was text.
-    d = tmp_path / "dec"
-    env.execute(
-        ddl(
-            "decs",
-            d,
-            "json",
-            "id INT, v DECIMAL(10, 2), r ROW<w DECIMAL(5, 3)>, s STRING, "
-            "a ARRAY<DECIMAL(4, 1)>, m MAP<STRING, DECIMAL(3, 0)>",
-        )
-    )
-    env.execute(
-        "INSERT INTO decs VALUES (1, 12.3, ROW(-0.5), '12.30', ARRAY[1.5, NULL], MAP['k', 7]), "
+    written = _inserted_json(
+        env,
+        tmp_path,
+        "decs",
+        "id INT, v DECIMAL(10, 2), r ROW<w DECIMAL(5, 3)>, s STRING, "
+        "a ARRAY<DECIMAL(4, 1)>, m MAP<STRING, DECIMAL(3, 0)>",
+        "(1, 12.3, ROW(-0.5), '12.30', ARRAY[1.5, NULL], MAP['k', 7]), "
         "(2, -99999999.99, ROW(0), NULL, ARRAY[CAST(0 AS DECIMAL(4, 1))], "
-        "MAP['z', CAST(NULL AS DECIMAL(3, 0))]), (3, NULL, NULL, 'x', NULL, NULL)"
+        "MAP['z', CAST(NULL AS DECIMAL(3, 0))]), (3, NULL, NULL, 'x', NULL, NULL)",
     )
-    (written,) = snapshot(d).values()
-    assert written.decode().splitlines() == [
+    assert written == [
         '{"id": 1, "v": 12.30, "r": {"w": -0.500}, "s": "12.30", "a": [1.5, null], "m": {"k": 7}}',
         '{"id": 2, "v": -99999999.99, "r": {"w": 0.000}, "s": null, "a": [0.0], "m": {"z": null}}',
         '{"id": 3, "v": null, "r": null, "s": "x", "a": null, "m": null}',

@@ -13,9 +13,9 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 import pytest
+from tests.helpers.tables import Counting
 
 import calcite_bridge as cb
-from calcite_bridge.sources import ArrowTableSource, ScanRequest
 
 # These tests check Calcite's engine itself: its plans and operators (see conftest.connect).
 BACKEND = "enumerable"
@@ -44,18 +44,6 @@ def _table() -> pa.Table:
 
 
 TABLE = _table()
-
-
-class Counting(ArrowTableSource):
-    """Counts the scans the engine asks for."""
-
-    def __init__(self, table: pa.Table) -> None:
-        super().__init__(table)
-        self.scans = 0
-
-    def scan(self, request: ScanRequest) -> Any:
-        self.scans += 1
-        return super().scan(request)
 
 
 def _norm(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:

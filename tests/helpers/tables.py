@@ -248,6 +248,18 @@ LIMIT_TABLE = pa.table(
 )
 
 
+class Counting(ArrowTableSource):
+    """An Arrow table that counts the scans the engine asks of it."""
+
+    def __init__(self, table: pa.Table) -> None:
+        super().__init__(table)
+        self.scans = 0
+
+    def scan(self, request: ScanRequest) -> Any:
+        self.scans += 1
+        return super().scan(request)
+
+
 class LimitRecording(ArrowTableSource):
     """An Arrow source that records the limit of each scan; ``accept=False`` takes no filter."""
 
