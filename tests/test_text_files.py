@@ -5,6 +5,7 @@ path for what ``read_csv``/``read_json`` cannot read the same (tests/fixtures/te
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -316,3 +317,36 @@ def test_a_partitioned_csv_table_without_headers(tmp_path: Path, backend: str) -
         e.execute("INSERT INTO t VALUES (4, 'e', '2024-01-03')")
         (added,) = (root / "dt=2024-01-03").iterdir()
         assert added.read_text() == '"4","e"\n'
+
+
+@pytest.mark.parametrize("backend", ["enumerable", "duckdb"])
+def test_csv_nan_and_infinities_are_written_as_flink_writes_them(
+    tmp_path: Path, backend: str
+) -> None:
+    """INSERT writes a DOUBLE's NaN and infinities as Java spells them (``NaN``, ``Infinity``,
+    ``-Infinity``), which Flink's csv format reads (pyarrow wrote ``nan`` and ``inf``), and
+    reads them back."""
+    path = tmp_path / "f"
+    path.mkdir()
+    with cb.connect() as e:
+        e.execute(
+            "CREATE TABLE f (id INT, d DOUBLE, r FLOAT) "
+            f"WITH ('connector' = 'filesystem', 'path' = '{path}', 'format' = 'csv')"
+        )
+        e.execute(
+            "INSERT INTO f VALUES (1, CAST('NaN' AS DOUBLE), CAST('Infinity' AS FLOAT)), "
+            "(2, CAST('-Infinity' AS DOUBLE), CAST(1.5 AS FLOAT)), (3, NULL, NULL), "
+            "(4, 0.1, CAST(-2 AS FLOAT))"
+        )
+        (written,) = path.iterdir()
+        assert written.read_text().splitlines() == [
+            '"id","d","r"',
+            '"1","NaN","Infinity"',
+            '"2","-Infinity","1.5"',
+            '"3",,',
+            '"4","0.1","-2"',
+        ]
+        rows = e.sql("SELECT id, d, r FROM f ORDER BY id", backend=backend).fetchall()
+    assert math.isnan(rows[0][1])
+    assert rows[0][2:] == (math.inf,)
+    assert rows[1:] == [(2, -math.inf, 1.5), (3, None, None), (4, 0.1, -2.0)]

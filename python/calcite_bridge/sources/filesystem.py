@@ -217,6 +217,24 @@ def csv_headerless(path: str, delimiter: str, names: Sequence[str]) -> bool:
 _first_lines: dict[tuple[str, int, int, int, str], list[str] | None] = {}
 
 
+def _java_floats(table: pa.Table) -> pa.Table:
+    """``table`` with its FLOAT and DOUBLE columns that hold a NaN or an infinity as text, those
+    spelled as Flink's csv format writes them (Java's ``NaN``, ``Infinity``, ``-Infinity``,
+    which pyarrow's and DuckDB's readers read too); pyarrow writes ``nan`` and ``inf``, which
+    Flink cannot read."""
+    import pyarrow.compute as pc
+
+    for i, f in enumerate(table.schema):
+        column = table.column(i)
+        if not pa.types.is_floating(f.type) or pc.all(pc.is_finite(column)).as_py() is not False:
+            continue
+        text = pc.cast(column, pa.string())
+        for pyarrow_spelling, java in (("nan", "NaN"), ("inf", "Infinity"), ("-inf", "-Infinity")):
+            text = pc.replace_substring_regex(text, f"^{pyarrow_spelling}$", java)
+        table = table.set_column(i, f.name, text)
+    return table
+
+
 def check_json_depth(path: str, limit: int) -> None:
     """Refuses (``SourceError``) a JSON file nested deeper than ``limit``; a file already
     checked, unchanged since, is not read again."""
@@ -831,7 +849,7 @@ class FileSystemSource(
             options = pcsv.WriteOptions(
                 delimiter=delimiter, quoting_style="all_valid", include_header=header
             )
-            pcsv.write_csv(table, fh, options)
+            pcsv.write_csv(_java_floats(table), fh, options)
         else:
             for line in json_rows(table):
                 fh.write(line)
