@@ -39,7 +39,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       REPLACE} of a non-empty literal (Java inserts the replacement between every character for
  *       an empty one).
  *   <li>{@code ROUND} of a DECIMAL or an integer to a literal number of digits: half away from zero
- *       in both, cast to the result's type.
+ *       in both, cast to the result's type; of a DOUBLE, half up on its shortest decimal text, as
+ *       Flink rounds it. {@code FLOOR} and {@code CEIL} of a number; {@code CONCAT} of strings as
+ *       {@code ||} (NULL when any is NULL).
  *   <li>{@code CAST} of a DOUBLE, FLOAT or DECIMAL to an integer type: truncated toward zero, NaN
  *       as 0 but to BIGINT ({@code trunc}; DuckDB's cast rounds).
  *   <li>DECIMAL division and {@code AVG} of a DECIMAL at Flink's result scale, rounded half up,
@@ -220,6 +222,22 @@ final class DuckDbFunctions {
         return null;
       case "ROUND":
         return round(rex, call);
+      case "CONCAT":
+        // Flink's CONCAT of strings is NULL when any is NULL, as DuckDB's || (its concat skips
+        // NULLs).
+        for (RexNode op : ops) {
+          if (!SqlTypeFamily.CHARACTER.contains(op.getType())) {
+            return null;
+          }
+        }
+        if (ops.isEmpty()) {
+          return null;
+        }
+        StringBuilder joined = new StringBuilder("({0}");
+        for (int i = 1; i < ops.size(); i++) {
+          joined.append(" || {").append(i).append('}');
+        }
+        return make(rex, call, joined.append(')').toString());
       case "DATE_FORMAT":
         return dateFormat(rex, call);
       default:
@@ -244,6 +262,25 @@ final class DuckDbFunctions {
   }
 
   private static @Nullable RexNode floorOrCeil(RexBuilder rex, RexCall call) {
+    if (call.operands.size() == 1) {
+      // Of a number: IEEE's floor and ceiling (-0.0 and NaN alike) or the DECIMAL's, whose
+      // result DuckDB types as its own; cast to Flink's.
+      SqlTypeName from = call.operands.get(0).getType().getSqlTypeName();
+      String type = DuckDbDialect.typeName(call.getType());
+      boolean number =
+          from == SqlTypeName.DOUBLE
+              || from == SqlTypeName.FLOAT
+              || from == SqlTypeName.REAL
+              || from == SqlTypeName.DECIMAL
+              || SqlTypeFamily.INTEGER.contains(call.operands.get(0).getType());
+      String fn = call.getKind() == SqlKind.FLOOR ? "floor" : "ceil";
+      if (SqlTypeFamily.INTEGER.contains(call.operands.get(0).getType())) {
+        fn = ""; // a whole number already (DuckDB's would go through a DOUBLE)
+      }
+      return number && type != null
+          ? make(rex, call, "CAST(" + fn + "({0}) AS " + type + ")")
+          : null;
+    }
     if (call.operands.size() != 2) {
       return null;
     }
@@ -893,15 +930,45 @@ final class DuckDbFunctions {
 
   private static @Nullable RexNode round(RexBuilder rex, RexCall call) {
     List<RexNode> ops = call.operands;
+    if (ops.size() == 1 && ops.get(0).getType().getSqlTypeName() == SqlTypeName.DOUBLE) {
+      return roundDouble(rex, call, 0);
+    }
     if (ops.size() != 2 || !(ops.get(1) instanceof RexLiteral digits) || digits.isNull()) {
       return null;
     }
     RelDataType type = ops.get(0).getType();
+    if (type.getSqlTypeName() == SqlTypeName.DOUBLE) {
+      Integer places = digits.getValueAs(Integer.class);
+      return places == null ? null : roundDouble(rex, call, places);
+    }
     if (type.getSqlTypeName() != SqlTypeName.DECIMAL && !SqlTypeFamily.INTEGER.contains(type)) {
       return null;
     }
     String to = DuckDbDialect.typeName(call.getType());
     return to == null ? null : make(rex, call, "CAST(round({0}, {1}) AS " + to + ")");
+  }
+
+  /**
+   * {@code ROUND} of a DOUBLE to {@code places} digits as Flink computes it: half up on the
+   * number's shortest decimal text ({@code BigDecimal.valueOf}: 2.675 rounds to 2.68, where
+   * DuckDB's {@code round} of the binary value gives 2.67), back to the nearest DOUBLE; a NaN or an
+   * infinity fails, as in Flink. The text is read as a DECIMAL of 22 places (DuckDB's CAST of a
+   * DOUBLE to VARCHAR is its shortest text, Java's digits); a value of 2^52 or more is a whole
+   * number, which rounding to any places keeps, and is left as it is. Places beyond 15 or below 0
+   * are left to Calcite's engine.
+   */
+  private static @Nullable RexNode roundDouble(RexBuilder rex, RexCall call, int places) {
+    if (places < 0 || places > 15) {
+      return null;
+    }
+    return make(
+        rex,
+        call,
+        "CASE WHEN isnan({0}) OR isinf({0}) THEN error('Invalid number: ' || CAST({0} AS VARCHAR))"
+            + " WHEN abs({0}) >= 4503599627370496 THEN {0}"
+            + " ELSE CAST(CAST(round(CAST(CAST({0} AS VARCHAR) AS DECIMAL(38, 22)), "
+            + places
+            + ") AS VARCHAR) AS DOUBLE) END");
   }
 
   /**
