@@ -49,6 +49,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>Casts of BOOLEAN ({@code TRUE}, {@code FALSE}), DECIMAL and {@code TIMESTAMP(p)} to STRING;
  *       a TIMESTAMP_LTZ's wall-clock time ({@code CAST} to TIMESTAMP or STRING) in DuckDB's {@code
  *       TimeZone}, which the backend sets to {@code table.local-time-zone}.
+ *   <li>The window table functions {@code TUMBLE}, {@code HOP} and {@code CUMULATE} over a
+ *       TIMESTAMP: each row's windows as a list DuckDB unnests, their bounds in milliseconds as
+ *       Flink's assigners compute them.
  *   <li>{@code ROW(...)} as {@code struct_pack} with the row type's names; a field of a computed
  *       ROW, an array element ({@code items[1].x}) or a column as {@code struct_extract}.
  * </ul>
@@ -91,6 +94,12 @@ final class DuckDbFunctions {
     List<RexNode> ops = call.operands;
     if (call.getOperator() == io.calcitebridge.functions.NumberFunctions.PARSE_INTEGER) {
       return parseInteger(rex, call);
+    }
+    if (name.equals("$WINDOWS")
+        || name.equals("$WINDOW_START")
+        || name.equals("$WINDOW_END")
+        || name.equals("$WINDOW_TIME")) {
+      return window(rex, call, name);
     }
     RexNode timestampDiff = timestampDiff(rex, call);
     if (timestampDiff != null) {
@@ -946,6 +955,97 @@ final class DuckDbFunctions {
     }
     String to = DuckDbDialect.typeName(call.getType());
     return to == null ? null : make(rex, call, "CAST(round({0}, {1}) AS " + to + ")");
+  }
+
+  /**
+   * A window table function's parts ({@code WindowFunctions}) over a TIMESTAMP: {@code $WINDOWS},
+   * the numbers 0, 1, ... of the windows of a row's time (none for a NULL time), which the plan
+   * unnests, and the start, end and time of the k-th. A window starts at {@code t - floorMod(t -
+   * offset, size)}, in milliseconds since 1970 (the time rounded down to milliseconds), as Flink's
+   * assigners compute it; DuckDB's {@code %} keeps the dividend's sign, hence {@code ((x % n) + n)
+   * % n}. Over a TIMESTAMP_LTZ (windows aligned on the session zone's wall clock) the call is left
+   * to Calcite's engine.
+   */
+  private static @Nullable RexNode window(RexBuilder rex, RexCall call, String name) {
+    List<RexNode> ops = call.operands;
+    if (ops.size() < 6
+        || !(ops.get(0) instanceof RexLiteral ltz)
+        || !Boolean.FALSE.equals(ltz.getValueAs(Boolean.class))
+        || !(ops.get(1) instanceof RexLiteral kindLiteral)) {
+      return null;
+    }
+    Integer kind = kindLiteral.getValueAs(Integer.class);
+    long[] sizes = new long[3];
+    for (int i = 0; i < 3; i++) {
+      if (!(ops.get(3 + i) instanceof RexLiteral lit)) {
+        return null;
+      }
+      Long ms = lit.getValueAs(Long.class);
+      if (ms == null) {
+        return null;
+      }
+      sizes[i] = ms;
+    }
+    String t = millis(ops.get(2));
+    if (kind == null || t == null || kind < 0 || kind > 2) {
+      return null;
+    }
+    long a = sizes[0];
+    long b = sizes[1];
+    long offset = sizes[2];
+    String ma = "((((" + t + ") - " + offset + ") % " + a + " + " + a + ") % " + a + ")";
+    String mb = "((((" + t + ") - " + offset + ") % " + b + " + " + b + ") % " + b + ")";
+    List<RexNode> operands = new java.util.ArrayList<>(List.of(operand(ops.get(2))));
+    if (name.equals("$WINDOWS")) {
+      String count =
+          switch (kind) {
+            case 1 -> "(" + b + " - " + ma + " + " + (a - 1) + ") // " + a; // HOP
+            case 2 -> "(" + b + " - " + mb + " + " + ma + " - " + a + ") // " + a + " + 1";
+            default -> "1";
+          };
+      return template(
+          rex,
+          call.getType(),
+          new DuckDbTemplate(
+              name,
+              "CASE WHEN {0} IS NULL THEN CAST([] AS INTEGER[])"
+                  + " ELSE CAST(range(0, "
+                  + count
+                  + ") AS INTEGER[]) END"),
+          operands);
+    }
+    if (ops.size() != 7) {
+      return null;
+    }
+    operands.add(ops.get(6));
+    String k = "CAST({1} AS BIGINT)";
+    String start =
+        switch (kind) {
+          case 1 -> "(" + t + ") - " + ma + " - " + k + " * " + a;
+          case 2 -> "(" + t + ") - " + mb;
+          default -> "(" + t + ") - " + ma;
+        };
+    String end =
+        switch (kind) {
+          case 1 -> "(" + start + ") + " + b;
+          case 2 -> "(" + t + ") - " + ma + " + " + a + " + " + k + " * " + a;
+          default -> "(" + start + ") + " + a;
+        };
+    String millis =
+        switch (name) {
+          case "$WINDOW_START" -> start;
+          case "$WINDOW_END" -> end;
+          default -> "(" + end + ") - 1";
+        };
+    String type = DuckDbDialect.typeName(call.getType());
+    if (type == null || call.getType().getSqlTypeName() != SqlTypeName.TIMESTAMP) {
+      return null;
+    }
+    return template(
+        rex,
+        call.getType(),
+        new DuckDbTemplate(name, "CAST(epoch_ms(CAST(" + millis + " AS BIGINT)) AS " + type + ")"),
+        operands);
   }
 
   /**
