@@ -173,7 +173,8 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   private SqlNode validateInScope(SqlNode node) {
     SqlNode current =
         io.calcitebridge.functions.WindowFunctions.rewrite(
-            io.calcitebridge.functions.AggregateFunctions.aggregates(node));
+            io.calcitebridge.functions.LegacyHop.rewrite(
+                io.calcitebridge.functions.AggregateFunctions.aggregates(node)));
     for (int attempt = 0; ; attempt++) {
       try {
         return validator.validate(current);
@@ -184,7 +185,9 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
         discovered = true;
         validator = context.validator(reader);
         validator.enableDiscovery();
-        current = io.calcitebridge.functions.WindowFunctions.rewrite(reparse.get());
+        current =
+            io.calcitebridge.functions.WindowFunctions.rewrite(
+                io.calcitebridge.functions.LegacyHop.rewrite(reparse.get()));
       }
     }
   }
