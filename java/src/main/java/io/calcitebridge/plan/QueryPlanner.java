@@ -171,6 +171,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   }
 
   private SqlNode validateInScope(SqlNode node) {
+    io.calcitebridge.validate.Hints.check(node);
     SqlNode current =
         io.calcitebridge.functions.WindowFunctions.rewrite(
             io.calcitebridge.functions.LegacyHop.rewrite(
