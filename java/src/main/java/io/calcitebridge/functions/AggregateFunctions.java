@@ -19,8 +19,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * Flink's aggregate functions that Calcite has only as window functions: {@code FIRST_VALUE(x)} and
  * {@code LAST_VALUE(x)} without {@code OVER} are the first and the last non-NULL value of the group
- * in the order the rows arrive, or NULL when there is none, as in Flink. Under {@code OVER} they
- * stay Calcite's window functions. {@link #aggregates} swaps them in before validation.
+ * in the order the rows arrive, or NULL when there is none, as in Flink; under {@code OVER} too,
+ * the first and the last non-NULL value of the window's frame, as Flink's window aggregates skip
+ * NULLs (Calcite's window functions do not). {@link #aggregates} swaps them in before validation.
  */
 public final class AggregateFunctions {
   private AggregateFunctions() {}
@@ -115,7 +116,12 @@ public final class AggregateFunctions {
               public @Nullable SqlNode visit(SqlCall call) {
                 if (call.getKind() == SqlKind.OVER) {
                   SqlNode function = call.operand(0);
-                  if (function instanceof SqlCall windowed) {
+                  SqlUserDefinedAggFunction skipping =
+                      function instanceof SqlCall windowed ? nullSkipping(windowed) : null;
+                  if (skipping != null) {
+                    // Flink's FIRST_VALUE and LAST_VALUE over a window skip NULLs too.
+                    call.setOperand(0, rewritten(skipping, (SqlCall) function, this));
+                  } else if (function instanceof SqlCall windowed) {
                     for (int i = 0; i < windowed.operandCount(); i++) {
                       SqlNode operand = windowed.operand(i);
                       if (operand != null) {
@@ -129,19 +135,26 @@ public final class AggregateFunctions {
                   }
                   return call;
                 }
-                String name = call.getOperator().getName();
-                if (call.operandCount() == 1 && call.getFunctionQuantifier() == null) {
-                  if (name.equalsIgnoreCase("FIRST_VALUE")) {
-                    return rewritten(FIRST_VALUE, call, this);
-                  }
-                  if (name.equalsIgnoreCase("LAST_VALUE")) {
-                    return rewritten(LAST_VALUE, call, this);
-                  }
+                SqlUserDefinedAggFunction skipping = nullSkipping(call);
+                if (skipping != null) {
+                  return rewritten(skipping, call, this);
                 }
                 return super.visit(call);
               }
             });
     return out == null ? node : out;
+  }
+
+  /** This class's aggregate for a call of {@code FIRST_VALUE(x)} or {@code LAST_VALUE(x)}. */
+  private static @Nullable SqlUserDefinedAggFunction nullSkipping(SqlCall call) {
+    if (call.operandCount() != 1 || call.getFunctionQuantifier() != null) {
+      return null;
+    }
+    String name = call.getOperator().getName();
+    if (name.equalsIgnoreCase("FIRST_VALUE")) {
+      return FIRST_VALUE;
+    }
+    return name.equalsIgnoreCase("LAST_VALUE") ? LAST_VALUE : null;
   }
 
   private static SqlNode rewritten(SqlUserDefinedAggFunction op, SqlCall call, SqlShuttle shuttle) {

@@ -40,7 +40,9 @@ public final class FlinkFunctions {
    */
   static final Set<String> NAMES =
       Set.of(
+          "$GROUP_HOP",
           "$GROUP_TUMBLE",
+          "$ROWTIME",
           "$WINDOWED_TIME",
           "$WINDOWS",
           "$WINDOW_END",

@@ -95,7 +95,8 @@ final class Fn extends SqlUserDefinedFunction {
           "$WINDOW_START",
           "$WINDOW_END",
           "$WINDOW_TIME",
-          "$GROUP_TUMBLE");
+          "$GROUP_TUMBLE",
+          "$GROUP_HOP");
 
   @Override
   public boolean isDeterministic() {

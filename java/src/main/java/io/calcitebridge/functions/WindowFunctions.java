@@ -45,8 +45,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Flink's windowing in batch queries: the window table-valued functions {@code TUMBLE}, {@code HOP}
- * and {@code CUMULATE}, and the legacy group window {@code GROUP BY TUMBLE(ts, size)} with {@code
- * TUMBLE_START} and {@code TUMBLE_END}.
+ * and {@code CUMULATE}, and the legacy group windows {@code GROUP BY TUMBLE(ts, size)} with {@code
+ * TUMBLE_START}, {@code TUMBLE_END} and {@code TUMBLE_ROWTIME}, and {@code GROUP BY HOP(ts, slide,
+ * size)} ({@code LegacyHop}).
  *
  * <p>A window table-valued function is rewritten before validation ({@link #rewrite}) into a join
  * of its input with the windows of each row:
@@ -66,7 +67,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * TIMESTAMP_LTZ} column the windows are aligned on the wall-clock time in the session's {@code
  * table.local-time-zone}, as Flink aligns them, and the bounds are instants again.
  *
- * <p>{@code SESSION} windows are refused, as Flink refuses them in batch mode.
+ * <p>{@code SESSION} windows, table-valued or grouped, are refused, as Flink refuses them in batch
+ * mode.
  */
 public final class WindowFunctions {
   private WindowFunctions() {}
@@ -103,11 +105,6 @@ public final class WindowFunctions {
 
     @BaseMessage("{0} takes {1}")
     ExInst<SqlValidatorException> arguments(String function, String signature);
-
-    @BaseMessage(
-        "The group window {0}(...) is not supported in batch mode here: use the window"
-            + " table-valued function TABLE({0}(TABLE t, DESCRIPTOR(ts), ...))")
-    ExInst<SqlValidatorException> groupWindow(String function);
   }
 
   static final int TUMBLE = 0;
@@ -249,13 +246,28 @@ public final class WindowFunctions {
   public static final SqlOperator WINDOW_TIME =
       Fn.fn("$WINDOW_TIME", TIME, new Operands(6), C, "windowTime", NullPolicy.NONE);
 
+  /**
+   * The start of the k-th window of a row of a legacy {@code GROUP BY HOP(...)} ({@code
+   * LegacyHop}), of the time's type, as {@code GROUP BY TUMBLE(...)} starts its windows.
+   */
+  public static final SqlOperator GROUP_HOP =
+      Fn.fn("$GROUP_HOP", TIME, new Operands(6), C, "groupHop", NullPolicy.NONE);
+
   /** The operators whose calls {@link #convert} completes. */
   public static final Set<SqlOperator> OPERATORS =
-      Set.of(WINDOWS, WINDOW_START, WINDOW_END, WINDOW_TIME);
+      Set.of(WINDOWS, WINDOW_START, WINDOW_END, WINDOW_TIME, GROUP_HOP);
 
   /** The operators, for the operator table. */
   static List<SqlOperator> all() {
-    return List.of(WINDOWS, WINDOW_START, WINDOW_END, WINDOW_TIME, GROUP_TUMBLE, WINDOWED_TIME);
+    return List.of(
+        WINDOWS,
+        WINDOW_START,
+        WINDOW_END,
+        WINDOW_TIME,
+        GROUP_TUMBLE,
+        GROUP_HOP,
+        WINDOWED_TIME,
+        ROWTIME);
   }
 
   /**
@@ -279,6 +291,27 @@ public final class WindowFunctions {
       throw new IllegalStateException("a row without a time reached a legacy group window");
     }
     return ts;
+  }
+
+  /**
+   * The rowtime of a legacy group window ({@code TUMBLE_ROWTIME}, {@code HOP_ROWTIME}) from the
+   * window's end: its last millisecond, of the time's type, nullable, as Flink types it.
+   */
+  public static final SqlOperator ROWTIME =
+      Fn.fn(
+          "$ROWTIME",
+          b -> {
+            RelDataTypeFactory f = b.getTypeFactory();
+            return f.createTypeWithNullability(
+                f.createSqlType(b.getOperandType(0).getSqlTypeName(), 3), true);
+          },
+          org.apache.calcite.sql.type.OperandTypes.DATETIME,
+          C,
+          "rowtime",
+          NullPolicy.NONE);
+
+  public static @Nullable Long rowtime(@Nullable Long end) {
+    return end == null ? null : end - 1;
   }
 
   /** The auxiliary functions of a legacy {@code GROUP BY TUMBLE(...)}. */
@@ -354,8 +387,8 @@ public final class WindowFunctions {
 
   /**
    * {@code node} with its window table-valued functions as joins of their input with the windows of
-   * its rows (see the class comment); a {@code SESSION} window or a legacy {@code HOP} or {@code
-   * SESSION} group window is an error.
+   * its rows (see the class comment); a {@code SESSION} window, table-valued or grouped, is an
+   * error. A legacy {@code GROUP BY HOP(...)} was rewritten before ({@code LegacyHop}).
    */
   public static SqlNode rewrite(SqlNode node) {
     SqlNode out =
@@ -384,7 +417,7 @@ public final class WindowFunctions {
                   // ORDER BY TUMBLE_START(ts, ...) of a query grouped by TUMBLE(ts, ...).
                   SqlNode time = legacyTumbleTime(select);
                   if (time != null) {
-                    order.orderList.accept(auxiliary(time));
+                    replace(order.orderList, auxiliary(time));
                   }
                 }
                 if (call instanceof SqlSelect select && select.getGroup() != null) {
@@ -407,9 +440,9 @@ public final class WindowFunctions {
                                     where.getParserPosition(), known, where));
                         windowed(select, group, time);
                       }
-                      if (name.equals("HOP") || name.equals("SESSION")) {
+                      if (name.equals("SESSION")) {
                         throw SqlUtil.newContextException(
-                            group.getParserPosition(), Messages.RESOURCE.groupWindow(name));
+                            group.getParserPosition(), Messages.RESOURCE.session());
                       }
                     }
                   }
@@ -428,14 +461,33 @@ public final class WindowFunctions {
    */
   private static void windowed(SqlSelect select, SqlCall group, SqlNode time) {
     SqlShuttle auxiliary = auxiliary(time);
-    select.getSelectList().accept(auxiliary);
-    if (select.getHaving() != null) {
-      select.getHaving().accept(auxiliary);
+    replaceAll(select, auxiliary);
+    group.setOperand(0, windowedTime(time));
+  }
+
+  /**
+   * The select list, {@code HAVING} and {@code ORDER BY} of {@code select} with the calls {@code
+   * shuttle} replaces replaced.
+   */
+  static void replaceAll(SqlSelect select, SqlShuttle shuttle) {
+    replace(select.getSelectList(), shuttle);
+    SqlNode having = select.getHaving();
+    if (having != null) {
+      select.setHaving(having.accept(shuttle));
     }
     if (select.getOrderList() != null) {
-      select.getOrderList().accept(auxiliary);
+      replace(select.getOrderList(), shuttle);
     }
-    group.setOperand(0, windowedTime(time));
+  }
+
+  /** Each item of {@code list} as {@code shuttle} gives it back. */
+  static void replace(SqlNodeList list, SqlShuttle shuttle) {
+    for (int i = 0; i < list.size(); i++) {
+      SqlNode item = list.get(i);
+      if (item != null) {
+        list.set(i, item.accept(shuttle));
+      }
+    }
   }
 
   /** Makes the auxiliary functions of a legacy group window over {@code time} windowed. */
@@ -443,10 +495,19 @@ public final class WindowFunctions {
     return new SqlShuttle() {
       @Override
       public @Nullable SqlNode visit(SqlCall call) {
-        if (TUMBLE_AUXILIARY.contains(call.getOperator().getName().toUpperCase(Locale.ROOT))
+        String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
+        if (TUMBLE_AUXILIARY.contains(name)
             && call.operandCount() >= 2
             && call.operand(0).equalsDeep(time, org.apache.calcite.util.Litmus.IGNORE)) {
           call.setOperand(0, windowedTime(call.operand(0)));
+          if (name.equals("TUMBLE_ROWTIME")) {
+            // Flink's rowtime of the window: its end less one millisecond.
+            return ROWTIME.createCall(
+                call.getParserPosition(),
+                SqlStdOperatorTable.TUMBLE_END.createCall(
+                    call.getParserPosition(), call.getOperandList()));
+          }
+          return call;
         }
         return super.visit(call);
       }
@@ -668,5 +729,12 @@ public final class WindowFunctions {
       TimeZone tz, boolean ltz, int kind, @Nullable Long ts, long a, long b, long offset, int k) {
     Long end = windowEnd(tz, ltz, kind, ts, a, b, offset, k);
     return end == null ? null : instant(tz, ltz, end) - 1;
+  }
+
+  /** The start of the k-th window of {@code ts}, of the time's type (an instant for one). */
+  public static @Nullable Long groupHop(
+      TimeZone tz, boolean ltz, int kind, @Nullable Long ts, long a, long b, long offset, int k) {
+    Long start = windowStart(tz, ltz, kind, ts, a, b, offset, k);
+    return start == null ? null : instant(tz, ltz, start);
   }
 }

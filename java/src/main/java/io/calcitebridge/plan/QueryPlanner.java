@@ -171,9 +171,11 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   }
 
   private SqlNode validateInScope(SqlNode node) {
+    io.calcitebridge.validate.Hints.check(node);
     SqlNode current =
         io.calcitebridge.functions.WindowFunctions.rewrite(
-            io.calcitebridge.functions.AggregateFunctions.aggregates(node));
+            io.calcitebridge.functions.LegacyHop.rewrite(
+                io.calcitebridge.functions.AggregateFunctions.aggregates(node)));
     for (int attempt = 0; ; attempt++) {
       try {
         return validator.validate(current);
@@ -184,7 +186,9 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
         discovered = true;
         validator = context.validator(reader);
         validator.enableDiscovery();
-        current = io.calcitebridge.functions.WindowFunctions.rewrite(reparse.get());
+        current =
+            io.calcitebridge.functions.WindowFunctions.rewrite(
+                io.calcitebridge.functions.LegacyHop.rewrite(reparse.get()));
       }
     }
   }

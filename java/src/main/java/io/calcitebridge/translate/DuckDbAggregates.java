@@ -71,17 +71,91 @@ final class DuckDbAggregates {
         Optionality.FORBIDDEN) {};
   }
 
+  /**
+   * DuckDB's {@code first_value(x IGNORE NULLS)} and {@code last_value(x IGNORE NULLS)}: Flink's
+   * {@code FIRST_VALUE} and {@code LAST_VALUE} over a window, which skip NULLs ({@code
+   * functions/AggregateFunctions}).
+   */
+  static final SqlAggFunction FIRST_VALUE_OVER = ignoringNulls("first_value", SqlKind.FIRST_VALUE);
+
+  static final SqlAggFunction LAST_VALUE_OVER = ignoringNulls("last_value", SqlKind.LAST_VALUE);
+
+  private static SqlAggFunction ignoringNulls(String name, SqlKind kind) {
+    return new SqlAggFunction(
+        name,
+        null,
+        kind,
+        ReturnTypes.ARG0_FORCE_NULLABLE,
+        null,
+        OperandTypes.ANY,
+        SqlFunctionCategory.NUMERIC,
+        false,
+        true,
+        Optionality.FORBIDDEN) {
+      @Override
+      public void unparse(
+          org.apache.calcite.sql.SqlWriter writer,
+          org.apache.calcite.sql.SqlCall call,
+          int leftPrec,
+          int rightPrec) {
+        // DuckDB reads IGNORE NULLS inside the call's parentheses only.
+        org.apache.calcite.sql.SqlWriter.Frame frame = writer.startFunCall(getName());
+        call.operand(0).unparse(writer, 0, 0);
+        writer.keyword("IGNORE NULLS");
+        writer.endFunCall(frame);
+      }
+    };
+  }
+
   static RelNode rewrite(RelNode plan) {
     return plan.accept(
         new RelHomogeneousShuttle() {
           @Override
           public RelNode visit(RelNode other) {
             RelNode visited = super.visit(other);
+            if (visited instanceof LogicalProject project) {
+              return project.accept(windowedFirstAndLast(project.getCluster().getRexBuilder()));
+            }
             return visited instanceof LogicalAggregate agg
                 ? firstAndLast((LogicalAggregate) percentiles(agg))
                 : visited;
           }
         });
+  }
+
+  /** Flink's FIRST_VALUE and LAST_VALUE over a window in DuckDB's spelling. */
+  private static org.apache.calcite.rex.RexShuttle windowedFirstAndLast(
+      org.apache.calcite.rex.RexBuilder rex) {
+    return new org.apache.calcite.rex.RexShuttle() {
+      @Override
+      public RexNode visitOver(org.apache.calcite.rex.RexOver over) {
+        SqlAggFunction op = over.getAggOperator();
+        SqlAggFunction duck =
+            op == io.calcitebridge.functions.AggregateFunctions.FIRST_VALUE
+                ? FIRST_VALUE_OVER
+                : op == io.calcitebridge.functions.AggregateFunctions.LAST_VALUE
+                    ? LAST_VALUE_OVER
+                    : null;
+        if (duck == null) {
+          return super.visitOver(over);
+        }
+        org.apache.calcite.rex.RexWindow w = over.getWindow();
+        return rex.makeOver(
+            over.getType(),
+            duck,
+            over.getOperands(),
+            w.partitionKeys,
+            w.orderKeys,
+            w.getLowerBound(),
+            w.getUpperBound(),
+            w.getExclude(),
+            w.isRows(),
+            true,
+            false,
+            over.isDistinct(),
+            false);
+      }
+    };
   }
 
   private static RelNode percentiles(LogicalAggregate agg) {

@@ -30,6 +30,8 @@ public final class Refusal extends UnsupportedOperationException {
           java.util.Map.entry("$WINDOW_END", "the window_end of a window table function"),
           java.util.Map.entry("$WINDOW_TIME", "the window_time of a window table function"),
           java.util.Map.entry("$WINDOWED_TIME", "a window table function's time column"),
+          java.util.Map.entry("$ROWTIME", "TUMBLE_ROWTIME or HOP_ROWTIME"),
+          java.util.Map.entry("$GROUP_HOP", "GROUP BY HOP"),
           java.util.Map.entry("$GROUP_TUMBLE", "GROUP BY TUMBLE, HOP or SESSION"),
           java.util.Map.entry("$AVG_BIGINT", "the aggregate function AVG"),
           java.util.Map.entry("$AVG_DECIMAL", "the aggregate function AVG"),
