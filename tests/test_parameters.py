@@ -1078,3 +1078,17 @@ def test_a_filesystem_tables_answer_is_kept_per_shape_and_each_value_still_prune
         }
     finally:
         env.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_string_cast_to_char_n_is_padded_or_cut_on_every_backend(
+    penv: cb.Environment, transport: str, backend: str
+) -> None:
+    # DuckDB and Spark have no CHAR(n): a plan kept for strings of one length pads them there.
+    if _remote_duckdb(penv, transport, backend):
+        return
+    sql = "SELECT CAST(? AS CHAR(3)) || '|' AS v FROM t WHERE id = ?"
+    for value, want in (("abcde", "abc|"), ("a", "a  |"), ("b", "b  |"), ("", "   |")):
+        for _ in range(2):  # planned, then the kept plan
+            assert penv.sql(sql, [value, 1], backend=backend).fetchall() == [(want,)], value
+    assert penv.sql(sql, [None, 1], backend=backend).fetchall() == [(None,)]
