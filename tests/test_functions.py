@@ -6,6 +6,7 @@ sandbox and the CLI."""
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from decimal import Decimal
 from pathlib import Path
@@ -160,6 +161,51 @@ def test_numpy_scalars_a_function_returns_are_their_python_values(
         "SELECT twice(x), half(x), positive(x), named(x) FROM n", backend=backend
     ).fetchall()
     assert rows == [(4, 1.0, True, "n2"), (None, None, None, None), (-6, -1.5, False, "n-3")]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_nan_or_infinity_stays_a_value_and_null_stays_null(
+    env: cb.Environment, backend: str
+) -> None:
+    # DuckDB's own Python functions return a NaN as NULL: it must stay NaN, as in Python.
+    xs = [1.5, math.nan, None, math.inf, -math.inf, -0.0]
+    env.register_arrow("f", pa.table({"k": range(len(xs)), "x": pa.array(xs, pa.float64())}))
+    env.create_function("twice", lambda x: None if x is None else x * 2, return_type="DOUBLE")
+    env.create_function("as_nan", lambda x: math.nan, return_type=float, arg_types=["BIGINT"])
+    env.create_function("is_nan", lambda x: None if x is None else math.isnan(x), "BOOLEAN")
+    rows = env.sql(
+        "SELECT twice(x), as_nan(k), is_nan(x), is_nan(twice(x)) FROM f ORDER BY k",
+        backend=backend,
+    ).fetchall()
+    want = [
+        (
+            None if x is None else x * 2,
+            math.nan,
+            None if x is None else math.isnan(x),
+            None if x is None else math.isnan(x * 2),
+        )
+        for x in xs
+    ]
+    assert repr(rows) == repr(want)
+    # A filter sees the NaN too.
+    got = env.sql("SELECT k FROM f WHERE is_nan(twice(x)) ORDER BY k", backend=backend)
+    assert got.fetchall() == [(1,)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_integer_out_of_the_return_types_range_names_the_function(
+    env: cb.Environment, backend: str
+) -> None:
+    env.create_function("plus1", lambda x: None if x is None else x + 1, return_type="BIGINT")
+    with pytest.raises(
+        cb.ExecutionError,
+        match=r"The function plus1 returned int 9223372036854775808, not a value of its return "
+        r"type BIGINT",
+    ):
+        env.sql("SELECT plus1(9223372036854775807)", backend=backend).fetchall()
+    env.create_function("small", lambda x: x * 1000, return_type="TINYINT", arg_types=["INT"])
+    with pytest.raises(cb.ExecutionError, match=r"The function small returned int 5000"):
+        env.sql("SELECT small(k) FROM (VALUES (0), (5)) AS v(k)", backend=backend).fetchall()
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

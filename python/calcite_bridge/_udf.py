@@ -289,8 +289,26 @@ def duckdb_function(name: str) -> tuple[Any, list[str], str, str, bool] | None:
 
         call: Any = vectorized
         kind = "arrow"
+    elif arity and pa.types.is_floating(target):
+        # DuckDB's native functions return a NaN as NULL: a floating result comes back in an
+        # Arrow array instead, the function still called a row at a time (as on Calcite's
+        # engine). A function without arguments has no batch to tell the rows by.
+
+        def rowwise(*args: Any) -> pa.Array:
+            rows = len(args[0])
+            try:
+                columns = [
+                    a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in args
+                ]
+                return function.compute(columns, rows, target)
+            except FunctionFailure as e:
+                raise _stash(e.message, e.tb) from None
+
+        call = rowwise
+        kind = "arrow"
     else:
-        check = _checker(target)
+        declared = _declared(function, target)
+        check = _checker(declared)
 
         def native(*args: Any) -> Any:
             try:
@@ -299,7 +317,7 @@ def duckdb_function(name: str) -> tuple[Any, list[str], str, str, bool] | None:
                 raise _stash(e.message, e.tb) from None
             if value is not None and not check(value):
                 raise _stash(
-                    function.wrong_type([value], target, TypeError(type(value).__name__)), ""
+                    function.wrong_type([value], declared, TypeError(type(value).__name__)), ""
                 )
             return value
 
@@ -415,7 +433,7 @@ def spark_function(name: str) -> tuple[Any, str, bool, bool] | None:
         }
         call: Any = vectorized
     else:
-        check = _checker(target)
+        check = _checker(_declared(function, target))
 
         def native(*args: Any) -> Any:
             values = [bytes(a) if isinstance(a, bytearray) else a for a in args]
@@ -460,8 +478,23 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _declared(function: PythonFunction, target: pa.DataType) -> pa.DataType:
+    """The Arrow type of ``function``'s declared return type (a TINYINT's, where a backend
+    registers an INTEGER), or ``target`` when it has none."""
+    from ._types import sql_to_arrow
+
+    try:
+        return sql_to_arrow(str(function.spec_["return_type"]))
+    except Exception:
+        return target
+
+
 def _checker(target: pa.DataType) -> Callable[[Any], bool]:
-    """Whether a value a native function returned is one of ``target``'s Python values."""
+    """Whether a value a native function returned is one of ``target``'s Python values (an
+    integer in its range)."""
+    if pa.types.is_integer(target):
+        low, high = -(1 << (target.bit_width - 1)), 1 << (target.bit_width - 1)
+        return lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v < high
     for applies, check in _CHECKS:
         if applies(target):
             return check
