@@ -460,6 +460,56 @@ def test_aggregate_functions_against_python(fenv: cb.Environment, backend: str) 
     )
 
 
+@pytest.mark.parametrize("backend", ("enumerable", "auto"))
+def test_an_aggregate_function_over_a_window_sees_each_rows_own_frame(
+    env: cb.Environment, backend: str
+) -> None:
+    class Total:
+        def create_accumulator(self) -> list[Any]:
+            return [None]
+
+        def accumulate(self, acc: list[Any], x: int) -> None:
+            if x is not None:
+                acc[0] = (acc[0] or 0) + x
+
+        def get_value(self, acc: list[Any]) -> int:
+            return acc[0]  # type: ignore[no-any-return]
+
+    rows = [(1, "a", None), (2, "a", 1), (3, "b", 2), (4, "a", 4), (5, "b", 5), (6, "a", 7)]
+    env.register_arrow(
+        "w",
+        pa.table({"k": [r[0] for r in rows], "g": [r[1] for r in rows], "x": [r[2] for r in rows]}),
+    )
+    env.create_aggregate_function("total", Total)
+
+    def total(xs: list[Any]) -> Any:
+        kept = [x for x in xs if x is not None]
+        return sum(kept) if kept else None
+
+    def frames(partition: bool, preceding: int | None) -> list[tuple[Any, ...]]:
+        out = []
+        for i, (k, g, _) in enumerate(rows):
+            mine = [r for r in rows[: i + 1] if not partition or r[1] == g]
+            if preceding is not None:
+                mine = mine[-(preceding + 1) :]
+            xs = [r[2] for r in mine]
+            out.append((k, total(xs), xs))
+        return out
+
+    for over, partition, preceding in (
+        ("ORDER BY k", False, None),
+        ("ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW", False, None),
+        ("ORDER BY k ROWS BETWEEN 1 PRECEDING AND CURRENT ROW", False, 1),
+        ("PARTITION BY g ORDER BY k", True, None),
+        ("PARTITION BY g ORDER BY k ROWS BETWEEN 2 PRECEDING AND CURRENT ROW", True, 2),
+    ):
+        got = env.sql(
+            f"SELECT k, total(x) OVER ({over}), ARRAY_AGG(x) OVER ({over}) FROM w ORDER BY k",
+            backend=backend,
+        ).fetchall()
+        assert got == frames(partition, preceding), over
+
+
 def test_aggregate_function_errors(fenv: cb.Environment) -> None:
     class Broken:
         def create_accumulator(self) -> list[int]:
