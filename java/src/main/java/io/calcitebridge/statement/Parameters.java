@@ -55,9 +55,44 @@ public final class Parameters {
     this.values = values;
   }
 
-  /** The values, in the order of the placeholders. */
+  /**
+   * The values, in the order of the placeholders. JDBC's {@link java.sql.Date}, {@link
+   * java.sql.Time} and {@link java.sql.Timestamp} are their {@code java.time} values, in lists and
+   * maps too.
+   */
   public static Parameters of(List<?> values) {
-    return new Parameters(Collections.unmodifiableList(new ArrayList<@Nullable Object>(values)));
+    List<@Nullable Object> out = new ArrayList<>(values.size());
+    for (Object v : values) {
+      out.add(jdbc(v));
+    }
+    return new Parameters(Collections.unmodifiableList(out));
+  }
+
+  private static @Nullable Object jdbc(@Nullable Object value) {
+    if (value instanceof java.sql.Timestamp t) {
+      return t.toLocalDateTime();
+    }
+    if (value instanceof java.sql.Date d) {
+      return d.toLocalDate();
+    }
+    if (value instanceof java.sql.Time t) {
+      return t.toLocalTime();
+    }
+    if (value instanceof List<?> list) {
+      List<@Nullable Object> out = new ArrayList<>(list.size());
+      for (Object v : list) {
+        out.add(jdbc(v));
+      }
+      return out;
+    }
+    if (value instanceof Map<?, ?> map) {
+      Map<@Nullable Object, @Nullable Object> out = new LinkedHashMap<>();
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        out.put(jdbc(e.getKey()), jdbc(e.getValue()));
+      }
+      return out;
+    }
+    return value;
   }
 
   /** How many values there are. */
@@ -626,7 +661,7 @@ public final class Parameters {
     if (value instanceof Map<?, ?> map) {
       if (map.isEmpty()) {
         throw new IllegalArgumentException(
-            "an empty dict has no key and value types to make a MAP of");
+            "an empty dict (map) has no key and value types to make a MAP of");
       }
       List<SqlNode> entries = new ArrayList<>();
       for (Map.Entry<?, ?> e : map.entrySet()) {
