@@ -138,6 +138,47 @@ def test_types_cross_both_ways(env: cb.Environment, backend: str) -> None:
     ]
 
 
+@pytest.mark.parametrize("backend", ("enumerable", "auto"))
+def test_a_row_argument_has_the_field_names_the_function_declared(
+    env: cb.Environment, backend: str
+) -> None:
+    def describe(r: Any) -> Any:
+        return None if r is None else f"{r['x']}:{r['y']}"
+
+    def names(rs: Any) -> Any:
+        return None if rs is None else ",".join(describe(r) or "-" for r in rs)
+
+    env.create_function(
+        "describe_row", describe, return_type="STRING", arg_types=["ROW<x BIGINT, y STRING>"]
+    )
+    env.create_function(
+        "describe_rows", names, return_type="STRING", arg_types=["ARRAY<ROW<x BIGINT, y STRING>>"]
+    )
+    env.register_arrow(
+        "r",
+        pa.table(
+            {
+                "k": [1, 2, 3],
+                "r": pa.array(
+                    [{"a": 1, "b": "p"}, None, {"a": None, "b": None}],
+                    pa.struct([("a", pa.int64()), ("b", pa.string())]),
+                ),
+            }
+        ),
+    )
+    sql = (
+        "SELECT describe_row(r), describe_row(ROW(k, 'z')), describe_row(?),"
+        " describe_rows(ARRAY[ROW(k, 'q'), CAST(NULL AS ROW<x BIGINT, y STRING>)])"
+        " FROM r ORDER BY k"
+    )
+    rows = env.sql(sql, [(7, "w")], backend=backend).fetchall()
+    assert rows == [
+        ("1:p", "1:z", "7:w", "1:q,-"),
+        (None, "2:z", "7:w", "2:q,-"),
+        ("None:None", "3:z", "7:w", "3:q,-"),
+    ]
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_numpy_scalars_a_function_returns_are_their_python_values(
     env: cb.Environment, backend: str

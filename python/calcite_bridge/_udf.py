@@ -74,6 +74,7 @@ class PythonFunction:
         self.id = next(_ids)
         self.spec_ = {**spec, "id": self.id}
         self.vectorized = bool(spec["vectorized"])
+        self.rows_of = _declared_rows(spec.get("arg_types"))
         _functions[self.id] = self
 
     @JOverride
@@ -102,6 +103,8 @@ class PythonFunction:
 
     def compute(self, args: list[Any], rows: int, target: pa.DataType) -> pa.Array:
         """The function over argument columns of ``rows`` rows, as an array of ``target``."""
+        if self.rows_of:
+            args = [_named(a, self.rows_of.get(i)) for i, a in enumerate(args)]
         if self.vectorized:
             out = self.call(*args)
             return self.as_array(out, rows, target)
@@ -161,6 +164,63 @@ class PythonFunction:
                     f"of its return type {declared}"
                 )
         return f"The function {self.name} returned a value not of its return type {declared}: {e}"
+
+
+def _declared_rows(arg_types: Any) -> dict[int, pa.DataType]:
+    """The Arrow types of the declared argument types that hold a ROW, by argument position."""
+    from ._types import sql_to_arrow
+
+    out: dict[int, pa.DataType] = {}
+    for i, t in enumerate(arg_types or ()):
+        try:
+            arrow = sql_to_arrow(str(t))
+        except Exception:
+            continue
+        if _has_struct(arrow):
+            out[i] = arrow
+    return out
+
+
+def _has_struct(t: pa.DataType) -> bool:
+    if pa.types.is_struct(t):
+        return True
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return _has_struct(t.value_type)
+    return False
+
+
+def _named(array: Any, declared: pa.DataType | None) -> Any:
+    """``array`` with the field names of the declared ROW type, field by field in order: a ROW
+    the engine passes as it is (``ROW(5, 'z')``, whose fields are ``EXPR$0``, ...) reaches the
+    function with the names it declared, as a cast to that type gives them."""
+    if declared is None:
+        return array
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    t = array.type
+    if pa.types.is_struct(t) and pa.types.is_struct(declared):
+        if t.num_fields != declared.num_fields:
+            return array
+        children = [
+            _named(child, declared.field(i).type) for i, child in enumerate(array.flatten())
+        ]
+        fields = [
+            pa.field(declared.field(i).name, c.type, t.field(i).nullable)
+            for i, c in enumerate(children)
+        ]
+        mask = array.is_null() if array.null_count else None
+        return pa.StructArray.from_arrays(children, fields=fields, mask=mask)
+    if (pa.types.is_list(t) or pa.types.is_large_list(t)) and (
+        pa.types.is_list(declared) or pa.types.is_large_list(declared)
+    ):
+        values = _named(array.values, declared.value_type)
+        if values is array.values:
+            return array
+        offsets = array.offsets
+        kind = pa.LargeListArray if pa.types.is_large_list(t) else pa.ListArray
+        mask = array.is_null() if array.null_count else None
+        return kind.from_arrays(offsets, values, mask=mask)
+    return array
 
 
 def load_target(target: str) -> Any:
