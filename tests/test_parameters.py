@@ -266,6 +266,13 @@ ERRORS: list[tuple[str, list[Any] | None, str, int, int]] = [
         29,
     ),
     ("SELECT id FROM t WHERE s = ?", ["\ud800"], "lone surrogate", 1, 28),
+    # a count of rows is a whole number of 0 or more (it failed inside the plan or the scan)
+    ("SELECT id FROM t LIMIT ?", [None], "must be a whole number of 0 or more, not NULL", 1, 24),
+    ("SELECT id FROM t LIMIT ?", [-1], "must be a whole number of 0 or more, not -1", 1, 24),
+    ("SELECT id FROM t LIMIT ?", [1.5], "not the number 1.5", 1, 24),
+    ("SELECT id FROM t LIMIT ?", ["2"], "not the string '2'", 1, 24),
+    ("SELECT id FROM t LIMIT 1 OFFSET ?", [2**63], "Parameter 1 is a count of rows", 1, 33),
+    ("SELECT id FROM t ORDER BY id\nFETCH FIRST ? ROWS ONLY", [-2], "not -2", 2, 13),
 ]
 
 
@@ -633,7 +640,13 @@ def test_duckdb_reads_parquet_files_with_each_new_value_through_one_view(
 def test_a_limit_or_offset_count_is_bound_as_a_literal(penv: cb.Environment) -> None:
     sql = "SELECT id FROM t WHERE id > ? ORDER BY id LIMIT ? OFFSET ?"
     for backend in ("enumerable", "auto"):
-        for params, ids in (([0, 2, 0], [1, 2]), ([1, 3, 1], [3, 4, 5]), ([0, 1, 4], [5])):
+        for params, ids in (
+            ([0, 2, 0], [1, 2]),
+            ([1, 3, 1], [3, 4, 5]),
+            ([0, 1, 4], [5]),
+            ([0, decimal.Decimal("2"), 0], [1, 2]),
+            ([0, 2**40, 3], [4, 5]),
+        ):
             got = [r[0] for r in penv.sql(sql, params, backend=backend).fetchall()]
             assert got == ids, (backend, params)
 
