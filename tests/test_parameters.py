@@ -1105,3 +1105,68 @@ def test_a_string_cast_to_char_n_is_padded_or_cut_on_every_backend(
         for _ in range(2):  # planned, then the kept plan
             assert penv.sql(sql, [value, 1], backend=backend).fetchall() == [(want,)], value
     assert penv.sql(sql, [None, 1], backend=backend).fetchall() == [(None,)]
+
+
+OLD_DAYS = [
+    dt.date(1, 1, 1),
+    dt.date(1500, 3, 1),
+    dt.date(1582, 10, 4),
+    dt.date(1582, 10, 15),
+    dt.date(2024, 2, 29),
+    None,
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_date_or_timestamp_before_1582_is_the_same_day_on_every_run(
+    env: cb.Environment, transport: str, backend: str
+) -> None:
+    # A value offered to the source again for each run of a kept plan went through Java's
+    # hybrid Julian calendar: 1500-03-01 became 1500-02-20, and no row matched.
+    if _remote_duckdb(env, transport, backend):
+        return
+    stamps = [None if d is None else dt.datetime(d.year, d.month, d.day, 12) for d in OLD_DAYS]
+    env.register_arrow(
+        "past",
+        pa.table(
+            {
+                "k": range(len(OLD_DAYS)),
+                "d": pa.array(OLD_DAYS, pa.date32()),
+                "ts": pa.array(stamps, pa.timestamp("us")),
+            }
+        ),
+    )
+    for k, (day, stamp) in enumerate(zip(OLD_DAYS, stamps, strict=True)):
+        if day is None:
+            continue
+        for _ in range(2):  # planned, then the kept plan with the value bound again
+            got = env.sql("SELECT k FROM past WHERE d = ?", [day], backend=backend).fetchall()
+            assert got == [(k,)], (day, got)
+            got = env.sql("SELECT k FROM past WHERE ts = ?", [stamp], backend=backend).fetchall()
+            assert got == [(k,)], (stamp, got)
+
+
+def test_a_date_or_timestamp_before_1582_on_spark(spark_env: cb.Environment) -> None:
+    # A date went to Spark as a Python value, turned into a java.sql.Date, which failed before
+    # the year 1000 or so (IllegalArgumentException) and moved by days before 1582.
+    stamps = [None if d is None else dt.datetime(d.year, d.month, d.day, 12) for d in OLD_DAYS]
+    spark_env.register_arrow(
+        "past",
+        pa.table(
+            {
+                "k": range(len(OLD_DAYS)),
+                "d": pa.array(OLD_DAYS, pa.date32()),
+                "ts": pa.array(stamps, pa.timestamp("us")),
+            }
+        ),
+        replace=True,
+    )
+    for k, (day, stamp) in enumerate(zip(OLD_DAYS, stamps, strict=True)):
+        if day is None:
+            continue
+        assert spark_env.sql("SELECT ?", [day]).fetchall() == [(day,)]
+        assert spark_env.sql("SELECT ?", [stamp]).fetchall() == [(stamp,)]
+        assert spark_env.sql("SELECT ?, ?", [day, stamp]).fetchall() == [(day, stamp)]
+        for _ in range(2):
+            got = spark_env.sql("SELECT k FROM past WHERE d = ? AND ts = ?", [day, stamp])
+            assert got.fetchall() == [(k,)], day
