@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -231,6 +231,39 @@ def test_a_nan_or_infinity_stays_a_value_and_null_stays_null(
     # A filter sees the NaN too.
     got = env.sql("SELECT k FROM f WHERE is_nan(twice(x)) ORDER BY k", backend=backend)
     assert got.fetchall() == [(1,)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_decimal_result_of_more_digits_rounds_half_up_to_the_return_types_scale(
+    env: cb.Environment, backend: str
+) -> None:
+    ms = ["1.25", "-3.50", "0.375", "-0.375", "0.124", None]
+    env.register_arrow(
+        "m",
+        pa.table(
+            {
+                "k": range(len(ms)),
+                "m": pa.array([None if m is None else Decimal(m) for m in ms], pa.decimal128(6, 3)),
+            }
+        ),
+    )
+    env.create_function(
+        "third",
+        lambda m: None if m is None else m / 3,
+        return_type="DECIMAL(10, 2)",
+        arg_types=["DECIMAL(6, 3)"],
+    )
+    env.create_function(
+        "same", lambda m: m, return_type="DECIMAL(10, 2)", arg_types=["DECIMAL(6, 3)"]
+    )
+    rows = env.sql("SELECT third(m), same(m) FROM m ORDER BY k", backend=backend).fetchall()
+
+    def half_up(v: Decimal) -> Decimal:
+        return v.quantize(Decimal("0.01"), ROUND_HALF_UP)
+
+    assert rows == [
+        (None, None) if m is None else (half_up(Decimal(m) / 3), half_up(Decimal(m))) for m in ms
+    ]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -129,6 +129,8 @@ class PythonFunction:
         """``out`` as an array of ``target`` of ``rows`` values, or ``FunctionFailure``."""
         if isinstance(out, pa.ChunkedArray):
             out = out.combine_chunks()
+        if pa.types.is_decimal(target) and isinstance(out, list):
+            out = [_rounded(v, target.scale) for v in out]
         try:
             if isinstance(out, pa.Array):
                 array = out if out.type == target else out.cast(target)
@@ -164,6 +166,17 @@ class PythonFunction:
                     f"of its return type {declared}"
                 )
         return f"The function {self.name} returned a value not of its return type {declared}: {e}"
+
+
+def _rounded(value: Any, scale: int) -> Any:
+    """A Decimal of more fractional digits than the DECIMAL result keeps, rounded half up to
+    them, as a CAST to the type rounds and as DuckDB and Spark take it; any other value as it
+    is."""
+    if isinstance(value, decimal.Decimal) and value.is_finite():
+        exponent = value.as_tuple().exponent
+        if isinstance(exponent, int) and exponent < -scale:
+            return value.quantize(decimal.Decimal(1).scaleb(-scale), decimal.ROUND_HALF_UP)
+    return value
 
 
 def _declared_rows(arg_types: Any) -> dict[int, pa.DataType]:
