@@ -404,6 +404,13 @@ def test_annotations_and_arguments_give_types(env: cb.Environment) -> None:
         env.create_function("f", lambda x: x, return_type=list)
     with pytest.raises(cb.ConfigError, match="is not a SQL type: 'NOT A TYPE'"):
         env.create_function("f", lambda x: x, return_type="NOT A TYPE")
+    # argument types the function cannot take fail here, not at each call
+    with pytest.raises(cb.ConfigError, match="declared with 2 argument types, but cannot be"):
+        env.create_function("f", lambda x: x, return_type="INT", arg_types=["INT", "INT"])
+    with pytest.raises(cb.ConfigError, match="declared with 1 argument type, but cannot be"):
+        env.create_table_function("f", lambda: [], columns="a INT", arg_types=["INT"])
+    env.create_function("pair", lambda *xs: len(xs), return_type="INT", arg_types=["INT", "INT"])
+    assert env.sql("SELECT pair(1, NULL)").fetchall() == [(2,)]
 
     def text(x):  # type: ignore[no-untyped-def]
         return str(x)
