@@ -1170,3 +1170,23 @@ def test_a_date_or_timestamp_before_1582_on_spark(spark_env: cb.Environment) -> 
         for _ in range(2):
             got = spark_env.sql("SELECT k FROM past WHERE d = ? AND ts = ?", [day, stamp])
             assert got.fetchall() == [(k,)], day
+
+
+def test_numpy_arrays_and_pandas_missing_values_bind(env: cb.Environment) -> None:
+    import numpy as np
+    import pandas as pd
+
+    # an array of NumPy failed with NumPy's own ValueError, and pd.NaT as an internal error
+    got = env.sql(
+        "SELECT ?, CARDINALITY(?), ? IS NULL, ? IS NULL, COALESCE(?, 7)",
+        [np.array([1, 2]), np.array([[1.5], [2.5]]), pd.NaT, pd.NA, pd.NA],
+    ).fetchall()
+    assert got == [([1, 2], 2, True, True, 7)]
+    env.execute("CREATE TABLE w (t TIMESTAMP(6), n BIGINT) WITH ('connector' = 'memory')")
+    frame = pd.DataFrame({"t": [pd.Timestamp("2024-01-01 10:00"), pd.NaT], "n": [1, 2]})
+    for row in frame.itertuples(index=False):
+        env.execute("INSERT INTO w VALUES (?, ?)", list(row))
+    assert env.sql("SELECT t, n FROM w ORDER BY n").fetchall() == [
+        (dt.datetime(2024, 1, 1, 10), 1),
+        (None, 2),
+    ]
