@@ -507,6 +507,8 @@ def spark_function(name: str) -> tuple[Any, str, bool, bool] | None:
         call: Any = vectorized
     else:
         check = _checker(_declared(function, target))
+        # Spark rounds a Decimal with more digits half to even: half up, as elsewhere.
+        scale = target.scale if pa.types.is_decimal(target) else None
 
         def native(*args: Any) -> Any:
             values = [bytes(a) if isinstance(a, bytearray) else a for a in args]
@@ -521,7 +523,7 @@ def spark_function(name: str) -> tuple[Any, str, bool, bool] | None:
                     f"The function {fname} returned {type(value).__name__} {value!r}, not a "
                     f"value of its return type {declared}"
                 )
-            return value
+            return value if scale is None else _rounded(value, scale)
 
         call = native
     return call, result, function.vectorized, bool(function.spec_["deterministic"])
