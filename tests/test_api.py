@@ -309,6 +309,19 @@ def test_config_at_connect_and_independence(connect: Callable[..., cb.Environmen
         b.close()
 
 
+def test_config_takes_booleans_and_numbers(connect: Callable[..., cb.Environment]) -> None:
+    env = connect(config={"external-access": False, "planner.plan-cache.size": 7})
+    try:
+        assert env.config.get("external-access") == "false"
+        assert env.config.get("planner.plan-cache.size") == "7"
+        env.config.set("external-access", True)
+        assert env.config.get("external-access") == "true"
+        with pytest.raises(cb.ConfigError, match=r"execution\.backend"):
+            env.config.set("execution.backend", 3)
+    finally:
+        env.close()
+
+
 def test_unknown_strategy_fails_at_set_time(env: cb.Environment) -> None:
     key = "table.column-expansion-strategy"
     with pytest.raises(cb.ConfigError) as info:

@@ -213,3 +213,35 @@ def test_executemany_of_another_statement_runs_it_once_per_row(con: Any) -> None
     cur.executemany("DELETE FROM t WHERE i = ?", [(7,), (8,), (9,)])
     cur.execute("SELECT COUNT(*) FROM t WHERE i IN (7, 8)")
     assert cur.fetchone() == (0,)
+
+
+def test_a_query_whose_column_is_named_as_a_count_returns_its_rows(con: Any) -> None:
+    cur = con.execute("SELECT i AS rows_inserted FROM t ORDER BY i")
+    assert [d[0] for d in cur.description] == ["rows_inserted"]
+    assert cur.rowcount == -1
+    assert cur.fetchall() == [(1,), (2,), (3,)]
+    cur.execute("SELECT COUNT(*) AS rows_deleted FROM t WHERE s IS NULL")
+    assert cur.fetchall() == [(1,)]
+
+
+def test_explain_and_show_create_table_return_their_text(con: Any) -> None:
+    cur = con.execute("EXPLAIN SELECT i FROM t WHERE i > ?", (1,))
+    assert [d[:2] for d in cur.description] == [("result", "STRING")]
+    (plan,) = cur.fetchone()
+    assert "== Optimized Physical Plan ==" in plan
+    assert cur.fetchone() is None
+    cur.execute("SHOW CREATE TABLE t")
+    assert cur.fetchall()[0][0].startswith("CREATE TABLE `default_catalog`.`default_database`.`t`")
+    cur.execute("SET 'execution.backend' = 'auto'")  # "OK" alone: no rows
+    assert cur.description is None and cur.rowcount == -1
+
+
+def test_a_statement_set_counts_the_rows_of_every_insert(con: Any) -> None:
+    cur = con.cursor()
+    cur.execute("CREATE TABLE u (i INT)" + MEMORY)
+    cur.execute(
+        "EXECUTE STATEMENT SET BEGIN INSERT INTO t (i) VALUES (7), (8);"
+        " INSERT INTO u VALUES (9); END"
+    )
+    assert cur.rowcount == 3
+    assert cur.description is None

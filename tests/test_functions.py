@@ -6,8 +6,9 @@ sandbox and the CLI."""
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +138,47 @@ def test_types_cross_both_ways(env: cb.Environment, backend: str) -> None:
     ]
 
 
+@pytest.mark.parametrize("backend", ("enumerable", "auto"))
+def test_a_row_argument_has_the_field_names_the_function_declared(
+    env: cb.Environment, backend: str
+) -> None:
+    def describe(r: Any) -> Any:
+        return None if r is None else f"{r['x']}:{r['y']}"
+
+    def names(rs: Any) -> Any:
+        return None if rs is None else ",".join(describe(r) or "-" for r in rs)
+
+    env.create_function(
+        "describe_row", describe, return_type="STRING", arg_types=["ROW<x BIGINT, y STRING>"]
+    )
+    env.create_function(
+        "describe_rows", names, return_type="STRING", arg_types=["ARRAY<ROW<x BIGINT, y STRING>>"]
+    )
+    env.register_arrow(
+        "r",
+        pa.table(
+            {
+                "k": [1, 2, 3],
+                "r": pa.array(
+                    [{"a": 1, "b": "p"}, None, {"a": None, "b": None}],
+                    pa.struct([("a", pa.int64()), ("b", pa.string())]),
+                ),
+            }
+        ),
+    )
+    sql = (
+        "SELECT describe_row(r), describe_row(ROW(k, 'z')), describe_row(?),"
+        " describe_rows(ARRAY[ROW(k, 'q'), CAST(NULL AS ROW<x BIGINT, y STRING>)])"
+        " FROM r ORDER BY k"
+    )
+    rows = env.sql(sql, [(7, "w")], backend=backend).fetchall()
+    assert rows == [
+        ("1:p", "1:z", "7:w", "1:q,-"),
+        (None, "2:z", "7:w", "2:q,-"),
+        ("None:None", "3:z", "7:w", "3:q,-"),
+    ]
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_numpy_scalars_a_function_returns_are_their_python_values(
     env: cb.Environment, backend: str
@@ -160,6 +202,84 @@ def test_numpy_scalars_a_function_returns_are_their_python_values(
         "SELECT twice(x), half(x), positive(x), named(x) FROM n", backend=backend
     ).fetchall()
     assert rows == [(4, 1.0, True, "n2"), (None, None, None, None), (-6, -1.5, False, "n-3")]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_nan_or_infinity_stays_a_value_and_null_stays_null(
+    env: cb.Environment, backend: str
+) -> None:
+    # DuckDB's own Python functions return a NaN as NULL: it must stay NaN, as in Python.
+    xs = [1.5, math.nan, None, math.inf, -math.inf, -0.0]
+    env.register_arrow("f", pa.table({"k": range(len(xs)), "x": pa.array(xs, pa.float64())}))
+    env.create_function("twice", lambda x: None if x is None else x * 2, return_type="DOUBLE")
+    env.create_function("as_nan", lambda x: math.nan, return_type=float, arg_types=["BIGINT"])
+    env.create_function("is_nan", lambda x: None if x is None else math.isnan(x), "BOOLEAN")
+    rows = env.sql(
+        "SELECT twice(x), as_nan(k), is_nan(x), is_nan(twice(x)) FROM f ORDER BY k",
+        backend=backend,
+    ).fetchall()
+    want = [
+        (
+            None if x is None else x * 2,
+            math.nan,
+            None if x is None else math.isnan(x),
+            None if x is None else math.isnan(x * 2),
+        )
+        for x in xs
+    ]
+    assert repr(rows) == repr(want)
+    # A filter sees the NaN too.
+    got = env.sql("SELECT k FROM f WHERE is_nan(twice(x)) ORDER BY k", backend=backend)
+    assert got.fetchall() == [(1,)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_decimal_result_of_more_digits_rounds_half_up_to_the_return_types_scale(
+    env: cb.Environment, backend: str
+) -> None:
+    ms = ["1.25", "-3.50", "0.375", "-0.375", "0.124", None]
+    env.register_arrow(
+        "m",
+        pa.table(
+            {
+                "k": range(len(ms)),
+                "m": pa.array([None if m is None else Decimal(m) for m in ms], pa.decimal128(6, 3)),
+            }
+        ),
+    )
+    env.create_function(
+        "third",
+        lambda m: None if m is None else m / 3,
+        return_type="DECIMAL(10, 2)",
+        arg_types=["DECIMAL(6, 3)"],
+    )
+    env.create_function(
+        "same", lambda m: m, return_type="DECIMAL(10, 2)", arg_types=["DECIMAL(6, 3)"]
+    )
+    rows = env.sql("SELECT third(m), same(m) FROM m ORDER BY k", backend=backend).fetchall()
+
+    def half_up(v: Decimal) -> Decimal:
+        return v.quantize(Decimal("0.01"), ROUND_HALF_UP)
+
+    assert rows == [
+        (None, None) if m is None else (half_up(Decimal(m) / 3), half_up(Decimal(m))) for m in ms
+    ]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_integer_out_of_the_return_types_range_names_the_function(
+    env: cb.Environment, backend: str
+) -> None:
+    env.create_function("plus1", lambda x: None if x is None else x + 1, return_type="BIGINT")
+    with pytest.raises(
+        cb.ExecutionError,
+        match=r"The function plus1 returned int 9223372036854775808, not a value of its return "
+        r"type BIGINT",
+    ):
+        env.sql("SELECT plus1(9223372036854775807)", backend=backend).fetchall()
+    env.create_function("small", lambda x: x * 1000, return_type="TINYINT", arg_types=["INT"])
+    with pytest.raises(cb.ExecutionError, match=r"The function small returned int 5000"):
+        env.sql("SELECT small(k) FROM (VALUES (0), (5)) AS v(k)", backend=backend).fetchall()
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -284,6 +404,13 @@ def test_annotations_and_arguments_give_types(env: cb.Environment) -> None:
         env.create_function("f", lambda x: x, return_type=list)
     with pytest.raises(cb.ConfigError, match="is not a SQL type: 'NOT A TYPE'"):
         env.create_function("f", lambda x: x, return_type="NOT A TYPE")
+    # argument types the function cannot take fail here, not at each call
+    with pytest.raises(cb.ConfigError, match="declared with 2 argument types, but cannot be"):
+        env.create_function("f", lambda x: x, return_type="INT", arg_types=["INT", "INT"])
+    with pytest.raises(cb.ConfigError, match="declared with 1 argument type, but cannot be"):
+        env.create_table_function("f", lambda: [], columns="a INT", arg_types=["INT"])
+    env.create_function("pair", lambda *xs: len(xs), return_type="INT", arg_types=["INT", "INT"])
+    assert env.sql("SELECT pair(1, NULL)").fetchall() == [(2,)]
 
     def text(x):  # type: ignore[no-untyped-def]
         return str(x)
@@ -412,6 +539,56 @@ def test_aggregate_functions_against_python(fenv: cb.Environment, backend: str) 
     assert "PythonBatch(batch=[[wavg$finish(" in fenv.explain(
         "SELECT wavg(CAST(x AS DOUBLE), 1.0) FROM t", backend="enumerable"
     )
+
+
+@pytest.mark.parametrize("backend", ("enumerable", "auto"))
+def test_an_aggregate_function_over_a_window_sees_each_rows_own_frame(
+    env: cb.Environment, backend: str
+) -> None:
+    class Total:
+        def create_accumulator(self) -> list[Any]:
+            return [None]
+
+        def accumulate(self, acc: list[Any], x: int) -> None:
+            if x is not None:
+                acc[0] = (acc[0] or 0) + x
+
+        def get_value(self, acc: list[Any]) -> int:
+            return acc[0]  # type: ignore[no-any-return]
+
+    rows = [(1, "a", None), (2, "a", 1), (3, "b", 2), (4, "a", 4), (5, "b", 5), (6, "a", 7)]
+    env.register_arrow(
+        "w",
+        pa.table({"k": [r[0] for r in rows], "g": [r[1] for r in rows], "x": [r[2] for r in rows]}),
+    )
+    env.create_aggregate_function("total", Total)
+
+    def total(xs: list[Any]) -> Any:
+        kept = [x for x in xs if x is not None]
+        return sum(kept) if kept else None
+
+    def frames(partition: bool, preceding: int | None) -> list[tuple[Any, ...]]:
+        out = []
+        for i, (k, g, _) in enumerate(rows):
+            mine = [r for r in rows[: i + 1] if not partition or r[1] == g]
+            if preceding is not None:
+                mine = mine[-(preceding + 1) :]
+            xs = [r[2] for r in mine]
+            out.append((k, total(xs), xs))
+        return out
+
+    for over, partition, preceding in (
+        ("ORDER BY k", False, None),
+        ("ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW", False, None),
+        ("ORDER BY k ROWS BETWEEN 1 PRECEDING AND CURRENT ROW", False, 1),
+        ("PARTITION BY g ORDER BY k", True, None),
+        ("PARTITION BY g ORDER BY k ROWS BETWEEN 2 PRECEDING AND CURRENT ROW", True, 2),
+    ):
+        got = env.sql(
+            f"SELECT k, total(x) OVER ({over}), ARRAY_AGG(x) OVER ({over}) FROM w ORDER BY k",
+            backend=backend,
+        ).fetchall()
+        assert got == frames(partition, preceding), over
 
 
 def test_aggregate_function_errors(fenv: cb.Environment) -> None:

@@ -145,6 +145,25 @@ public class Counter {
   public boolean isDeterministic() { return false; }
 }
 """,
+    "com/acme/Floats.java": """
+package com.acme;
+
+/** FLOAT (a Java float): beside a DOUBLE overload, which a FLOAT operand must not take. */
+public class Floats {
+  public Float eval(Float f) { return f == null ? null : f + 0.5f; }
+  public Double eval(Double d) { return d == null ? null : d * 2; }
+}
+""",
+    "com/acme/FloatSum.java": """
+package com.acme;
+
+public class FloatSum {
+  public static class Acc { public float sum; public boolean any; }
+  public Acc createAccumulator() { return new Acc(); }
+  public void accumulate(Acc acc, Float f) { if (f != null) { acc.sum += f; acc.any = true; } }
+  public Float getValue(Acc acc) { return acc.any ? acc.sum : null; }
+}
+""",
     "com/acme/Version.java": """
 package com.acme;
 
@@ -266,6 +285,23 @@ def test_types_cross_both_ways(jenv: cb.Environment, backend: str) -> None:
     assert constants == [(Decimal("12.5"), dt.date(2024, 2, 29), False, None, None)]
     schema = jenv.sql("SELECT conv(DATE '2024-02-28') AS d, plus1(x) AS p FROM t").schema
     assert (schema.field("d").type, schema.field("p").type) == (pa.date32(), pa.int64())
+
+
+@pytest.mark.parametrize("backend", ("enumerable", "auto", "duckdb"))
+def test_a_float_crosses_as_a_java_float(env: cb.Environment, jar: Path, backend: str) -> None:
+    fs = [1.5, None, -2.25, 0.0]
+    env.register_arrow("fl", pa.table({"k": range(4), "f": pa.array(fs, pa.float32())}))
+    env.execute(f"CREATE FUNCTION floats AS 'com.acme.Floats' USING JAR '{jar}'")
+    rows = env.sql(
+        "SELECT floats(f), floats(CAST(f AS DOUBLE)) FROM fl ORDER BY k", backend=backend
+    ).fetchall()
+    assert rows == [(None, None) if f is None else (f + 0.5, f * 2) for f in fs]
+    assert env.validate("SELECT floats(f) FROM fl").field(0).type == pa.float32()
+    if backend == "duckdb":
+        return  # a Java aggregate function runs on Calcite's engine (auto)
+    env.execute(f"CREATE FUNCTION float_sum AS 'com.acme.FloatSum' USING JAR '{jar}'")
+    got = env.sql("SELECT float_sum(f), float_sum(f) FILTER (WHERE k > 5) FROM fl", backend=backend)
+    assert got.fetchall() == [(sum(f for f in fs if f is not None), None)]
 
 
 def _split_words(s: str | None) -> list[tuple[str, int]]:

@@ -231,3 +231,38 @@ def test_python_table_functions_run_on_spark(senv: cb.Environment, spark: Any) -
         backend="spark",
     ).fetchall() == [("a", 1), ("bb", 2)]
     reference.close()
+
+
+def test_results_on_spark_as_on_calcites_engine(spark: Any) -> None:
+    # A Decimal of more digits rounds half up (Spark rounded it half to even), an integer out of
+    # a TINYINT's range names the function, a NaN stays a NaN.
+    from decimal import Decimal
+
+    ms = [Decimal("0.375"), Decimal("-0.375"), Decimal("1.25"), None]
+    on_spark, reference = _env("spark", spark), _env("enumerable", spark)
+    for env in (on_spark, reference):
+        env.register_arrow(
+            "m",
+            pa.table(
+                {
+                    "k": range(len(ms)),
+                    "m": pa.array(ms, pa.decimal128(6, 3)),
+                    "f": pa.array([0.5, float("nan"), None, -1.0]),
+                }
+            ),
+        )
+        env.create_function(
+            "third",
+            lambda m: None if m is None else m / 3,
+            return_type="DECIMAL(10, 2)",
+            arg_types=["DECIMAL(6, 3)"],
+        )
+        env.create_function("twice", lambda f: None if f is None else f * 2, "DOUBLE", ["DOUBLE"])
+        env.create_function("small", lambda k: k * 100, return_type="TINYINT", arg_types=["INT"])
+    sql = "SELECT k, third(m), twice(f) FROM m ORDER BY k"
+    got = on_spark.sql(sql).fetchall()
+    assert repr(got) == repr(reference.sql(sql).fetchall())
+    assert [r[1] for r in got] == [Decimal("0.13"), Decimal("-0.13"), Decimal("0.42"), None]
+    for env in (on_spark, reference):
+        with pytest.raises(cb.ExecutionError, match="The function small returned int 200, not"):
+            env.sql("SELECT small(k) FROM m WHERE k = 2").fetchall()

@@ -7,7 +7,8 @@ run of a cached plan (``Values.scalars``): no JSON is written or read for them.
 Python types map as results come back: None (NULL), bool (BOOLEAN), int (INT, BIGINT or DECIMAL
 as a literal of it would be), float (DOUBLE), Decimal (DECIMAL), str (STRING), bytes (BYTES),
 date (DATE), time (TIME), datetime (TIMESTAMP, or TIMESTAMP_LTZ with a zone), timedelta
-(INTERVAL DAY TO SECOND), list (ARRAY), dict (MAP), tuple (ROW). Any other value is sent as
+(INTERVAL DAY TO SECOND), list (ARRAY), dict (MAP), tuple (ROW); a NumPy scalar as its Python
+value, a NumPy array as a list, pandas' ``NaT`` and ``NA`` as None. Any other value is sent as
 unbindable, and the statement fails at its placeholder.
 """
 
@@ -80,8 +81,15 @@ def encode_parameters(params: Sequence[Any] | None) -> Values | None:
     return Values(list(params))
 
 
+def _missing(value: Any) -> bool:
+    """Whether ``value`` is pandas' missing value, ``pd.NaT`` (a datetime whose text is 'NaT')
+    or ``pd.NA``: a NULL."""
+    kind = type(value)
+    return kind.__module__.startswith("pandas") and kind.__name__ in ("NaTType", "NAType")
+
+
 def _item(value: Any) -> dict[str, Any]:  # noqa: PLR0911, PLR0912
-    if value is None:
+    if value is None or _missing(value):
         return {"t": "NULL"}
     if isinstance(value, bool):
         return {"t": "BOOLEAN", "v": value}
@@ -126,9 +134,11 @@ def _item(value: Any) -> dict[str, Any]:  # noqa: PLR0911, PLR0912
         return {"t": "ARRAY", "v": [_item(v) for v in value]}
     if isinstance(value, Mapping):
         return {"t": "MAP", "v": [[_item(k), _item(v)] for k, v in value.items()]}
-    for numpy_item in ("item",):  # a NumPy scalar: its Python value
-        item = getattr(value, numpy_item, None)
-        if callable(item) and type(value).__module__ == "numpy":
+    if type(value).__module__ == "numpy":
+        if getattr(value, "ndim", 0):  # an array of NumPy: an ARRAY of its values
+            return _item(value.tolist())
+        item = getattr(value, "item", None)  # a NumPy scalar: its Python value
+        if callable(item):
             return _item(item())
     return _unbindable(value, f"a value of Python type {type(value).__name__} has no SQL type")
 

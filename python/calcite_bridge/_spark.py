@@ -1538,8 +1538,27 @@ def run(
     from . import _duckdb
 
     job = _Job(deadline, memory_limit, statement)
+    params = _spark_params(params)
     table = job.bounded(lambda: _run(runner, job, sql, scans, time_zone, params))
     return _duckdb._as(table, schema)
+
+
+def _spark_params(params: list[Any] | None) -> list[Any] | None:
+    """The values of a statement's parameter markers as Spark binds them. A date or a timestamp
+    goes as its ISO text, which the translation's ``CAST(? AS DATE)`` reads in the proleptic
+    Gregorian calendar: as a Python value it became Spark's literal through a
+    ``java.sql.Date``, which failed (IllegalArgumentException) before the year 1000 or so."""
+    if not params:
+        return params
+    out: list[Any] = []
+    for v in params:
+        if isinstance(v, dt.datetime) and v.tzinfo is None:
+            out.append(v.isoformat(sep=" "))
+        elif isinstance(v, dt.date) and not isinstance(v, dt.datetime):
+            out.append(v.isoformat())
+        else:
+            out.append(v)
+    return out
 
 
 def _run(
@@ -1603,6 +1622,7 @@ def explain(
 ) -> str:
     """Spark's own plan of ``sql`` (``EXPLAIN FORMATTED``): its physical plan, with the
     filters its readers push (``PushedFilters``) and the columns they read (``ReadSchema``)."""
+    params = _spark_params(params)
     return _WORKER.call(lambda: _explain(runner, sql, scans, time_zone, params))
 
 

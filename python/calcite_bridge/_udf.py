@@ -74,6 +74,7 @@ class PythonFunction:
         self.id = next(_ids)
         self.spec_ = {**spec, "id": self.id}
         self.vectorized = bool(spec["vectorized"])
+        self.rows_of = _declared_rows(spec.get("arg_types"))
         _functions[self.id] = self
 
     @JOverride
@@ -102,6 +103,8 @@ class PythonFunction:
 
     def compute(self, args: list[Any], rows: int, target: pa.DataType) -> pa.Array:
         """The function over argument columns of ``rows`` rows, as an array of ``target``."""
+        if self.rows_of:
+            args = [_named(a, self.rows_of.get(i)) for i, a in enumerate(args)]
         if self.vectorized:
             out = self.call(*args)
             return self.as_array(out, rows, target)
@@ -126,6 +129,8 @@ class PythonFunction:
         """``out`` as an array of ``target`` of ``rows`` values, or ``FunctionFailure``."""
         if isinstance(out, pa.ChunkedArray):
             out = out.combine_chunks()
+        if pa.types.is_decimal(target) and isinstance(out, list):
+            out = [_rounded(v, target.scale) for v in out]
         try:
             if isinstance(out, pa.Array):
                 array = out if out.type == target else out.cast(target)
@@ -161,6 +166,74 @@ class PythonFunction:
                     f"of its return type {declared}"
                 )
         return f"The function {self.name} returned a value not of its return type {declared}: {e}"
+
+
+def _rounded(value: Any, scale: int) -> Any:
+    """A Decimal of more fractional digits than the DECIMAL result keeps, rounded half up to
+    them, as a CAST to the type rounds and as DuckDB and Spark take it; any other value as it
+    is."""
+    if isinstance(value, decimal.Decimal) and value.is_finite():
+        exponent = value.as_tuple().exponent
+        if isinstance(exponent, int) and exponent < -scale:
+            return value.quantize(decimal.Decimal(1).scaleb(-scale), decimal.ROUND_HALF_UP)
+    return value
+
+
+def _declared_rows(arg_types: Any) -> dict[int, pa.DataType]:
+    """The Arrow types of the declared argument types that hold a ROW, by argument position."""
+    from ._types import sql_to_arrow
+
+    out: dict[int, pa.DataType] = {}
+    for i, t in enumerate(arg_types or ()):
+        try:
+            arrow = sql_to_arrow(str(t))
+        except Exception:
+            continue
+        if _has_struct(arrow):
+            out[i] = arrow
+    return out
+
+
+def _has_struct(t: pa.DataType) -> bool:
+    if pa.types.is_struct(t):
+        return True
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return _has_struct(t.value_type)
+    return False
+
+
+def _named(array: Any, declared: pa.DataType | None) -> Any:
+    """``array`` with the field names of the declared ROW type, field by field in order: a ROW
+    the engine passes as it is (``ROW(5, 'z')``, whose fields are ``EXPR$0``, ...) reaches the
+    function with the names it declared, as a cast to that type gives them."""
+    if declared is None:
+        return array
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    t = array.type
+    if pa.types.is_struct(t) and pa.types.is_struct(declared):
+        if t.num_fields != declared.num_fields:
+            return array
+        children = [
+            _named(child, declared.field(i).type) for i, child in enumerate(array.flatten())
+        ]
+        fields = [
+            pa.field(declared.field(i).name, c.type, t.field(i).nullable)
+            for i, c in enumerate(children)
+        ]
+        mask = array.is_null() if array.null_count else None
+        return pa.StructArray.from_arrays(children, fields=fields, mask=mask)
+    if (pa.types.is_list(t) or pa.types.is_large_list(t)) and (
+        pa.types.is_list(declared) or pa.types.is_large_list(declared)
+    ):
+        values = _named(array.values, declared.value_type)
+        if values is array.values:
+            return array
+        offsets = array.offsets
+        kind = pa.LargeListArray if pa.types.is_large_list(t) else pa.ListArray
+        mask = array.is_null() if array.null_count else None
+        return kind.from_arrays(offsets, values, mask=mask)
+    return array
 
 
 def load_target(target: str) -> Any:
@@ -289,8 +362,26 @@ def duckdb_function(name: str) -> tuple[Any, list[str], str, str, bool] | None:
 
         call: Any = vectorized
         kind = "arrow"
+    elif arity and pa.types.is_floating(target):
+        # DuckDB's native functions return a NaN as NULL: a floating result comes back in an
+        # Arrow array instead, the function still called a row at a time (as on Calcite's
+        # engine). A function without arguments has no batch to tell the rows by.
+
+        def rowwise(*args: Any) -> pa.Array:
+            rows = len(args[0])
+            try:
+                columns = [
+                    a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in args
+                ]
+                return function.compute(columns, rows, target)
+            except FunctionFailure as e:
+                raise _stash(e.message, e.tb) from None
+
+        call = rowwise
+        kind = "arrow"
     else:
-        check = _checker(target)
+        declared = _declared(function, target)
+        check = _checker(declared)
 
         def native(*args: Any) -> Any:
             try:
@@ -299,7 +390,7 @@ def duckdb_function(name: str) -> tuple[Any, list[str], str, str, bool] | None:
                 raise _stash(e.message, e.tb) from None
             if value is not None and not check(value):
                 raise _stash(
-                    function.wrong_type([value], target, TypeError(type(value).__name__)), ""
+                    function.wrong_type([value], declared, TypeError(type(value).__name__)), ""
                 )
             return value
 
@@ -415,7 +506,9 @@ def spark_function(name: str) -> tuple[Any, str, bool, bool] | None:
         }
         call: Any = vectorized
     else:
-        check = _checker(target)
+        check = _checker(_declared(function, target))
+        # Spark rounds a Decimal with more digits half to even: half up, as elsewhere.
+        scale = target.scale if pa.types.is_decimal(target) else None
 
         def native(*args: Any) -> Any:
             values = [bytes(a) if isinstance(a, bytearray) else a for a in args]
@@ -430,7 +523,7 @@ def spark_function(name: str) -> tuple[Any, str, bool, bool] | None:
                     f"The function {fname} returned {type(value).__name__} {value!r}, not a "
                     f"value of its return type {declared}"
                 )
-            return value
+            return value if scale is None else _rounded(value, scale)
 
         call = native
     return call, result, function.vectorized, bool(function.spec_["deterministic"])
@@ -460,8 +553,23 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _declared(function: PythonFunction, target: pa.DataType) -> pa.DataType:
+    """The Arrow type of ``function``'s declared return type (a TINYINT's, where a backend
+    registers an INTEGER), or ``target`` when it has none."""
+    from ._types import sql_to_arrow
+
+    try:
+        return sql_to_arrow(str(function.spec_["return_type"]))
+    except Exception:
+        return target
+
+
 def _checker(target: pa.DataType) -> Callable[[Any], bool]:
-    """Whether a value a native function returned is one of ``target``'s Python values."""
+    """Whether a value a native function returned is one of ``target``'s Python values (an
+    integer in its range)."""
+    if pa.types.is_integer(target):
+        low, high = -(1 << (target.bit_width - 1)), 1 << (target.bit_width - 1)
+        return lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v < high
     for applies, check in _CHECKS:
         if applies(target):
             return check

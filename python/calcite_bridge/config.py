@@ -22,13 +22,18 @@ EXTERNAL_ACCESS = "external-access"
 LOCK_CONFIG = "lock-config"
 _LISTS = (EXPANSION_STRATEGY, PYTHON_ALLOWED_MODULES, JAVA_ALLOWED_JARS, FILESYSTEM_ALLOWED_PATHS)
 
-ConfigValue = str | Iterable[str]
+ConfigValue = str | bool | int | float | Iterable[str]
 
 
 def to_text(value: ConfigValue) -> str:
-    """A config value as text: a list or tuple becomes ``a;b``."""
+    """A config value as text: a list or tuple becomes ``a;b``, a bool ``true`` or ``false``, a
+    number its digits (``execution.timeout`` of 5 is 5 seconds, as ``'5'`` is)."""
     if isinstance(value, str):
         return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
     return ";".join(str(v) for v in value)
 
 

@@ -288,12 +288,12 @@ class Cursor:
             result = env.execute(operation, _sequence(parameters))
             schema = result.schema
             reader = result.to_arrow_reader()
-        if result.kind in ("insert", "update", "delete") or _is_count(schema):
+        if result.kind in _COUNTS:
             with _translating:
                 table = reader.read_all()
-            self.rowcount = int(table.column(0)[0].as_py()) if table.num_rows else 0
+            self.rowcount = _changed(table)
             return self
-        if result.kind != "query" and schema.names == ["result"]:  # DDL, SET: "OK"
+        if result.kind in _ROWLESS and schema.names == ["result"]:  # DDL, SET: "OK"
             reader.close()
             return self
         self._reader = reader
@@ -461,8 +461,19 @@ def _sequence(parameters: Any) -> Sequence[Any] | None:
     return parameters
 
 
-def _is_count(schema: pa.Schema) -> bool:
-    return len(schema) == 1 and schema.names[0] in ("rows_inserted", "rows_updated", "rows_deleted")
+# The kinds of statement whose one row counts the rows changed, a column a table (a statement
+# set's has one for each of its INSERTs), and those answering only "OK". A query's rows are its
+# rows whatever its columns are named; EXPLAIN's and SHOW's too.
+_COUNTS = frozenset({"insert", "update", "delete"})
+_ROWLESS = frozenset({"ddl", "config"})
+
+
+def _changed(table: pa.Table) -> int:
+    """The rows a statement changed: the sum of its counts (none for an empty statement set)."""
+    if not table.num_rows:
+        return 0
+    counts = [c[0].as_py() for c in table.columns if pa.types.is_integer(c.type)]
+    return int(sum(n for n in counts if n is not None))
 
 
 class DBAPITypeObject:

@@ -116,6 +116,7 @@ def signature(
     types: list[str] | None
     if arg_types is not None:
         types = [_sql_type(name, f"argument {i + 1}", t) for i, t in enumerate(arg_types)]
+        _check_arity(name, fn, len(types))
     elif positional and not vectorized and all(p.name in hints for p in positional):
         types = [_sql_type(name, f"argument {p.name!r}", hints[p.name]) for p in positional]
     else:
@@ -128,6 +129,22 @@ def signature(
         "deterministic": deterministic,
         "vectorized": vectorized,
     }
+
+
+def _check_arity(name: str, fn: Any, n: int) -> None:
+    """``ConfigError`` when ``fn`` cannot be called with ``n`` positional arguments, the count of
+    its declared argument types (each call would fail while the query ran)."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    try:
+        sig.bind(*range(n))
+    except TypeError as e:
+        raise ConfigError(
+            f"The function {name} is declared with {n} argument type{'' if n == 1 else 's'}, "
+            f"but cannot be called with {n} argument{'' if n == 1 else 's'}: {e}"
+        ) from None
 
 
 def aggregate_signature(

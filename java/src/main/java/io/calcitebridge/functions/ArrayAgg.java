@@ -89,9 +89,13 @@ final class ArrayAgg extends SqlUserDefinedAggFunction {
                       Expressions.box(value))));
     }
 
+    /**
+     * A copy of the values: over a window the accumulator goes on taking the next rows of the frame
+     * after a row's result is read, and that row must keep the values of its own frame.
+     */
     @Override
     public Expression implementResult(AggContext info, AggResultContext result) {
-      return result.accumulator().get(0);
+      return Expressions.new_(ArrayList.class, result.accumulator().get(0));
     }
   }
 }

@@ -354,7 +354,8 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
     } else if (c == long.class || c == Long.class) {
       return "BIGINT";
     } else if (c == float.class || c == Float.class) {
-      return "FLOAT";
+      // Calcite's REAL, held as a Float, which Flink names FLOAT; Calcite's own FLOAT is a double.
+      return "REAL";
     } else if (c == double.class || c == Double.class) {
       return "DOUBLE";
     } else if (c == String.class) {

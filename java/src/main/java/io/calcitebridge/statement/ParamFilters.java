@@ -306,7 +306,13 @@ final class ParamFilters {
         || (from == SqlTypeName.TIMESTAMP
             && target == SqlTypeName.TIMESTAMP
             && to.getPrecision() >= lit.getType().getPrecision())) {
-      Comparable<?> v = lit.getValue();
+      // The value as text of the proleptic Gregorian calendar, as the literal holds it: its
+      // getValue() is a Calendar, whose hybrid Julian calendar moved a date before October 1582
+      // (1500-03-01 became 1500-02-20).
+      Comparable<?> v =
+          from == SqlTypeName.DATE
+              ? lit.getValueAs(org.apache.calcite.util.DateString.class)
+              : lit.getValueAs(org.apache.calcite.util.TimestampString.class);
       return v == null ? null : rexBuilder.makeLiteral(v, to, false);
     }
     return null;

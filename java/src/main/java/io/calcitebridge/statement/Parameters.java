@@ -55,9 +55,44 @@ public final class Parameters {
     this.values = values;
   }
 
-  /** The values, in the order of the placeholders. */
+  /**
+   * The values, in the order of the placeholders. JDBC's {@link java.sql.Date}, {@link
+   * java.sql.Time} and {@link java.sql.Timestamp} are their {@code java.time} values, in lists and
+   * maps too.
+   */
   public static Parameters of(List<?> values) {
-    return new Parameters(Collections.unmodifiableList(new ArrayList<@Nullable Object>(values)));
+    List<@Nullable Object> out = new ArrayList<>(values.size());
+    for (Object v : values) {
+      out.add(jdbc(v));
+    }
+    return new Parameters(Collections.unmodifiableList(out));
+  }
+
+  private static @Nullable Object jdbc(@Nullable Object value) {
+    if (value instanceof java.sql.Timestamp t) {
+      return t.toLocalDateTime();
+    }
+    if (value instanceof java.sql.Date d) {
+      return d.toLocalDate();
+    }
+    if (value instanceof java.sql.Time t) {
+      return t.toLocalTime();
+    }
+    if (value instanceof List<?> list) {
+      List<@Nullable Object> out = new ArrayList<>(list.size());
+      for (Object v : list) {
+        out.add(jdbc(v));
+      }
+      return out;
+    }
+    if (value instanceof Map<?, ?> map) {
+      Map<@Nullable Object, @Nullable Object> out = new LinkedHashMap<>();
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        out.put(jdbc(e.getKey()), jdbc(e.getValue()));
+      }
+      return out;
+    }
+    return value;
   }
 
   /** How many values there are. */
@@ -284,6 +319,9 @@ public final class Parameters {
     if (params.isEmpty()) {
       return node;
     }
+    for (SqlDynamicParam p : rowCounts(node)) {
+      checkCount(values.get(p.getIndex()), p);
+    }
     SqlNode[] bound = new SqlNode[params.size()];
     for (SqlDynamicParam p : params) {
       bound[p.getIndex()] = literal(values.get(p.getIndex()), p.getIndex() + 1, p, zone);
@@ -412,6 +450,72 @@ public final class Parameters {
               }
             });
     return java.util.Objects.requireNonNull(out);
+  }
+
+  /** The placeholders of {@code node} that are a LIMIT, OFFSET or FETCH count. */
+  private static List<SqlDynamicParam> rowCounts(SqlNode node) {
+    List<SqlDynamicParam> found = new ArrayList<>();
+    node.accept(
+        new SqlShuttle() {
+          @Override
+          public @Nullable SqlNode visit(org.apache.calcite.sql.SqlCall call) {
+            List<@Nullable SqlNode> counts =
+                call instanceof org.apache.calcite.sql.SqlSelect select
+                    ? java.util.Arrays.asList(select.getFetch(), select.getOffset())
+                    : call instanceof org.apache.calcite.sql.SqlOrderBy order
+                        ? java.util.Arrays.asList(order.fetch, order.offset)
+                        : List.of();
+            for (SqlNode n : counts) {
+              if (n instanceof SqlDynamicParam p) {
+                found.add(p);
+              }
+            }
+            return super.visit(call);
+          }
+        });
+    return found;
+  }
+
+  /**
+   * A LIMIT, OFFSET or FETCH count must be a whole number of rows, 0 or more, as its literal must
+   * be: anything else is a validation error at its placeholder (it failed inside the plan, or in a
+   * source's scan).
+   */
+  private static void checkCount(@Nullable Object value, SqlDynamicParam param) {
+    if (value instanceof Unbindable) {
+      return; // its own error, when it is bound
+    }
+    BigInteger n = null;
+    if (value instanceof Integer
+        || value instanceof Long
+        || value instanceof Short
+        || value instanceof Byte
+        || value instanceof BigInteger) {
+      n = new BigInteger(value.toString());
+    } else if (value instanceof BigDecimal d && d.stripTrailingZeros().scale() <= 0) {
+      n = d.toBigIntegerExact();
+    }
+    if (n != null && n.signum() >= 0 && n.bitLength() < 64) {
+      return;
+    }
+    String given =
+        value == null
+            ? "NULL"
+            : n != null
+                ? n.toString()
+                : value instanceof String text
+                    ? "the string '" + text + "'"
+                    : value instanceof Number
+                        ? "the number " + value
+                        : "a " + value.getClass().getSimpleName() + " (" + value + ")";
+    throw new PositionedException(
+        ErrorKind.VALIDATION,
+        "Parameter "
+            + (param.getIndex() + 1)
+            + " is a count of rows (LIMIT, OFFSET or FETCH): it must be a whole number of 0 or"
+            + " more, not "
+            + given,
+        param.getParserPosition());
   }
 
   /**
@@ -626,7 +730,7 @@ public final class Parameters {
     if (value instanceof Map<?, ?> map) {
       if (map.isEmpty()) {
         throw new IllegalArgumentException(
-            "an empty dict has no key and value types to make a MAP of");
+            "an empty dict (map) has no key and value types to make a MAP of");
       }
       List<SqlNode> entries = new ArrayList<>();
       for (Map.Entry<?, ?> e : map.entrySet()) {

@@ -112,26 +112,33 @@ public final class DuckDbTranslator {
         new org.apache.calcite.rex.RexShuttle() {
           @Override
           public org.apache.calcite.rex.RexNode visitCall(org.apache.calcite.rex.RexCall call) {
-            // CAST(? AS CHAR(n)) of a string of n characters: DuckDB has no CHAR(n); a VARCHAR is
-            // the same value.
+            // CAST(? AS CHAR(n)) of a string of m characters (a plan is kept for strings of one
+            // length): DuckDB and Spark have no CHAR(n), so the string is a VARCHAR, padded with
+            // the n - m spaces the cast adds. A longer string, which the cast cuts, keeps the
+            // cast (refused, as a cast of a column to CHAR(n) is).
             if (call.getKind() == SqlKind.CAST
                 && call.getOperands().get(0) instanceof org.apache.calcite.rex.RexDynamicParam p
-                && call.getType().getSqlTypeName() == SqlTypeName.CHAR) {
-              return rexBuilder.makeAbstractCast(
-                  plan.getCluster()
-                      .getTypeFactory()
-                      .createTypeWithNullability(
-                          plan.getCluster()
-                              .getTypeFactory()
-                              .createTypeWithCharsetAndCollation(
-                                  plan.getCluster()
-                                      .getTypeFactory()
-                                      .createSqlType(SqlTypeName.VARCHAR),
-                                  java.util.Objects.requireNonNull(call.getType().getCharset()),
-                                  java.util.Objects.requireNonNull(call.getType().getCollation())),
-                          call.getType().isNullable()),
-                  p,
-                  false);
+                && call.getType().getSqlTypeName() == SqlTypeName.CHAR
+                && p.getType().getSqlTypeName() == SqlTypeName.CHAR
+                && p.getType().getPrecision() <= call.getType().getPrecision()) {
+              org.apache.calcite.rel.type.RelDataTypeFactory types =
+                  plan.getCluster().getTypeFactory();
+              org.apache.calcite.rel.type.RelDataType varchar =
+                  types.createTypeWithNullability(
+                      types.createTypeWithCharsetAndCollation(
+                          types.createSqlType(SqlTypeName.VARCHAR),
+                          java.util.Objects.requireNonNull(call.getType().getCharset()),
+                          java.util.Objects.requireNonNull(call.getType().getCollation())),
+                      call.getType().isNullable());
+              org.apache.calcite.rex.RexNode value = rexBuilder.makeAbstractCast(varchar, p, false);
+              int pad = call.getType().getPrecision() - p.getType().getPrecision();
+              if (pad == 0) {
+                return value;
+              }
+              return rexBuilder.makeCall(
+                  varchar,
+                  SqlStdOperatorTable.CONCAT,
+                  List.of(value, rexBuilder.makeLiteral(" ".repeat(pad))));
             }
             return super.visitCall(call);
           }

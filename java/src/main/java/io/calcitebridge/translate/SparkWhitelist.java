@@ -525,6 +525,18 @@ final class SparkWhitelist {
           && !Whitelist.nan(cast)) {
         throw refuse("a cast of a string to " + Refusal.typeName(to));
       }
+      if ((f == SqlTypeName.TIMESTAMP || f == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE)
+          && (t == SqlTypeName.TIMESTAMP || t == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE)
+          && to.getPrecision() < from.getPrecision()
+          && to.getPrecision() < 6) {
+        // Flink cuts the digits a TIMESTAMP(p) does not keep; Spark's timestamps keep
+        // microseconds, and the result would not fit its type.
+        throw refuse(
+            "a cast of "
+                + from.getFullTypeString()
+                + " to "
+                + io.calcitebridge.types.TypeNames.renderNullable(to));
+      }
     }
   }
 

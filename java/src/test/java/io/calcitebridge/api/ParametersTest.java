@@ -54,6 +54,34 @@ class ParametersTest {
   }
 
   @Test
+  void jdbcsDatesTimesAndTimestampsAreTheirJavaTimeValues() {
+    assertEquals(
+        List.of("[1]"),
+        Users.rows(
+            env.sql(
+                "SELECT i FROM t WHERE d = ? AND ts = ?",
+                List.of(
+                    java.sql.Date.valueOf("2024-01-01"),
+                    java.sql.Timestamp.valueOf("2024-01-01 10:00:00")))));
+    assertEquals(
+        List.of("[true, 2]"),
+        Users.rows(
+            env.sql(
+                "SELECT ? = TIME '12:30:05', CARDINALITY(?)",
+                List.of(
+                    java.sql.Time.valueOf("12:30:05"),
+                    List.of(
+                        java.sql.Date.valueOf("2024-01-01"),
+                        java.sql.Date.valueOf("2024-01-02"))))));
+    Users.rows(
+        env.execute(
+            "INSERT INTO t (i, d) VALUES (?, ?)",
+            Arrays.asList(4, java.sql.Date.valueOf("1999-12-31"))));
+    assertEquals(
+        List.of("[true]"), Users.rows(env.sql("SELECT d = DATE '1999-12-31' FROM t WHERE i = 4")));
+  }
+
+  @Test
   void anInsertTakesParametersAndNullIsBound() {
     Users.rows(env.execute("INSERT INTO t (i, s) VALUES (?, ?)", Arrays.asList(4, null)));
     assertEquals(List.of("[4, null]"), Users.rows(env.sql("SELECT i, s FROM t WHERE i = 4")));
