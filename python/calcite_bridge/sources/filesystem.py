@@ -360,20 +360,22 @@ class FileSystemSource(
         if self.format == "json" and schema is not None:
             schema = read_schema(schema)  # DATE and TIME as text: see .json_lines
         fmt = self._file_format(schema)
+        headerless: set[str] = set()
         if files is None and self.format != "parquet" and os.path.exists(self.path):
             # A text file of no bytes or blank lines only holds no rows (DuckDB reads it so);
             # pyarrow refuses it ("Empty JSON stream", "Empty CSV file"): it is left out.
             listed = list_files(self.path, _IGNORE_PREFIXES) or []
             kept = [f for f in listed if not blank_file(f)]
-            if len(kept) != len(listed) or self._headerless(kept, schema):
+            headerless = self._headerless(kept, schema)
+            if len(kept) != len(listed) or headerless:
                 files = kept
         elif files is not None and self.format != "parquet":
             files = [f for f in files if not blank_file(f)]
+            headerless = self._headerless(files, schema)
         if files is not None:  # listed: a partitioned table's partitions, or text files
             if self.format == "json":
                 self._check_json_depth()
             try:
-                headerless = self._headerless(files, schema)
                 if headerless and schema is not None:
                     return self._mixed_csv(files, headerless, schema, fmt)
                 return ds.dataset(list(files), schema=schema or pa.schema([]), format=fmt)
@@ -755,7 +757,7 @@ class FileSystemSource(
                 _IGNORE_PREFIXES,
                 fields,
                 values,
-                files=listed,
+                files=listing,
             )
         if files is None:
             return None  # read by scan(), which checks the columns
