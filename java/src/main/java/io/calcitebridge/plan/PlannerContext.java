@@ -136,11 +136,11 @@ public final class PlannerContext {
           "The statement is empty",
           org.apache.calcite.sql.parser.SqlParserPos.ZERO);
     }
-    io.calcitebridge.sql.TextChecks.check(sql);
+    var words = io.calcitebridge.sql.TextChecks.check(sql);
     return io.calcitebridge.sql.ParenthesizedRows.apply(
         sql,
         io.calcitebridge.sql.LongChains.balance(
-            io.calcitebridge.sql.parser.impl.ReusedParser.parseStatement(sql)));
+            io.calcitebridge.sql.parser.impl.ReusedParser.parseStatement(sql), words));
   }
 
   /** Parses statements separated by semicolons. */

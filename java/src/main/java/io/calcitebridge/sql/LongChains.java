@@ -114,6 +114,23 @@ public final class LongChains extends SqlShuttle {
 
   /** {@code node} with every long OR and AND chain balanced (changed in place where it can). */
   public static SqlNode balance(SqlNode node) {
+    return balance(node, null);
+  }
+
+  /**
+   * As {@link #balance(SqlNode)}, for {@code node} parsed from a text of {@code words} ({@link
+   * TextChecks#check}): a text too short to hold a chain of more than {@link #MIN_TERMS} terms, a
+   * type nested more than {@link #MAX_TYPE_DEPTH} levels or queries nested more than {@link
+   * #MAX_QUERY_DEPTH} deep is returned as it is, without the two walks of its tree.
+   */
+  public static SqlNode balance(
+      SqlNode node, TextChecks.@org.checkerframework.checker.nullness.qual.Nullable Words words) {
+    if (words != null
+        && words.andOr() < MIN_TERMS
+        && 2 * words.types() <= MAX_TYPE_DEPTH
+        && words.words() <= MAX_QUERY_DEPTH) {
+      return node;
+    }
     checkQueryDepth(node);
     SqlNode out = node.accept(new LongChains());
     return out == null ? node : out;

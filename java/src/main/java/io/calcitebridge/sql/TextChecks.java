@@ -16,15 +16,32 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  *       failed on {@code DATE '99999-01-01'} with an internal error.
  * </ul>
  *
- * String literals and comments are skipped, as the parser skips them.
+ * String literals and comments are skipped, as the parser skips them. The same scan counts the
+ * statement's words ({@link Words}), which bound what its parsed tree can hold: {@link LongChains}
+ * skips its walks of a tree too small for anything it looks for.
  */
 public final class TextChecks {
   private TextChecks() {}
 
+  /**
+   * What the scan counted in a statement's text, outside string literals, quoted identifiers and
+   * comments.
+   *
+   * @param words the words (keywords and unquoted identifiers): a parsed node of a query, a type or
+   *     an operator comes from at least one of them
+   * @param andOr the words {@code AND} and {@code OR}: an AND or OR chain of k terms has k - 1
+   * @param types the words {@code ARRAY}, {@code MAP}, {@code MULTISET} and {@code ROW}: each level
+   *     of a nested type is one of them
+   */
+  public record Words(int words, int andOr, int types) {}
+
   /** Throws a {@link PositionedException} at the first fault of {@code sql}. */
-  public static void check(String sql) {
+  public static Words check(String sql) {
     int n = sql.length();
     int i = 0;
+    int words = 0;
+    int andOr = 0;
+    int types = 0;
     while (i < n) {
       char c = sql.charAt(i);
       if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
@@ -47,20 +64,46 @@ public final class TextChecks {
               "An identifier may not hold a NUL character (U+0000)");
         }
         i = end;
-      } else if (Character.isLetter(c) && (i == 0 || !isWordChar(sql.charAt(i - 1)))) {
+      } else if (Character.isLetter(c) && (i == 0 || !continuesWord(sql.charAt(i - 1)))) {
+        // After a digit the parser starts a new token (1AND is 1 then AND): such a word counts.
         int end = i;
         while (end < n && isWordChar(sql.charAt(end))) {
           end++;
         }
-        String word = sql.substring(i, end).toUpperCase(Locale.ROOT);
-        if (word.equals("DATE") || word.equals("TIMESTAMP") || word.equals("TIMESTAMP_LTZ")) {
-          checkYear(sql, word, end);
+        words++;
+        switch (end - i) {
+          case 2, 3 -> {
+            if (is(sql, i, end, "OR") || is(sql, i, end, "AND")) {
+              andOr++;
+            } else if (is(sql, i, end, "MAP") || is(sql, i, end, "ROW")) {
+              types++;
+            }
+          }
+          case 4, 9, 13 -> {
+            if (is(sql, i, end, "DATE")
+                || is(sql, i, end, "TIMESTAMP")
+                || is(sql, i, end, "TIMESTAMP_LTZ")) {
+              checkYear(sql, sql.substring(i, end).toUpperCase(Locale.ROOT), end);
+            }
+          }
+          case 5, 8 -> {
+            if (is(sql, i, end, "ARRAY") || is(sql, i, end, "MULTISET")) {
+              types++;
+            }
+          }
+          default -> {}
         }
         i = end;
       } else {
         i++;
       }
     }
+    return new Words(words, andOr, types);
+  }
+
+  /** Whether {@code sql[from, to)} is {@code word}, in any case. */
+  private static boolean is(String sql, int from, int to, String word) {
+    return to - from == word.length() && sql.regionMatches(true, from, word, 0, word.length());
   }
 
   /** The index after the quoted text that starts at {@code start} (a doubled quote is inside). */
@@ -102,6 +145,11 @@ public final class TextChecks {
           ErrorKind.VALIDATION,
           word + " literal '" + text + "' out of range: the year is at most 9999");
     }
+  }
+
+  /** Whether a word that reached {@code c} goes on with a letter (a digit only inside a word). */
+  private static boolean continuesWord(char c) {
+    return Character.isLetter(c) || c == '_' || c == '$';
   }
 
   private static boolean isWordChar(char c) {

@@ -77,6 +77,35 @@ public final class ArrowTypes {
    * returns no more than this message.
    */
   public static byte[] schemaMessage(RelDataType rowType) {
+    for (int i = 0; i < MESSAGES.length(); i++) {
+      Message m = MESSAGES.get(i);
+      if (m != null && m.rowType() == rowType) {
+        return m.bytes();
+      }
+    }
+    byte[] bytes = writeSchemaMessage(rowType);
+    MESSAGES.set(
+        Math.floorMod(NEXT_MESSAGE.getAndIncrement(), MESSAGES.length()),
+        new Message(rowType, bytes));
+    return bytes;
+  }
+
+  /** A row type's schema message, as {@link #schemaMessage} returns it. */
+  private record Message(RelDataType rowType, byte[] bytes) {}
+
+  /**
+   * The last row types' messages, found by identity: Calcite's type factories intern their types,
+   * so a new statement of a result type seen before (a query run again with another constant, a
+   * notebook's cell re-run) gets the same instance, and its validation skips writing the message.
+   * Callers do not change the bytes.
+   */
+  private static final java.util.concurrent.atomic.AtomicReferenceArray<Message> MESSAGES =
+      new java.util.concurrent.atomic.AtomicReferenceArray<>(16);
+
+  private static final java.util.concurrent.atomic.AtomicInteger NEXT_MESSAGE =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  private static byte[] writeSchemaMessage(RelDataType rowType) {
     com.google.flatbuffers.FlatBufferBuilder builder =
         new com.google.flatbuffers.FlatBufferBuilder();
     List<RelDataTypeField> columns = rowType.getFieldList();

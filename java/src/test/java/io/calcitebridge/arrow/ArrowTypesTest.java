@@ -50,6 +50,28 @@ class ArrowTypesTest {
     }
   }
 
+  /**
+   * The messages kept by row type give each row type its own message, among more row types than are
+   * kept, asked for again in another order.
+   */
+  @Test
+  void keptSchemaMessagesBelongToTheirRowTypes() {
+    List<RelDataType> rowTypes = new java.util.ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      rowTypes.add(
+          TF.builder()
+              .add("c" + i, TestData.type(i % 2 == 0 ? SqlTypeName.INTEGER : SqlTypeName.VARCHAR))
+              .build());
+    }
+    for (int round = 0; round < 3; round++) {
+      for (int i = 0; i < rowTypes.size(); i++) {
+        RelDataType rowType = rowTypes.get(round == 1 ? rowTypes.size() - 1 - i : i % 5);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(
+            ArrowTypes.toSchema(rowType).serializeAsMessage(), ArrowTypes.schemaMessage(rowType));
+      }
+    }
+  }
+
   @Test
   void calciteToArrowScalars() {
     Schema schema = ArrowTypes.toSchema(TestData.allTypes(false));
