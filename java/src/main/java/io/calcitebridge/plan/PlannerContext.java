@@ -147,7 +147,7 @@ public final class PlannerContext {
   public List<SqlNode> parseStatements(String sql) throws SqlParseException {
     io.calcitebridge.sql.TextChecks.check(sql);
     List<SqlNode> out = new java.util.ArrayList<>();
-    for (SqlNode n : SqlParser.create(sql, parserConfig()).parseStmtList()) {
+    for (SqlNode n : io.calcitebridge.sql.BridgeParser.parseStatements(sql)) {
       out.add(
           io.calcitebridge.sql.ParenthesizedRows.apply(
               sql, io.calcitebridge.sql.LongChains.balance(n)));

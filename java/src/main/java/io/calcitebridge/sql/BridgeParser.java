@@ -1,6 +1,5 @@
 package io.calcitebridge.sql;
 
-import io.calcitebridge.sql.parser.impl.BridgeSqlParserImpl;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.sql.SqlDialect;
@@ -19,7 +18,7 @@ import org.apache.calcite.sql.parser.SqlParser;
 public final class BridgeParser {
   private static final SqlParser.Config CONFIG =
       SqlParser.config()
-          .withParserFactory(BridgeSqlParserImpl.FACTORY)
+          .withParserFactory(io.calcitebridge.sql.parser.impl.StoppableParsers.factory())
           .withQuoting(Quoting.BACK_TICK)
           .withUnquotedCasing(Casing.UNCHANGED)
           .withQuotedCasing(Casing.UNCHANGED)
@@ -48,7 +47,12 @@ public final class BridgeParser {
 
   /** Parses one statement (a trailing semicolon is not allowed). */
   public static SqlNode parseStatement(String sql) throws SqlParseException {
-    return SqlParser.create(sql, CONFIG).parseStmt();
+    try {
+      return SqlParser.create(sql, CONFIG).parseStmt();
+    } catch (SqlParseException e) {
+      io.calcitebridge.errors.Stop.checkCurrent(); // the statement's stop ended the parse
+      throw e;
+    }
   }
 
   /**
@@ -56,7 +60,12 @@ public final class BridgeParser {
    * trailing ";") are skipped.
    */
   public static SqlNodeList parseStatements(String sql) throws SqlParseException {
-    return SqlParser.create(sql, CONFIG).parseStmtList();
+    try {
+      return SqlParser.create(sql, CONFIG).parseStmtList();
+    } catch (SqlParseException e) {
+      io.calcitebridge.errors.Stop.checkCurrent(); // the statement's stop ended the parse
+      throw e;
+    }
   }
 
   /** Parses a scalar expression, such as a filter or a computed column. */

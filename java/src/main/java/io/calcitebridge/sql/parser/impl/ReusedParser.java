@@ -41,13 +41,12 @@ public final class ReusedParser {
   public static SqlNode parseStatement(String sql) throws SqlParseException {
     ReusedParser reused = PER_THREAD.get();
     if (reused.busy || sql.length() > MAX_KEPT_LENGTH) {
-      return SqlParser.create(new StatementReader(sql), io.calcitebridge.sql.BridgeParser.config())
-          .parseStmt();
+      return parse(sql, io.calcitebridge.sql.BridgeParser.config());
     }
     reused.busy = true;
     boolean parsed = false;
     try {
-      SqlNode node = SqlParser.create(new StatementReader(sql), reused.config).parseStmt();
+      SqlNode node = parse(sql, reused.config);
       parsed = true;
       return node;
     } finally {
@@ -55,6 +54,19 @@ public final class ReusedParser {
       if (!parsed) {
         reused.parser = null;
       }
+    }
+  }
+
+  /**
+   * Parses {@code sql} with {@code config}'s parser; a parse its statement's stop ended (a timeout,
+   * a cancel: {@link StoppableTokens}) fails with the stop's error rather than as a parse error.
+   */
+  private static SqlNode parse(String sql, SqlParser.Config config) throws SqlParseException {
+    try {
+      return SqlParser.create(new StatementReader(sql), config).parseStmt();
+    } catch (SqlParseException e) {
+      io.calcitebridge.errors.Stop.checkCurrent();
+      throw e;
     }
   }
 
@@ -89,6 +101,7 @@ public final class ReusedParser {
   private static final class Kept extends BridgeSqlParserImpl {
     Kept(Reader reader) {
       super(reader);
+      StoppableTokens.install(this);
     }
 
     /** Forgets the last statement's warnings and its count of {@code ?} placeholders. */

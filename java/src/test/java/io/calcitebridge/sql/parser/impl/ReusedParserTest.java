@@ -48,6 +48,33 @@ class ReusedParserTest {
     }
   }
 
+  /**
+   * A parse whose statement is stopped (its timeout, a cancel) ends with the stop's error within a
+   * few hundred tokens, for the thread's parser, a parser of its own (a long statement) and a
+   * script's; the thread's next parse is whole.
+   */
+  @Test
+  void aStoppedStatementStopsItsParse() throws Exception {
+    String chain = "SELECT * FROM t WHERE " + "a = 1 OR ".repeat(3_000) + "a = 2";
+    io.calcitebridge.errors.Stop stop = new io.calcitebridge.errors.Stop();
+    stop.stop(io.calcitebridge.errors.ErrorKind.TIMEOUT, "The statement ran out of time");
+    io.calcitebridge.errors.Stop.setCurrent(stop);
+    try {
+      for (String sql : List.of("SELECT 1 + " + "1 + ".repeat(300) + "1", chain)) {
+        io.calcitebridge.errors.BridgeError e =
+            assertThrows(io.calcitebridge.errors.BridgeError.class, () -> reused(sql));
+        assertEquals("The statement ran out of time", e.getMessage());
+      }
+      assertThrows(
+          io.calcitebridge.errors.BridgeError.class,
+          () -> BridgeParser.parseStatements(chain + "; SELECT 1"));
+      assertEquals("SELECT 1", reused("SELECT 1"));
+    } finally {
+      io.calcitebridge.errors.Stop.setCurrent(null);
+    }
+    assertEquals(fresh(chain), reused(chain));
+  }
+
   @Test
   void placeholdersAreNumberedFromZeroInEachStatement() throws SqlParseException {
     for (int i = 0; i < 3; i++) {
