@@ -12,6 +12,21 @@ public interface CatalogTable extends AutoCloseable {
   /** The data behind the table. */
   TableStorage storage();
 
+  /**
+   * This table as a statement reads it with an {@code OPTIONS} hint: its storage opened from its
+   * {@code WITH} options with {@code hinted} laid over them, as Flink's dynamic table options are.
+   * Fails with an {@link IllegalArgumentException} carrying the connector's message when the merged
+   * options are refused; a table declared by no DDL (registered from Python or Java) has no options
+   * to lay them over.
+   */
+  default CatalogTable withOptions(java.util.Map<String, String> hinted) {
+    throw new IllegalArgumentException(
+        "Table '"
+            + def().name()
+            + "' was registered, not declared by CREATE TABLE: it has no connector options for an"
+            + " OPTIONS hint to override");
+  }
+
   /** Frees the storage; called when the table is dropped. */
   @Override
   default void close() {

@@ -50,6 +50,11 @@ public record TableDef(
     return new TableDef(name, all, options, dynamicColumns, dynamicDefaultType, flink);
   }
 
+  /** This table with {@code newOptions} as its {@code WITH} options. */
+  public TableDef withOptions(Map<String, String> newOptions) {
+    return new TableDef(name, columns, newOptions, dynamicColumns, dynamicDefaultType, flink);
+  }
+
   /** The {@code connector} option. */
   public String connector() {
     return options.getOrDefault("connector", "memory");

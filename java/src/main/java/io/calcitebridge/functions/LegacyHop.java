@@ -68,6 +68,7 @@ public final class LegacyHop {
                 }
                 if (call instanceof SqlSelect select && select.getGroup() != null) {
                   SqlNodeList keys = select.getGroup();
+                  singleGroupWindow(keys);
                   for (int i = 0; i < keys.size(); i++) {
                     if (keys.get(i) instanceof SqlCall group && isHop(group)) {
                       keys.set(i, rewrite(select, group));
@@ -132,6 +133,30 @@ public final class LegacyHop {
       }
     }
     return null;
+  }
+
+  /** The group windows of legacy {@code GROUP BY}: {@code TUMBLE}, {@code HOP}, {@code SESSION}. */
+  private static final java.util.Set<String> GROUP_WINDOWS =
+      java.util.Set.of("TUMBLE", "HOP", "SESSION");
+
+  /**
+   * Refuses a {@code GROUP BY} of more than one group window ({@code TUMBLE(...), HOP(...)}) as
+   * Flink does, at the second one.
+   */
+  private static void singleGroupWindow(SqlNodeList keys) {
+    boolean seen = false;
+    for (SqlNode key : keys) {
+      if (key instanceof SqlCall group
+          && !(group instanceof SqlSelect)
+          && GROUP_WINDOWS.contains(
+              group.getOperator().getName().toUpperCase(Locale.ROOT).replace("$", ""))) {
+        if (seen) {
+          throw org.apache.calcite.sql.SqlUtil.newContextException(
+              group.getParserPosition(), WindowFunctions.Messages.RESOURCE.singleGroupWindow());
+        }
+        seen = true;
+      }
+    }
   }
 
   private static boolean isHop(SqlCall group) {

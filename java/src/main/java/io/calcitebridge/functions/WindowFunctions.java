@@ -85,6 +85,9 @@ public final class WindowFunctions {
     @BaseMessage("The window size of {0} must be an interval of days, hours, minutes or seconds")
     ExInst<SqlValidatorException> interval(String function);
 
+    @BaseMessage("Only a single window group function may be used in GROUP BY")
+    ExInst<SqlValidatorException> singleGroupWindow();
+
     @BaseMessage(
         "Unaligned windows like session are not supported in batch mode, as in Flink: use TUMBLE,"
             + " HOP or CUMULATE")

@@ -226,6 +226,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
         SqlToRelConverter.config()
             .withTrimUnusedFields(true)
             .withExpand(false)
+            .withHintStrategyTable(io.calcitebridge.validate.Hints.STRATEGIES)
             .withRelBuilderConfigTransform(SubQueryRules::converterConfig));
   }
 
@@ -245,6 +246,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
     PhaseTimes.end("on the worker/sql-to-rel/converter and cluster", t);
     t = PhaseTimes.start();
     RelRoot root = converter.convertQuery(validated, false, true);
+    io.calcitebridge.flink.RecursiveQueries.refuse(root.rel, validated);
     if (FLATTEN) {
       root = root.withRel(converter.flattenTypes(root.rel, true));
     }
@@ -265,6 +267,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
   public TableModify toLogicalInsert(SqlNode validated) {
     SqlToRelConverter converter = converter();
     RelRoot root = converter.convertQuery(validated, false, true);
+    io.calcitebridge.flink.RecursiveQueries.refuse(root.rel, validated);
     TableModify modify = (TableModify) root.rel;
     RelNode source = FLATTEN ? converter.flattenTypes(modify.getInput(), true) : modify.getInput();
     return (TableModify) modify.copy(modify.getTraitSet(), List.of(source));
@@ -422,6 +425,7 @@ public final class QueryPlanner implements RelOptTable.ViewExpander {
             SqlToRelConverter.config()
                 .withTrimUnusedFields(false)
                 .withExpand(false)
+                .withHintStrategyTable(io.calcitebridge.validate.Hints.STRATEGIES)
                 .withRelBuilderConfigTransform(SubQueryRules::converterConfig));
     try (DiscoveryScope.Entered ignored = inner.discovery.enter()) {
       return converter.convertQuery(validated, true, false);

@@ -6,10 +6,13 @@ import io.calcitebridge.catalog.ColumnKind;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.catalog.TableStorage;
 import io.calcitebridge.validate.DiscoveryScope;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.hint.RelHint;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexNode;
@@ -34,16 +37,94 @@ public final class BridgeTable extends AbstractTable implements TranslatableTabl
   private final Function<String, SqlNode> expressionParser;
   private final InitializerFactory initializer = new InitializerFactory();
 
+  /**
+   * Opens the storage of this table's definition with other options (an {@code OPTIONS} hint's);
+   * null for a table no DDL declared. It may answer null: the table's own storage serves.
+   */
+  private final @Nullable Function<TableDef, @Nullable TableStorage> opener;
+
+  /** The tables of the {@code OPTIONS} hints read so far, by their merged options (a few). */
+  private final Map<Map<String, String>, BridgeTable> hinted =
+      new LinkedHashMap<>(4, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Map<String, String>, BridgeTable> eldest) {
+          if (size() <= HINTED_KEPT) {
+            return false;
+          }
+          eldest.getValue().closeOwnStorage();
+          return true;
+        }
+      };
+
+  private static final int HINTED_KEPT = 8;
+
   public BridgeTable(
       TableDef def, TableStorage storage, Function<String, SqlNode> expressionParser) {
+    this(def, storage, expressionParser, null);
+  }
+
+  /**
+   * A table whose {@code OPTIONS} hints {@code opener} applies: it opens the storage of the table's
+   * definition with the merged options, failing with an {@link IllegalArgumentException} that
+   * carries the connector's message.
+   */
+  public BridgeTable(
+      TableDef def,
+      TableStorage storage,
+      Function<String, SqlNode> expressionParser,
+      @Nullable Function<TableDef, @Nullable TableStorage> opener) {
     this.def = def;
     this.storage = storage;
     this.expressionParser = expressionParser;
+    this.opener = opener;
   }
 
   /** This table with the columns of {@code def} (a statement's discovered columns added). */
   public BridgeTable withDef(TableDef newDef) {
-    return new BridgeTable(newDef, storage.forDef(newDef), expressionParser);
+    return new BridgeTable(newDef, storage.forDef(newDef), expressionParser, opener);
+  }
+
+  @Override
+  public BridgeTable withOptions(Map<String, String> hints) {
+    if (opener == null) {
+      return (BridgeTable) CatalogTable.super.withOptions(hints);
+    }
+    Map<String, String> merged = new LinkedHashMap<>(def.options());
+    merged.putAll(hints);
+    if (merged.equals(def.options())) {
+      return this;
+    }
+    synchronized (hinted) {
+      BridgeTable known = hinted.get(merged);
+      if (known != null) {
+        return known;
+      }
+      TableDef newDef = def.withOptions(merged);
+      TableStorage opened = opener.apply(newDef);
+      BridgeTable table =
+          new BridgeTable(
+              newDef, opened == null ? storage.forDef(newDef) : opened, expressionParser, null);
+      if (opened != null) {
+        hinted.put(merged, table);
+      }
+      return table;
+    }
+  }
+
+  /** Frees the storage and those opened for {@code OPTIONS} hints. */
+  @Override
+  public void close() {
+    synchronized (hinted) {
+      for (BridgeTable t : hinted.values()) {
+        t.closeOwnStorage();
+      }
+      hinted.clear();
+    }
+    closeOwnStorage();
+  }
+
+  private void closeOwnStorage() {
+    storage.close();
   }
 
   @Override
@@ -82,8 +163,33 @@ public final class BridgeTable extends AbstractTable implements TranslatableTabl
         extra.add(ColumnDef.dynamic(field.getName(), field.getType()));
       }
     }
-    BridgeTable table = extra.isEmpty() ? this : withDef(def.withColumns(extra));
-    return new BridgeTableScan(context.getCluster(), relOptTable, table, context.getTableHints());
+    BridgeTable table = withOptions(this, context.getTableHints());
+    RelOptTable scanned = relOptTable;
+    if (table != this) {
+      // The scan's table is the hinted one, so that Calcite's ViewTable, which converts the scans
+      // of a view's query again without their hints, reads it with the hints' options too.
+      scanned =
+          org.apache.calcite.prepare.RelOptTableImpl.create(
+              relOptTable.getRelOptSchema(),
+              relOptTable.getRowType(),
+              table,
+              com.google.common.collect.ImmutableList.copyOf(relOptTable.getQualifiedName()));
+    }
+    if (!extra.isEmpty()) {
+      table = table.withDef(table.def.withColumns(extra));
+    }
+    return new BridgeTableScan(context.getCluster(), scanned, table, context.getTableHints());
+  }
+
+  /** {@code table} with the options of the {@code OPTIONS} hints among {@code hints}. */
+  private static BridgeTable withOptions(BridgeTable table, List<RelHint> hints) {
+    Map<String, String> options = new LinkedHashMap<>();
+    for (RelHint hint : hints) {
+      if (hint.hintName.equalsIgnoreCase("OPTIONS")) {
+        options.putAll(hint.kvOptions);
+      }
+    }
+    return options.isEmpty() ? table : table.withOptions(options);
   }
 
   @Override

@@ -5,6 +5,7 @@ import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 
@@ -31,7 +32,20 @@ public final class BridgeParser {
               .withIdentifierQuoteString("`")
               .withUnquotedCasing(Casing.UNCHANGED)
               .withQuotedCasing(Casing.UNCHANGED)
-              .withCaseSensitive(true));
+              .withCaseSensitive(true)) {
+        /**
+         * A table's hints (an {@code OPTIONS} hint) on a line after its name, as Flink writes them:
+         * Calcite's dialect leaves them out, and a view's stored query lost them.
+         */
+        @Override
+        public void unparseTableScanHints(
+            SqlWriter writer, SqlNodeList hints, int leftPrec, int rightPrec) {
+          writer.newlineAndIndent();
+          writer.print("/*+ ");
+          hints.unparse(writer, 0, 0);
+          writer.print("*/");
+        }
+      };
 
   private BridgeParser() {}
 

@@ -140,7 +140,28 @@ public final class DdlExecutor {
             name, columns, create.options(), create.hasDynamicColumns(), dynamicType, flink);
     TableStorage storage = openStorage(def, create);
     return new BridgeTable(
-        def, storage, text -> context.parseExpression(FlinkTables.evaluated(text)));
+        def, storage, text -> context.parseExpression(FlinkTables.evaluated(text)), opener(create));
+  }
+
+  /**
+   * Opens the storage of a table {@code create} declared, with the options of an {@code OPTIONS}
+   * hint laid over its own, as a statement that reads it with the hint sees it: checked as {@code
+   * CREATE TABLE} checks them, each refusal an {@link IllegalArgumentException} with its message. A
+   * memory table keeps its rows: null, its own storage serves.
+   */
+  private java.util.function.Function<TableDef, TableStorage> opener(SqlCreateTable create) {
+    return def -> {
+      try {
+        if (def.connector().equals("memory")) {
+          MemoryTable.validate(def);
+          return null;
+        }
+        return openStorage(def, create);
+      } catch (RuntimeException e) {
+        // the connector's refusal (a PositionedException at CREATE TABLE, a source's ConfigError)
+        throw new IllegalArgumentException(e.getMessage(), e);
+      }
+    };
   }
 
   private TableStorage openStorage(TableDef def, SqlCreateTable create) {
@@ -176,6 +197,14 @@ public final class DdlExecutor {
           ErrorKind.VALIDATION,
           "One or more required options are missing.\n\nMissing required options are:\n\npath",
           create.getParserPosition());
+    }
+    if (connector.equals("filesystem")) {
+      try {
+        io.calcitebridge.connector.FileSystemOptions.check(def.options());
+      } catch (IllegalArgumentException e) {
+        throw new PositionedException(
+            ErrorKind.VALIDATION, e.getMessage(), create.getParserPosition());
+      }
     }
     ConnectorFactory factory = session.connectorFactory();
     PythonSource source;
@@ -719,7 +748,11 @@ public final class DdlExecutor {
     TableDef def = new TableDef(path.name(), columns, create.options(), false, null, flink);
     TableStorage storage = openStorage(def, create);
     BridgeTable table =
-        new BridgeTable(def, storage, text -> context.parseExpression(FlinkTables.evaluated(text)));
+        new BridgeTable(
+            def,
+            storage,
+            text -> context.parseExpression(FlinkTables.evaluated(text)),
+            opener(create));
     try {
       storage.insert(rows);
     } catch (RuntimeException e) {

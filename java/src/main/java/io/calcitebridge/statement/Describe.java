@@ -234,7 +234,16 @@ final class Describe {
         join.setRight(qualify(join.getRight()));
         return from;
       }
-      if (from.getKind() == SqlKind.AS && ((SqlCall) from).operand(0) instanceof SqlIdentifier) {
+      if (from instanceof org.apache.calcite.sql.SqlTableRef ref
+          && ref.operand(0) instanceof SqlIdentifier id
+          && qualify(id) instanceof SqlIdentifier full) {
+        // a table with hints (t /*+ OPTIONS(...) */)
+        return new org.apache.calcite.sql.SqlTableRef(
+            ref.getParserPosition(), full, ref.operand(1));
+      }
+      if (from.getKind() == SqlKind.AS
+          && (((SqlCall) from).operand(0) instanceof SqlIdentifier
+              || ((SqlCall) from).operand(0) instanceof org.apache.calcite.sql.SqlTableRef)) {
         ((SqlCall) from).setOperand(0, qualify(((SqlCall) from).operand(0)));
       }
       return from;

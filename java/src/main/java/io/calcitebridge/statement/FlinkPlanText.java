@@ -521,15 +521,20 @@ final class FlinkPlanText {
     StringBuilder table = new StringBuilder(String.join(", ", qualify.apply(scan.getTable())));
     List<String> fields = s.fields;
     if (scan instanceof BridgeTableScan b) {
-      if (b.projection() != null || b.nested() != null) {
-        table.append(", project=[").append(String.join(", ", fields)).append(']');
-      }
+      // In Flink's order: the filters pushed first, then the projection (with the metadata keys
+      // read, none, for a source that could read some: Flink's filesystem source), the limit.
       if (!b.filters().isEmpty()) {
         List<String> filters = new ArrayList<>();
         for (var f : b.filters()) {
           filters.add(String.valueOf(f));
         }
         table.append(", filter=[").append(String.join(", ", filters)).append(']');
+      }
+      if (b.projection() != null || b.nested() != null) {
+        table.append(", project=[").append(String.join(", ", fields)).append(']');
+        if ("filesystem".equals(b.bridgeTable().def().connector())) {
+          table.append(", metadata=[]");
+        }
       }
       if (b.limit() != null) {
         table.append(", limit=[").append(b.limit()).append(']');

@@ -1049,6 +1049,14 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
    * {@code JOIN ... USING} of the common visible columns, so expansion and conversion agree.
    */
   @Override
+  protected void validateFrom(SqlNode node, RelDataType targetRowType, SqlValidatorScope scope) {
+    super.validateFrom(node, targetRowType, scope);
+    if (node instanceof org.apache.calcite.sql.SqlTableRef ref) {
+      Hints.checkOptions(ref, getNamespace(ref.operand(0)), getCatalogReader().getSchemaPaths());
+    }
+  }
+
+  @Override
   protected void validateJoin(SqlJoin join, SqlValidatorScope scope) {
     super.validateJoin(join, scope);
     if (strategy.isEmpty() || !join.isNatural()) {

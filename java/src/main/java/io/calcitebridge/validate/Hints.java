@@ -1,9 +1,14 @@
 package io.calcitebridge.validate;
 
+import io.calcitebridge.catalog.CatalogTable;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import org.apache.calcite.rel.hint.HintPredicates;
+import org.apache.calcite.rel.hint.HintStrategyTable;
 import org.apache.calcite.runtime.Resources;
 import org.apache.calcite.runtime.Resources.BaseMessage;
 import org.apache.calcite.runtime.Resources.ExInst;
@@ -19,6 +24,8 @@ import org.apache.calcite.sql.SqlTableRef;
 import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlValidatorException;
+import org.apache.calcite.sql.validate.SqlValidatorNamespace;
+import org.apache.calcite.sql.validate.SqlValidatorTable;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -26,7 +33,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * does not register (its {@code FlinkHintStrategies}) is refused, as are a join hint or an {@code
  * OPTIONS} hint without options, and a join hint ({@code BROADCAST}, {@code SHUFFLE_HASH}, {@code
  * SHUFFLE_MERGE}, {@code NEST_LOOP}) of a query that joins tables, none of which it names. The
- * options of an {@code OPTIONS} hint are not checked against the connector's.
+ * options of an {@code OPTIONS} hint are checked against the table's connector, which the scan of
+ * the table then opens with them.
  */
 public final class Hints {
   private Hints() {}
@@ -49,6 +57,68 @@ public final class Hints {
     @BaseMessage(
         "The options of following hints cannot match the name of input tables or views: {0}")
     ExInst<SqlValidatorException> unmatched(String names);
+
+    @BaseMessage("Unable to create a source for reading table ''{0}''.\n\n{1}")
+    ExInst<SqlValidatorException> badOptions(String table, String cause);
+
+    @BaseMessage(
+        "View ''{0}'' cannot be enriched with new options. Hints can only be applied to tables.")
+    ExInst<SqlValidatorException> viewOptions(String view);
+  }
+
+  /**
+   * The hints the conversion to a logical plan hands on: {@code OPTIONS} to the scan of its table,
+   * whose options it overrides.
+   */
+  public static final HintStrategyTable STRATEGIES =
+      HintStrategyTable.builder().hintStrategy("OPTIONS", HintPredicates.TABLE_SCAN).build();
+
+  /**
+   * Checks the {@code OPTIONS} hints of {@code ref}, whose table {@code ns} resolves: the table's
+   * connector must accept its options with the hints' laid over them, as Flink's factory checks
+   * them before it reads the table; the error points at the hint. A view takes no options.
+   */
+  static void checkOptions(
+      SqlTableRef ref, @Nullable SqlValidatorNamespace ns, List<List<String>> schemaPaths) {
+    Map<String, String> options = new LinkedHashMap<>();
+    SqlHint first = null;
+    for (SqlNode h : ref.hints) {
+      if (h instanceof SqlHint hint && name(hint).equals("OPTIONS")) {
+        options.putAll(hint.getOptionKVPairs());
+        first = first == null ? hint : first;
+      }
+    }
+    if (first == null || ns == null) {
+      return;
+    }
+    SqlValidatorTable table = ns.resolve().getTable();
+    if (table == null) {
+      return;
+    }
+    // as Flink names it: catalog, database and table (a shorter name is in the current database)
+    List<String> qualified = table.getQualifiedName();
+    for (List<String> path : schemaPaths) {
+      if (qualified.size() < 3 && path.size() + qualified.size() == 3) {
+        qualified = new ArrayList<>(path);
+        qualified.addAll(table.getQualifiedName());
+      }
+    }
+    String name = String.join(".", qualified);
+    CatalogTable catalogTable = table.unwrap(CatalogTable.class);
+    if (catalogTable == null) {
+      if (table.unwrap(org.apache.calcite.schema.impl.ViewTable.class) != null) {
+        // Flink's message names the view with its parts quoted
+        String quoted = "`" + String.join("`.`", qualified) + "`";
+        throw SqlUtil.newContextException(at(first), Messages.RESOURCE.viewOptions(quoted));
+      }
+      return;
+    }
+    try {
+      catalogTable.withOptions(options);
+    } catch (IllegalArgumentException e) {
+      throw SqlUtil.newContextException(
+          at(first), Messages.RESOURCE.badOptions(name, String.valueOf(e.getMessage())));
+    }
   }
 
   private static final Set<String> JOIN =

@@ -1,0 +1,51 @@
+-- Table hints' OPTIONS checked and applied, WITH RECURSIVE, SHOW CREATE VIEW of legacy group
+-- windows, two group windows in one GROUP BY, DESCRIBE of a rowtime column in batch mode and
+-- EXPLAIN of a projection over a filesystem table.
+-- folders: t1 other ev
+CREATE TABLE t1 (id INT, name STRING, age INT) WITH ('connector' = 'filesystem', 'path' = '${tmp}/t1', 'format' = 'json');
+CREATE TABLE other (id INT, name STRING, age INT) WITH ('connector' = 'filesystem', 'path' = '${tmp}/other', 'format' = 'csv');
+INSERT INTO t1 VALUES (1, 'a', 10), (2, 'b', 20);
+INSERT INTO other VALUES (7, 'x', 70);
+SELECT * FROM t1 /*+ OPTIONS('no.such.option'='x') */;
+SELECT * FROM t1 /*+ OPTIONS('no.such.option'='x', 'other.bad'='y') */;
+SELECT * FROM t1 /*+ OPTIONS('csv.field-delimiter'=';') */;
+SELECT * FROM t1 /*+ OPTIONS('format'='nosuch') */;
+SELECT * FROM t1 /*+ OPTIONS('connector'='datagen') */;
+SELECT * FROM t1 /*+ OPTIONS('path'='${tmp}/other', 'format'='csv') */;
+SELECT a.id, b.id AS other_id FROM t1 AS a JOIN t1 /*+ OPTIONS('path'='${tmp}/other', 'format'='csv') */ AS b ON a.id < b.id;
+SELECT * FROM t1 /*+ OPTIONS('json.ignore-parse-errors'='true') */;
+CREATE TABLE g (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '3', 'fields.a.kind' = 'sequence', 'fields.a.start' = '1', 'fields.a.end' = '10');
+SELECT * FROM g /*+ OPTIONS('number-of-rows'='2') */;
+SELECT * FROM g /*+ OPTIONS('fields.a.start'='5') */;
+SELECT * FROM g /*+ OPTIONS('bogus'='5') */;
+CREATE VIEW vh AS SELECT * FROM t1 /*+ OPTIONS('path'='${tmp}/other', 'format'='csv') */;
+SELECT * FROM vh;
+CREATE VIEW vg AS SELECT * FROM g /*+ OPTIONS('number-of-rows'='2') */;
+SELECT * FROM vg;
+SHOW CREATE VIEW vg;
+SELECT * FROM vh /*+ OPTIONS('format'='csv') */;
+WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r;
+EXPLAIN WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r;
+WITH RECURSIVE r(n) AS (SELECT 1) SELECT * FROM r;
+CREATE VIEW rv AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r;
+SELECT * FROM rv;
+CREATE TABLE ev (id INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'filesystem', 'path' = '${tmp}/ev', 'format' = 'json');
+INSERT INTO ev VALUES (1, TIMESTAMP '2024-01-01 10:00:10'), (2, TIMESTAMP '2024-01-01 10:00:50'), (3, TIMESTAMP '2024-01-01 10:01:30');
+DESCRIBE ev;
+SHOW COLUMNS FROM ev;
+CREATE VIEW tv AS SELECT TUMBLE_START(ts, INTERVAL '1' MINUTE) AS ws, COUNT(*) AS c FROM ev GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE);
+SHOW CREATE VIEW tv;
+SELECT * FROM tv;
+CREATE VIEW tv2 AS SELECT TUMBLE_ROWTIME(ts, INTERVAL '1' MINUTE) AS rt, COUNT(*) AS c FROM ev GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE) HAVING COUNT(*) > 0;
+SHOW CREATE VIEW tv2;
+CREATE VIEW hv AS SELECT id, HOP_END(ts, INTERVAL '1' MINUTE, INTERVAL '2' MINUTE) AS we, SUM(id) AS s FROM ev GROUP BY id, HOP(ts, INTERVAL '1' MINUTE, INTERVAL '2' MINUTE);
+SHOW CREATE VIEW hv;
+SELECT * FROM hv;
+SELECT COUNT(*) FROM ev GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE), HOP(ts, INTERVAL '1' MINUTE, INTERVAL '5' MINUTE);
+SELECT COUNT(*) FROM ev GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE), TUMBLE(ts, INTERVAL '2' MINUTE);
+SELECT COUNT(*) FROM ev GROUP BY HOP(ts, INTERVAL '1' MINUTE, INTERVAL '5' MINUTE), TUMBLE(ts, INTERVAL '1' MINUTE);
+EXPLAIN SELECT id, name FROM t1;
+EXPLAIN SELECT name, id FROM t1;
+EXPLAIN SELECT id + 1 AS x, UPPER(name) AS n FROM t1;
+EXPLAIN SELECT id, CAST(age AS BIGINT) AS a FROM t1;
+EXPLAIN SELECT * FROM t1;
