@@ -969,11 +969,12 @@ final class DuckDbFunctions {
   private static @Nullable RexNode window(RexBuilder rex, RexCall call, String name) {
     List<RexNode> ops = call.operands;
     if (ops.size() < 6
-        || !(ops.get(0) instanceof RexLiteral ltz)
-        || !Boolean.FALSE.equals(ltz.getValueAs(Boolean.class))
+        || !(ops.get(0) instanceof RexLiteral ltzLiteral)
+        || ltzLiteral.getValueAs(Boolean.class) == null
         || !(ops.get(1) instanceof RexLiteral kindLiteral)) {
       return null;
     }
+    boolean ltz = Boolean.TRUE.equals(ltzLiteral.getValueAs(Boolean.class));
     Integer kind = kindLiteral.getValueAs(Integer.class);
     long[] sizes = new long[3];
     for (int i = 0; i < 3; i++) {
@@ -986,7 +987,7 @@ final class DuckDbFunctions {
       }
       sizes[i] = ms;
     }
-    String t = millis(ops.get(2));
+    String t = ltz ? wallMillis(ops.get(2)) : millis(ops.get(2));
     if (kind == null || t == null || kind < 0 || kind > 2) {
       return null;
     }
@@ -1038,6 +1039,22 @@ final class DuckDbFunctions {
           default -> "(" + end + ") - 1";
         };
     String type = DuckDbDialect.typeName(call.getType());
+    if (ltz
+        && name.equals("$WINDOW_TIME")
+        && call.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+      // The instant of the window's end in the session zone, less a millisecond.
+      return template(
+          rex,
+          call.getType(),
+          new DuckDbTemplate(
+              name,
+              "timezone('UTC', epoch_ms(list_transform([CAST("
+                  + end
+                  + " AS BIGINT)], lambda cb_w: "
+                  + INSTANT
+                  + ")[1] - 1))"),
+          operands);
+    }
     if (type == null || call.getType().getSqlTypeName() != SqlTypeName.TIMESTAMP) {
       return null;
     }
@@ -1047,6 +1064,41 @@ final class DuckDbFunctions {
         new DuckDbTemplate(name, "CAST(epoch_ms(CAST(" + millis + " AS BIGINT)) AS " + type + ")"),
         operands);
   }
+
+  /**
+   * The milliseconds of the wall-clock time of a TIMESTAMP_LTZ(0..3) {@code node} ({0}) in the
+   * session zone, DuckDB's {@code TimeZone} (Java's {@code ts + zone.getOffset(ts)}), or null.
+   */
+  private static @Nullable String wallMillis(RexNode node) {
+    RelDataType type = node.getType();
+    if (type.getSqlTypeName() != SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+        || type.getPrecision() > 3) {
+      return null;
+    }
+    // The instant as a TIMESTAMPTZ, whether the scan hands DuckDB one or a TIMESTAMP in UTC.
+    return "epoch_ms(CAST(timezone('UTC', make_timestamp(epoch_us({0}))) AS TIMESTAMP))";
+  }
+
+  /** The wall-clock milliseconds in DuckDB's {@code TimeZone} of the instant of milliseconds i. */
+  private static String wallOf(String i) {
+    return "epoch_ms(CAST(timezone('UTC', epoch_ms(" + i + ")) AS TIMESTAMP))";
+  }
+
+  /**
+   * The instant, in milliseconds, of the wall-clock milliseconds {@code w} (a lambda's parameter)
+   * in the session zone, as Java's {@code LocalDateTime#atZone} resolves it: a time in a gap moves
+   * on by the gap (so does DuckDB's cast to TIMESTAMPTZ), a time an overlap repeats is the earlier
+   * instant (DuckDB's cast takes the later). The earlier candidate {@code e} takes the offset of a
+   * day before DuckDB's instant {@code c}; it is the answer when it is earlier and reads as {@code
+   * w} (no zone changes its offset twice in a day).
+   */
+  private static final String INSTANT =
+      "list_transform([epoch_ms(CAST(epoch_ms(cb_w) AS TIMESTAMPTZ))], lambda cb_c:"
+          + " list_transform([cb_w - ("
+          + wallOf("cb_c - 86400000")
+          + " - (cb_c - 86400000))], lambda cb_e: CASE WHEN cb_e < cb_c AND "
+          + wallOf("cb_e")
+          + " = cb_w THEN cb_e ELSE cb_c END)[1])[1]";
 
   /**
    * {@code ROUND} of a DOUBLE to {@code places} digits as Flink computes it: half up on the
