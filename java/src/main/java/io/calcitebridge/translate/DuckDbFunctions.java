@@ -249,9 +249,81 @@ final class DuckDbFunctions {
         return make(rex, call, joined.append(')').toString());
       case "DATE_FORMAT":
         return dateFormat(rex, call);
+      case "REGEXP_EXTRACT":
+        return regexpExtract(rex, call);
+      case "UNIX_TIMESTAMP":
+        // The seconds of the statement's start, as Flink's (and Calcite's engine's) clock of the
+        // query: DuckDB's transaction start, one for the statement. A string read as a time in
+        // the session zone stays refused: Flink reads it with a lenient SimpleDateFormat (a
+        // prefix, out-of-range fields carried over, Julian dates before 1582, Long.MIN_VALUE for
+        // what it cannot read), which DuckDB's strptime does not do.
+        return ops.isEmpty()
+                && call.getOperator() == io.calcitebridge.functions.TemporalFunctions.UNIX_TIMESTAMP
+            ? template(
+                rex,
+                call.getType(),
+                new DuckDbTemplate(
+                    "UNIX_TIMESTAMP", "CAST(epoch_ms(get_current_timestamp()) // 1000 AS BIGINT)"),
+                List.of())
+            : null;
       default:
         return null;
     }
+  }
+
+  /**
+   * {@code REGEXP_EXTRACT(s, pattern[, group])} with a literal pattern and group ({@code
+   * StringFunctions#regexpExtract}): the group (0, the whole match, by default) of the first match,
+   * NULL without a match, for a group the pattern does not have, and for a pattern Java does not
+   * compile. DuckDB's {@code regexp_extract} with the pattern in RE2's syntax ({@link JavaRegex}),
+   * which answers {@code ''} without a match, so a match is tested first. A pattern whose meaning
+   * may differ in RE2, or a group that may not take part in a match (NULL in Java, {@code ''} in
+   * DuckDB), is refused.
+   */
+  private static @Nullable RexNode regexpExtract(RexBuilder rex, RexCall call) {
+    List<RexNode> ops = call.operands;
+    if (call.getOperator() != io.calcitebridge.functions.StringFunctions.REGEXP_EXTRACT
+        || !(ops.get(1) instanceof RexLiteral pattern)
+        || (ops.size() == 3 && !(ops.get(2) instanceof RexLiteral))) {
+      return null;
+    }
+    Integer group = 0;
+    if (ops.size() == 3) {
+      RexLiteral index = (RexLiteral) ops.get(2);
+      group = index.isNull() ? null : index.getValueAs(Integer.class);
+    }
+    if (pattern.isNull() || group == null) {
+      return rex.makeNullLiteral(call.getType());
+    }
+    String text = pattern.getValueAs(String.class);
+    boolean compiles;
+    try {
+      java.util.regex.Pattern.compile(text);
+      compiles = true;
+    } catch (java.util.regex.PatternSyntaxException e) {
+      compiles = false;
+    }
+    JavaRegex re2 = compiles ? JavaRegex.translate(text) : null;
+    if (!compiles || (re2 != null && (group < 0 || group > re2.groups()))) {
+      return rex.makeNullLiteral(call.getType());
+    }
+    if (re2 == null || !re2.certain(group)) {
+      return null;
+    }
+    String literal = "'" + re2.re2().replace("'", "''") + "'";
+    return template(
+        rex,
+        call.getType(),
+        new DuckDbTemplate(
+            "REGEXP_EXTRACT",
+            "CASE WHEN regexp_matches({0}, "
+                + literal
+                + ") THEN regexp_extract({0}, "
+                + literal
+                + ", "
+                + group
+                + ") ELSE NULL END"),
+        List.of(ops.get(0)));
   }
 
   private static @Nullable RexNode extract(RexBuilder rex, RexCall call) {
