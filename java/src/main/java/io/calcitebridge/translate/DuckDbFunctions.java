@@ -50,8 +50,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       a TIMESTAMP_LTZ's wall-clock time ({@code CAST} to TIMESTAMP or STRING) in DuckDB's {@code
  *       TimeZone}, which the backend sets to {@code table.local-time-zone}.
  *   <li>The window table functions {@code TUMBLE}, {@code HOP} and {@code CUMULATE} over a
- *       TIMESTAMP: each row's windows as a list DuckDB unnests, their bounds in milliseconds as
- *       Flink's assigners compute them.
+ *       TIMESTAMP or a TIMESTAMP_LTZ(0..3): each row's windows as a list DuckDB unnests, their
+ *       bounds in milliseconds as Flink's assigners compute them (of an instant, on the session
+ *       zone's wall clock).
+ *   <li>{@code REGEXP_EXTRACT} with a literal pattern RE2 reads as Java does ({@link JavaRegex});
+ *       {@code UNIX_TIMESTAMP()}.
  *   <li>{@code ROW(...)} as {@code struct_pack} with the row type's names; a field of a computed
  *       ROW, an array element ({@code items[1].x}) or a column as {@code struct_extract}.
  * </ul>
@@ -1035,8 +1038,10 @@ final class DuckDbFunctions {
    * unnests, and the start, end and time of the k-th. A window starts at {@code t - floorMod(t -
    * offset, size)}, in milliseconds since 1970 (the time rounded down to milliseconds), as Flink's
    * assigners compute it; DuckDB's {@code %} keeps the dividend's sign, hence {@code ((x % n) + n)
-   * % n}. Over a TIMESTAMP_LTZ (windows aligned on the session zone's wall clock) the call is left
-   * to Calcite's engine.
+   * % n}. Over a TIMESTAMP_LTZ the windows are aligned on the time's wall clock in the session zone
+   * (DuckDB's {@code TimeZone}), {@code window_start} and {@code window_end} are wall-clock
+   * TIMESTAMPs and {@code window_time} the instant of the end less a millisecond ({@link
+   * #INSTANT}).
    */
   private static @Nullable RexNode window(RexBuilder rex, RexCall call, String name) {
     List<RexNode> ops = call.operands;
