@@ -116,9 +116,18 @@ final class DuckDbAggregates {
             if (visited instanceof LogicalProject project) {
               return project.accept(windowedFirstAndLast(project.getCluster().getRexBuilder()));
             }
-            return visited instanceof LogicalAggregate agg
-                ? firstAndLast((LogicalAggregate) percentiles(agg))
-                : visited;
+            if (!(visited instanceof LogicalAggregate agg)) {
+              return visited;
+            }
+            // Variances and LISTAGG first: a LISTAGG's separator is read off the input as planned.
+            RelNode statistics = DuckDbStatistics.rewrite(agg);
+            if (statistics instanceof LogicalProject above
+                && above.getInput() instanceof LogicalAggregate below) {
+              return above.copy(
+                  above.getTraitSet(),
+                  List.of(firstAndLast((LogicalAggregate) percentiles(below))));
+            }
+            return firstAndLast((LogicalAggregate) percentiles(agg));
           }
         });
   }
@@ -280,7 +289,7 @@ final class DuckDbAggregates {
   }
 
   /** Whether {@code rel} reads a VALUES list of several rows or a UNION. */
-  private static boolean unordered(RelNode rel) {
+  static boolean unordered(RelNode rel) {
     if (rel instanceof org.apache.calcite.rel.core.Values values) {
       return values.getTuples().size() > 1;
     }

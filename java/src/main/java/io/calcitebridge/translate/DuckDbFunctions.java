@@ -50,8 +50,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       a TIMESTAMP_LTZ's wall-clock time ({@code CAST} to TIMESTAMP or STRING) in DuckDB's {@code
  *       TimeZone}, which the backend sets to {@code table.local-time-zone}.
  *   <li>The window table functions {@code TUMBLE}, {@code HOP} and {@code CUMULATE} over a
- *       TIMESTAMP: each row's windows as a list DuckDB unnests, their bounds in milliseconds as
- *       Flink's assigners compute them.
+ *       TIMESTAMP or a TIMESTAMP_LTZ(0..3): each row's windows as a list DuckDB unnests, their
+ *       bounds in milliseconds as Flink's assigners compute them (of an instant, on the session
+ *       zone's wall clock).
+ *   <li>{@code REGEXP_EXTRACT} with a literal pattern RE2 reads as Java does ({@link JavaRegex});
+ *       {@code UNIX_TIMESTAMP()}.
  *   <li>{@code ROW(...)} as {@code struct_pack} with the row type's names; a field of a computed
  *       ROW, an array element ({@code items[1].x}) or a column as {@code struct_extract}.
  * </ul>
@@ -249,9 +252,81 @@ final class DuckDbFunctions {
         return make(rex, call, joined.append(')').toString());
       case "DATE_FORMAT":
         return dateFormat(rex, call);
+      case "REGEXP_EXTRACT":
+        return regexpExtract(rex, call);
+      case "UNIX_TIMESTAMP":
+        // The seconds of the statement's start, as Flink's (and Calcite's engine's) clock of the
+        // query: DuckDB's transaction start, one for the statement. A string read as a time in
+        // the session zone stays refused: Flink reads it with a lenient SimpleDateFormat (a
+        // prefix, out-of-range fields carried over, Julian dates before 1582, Long.MIN_VALUE for
+        // what it cannot read), which DuckDB's strptime does not do.
+        return ops.isEmpty()
+                && call.getOperator() == io.calcitebridge.functions.TemporalFunctions.UNIX_TIMESTAMP
+            ? template(
+                rex,
+                call.getType(),
+                new DuckDbTemplate(
+                    "UNIX_TIMESTAMP", "CAST(epoch_ms(get_current_timestamp()) // 1000 AS BIGINT)"),
+                List.of())
+            : null;
       default:
         return null;
     }
+  }
+
+  /**
+   * {@code REGEXP_EXTRACT(s, pattern[, group])} with a literal pattern and group ({@code
+   * StringFunctions#regexpExtract}): the group (0, the whole match, by default) of the first match,
+   * NULL without a match, for a group the pattern does not have, and for a pattern Java does not
+   * compile. DuckDB's {@code regexp_extract} with the pattern in RE2's syntax ({@link JavaRegex}),
+   * which answers {@code ''} without a match, so a match is tested first. A pattern whose meaning
+   * may differ in RE2, or a group that may not take part in a match (NULL in Java, {@code ''} in
+   * DuckDB), is refused.
+   */
+  private static @Nullable RexNode regexpExtract(RexBuilder rex, RexCall call) {
+    List<RexNode> ops = call.operands;
+    if (call.getOperator() != io.calcitebridge.functions.StringFunctions.REGEXP_EXTRACT
+        || !(ops.get(1) instanceof RexLiteral pattern)
+        || (ops.size() == 3 && !(ops.get(2) instanceof RexLiteral))) {
+      return null;
+    }
+    Integer group = 0;
+    if (ops.size() == 3) {
+      RexLiteral index = (RexLiteral) ops.get(2);
+      group = index.isNull() ? null : index.getValueAs(Integer.class);
+    }
+    if (pattern.isNull() || group == null) {
+      return rex.makeNullLiteral(call.getType());
+    }
+    String text = pattern.getValueAs(String.class);
+    boolean compiles;
+    try {
+      java.util.regex.Pattern.compile(text);
+      compiles = true;
+    } catch (java.util.regex.PatternSyntaxException e) {
+      compiles = false;
+    }
+    JavaRegex re2 = compiles ? JavaRegex.translate(text) : null;
+    if (!compiles || (re2 != null && (group < 0 || group > re2.groups()))) {
+      return rex.makeNullLiteral(call.getType());
+    }
+    if (re2 == null || !re2.certain(group)) {
+      return null;
+    }
+    String literal = "'" + re2.re2().replace("'", "''") + "'";
+    return template(
+        rex,
+        call.getType(),
+        new DuckDbTemplate(
+            "REGEXP_EXTRACT",
+            "CASE WHEN regexp_matches({0}, "
+                + literal
+                + ") THEN regexp_extract({0}, "
+                + literal
+                + ", "
+                + group
+                + ") ELSE NULL END"),
+        List.of(ops.get(0)));
   }
 
   private static @Nullable RexNode extract(RexBuilder rex, RexCall call) {
@@ -963,17 +1038,20 @@ final class DuckDbFunctions {
    * unnests, and the start, end and time of the k-th. A window starts at {@code t - floorMod(t -
    * offset, size)}, in milliseconds since 1970 (the time rounded down to milliseconds), as Flink's
    * assigners compute it; DuckDB's {@code %} keeps the dividend's sign, hence {@code ((x % n) + n)
-   * % n}. Over a TIMESTAMP_LTZ (windows aligned on the session zone's wall clock) the call is left
-   * to Calcite's engine.
+   * % n}. Over a TIMESTAMP_LTZ the windows are aligned on the time's wall clock in the session zone
+   * (DuckDB's {@code TimeZone}), {@code window_start} and {@code window_end} are wall-clock
+   * TIMESTAMPs and {@code window_time} the instant of the end less a millisecond ({@link
+   * #INSTANT}).
    */
   private static @Nullable RexNode window(RexBuilder rex, RexCall call, String name) {
     List<RexNode> ops = call.operands;
     if (ops.size() < 6
-        || !(ops.get(0) instanceof RexLiteral ltz)
-        || !Boolean.FALSE.equals(ltz.getValueAs(Boolean.class))
+        || !(ops.get(0) instanceof RexLiteral ltzLiteral)
+        || ltzLiteral.getValueAs(Boolean.class) == null
         || !(ops.get(1) instanceof RexLiteral kindLiteral)) {
       return null;
     }
+    boolean ltz = Boolean.TRUE.equals(ltzLiteral.getValueAs(Boolean.class));
     Integer kind = kindLiteral.getValueAs(Integer.class);
     long[] sizes = new long[3];
     for (int i = 0; i < 3; i++) {
@@ -986,7 +1064,7 @@ final class DuckDbFunctions {
       }
       sizes[i] = ms;
     }
-    String t = millis(ops.get(2));
+    String t = ltz ? wallMillis(ops.get(2)) : millis(ops.get(2));
     if (kind == null || t == null || kind < 0 || kind > 2) {
       return null;
     }
@@ -1038,6 +1116,22 @@ final class DuckDbFunctions {
           default -> "(" + end + ") - 1";
         };
     String type = DuckDbDialect.typeName(call.getType());
+    if (ltz
+        && name.equals("$WINDOW_TIME")
+        && call.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+      // The instant of the window's end in the session zone, less a millisecond.
+      return template(
+          rex,
+          call.getType(),
+          new DuckDbTemplate(
+              name,
+              "timezone('UTC', epoch_ms(list_transform([CAST("
+                  + end
+                  + " AS BIGINT)], lambda cb_w: "
+                  + INSTANT
+                  + ")[1] - 1))"),
+          operands);
+    }
     if (type == null || call.getType().getSqlTypeName() != SqlTypeName.TIMESTAMP) {
       return null;
     }
@@ -1047,6 +1141,41 @@ final class DuckDbFunctions {
         new DuckDbTemplate(name, "CAST(epoch_ms(CAST(" + millis + " AS BIGINT)) AS " + type + ")"),
         operands);
   }
+
+  /**
+   * The milliseconds of the wall-clock time of a TIMESTAMP_LTZ(0..3) {@code node} ({0}) in the
+   * session zone, DuckDB's {@code TimeZone} (Java's {@code ts + zone.getOffset(ts)}), or null.
+   */
+  private static @Nullable String wallMillis(RexNode node) {
+    RelDataType type = node.getType();
+    if (type.getSqlTypeName() != SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+        || type.getPrecision() > 3) {
+      return null;
+    }
+    // The instant as a TIMESTAMPTZ, whether the scan hands DuckDB one or a TIMESTAMP in UTC.
+    return "epoch_ms(CAST(timezone('UTC', make_timestamp(epoch_us({0}))) AS TIMESTAMP))";
+  }
+
+  /** The wall-clock milliseconds in DuckDB's {@code TimeZone} of the instant of milliseconds i. */
+  private static String wallOf(String i) {
+    return "epoch_ms(CAST(timezone('UTC', epoch_ms(" + i + ")) AS TIMESTAMP))";
+  }
+
+  /**
+   * The instant, in milliseconds, of the wall-clock milliseconds {@code w} (a lambda's parameter)
+   * in the session zone, as Java's {@code LocalDateTime#atZone} resolves it: a time in a gap moves
+   * on by the gap (so does DuckDB's cast to TIMESTAMPTZ), a time an overlap repeats is the earlier
+   * instant (DuckDB's cast takes the later). The earlier candidate {@code e} takes the offset of a
+   * day before DuckDB's instant {@code c}; it is the answer when it is earlier and reads as {@code
+   * w} (no zone changes its offset twice in a day).
+   */
+  private static final String INSTANT =
+      "list_transform([epoch_ms(CAST(epoch_ms(cb_w) AS TIMESTAMPTZ))], lambda cb_c:"
+          + " list_transform([cb_w - ("
+          + wallOf("cb_c - 86400000")
+          + " - (cb_c - 86400000))], lambda cb_e: CASE WHEN cb_e < cb_c AND "
+          + wallOf("cb_e")
+          + " = cb_w THEN cb_e ELSE cb_c END)[1])[1]";
 
   /**
    * {@code ROUND} of a DOUBLE to {@code places} digits as Flink computes it: half up on the

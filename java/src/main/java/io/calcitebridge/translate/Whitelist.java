@@ -383,7 +383,8 @@ final class Whitelist {
         if (!AGGREGATES.contains(call.getAggregation().getKind())
             && call.getAggregation() != DuckDbAggregates.QUANTILE_CONT
             && call.getAggregation() != DuckDbAggregates.ANY_VALUE
-            && call.getAggregation() != DuckDbAggregates.LAST) {
+            && call.getAggregation() != DuckDbAggregates.LAST
+            && !DuckDbStatistics.isOurs(call.getAggregation())) {
           throw refuse(Refusal.aggregate(call.getAggregation()));
         }
         if (call.getAggregation().getKind() == SqlKind.COUNT && call.getArgList().size() > 1) {
