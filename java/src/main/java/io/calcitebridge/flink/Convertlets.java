@@ -110,6 +110,13 @@ public final class Convertlets implements SqlRexConvertletTable {
         || call.getOperator() == io.calcitebridge.functions.BooleanCasts.TRY_CAST) {
       return io.calcitebridge.functions.BooleanCasts::convert; // Flink's 1 or 0 of a BOOLEAN
     }
+    if (call.getOperator() instanceof io.calcitebridge.functions.SampleVariance) {
+      // VAR_SAMP over a window: Calcite's own convertlet for it (sums and counts over the window),
+      // keyed by Calcite's operator; the result is typed as validated, so may be NULL.
+      return StandardConvertletTable.INSTANCE.get(
+          org.apache.calcite.sql.fun.SqlStdOperatorTable.VAR_SAMP.createCall(
+              call.getParserPosition(), call.getOperandList()));
+    }
     SqlRexConvertlet numbers = FlinkNumbers.convertlet(call);
     if (numbers != null) {
       return numbers;

@@ -179,7 +179,9 @@ public final class FlinkFunctions {
           "UNIX_TIMESTAMP",
           "URL_DECODE",
           "URL_ENCODE",
-          "UUID");
+          "UUID",
+          "VARIANCE",
+          "VAR_SAMP");
 
   /** The operator table of every function of every category, the same table for every caller. */
   public static SqlOperatorTable table() {
@@ -215,6 +217,8 @@ public final class FlinkFunctions {
     // Flink's ARRAY_AGG: NULLs kept, an array of no rows is empty.
     all.add(new ArrayAgg());
     all.add(new Percentile());
+    all.add(SampleVariance.VAR_SAMP);
+    all.add(SampleVariance.VARIANCE);
     return SqlOperatorTables.of(all);
   }
 
@@ -306,7 +310,8 @@ public final class FlinkFunctions {
    * takes a VARIANT only ({@link MiscFunctions#TYPEOF} takes any value). Calcite's {@code LAST_DAY}
    * is left out: Flink has no such function, so a call is a validation error ("No match found for
    * function signature LAST_DAY(<DATE>)"), as in Flink. {@code COALESCE} is {@link
-   * ConditionalFunctions#COALESCE}, with Flink's type, and {@code RAND} {@link MathFunctions#RAND}.
+   * ConditionalFunctions#COALESCE}, with Flink's type, {@code RAND} {@link MathFunctions#RAND}, and
+   * {@code VAR_SAMP} and {@code VARIANCE} {@link SampleVariance}, typed nullable.
    */
   private static boolean replaced(SqlOperator op) {
     return TemporalFunctions.REPLACED.contains(op)
@@ -314,6 +319,8 @@ public final class FlinkFunctions {
         || op == SqlStdOperatorTable.LAST_DAY
         || op == SqlStdOperatorTable.COALESCE
         || op == SqlStdOperatorTable.RAND
+        || op == SqlStdOperatorTable.VAR_SAMP
+        || op == SqlStdOperatorTable.VARIANCE
         || op.getName().equals("TYPEOF") && op != MiscFunctions.TYPEOF;
   }
 

@@ -236,7 +236,7 @@ final class DuckDbAggregates {
       return agg;
     }
     RelNode input = agg.getInput();
-    if (unordered(input)) {
+    if (RowOrder.unordered(input)) {
       // Calcite writes a VALUES list as a UNION ALL, whose branches DuckDB reads in any order.
       AggregateCall first =
           agg.getAggCallList().stream().filter(c -> firstOrLast(c) != null).findFirst().get();
@@ -286,22 +286,6 @@ final class DuckDbAggregates {
             ? LogicalProject.create(input, List.of(), projects, names, java.util.Set.of())
             : input;
     return agg.copy(agg.getTraitSet(), project, agg.getGroupSet(), agg.getGroupSets(), calls);
-  }
-
-  /** Whether {@code rel} reads a VALUES list of several rows or a UNION. */
-  static boolean unordered(RelNode rel) {
-    if (rel instanceof org.apache.calcite.rel.core.Values values) {
-      return values.getTuples().size() > 1;
-    }
-    if (rel instanceof org.apache.calcite.rel.core.Union) {
-      return true;
-    }
-    for (RelNode input : rel.getInputs()) {
-      if (unordered(input)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** DuckDB's aggregate for Flink's FIRST_VALUE or LAST_VALUE aggregate {@code call}, or null. */

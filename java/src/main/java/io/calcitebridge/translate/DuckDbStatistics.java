@@ -140,7 +140,7 @@ final class DuckDbStatistics {
       SqlAggFunction duck = moment(call, agg);
       String separator = listagg(call, agg);
       if (separator != null) {
-        if (DuckDbAggregates.unordered(agg.getInput())) {
+        if (RowOrder.unordered(agg.getInput())) {
           throw new Refusal(
               DuckDbTranslator.BACKEND,
               "LISTAGG over a VALUES list or a UNION, whose rows DuckDB reads in no set order");
@@ -148,6 +148,13 @@ final class DuckDbStatistics {
         calls.add(create(new StringAgg(separator), call.getArgList().get(0), call.getType()));
         at[i] = new int[] {calls.size() - 1, -1, -1};
       } else if (duck != null) {
+        if (RowOrder.unordered(agg.getInput())) {
+          // Each step of the running mean rounds: the last digit depends on the rows' order.
+          throw new Refusal(
+              DuckDbTranslator.BACKEND,
+              Refusal.aggregate(call.getAggregation())
+                  + " over a VALUES list or a UNION, whose rows DuckDB reads in no set order");
+        }
         int arg = call.getArgList().get(0);
         calls.add(create(duck, arg, doubleType));
         int[] where = {calls.size() - 1, -1, -1};
