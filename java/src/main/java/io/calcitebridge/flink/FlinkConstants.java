@@ -64,16 +64,46 @@ public final class FlinkConstants {
       return literal;
     }
 
+    /**
+     * A field of a NULL ROW ({@code CAST(NULL AS ROW<a INT>).a}) is a NULL of the field's type, as
+     * Flink's planner folds it: no engine computes a field of a NULL literal.
+     */
+    @Override
+    public RexNode visitFieldAccess(org.apache.calcite.rex.RexFieldAccess access) {
+      RexNode visited = super.visitFieldAccess(access);
+      if (visited instanceof org.apache.calcite.rex.RexFieldAccess field
+          && field.getType().isNullable()
+          && RexUtil.isNullLiteral(field.getReferenceExpr(), true)) {
+        return rex.makeNullLiteral(field.getType());
+      }
+      return visited;
+    }
+
     @Override
     public RexNode visitCall(RexCall call) {
       if (!RexUtil.isConstant(call) || !RexUtil.isDeterministic(call)) {
         return super.visitCall(call);
       }
       checkDivisor(call);
-      if (unsignedZeros && NegativeZero.floating(call.getType())) {
+      // A query parameter's value is no constant of the text: -0.0 keeps its sign, as a column's.
+      if (unsignedZeros && NegativeZero.floating(call.getType()) && !hasParameter(call)) {
         return NegativeZero.zero(rex, call);
       }
       return call;
+    }
+
+    /** Whether {@code node} holds a query parameter (a dynamic parameter of a kept plan). */
+    private static boolean hasParameter(RexNode node) {
+      boolean[] found = {false};
+      node.accept(
+          new org.apache.calcite.rex.RexVisitorImpl<Void>(true) {
+            @Override
+            public Void visitDynamicParam(org.apache.calcite.rex.RexDynamicParam param) {
+              found[0] = true;
+              return null;
+            }
+          });
+      return found[0];
     }
 
     /** Fails as Flink's planner does when a constant division's divisor is zero. */
