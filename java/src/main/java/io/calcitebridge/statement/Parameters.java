@@ -634,7 +634,12 @@ public final class Parameters {
       @Nullable Object value, int number, SqlDynamicParam param, ZoneId zone) {
     SqlParserPos pos = param.getParserPosition();
     try {
-      return node(value, pos, zone);
+      SqlNode node = node(value, pos, zone);
+      // A number known to the validator as a parameter's, which a narrower column takes when it
+      // fits (an int into a TINYINT column).
+      return node instanceof SqlNumericLiteral n
+          ? io.calcitebridge.sql.ParameterNumber.of(n, number)
+          : node;
     } catch (IllegalArgumentException | java.time.DateTimeException e) {
       throw new PositionedException(
           ErrorKind.VALIDATION, "Parameter " + number + " cannot be bound: " + e.getMessage(), pos);
