@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import inspect
-import itertools
 import typing
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -121,13 +120,16 @@ def signature(
         types = [_sql_type(name, f"argument {i + 1}", t) for i, t in enumerate(arg_types)]
         _check_arity(name, fn, len(types))
         arity = max_arity = len(types)
-    elif positional and not vectorized and all(p.name in hints for p in positional):
-        # Annotated: the annotated parameters with a default are optional arguments of their
-        # types, up to the first one without an annotation.
-        typed = list(itertools.takewhile(lambda p: p.name in hints, every))
-        types = [_sql_type(name, f"argument {p.name!r}", hints[p.name]) for p in typed]
-        max_arity = len(types)
+    elif (
+        positional
+        and arity == max_arity
+        and not vectorized
+        and all(p.name in hints for p in positional)
+    ):
+        types = [_sql_type(name, f"argument {p.name!r}", hints[p.name]) for p in positional]
     else:
+        # Without argument types, or with optional arguments (defaults, *args): operands of any
+        # type, as many as the function takes.
         types = None
     return {
         "name": name,

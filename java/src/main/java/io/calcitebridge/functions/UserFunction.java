@@ -101,8 +101,8 @@ public final class UserFunction extends SqlUserDefinedFunction {
 
   /**
    * A function as above that takes {@code arity} to {@code maxArity} operands ({@code -1}: any
-   * number more), the last of {@code parameters} beyond {@code arity} optional: a Python function
-   * with parameters that have defaults, or with {@code *args}.
+   * number more) of any type when {@code parameters} is null: a Python function with parameters
+   * that have defaults, or with {@code *args}.
    */
   public UserFunction(
       String name,
@@ -174,9 +174,8 @@ public final class UserFunction extends SqlUserDefinedFunction {
       families.add(family == null ? SqlTypeFamily.ANY : family);
     }
     List<RelDataType> types = List.copyOf(parameters);
-    int required = Math.min(arity, types.size());
     return OperandTypes.operandMetadata(
-        families, (RelDataTypeFactory f) -> types, i -> "arg" + i, i -> i >= required);
+        families, (RelDataTypeFactory f) -> types, i -> "arg" + i, i -> false);
   }
 
   /** Installs the runtime that calls the functions' implementations. */

@@ -697,6 +697,15 @@ public final class Parameters {
           new DateString(d.getYear(), d.getMonthValue(), d.getDayOfMonth()), pos);
     }
     if (value instanceof LocalTime t) {
+      if (t.getNano() % 1_000_000 != 0) {
+        // Flink's TIME holds milliseconds (TIME(0) to TIME(3)), and so do the engines here: a
+        // finer fraction would be cut off in silence.
+        throw new IllegalArgumentException(
+            "the time "
+                + t
+                + " has a fraction of a millisecond; a TIME holds milliseconds (TIME(3)):"
+                + " round the value to milliseconds");
+      }
       TimeString time =
           new TimeString(t.getHour(), t.getMinute(), t.getSecond()).withNanos(t.getNano());
       return SqlLiteral.createTime(time, precision(t.getNano()), pos);
