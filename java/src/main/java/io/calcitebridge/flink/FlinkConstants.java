@@ -70,19 +70,34 @@ public final class FlinkConstants {
      */
     @Override
     public RexNode visitFieldAccess(org.apache.calcite.rex.RexFieldAccess access) {
-      RexNode visited = super.visitFieldAccess(access);
-      if (visited instanceof org.apache.calcite.rex.RexFieldAccess field
+      return nullRowField(super.visitFieldAccess(access));
+    }
+
+    private RexNode nullRowField(RexNode node) {
+      if (node instanceof org.apache.calcite.rex.RexFieldAccess field
           && field.getType().isNullable()
           && RexUtil.isNullLiteral(field.getReferenceExpr(), true)) {
         return rex.makeNullLiteral(field.getType());
       }
-      return visited;
+      return node;
     }
 
     @Override
-    public RexNode visitCall(RexCall call) {
-      if (!RexUtil.isConstant(call) || !RexUtil.isDeterministic(call)) {
-        return super.visitCall(call);
+    public RexNode visitCall(RexCall constant) {
+      if (!RexUtil.isConstant(constant) || !RexUtil.isDeterministic(constant)) {
+        return super.visitCall(constant);
+      }
+      // A constant call is not walked below: its fields of NULL ROWs are folded here.
+      RexNode folded =
+          constant.accept(
+              new RexShuttle() {
+                @Override
+                public RexNode visitFieldAccess(org.apache.calcite.rex.RexFieldAccess access) {
+                  return nullRowField(super.visitFieldAccess(access));
+                }
+              });
+      if (!(folded instanceof RexCall call)) {
+        return folded;
       }
       checkDivisor(call);
       // A query parameter's value is no constant of the text: -0.0 keeps its sign, as a column's.
