@@ -715,8 +715,8 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       if (value instanceof ParameterNumber p && fitsParameter(table, target, p)) {
         continue;
       }
-      if (SqlUtil.isNullLiteral(value, true)) {
-        continue;
+      if (SqlUtil.isNullLiteral(value, false)) {
+        continue; // a NULL of no type (CAST(NULL AS DOUBLE) has its type's check)
       }
       RelDataType own = getValidatedNodeTypeIfKnown(value);
       if (own == null || !compatible(own, type)) {
