@@ -80,7 +80,9 @@ INSERT INTO ni0 VALUES (5, FALSE);
 CREATE TABLE ni1 (c DOUBLE) WITH ('connector' = 'memory');
 INSERT INTO ni1 VALUES (CAST(NULL AS DOUBLE)), (1.0E0), (5.0E0);
 CREATE TABLE nn (b BIGINT) WITH ('connector' = 'memory');
-INSERT INTO nn VALUES (5), (CAST(NULL AS BIGINT))
+INSERT INTO nn VALUES (5), (CAST(NULL AS BIGINT));
+CREATE TABLE rc (x INT, r ROW<a INT, b STRING>) WITH ('connector' = 'memory');
+INSERT INTO rc VALUES (1, ROW(1, 'a')), (-1, ROW(2, 'b'))
 """
 
 
@@ -156,5 +158,23 @@ def test_insert_of_decimal_and_null_into_double_is_typed() -> None:
         table = env.sql("SELECT x, y FROM dd2").to_arrow_table()
         assert str(table.schema.field("x").type) == "double"
         assert table.to_pylist() == [{"x": 1.5, "y": 1}, {"x": None, "y": 2}]
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_rows_of_literals_and_nulls_go_into_float_columns(backend: str) -> None:
+    # Calcite types the column of 1.5 and a NULL typed FLOAT as DOUBLE; each value fits.
+    env = cb.connect(backend=None if backend == "auto" else backend)
+    try:
+        env.execute("CREATE TABLE fl (a FLOAT, b FLOAT) WITH ('connector' = 'memory')")
+        env.execute("INSERT INTO fl VALUES (1.5, 2.5), (NULL, NULL)")
+        env.execute("INSERT INTO fl VALUES (0.25, CAST(NULL AS FLOAT)), (NULL, 3)")
+        got = env.sql("SELECT a, b FROM fl").fetchall()
+        assert sorted(got, key=repr) == sorted(
+            [(1.5, 2.5), (None, None), (0.25, None), (None, 3.0)], key=repr
+        )
+        with pytest.raises(cb.SqlValidationError, match="the query gives DOUBLE"):
+            env.execute("INSERT INTO fl VALUES (1.5, 2.5), (CAST(1 AS DOUBLE), NULL)")
     finally:
         env.close()

@@ -231,6 +231,65 @@ def test_a_nan_or_infinity_stays_a_value_and_null_stays_null(
     # A filter sees the NaN too.
     got = env.sql("SELECT k FROM f WHERE is_nan(twice(x)) ORDER BY k", backend=backend)
     assert got.fetchall() == [(1,)]
+    # A function without arguments too, computed once or at each row.
+    env.create_function("nan0", lambda: math.nan, return_type="DOUBLE")
+    env.create_function("nan1", lambda: math.nan, return_type="DOUBLE", deterministic=False)
+    rows = env.sql("SELECT nan0(), nan1(), k FROM f ORDER BY k", backend=backend).fetchall()
+    assert all(math.isnan(a) and math.isnan(b) for a, b, _ in rows), rows
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_defaults_and_star_args_are_called_as_pyflink_calls_them(
+    env: cb.Environment, backend: str
+) -> None:
+    def scaled(x: int, by: int = 10) -> int:
+        return x * by
+
+    def joined(sep, *parts):  # type: ignore[no-untyped-def]
+        return sep.join("" if p is None else str(p) for p in parts)
+
+    env.create_function("scaled", scaled)
+    env.create_function("joined", joined, return_type="STRING")
+    env.create_function("opt", lambda a, b=None: f"{a}/{b}", return_type="STRING")
+    got = env.sql(
+        "SELECT scaled(2), scaled(2, 3), joined('-'), joined('-', 1, 'b', 2.5),"
+        " opt('x'), opt('x', 'y')",
+        backend=backend,
+    ).fetchall()
+    assert got == [(20, 6, "", "1-b-2.5", "x/None", "x/y")]
+    with pytest.raises(cb.SqlValidationError, match="scaled"):
+        env.sql("SELECT scaled(1, 2, 3)", backend=backend)
+    with pytest.raises(cb.SqlValidationError, match="joined"):
+        env.sql("SELECT joined()", backend=backend)
+
+
+def test_a_keyword_only_parameter_without_a_default_is_refused_when_added(
+    env: cb.Environment,
+) -> None:
+    def keyed(x, *, unit):  # type: ignore[no-untyped-def]
+        return x
+
+    with pytest.raises(cb.ConfigError, match=r"The function keyed has keyword-only .*\(unit\)"):
+        env.create_function("keyed", keyed, return_type="INT")
+    env.create_function("keyed", lambda x, *, unit="m": f"{x}{unit}", return_type="STRING")
+    assert env.sql("SELECT keyed(3)").fetchall() == [("3m",)]
+
+
+def test_a_map_argument_is_a_dict(env: cb.Environment) -> None:
+    # As PyFlink passes it, in a ROW and an ARRAY too.
+    env.create_function(
+        "kinds",
+        lambda m, r, a: repr((m, r, a)),
+        return_type="STRING",
+        arg_types=["MAP<STRING, INT>", "ROW<m MAP<STRING, INT>>", "ARRAY<MAP<INT, STRING>>"],
+    )
+    got = env.sql(
+        "SELECT kinds(MAP['a', 1, 'b', 2], ROW(MAP['c', 3]), ARRAY[MAP[1, 'x']]),"
+        " kinds(CAST(NULL AS MAP<STRING, INT>), NULL, NULL)"
+    ).fetchall()
+    assert got == [
+        (repr(({"a": 1, "b": 2}, {"m": {"c": 3}}, [{1: "x"}])), repr((None, None, None)))
+    ]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -297,6 +297,13 @@ def test_a_float_crosses_as_a_java_float(env: cb.Environment, jar: Path, backend
     ).fetchall()
     assert rows == [(None, None) if f is None else (f + 0.5, f * 2) for f in fs]
     assert env.validate("SELECT floats(f) FROM fl").field(0).type == pa.float32()
+    # A DDL's FLOAT column and a CAST to FLOAT are Flink's FLOAT too: a Float, not a Double.
+    env.execute("CREATE TABLE fd (k INT, f FLOAT) WITH ('connector' = 'memory')")
+    env.execute("INSERT INTO fd VALUES (1, CAST(1.5 AS FLOAT)), (2, CAST(NULL AS FLOAT))")
+    rows = env.sql(
+        "SELECT floats(f), floats(CAST(k AS FLOAT)) FROM fd ORDER BY k", backend=backend
+    ).fetchall()
+    assert rows == [(2.0, 1.5), (None, 2.5)]
     if backend == "duckdb":
         return  # a Java aggregate function runs on Calcite's engine (auto)
     env.execute(f"CREATE FUNCTION float_sum AS 'com.acme.FloatSum' USING JAR '{jar}'")

@@ -181,6 +181,65 @@ def test_an_insert_binds_its_values(env: cb.Environment) -> None:
     ]
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_int_goes_into_a_tinyint_or_smallint_column_when_it_fits(
+    env: cb.Environment, transport: str, backend: str
+) -> None:
+    # As a driver's parameter: the literal text needs a CAST, as in Flink.
+    if _remote_duckdb(env, transport, backend):
+        return
+    env.execute("CREATE TABLE n8 (t TINYINT, s SMALLINT, f FLOAT) WITH ('connector' = 'memory')")
+    env.execute("INSERT INTO n8 VALUES (?, ?, ?)", [-128, 32767, 1.5])
+    env.execute("INSERT INTO n8 SELECT ?, ?, ?", [127, -32768, None])
+    env.execute("INSERT INTO n8 (t, s) VALUES (?, ?), (?, NULL)", [5, 6, 7])
+    sql = "SELECT t, s, f FROM n8 WHERE t = ? OR s = ? ORDER BY t"
+    assert env.sql(sql, [5, 32767], backend=backend).fetchall() == [
+        (-128, 32767, 1.5),
+        (5, 6, None),
+    ]
+    assert env.sql("SELECT t FROM n8 WHERE t IN (?, ?)", [7, 500], backend=backend).fetchall() == [
+        (7,)
+    ]
+    for sql, values, message in (
+        ("INSERT INTO n8 VALUES (?, ?, ?)", [128, 1, 1.0], r"Parameter 1 \(128\) is out of"),
+        ("INSERT INTO n8 (s) VALUES (?)", [-32769], r"Parameter 1 \(-32769\) is out of"),
+        ("INSERT INTO n8 (f) VALUES (?)", [1e300], r"Parameter 1 \(1\.0E\+?300\) is out of"),
+    ):
+        with pytest.raises(cb.SqlValidationError, match=message) as info:
+            env.execute(sql, values)
+        assert (info.value.line, info.value.column) == (1, sql.index("?") + 1), sql
+    with pytest.raises(cb.SqlValidationError) as info:
+        env.execute("INSERT INTO n8 (t) VALUES (?)", [-129])
+    assert "the TINYINT column 't' of 'n8': a TINYINT holds -128 to 127" in info.value.message
+    with pytest.raises(cb.SqlValidationError, match="the query gives INT NOT NULL"):
+        env.execute("INSERT INTO n8 (t) VALUES (5)")  # the literal, as in Flink
+
+
+def test_a_time_keeps_its_milliseconds_and_refuses_a_finer_fraction(env: cb.Environment) -> None:
+    t = dt.time(1, 2, 3, 456000)
+    assert env.sql("SELECT ?, TYPEOF(?)", [t, t]).fetchall() == [(t, "TIME(3) NOT NULL")]
+    whole = dt.time(1, 2, 3)
+    assert env.sql("SELECT ?, TYPEOF(?)", [whole, whole]).fetchall() == [
+        (whole, "TIME(0) NOT NULL")
+    ]
+    with pytest.raises(cb.SqlValidationError, match="has a fraction of a millisecond") as info:
+        env.sql("SELECT 1 AS x, ?", [dt.time(1, 2, 3, 456789)])
+    assert (info.value.line, info.value.column) == (1, 16)
+    assert "01:02:03.456789" in info.value.message
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_negative_zero_keeps_its_sign(env: cb.Environment, transport: str, backend: str) -> None:
+    if _remote_duckdb(env, transport, backend):
+        return
+    env.register_arrow("single", pa.table({"k": [1]}))
+    rows = env.sql("SELECT ?, ? * 2, k FROM single", [-0.0, -0.0], backend=backend).fetchall()
+    assert [math.copysign(1.0, v) for v in rows[0][:2]] == [-1.0, -1.0]
+    # a constant of the text has no sign, as in Flink
+    (zero,) = env.sql("SELECT CAST(-0.0 AS DOUBLE) FROM single", backend=backend).fetchone()
+    assert math.copysign(1.0, zero) == 1.0
+
+
 def test_update_and_delete_bind_their_values(env: cb.Environment) -> None:
     env.execute("CREATE TABLE u (i INT, s STRING) WITH ('connector' = 'memory')")
     env.execute("INSERT INTO u VALUES (1, 'a'), (2, 'b'), (3, 'c')")

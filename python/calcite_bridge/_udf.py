@@ -21,6 +21,7 @@ import importlib
 import inspect
 import itertools
 import json
+import math
 import threading
 import traceback
 import weakref
@@ -108,7 +109,8 @@ class PythonFunction:
         if self.vectorized:
             out = self.call(*args)
             return self.as_array(out, rows, target)
-        columns = [a.to_pylist() for a in args]
+        # A MAP as a dict, as PyFlink passes it (pyarrow's default is a list of pairs).
+        columns = [a.to_pylist(maps_as_pydicts="lossy") for a in args]
         call = self.call
         values = (
             [call(*row) for row in zip(*columns, strict=True)]
@@ -382,6 +384,7 @@ def duckdb_function(name: str) -> tuple[Any, list[str], str, str, bool] | None:
     else:
         declared = _declared(function, target)
         check = _checker(declared)
+        floating = pa.types.is_floating(target)
 
         def native(*args: Any) -> Any:
             try:
@@ -392,6 +395,11 @@ def duckdb_function(name: str) -> tuple[Any, list[str], str, str, bool] | None:
                 raise _stash(
                     function.wrong_type([value], declared, TypeError(type(value).__name__)), ""
                 )
+            if floating and isinstance(value, float) and math.isnan(value):
+                # DuckDB takes a float NaN a native function returns as NULL, and the text
+                # 'NaN' as its cast to DOUBLE: a NaN. (A function without arguments comes here:
+                # an Arrow function without arguments cannot tell how many rows to return.)
+                return "NaN"
             return value
 
         call = native

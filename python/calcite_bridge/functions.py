@@ -97,11 +97,12 @@ def signature(
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
         params = []
-    positional = [
-        p
-        for p in params
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
-    ]
+    _check_keywords(name, params)
+    # Every positional parameter, those with a default last: SQL may leave those out, as it may
+    # pass any number of values to *args (as PyFlink calls such a function).
+    every = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    positional = [p for p in every if p.default is p.empty]
+    variadic = any(p.kind == p.VAR_POSITIONAL for p in params)
     try:
         hints = typing.get_type_hints(fn)
     except Exception:
@@ -114,21 +115,43 @@ def signature(
                 "return annotation"
             )
     types: list[str] | None
+    arity, max_arity = len(positional), (-1 if variadic else len(every))
     if arg_types is not None:
         types = [_sql_type(name, f"argument {i + 1}", t) for i, t in enumerate(arg_types)]
         _check_arity(name, fn, len(types))
-    elif positional and not vectorized and all(p.name in hints for p in positional):
+        arity = max_arity = len(types)
+    elif (
+        positional
+        and arity == max_arity
+        and not vectorized
+        and all(p.name in hints for p in positional)
+    ):
         types = [_sql_type(name, f"argument {p.name!r}", hints[p.name]) for p in positional]
     else:
+        # Without argument types, or with optional arguments (defaults, *args): operands of any
+        # type, as many as the function takes.
         types = None
     return {
         "name": name,
         "return_type": _sql_type(name, "return type", return_type),
         "arg_types": types,
-        "arity": len(types) if types is not None else len(positional),
+        "arity": arity,
+        "max_arity": max_arity,
         "deterministic": deterministic,
         "vectorized": vectorized,
     }
+
+
+def _check_keywords(name: str, params: list[inspect.Parameter]) -> None:
+    """``ConfigError`` when ``fn`` has a keyword-only parameter without a default: SQL passes
+    arguments by position only, so no call could give it a value."""
+    needed = [p.name for p in params if p.kind == p.KEYWORD_ONLY and p.default is p.empty]
+    if needed:
+        raise ConfigError(
+            f"The function {name} has keyword-only parameters without a default "
+            f"({', '.join(needed)}), which a SQL call cannot pass: SQL passes arguments by "
+            "position; give them defaults or make them positional"
+        )
 
 
 def _check_arity(name: str, fn: Any, n: int) -> None:

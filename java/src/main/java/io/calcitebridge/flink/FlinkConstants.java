@@ -64,16 +64,61 @@ public final class FlinkConstants {
       return literal;
     }
 
+    /**
+     * A field of a NULL ROW ({@code CAST(NULL AS ROW<a INT>).a}) is a NULL of the field's type, as
+     * Flink's planner folds it: no engine computes a field of a NULL literal.
+     */
     @Override
-    public RexNode visitCall(RexCall call) {
-      if (!RexUtil.isConstant(call) || !RexUtil.isDeterministic(call)) {
-        return super.visitCall(call);
+    public RexNode visitFieldAccess(org.apache.calcite.rex.RexFieldAccess access) {
+      return nullRowField(super.visitFieldAccess(access));
+    }
+
+    private RexNode nullRowField(RexNode node) {
+      if (node instanceof org.apache.calcite.rex.RexFieldAccess field
+          && field.getType().isNullable()
+          && RexUtil.isNullLiteral(field.getReferenceExpr(), true)) {
+        return rex.makeNullLiteral(field.getType());
+      }
+      return node;
+    }
+
+    @Override
+    public RexNode visitCall(RexCall constant) {
+      if (!RexUtil.isConstant(constant) || !RexUtil.isDeterministic(constant)) {
+        return super.visitCall(constant);
+      }
+      // A constant call is not walked below: its fields of NULL ROWs are folded here.
+      RexNode folded =
+          constant.accept(
+              new RexShuttle() {
+                @Override
+                public RexNode visitFieldAccess(org.apache.calcite.rex.RexFieldAccess access) {
+                  return nullRowField(super.visitFieldAccess(access));
+                }
+              });
+      if (!(folded instanceof RexCall call)) {
+        return folded;
       }
       checkDivisor(call);
-      if (unsignedZeros && NegativeZero.floating(call.getType())) {
+      // A query parameter's value is no constant of the text: -0.0 keeps its sign, as a column's.
+      if (unsignedZeros && NegativeZero.floating(call.getType()) && !hasParameter(call)) {
         return NegativeZero.zero(rex, call);
       }
       return call;
+    }
+
+    /** Whether {@code node} holds a query parameter (a dynamic parameter of a kept plan). */
+    private static boolean hasParameter(RexNode node) {
+      boolean[] found = {false};
+      node.accept(
+          new org.apache.calcite.rex.RexVisitorImpl<Void>(true) {
+            @Override
+            public Void visitDynamicParam(org.apache.calcite.rex.RexDynamicParam param) {
+              found[0] = true;
+              return null;
+            }
+          });
+      return found[0];
     }
 
     /** Fails as Flink's planner does when a constant division's divisor is zero. */

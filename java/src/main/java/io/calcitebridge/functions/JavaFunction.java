@@ -438,8 +438,10 @@ public final class JavaFunction extends SqlUserDefinedFunction implements Closea
     return switch (n) {
       case BOOLEAN -> p == Boolean.class ? 0 : -1;
       case DECIMAL -> p == BigDecimal.class ? 0 : p == Double.class ? 3 : -1;
-      case REAL -> p == Float.class ? 0 : p == Double.class ? 1 : -1;
-      case FLOAT, DOUBLE -> p == Double.class ? 0 : -1;
+        // Flink's FLOAT, a Float: Calcite's REAL, and Calcite's FLOAT (a double in Calcite's
+        // engine) of a DDL's FLOAT column or a CAST to FLOAT.
+      case REAL, FLOAT -> p == Float.class ? 0 : p == Double.class ? 1 : -1;
+      case DOUBLE -> p == Double.class ? 0 : -1;
       case CHAR, VARCHAR -> p == String.class ? 0 : -1;
       case BINARY, VARBINARY -> p == byte[].class ? 0 : -1;
       case DATE -> p == LocalDate.class ? 0 : p == java.sql.Date.class ? 1 : -1;

@@ -87,7 +87,38 @@ public final class UserFunction extends SqlUserDefinedFunction {
       String target) {
     this(
         name,
-        checker(parameters, arity),
+        id,
+        handle,
+        result,
+        parameters,
+        arity,
+        parameters == null ? arity : parameters.size(),
+        deterministic,
+        vectorized,
+        language,
+        target);
+  }
+
+  /**
+   * A function as above that takes {@code arity} to {@code maxArity} operands ({@code -1}: any
+   * number more) of any type when {@code parameters} is null: a Python function with parameters
+   * that have defaults, or with {@code *args}.
+   */
+  public UserFunction(
+      String name,
+      long id,
+      Object handle,
+      RelDataType result,
+      @Nullable List<RelDataType> parameters,
+      int arity,
+      int maxArity,
+      boolean deterministic,
+      boolean vectorized,
+      String language,
+      String target) {
+    this(
+        name,
+        checker(parameters, arity, maxArity),
         id,
         handle,
         result,
@@ -129,9 +160,13 @@ public final class UserFunction extends SqlUserDefinedFunction {
     this.target = target;
   }
 
-  private static SqlOperandTypeChecker checker(@Nullable List<RelDataType> parameters, int arity) {
+  private static SqlOperandTypeChecker checker(
+      @Nullable List<RelDataType> parameters, int arity, int maxArity) {
     if (parameters == null) {
-      return OperandTypes.variadic(SqlOperandCountRanges.of(arity));
+      return OperandTypes.variadic(
+          maxArity < 0
+              ? SqlOperandCountRanges.from(arity)
+              : SqlOperandCountRanges.between(arity, Math.max(arity, maxArity)));
     }
     List<SqlTypeFamily> families = new ArrayList<>();
     for (RelDataType p : parameters) {

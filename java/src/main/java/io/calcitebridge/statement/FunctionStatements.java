@@ -393,6 +393,8 @@ public final class FunctionStatements {
             result,
             parameters,
             spec.path("arity").asInt(parameters == null ? 0 : parameters.size()),
+            spec.path("max_arity")
+                .asInt(spec.path("arity").asInt(parameters == null ? 0 : parameters.size())),
             spec.path("deterministic").asBoolean(true),
             spec.path("vectorized").asBoolean(false),
             language,
@@ -407,6 +409,7 @@ public final class FunctionStatements {
               result,
               parameters,
               function.getOperandCountRange().getMin(),
+              function.getOperandCountRange().getMax(),
               function.isDeterministic(),
               false,
               language,

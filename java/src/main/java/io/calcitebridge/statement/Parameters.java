@@ -634,7 +634,12 @@ public final class Parameters {
       @Nullable Object value, int number, SqlDynamicParam param, ZoneId zone) {
     SqlParserPos pos = param.getParserPosition();
     try {
-      return node(value, pos, zone);
+      SqlNode node = node(value, pos, zone);
+      // A number known to the validator as a parameter's, which a narrower column takes when it
+      // fits (an int into a TINYINT column).
+      return node instanceof SqlNumericLiteral n
+          ? io.calcitebridge.sql.ParameterNumber.of(n, number)
+          : node;
     } catch (IllegalArgumentException | java.time.DateTimeException e) {
       throw new PositionedException(
           ErrorKind.VALIDATION, "Parameter " + number + " cannot be bound: " + e.getMessage(), pos);
@@ -692,6 +697,15 @@ public final class Parameters {
           new DateString(d.getYear(), d.getMonthValue(), d.getDayOfMonth()), pos);
     }
     if (value instanceof LocalTime t) {
+      if (t.getNano() % 1_000_000 != 0) {
+        // Flink's TIME holds milliseconds (TIME(0) to TIME(3)), and so do the engines here: a
+        // finer fraction would be cut off in silence.
+        throw new IllegalArgumentException(
+            "the time "
+                + t
+                + " has a fraction of a millisecond; a TIME holds milliseconds (TIME(3)):"
+                + " round the value to milliseconds");
+      }
       TimeString time =
           new TimeString(t.getHour(), t.getMinute(), t.getSecond()).withNanos(t.getNano());
       return SqlLiteral.createTime(time, precision(t.getNano()), pos);

@@ -9,6 +9,7 @@ import io.calcitebridge.catalog.ExpansionStrategy;
 import io.calcitebridge.catalog.TableDef;
 import io.calcitebridge.errors.ErrorKind;
 import io.calcitebridge.errors.PositionedException;
+import io.calcitebridge.sql.ParameterNumber;
 import io.calcitebridge.types.BitmapType;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -641,6 +642,10 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
       SqlNode at = query;
       SqlNode body =
           query instanceof org.apache.calcite.sql.SqlInsert insert ? insert.getSource() : query;
+      List<SqlNode> column = columnValues(body, i, sources.size());
+      if (column != null && takesEach(table, targets.get(i), column)) {
+        continue;
+      }
       if (body instanceof SqlSelect select
           && select.getSelectList().size() == sources.size()
           && !(select.getSelectList().get(i) instanceof SqlIdentifier id && id.isStar())) {
@@ -667,6 +672,115 @@ public final class BridgeSqlValidator extends SqlValidatorImpl {
               + ")",
           at.getParserPosition());
     }
+  }
+
+  /**
+   * The expressions that give column {@code i} of an INSERT's source {@code body}, of {@code width}
+   * columns: the item of a SELECT list, or each row's value of a VALUES; null for another query.
+   */
+  private static @Nullable List<SqlNode> columnValues(SqlNode body, int i, int width) {
+    if (body instanceof SqlSelect select
+        && select.getSelectList().size() == width
+        && !(select.getSelectList().get(i) instanceof SqlIdentifier id && id.isStar())) {
+      return List.of(select.getSelectList().get(i));
+    }
+    if (!(body instanceof SqlCall values) || values.getKind() != SqlKind.VALUES) {
+      return null;
+    }
+    List<SqlNode> out = new ArrayList<>();
+    for (SqlNode row : values.getOperandList()) {
+      if (!(row instanceof SqlCall r) || r.operandCount() != width) {
+        return null;
+      }
+      out.add(r.operand(i));
+    }
+    return out;
+  }
+
+  /**
+   * Whether column {@code target} takes each of {@code values}, the expressions of a query column
+   * whose type it does not take. Each value goes in that it takes on its own: Calcite types the
+   * column of {@code VALUES (1.5), (NULL)} into a FLOAT column DOUBLE (1.5 and the NULL, typed
+   * FLOAT, make a DOUBLE), while each value goes into a FLOAT column. A query parameter's number
+   * ({@link ParameterNumber}) goes into a narrower column of numbers when it fits, as a driver's
+   * parameter does (an {@code int} into a {@code TINYINT} column, a {@code float} into a {@code
+   * FLOAT} one); one that does not fit is an error at its placeholder.
+   */
+  private boolean takesEach(
+      org.apache.calcite.sql.validate.SqlValidatorTable table,
+      org.apache.calcite.rel.type.RelDataTypeField target,
+      List<SqlNode> values) {
+    RelDataType type = target.getType();
+    for (SqlNode value : values) {
+      if (value instanceof ParameterNumber p && fitsParameter(table, target, p)) {
+        continue;
+      }
+      if (SqlUtil.isNullLiteral(value, false)) {
+        continue; // a NULL of no type (CAST(NULL AS DOUBLE) has its type's check)
+      }
+      RelDataType own = getValidatedNodeTypeIfKnown(value);
+      if (own == null || !compatible(own, type)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether parameter {@code p}'s number goes into the column {@code target} of numbers: an integer
+   * into any integer column, a float into a FLOAT column. False for another column; an error at the
+   * placeholder when the column's type does not hold the value.
+   */
+  private static boolean fitsParameter(
+      org.apache.calcite.sql.validate.SqlValidatorTable table,
+      org.apache.calcite.rel.type.RelDataTypeField target,
+      ParameterNumber p) {
+    org.apache.calcite.sql.type.SqlTypeName to = target.getType().getSqlTypeName();
+    java.math.BigDecimal value = java.util.Objects.requireNonNull(p.bigDecimalValue());
+    java.math.BigDecimal low;
+    java.math.BigDecimal high;
+    int bits =
+        switch (to) {
+          case TINYINT -> 8;
+          case SMALLINT -> 16;
+          case INTEGER -> 32;
+          case BIGINT -> 64;
+          default -> 0;
+        };
+    if (p.isExact() && p.isInteger() && bits > 0) {
+      high = java.math.BigDecimal.valueOf(2).pow(bits - 1).subtract(java.math.BigDecimal.ONE);
+      low = high.negate().subtract(java.math.BigDecimal.ONE);
+    } else if (!p.isExact()
+        && (to == org.apache.calcite.sql.type.SqlTypeName.REAL
+            || to == org.apache.calcite.sql.type.SqlTypeName.FLOAT)) {
+      low = new java.math.BigDecimal(-Float.MAX_VALUE);
+      high = new java.math.BigDecimal(Float.MAX_VALUE);
+    } else {
+      return false;
+    }
+    if (value.compareTo(low) >= 0 && value.compareTo(high) <= 0) {
+      return true;
+    }
+    String name = io.calcitebridge.types.TypeNames.render(target.getType());
+    throw new PositionedException(
+        ErrorKind.VALIDATION,
+        "Parameter "
+            + p.number()
+            + " ("
+            + (p.isExact() ? value.toPlainString() : String.valueOf(value.doubleValue()))
+            + ") is out of the range of the "
+            + name
+            + " column '"
+            + target.getName()
+            + "' of '"
+            + String.join(".", table.getQualifiedName())
+            + "': a "
+            + name
+            + " holds "
+            + low.stripTrailingZeros().toPlainString()
+            + " to "
+            + high.stripTrailingZeros().toPlainString(),
+        p.getParserPosition());
   }
 
   /** Whether a value of {@code source} may go into a column of {@code target} (see above). */
