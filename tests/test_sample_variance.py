@@ -33,7 +33,9 @@ def env() -> cb.Environment:
     return env
 
 
-def test_a_sample_variance_is_typed_nullable_and_a_population_one_is_not(env: cb.Environment) -> None:
+def test_a_sample_variance_is_typed_nullable_and_a_population_one_is_not(
+    env: cb.Environment,
+) -> None:
     schema = env.validate(GROUPED)
     assert [schema.field(c).nullable for c in ("vs", "va", "ss", "sd", "vp")] == [
         True,
