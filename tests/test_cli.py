@@ -736,14 +736,17 @@ def test_a_flink_script_with_its_ddl_settings_and_show_columns_runs() -> None:
     assert header == ["name", "type", "null", "key", "extras", "watermark"]
     assert "PRI(user)" in first and "product" not in first
     # After SET 'table.display.max-column-width' = '10', longer values are cut as Flink cuts
-    # them, to 10 characters ending in '...': 'TIMESTAMP(3) *ROWTIME*' shows as 'TIMESTA...'.
-    assert "TIMESTA..." in second and "*ROWTIME*" not in second
+    # them, to 10 characters ending in '...': 'TIMESTAMP(3)' shows as 'TIMESTA...'.
+    assert "TIMESTA..." in second and "TIMESTAMP(3)" not in second
     assert "VARCHAR..." in second and "│ INT        │" in second
 
 
 def test_a_flink_script_in_csv_is_not_cut() -> None:
     out = ok("--format", "csv", "-f", str(SCRIPTS / "flink_table.sql")).output
-    assert "TIMESTAMP(3) *ROWTIME*,true,,,`ts` - INTERVAL '1' SECOND" in out
+    # The script sets execution.runtime-mode = batch, where Flink marks no rowtime attribute
+    # (its processing-time attribute it marks in both modes).
+    assert "TIMESTAMP(3),true,,,`ts` - INTERVAL '1' SECOND" in out
+    assert "*ROWTIME*" not in out and "TIMESTAMP_LTZ(3) *PROCTIME*,false" in out
 
 
 def test_a_flink_script_of_catalogs_and_databases_runs() -> None:

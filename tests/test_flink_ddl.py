@@ -32,6 +32,8 @@ def _show_columns(env: cb.Environment, sql: str = "SHOW COLUMNS FROM t") -> list
 def test_flink_create_table(env: cb.Environment, case: SqlCase) -> None:
     if case.has("allow"):
         env.config.set("python.allowed-modules", case.get("allow") or "")
+    # The answers are the SQL client's, whose execution.runtime-mode is STREAMING by default.
+    env.config.set("execution.runtime-mode", "streaming")
     if case.has("error"):
         with pytest.raises(_error(case.get("error") or "")) as info:
             env.execute(case.sql)
@@ -59,6 +61,10 @@ def test_flink_create_table(env: cb.Environment, case: SqlCase) -> None:
     env.execute("DROP TEMPORARY TABLE t" if temporary else "DROP TABLE t")
     env.execute(ddl)
     assert _show_columns(env) == columns
+    # In batch mode Flink marks no rowtime attribute (a processing-time one it marks in both).
+    env.config.set("execution.runtime-mode", "batch")
+    unmarked = [(r[0], r[1].removesuffix(" *ROWTIME*"), *r[2:]) for r in columns]
+    assert _show_columns(env) == unmarked
 
 
 def test_rowtime_and_proctime_columns_are_read_as_timestamps(env: cb.Environment) -> None:

@@ -12,9 +12,14 @@ rows as text, or the error Flink raised, and ``tests/flink/functions.tsv`` (Flin
 
 ``python tools/flink_golden.py scripts [NAME...]`` runs the scripts of Flink statements,
 ``tests/flink/scripts/<name>.sql``, in PyFlink: each script in one fresh batch-mode
-TableEnvironment (parallelism 1, session time zone UTC), its statements in order, split as
-calcite-bridge's client splits them (``calcite_bridge/script.py``), ``${tmp}`` replaced by a new
-empty folder (holding the folders that the script's ``-- folders:`` lines name). A script's
+TableEnvironment (parallelism 1, session time zone UTC; batch is calcite-bridge's default
+``execution.runtime-mode``, which tests/test_flink_scripts.py runs the scripts in), or a
+streaming-mode one when the script sets ``execution.runtime-mode`` to ``streaming`` before its
+other statements (the SQL client's default; a TableEnvironment takes the mode only when it is
+made, so a script that changes it after another statement is refused), its statements in
+order, split as calcite-bridge's client splits them (``calcite_bridge/script.py``), ``${tmp}``
+replaced by a new empty folder (holding the folders that the script's ``-- folders:`` lines
+name). A script's
 ``-- jars: ARTIFACT...`` lines name Flink connector jars (``flink-sql-connector-kafka``) that the
 TableEnvironment loads (``pipeline.jars``) before the first statement; each is the newest version
 of ``org.apache.flink:ARTIFACT`` in the local Maven repository (``~/.m2``), fetched beforehand
@@ -477,27 +482,75 @@ def _jar(artifact: str) -> str:
     return jars[-1].resolve().as_uri()
 
 
+def _runtime_mode(sql: str, mode: str) -> str:
+    """The session's ``execution.runtime-mode`` after ``sql`` (``mode`` before it): a ``SET`` of
+    the key changes it, a ``RESET`` of it (or of every key) returns to batch, this tool's and
+    calcite-bridge's default."""
+    m = _SET.match(sql)
+    if m:
+        key = m.group("qk") if m.group("qk") is not None else m.group("k")
+        value = m.group("qv") if m.group("qv") is not None else m.group("v")
+        if key == "execution.runtime-mode":
+            return "streaming" if value.strip().lower() == "streaming" else "batch"
+        return mode
+    m = _RESET.match(sql)
+    if m:
+        key = m.group("qk") if m.group("qk") is not None else m.group("k")
+        return "batch" if key in (None, "execution.runtime-mode") else mode
+    return mode
+
+
+def _script_env(mode: str, jars: list[str]) -> Any:
+    from pyflink.table import EnvironmentSettings, TableEnvironment
+
+    settings = (
+        EnvironmentSettings.in_streaming_mode()
+        if mode == "streaming"
+        else EnvironmentSettings.in_batch_mode()
+    )
+    env = TableEnvironment.create(settings)
+    for key, value in _SESSION.items():
+        env.get_config().set(key, value)
+    if jars:
+        env.get_config().set("pipeline.jars", ";".join(jars))
+    return env
+
+
 def run_scripts(names: list[str]) -> int:
     import tempfile
 
-    from pyflink.table import EnvironmentSettings, TableEnvironment
-
     split_all = _script_module().split_all
     for name in names or oracle.script_names():
-        env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
-        for key, value in _SESSION.items():
-            env.get_config().set(key, value)
         text = (oracle.SCRIPTS / f"{name}.sql").read_text()
         jars = [_jar(artifact) for artifact in oracle.script_jars(text)]
-        if jars:
-            env.get_config().set("pipeline.jars", ";".join(jars))
+        mode = "batch"
+        env = _script_env(mode, jars)
         goldens: list[oracle.StatementGolden] = []
         set_keys: set[str] = set()
+        settings_only: list[str] = []  # the statements so far, while all are SET or RESET
         with tempfile.TemporaryDirectory(prefix="flink-script-") as tmp:
             for folder in oracle.script_folders(text):
                 (Path(tmp) / folder).mkdir(parents=True)
             for number, statement in enumerate(split_all(text), 1):
                 sql = statement.text.replace(oracle.TMP, tmp)
+                new_mode = _runtime_mode(sql, mode)
+                if new_mode != mode:
+                    # The SQL client reads the mode again at each statement; a TableEnvironment
+                    # only when it is made. So the mode is set before any other statement, and
+                    # the environment is made anew in it with the settings so far.
+                    if len(settings_only) < number - 1:
+                        raise SystemExit(
+                            f"{name}.sql:{statement.line}: execution.runtime-mode changes after"
+                            " a statement other than SET or RESET, which a TableEnvironment"
+                            " cannot follow: set it before every other statement"
+                        )
+                    mode = new_mode
+                    env = _script_env(mode, jars)
+                    set_keys.clear()
+                    for earlier in settings_only:
+                        _execute(env, earlier, set_keys)
+                if _SET.match(sql) or _RESET.match(sql):
+                    settings_only.append(sql)
                 try:
                     outcome, result = _execute(env, sql, set_keys)
                 except Exception as exc:  # every error is an answer

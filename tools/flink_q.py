@@ -6,7 +6,8 @@ Usage::
     python tools/flink_q.py DIR_OR_FILE... [--details] [--timeout SECONDS]
 
 The ``.q`` files are not part of this repository: give the directories that hold them. Each file
-runs in one fresh environment (``cb.connect()``), its statements in order.
+runs in one fresh environment (``cb.connect()``) in ``execution.runtime-mode`` STREAMING, the SQL
+client's default, which the files' answers were made in; its statements in order.
 
 The format (Flink's ``_HOW_TO_USE.md``): lines starting with ``#`` are comments. In the SQL
 client's layout a statement runs up to the line that ends with ``;`` and Flink's output follows
@@ -462,6 +463,9 @@ class Runner:
         cases = parse_q(path.read_text(encoding="utf-8"))
         out: list[Outcome] = []
         env = cb.connect()
+        # The SQL client's default mode, which the scripts' answers were made in (a script that
+        # sets execution.runtime-mode itself sets it here too); calcite-bridge's is batch.
+        env.config.set("execution.runtime-mode", "streaming")
         pending: list[tuple[Case, str]] | None = None  # an open BEGIN STATEMENT SET
         with tempfile.TemporaryDirectory(prefix="flink-q-") as tmp:
             script = Script(Path(tmp))

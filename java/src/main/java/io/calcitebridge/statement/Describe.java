@@ -52,9 +52,10 @@ final class Describe {
 
   /**
    * {@code DESCRIBE EXTENDED}: every column with its kind, metadata key, virtual flag and
-   * expression; the type as Flink writes it, with a time attribute's mark ({@code *ROWTIME*}).
+   * expression; the type as Flink writes it, with a time attribute's mark ({@code *ROWTIME*} only
+   * in {@code streaming} mode, {@code *PROCTIME*} in both).
    */
-  static RowSet describe(PlannerContext context, Catalog.Path path) {
+  static RowSet describe(PlannerContext context, Catalog.Path path, boolean streaming) {
     List<Object[]> rows = new ArrayList<>();
     ViewDef view = context.catalog().view(path);
     FlinkSpec spec = view == null ? def(context, path).flink() : FlinkSpec.NONE;
@@ -63,7 +64,7 @@ final class Describe {
       rows.add(
           new Object[] {
             c.name(),
-            FlinkTables.flinkType(c, spec, attributes),
+            FlinkTables.flinkType(c, spec, attributes, streaming),
             c.type().isNullable(),
             c.kind().name(),
             c.kind() == ColumnKind.METADATA ? c.metadataKey() : null,
@@ -74,9 +75,16 @@ final class Describe {
     return RowSet.of("describe", rowType(context.typeFactory()), rows);
   }
 
-  /** {@code SHOW COLUMNS FROM name [[NOT] LIKE pattern]}, with Flink's columns. */
+  /**
+   * {@code SHOW COLUMNS FROM name [[NOT] LIKE pattern]}, with Flink's columns; a rowtime attribute
+   * is marked in {@code streaming} mode only.
+   */
   static RowSet showColumns(
-      PlannerContext context, Catalog.Path path, @Nullable String pattern, boolean notLike) {
+      PlannerContext context,
+      Catalog.Path path,
+      boolean streaming,
+      @Nullable String pattern,
+      boolean notLike) {
     ViewDef view = context.catalog().view(path);
     TableDef def = view == null ? def(context, path) : null;
     return FlinkTables.showColumns(
@@ -84,6 +92,7 @@ final class Describe {
         view != null ? view.columns() : def.columns(),
         def == null ? FlinkSpec.NONE : def.flink(),
         view != null ? view.timeAttributes() : Map.of(),
+        streaming,
         pattern,
         notLike);
   }

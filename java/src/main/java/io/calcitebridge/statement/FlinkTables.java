@@ -304,20 +304,18 @@ final class FlinkTables {
 
   // ---------------------------------------------------------------- SHOW COLUMNS
 
-  /** The type of a column as Flink's SHOW COLUMNS and DESCRIBE write it (no NOT NULL). */
-  static String flinkType(ColumnDef c, FlinkSpec spec) {
-    return flinkType(c, spec, Map.of());
-  }
-
   /**
-   * The type of a column as Flink writes it, with the time attributes {@code view} gives its
-   * columns (those of a view, empty for a table).
+   * The type of a column as Flink's SHOW COLUMNS and DESCRIBE write it (no NOT NULL), with the time
+   * attributes {@code view} gives its columns (those of a view, empty for a table). A rowtime
+   * attribute is marked {@code *ROWTIME*} only in {@code streaming} mode, as Flink's schema
+   * resolver marks it only there; a processing-time attribute is marked {@code *PROCTIME*} in both.
    */
-  static String flinkType(ColumnDef c, FlinkSpec spec, Map<String, String> view) {
+  static String flinkType(
+      ColumnDef c, FlinkSpec spec, Map<String, String> view, boolean streaming) {
     String type = TypeNames.renderNullable(c.type());
     String kind = view.get(c.name());
     if (spec.isRowtime(c.name()) || io.calcitebridge.catalog.ViewDef.ROWTIME.equals(kind)) {
-      return type + " *ROWTIME*";
+      return streaming ? type + " *ROWTIME*" : type;
     }
     if (isProctimeColumn(c) || io.calcitebridge.catalog.ViewDef.PROCTIME.equals(kind)) {
       return type + " *PROCTIME*";
@@ -342,23 +340,15 @@ final class FlinkTables {
   /**
    * {@code SHOW COLUMNS}: Flink's columns name, type, null, key, extras and watermark (and comment
    * when a column has one), for the columns whose name matches {@code pattern} (SQL LIKE, case
-   * sensitive), or does not with {@code notLike}.
+   * sensitive), or does not with {@code notLike}; a view's columns have the time attributes {@code
+   * view}, marked as {@link #flinkType} marks them in {@code streaming} mode or not.
    */
   static RowSet showColumns(
       RelDataTypeFactory tf,
       List<ColumnDef> columns,
       FlinkSpec spec,
-      @Nullable String pattern,
-      boolean notLike) {
-    return showColumns(tf, columns, spec, Map.of(), pattern, notLike);
-  }
-
-  /** {@code SHOW COLUMNS} of a view, whose columns have the time attributes {@code view}. */
-  static RowSet showColumns(
-      RelDataTypeFactory tf,
-      List<ColumnDef> columns,
-      FlinkSpec spec,
       Map<String, String> view,
+      boolean streaming,
       @Nullable String pattern,
       boolean notLike) {
     Pattern like = pattern == null ? null : likePattern(pattern);
@@ -374,7 +364,7 @@ final class FlinkTables {
       }
       List<Object> row = new ArrayList<>();
       row.add(c.name());
-      row.add(flinkType(c, spec, view));
+      row.add(flinkType(c, spec, view, streaming));
       row.add(c.type().isNullable());
       row.add(spec.primaryKey().contains(c.name()) ? key : null);
       row.add(extras(c));

@@ -22,6 +22,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public final class SessionConfig {
   public static final String EXPANSION_STRATEGY = "table.column-expansion-strategy";
   public static final String LOCAL_TIME_ZONE = "table.local-time-zone";
+  public static final String RUNTIME_MODE = "execution.runtime-mode";
   public static final String PYTHON_ALLOWED_MODULES = "python.allowed-modules";
   public static final String EXECUTION_BACKEND = "execution.backend";
   public static final String PLAN_CACHE_SIZE = "planner.plan-cache.size";
@@ -250,6 +251,15 @@ public final class SessionConfig {
   /** How many planned statements the plan cache keeps; 0 when it is off. */
   public int planCacheSize() {
     return Integer.parseInt(get(PLAN_CACHE_SIZE));
+  }
+
+  /**
+   * Whether {@code execution.runtime-mode} is {@code STREAMING}, as Flink's environment reads it
+   * ({@code AUTOMATIC} and {@code BATCH} are not): a table's watermarked column is then a rowtime
+   * attribute in its description. Queries run as batch queries in every mode.
+   */
+  public boolean streaming() {
+    return "STREAMING".equalsIgnoreCase(get(RUNTIME_MODE).trim());
   }
 
   public TimeZone timeZone() {

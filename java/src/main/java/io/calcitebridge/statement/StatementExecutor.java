@@ -120,8 +120,8 @@ public final class StatementExecutor {
       SqlIdentifier id = ((SqlDescribeTable) node).getTable();
       io.calcitebridge.catalog.Catalog.Path described = CatalogStatements.path(context, id, false);
       return node instanceof io.calcitebridge.sql.SqlDescribeExtended
-          ? Describe.describe(context, described)
-          : Describe.showColumns(context, described, null, false);
+          ? Describe.describe(context, described, config.streaming())
+          : Describe.showColumns(context, described, config.streaming(), null, false);
     } else if (node instanceof SqlShowTables show) {
       return new CatalogStatements(context).showTables(show);
     } else if (node instanceof SqlCatalogStatement st) {
@@ -130,6 +130,7 @@ public final class StatementExecutor {
       return Describe.showColumns(
           context,
           CatalogStatements.path(context, show.name(), false),
+          config.streaming(),
           show.pattern(),
           show.isNotLike());
     } else if (node instanceof SqlShowCreateTable) {

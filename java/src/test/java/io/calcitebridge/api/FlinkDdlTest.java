@@ -37,6 +37,11 @@ class FlinkDdlTest {
   @Test
   void showColumnsListsFlinksColumns() {
     Users.rows(env.execute(ORDERS));
+    // Batch mode, the default: Flink marks no rowtime attribute.
+    assertEquals(
+        "[ts, TIMESTAMP(3), true, null, null, `ts` - INTERVAL '1' SECOND]",
+        Users.rows(env.execute("SHOW COLUMNS FROM orders")).get(3));
+    Users.rows(env.execute("SET 'execution.runtime-mode' = 'streaming'"));
     assertEquals(
         List.of(
             "[user, BIGINT, false, PRI(user), null, null]",
@@ -57,6 +62,10 @@ class FlinkDdlTest {
   void aViewKeepsTheTimeAttributesOfItsColumnsInDescribe() {
     Users.rows(env.execute(ORDERS));
     Users.rows(env.execute("CREATE TEMPORARY VIEW v1 AS SELECT * FROM orders"));
+    assertEquals(
+        "[ts, TIMESTAMP(3), true, null, null, null]",
+        Users.rows(env.execute("DESCRIBE v1")).get(3));
+    Users.rows(env.execute("SET 'execution.runtime-mode' = 'streaming'"));
     assertEquals(
         List.of(
             "[user, BIGINT, false, null, null, null]",
