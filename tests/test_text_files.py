@@ -350,3 +350,60 @@ def test_csv_nan_and_infinities_are_written_as_flink_writes_them(
     assert math.isnan(rows[0][1])
     assert rows[0][2:] == (math.inf,)
     assert rows[1:] == [(2, -math.inf, 1.5), (3, None, None), (4, 0.1, -2.0)]
+
+
+# Written by Flink's csv format (PyFlink 2.3) for INSERT INTO t VALUES (1, X'00FF41'),
+# (2, X'6869'), (3, CAST(NULL AS BYTES)), (4, X''): BYTES in base64, NULL and b'' as empty fields.
+FLINK_BYTES = Path(__file__).parent / "fixtures" / "flink_csv_bytes"
+BYTES_ROWS = [(1, b"\x00\xffA"), (2, b"hi"), (3, b""), (4, b"")]
+
+
+@pytest.mark.parametrize("backend", ["enumerable", "duckdb", "spark"])
+def test_csv_bytes_are_written_and_read_in_base64(tmp_path: Path, backend: str) -> None:
+    """INSERT writes a BYTES column in base64, as Flink's csv format does (it wrote the bytes
+    raw, and failed on bytes that are not UTF-8), and every backend reads them back; an empty
+    field (NULL is written so) reads as ``b''``, as Flink reads it."""
+    if backend == "spark":
+        pytest.importorskip("pyspark", reason="the spark extra: pip install '.[spark]'")
+    path = tmp_path / "t"
+    path.mkdir()
+    with cb.connect() as e:
+        e.execute(
+            "CREATE TABLE t (id INT, b BYTES) "
+            f"WITH ('connector' = 'filesystem', 'path' = '{path}', 'format' = 'csv')"
+        )
+        e.execute(
+            "INSERT INTO t VALUES (1, X'00FF41'), (2, X'6869'), (3, CAST(NULL AS BYTES)), (4, X'')"
+        )
+        (written,) = path.iterdir()
+        assert written.read_text().splitlines() == [
+            '"id","b"',
+            '"1","AP9B"',
+            '"2","aGk="',
+            '"3",',
+            '"4",""',
+        ]
+        rows = e.sql("SELECT id, b FROM t ORDER BY id", backend=backend).fetchall()
+        assert rows == BYTES_ROWS
+        found = e.sql("SELECT id FROM t WHERE b = X'6869'", backend=backend).fetchall()
+        assert found == [(2,)]
+
+
+@pytest.mark.parametrize("backend", ["enumerable", "duckdb", "spark"])
+def test_csv_bytes_of_a_file_flink_wrote(tmp_path: Path, backend: str) -> None:
+    """A file of Flink's csv format reads as Flink reads it: base64 decoded, an empty field
+    ``b''``; text that is not base64 is refused."""
+    if backend == "spark":
+        pytest.importorskip("pyspark", reason="the spark extra: pip install '.[spark]'")
+    path = _write(tmp_path / "t", {"part-0.csv": (FLINK_BYTES / "part-0.csv").read_text()})
+    bad = _write(tmp_path / "bad", {"part-0.csv": "1,AP9B\n2,not base64!\n"})
+    with cb.connect() as e:
+        for name, where in (("t", path), ("bad", bad)):
+            e.execute(
+                f"CREATE TABLE {name} (id INT, b BYTES) "
+                f"WITH ('connector' = 'filesystem', 'path' = '{where}', 'format' = 'csv')"
+            )
+        rows = e.sql("SELECT id, b FROM t ORDER BY id", backend=backend).fetchall()
+        assert rows == BYTES_ROWS
+        with pytest.raises(cb.SourceError, match="'not base64!' in column b"):
+            e.sql("SELECT id, b FROM bad", backend=backend).fetchall()

@@ -29,6 +29,8 @@ every read, write, listing and metadata value against ``filesystem.allowed-paths
 
 from __future__ import annotations
 
+import base64
+import binascii
 import os
 import re
 import secrets
@@ -235,6 +237,55 @@ def _java_floats(table: pa.Table) -> pa.Table:
     return table
 
 
+def _is_bytes(t: pa.DataType) -> bool:
+    return bool(pa.types.is_binary(t) or pa.types.is_large_binary(t))
+
+
+def _base64_bytes(table: pa.Table) -> pa.Table:
+    """``table`` with its BYTES columns as Flink's csv format writes them: in base64 (``AP9B``
+    for ``b'\\x00\\xffA'``), NULL as an empty field (Flink writes both NULL and ``b''`` so)."""
+    for i, f in enumerate(table.schema):
+        if not _is_bytes(f.type):
+            continue
+        text = [
+            None if v is None else base64.b64encode(v).decode("ascii")
+            for v in table.column(i).to_pylist()
+        ]
+        table = table.set_column(i, f.name, pa.array(text, pa.string()))
+    return table
+
+
+def csv_read_schema(schema: pa.Schema) -> pa.Schema:
+    """``schema`` as pyarrow's CSV reader is to parse it: BYTES columns as text, which
+    :func:`csv_convert_batch` decodes from base64."""
+    if not any(_is_bytes(f.type) for f in schema):
+        return schema
+    fields = [f.with_type(pa.string()) if _is_bytes(f.type) else f for f in schema]
+    return pa.schema(fields, metadata=schema.metadata)
+
+
+def csv_convert_batch(batch: pa.RecordBatch, schema: pa.Schema, path: str) -> pa.RecordBatch:
+    """``batch`` of the CSV file at ``path``, parsed as :func:`csv_read_schema` of ``schema``,
+    with the types of ``schema``: a BYTES column decoded from base64, as Flink's csv format
+    reads it, an empty field (quoted or not) as ``b''``, as Flink reads it too; text that is
+    not base64 is refused with ``SourceError``."""
+    columns = []
+    for i, f in enumerate(schema):
+        values = batch.column(i)
+        if _is_bytes(f.type) and not _is_bytes(values.type):
+            decoded = []
+            for text in values.to_pylist():
+                try:
+                    decoded.append(base64.b64decode(text or "", validate=True))
+                except (binascii.Error, ValueError):
+                    raise SourceError(
+                        f"cannot read {text!r} in column {f.name} of {path} as BYTES (base64)"
+                    ) from None
+            values = pa.array(decoded, f.type)
+        columns.append(values)
+    return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+
 def check_json_depth(path: str, limit: int) -> None:
     """Refuses (``SourceError``) a JSON file nested deeper than ``limit``; a file already
     checked, unchanged since, is not read again."""
@@ -357,8 +408,8 @@ class FileSystemSource(
         import pyarrow.dataset as ds  # here: it imports pandas
 
         self._confine()
-        if self.format == "json" and schema is not None:
-            schema = read_schema(schema)  # DATE and TIME as text: see .json_lines
+        if schema is not None:
+            schema = self._read_schema(schema)
         fmt = self._file_format(schema)
         headerless: set[str] = set()
         if files is None and self.format != "parquet" and os.path.exists(self.path):
@@ -393,6 +444,15 @@ class FileSystemSource(
             )
         except (pa.ArrowException, OSError, ValueError) as exc:
             raise SourceError(f"cannot open {self.format} files at {self.path}: {exc}") from exc
+
+    def _read_schema(self, schema: pa.Schema) -> pa.Schema:
+        """``schema`` as the format's reader parses it: JSON's DATE and TIME (see
+        :mod:`~.sources.json_lines`) and CSV's BYTES (:func:`csv_read_schema`) as text."""
+        if self.format == "json":
+            return read_schema(schema)
+        if self.format == "csv":
+            return csv_read_schema(schema)
+        return schema
 
     def _headerless(self, files: Sequence[str], schema: pa.Schema | None) -> set[str]:
         """Those of ``files`` that are CSV files without a header (:func:`csv_headerless`), for
@@ -717,9 +777,12 @@ class FileSystemSource(
         values: Any,
     ) -> pa.RecordBatchReader:
         """``dataset`` read as ``request`` asks; a JSON dataset that parses columns of
-        ``schema`` as text (:mod:`~.sources.json_lines`) with its rows converted first."""
-        if self.format != "json" or dataset.schema.equals(schema):
+        ``schema`` as text (:mod:`~.sources.json_lines`), or a CSV dataset that parses BYTES
+        columns as text (:func:`csv_read_schema`), with its rows converted first."""
+        if self.format == "parquet" or dataset.schema.equals(schema):
             return scan_dataset(dataset, request, fields, values)
+        if self.format == "csv":
+            return scan_converted(dataset, schema, request, fields, values, csv_convert_batch)
         return scan_converted(dataset, schema, request, fields, values)
 
     def parquet_files(self, request: ScanRequest) -> ParquetFiles | None:
@@ -851,7 +914,7 @@ class FileSystemSource(
             options = pcsv.WriteOptions(
                 delimiter=delimiter, quoting_style="all_valid", include_header=header
             )
-            pcsv.write_csv(_java_floats(table), fh, options)
+            pcsv.write_csv(_base64_bytes(_java_floats(table)), fh, options)
         else:
             for line in json_rows(table):
                 fh.write(line)

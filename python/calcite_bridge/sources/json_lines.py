@@ -162,10 +162,12 @@ def scan_converted(
     request: ScanRequest,
     metadata: Sequence[pa.Field] = (),
     metadata_values: Callable[[Any], list[pa.Scalar]] | None = None,
+    convert: Callable[[pa.RecordBatch, pa.Schema, str], pa.RecordBatch] = convert_batch,
 ) -> pa.RecordBatchReader:
     """Reads ``dataset`` (of :func:`read_schema` of ``schema``) as ``request`` asks: each file's
-    rows converted to ``schema``, then filtered, projected and cut to the limit, the
-    ``metadata`` fields appended (``metadata_values(fragment)`` gives their values)."""
+    rows converted to ``schema`` (by ``convert``, :func:`convert_batch` unless given), then
+    filtered, projected and cut to the limit, the ``metadata`` fields appended
+    (``metadata_values(fragment)`` gives their values)."""
     import pyarrow.dataset as ds  # here: it imports pandas
 
     columns = projected_columns(schema, request)
@@ -182,7 +184,7 @@ def scan_converted(
                 read = _read_with_maps(fragment.path, dataset.schema, schema)
             else:
                 read = ds.Scanner.from_fragment(fragment, schema=dataset.schema).to_batches()
-            converted = (convert_batch(b, schema, fragment.path) for b in read)
+            converted = (convert(b, schema, fragment.path) for b in read)
             scanner = ds.Scanner.from_batches(converted, schema=schema, columns=columns, filter=flt)
             for batch in scanner.to_batches():
                 if not metadata:

@@ -10,7 +10,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * Type system of calcite-bridge: {@code STRING} and {@code BYTES} are unbounded, as in Flink,
  * timestamps keep up to nanoseconds and are {@code TIMESTAMP(6)} when no precision is written (as
- * in Flink; Calcite's default is 0), and {@code DECIMAL} holds up to 38 digits, as in Flink (and
+ * in Flink; Calcite's default is 0), a {@code TIME} keeps milliseconds at most ({@code TIME(6)} is
+ * {@code TIME(3)}, as in Flink), and {@code DECIMAL} holds up to 38 digits, as in Flink (and
  * DuckDB). Calcite's limit of 19 dropped digits from the common type of a {@code DECIMAL} and a
  * {@code BIGINT}: {@code COALESCE(1.5, b)} gave 1 and {@code CAST(1 AS BIGINT) IN (1.5,
  * 5000000000)} TRUE, both typed {@code DECIMAL(19, 0)} rather than {@code DECIMAL(20, 1)}.
@@ -27,6 +28,9 @@ public final class BridgeTypeSystem extends RelDataTypeSystemImpl {
 
   private BridgeTypeSystem() {}
 
+  /** The most fraction digits of a {@code TIME}, as in Flink. */
+  public static final int MAX_TIME_PRECISION = 3;
+
   /** The most digits of a {@code DECIMAL}, as in Flink. */
   public static final int MAX_DECIMAL_PRECISION = 38;
 
@@ -42,9 +46,12 @@ public final class BridgeTypeSystem extends RelDataTypeSystemImpl {
         return Integer.MAX_VALUE;
       case TIMESTAMP:
       case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+        return 9;
       case TIME:
       case TIME_WITH_LOCAL_TIME_ZONE:
-        return 9;
+        // As in Flink (Calcite's limit, which FlinkTypeSystem keeps): TIME(6) in DDL, in a CAST
+        // or of a literal's digits is TIME(3), as its values are milliseconds.
+        return MAX_TIME_PRECISION;
       default:
         return super.getMaxPrecision(typeName);
     }
