@@ -137,10 +137,12 @@ public final class PlannerContext {
           org.apache.calcite.sql.parser.SqlParserPos.ZERO);
     }
     var words = io.calcitebridge.sql.TextChecks.check(sql);
-    return io.calcitebridge.sql.ParenthesizedRows.apply(
+    return io.calcitebridge.sql.UnicodeLiterals.apply(
         sql,
-        io.calcitebridge.sql.LongChains.balance(
-            io.calcitebridge.sql.parser.impl.ReusedParser.parseStatement(sql), words));
+        io.calcitebridge.sql.ParenthesizedRows.apply(
+            sql,
+            io.calcitebridge.sql.LongChains.balance(
+                io.calcitebridge.sql.parser.impl.ReusedParser.parseStatement(sql), words)));
   }
 
   /** Parses statements separated by semicolons. */
@@ -149,8 +151,10 @@ public final class PlannerContext {
     List<SqlNode> out = new java.util.ArrayList<>();
     for (SqlNode n : io.calcitebridge.sql.BridgeParser.parseStatements(sql)) {
       out.add(
-          io.calcitebridge.sql.ParenthesizedRows.apply(
-              sql, io.calcitebridge.sql.LongChains.balance(n)));
+          io.calcitebridge.sql.UnicodeLiterals.apply(
+              sql,
+              io.calcitebridge.sql.ParenthesizedRows.apply(
+                  sql, io.calcitebridge.sql.LongChains.balance(n))));
     }
     return out;
   }
