@@ -100,6 +100,53 @@ public final class Convertlets implements SqlRexConvertletTable {
 
   @Override
   public @Nullable SqlRexConvertlet get(SqlCall call) {
+    SqlRexConvertlet found = find(call);
+    if (call.getKind() != SqlKind.CAST) {
+      return found;
+    }
+    SqlRexConvertlet base = found != null ? found : StandardConvertletTable.INSTANCE::convertCall;
+    return (cx, c) -> {
+      RexNode text = timeText(cx, c);
+      return text != null ? text : base.convertCall(cx, c);
+    };
+  }
+
+  /**
+   * {@code CAST(t AS STRING)} of a {@code TIME(p)}, {@code p > 0}, as Flink writes it ({@link
+   * io.calcitebridge.functions.TemporalFunctions#TIME_TO_STRING}), or null for another cast.
+   */
+  private static @Nullable RexNode timeText(SqlRexContext cx, SqlCall cast) {
+    if (SqlUtil.isNullLiteral(cast.operand(0), false)) {
+      return null;
+    }
+    RelDataType from = cx.getValidator().getValidatedNodeTypeIfKnown(cast.operand(0));
+    RelDataType to = cx.getValidator().getValidatedNodeTypeIfKnown(cast);
+    if (from == null
+        || to == null
+        || from.getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.TIME
+        || from.getPrecision() <= 0
+        || !org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER.contains(to)) {
+      return null;
+    }
+    org.apache.calcite.rex.RexBuilder rb = cx.getRexBuilder();
+    RelDataType string =
+        rb.getTypeFactory()
+            .createTypeWithNullability(
+                rb.getTypeFactory()
+                    .createSqlType(
+                        org.apache.calcite.sql.type.SqlTypeName.VARCHAR, Integer.MAX_VALUE),
+                from.isNullable());
+    RexNode text =
+        rb.makeCall(
+            string,
+            io.calcitebridge.functions.TemporalFunctions.TIME_TO_STRING,
+            List.of(
+                cx.convertExpression(cast.operand(0)),
+                rb.makeExactLiteral(java.math.BigDecimal.valueOf(from.getPrecision()))));
+    return rb.makeCast(to, text);
+  }
+
+  private @Nullable SqlRexConvertlet find(SqlCall call) {
     // Calcite's SqlToRelConverter has no cancel hook: each call it converts checks the
     // statement's flag here, so a statement stopped while it is converted stops at its next call.
     io.calcitebridge.errors.Stop.checkCurrent();

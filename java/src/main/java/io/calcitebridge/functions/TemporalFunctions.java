@@ -224,6 +224,15 @@ public final class TemporalFunctions {
   public static final SqlOperator TIMESTAMP_TO_STRING =
       strict("CAST", string(ANY), OperandTypes.ANY_ANY, C, "timestampToString");
 
+  /**
+   * {@code CAST(t AS STRING)} of a {@code TIME(p)}, {@code p > 0}, as Flink writes it: the
+   * fraction's {@code p} digits without their trailing zeros, one digit at least ({@code
+   * 01:02:03.45} and {@code 01:02:03.0} for a {@code TIME(3)}); Calcite's cast dropped the
+   * fraction. Operands: the time and {@code p}.
+   */
+  public static final SqlOperator TIME_TO_STRING =
+      strict("CAST", string(ANY), OperandTypes.ANY_ANY, C, "timeToString");
+
   /** Calcite's standard operators that the ones of this class replace. */
   public static final Set<SqlOperator> REPLACED =
       Set.of(SqlStdOperatorTable.CURRENT_TIMESTAMP, SqlStdOperatorTable.LOCALTIMESTAMP);
@@ -295,6 +304,27 @@ public final class TemporalFunctions {
     }
     String fraction = String.format(Locale.ROOT, "%09d", t.getNano());
     return text + "." + fraction.substring(0, Math.min(precision, 9));
+  }
+
+  /** See {@link #TIME_TO_STRING}: {@code time} in milliseconds of the day. */
+  public static String timeToString(int time, int precision) {
+    int millis = Math.floorMod(time, 86_400_000);
+    String text =
+        String.format(
+            Locale.ROOT,
+            "%02d:%02d:%02d",
+            millis / 3_600_000,
+            millis / 60_000 % 60,
+            millis / 1000 % 60);
+    if (precision <= 0) {
+      return text;
+    }
+    String fraction = String.format(Locale.ROOT, "%03d", millis % 1000);
+    int end = Math.min(precision, fraction.length());
+    while (end > 1 && fraction.charAt(end - 1) == '0') {
+      end--;
+    }
+    return text + "." + fraction.substring(0, end);
   }
 
   public static String timestampToString(long timestamp, int precision) {
