@@ -197,7 +197,11 @@ def test_explain_shows_the_partition_filter_in_the_scan(env: cb.Environment) -> 
     assert "BridgeTableScan(table=[[hp_parquet]], filter=[and(=(y, 2024), >(v, 1" in text
     # Flink's EXPLAIN statement shows the same filter in Flink's notation of the scan.
     statement = env.execute("EXPLAIN SELECT id FROM hp_parquet WHERE y = 2024 AND v > 1")
-    scan = "hp_parquet, project=[id], filter=[=(y, 2024), >(v, 1.0)]]], fields=[id])"
+    # The filters before the projection and metadata=[] after it, as Flink lists a filesystem
+    # table's pushdown. Flink 2.3 writes this scan `partitions=[{y=2024}], filter=[>(v, 1)],
+    # project=[id, v], metadata=[]` (its pruned partitions apart, a Calc above keeping the
+    # filter): a difference left, named in docs/flink.md.
+    scan = "hp_parquet, filter=[=(y, 2024), >(v, 1.0)], project=[id], metadata=[]]], fields=[id])"
     assert (
         "TableSourceScan(table=[[default_catalog, default_database, " + scan
         in (statement.fetchall()[0][0])
