@@ -85,3 +85,21 @@ def test_a_time_cast_to_a_string_keeps_its_fraction_as_flink_writes_it(
     assert env.sql(constants, backend=backend).fetchall() == [
         ("01:02:03.456", "01:02:03.45", "01:02:03.4", "01:02:03", "01:02:03.45", None)
     ]
+
+
+@pytest.mark.parametrize("backend", ["enumerable", "auto"])
+def test_a_time_in_a_row_or_an_array_cast_to_a_string_keeps_its_fraction(
+    env: cb.Environment, backend: str
+) -> None:
+    # PyFlink 2.3's answers.
+    cases = {
+        "SELECT CAST(ROW(TIME '01:02:03.45', 1) AS STRING) AS s": "(01:02:03.45, 1)",
+        "SELECT CAST(ARRAY[TIME '01:02:03.45', TIME '01:02:03.40'] AS STRING) AS s": (
+            "[01:02:03.45, 01:02:03.4]"
+        ),
+        "SELECT CAST(ROW(TIME '01:02:03', CAST('04:05:06.000' AS TIME(3))) AS STRING) AS s": (
+            "(01:02:03, 04:05:06.0)"
+        ),
+    }
+    for sql, text in cases.items():
+        assert env.sql(sql, backend=backend).fetchall() == [(text,)], sql

@@ -101,9 +101,9 @@ public final class RowText {
   /**
    * The description of the values of {@code t} that {@link #collectionText} reads: {@code I} an
    * integer or a floating-point number, {@code B} a BOOLEAN, {@code S} a string, {@code D<s>;} a
-   * DECIMAL of scale {@code s}, {@code d} a DATE, {@code T<p>;} a TIMESTAMP(p), {@code X} bytes,
-   * {@code A<e>} an ARRAY, {@code U<e>} a MULTISET, {@code M<k><v>} a MAP, {@code R<n>;<f1>...<fn>}
-   * a ROW of n fields, {@code J} a VARIANT; null for another type.
+   * DECIMAL of scale {@code s}, {@code d} a DATE, {@code T<p>;} a TIMESTAMP(p), {@code t<p>;} a
+   * TIME(p), {@code X} bytes, {@code A<e>} an ARRAY, {@code U<e>} a MULTISET, {@code M<k><v>} a
+   * MAP, {@code R<n>;<f1>...<fn>} a ROW of n fields, {@code J} a VARIANT; null for another type.
    */
   static @org.checkerframework.checker.nullness.qual.Nullable String spec(RelDataType t) {
     switch (t.getSqlTypeName()) {
@@ -126,6 +126,8 @@ public final class RowText {
         return "d";
       case TIMESTAMP:
         return "T" + t.getPrecision() + ";";
+      case TIME:
+        return "t" + t.getPrecision() + ";";
       case BINARY:
       case VARBINARY:
         return "X";
@@ -226,6 +228,11 @@ public final class RowText {
                 io.calcitebridge.types.ArrowTypes.ticksPerMilli(
                     Integer.parseInt(spec.substring(at + 1, next - 1)))));
         break;
+      case 't':
+        out.append(
+            TemporalFunctions.timeToString(
+                ((Number) value).intValue(), Integer.parseInt(spec.substring(at + 1, next - 1))));
+        break;
       case 'X':
         byte[] bytes =
             value instanceof org.apache.calcite.avatica.util.ByteString b
@@ -308,6 +315,7 @@ public final class RowText {
     switch (spec.charAt(at)) {
       case 'D':
       case 'T':
+      case 't':
         return spec.indexOf(';', at) + 1;
       case 'A':
       case 'U':
@@ -368,7 +376,8 @@ public final class RowText {
 
   /**
    * The text of {@code x} as Flink's CAST to STRING writes it, a {@code VARCHAR}; NULL for NULL. A
-   * {@code TIMESTAMP(p)} has {@code p} digits of fraction.
+   * {@code TIMESTAMP(p)} has {@code p} digits of fraction, a {@code TIME(p)} its fraction without
+   * trailing zeros ({@link TemporalFunctions#TIME_TO_STRING}).
    */
   public static RexNode text(RexBuilder rex, RexNode x) {
     RelDataTypeFactory f = rex.getTypeFactory();
@@ -378,6 +387,12 @@ public final class RowText {
         return rex.makeCall(
             string(f, type.isNullable()),
             TemporalFunctions.TIMESTAMP_TO_STRING,
+            List.of(x, rex.makeExactLiteral(java.math.BigDecimal.valueOf(type.getPrecision()))));
+      }
+      if (type.getSqlTypeName() == SqlTypeName.TIME && type.getPrecision() > 0) {
+        return rex.makeCall(
+            string(f, type.isNullable()),
+            TemporalFunctions.TIME_TO_STRING,
             List.of(x, rex.makeExactLiteral(java.math.BigDecimal.valueOf(type.getPrecision()))));
       }
       if (collection(type)) {
