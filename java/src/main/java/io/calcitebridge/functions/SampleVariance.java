@@ -12,7 +12,9 @@ import org.apache.calcite.sql.fun.SqlAvgAggFunction;
  * VAR_SAMP}, so {@code VAR_SAMP(x)} of a NOT NULL {@code x} in a grouped query was NOT NULL: a
  * group of one row failed on Calcite's engine (its NULL unboxed) and gave a NULL in a column
  * declared NOT NULL elsewhere. (Flink types it NOT NULL too, and gives -1 for such a group.) As an
- * operator's own type, every rule that types the call again agrees with the validator.
+ * operator's own type, every rule that types the call again agrees with the validator. Calcite's
+ * CALCITE-7656 makes {@code AVG_AGG_FUNCTION} nullable for {@code VAR_SAMP} in a release after the
+ * bundled 1.42; with it this class can go.
  */
 public final class SampleVariance extends SqlAvgAggFunction {
   /** {@code VAR_SAMP}. */
