@@ -128,22 +128,10 @@ public final class Convertlets implements SqlRexConvertletTable {
         || !org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER.contains(to)) {
       return null;
     }
+    // RowText writes a TIME(p) field of a ROW the same way: its text is the one to call.
     org.apache.calcite.rex.RexBuilder rb = cx.getRexBuilder();
-    RelDataType string =
-        rb.getTypeFactory()
-            .createTypeWithNullability(
-                rb.getTypeFactory()
-                    .createSqlType(
-                        org.apache.calcite.sql.type.SqlTypeName.VARCHAR, Integer.MAX_VALUE),
-                from.isNullable());
-    RexNode text =
-        rb.makeCall(
-            string,
-            io.calcitebridge.functions.TemporalFunctions.TIME_TO_STRING,
-            List.of(
-                cx.convertExpression(cast.operand(0)),
-                rb.makeExactLiteral(java.math.BigDecimal.valueOf(from.getPrecision()))));
-    return rb.makeCast(to, text);
+    return rb.makeCast(
+        to, io.calcitebridge.functions.RowText.text(rb, cx.convertExpression(cast.operand(0))));
   }
 
   private @Nullable SqlRexConvertlet find(SqlCall call) {
