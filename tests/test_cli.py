@@ -780,3 +780,26 @@ def test_a_declared_column_no_file_holds_is_a_warning_on_each_statement(tmp_path
     assert len(warned) == 2, result.stderr
     assert "'zone'" in warned[0] and "reads as NULL" in warned[0]
     assert_no_traceback(result)
+
+
+def test_table_shows_brackets_in_values_and_names_as_they_are() -> None:
+    # Square brackets are data: "[bold]" or "[inner]" is not styling to apply or drop.
+    sql = (
+        "SELECT '[inner] x' AS s, '[bold]y[/bold]' AS `[t]`, CAST(NULL AS STRING) AS n, "
+        "'a\\[b]' AS e"
+    )
+    out = ok("query", sql).output
+    header = next(ln for ln in out.splitlines() if "┃" in ln)
+    assert [c.strip() for c in header.split("┃")[1:-1]] == ["s", "[t]", "n", "e"]
+    assert table_cells(out) == [["[inner] x", "[bold]y[/bold]", "NULL", "a\\[b]"]]
+
+
+def test_a_script_explain_keeps_the_plan_brackets(tmp_path: Path) -> None:
+    script = tmp_path / "plan.sql"
+    script.write_text(
+        "CREATE TABLE t (a INT, b STRING) WITH ('connector' = 'datagen');\n"
+        "EXPLAIN SELECT b, COUNT(*) FROM t WHERE a > 1 GROUP BY b;\n"
+    )
+    out = ok("-f", str(script)).output
+    assert "LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])" in out
+    assert "table=[[default_catalog, default_database, t" in out

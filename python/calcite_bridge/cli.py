@@ -731,14 +731,16 @@ def cell_text(value: Any) -> str | None:
 _NULL = Text("NULL", style="dim italic")
 
 
-def _cell(value: Any, max_width: int | None = None) -> Text | str:
+def _cell(value: Any, max_width: int | None = None) -> Text:
+    """A value's cell, as plain text: a value such as ``[bold]`` or ``[inner]`` is data, not
+    Rich markup to act on."""
     text = cell_text(value)
     if text is None:
         return _NULL
     if max_width is not None and max_width > 0 and len(text) > max_width:
         # As Flink's SQL client cuts a value: its first characters, then "...".
-        return text[: max(max_width - 3, 0)] + "..."
-    return text
+        return Text(text[: max(max_width - 3, 0)] + "...")
+    return Text(text)
 
 
 def _footer(total: int, shown: int) -> str:
@@ -811,7 +813,7 @@ def _rich_table(table: pa.Table, max_width: int | None) -> RichTable:
     for field in table.schema:
         # A ROW, ARRAY or MAP value stays on its row's line, cut with "…" at the terminal's
         # width (as DuckDB's shell cuts it) rather than wrapped over many lines.
-        out.add_column(field.name, no_wrap=_is_nested(field.type))
+        out.add_column(Text(field.name), no_wrap=_is_nested(field.type))
     for row in _rows(table):
         out.add_row(*(_cell(v, max_width) for v in row.values()), end_section=False)
     return out
