@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 if TYPE_CHECKING:
-    from .environment import ColumnInfo, Environment, connect
+    from .environment import CheckedStatement, ColumnInfo, Environment, connect
     from .errors import (
         AccessDeniedError,
         CatalogError,
@@ -57,6 +57,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "AccessDeniedError",
     "CatalogError",
+    "CheckedStatement",
     "ColumnInfo",
     "ConfigError",
     "Environment",
@@ -84,7 +85,7 @@ __all__ = [
 # Each public name and the module that defines it: every error and warning comes from errors.
 _HOMES = {
     **{name: ".errors" for name in __all__ if name.endswith(("Error", "Warning"))},
-    **dict.fromkeys(("ColumnInfo", "Environment", "connect"), ".environment"),
+    **dict.fromkeys(("CheckedStatement", "ColumnInfo", "Environment", "connect"), ".environment"),
     "udf": ".functions",
     "Result": ".result",
     "Table": ".table_api",

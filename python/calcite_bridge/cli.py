@@ -107,15 +107,6 @@ def _read_text(sql: str | None, sql_file: Path | None) -> str:
     return text
 
 
-def _read_sql(sql: str | None, sql_file: Path | None) -> str:
-    """The one statement to run; a trailing ``;`` is dropped, as a file usually ends in one."""
-    text = _read_text(sql, sql_file)
-    statements = split_all(text)
-    if len(statements) == 1:
-        return statements[0].positioned()
-    return text.rstrip().rstrip(";")
-
-
 def _parse_settings(settings: tuple[str, ...]) -> dict[str, str]:
     config: dict[str, str] = {}
     for item in settings:
@@ -405,6 +396,14 @@ def _run_statement(
             )
         if not first and fmt == "table" and output is None:
             _out_console().print()
+        plan = _plan_text(statement, table) if fmt == "table" else None
+        if plan is not None:
+            # As `calcite-bridge explain` and Flink's SQL client print it: the plan's own lines,
+            # not one table cell as wide as its longest line.
+            _emit(
+                ("\n" if not first and output is not None else "") + plan + "\n", output, not first
+            )
+            return True
         _write(
             table,
             fmt,
@@ -417,6 +416,15 @@ def _run_statement(
     finally:
         del table  # Arrow buffers live in the JVM: release them before it shuts down
     return True
+
+
+def _plan_text(statement: Statement, table: pa.Table) -> str | None:
+    """The plan of an ``EXPLAIN`` statement's one-row result, else None."""
+    words = statement.text.lstrip("( \t\r\n").split(None, 1)
+    if not words or words[0].upper() != "EXPLAIN" or table.shape != (1, 1):
+        return None
+    value = table.column(0)[0].as_py()
+    return value.rstrip("\n") if isinstance(value, str) else None
 
 
 def _fetch(env: Environment, sql: str) -> pa.Table:
@@ -465,9 +473,17 @@ def explain(
     catalogs: tuple[Path, ...],
     fmt: str,
 ) -> None:
-    """Print the optimized plan of a query or INSERT."""
-    text = _read_sql(sql, sql_file)
+    """Print the optimized plan of a query or INSERT; of a script, the plan of each of its
+    queries and data changes, running its definitions and nothing that reads or writes data."""
     config = _parse_settings(settings)
+    script = _read_text(sql, sql_file)
+    statements = split_all(script)
+    if len(statements) > 1:
+        if fmt != "text":
+            raise click.UsageError(f"a script's plans are printed as text, not {fmt}")
+        _run(lambda: _check_script(config, catalogs, script, sql_file, plans=True))
+        return
+    text = statements[0].positioned()
 
     def act() -> None:
         env = _environment(config, catalogs, one_shot="plans")
@@ -478,14 +494,62 @@ def explain(
     _run(act)
 
 
+_QUERY_WORDS = ("SELECT", "WITH", "VALUES", "(")
+
+
+def _check_script(
+    config: dict[str, str],
+    catalogs: tuple[Path, ...],
+    text: str,
+    sql_file: Path | None,
+    plans: bool,
+) -> None:
+    """A script's dry run (``Environment.check_script``): each statement on a line of its own
+    with what was done with it, then a query's columns (``validate``) or a statement's plan
+    (``explain``). The first error stops it, at its line in the script, and exits 1."""
+    name = str(sql_file) if sql_file is not None else "<sql>"
+    env = _environment(config, catalogs, one_shot="plans")
+    counts: dict[str, int] = {}
+    checked = 0
+    for statement in split_all(text):
+        # A statement at a time, so that each prints as soon as it is checked.
+        try:
+            with _progress(f"Checking line {statement.line}…"):
+                (step,) = env.check_script(statement.positioned(), plans=plans)
+        except Error as e:
+            line = e.line if e.line is not None else statement.line
+            raise _ScriptFailed(f"{name}, line {line}:", e) from e
+        checked += 1
+        counts[step.outcome] = counts.get(step.outcome, 0) + 1
+        first = step.text.strip().splitlines()[0] if step.text.strip() else ""
+        if plans:
+            if step.plan is not None:
+                click.echo(f"-- {name}:{step.line}: {first}")
+                click.echo(step.plan.rstrip("\n") + "\n")
+            continue
+        click.echo(f"{name}:{step.line}\t{step.outcome}\t{first}")
+        for column, data_type in step.columns or []:
+            click.echo(f"\t{column}\t{data_type}")
+    done = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
+    total = f"{checked} statement{'s' if checked != 1 else ''}"
+    click.echo(f"{total} checked ({done}); nothing was read or written.", err=plans)
+
+
 @main.command()
 @_common
 def validate(
     sql: str | None, sql_file: Path | None, settings: tuple[str, ...], catalogs: tuple[Path, ...]
 ) -> None:
-    """Validate a query and print the columns of its result."""
-    text = _read_sql(sql, sql_file)
+    """Validate a query and print the columns of its result; check any other statement, or
+    each of a script's, running its definitions and nothing that reads or writes data."""
     config = _parse_settings(settings)
+    script = _read_text(sql, sql_file)
+    statements = split_all(script)
+    words = statements[0].text.lstrip().split(None, 1)
+    if len(statements) > 1 or not words or not words[0].upper().startswith(_QUERY_WORDS):
+        _run(lambda: _check_script(config, catalogs, script, sql_file, plans=False))
+        return
+    text = statements[0].positioned()
 
     def act() -> None:
         env = _environment(config, catalogs, one_shot="plans")

@@ -36,6 +36,18 @@ class ColumnInfo:
     expression: str | None = None
 
 
+@dataclass(frozen=True)
+class CheckedStatement:
+    """One statement of a script's dry run (:meth:`Environment.check_script`)."""
+
+    line: int  # where the statement starts in the script, 1-based
+    column: int
+    text: str  # the statement, as written
+    outcome: str  # "ran" (a definition), "validated" (planned, not run) or "skipped"
+    columns: list[tuple[str, str]] | None = None  # a query's (name, type) pairs
+    plan: str | None = None  # a plan when asked for, or an EXPLAIN statement's text
+
+
 class Environment:
     """An independent catalog and configuration, in the JVM of this process or, when made by
     ``connect(gateway=...)``, in a JVM reached through a gateway; the API is the same."""
@@ -267,6 +279,37 @@ class Environment:
         finally:
             self._scripts -= 1
             self._settings_changed()
+
+    def check_script(self, sql: str, plans: bool = False) -> list[CheckedStatement]:
+        """A dry run of a script: its definitions (``CREATE``, ``ALTER``, ``DROP``, ``SET``,
+        ``USE``, ``SHOW``, ``EXPLAIN``, ...) run in this environment as :meth:`execute_script`
+        runs them, so the statements after them see what they define; every statement that
+        reads or writes data (a query, ``INSERT``, a statement set, ``UPDATE``, ``DELETE``,
+        ``COMPILE PLAN``) is validated and planned but not run, and ``CREATE TABLE ... AS``
+        defines its table from the query's columns and leaves it empty. ``EXECUTE PLAN`` is
+        skipped. With ``plans``, each query and data change carries its plan.
+
+        The first statement that fails raises its error, at its line and column in the script.
+        Run it on a new environment to leave this one's tables as they are."""
+        text = _text(sql)
+        self._scripts += 1
+        self._settings_changed()
+        try:
+            steps = json.loads(self._session.check_script(text, plans))
+        finally:
+            self._scripts -= 1
+            self._settings_changed()
+        return [
+            CheckedStatement(
+                line=s["line"],
+                column=s["column"],
+                text=_statement_text(text, s),
+                outcome=s["outcome"],
+                columns=None if s["columns"] is None else [(n, t) for n, t in s["columns"]],
+                plan=s["plan"],
+            )
+            for s in steps
+        ]
 
     def explain(
         self,
@@ -505,3 +548,16 @@ def connect(
     return Environment(
         config, session=open_session(gateway, token, allow_remote=allow_remote, timeout=timeout)
     )
+
+
+def _statement_text(script: str, step: Mapping[str, Any]) -> str:
+    """The text of one statement of ``script`` between its start and end positions."""
+    lines = script.split("\n")
+    first, last = int(step["line"]) - 1, int(step["endLine"]) - 1
+    start, end = int(step["column"]) - 1, int(step["endColumn"])
+    if not (0 <= first <= last < len(lines)):
+        return ""
+    if first == last:
+        return lines[first][start:end]
+    part = [lines[first][start:], *lines[first + 1 : last]]
+    return "\n".join([*part, lines[last][:end]])

@@ -402,6 +402,9 @@ class Py4JSession:
     def execute_script(self, sql: str) -> int:
         return int(self._answer(self._call("executeScript", sql, sql=sql), sql).decode())
 
+    def check_script(self, sql: str, plans: bool) -> str:
+        return self._answer(self._call("checkScript", sql, plans, sql=sql), sql).decode()
+
     def set_config(self, key: str, value: str) -> None:
         self._call("setConfig", key, value)
 

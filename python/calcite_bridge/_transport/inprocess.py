@@ -374,6 +374,13 @@ class JPypeSession:
         finally:
             self._settings = None
 
+    def check_script(self, sql: str, plans: bool) -> str:
+        self._settings = None
+        try:
+            return str(jvm.wait(self._java.checkScript(sql, plans), sql))
+        finally:
+            self._settings = None
+
     def set_config(self, key: str, value: str) -> None:
         self._settings = None
         jvm.call(self._java.setConfig, key, value)

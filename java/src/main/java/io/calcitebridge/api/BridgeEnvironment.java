@@ -304,6 +304,33 @@ public final class BridgeEnvironment implements AutoCloseable {
   }
 
   /**
+   * A dry run of a script: its definitions ({@code CREATE}, {@code ALTER}, {@code DROP}, {@code
+   * SET}, {@code USE}, ...) run in this environment, as {@link #executeScript} runs them; every
+   * statement that reads or writes data (a query, {@code INSERT}, a statement set, {@code UPDATE},
+   * {@code DELETE}) is validated and planned but not run, and {@code CREATE TABLE ... AS} defines
+   * its table from the query's columns and leaves it empty.
+   *
+   * @param sql the statements, separated by semicolons
+   * @param plans whether each query and data change carries its plan
+   * @return what the dry run did with each statement, in order
+   * @throws BridgeException for the first failing statement, at its place in the script
+   */
+  public List<CheckedStatement> checkScript(String sql, boolean plans) {
+    return Calls.await(session.checkScriptSteps(sql, plans)).stream()
+        .map(
+            s ->
+                new CheckedStatement(
+                    s.line(),
+                    s.column(),
+                    s.outcome(),
+                    s.columns() == null
+                        ? List.of()
+                        : s.columns().stream().map(c -> c[0] + " " + c[1]).toList(),
+                    s.plan()))
+        .toList();
+  }
+
+  /**
    * The optimized plan of a query or {@code INSERT}, as text.
    *
    * @param sql the statement

@@ -409,6 +409,36 @@ public final class BridgeSession implements AutoCloseable {
   }
 
   /**
+   * A dry run of a script ({@link StatementExecutor#check}): definitions run, every statement that
+   * reads or writes data is validated and planned without running. Its answer is a JSON list, a
+   * statement each: {@code line}, {@code column}, {@code endLine}, {@code endColumn}, {@code
+   * outcome} ({@code ran}, {@code validated} or {@code skipped}), {@code columns} (a query's {@code
+   * [name, type]} pairs, or null) and {@code plan} (with {@code plans}, a query's or a data
+   * change's plan; an EXPLAIN's text; or null). The first statement that fails ends it with its
+   * error, at its place in the script.
+   */
+  public Pending<String> checkScript(String sql, boolean plans) {
+    return Workers.submit(
+        cancel -> ScriptStep.json(checkAll(sql, plans, cancel)), timeoutMillis(null));
+  }
+
+  /** As {@link #checkScript}, its steps as records. */
+  public Pending<List<ScriptStep>> checkScriptSteps(String sql, boolean plans) {
+    return Workers.submit(cancel -> checkAll(sql, plans, cancel), timeoutMillis(null));
+  }
+
+  private List<ScriptStep> checkAll(String sql, boolean plans, AtomicBoolean cancel) {
+    MemoryGuard.running();
+    List<ScriptStep> steps = new ArrayList<>();
+    for (SqlNode node : parseAll(sql)) {
+      io.calcitebridge.statement.ScriptCheck check =
+          new StatementExecutor(state, cancel).check(node, statementText(sql, node), plans);
+      steps.add(ScriptStep.of(node.getParserPosition(), check));
+    }
+    return steps;
+  }
+
+  /**
    * The text of the statement {@code node} of {@code script}, preceded by the blank lines and
    * spaces that keep its positions those of the script; the whole script when its place is unknown.
    */

@@ -108,6 +108,11 @@ public final class RemoteSession implements AutoCloseable {
     return start(() -> session.executeScript(sql));
   }
 
+  /** A script's dry run; its answer is the JSON list {@code BridgeSession.checkScript} gives. */
+  public long checkScript(String sql, boolean plans) {
+    return start(() -> session.checkScript(sql, plans));
+  }
+
   /**
    * The next part of statement {@code id}'s answer, in base64, waiting up to {@code millis}: null
    * when it is not ready yet, empty when there is nothing more (or no such statement). Base64 text

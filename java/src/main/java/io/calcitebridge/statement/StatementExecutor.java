@@ -199,27 +199,108 @@ public final class StatementExecutor {
   }
 
   /**
+   * Checks {@code node}, parsed from {@code sql}, as a script's dry run does: a statement that
+   * reads or writes data (a query, INSERT, statement set, UPDATE, DELETE, TRUNCATE, {@code COMPILE
+   * PLAN}) is validated and planned but not run; {@code CREATE TABLE ... AS} and a materialized
+   * table are defined from their query's columns and left empty; {@code EXECUTE PLAN} and a
+   * materialized table's refresh are skipped; every other statement (DDL, SET, USE, SHOW, DESCRIBE,
+   * EXPLAIN) runs as in a script, since the statements after it may need what it defines. With
+   * {@code plans}, the check carries the plan of a query or a data change.
+   */
+  public ScriptCheck check(SqlNode node, String sql, boolean plans) {
+    this.sql = sql;
+    if (node instanceof SqlCreateTable create && create.query() != null) {
+      String plan =
+          plans ? explain(java.util.Objects.requireNonNull(create.query()), "text") : null;
+      createTableAs(new DdlExecutor(session), create, false, true);
+      return ScriptCheck.validated(null, plan);
+    } else if (node instanceof io.calcitebridge.sql.SqlCreateMaterializedTable create) {
+      MaterializedTables.create(c -> dryFill(c), session, create);
+      return ScriptCheck.validated(null, null);
+    } else if (node instanceof io.calcitebridge.sql.SqlFlinkCommand command) {
+      switch (command.kind()) {
+        case COMPILE_PLAN:
+        case COMPILE_AND_EXECUTE_PLAN:
+          String plan = explain(java.util.Objects.requireNonNull(command.statement()), "text");
+          return ScriptCheck.validated(null, plans ? plan : null);
+        case EXECUTE_PLAN:
+          // The plan file may not exist before the script's own COMPILE PLAN has run.
+          return ScriptCheck.skipped();
+        case REFRESH_MATERIALIZED_TABLE:
+          // The table's query is checked; its rows stay as they are.
+          MaterializedTables.run(
+              c -> explain(java.util.Objects.requireNonNull(c.query()), "text"), session, command);
+          return ScriptCheck.validated(null, null);
+        default:
+          execute(node, sql);
+          return ScriptCheck.ran(null);
+      }
+    } else if (node instanceof io.calcitebridge.sql.SqlStatementSet
+        || node.getKind() == SqlKind.INSERT
+        || node.getKind() == SqlKind.UPDATE
+        || node.getKind() == SqlKind.DELETE) {
+      String plan = explain(node, "text");
+      return ScriptCheck.validated(null, plans ? plan : null);
+    } else if (node.isA(SqlKind.QUERY)) {
+      QueryPlanner planner = planner(reparser());
+      RelDataType rowType;
+      try {
+        rowType = planner.rowType(planner.validate(node));
+      } finally {
+        planner.release();
+      }
+      // Planned too: a query the planner cannot run is an error of the check.
+      String plan = explain(node, "text");
+      return ScriptCheck.validated(rowType, plans ? plan : null);
+    }
+    RowSet rows = execute(node, sql);
+    String shown = null;
+    if (node instanceof SqlExplain) {
+      Object[] row = rows.rows().first();
+      shown = row.length == 1 && row[0] instanceof String text ? text : null;
+    }
+    rows.rows().enumerator().close();
+    return ScriptCheck.ran(shown);
+  }
+
+  /** A materialized table defined from its query in a dry run, left empty. */
+  private void dryFill(SqlCreateTable create) {
+    createTableAs(new DdlExecutor(session), create, true, true);
+  }
+
+  /**
    * Creates (or replaces) a materialized table's table, filled by its query; empty when the query
    * reads an unbounded source.
    */
   void fillMaterialized(SqlCreateTable create) {
-    createTableAs(new DdlExecutor(session), create, true);
+    createTableAs(new DdlExecutor(session), create, true, false);
   }
 
   private RowSet createTableAs(DdlExecutor ddl, SqlCreateTable create, boolean materialized) {
+    return createTableAs(ddl, create, materialized, false);
+  }
+
+  /** As above; {@code dry}: the table is defined from the query's columns and left empty. */
+  private RowSet createTableAs(
+      DdlExecutor ddl, SqlCreateTable create, boolean materialized, boolean dry) {
     io.calcitebridge.catalog.Catalog.Path path =
         CatalogStatements.path(context, create.name(), false);
     if (!ddl.checkCreateTableAs(create, path)) {
       if (!materialized) {
         // As Flink 2.3: CREATE TABLE IF NOT EXISTS ... AS query of an existing table inserts the
         // query's rows into it (its declared options are not read), checked as an INSERT is.
-        insert(
+        SqlInsert insert =
             new SqlInsert(
                 create.getParserPosition(),
                 SqlNodeList.EMPTY,
                 create.name(),
                 java.util.Objects.requireNonNull(create.query()),
-                null));
+                null);
+        if (dry) {
+          explain(insert, "text");
+        } else {
+          insert(insert);
+        }
       }
       return RowSet.ok("ddl", context.typeFactory());
     }
@@ -246,7 +327,7 @@ public final class StatementExecutor {
     EnumerableRel physical = planner.physical(planner.heuristic(planner.toLogical(validated)));
     planner.release();
     List<Object[]> rows = new ArrayList<>();
-    if (materialized && ConnectorChecks.readsUnbounded(physical)) {
+    if (dry || materialized && ConnectorChecks.readsUnbounded(physical)) {
       ddl.createTableAs(create, path, rowType, rows);
       return RowSet.ok("ddl", context.typeFactory());
     }

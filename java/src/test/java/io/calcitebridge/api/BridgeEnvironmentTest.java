@@ -97,6 +97,30 @@ class BridgeEnvironmentTest {
   }
 
   @Test
+  void aScriptsDryRunRunsDefinitionsAndNoDataChange() {
+    List<CheckedStatement> steps =
+        env.checkScript(
+            "CREATE TABLE k (i INT, s STRING);\n"
+                + "INSERT INTO k SELECT i, s FROM t;\n"
+                + "SELECT i, s FROM k WHERE i > 1;\n"
+                + "DELETE FROM t WHERE i = 1",
+            true);
+    assertEquals(
+        List.of("ran", "validated", "validated", "validated"),
+        steps.stream().map(CheckedStatement::outcome).toList());
+    assertEquals(List.of(1, 2, 3, 4), steps.stream().map(CheckedStatement::line).toList());
+    assertEquals(List.of("i INT", "s STRING"), steps.get(2).columns());
+    assertTrue(steps.get(1).plan() != null && steps.get(1).plan().startsWith("Insert(table=[k])"));
+    // Nothing was written: k is empty and t keeps its rows.
+    assertEquals(List.of(), rows("SELECT * FROM k"));
+    assertEquals(List.of("[2]"), rows("SELECT COUNT(*) FROM t"));
+    BridgeException e =
+        assertThrows(BridgeException.class, () -> env.checkScript("SELECT 1;\nSELECT nope", false));
+    assertEquals("VALIDATION", e.kind());
+    assertEquals(2, e.line());
+  }
+
+  @Test
   void charLengthCountsCodePointsAndCaseMappingIsJavas() {
     run("CREATE TABLE u (s STRING) WITH ('connector' = 'memory')");
     run("INSERT INTO u VALUES ('中😀'), ('straße'), (NULL)");
