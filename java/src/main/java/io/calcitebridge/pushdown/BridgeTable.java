@@ -15,11 +15,14 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.hint.RelHint;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.ColumnStrategy;
 import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql2rel.InitializerContext;
 import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -213,6 +216,34 @@ public final class BridgeTable extends AbstractTable implements TranslatableTabl
     return ColumnDef.dynamic(name, table.getRowType().getFieldList().get(iColumn).getType());
   }
 
+  /**
+   * The column an INSERT leaves out that Calcite asks the value of as column {@code iColumn}, or
+   * null when it asks for the computed column there. A read of the table asks for each computed
+   * column by its place among all columns, with every other column named in {@code context}; {@code
+   * SqlToRelConverter.convertColumnList} (Calcite 1.42) asks for each column an INSERT leaves out
+   * by its place among the columns that are not computed, and names only the INSERT's columns. So a
+   * place where a computed column stands asks for the column left out at that place among the
+   * others when that one is not named.
+   */
+  private @Nullable RelDataTypeField leftOutColumn(
+      RelOptTable table, int iColumn, InitializerContext context) {
+    int k = 0;
+    for (RelDataTypeField f : table.getRowType().getFieldList()) {
+      if (column(table, f.getIndex()).kind() == ColumnKind.COMPUTED) {
+        continue;
+      }
+      if (k++ == iColumn) {
+        try {
+          context.convertExpression(new SqlIdentifier(f.getName(), SqlParserPos.ZERO));
+          return null;
+        } catch (AssertionError | RuntimeException e) {
+          return f;
+        }
+      }
+    }
+    return null;
+  }
+
   /** Computes computed columns from their expressions; every other column defaults to NULL. */
   private final class InitializerFactory extends NullInitializerExpressionFactory {
     @Override
@@ -230,6 +261,10 @@ public final class BridgeTable extends AbstractTable implements TranslatableTabl
       ColumnDef c = column(table, iColumn);
       if (c.kind() != ColumnKind.COMPUTED || c.expression() == null) {
         return super.newColumnDefaultValue(table, iColumn, context);
+      }
+      RelDataTypeField leftOut = leftOutColumn(table, iColumn, context);
+      if (leftOut != null) {
+        return context.getRexBuilder().makeNullLiteral(leftOut.getType());
       }
       SqlNode parsed = expressionParser.apply(c.expression());
       RelDataType scanType = effectiveDef().scanRowType(context.getRexBuilder().getTypeFactory());
