@@ -125,3 +125,24 @@ def test_a_precision_is_left_to_calcites_engine(env: cb.Environment) -> None:
     assert env.explain(sql).startswith("Enumerable")
     with pytest.raises(cb.UnsupportedError, match="with a precision"):
         env.sql(sql, backend="duckdb")
+
+
+def test_a_proctime_column_reads_the_statements_start_on_duckdb() -> None:
+    env = cb.connect()
+    try:
+        env.execute("CREATE TABLE p (x INT, pt AS PROCTIME()) WITH ('connector' = 'memory')")
+        env.execute("INSERT INTO p VALUES (1), (2), (CAST(NULL AS INT))")
+        sql = "SELECT x, pt, pt = NOW() AS same FROM p"
+        assert env.explain(sql).startswith("DuckDB(")
+        for backend in BACKENDS:
+            before = _millis(time.time())
+            result = env.sql(sql, backend=backend)
+            after = _millis(time.time())
+            assert str(result.schema.field("pt").type) == "timestamp[ms, tz=UTC]"
+            rows = result.to_pylist()
+            assert [r["x"] for r in rows] == [1, 2, None]
+            assert all(r["same"] for r in rows)
+            assert len({r["pt"] for r in rows}) == 1
+            assert before <= rows[0]["pt"] <= after
+    finally:
+        env.close()

@@ -547,7 +547,8 @@ final class Whitelist {
             && call.operands.get(0).getType().getSqlTypeName() == SqlTypeName.TIME
             && call.getType().getPrecision() >= call.operands.get(0).getType().getPrecision();
     if (takes && !ON_INSTANTS.contains(call.getKind()) && !sameTime) {
-      if (call.getKind() == SqlKind.CAST) {
+      if (call.getKind() == SqlKind.CAST || call.getOperator().getName().equals("CAST")) {
+        // A cast, or Flink's text of a TIME(p) (TemporalFunctions#TIME_TO_STRING).
         throw refuse(
             "a cast of "
                 + io.calcitebridge.types.TypeNames.renderNullable(call.operands.get(0).getType())
