@@ -4,8 +4,9 @@ Taxi-like trips (2 M rows by default): a nested ``loc ROW<zone, borough>``, an
 ``ARRAY<STRING>`` of tags, NULLs in both and in the fare, microsecond timestamps, and a small
 dimension table of boroughs.
 
-- Parquet, 4 files: the 15 queries of issue 32 (``QUERIES``) on ``enumerable``, ``duckdb`` and
-  ``auto``, each against DuckDB alone reading the same files with ``read_parquet``.
+- Parquet, 4 files: the 15 queries of issue 32 and one of the clock (``QUERIES``) on
+  ``enumerable``, ``duckdb`` and ``auto``, each against DuckDB alone reading the same files
+  with ``read_parquet``.
 - CSV and JSON lines, the same rows flattened (``zone`` and ``borough`` columns, no tags), as one
   file and as 4 files: the queries of ``FLAT_QUERIES`` (explicit column lists and ``*``) on
   ``auto``, each against DuckDB alone reading the same files with ``read_csv`` / ``read_json``.
@@ -113,6 +114,13 @@ QUERIES: dict[str, tuple[str, str]] = {
         "SELECT CAST(len(tags) AS INTEGER) AS c, COUNT(*) AS n, "
         "CAST(SUM(CASE WHEN list_contains(tags, 't1') THEN 1 ELSE 0 END) AS INTEGER) AS k "
         "FROM {trips} GROUP BY c",
+    ),
+    # Not of issue 32: the clock functions, which run on DuckDB (the statement's start).
+    "before_the_statements_start": (
+        "SELECT COUNT(*) AS n FROM trips WHERE pickup < LOCALTIMESTAMP "
+        "AND CAST(pickup AS DATE) <= CURRENT_DATE",
+        "SELECT COUNT(*) AS n FROM {trips} WHERE pickup < CAST(get_current_timestamp() AS "
+        "TIMESTAMP) AND CAST(pickup AS DATE) <= current_date",
     ),
     "four_columns_filter": (
         "SELECT id, pickup, fare, passengers FROM trips WHERE passengers = 2 AND fare > 45",

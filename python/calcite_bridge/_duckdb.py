@@ -42,6 +42,7 @@ import re
 import shutil
 import tempfile
 import threading
+import time
 import warnings
 from collections.abc import Callable
 from typing import Any, TypeAlias
@@ -142,6 +143,11 @@ class _Database:
             connection.create_function(
                 name, _case_function(method), ["VARCHAR"], "VARCHAR", type="arrow"
             )
+        # CURRENT_ROW_TIMESTAMP(): the clock's milliseconds when a batch of rows is computed
+        # (io.calcitebridge.translate.DuckDbClock), never folded into a constant.
+        connection.create_function(
+            "cb_row_clock", _row_clock, ["INTEGER"], "BIGINT", type="arrow", side_effects=True
+        )
         self.connection = connection
         self.registered: set[str] = set()  # its dynamic-columns functions
 
@@ -197,6 +203,12 @@ def _case_function(method: Any) -> Any:
         return pa.array([None if v is None else method(v) for v in values.to_pylist()], pa.string())
 
     return function
+
+
+def _row_clock(rows: Any) -> pa.Array:
+    """The Arrow function behind ``cb_row_clock(0)``: the milliseconds since 1970 of the clock
+    Java's ``System.currentTimeMillis`` reads, one reading for the batch's rows."""
+    return pa.repeat(pa.scalar(time.time_ns() // 1_000_000, pa.int64()), len(rows))
 
 
 def _database(

@@ -18,6 +18,8 @@ ON_DUCKDB = {
     "listagg": "SELECT dept_id, LISTAGG(name), LISTAGG(name, '|') FROM emp GROUP BY dept_id",
     "regexp_extract": "SELECT REGEXP_EXTRACT(name, '([a-z]+)(\\d*)', 1) FROM emp",
     "unix_timestamp": "SELECT UNIX_TIMESTAMP() FROM emp",
+    "clock": "SELECT NOW(), CURRENT_TIMESTAMP, LOCALTIMESTAMP, CURRENT_DATE, CURRENT_TIME,"
+    " LOCALTIME, CURRENT_ROW_TIMESTAMP() FROM emp",
     "tumble_over_an_instant": "SELECT window_start, window_end, window_time, COUNT(*) FROM"
     " TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '1' HOUR))"
     " GROUP BY window_start, window_end, window_time",
@@ -33,6 +35,7 @@ ON_CALCITE = {
     "regexp_extract_of_an_optional_group": "SELECT REGEXP_EXTRACT(name, 'a(n)?', 1) FROM emp",
     "regexp_extract_with_an_end_anchor": "SELECT REGEXP_EXTRACT(name, 'n$') FROM emp",
     "unix_timestamp_of_a_string": "SELECT UNIX_TIMESTAMP(name) FROM emp",
+    "clock_with_a_precision": "SELECT CURRENT_TIMESTAMP(0), LOCALTIMESTAMP(6) FROM emp",
     "json_value": "SELECT JSON_VALUE(name, '$.a') FROM emp",
 }
 

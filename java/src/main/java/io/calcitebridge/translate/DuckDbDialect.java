@@ -68,6 +68,9 @@ final class DuckDbDialect extends DuckDBSqlDialect {
         return "VARCHAR";
       case DATE:
         return "DATE";
+      case TIME:
+        // DuckDB's TIME keeps microseconds; ours, milliseconds (Whitelist#time).
+        return "TIME";
       case TIMESTAMP:
         // DuckDB's TIMESTAMP keeps microseconds; TIMESTAMP_NS nanoseconds.
         return type.getPrecision() > 6 ? "TIMESTAMP_NS" : "TIMESTAMP";

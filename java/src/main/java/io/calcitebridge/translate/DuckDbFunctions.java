@@ -53,8 +53,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       TIMESTAMP or a TIMESTAMP_LTZ(0..3): each row's windows as a list DuckDB unnests, their
  *       bounds in milliseconds as Flink's assigners compute them (of an instant, on the session
  *       zone's wall clock).
- *   <li>{@code REGEXP_EXTRACT} with a literal pattern RE2 reads as Java does ({@link JavaRegex});
- *       {@code UNIX_TIMESTAMP()}.
+ *   <li>{@code REGEXP_EXTRACT} with a literal pattern RE2 reads as Java does ({@link JavaRegex}).
+ *   <li>The clock: {@code NOW()}, {@code CURRENT_TIMESTAMP}, {@code LOCALTIMESTAMP}, {@code
+ *       CURRENT_DATE}, {@code CURRENT_TIME}, {@code LOCALTIME}, {@code UNIX_TIMESTAMP()} and {@code
+ *       CURRENT_ROW_TIMESTAMP()} ({@link DuckDbClock}).
  *   <li>{@code ROW(...)} as {@code struct_pack} with the row type's names; a field of a computed
  *       ROW, an array element ({@code items[1].x}) or a column as {@code struct_extract}.
  * </ul>
@@ -103,6 +105,10 @@ final class DuckDbFunctions {
         || name.equals("$WINDOW_END")
         || name.equals("$WINDOW_TIME")) {
       return window(rex, call, name);
+    }
+    RexNode clock = DuckDbClock.rewrite(rex, call);
+    if (clock != null) {
+      return clock;
     }
     RexNode timestampDiff = timestampDiff(rex, call);
     if (timestampDiff != null) {
@@ -255,20 +261,12 @@ final class DuckDbFunctions {
       case "REGEXP_EXTRACT":
         return regexpExtract(rex, call);
       case "UNIX_TIMESTAMP":
-        // The seconds of the statement's start, as Flink's (and Calcite's engine's) clock of the
-        // query: DuckDB's transaction start, one for the statement. A string read as a time in
-        // the session zone stays refused: Flink reads it with a lenient SimpleDateFormat (a
-        // prefix, out-of-range fields carried over, Julian dates before 1582, Long.MIN_VALUE for
-        // what it cannot read), which DuckDB's strptime does not do.
-        return ops.isEmpty()
-                && call.getOperator() == io.calcitebridge.functions.TemporalFunctions.UNIX_TIMESTAMP
-            ? template(
-                rex,
-                call.getType(),
-                new DuckDbTemplate(
-                    "UNIX_TIMESTAMP", "CAST(epoch_ms(get_current_timestamp()) // 1000 AS BIGINT)"),
-                List.of())
-            : null;
+        // UNIX_TIMESTAMP() is the statement's start (DuckDbClock, above). A string read as a time
+        // in the session zone stays refused: Flink reads it with a lenient SimpleDateFormat (a
+        // prefix,
+        // out-of-range fields carried over, Julian dates before 1582, Long.MIN_VALUE for what it
+        // cannot read), which DuckDB's strptime does not do.
+        return null;
       default:
         return null;
     }

@@ -53,6 +53,8 @@ final class Whitelist {
           SqlTypeName.VARCHAR,
           SqlTypeName.DATE,
           SqlTypeName.TIMESTAMP,
+          // Times of day, as DuckDB's TIME (microseconds); {@link #time} limits what takes them.
+          SqlTypeName.TIME,
           // Instants, as DuckDB's TIMESTAMPTZ; {@link #instant} limits what takes them.
           SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
           // Blobs of the dynamic-columns functions; {@link #binary} limits what else takes them.
@@ -529,6 +531,36 @@ final class Whitelist {
   }
 
   /**
+   * Refuses a TIME where the translation does not take one: a time of day (a column, a literal,
+   * {@code CURRENT_TIME}) is read, written, compared, chosen between, grouped, joined and sorted,
+   * as DuckDB's TIME, and nothing else (casts, EXTRACT, arithmetic and text of it are not checked
+   * against the reference).
+   */
+  private static void time(RexCall call) {
+    boolean takes = call.getType().getSqlTypeName() == SqlTypeName.TIME;
+    for (RexNode operand : call.operands) {
+      takes |= operand.getType().getSqlTypeName() == SqlTypeName.TIME;
+    }
+    boolean sameTime =
+        call.getKind() == SqlKind.CAST
+            && call.getType().getSqlTypeName() == SqlTypeName.TIME
+            && call.operands.get(0).getType().getSqlTypeName() == SqlTypeName.TIME
+            && call.getType().getPrecision() >= call.operands.get(0).getType().getPrecision();
+    if (takes && !ON_INSTANTS.contains(call.getKind()) && !sameTime) {
+      if (call.getKind() == SqlKind.CAST || call.getOperator().getName().equals("CAST")) {
+        // A cast, or Flink's text of a TIME(p) (TemporalFunctions#TIME_TO_STRING).
+        throw refuse(
+            "a cast of "
+                + io.calcitebridge.types.TypeNames.renderNullable(call.operands.get(0).getType())
+                + " to "
+                + io.calcitebridge.types.TypeNames.renderNullable(call.getType()));
+      }
+      String written = Refusal.temporal(call);
+      throw refuse(written != null ? written : Refusal.function(call.getOperator()) + " on a TIME");
+    }
+  }
+
+  /**
    * {@code CAST('NaN' AS DOUBLE)} (or FLOAT): planning keeps a NaN as this cast ({@code
    * flink/Constants}), which DuckDB and Spark compute as the reference does.
    */
@@ -619,6 +651,7 @@ final class Whitelist {
         return super.visitCall(call);
       }
       instant(call);
+      time(call);
       maps(call);
       if (kind != SqlKind.IS_NULL && kind != SqlKind.IS_NOT_NULL) {
         binary(call.getType(), "an expression");
