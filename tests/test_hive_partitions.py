@@ -195,17 +195,22 @@ def test_explain_shows_the_partition_filter_in_the_scan(env: cb.Environment) -> 
     env.execute("SET 'execution.backend' = 'enumerable'")
     text = env.explain("SELECT id FROM hp_parquet WHERE y = 2024 AND v > 1")
     assert "BridgeTableScan(table=[[hp_parquet]], filter=[and(=(y, 2024), >(v, 1" in text
-    # Flink's EXPLAIN statement shows the same filter in Flink's notation of the scan.
+    # Flink's EXPLAIN statement shows the scan as Flink's filesystem source does: the partitions
+    # the filter on partition columns keeps, the other filters listed in the scan and kept in a
+    # Calc above it, which needs their columns from the scan.
     statement = env.execute("EXPLAIN SELECT id FROM hp_parquet WHERE y = 2024 AND v > 1")
-    # The filters before the projection and metadata=[] after it, as Flink lists a filesystem
-    # table's pushdown. Flink 2.3 writes this scan `partitions=[{y=2024}], filter=[>(v, 1)],
-    # project=[id, v], metadata=[]` (its pruned partitions apart, a Calc above keeping the
-    # filter): a difference left, named in docs/flink.md.
-    scan = "hp_parquet, filter=[=(y, 2024), >(v, 1.0)], project=[id], metadata=[]]], fields=[id])"
-    assert (
-        "TableSourceScan(table=[[default_catalog, default_database, " + scan
-        in (statement.fetchall()[0][0])
+    text = statement.fetchall()[0][0]
+    scan = (
+        "hp_parquet, partitions=[{r=a/b, y=2024}, {r=eu, y=2024}], filter=[>(v, 1.0E0:DOUBLE)], "
+        "project=[id, v], metadata=[]]], fields=[id, v])"
     )
+    assert "Calc(select=[id], where=[>(v, 1.0E0:DOUBLE)])" in text
+    assert "Calc(select=[id], where=[(v > 1.0E0:DOUBLE)])" in text
+    assert "+- TableSourceScan(table=[[default_catalog, default_database, " + scan in text
+    # No partition passes: no scan at all, as in Flink.
+    text = env.execute("EXPLAIN SELECT id FROM hp_parquet WHERE y = 1999").fetchall()[0][0]
+    assert "Values(tuples=[[]], values=[id])" in text
+    assert "TableSourceScan" not in text.split("== Optimized Physical Plan ==")[1]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

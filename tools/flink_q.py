@@ -60,7 +60,9 @@ display format only:
   that starts with the text before the ``...``;
 - a cell of several lines (the SQL client's ``SHOW CREATE`` and ``EXPLAIN`` tables) is compared
   with its whitespace collapsed, as the gateway's text is (Flink's versions lay out
-  ``SHOW CREATE TABLE`` as ``) WITH (`` or as ``)`` and ``WITH (`` on two lines);
+  ``SHOW CREATE TABLE`` as ``) WITH (`` or as ``)`` and ``WITH (`` on two lines), and the
+  partitions of an ``EXPLAIN``'s scan (``partitions=[{y=2024}, {y=2023}]``) in sorted order on
+  both sides (Flink lists them in the order its file system lists the folders);
 - our ARRAY as ``[a, b]``, MAP as ``{k=v}``, ROW as ``(a, b)``, INTERVAL as ``+1 00:00:00.000``
   and ``+1-00``, as Flink prints them.
 
@@ -234,8 +236,15 @@ def flink_text(value: Any) -> str:  # noqa: PLR0911
     return str(value)
 
 
+_PARTITIONS = re.compile(r"partitions=\[((?:\{[^{}]*\}(?:, )?)*)\]")
+
+
+def _ordered_partitions(m: re.Match[str]) -> str:
+    return "partitions=[" + ", ".join(sorted(re.findall(r"\{[^{}]*\}", m.group(1)))) + "]"
+
+
 def _norm(cell: str) -> str:
-    cell = cell.strip()
+    cell = _PARTITIONS.sub(_ordered_partitions, cell.strip())
     if cell.upper() in ("TRUE", "FALSE"):
         return cell.upper()
     return _frac(cell)

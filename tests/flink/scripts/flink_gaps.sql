@@ -1,7 +1,7 @@
 -- Table hints' OPTIONS checked and applied, WITH RECURSIVE, SHOW CREATE VIEW of legacy group
 -- windows, two group windows in one GROUP BY, DESCRIBE of a rowtime column in batch mode and
--- EXPLAIN of a projection over a filesystem table.
--- folders: t1 other ev
+-- EXPLAIN of a projection over a filesystem table; then EXPLAIN with OPTIONS hints, of partitioned tables and filters, SHOW CREATE VIEW of more legacy windows.
+-- folders: t1 other ev pt pt2
 CREATE TABLE t1 (id INT, name STRING, age INT) WITH ('connector' = 'filesystem', 'path' = '${tmp}/t1', 'format' = 'json');
 CREATE TABLE other (id INT, name STRING, age INT) WITH ('connector' = 'filesystem', 'path' = '${tmp}/other', 'format' = 'csv');
 INSERT INTO t1 VALUES (1, 'a', 10), (2, 'b', 20);
@@ -49,3 +49,51 @@ EXPLAIN SELECT name, id FROM t1;
 EXPLAIN SELECT id + 1 AS x, UPPER(name) AS n FROM t1;
 EXPLAIN SELECT id, CAST(age AS BIGINT) AS a FROM t1;
 EXPLAIN SELECT * FROM t1;
+EXPLAIN SELECT * FROM t1 /*+ OPTIONS('json.ignore-parse-errors'='true') */;
+EXPLAIN SELECT id FROM t1 /*+ OPTIONS('json.ignore-parse-errors'='true') */ WHERE age > 10;
+EXPLAIN SELECT id, name FROM t1 /*+ OPTIONS('json.ignore-parse-errors'='true', 'json.fail-on-missing-field'='false') */;
+EXPLAIN SELECT * FROM g /*+ OPTIONS('number-of-rows'='2') */;
+EXPLAIN SELECT * FROM t1 /*+ OPTIONS('json.ignore-parse-errors'='true') */ UNION ALL SELECT * FROM t1;
+EXPLAIN SELECT * FROM t1 WHERE age = 10;
+EXPLAIN SELECT name FROM t1 WHERE name = 'a' AND id IS NULL;
+EXPLAIN SELECT id FROM t1 WHERE age > 10 AND name LIKE 'a%' OR id = 3;
+CREATE TABLE pt (id INT, v INT, y INT) PARTITIONED BY (y) WITH ('connector' = 'filesystem', 'path' = '${tmp}/pt', 'format' = 'json');
+INSERT INTO pt VALUES (1, 1, 2023), (2, 2, 2024), (3, 3, 2024), (4, 4, 2025);
+CREATE TABLE pt2 (id INT, v INT, y INT, m STRING) PARTITIONED BY (y, m) WITH ('connector' = 'filesystem', 'path' = '${tmp}/pt2', 'format' = 'json');
+INSERT INTO pt2 VALUES (1, 1, 2023, 'a'), (2, 2, 2024, 'a'), (3, 3, 2024, 'b'), (4, 4, 2025, 'a');
+EXPLAIN SELECT * FROM pt WHERE y = 2024;
+EXPLAIN SELECT id FROM pt WHERE y = 2024 AND v > 1;
+EXPLAIN SELECT * FROM pt WHERE y IN (2023, 2025);
+EXPLAIN SELECT * FROM pt WHERE y > 2023;
+EXPLAIN SELECT * FROM pt WHERE y BETWEEN 2023 AND 2024 AND v > 1;
+EXPLAIN SELECT * FROM pt WHERE y <> 2024;
+EXPLAIN SELECT * FROM pt WHERE y + 1 = 2025;
+EXPLAIN SELECT * FROM pt WHERE v > 1;
+EXPLAIN SELECT * FROM pt;
+EXPLAIN SELECT id FROM pt;
+EXPLAIN SELECT * FROM pt WHERE y = 1999;
+EXPLAIN SELECT * FROM pt WHERE y = 2024 OR v > 1;
+EXPLAIN SELECT id, v FROM pt WHERE y = 2024;
+EXPLAIN SELECT v, id FROM pt WHERE y = 2024 AND id > 1;
+EXPLAIN SELECT y, id FROM pt WHERE y > 2023 AND id > 1;
+EXPLAIN SELECT id + 1 AS x FROM pt WHERE y >= 2024 AND v IS NOT NULL;
+EXPLAIN SELECT * FROM pt WHERE y = 2024 AND v > 1 AND id < 5;
+EXPLAIN SELECT * FROM pt /*+ OPTIONS('json.ignore-parse-errors'='true') */ WHERE y = 2024;
+EXPLAIN SELECT * FROM pt2 WHERE y = 2024 AND m = 'b';
+EXPLAIN SELECT * FROM pt2 WHERE y = 2024;
+EXPLAIN SELECT * FROM pt2 WHERE m = 'a';
+EXPLAIN SELECT * FROM pt2 WHERE y IN (2024, 2025) AND m = 'a';
+EXPLAIN SELECT * FROM pt2 WHERE y = 2024 AND (m = 'a' OR v > 2);
+EXPLAIN SELECT m FROM pt2 WHERE y < 2025;
+SELECT * FROM pt WHERE y = 2024;
+SELECT * FROM pt WHERE y = 1999;
+SELECT id, m FROM pt2 WHERE y = 2024 AND (m = 'a' OR v > 2);
+CREATE VIEW tv3 AS SELECT id, TUMBLE_END(ts, INTERVAL '1' HOUR) AS we, COUNT(*) AS c FROM ev WHERE id > 0 GROUP BY TUMBLE(ts, INTERVAL '1' HOUR), id;
+SHOW CREATE VIEW tv3;
+SELECT * FROM tv3;
+CREATE VIEW hv2 AS SELECT HOP_START(ts, INTERVAL '5' MINUTE, INTERVAL '10' MINUTE) AS ws, HOP_ROWTIME(ts, INTERVAL '5' MINUTE, INTERVAL '10' MINUTE) AS rt, MAX(id) AS m FROM ev GROUP BY HOP(ts, INTERVAL '5' MINUTE, INTERVAL '10' MINUTE);
+SHOW CREATE VIEW hv2;
+CREATE VIEW cv (a, b) AS SELECT TUMBLE_START(ts, INTERVAL '1' MINUTE), COUNT(*) FROM ev GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE);
+SHOW CREATE VIEW cv;
+CREATE VIEW sv AS SELECT SESSION_START(ts, INTERVAL '1' MINUTE) AS s, COUNT(*) AS c FROM ev GROUP BY SESSION(ts, INTERVAL '1' MINUTE);
+SHOW CREATE VIEW sv;

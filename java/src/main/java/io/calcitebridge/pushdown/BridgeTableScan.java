@@ -29,6 +29,7 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -45,10 +46,28 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
   private final int @Nullable [] projection;
   private final @Nullable Integer limit;
   private final @Nullable List<List<Integer>> nested;
+  private final @Nullable Pushed pushed;
+
+  /**
+   * The conjuncts of a filter that the source accepted, as expressions over the table's scanned
+   * columns ({@code table.getRowType()}), each with its position among the filter's conjuncts (the
+   * others stay in a filter above the scan): what EXPLAIN shows in Flink's notation, where a
+   * filesystem source keeps every filter above its scan too.
+   *
+   * @param conjuncts the accepted conjuncts
+   * @param positions the position of each among all the conjuncts of the filter
+   */
+  public record Pushed(List<RexNode> conjuncts, List<Integer> positions) {
+    /** Copies the lists. */
+    public Pushed {
+      conjuncts = List.copyOf(conjuncts);
+      positions = List.copyOf(positions);
+    }
+  }
 
   public BridgeTableScan(
       RelOptCluster cluster, RelOptTable table, CatalogTable bridgeTable, List<RelHint> hints) {
-    this(cluster, table, bridgeTable, hints, List.of(), null, null, null);
+    this(cluster, table, bridgeTable, hints, List.of(), null, null, null, null);
   }
 
   private BridgeTableScan(
@@ -59,8 +78,10 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
       List<Expression> filters,
       int @Nullable [] projection,
       @Nullable Integer limit,
-      @Nullable List<List<Integer>> nested) {
+      @Nullable List<List<Integer>> nested,
+      @Nullable Pushed pushed) {
     super(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), hints, table);
+    this.pushed = pushed;
     this.nested = nested == null ? null : List.copyOf(nested);
     this.bridgeTable = bridgeTable;
     this.filters = List.copyOf(filters);
@@ -79,7 +100,7 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
    */
   public BridgeTableScan withNested(List<List<Integer>> paths) {
     return new BridgeTableScan(
-        getCluster(), getTable(), bridgeTable, getHints(), filters, null, limit, paths);
+        getCluster(), getTable(), bridgeTable, getHints(), filters, null, limit, paths, pushed);
   }
 
   /**
@@ -91,14 +112,14 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
     if (nested != null) {
       List<List<Integer>> paths = kept.stream().map(nested::get).toList();
       return new BridgeTableScan(
-          getCluster(), getTable(), bridgeTable, getHints(), filters, null, limit, paths);
+          getCluster(), getTable(), bridgeTable, getHints(), filters, null, limit, paths, pushed);
     }
     int[] columns = new int[kept.size()];
     for (int i = 0; i < columns.length; i++) {
       columns[i] = projection == null ? kept.get(i) : projection[kept.get(i)];
     }
     return new BridgeTableScan(
-        getCluster(), getTable(), bridgeTable, getHints(), filters, columns, limit, null);
+        getCluster(), getTable(), bridgeTable, getHints(), filters, columns, limit, null, pushed);
   }
 
   /** The row count the source may stop at (a hint: the LIMIT stays above), or null. */
@@ -109,7 +130,15 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
   /** A copy of this scan that tells its source it may stop after {@code rows} rows. */
   public BridgeTableScan withLimit(int rows) {
     return new BridgeTableScan(
-        getCluster(), getTable(), bridgeTable, getHints(), filters, projection, rows, nested);
+        getCluster(),
+        getTable(),
+        bridgeTable,
+        getHints(),
+        filters,
+        projection,
+        rows,
+        nested,
+        pushed);
   }
 
   @Override
@@ -181,8 +210,31 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
 
   /** A copy of this scan whose source applies {@code accepted}. */
   public BridgeTableScan withFilters(List<Expression> accepted) {
+    return withFilters(accepted, null);
+  }
+
+  /**
+   * A copy of this scan whose source applies {@code accepted}, which are {@code conjuncts} of the
+   * filter for EXPLAIN ({@link Pushed}), or null.
+   */
+  public BridgeTableScan withFilters(List<Expression> accepted, @Nullable Pushed conjuncts) {
     return new BridgeTableScan(
-        getCluster(), getTable(), bridgeTable, getHints(), accepted, projection, limit, nested);
+        getCluster(),
+        getTable(),
+        bridgeTable,
+        getHints(),
+        accepted,
+        projection,
+        limit,
+        nested,
+        conjuncts);
+  }
+
+  /**
+   * The accepted filters as conjuncts over the table's scanned columns, or null ({@link Pushed}).
+   */
+  public @Nullable Pushed pushed() {
+    return pushed;
   }
 
   @Override

@@ -16,11 +16,15 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Offers the conjuncts of a filter over a {@link BridgeTableScan} to the table's source (DESIGN
@@ -119,10 +123,14 @@ public final class FilterPushDownRule extends RelRule<RuleConfig<FilterPushDownR
       keepAbove.add(i);
     }
     List<Expression> accepted = new ArrayList<>();
+    List<RexNode> acceptedConjuncts = new ArrayList<>();
+    List<Integer> positions = new ArrayList<>();
     for (int i : decision.accepted()) {
       check(i, offered, scan);
       accepted.add(offered.get(i));
       keepAbove.remove(offeredConjunct.get(i));
+      acceptedConjuncts.add(conjuncts.get(offeredConjunct.get(i)));
+      positions.add(offeredConjunct.get(i));
     }
     for (int i : decision.remaining()) {
       check(i, offered, scan);
@@ -131,7 +139,7 @@ public final class FilterPushDownRule extends RelRule<RuleConfig<FilterPushDownR
     if (accepted.isEmpty()) {
       return;
     }
-    RelNode newScan = scan.withFilters(accepted);
+    RelNode newScan = scan.withFilters(accepted, pushed(scan, acceptedConjuncts, positions));
     List<RexNode> remaining = new ArrayList<>();
     for (int i = 0; i < conjuncts.size(); i++) {
       if (keepAbove.contains(i)) {
@@ -144,6 +152,33 @@ public final class FilterPushDownRule extends RelRule<RuleConfig<FilterPushDownR
             : filter.copy(
                 filter.getTraitSet(), newScan, RexUtil.composeConjunction(rexBuilder, remaining));
     call.transformTo(result);
+  }
+
+  /**
+   * The accepted conjuncts over the table's scanned columns, for EXPLAIN ({@link
+   * BridgeTableScan.Pushed}); null for a scan of fields inside ROW columns.
+   */
+  private static BridgeTableScan.@Nullable Pushed pushed(
+      BridgeTableScan scan, List<RexNode> conjuncts, List<Integer> positions) {
+    if (scan.nested() != null) {
+      return null;
+    }
+    int[] projection = scan.projection();
+    RelDataType table = scan.getTable().getRowType();
+    RexBuilder rex = scan.getCluster().getRexBuilder();
+    RexShuttle toTable =
+        new RexShuttle() {
+          @Override
+          public RexNode visitInputRef(RexInputRef ref) {
+            int i = projection == null ? ref.getIndex() : projection[ref.getIndex()];
+            return rex.makeInputRef(table.getFieldList().get(i).getType(), i);
+          }
+        };
+    List<RexNode> mapped = new ArrayList<>();
+    for (RexNode c : conjuncts) {
+      mapped.add(c.accept(toTable));
+    }
+    return new BridgeTableScan.Pushed(mapped, positions);
   }
 
   private static void check(int i, List<Expression> offered, BridgeTableScan scan) {

@@ -177,7 +177,7 @@ final class Describe {
       try {
         SqlNode node = withoutColumnList(context, view, context.parseStatement(query));
         node.accept(new QualifyTables(context.catalog(), vt.getSchemaPath()));
-        query = context.unparse(node);
+        query = context.unparse(LegacyWindowText.restore(node));
       } catch (org.apache.calcite.sql.parser.SqlParseException | RuntimeException e) {
         // the stored text as it is
       }

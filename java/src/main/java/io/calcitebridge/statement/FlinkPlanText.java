@@ -54,6 +54,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 final class FlinkPlanText {
   private final Function<RelOptTable, List<String>> qualify;
 
+  /** Whether expressions are written as Flink's execution plan writes them (infix). */
+  private boolean infix;
+
   /** {@code qualify}: a table's name as Flink prints it, {@code [catalog, database, table]}. */
   FlinkPlanText(Function<RelOptTable, List<String>> qualify) {
     this.qualify = qualify;
@@ -82,16 +85,53 @@ final class FlinkPlanText {
     }
     if (rel instanceof TableScan scan) {
       Scan s = scan(scan);
+      String hints = scan.getHints().isEmpty() ? "" : ", hints=[" + scan.getHints() + "]";
       if (s.metadataProject != null) {
         out.add(first + "LogicalProject(" + s.metadataProject + ")");
-        out.add(rest + "+- " + "LogicalTableScan(table=[[" + s.table + "]])");
+        out.add(rest + "+- " + "LogicalTableScan(table=[[" + s.table + "]]" + hints + ")");
       } else {
-        out.add(first + "LogicalTableScan(table=[[" + s.table + "]])");
+        out.add(first + "LogicalTableScan(table=[[" + s.table + "]]" + hints + ")");
       }
       return;
     }
-    out.add(first + label(rel));
+    RelNode shown = rel;
+    if (rel instanceof Filter filter) {
+      // Flink's converter writes IN lists and ranges as ORs of equalities and ANDs of bounds.
+      RexBuilder rex = rel.getCluster().getRexBuilder();
+      RexNode condition =
+          RexUtil.flatten(rex, RexUtil.expandSearch(rex, null, filter.getCondition()));
+      shown = filter.copy(filter.getTraitSet(), filter.getInput(), condition);
+    }
+    if (shown instanceof Filter || shown instanceof Project || shown instanceof Join) {
+      try {
+        shown = shown.accept(new Utf16Literals(rel.getCluster().getRexBuilder()));
+      } catch (RuntimeException e) {
+        // as it is
+      }
+    }
+    out.add(first + label(shown));
     children(rel.getInputs(), rest, out, this::logical);
+  }
+
+  /** String literals in Flink's character set, so that they print as {@code _UTF-16LE'a'}. */
+  private static final class Utf16Literals extends org.apache.calcite.rex.RexShuttle {
+    private final RexBuilder rex;
+
+    Utf16Literals(RexBuilder rex) {
+      this.rex = rex;
+    }
+
+    @Override
+    public RexNode visitLiteral(RexLiteral literal) {
+      if (literal.getValue() instanceof org.apache.calcite.util.NlsString nls
+          && org.apache.calcite.sql.type.SqlTypeUtil.inCharFamily(literal.getType())
+          && !"UTF-16LE".equals(nls.getCharsetName())) {
+        return rex.makeCharLiteral(
+            new org.apache.calcite.util.NlsString(
+                nls.getValue(), "UTF-16LE", org.apache.calcite.sql.SqlCollation.IMPLICIT));
+      }
+      return literal;
+    }
   }
 
   private interface Renderer {
@@ -268,9 +308,26 @@ final class FlinkPlanText {
 
   /** The optimized logical plan {@code rel} with Flink's batch operator names. */
   String physical(RelNode rel) {
+    infix = false;
     List<String> lines = new ArrayList<>();
     physical(rel, "", "", lines);
     return String.join("\n", lines);
+  }
+
+  /**
+   * The optimized plan {@code rel} as Flink's execution plan section shows it: the physical plan's
+   * text with each binary operator written infix ({@code (id + 1)}, {@code ((a > 1) AND (b < 2))})
+   * and each {@code IS [NOT] NULL}, {@code IS [NOT] TRUE|FALSE} after its operand.
+   */
+  String execution(RelNode rel) {
+    infix = true;
+    try {
+      List<String> lines = new ArrayList<>();
+      physical(rel, "", "", lines);
+      return String.join("\n", lines);
+    } finally {
+      infix = false;
+    }
   }
 
   private void physical(RelNode rel, String first, String rest, List<String> out) {
@@ -290,6 +347,10 @@ final class FlinkPlanText {
       return;
     }
     if (rel instanceof TableScan scan) {
+      if (scan instanceof BridgeTableScan b
+          && fileScan(b, identity(b), null, rel, first, rest, out)) {
+        return;
+      }
       Scan s = scan(scan);
       if (s.metadataProject != null && !isIdentity(s.columns, s.fields.size())) {
         out.add(first + "Calc(select=[" + select(s.columns, s.fields, rel.getRowType()) + "])");
@@ -339,6 +400,7 @@ final class FlinkPlanText {
     if (rel instanceof Join join) {
       List<String> all = new ArrayList<>(fieldsOf(join.getLeft()));
       all.addAll(fieldsOf(join.getRight()));
+      all = org.apache.calcite.sql.validate.SqlValidatorUtil.uniquify(all, true);
       var info = join.analyzeCondition();
       boolean equi = !info.leftKeys.isEmpty();
       String type = joinType(join);
@@ -454,6 +516,9 @@ final class FlinkPlanText {
         projects.add(rex.makeInputRef(input, i));
       }
     }
+    if (input instanceof BridgeTableScan b && fileScan(b, projects, where, rel, first, rest, out)) {
+      return;
+    }
     List<String> names = fieldsOf(input);
     RelNode below = input;
     Scan scan = null;
@@ -488,6 +553,86 @@ final class FlinkPlanText {
     } else {
       physical(below, rest + "+- ", rest + "   ", out);
     }
+  }
+
+  private static List<RexNode> identity(RelNode rel) {
+    List<RexNode> refs = new ArrayList<>();
+    RexBuilder rex = rel.getCluster().getRexBuilder();
+    for (int i = 0; i < rel.getRowType().getFieldCount(); i++) {
+      refs.add(rex.makeInputRef(rel, i));
+    }
+    return refs;
+  }
+
+  /**
+   * Writes {@code rel}, a Calc of {@code projects} and {@code where} over the filesystem scan
+   * {@code b}, in the shape Flink's filesystem source gives it ({@link FlinkFileScan}); false when
+   * it has none.
+   */
+  private boolean fileScan(
+      BridgeTableScan b,
+      List<RexNode> projects,
+      @Nullable RexNode where,
+      RelNode rel,
+      String first,
+      String rest,
+      List<String> out) {
+    String name = String.join(", ", qualify.apply(b.getTable()));
+    FlinkFileScan.Shape shape = FlinkFileScan.of(b, name, projects, where);
+    if (shape == null) {
+      return false;
+    }
+    if (shape.empty()) {
+      out.add(
+          first
+              + "Values(tuples=[[]], values=["
+              + String.join(", ", rel.getRowType().getFieldNames())
+              + "])");
+      return true;
+    }
+    String scan =
+        "TableSourceScan(table=[["
+            + shape.table()
+            + "]], fields=["
+            + String.join(", ", shape.fields())
+            + "]"
+            + hints(b)
+            + ")";
+    if (shape.where() == null
+        && isIdentity(shape.projects(), shape.fields().size())
+        && shape.fields().equals(rel.getRowType().getFieldNames())) {
+      out.add(first + scan);
+      return true;
+    }
+    out.add(
+        first
+            + "Calc(select=["
+            + select(shape.projects(), shape.fields(), rel.getRowType())
+            + "]"
+            + (shape.where() == null
+                ? ""
+                : ", where=[" + expression(shape.where(), shape.fields()) + "]")
+            + ")");
+    out.add(rest + "+- " + scan);
+    return true;
+  }
+
+  /** A scan's {@code OPTIONS} hints as Flink's physical plan lists them, or nothing. */
+  private static String hints(TableScan scan) {
+    if (scan.getHints().isEmpty()) {
+      return "";
+    }
+    List<String> hints = new ArrayList<>();
+    for (var hint : scan.getHints()) {
+      hints.add(
+          "["
+              + hint.hintName
+              + (hint.kvOptions.isEmpty()
+                  ? hint.listOptions.isEmpty() ? "" : " options:" + hint.listOptions
+                  : " options:" + hint.kvOptions)
+              + "]");
+    }
+    return ", hints=[[" + String.join(", ", hints) + "]]";
   }
 
   private static List<RexNode> substitute(List<RexNode> exprs, List<RexNode> columns) {
@@ -541,7 +686,13 @@ final class FlinkPlanText {
       }
     }
     String name = s.metadataProject != null ? s.table : table.toString();
-    return "TableSourceScan(table=[[" + name + "]], fields=[" + String.join(", ", fields) + "])";
+    return "TableSourceScan(table=[["
+        + name
+        + "]], fields=["
+        + String.join(", ", fields)
+        + "]"
+        + hints(scan)
+        + ")";
   }
 
   // ---------------------------------------------------------------- expressions
@@ -558,7 +709,7 @@ final class FlinkPlanText {
     return String.join(", ", out);
   }
 
-  private static String select(List<RexNode> projects, List<String> names, RelDataType rowType) {
+  private String select(List<RexNode> projects, List<String> names, RelDataType rowType) {
     List<String> out = new ArrayList<>();
     for (int i = 0; i < projects.size(); i++) {
       String e = expression(projects.get(i), names);
@@ -606,11 +757,19 @@ final class FlinkPlanText {
    * An expression as Flink's physical plan prints it: input fields by name, calls as {@code
    * op(operands)}, casts as {@code CAST(x AS TYPE)}, literals as Calcite prints them.
    */
-  static String expression(RexNode e, List<String> names) {
+  String expression(RexNode e, List<String> names) {
     if (e instanceof RexInputRef ref) {
       return names.get(ref.getIndex());
     }
-    if (e instanceof RexLiteral) {
+    if (e instanceof RexLiteral literal) {
+      String text =
+          org.apache.calcite.sql.type.SqlTypeUtil.inCharFamily(literal.getType())
+              ? literal.getValueAs(String.class)
+              : null;
+      if (text != null) {
+        // Flink writes a string literal of any length and character set so in a plan's fields
+        return "'" + text.replace("'", "''") + "'";
+      }
       return e.toString();
     }
     if (e instanceof RexCall call) {
@@ -618,13 +777,47 @@ final class FlinkPlanText {
       for (RexNode o : call.getOperands()) {
         operands.add(expression(o, names));
       }
+      String op = call.getOperator().getName();
       if (call.getKind() == SqlKind.CAST) {
         return "CAST(" + operands.get(0) + " AS " + castType(call.getType()) + ")";
       }
-      return call.getOperator().getName() + "(" + String.join(", ", operands) + ")";
+      if (infix && operands.size() == 1 && POSTFIX.contains(call.getKind())) {
+        return operands.get(0) + " " + op;
+      }
+      if (infix && operands.size() > 1 && INFIX.contains(call.getKind())) {
+        return "(" + String.join(" " + op + " ", operands) + ")";
+      }
+      return op + "(" + String.join(", ", operands) + ")";
     }
     return e.toString();
   }
+
+  /** The operators Flink's execution plan writes between their operands. */
+  private static final java.util.Set<SqlKind> INFIX =
+      java.util.EnumSet.of(
+          SqlKind.TIMES,
+          SqlKind.DIVIDE,
+          SqlKind.PLUS,
+          SqlKind.MINUS,
+          SqlKind.LESS_THAN,
+          SqlKind.LESS_THAN_OR_EQUAL,
+          SqlKind.GREATER_THAN,
+          SqlKind.GREATER_THAN_OR_EQUAL,
+          SqlKind.EQUALS,
+          SqlKind.NOT_EQUALS,
+          SqlKind.OR,
+          SqlKind.AND);
+
+  /** The operators Flink's execution plan writes after their operand. */
+  private static final java.util.Set<SqlKind> POSTFIX =
+      java.util.EnumSet.of(
+          SqlKind.IS_NULL,
+          SqlKind.IS_NOT_NULL,
+          SqlKind.IS_TRUE,
+          SqlKind.IS_NOT_TRUE,
+          SqlKind.IS_FALSE,
+          SqlKind.IS_NOT_FALSE,
+          SqlKind.IS_UNKNOWN);
 
   private static String castType(RelDataType type) {
     String s = type.getFullTypeString();

@@ -167,7 +167,7 @@ public final class StatementExecutor {
           boolean changelog = explain instanceof SqlExplainDetails d && d.has("CHANGELOG_MODE");
           plan =
               Explains.flinkSections(
-                  trees[0], changelog ? Explains.changelog(trees[1]) : trees[1], trees[1], plan);
+                  trees[0], changelog ? Explains.changelog(trees[1]) : trees[1], trees[2], plan);
         }
       }
       // Flink's EXPLAIN answers one column, "result"; Calcite's EXPLAIN PLAN forms, "plan".
@@ -1092,25 +1092,30 @@ public final class StatementExecutor {
    * The logical plan of a query, INSERT, UPDATE, DELETE or statement set as the validator and
    * SQL-to-rel converter make it, before any optimization: what Flink's EXPLAIN shows as its
    * "Abstract Syntax Tree", in Flink's notation; then the optimized logical plan with Flink's batch
-   * operator names (null for UPDATE and DELETE, whose plans are shown as this project's).
+   * operator names (null for UPDATE and DELETE, whose plans are shown as this project's), and the
+   * same as Flink's execution plan writes it (its expressions infix).
    */
   private @Nullable String[] flinkTrees(SqlNode node) {
     if (node instanceof io.calcitebridge.sql.SqlStatementSet set) {
       List<String> trees = new ArrayList<>();
       List<String> physical = new ArrayList<>();
+      List<String> execution = new ArrayList<>();
       for (SqlNode insert : set.inserts()) {
         @Nullable String[] one = flinkTrees(insert);
         trees.add(one[0]);
         physical.add(one[1]);
+        execution.add(one[2]);
       }
-      return new @Nullable String[] {String.join("\n\n", trees), String.join("\n\n", physical)};
+      return new @Nullable String[] {
+        String.join("\n\n", trees), String.join("\n\n", physical), String.join("\n\n", execution)
+      };
     }
     if (node.getKind() == SqlKind.UPDATE || node.getKind() == SqlKind.DELETE) {
       var prepared = new RowLevelModify(context, this::rowsOf).prepare((SqlCall) node);
       QueryPlanner planner = planner(prepared.query());
       RelNode logical = planner.toLogical(planner.validate(prepared.query().get()));
       return new @Nullable String[] {
-        org.apache.calcite.plan.RelOptUtil.toString(logical).stripTrailing(), null
+        org.apache.calcite.plan.RelOptUtil.toString(logical).stripTrailing(), null, null
       };
     }
     QueryPlanner planner = planner(node.getKind() == SqlKind.INSERT ? null : reparser());
@@ -1121,11 +1126,12 @@ public final class StatementExecutor {
       String ast = text.logical(modify);
       RelNode optimized =
           modify.copy(modify.getTraitSet(), List.of(planner.heuristic(modify.getInput())));
-      return new @Nullable String[] {ast, text.physical(optimized)};
+      return new @Nullable String[] {ast, text.physical(optimized), text.execution(optimized)};
     }
     RelNode logical = planner.toLogical(validated);
     String ast = text.logical(logical);
-    return new @Nullable String[] {ast, text.physical(planner.heuristic(logical))};
+    RelNode optimized = planner.heuristic(logical);
+    return new @Nullable String[] {ast, text.physical(optimized), text.execution(optimized)};
   }
 
   /** A table's name as Flink prints it in a plan: catalog, database, table. */
