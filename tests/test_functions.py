@@ -138,6 +138,53 @@ def test_types_cross_both_ways(env: cb.Environment, backend: str) -> None:
     ]
 
 
+@pytest.mark.parametrize("backend", ["enumerable", "duckdb", "spark", "auto"])
+def test_a_time_crosses_both_ways_as_a_time_3(env: cb.Environment, backend: str) -> None:
+    """A ``datetime.time`` annotation is TIME(3), as a TIME keeps milliseconds at most (it was
+    TIME(6)): the function gets a TIME(3)'s milliseconds, and a time it returns with microseconds
+    is cut to milliseconds, as PyFlink 2.3 cuts the ``datetime.time`` a TIME(3) function returns
+    (``01:02:03.123456`` is ``01:02:03.123``, ``.999999`` ``.999``). DuckDB and Spark have no TIME
+    of Flink's: they refuse it, and auto runs the query on Calcite's engine."""
+    if backend == "spark":
+        pytest.importorskip("pyspark", reason="the spark extra: pip install '.[spark]'")
+    env.execute(
+        "CREATE TEMPORARY VIEW tv AS SELECT * FROM (VALUES (1, TIME '01:02:03.456'), "
+        "(2, TIME '23:59:59.999'), (3, CAST(NULL AS TIME(3)))) AS v(k, t)"
+    )
+    seen: list[object] = []
+
+    def same(t: dt.time) -> dt.time:
+        seen.append(t)
+        return t
+
+    def finer(t: dt.time) -> dt.time:
+        return None if t is None else t.replace(microsecond=t.microsecond + 999)  # type: ignore[return-value]
+
+    def finer_v(t: pa.Array) -> pa.Array:  # microseconds, as an array of time64[us]
+        micros = pc.add(pc.cast(pc.cast(t, pa.time64("us")), pa.int64()), 999)
+        return pc.cast(micros, pa.time64("us"))
+
+    env.create_function("same_t", same)
+    env.create_function("finer_t", finer)
+    env.create_function("finer_v", finer_v, "TIME(3)", ["TIME(3)"], vectorized=True)
+    sql = (
+        "SELECT k, same_t(t) AS s, finer_t(t) AS f, CAST(finer_t(t) AS STRING) AS fs, "
+        "TYPEOF(same_t(t)) AS ty, finer_v(t) AS v FROM tv ORDER BY k"
+    )
+    if backend in ("duckdb", "spark"):
+        with pytest.raises(cb.UnsupportedError, match="TIME"):
+            env.sql(sql, backend=backend).fetchall()
+        return
+    rows = env.sql(sql, backend=backend).fetchall()
+    t1, t2 = dt.time(1, 2, 3, 456000), dt.time(23, 59, 59, 999000)
+    assert rows == [
+        (1, t1, t1, "01:02:03.456", "TIME(3)", t1),
+        (2, t2, t2, "23:59:59.999", "TIME(3)", t2),
+        (3, None, None, None, "TIME(3)", None),
+    ]
+    assert dt.time(1, 2, 3, 456000) in seen
+
+
 @pytest.mark.parametrize("backend", ("enumerable", "auto"))
 def test_a_row_argument_has_the_field_names_the_function_declared(
     env: cb.Environment, backend: str

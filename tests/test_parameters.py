@@ -240,6 +240,41 @@ def test_a_negative_zero_keeps_its_sign(env: cb.Environment, transport: str, bac
     assert math.copysign(1.0, zero) == 1.0
 
 
+def test_a_negative_zero_inserted_keeps_its_sign(env: cb.Environment) -> None:
+    """A -0.0 bound into an INSERT is stored -0.0, as Flink stores a -0.0 it read
+    (tests/flink/scripts/text_fractions.sql): its CAST to STRING is '-0.0' and 1 / d -Infinity.
+    A literal cannot hold it (the value became 0.0). A constant of the text has no sign, as in
+    Flink: INSERT ... SELECT -0.0e0 stores 0.0."""
+    env.execute("CREATE TABLE nzi (k INT, d DOUBLE) WITH ('connector' = 'memory')")
+    env.execute("INSERT INTO nzi VALUES (1, ?)", [-0.0])
+    env.execute("INSERT INTO nzi SELECT 2, CAST(? AS DOUBLE)", [-0.0])
+    env.execute("INSERT INTO nzi VALUES (3, ?), (4, ?), (5, ?)", [0.0, -0.0, None])
+    env.execute("INSERT INTO nzi SELECT 6, -0.0e0")
+    env.execute("INSERT INTO nzi VALUES (7, CAST('-0.0' AS DOUBLE))")
+    env.execute("INSERT INTO nzi SELECT 8, ? + 0e0", [-0.0])  # -0.0 + 0.0 is 0.0
+    from calcite_bridge import dbapi
+
+    with dbapi.connect(env) as con:  # one INSERT of all the rows
+        con.cursor().executemany(
+            "INSERT INTO nzi VALUES (?, ?)", [(9, -0.0), (10, 1.5), (11, -0.0)]
+        )
+    rows = env.sql("SELECT k, d, CAST(d AS STRING), 1 / d FROM nzi ORDER BY k").fetchall()
+    negative = {1, 2, 4, 9, 11}
+    assert [r[0] for r in rows] == list(range(1, 12))
+    for k, d, text, q in rows:
+        if k == 5:
+            assert (d, text, q) == (None, None, None)
+        elif k == 10:
+            assert (d, text) == (1.5, "1.5")
+        else:
+            sign = -1.0 if k in negative else 1.0
+            assert (math.copysign(1.0, d), text, q) == (
+                sign,
+                "-0.0" if sign < 0 else "0.0",
+                sign * math.inf,
+            ), k
+
+
 def test_update_and_delete_bind_their_values(env: cb.Environment) -> None:
     env.execute("CREATE TABLE u (i INT, s STRING) WITH ('connector' = 'memory')")
     env.execute("INSERT INTO u VALUES (1, 'a'), (2, 'b'), (3, 'c')")

@@ -135,7 +135,10 @@ class PythonFunction:
             out = [_rounded(v, target.scale) for v in out]
         try:
             if isinstance(out, pa.Array):
-                array = out if out.type == target else out.cast(target)
+                # A finer time of day is cut to the milliseconds a TIME keeps, as pa.array cuts
+                # a datetime.time (and Flink a TIME a function returns), not refused.
+                safe = not (pa.types.is_time(target) and pa.types.is_time(out.type))
+                array = out if out.type == target else out.cast(target, safe=safe)
             else:
                 array = pa.array(out, type=target)
         except (

@@ -25,7 +25,7 @@ _ANNOTATED: tuple[tuple[type, str], ...] = (
     (decimal.Decimal, "DECIMAL(38, 18)"),
     (dt.datetime, "TIMESTAMP(6)"),
     (dt.date, "DATE"),
-    (dt.time, "TIME(6)"),
+    (dt.time, "TIME(3)"),
 )
 
 

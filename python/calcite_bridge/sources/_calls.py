@@ -44,6 +44,7 @@ def _filesystem_source() -> type[FileSystemSource] | None:
 __all__ = ["CONNECTORS", "SourceCalls", "create_source", "load_source_class"]
 # The key under which a table's PARTITIONED BY columns come with its options (never a WITH option).
 PARTITION_KEYS = "__partition_keys__"
+TIME_PRECISIONS = "__time_precisions__"
 
 
 def error_json(exc: BaseException, source: str | None = None, action: str = "") -> str:
@@ -420,6 +421,7 @@ def create_source(
         gate()
         options = json.loads(options_json)
         partition_keys = options.pop(PARTITION_KEYS, None) or []
+        time_precisions = options.pop(TIME_PRECISIONS, None) or {}
         declared = schema()
         if connector == "python":
             if "class" not in options:
@@ -438,6 +440,7 @@ def create_source(
             options=options,
             sandbox=sandbox,
             partition_keys=partition_keys,
+            time_precisions=time_precisions,
         )
         _check_path_exists(source.path, options)
         return source, gate

@@ -83,6 +83,7 @@ from calcite_bridge.sources.partitions import (
 )
 from calcite_bridge.sources.pruning import prune_row_groups
 from calcite_bridge.sources.sandbox import SandboxGetter, check_connector, confine
+from calcite_bridge.sources.temporal_text import csv_time, csv_timestamp, is_temporal
 from calcite_bridge.sources.text_files import csv_header, text_files
 
 if TYPE_CHECKING:
@@ -255,24 +256,43 @@ def _base64_bytes(table: pa.Table) -> pa.Table:
     return table
 
 
+def _as_text(t: pa.DataType) -> bool:
+    """Whether pyarrow's CSV reader reads a column of type ``t`` as text, for
+    :func:`csv_convert_batch` to convert."""
+    return _is_bytes(t) or is_temporal(t)
+
+
 def csv_read_schema(schema: pa.Schema) -> pa.Schema:
-    """``schema`` as pyarrow's CSV reader is to parse it: BYTES columns as text, which
-    :func:`csv_convert_batch` decodes from base64."""
-    if not any(_is_bytes(f.type) for f in schema):
+    """``schema`` as pyarrow's CSV reader is to parse it: BYTES, TIME and TIMESTAMP columns as
+    text, which :func:`csv_convert_batch` converts."""
+    if not any(_as_text(f.type) for f in schema):
         return schema
-    fields = [f.with_type(pa.string()) if _is_bytes(f.type) else f for f in schema]
+    fields = [f.with_type(pa.string()) if _as_text(f.type) else f for f in schema]
     return pa.schema(fields, metadata=schema.metadata)
 
 
-def csv_convert_batch(batch: pa.RecordBatch, schema: pa.Schema, path: str) -> pa.RecordBatch:
+def csv_convert_batch(
+    batch: pa.RecordBatch,
+    schema: pa.Schema,
+    path: str,
+    time_precisions: Mapping[str, int] | None = None,
+) -> pa.RecordBatch:
     """``batch`` of the CSV file at ``path``, parsed as :func:`csv_read_schema` of ``schema``,
     with the types of ``schema``: a BYTES column decoded from base64, as Flink's csv format
     reads it, an empty field (quoted or not) as ``b''``, as Flink reads it too; text that is
-    not base64 is refused with ``SourceError``."""
+    not base64 is refused with ``SourceError``. A TIME or TIMESTAMP with a finer fraction than
+    its type keeps is cut to it, as Flink reads it (:mod:`~.sources.temporal_text`): to its
+    Arrow type's unit, and a TIME to the precision ``time_precisions`` gives its column
+    (``TIME(0)`` to ``TIME(2)``, whose Arrow type holds milliseconds)."""
     columns = []
     for i, f in enumerate(schema):
         values = batch.column(i)
-        if _is_bytes(f.type) and not _is_bytes(values.type):
+        if pa.types.is_time(f.type) and pa.types.is_string(values.type):
+            digits = (time_precisions or {}).get(f.name)
+            values = csv_time(values, f.type, f.name, path, digits)
+        elif is_temporal(f.type) and pa.types.is_string(values.type):
+            values = csv_timestamp(values, f.type, f.name, path)
+        elif _is_bytes(f.type) and not _is_bytes(values.type):
             decoded = []
             for text in values.to_pylist():
                 try:
@@ -336,8 +356,11 @@ class FileSystemSource(
         options: Mapping[str, str] | None = None,
         sandbox: SandboxGetter | None = None,
         partition_keys: Sequence[str] = (),
+        time_precisions: Mapping[str, int] | None = None,
     ) -> None:
         self._sandbox = sandbox
+        # The precision of each TIME(p) column, p < 3, whose Arrow type holds milliseconds.
+        self.time_precisions = dict(time_precisions or {})
         self.path = os.path.abspath(os.fspath(path))
         fmt = _FORMATS.get(str(format).lower())
         if fmt is None:
@@ -446,8 +469,9 @@ class FileSystemSource(
             raise SourceError(f"cannot open {self.format} files at {self.path}: {exc}") from exc
 
     def _read_schema(self, schema: pa.Schema) -> pa.Schema:
-        """``schema`` as the format's reader parses it: JSON's DATE and TIME (see
-        :mod:`~.sources.json_lines`) and CSV's BYTES (:func:`csv_read_schema`) as text."""
+        """``schema`` as the format's reader parses it: JSON's DATE, TIME and TIMESTAMP (see
+        :mod:`~.sources.json_lines`) and CSV's BYTES, TIME and TIMESTAMP
+        (:func:`csv_read_schema`) as text."""
         if self.format == "json":
             return read_schema(schema)
         if self.format == "csv":
@@ -777,12 +801,18 @@ class FileSystemSource(
         values: Any,
     ) -> pa.RecordBatchReader:
         """``dataset`` read as ``request`` asks; a JSON dataset that parses columns of
-        ``schema`` as text (:mod:`~.sources.json_lines`), or a CSV dataset that parses BYTES
-        columns as text (:func:`csv_read_schema`), with its rows converted first."""
+        ``schema`` as text (:mod:`~.sources.json_lines`), or a CSV dataset that parses BYTES,
+        TIME and TIMESTAMP columns as text (:func:`csv_read_schema`), with its rows converted
+        first."""
         if self.format == "parquet" or dataset.schema.equals(schema):
             return scan_dataset(dataset, request, fields, values)
         if self.format == "csv":
-            return scan_converted(dataset, schema, request, fields, values, csv_convert_batch)
+            precisions = self.time_precisions
+
+            def convert(batch: pa.RecordBatch, schema: pa.Schema, path: str) -> pa.RecordBatch:
+                return csv_convert_batch(batch, schema, path, precisions)
+
+            return scan_converted(dataset, schema, request, fields, values, convert)
         return scan_converted(dataset, schema, request, fields, values)
 
     def parquet_files(self, request: ScanRequest) -> ParquetFiles | None:

@@ -3,12 +3,13 @@
 Flink writes (and reads) a DATE as ``"2024-01-02"``, a TIME as ``"12:34:56"`` and a TIMESTAMP as
 ``"2024-01-02 12:34:56.123"`` (``'json.timestamp-format.standard' = 'SQL'``: the fraction
 without trailing zeros, none when it is zero; a TIMESTAMP_LTZ in UTC with a trailing ``Z``).
-pyarrow's JSON reader parses TIMESTAMP from such strings, but a ``date32`` or ``time`` field
-only from a number, and fails on the string ("changed from number to string"). So those fields
-(also inside a ROW or an ARRAY) are parsed as strings (:func:`read_schema`), and each batch is
-converted to the declared types (:func:`convert_batch`): a DATE from ``yyyy-MM-dd`` exactly, a
-TIME from ``HH:mm:ss`` with at most as many fraction digits as its precision keeps (as pyarrow
-reads a TIMESTAMP), NULL or a missing field as NULL, any other value refused with
+pyarrow's JSON reader parses a ``date32`` or ``time`` field only from a number, and fails on
+the string ("changed from number to string"), and a TIMESTAMP only with at most the digits of
+its unit. So those fields (also inside a ROW or an ARRAY) are parsed as strings
+(:func:`read_schema`), and each batch is converted to the declared types (:func:`convert_batch`):
+a DATE from ``yyyy-MM-dd`` exactly, a TIME from ``HH:mm:ss`` and a TIMESTAMP as pyarrow reads
+it, each with a fraction of up to 9 digits cut to the type's, as Flink reads them
+(:mod:`~.sources.temporal_text`); NULL or a missing field as NULL, any other value refused with
 ``SourceError``. The request's filters, columns and limit are applied to the converted rows
 (:func:`scan_converted`), so that a pushed filter compares DATE with DATE.
 
@@ -34,19 +35,18 @@ import pyarrow.compute as pc
 from calcite_bridge.errors import SourceError
 from calcite_bridge.sources.arrow import combined_filter, limited, projected_columns
 from calcite_bridge.sources.base import ScanRequest
+from calcite_bridge.sources.temporal_text import is_temporal, json_time, json_timestamp
 
 if TYPE_CHECKING:
     import pyarrow.dataset as ds
 
 __all__ = ["convert_batch", "json_default", "json_rows", "read_schema", "scan_converted"]
 
-_DIGITS = {"s": 0, "ms": 3, "us": 6, "ns": 9}
-
 
 def _read_type(t: pa.DataType) -> pa.DataType:
-    """The type pyarrow's JSON reader parses for a field of type ``t``: a string for DATE and
-    TIME, wherever they are nested."""
-    if pa.types.is_date32(t) or pa.types.is_time(t):
+    """The type pyarrow's JSON reader parses for a field of type ``t``: a string for DATE,
+    TIME and TIMESTAMP, wherever they are nested."""
+    if pa.types.is_date32(t) or is_temporal(t):
         return pa.string()
     if pa.types.is_struct(t):
         return pa.struct([f.with_type(_read_type(f.type)) for f in t])
@@ -99,19 +99,6 @@ def _is_date(text: str) -> bool:
     return True
 
 
-def _time(values: pa.Array, t: pa.DataType, column: str, path: str) -> pa.Array:
-    digits = _DIGITS[t.unit]
-    fraction = rf"(\.[0-9]{{1,{digits}}})?" if digits else ""
-    pattern = rf"^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]{fraction}$"
-    good = pc.match_substring_regex(values, pattern)
-    if not pc.all(pc.fill_null(good, True)).as_py():
-        shown = "HH:mm:ss" + (f" with at most {digits} fraction digits" if digits else "")
-        raise _refuse(values, good, f"a TIME ({shown})", column, path)
-    stamps = pc.cast(pc.binary_join_element_wise("1970-01-01", values, "T"), pa.timestamp(t.unit))
-    ticks = pc.cast(stamps, pa.int64())
-    return pc.cast(ticks if t.bit_width == 64 else pc.cast(ticks, pa.int32()), t)
-
-
 def _convert(values: pa.Array, t: pa.DataType, column: str, path: str) -> pa.Array:
     """``values`` (parsed as :func:`_read_type` of ``t``) as an array of ``t``."""
     if values.type == t:
@@ -119,7 +106,9 @@ def _convert(values: pa.Array, t: pa.DataType, column: str, path: str) -> pa.Arr
     if pa.types.is_date32(t):
         return _date(values, column, path)
     if pa.types.is_time(t):
-        return _time(values, t, column, path)
+        return json_time(values, t, column, path)
+    if pa.types.is_timestamp(t):
+        return json_timestamp(values, t, column, path)
     if pa.types.is_nested(t):
         return _nested(values, t, column, path)
     return values.cast(t)

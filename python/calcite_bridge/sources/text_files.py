@@ -16,7 +16,8 @@ reader. Per format:
   would be a row of NULL); the ``csv.field-delimiter`` (one character, not a quote, a line
   break or a backslash); ``"`` quoting with doubled quotes; an empty unquoted field NULL, ``""``
   the empty string. Columns read may be integers, FLOAT, DOUBLE, BOOLEAN, STRING, DATE,
-  DECIMAL and TIMESTAMP(3) or TIMESTAMP(6); a row with too few or too many fields fails.
+  DECIMAL and TIMESTAMP(3) or TIMESTAMP(6) (a fraction of up to 9 digits, those past the
+  type's cut off as Flink reads them); a row with too few or too many fields fails.
 - JSON lines: columns of integers, DOUBLE, BOOLEAN and STRING, each value checked to be a JSON
   value of that kind (pyarrow refuses ``"1"`` for an integer and ``1`` for a STRING, DuckDB
   converts them); a file is checked against ``json.max-depth`` first, as by our reader.
@@ -118,9 +119,13 @@ def _csv_value(name: str, t: pa.DataType) -> str:
     elif pa.types.is_timestamp(t):
         digits = 6 if t.unit == "us" else 3
         duck = "TIMESTAMP" if t.unit == "us" else "TIMESTAMP_MS"
-        check, what = _TIMESTAMP.replace("DIGITS", str(digits)), "a TIMESTAMP"
+        check, what = _TIMESTAMP.replace("DIGITS", "9"), "a TIMESTAMP"
+        # The digits past the type's cut off, as Flink reads them (and our reader,
+        # sources/temporal_text.py); DuckDB would round them.
+        cut = _string(rf"(:[0-9]{{2}}\.[0-9]{{1,{digits}}})[0-9]*")
+        text = f"regexp_replace({c}, {cut}, '\\1')"
         # DuckDB needs minutes after an hour: `2024-01-02T03` is 03:00.
-        value = f"TRY_CAST(CASE WHEN length({c}) = 13 THEN {c} || ':00' ELSE {c} END AS {duck})"
+        value = f"TRY_CAST(CASE WHEN length({c}) = 13 THEN {c} || ':00' ELSE {text} END AS {duck})"
     else:
         return c
     return (

@@ -510,11 +510,14 @@ public final class BridgeSession implements AutoCloseable {
     return Workers.submit(
         cancel -> {
           MemoryGuard.limit(cancel, config.memoryLimitBytes());
-          SqlNode batch = Parameters.batch(parse(sql), values, config.timeZone().toZoneId());
+          java.util.Map<String, Object> kept = new java.util.HashMap<>();
+          SqlNode batch = Parameters.batch(parse(sql), values, config.timeZone().toZoneId(), kept);
           if (batch == null) {
             return null;
           }
-          return result(new StatementExecutor(state, cancel).execute(batch, sql), cancel);
+          return result(
+              new StatementExecutor(state, cancel).withKeptValues(kept).execute(batch, sql),
+              cancel);
         },
         timeoutMillis(timeout));
   }

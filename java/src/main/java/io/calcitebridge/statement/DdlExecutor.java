@@ -318,20 +318,34 @@ public final class DdlExecutor {
 
   /**
    * The options a source gets, as JSON: the table's {@code WITH} options, and for the filesystem
-   * connector its {@code PARTITIONED BY} columns under {@link #PARTITION_KEYS} (always set there,
-   * so that no {@code WITH} option can stand for them). Other connectors, a Java factory's among
-   * them, get their options alone: a map of strings.
+   * connector its {@code PARTITIONED BY} columns under {@link #PARTITION_KEYS} and the precision of
+   * each of its {@code TIME(p)} columns, {@code p < 3}, under {@link #TIME_PRECISIONS} (always set
+   * there, so that no {@code WITH} option can stand for them; a TIME column's Arrow type holds
+   * milliseconds, whatever its precision, and Flink's csv format cuts a TIME(p) it reads to {@code
+   * p} digits). Other connectors, a Java factory's among them, get their options alone: a map of
+   * strings.
    */
   private static String sourceOptions(TableDef def) {
     Map<String, Object> options = new java.util.LinkedHashMap<>(def.options());
     if ("filesystem".equals(def.connector())) {
       options.put(PARTITION_KEYS, def.flink().partitionKeys());
+      Map<String, Object> times = new java.util.LinkedHashMap<>();
+      for (ColumnDef c : def.columns()) {
+        if (c.type().getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.TIME
+            && c.type().getPrecision() < 3) {
+          times.put(c.name(), c.type().getPrecision());
+        }
+      }
+      options.put(TIME_PRECISIONS, times);
     }
     return json(options);
   }
 
   /** The key of a table's partition columns in the options a Python source gets. */
   public static final String PARTITION_KEYS = "__partition_keys__";
+
+  /** The key of the precisions of a table's TIME(0..2) columns in the options it gets. */
+  public static final String TIME_PRECISIONS = "__time_precisions__";
 
   /**
    * {@code value} as JSON, without Jackson's data binding, whose first mapper initialises its date

@@ -283,7 +283,27 @@ public final class Parameters {
    * zone, in which an {@link Instant} becomes a {@code TIMESTAMP_LTZ}.
    */
   public SqlNode bind(SqlNode node, ZoneId zone) {
-    return bind(node, zone, true);
+    return bind(node, zone, true, null);
+  }
+
+  /**
+   * As {@link #bind(SqlNode, ZoneId)}, for a statement that Calcite's engine runs with its values
+   * as literals (an INSERT): a DOUBLE {@code -0.0}, which no literal holds (a literal's number is a
+   * BigDecimal, and a constant expression's zero has no sign, as in Flink), stays a placeholder,
+   * {@code CAST(? AS DOUBLE)}, numbered after those in {@code kept} (in the order of the text, as
+   * the parser numbers the placeholders of a statement unparsed and read again), its value put in
+   * {@code kept} under the name the engine's code reads it by ({@code "?0"}). So the value keeps
+   * its sign, as a query's parameter and a stored value do.
+   */
+  public SqlNode bindKeepingZeros(SqlNode node, ZoneId zone, Map<String, Object> kept) {
+    return bind(node, zone, true, kept);
+  }
+
+  /** Whether {@code value} is a floating-point zero with a minus sign. */
+  private static boolean negativeZero(@Nullable Object value) {
+    return (value instanceof Double || value instanceof Float)
+        && ((Number) value).doubleValue() == 0.0
+        && 1 / ((Number) value).doubleValue() < 0;
   }
 
   /**
@@ -292,6 +312,15 @@ public final class Parameters {
    * planned once, for a whole batch. Null for any other statement, which then runs once per row.
    */
   public static @Nullable SqlNode batch(SqlNode node, List<Parameters> rows, ZoneId zone) {
+    return batch(node, rows, zone, null);
+  }
+
+  /**
+   * As {@link #batch(SqlNode, List, ZoneId)}, a DOUBLE {@code -0.0} of any row kept a placeholder
+   * whose value is put in {@code kept}, as {@link #bindKeepingZeros} keeps it.
+   */
+  public static @Nullable SqlNode batch(
+      SqlNode node, List<Parameters> rows, ZoneId zone, @Nullable Map<String, Object> kept) {
     if (!(node instanceof org.apache.calcite.sql.SqlInsert insert) || rows.isEmpty()) {
       return null;
     }
@@ -308,13 +337,14 @@ public final class Parameters {
     }
     List<SqlNode> bound = new ArrayList<>();
     for (Parameters p : rows) {
-      bound.add(p.bind(row, zone, false));
+      bound.add(p.bind(row, zone, false, kept));
     }
     insert.setOperand(2, SqlStdOperatorTable.VALUES.createCall(source.getParserPosition(), bound));
     return insert;
   }
 
-  private SqlNode bind(SqlNode node, ZoneId zone, boolean statement) {
+  private SqlNode bind(
+      SqlNode node, ZoneId zone, boolean statement, @Nullable Map<String, Object> kept) {
     List<SqlDynamicParam> params = checked(node, statement);
     if (params.isEmpty()) {
       return node;
@@ -324,7 +354,16 @@ public final class Parameters {
     }
     SqlNode[] bound = new SqlNode[params.size()];
     for (SqlDynamicParam p : params) {
-      bound[p.getIndex()] = literal(values.get(p.getIndex()), p.getIndex() + 1, p, zone);
+      Object value = values.get(p.getIndex());
+      if (kept != null && negativeZero(value)) {
+        SqlParserPos pos = p.getParserPosition();
+        int index = kept.size();
+        kept.put("?" + index, ((Number) value).doubleValue());
+        bound[p.getIndex()] =
+            cast(new SqlDynamicParam(index, pos), type(SqlTypeName.DOUBLE, -1, pos), pos);
+      } else {
+        bound[p.getIndex()] = literal(value, p.getIndex() + 1, p, zone);
+      }
     }
     SqlNode out =
         node.accept(

@@ -72,6 +72,12 @@ public final class StatementExecutor {
    */
   private @Nullable List<RelDataType> dynamicTypes;
 
+  /**
+   * The values an INSERT's placeholders kept where no literal holds them (a DOUBLE -0.0, {@link
+   * Parameters#bindKeepingZeros}), by the name the engine's code reads them by ("?0").
+   */
+  private final Map<String, Object> keptValues = new java.util.HashMap<>();
+
   /** The query as parsed, before {@link #bind} kept its placeholders for any values, or null. */
   private @Nullable SqlNode unbound;
 
@@ -565,7 +571,21 @@ public final class StatementExecutor {
       dynamicTypes = null;
       cacheKey = null;
     }
+    if (node.getKind() == SqlKind.INSERT) {
+      // Its query runs on Calcite's engine, which reads a kept placeholder's value (run).
+      keptValues.clear();
+      return values.bindKeepingZeros(node, config.timeZone().toZoneId(), keptValues);
+    }
     return values.bind(node, config.timeZone().toZoneId());
+  }
+
+  /**
+   * The values of placeholders a batch INSERT kept ({@link Parameters#batch(SqlNode, List,
+   * java.time.ZoneId, Map)}), for its query's run.
+   */
+  public StatementExecutor withKeptValues(Map<String, Object> kept) {
+    keptValues.putAll(kept);
+    return this;
   }
 
   /**
@@ -904,9 +924,9 @@ public final class StatementExecutor {
     Parameters values = parameters;
     List<RelDataType> types = plan == null ? null : plan.parameterTypes();
     if (values == null || types == null) {
-      return Map.of();
+      return keptValues.isEmpty() ? Map.of() : Map.copyOf(keptValues);
     }
-    Map<String, Object> out = new java.util.HashMap<>();
+    Map<String, Object> out = new java.util.HashMap<>(keptValues);
     for (int i = 0; i < types.size(); i++) {
       Object v = values.local(i, types.get(i));
       if (v != null) {
