@@ -102,13 +102,20 @@ public final class FlinkConstants {
         RexNode visited = super.visitCall(constant);
         return visited instanceof RexCall call ? NullRows.fold(rex, call) : visited;
       }
-      // A constant call is not walked below: its fields of NULL ROWs are folded here.
+      // A constant call is not walked below: its fields of NULL ROWs, and the tests of those
+      // being NULL, are folded here.
       RexNode folded =
           constant.accept(
               new RexShuttle() {
                 @Override
                 public RexNode visitFieldAccess(org.apache.calcite.rex.RexFieldAccess access) {
                   return nullRowField(super.visitFieldAccess(access), List.of());
+                }
+
+                @Override
+                public RexNode visitCall(RexCall call) {
+                  RexNode visited = super.visitCall(call);
+                  return visited instanceof RexCall c ? NullRows.fold(rex, c) : visited;
                 }
               });
       if (!(folded instanceof RexCall call)) {
