@@ -82,7 +82,8 @@ INSERT INTO ni1 VALUES (CAST(NULL AS DOUBLE)), (1.0E0), (5.0E0);
 CREATE TABLE nn (b BIGINT) WITH ('connector' = 'memory');
 INSERT INTO nn VALUES (5), (CAST(NULL AS BIGINT));
 CREATE TABLE rc (x INT, r ROW<a INT, b STRING>) WITH ('connector' = 'memory');
-INSERT INTO rc VALUES (1, ROW(1, 'a')), (-1, ROW(2, 'b'))
+INSERT INTO rc VALUES (1, ROW(1, 'a')), (-1, ROW(2, 'b'));
+CREATE VIEW rcn AS SELECT CAST(NULL AS ROW<a INT, b STRING>) AS n, x FROM rc
 """
 
 

@@ -5,6 +5,7 @@ import io.calcitebridge.errors.PositionedException;
 import io.calcitebridge.functions.NumberFunctions;
 import io.calcitebridge.rewrite.CallRewrites;
 import java.math.BigDecimal;
+import java.util.List;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rex.RexBuilder;
@@ -31,6 +32,9 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  *       functions of a column give -0.0, as in Flink. Each constant floating-point expression of a
  *       projection is written {@code CASE WHEN e = 0 THEN 0.0 ELSE e END}, so every backend answers
  *       the same.
+ *   <li>A field of a NULL ROW is a NULL of the field's type, also where the ROW is a column of an
+ *       input that is NULL in every row, as a sub-query's {@code CAST(NULL AS ROW<a INT>) AS x},
+ *       and a reference to such a column is the NULL literal ({@link NullRows}).
  * </ul>
  *
  * <p>Runs on the logical plan, before any backend is chosen.
@@ -40,16 +44,23 @@ public final class FlinkConstants {
 
   public static RelNode apply(RelNode rel) {
     return CallRewrites.everyExpression(
-        rel, node -> new Folded(node.getCluster().getRexBuilder(), node instanceof Project));
+        rel,
+        node ->
+            new Folded(
+                node.getCluster().getRexBuilder(),
+                node instanceof Project,
+                NullRows.inputsOf(node)));
   }
 
   private static final class Folded extends RexShuttle {
     private final RexBuilder rex;
     private final boolean unsignedZeros;
+    private final List<RelNode> inputs;
 
-    Folded(RexBuilder rex, boolean unsignedZeros) {
+    Folded(RexBuilder rex, boolean unsignedZeros, List<RelNode> inputs) {
       this.rex = rex;
       this.unsignedZeros = unsignedZeros;
+      this.inputs = inputs;
     }
 
     @Override
@@ -65,35 +76,46 @@ public final class FlinkConstants {
     }
 
     /**
-     * A field of a NULL ROW ({@code CAST(NULL AS ROW<a INT>).a}) is a NULL of the field's type, as
-     * Flink's planner folds it: no engine computes a field of a NULL literal.
+     * A field of a NULL ROW ({@code CAST(NULL AS ROW<a INT>).a}, or of a NULL ROW column of an
+     * input) is a NULL of the field's type, as Flink's planner folds it ({@link NullRows}).
      */
     @Override
     public RexNode visitFieldAccess(org.apache.calcite.rex.RexFieldAccess access) {
-      return nullRowField(super.visitFieldAccess(access));
+      return nullRowField(super.visitFieldAccess(access), inputs);
     }
 
-    private RexNode nullRowField(RexNode node) {
-      if (node instanceof org.apache.calcite.rex.RexFieldAccess field
-          && field.getType().isNullable()
-          && RexUtil.isNullLiteral(field.getReferenceExpr(), true)) {
-        return rex.makeNullLiteral(field.getType());
-      }
-      return node;
+    /** A ROW column NULL in every row is that NULL ({@link NullRows}). */
+    @Override
+    public RexNode visitInputRef(org.apache.calcite.rex.RexInputRef ref) {
+      return NullRows.fold(rex, ref, inputs);
+    }
+
+    private RexNode nullRowField(RexNode node, List<RelNode> from) {
+      return node instanceof org.apache.calcite.rex.RexFieldAccess field
+          ? NullRows.fold(rex, field, from)
+          : node;
     }
 
     @Override
     public RexNode visitCall(RexCall constant) {
       if (!RexUtil.isConstant(constant) || !RexUtil.isDeterministic(constant)) {
-        return super.visitCall(constant);
+        RexNode visited = super.visitCall(constant);
+        return visited instanceof RexCall call ? NullRows.fold(rex, call) : visited;
       }
-      // A constant call is not walked below: its fields of NULL ROWs are folded here.
+      // A constant call is not walked below: its fields of NULL ROWs, and the tests of those
+      // being NULL, are folded here.
       RexNode folded =
           constant.accept(
               new RexShuttle() {
                 @Override
                 public RexNode visitFieldAccess(org.apache.calcite.rex.RexFieldAccess access) {
-                  return nullRowField(super.visitFieldAccess(access));
+                  return nullRowField(super.visitFieldAccess(access), List.of());
+                }
+
+                @Override
+                public RexNode visitCall(RexCall call) {
+                  RexNode visited = super.visitCall(call);
+                  return visited instanceof RexCall c ? NullRows.fold(rex, c) : visited;
                 }
               });
       if (!(folded instanceof RexCall call)) {
