@@ -203,6 +203,23 @@ public final class BridgeTableScan extends TableScan implements EnumerableRel {
     return projection == null ? null : projection.clone();
   }
 
+  /**
+   * A shuttle that rewrites references to this scan's columns as references to its table's columns
+   * (the table's row type, before the scan's projection).
+   */
+  public org.apache.calcite.rex.RexShuttle toTableColumns() {
+    int @Nullable [] kept = projection;
+    RelDataType table = getTable().getRowType();
+    org.apache.calcite.rex.RexBuilder rex = getCluster().getRexBuilder();
+    return new org.apache.calcite.rex.RexShuttle() {
+      @Override
+      public RexNode visitInputRef(org.apache.calcite.rex.RexInputRef ref) {
+        int i = kept == null ? ref.getIndex() : kept[ref.getIndex()];
+        return rex.makeInputRef(table.getFieldList().get(i).getType(), i);
+      }
+    };
+  }
+
   /** The filters the source accepted, which it applies itself. */
   public List<Expression> filters() {
     return filters;

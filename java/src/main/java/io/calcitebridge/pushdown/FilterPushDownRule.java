@@ -16,10 +16,8 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalFilter;
-import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
-import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
@@ -163,17 +161,7 @@ public final class FilterPushDownRule extends RelRule<RuleConfig<FilterPushDownR
     if (scan.nested() != null) {
       return null;
     }
-    int[] projection = scan.projection();
-    RelDataType table = scan.getTable().getRowType();
-    RexBuilder rex = scan.getCluster().getRexBuilder();
-    RexShuttle toTable =
-        new RexShuttle() {
-          @Override
-          public RexNode visitInputRef(RexInputRef ref) {
-            int i = projection == null ? ref.getIndex() : projection[ref.getIndex()];
-            return rex.makeInputRef(table.getFieldList().get(i).getType(), i);
-          }
-        };
+    RexShuttle toTable = scan.toTableColumns();
     List<RexNode> mapped = new ArrayList<>();
     for (RexNode c : conjuncts) {
       mapped.add(c.accept(toTable));

@@ -73,14 +73,7 @@ final class FlinkFileScan {
     RelDataType table = scan.getTable().getRowType();
     RexBuilder rex = scan.getCluster().getRexBuilder();
     int[] projection = scan.projection();
-    RexShuttle toTable =
-        new RexShuttle() {
-          @Override
-          public RexNode visitInputRef(RexInputRef ref) {
-            int i = projection == null ? ref.getIndex() : projection[ref.getIndex()];
-            return rex.makeInputRef(table.getFieldList().get(i).getType(), i);
-          }
-        };
+    RexShuttle toTable = scan.toTableColumns();
     List<RexNode> tableProjects = new ArrayList<>();
     for (RexNode p : projects) {
       tableProjects.add(p.accept(toTable));
