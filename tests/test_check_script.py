@@ -172,3 +172,22 @@ def test_explain_of_a_script_takes_only_text() -> None:
     result = run("explain", "--format", "json", "-f", str(SCRIPT))
     assert result.exit_code == 2
     assert "a script's plans are printed as text" in result.output
+
+
+def test_queries_the_validator_rewrites_are_planned_too(env: cb.Environment) -> None:
+    env.execute("CREATE TABLE t (id INT, v STRING, r ROW<a INT>)")
+    steps = env.check_script(
+        "SELECT * FROM (SELECT id, r FROM t) AS q WHERE id IN (SELECT id FROM t WHERE v <> 'x');\n"
+        "CREATE TABLE c AS SELECT *, r.a AS ra FROM t WHERE id > (SELECT MIN(id) FROM t);\n"
+        "SELECT * FROM c;\n",
+        plans=True,
+    )
+    assert [s.outcome for s in steps] == ["validated"] * 3
+    assert steps[0].columns == [("id", "INT"), ("r", "ROW<`a` INT>")]
+    assert all(s.plan for s in steps)
+    assert steps[2].columns == [
+        ("id", "INT"),
+        ("v", "STRING"),
+        ("r", "ROW<`a` INT>"),
+        ("ra", "INT"),
+    ]

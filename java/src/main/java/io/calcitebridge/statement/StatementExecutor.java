@@ -216,8 +216,12 @@ public final class StatementExecutor {
   public ScriptCheck check(SqlNode node, String sql, boolean plans) {
     this.sql = sql;
     if (node instanceof SqlCreateTable create && create.query() != null) {
+      // Planned from a parse of its own: validation rewrites the nodes it validates.
       String plan =
-          plans ? explain(java.util.Objects.requireNonNull(create.query()), "text") : null;
+          plans
+              ? explain(
+                  java.util.Objects.requireNonNull(((SqlCreateTable) fresh()).query()), "text")
+              : null;
       createTableAs(new DdlExecutor(session), create, false, true);
       return ScriptCheck.validated(null, plan);
     } else if (node instanceof io.calcitebridge.sql.SqlCreateMaterializedTable create) {
@@ -255,8 +259,9 @@ public final class StatementExecutor {
       } finally {
         planner.release();
       }
-      // Planned too: a query the planner cannot run is an error of the check.
-      String plan = explain(node, "text");
+      // Planned too, from a parse of its own: a query the planner cannot run is an error of the
+      // check.
+      String plan = explain(fresh(), "text");
       return ScriptCheck.validated(rowType, plans ? plan : null);
     }
     RowSet rows = execute(node, sql);
@@ -267,6 +272,11 @@ public final class StatementExecutor {
     }
     rows.rows().enumerator().close();
     return ScriptCheck.ran(shown);
+  }
+
+  /** The statement parsed again from its text. */
+  private SqlNode fresh() {
+    return java.util.Objects.requireNonNull(reparser(), "the statement's text").get();
   }
 
   /** A materialized table defined from its query in a dry run, left empty. */
